@@ -1,0 +1,1 @@
+"""Agents (see docs/agents.md)."""

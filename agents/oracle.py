@@ -1,0 +1,80 @@
+"""The oracle: replays each family's solution through the same action strings agents use.
+
+It reads the instance parameters from ``task_info`` (it is privileged) and runs the family's
+``solve`` script, turning each step addressed by ``data-testid`` into a BrowserGym bid action
+found in the current observation. It never matches visible text, so it works under every
+language and look.
+"""
+
+from __future__ import annotations
+
+from openapps_sim.agent import Agent
+from openapps_sim.observe import testid_bids
+from openapps_sim.taskkit import UI, Step, get_family
+
+
+class OracleError(RuntimeError):
+    pass
+
+
+def _quote(text: str) -> str:
+    return repr(str(text))
+
+
+class OracleAgent(Agent):
+    name = "oracle"
+    obs_mode = "axtree"
+    action_space = "all"
+    privileged = True
+
+    def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
+        if not task_info or "family" not in task_info:
+            raise OracleError("the oracle needs the task's parameters (task_info from env.reset)")
+        self.family = get_family(task_info["family"])
+        self.script = self.family.solve(task_info["params"], UI)
+        self.started = False
+        self.finished = False
+        self.steps = 0
+
+    def _next_step(self, obs: dict) -> Step | None:
+        try:
+            if not self.started:
+                self.started = True
+                return next(self.script)
+            return self.script.send(obs)
+        except StopIteration:
+            return None
+
+    def act(self, obs: dict) -> str:
+        if self.finished:
+            return "noop()"
+        step = self._next_step(obs)
+        if step is None:
+            self.finished = True
+            return "noop()"
+        self.steps += 1
+        return self.to_action(step, obs)
+
+    @staticmethod
+    def to_action(step: Step, obs: dict) -> str:
+        if step.kind == "goto":
+            base = obs["url"].split("/", 3)
+            return f"goto({_quote('/'.join(base[:3]) + step.value)})"
+        if step.kind == "answer":
+            return f"send_msg_to_user({_quote(step.value)})"
+        if step.kind == "noop":
+            return "noop()"
+        bids = testid_bids(obs)
+        if step.testid not in bids:
+            near = sorted(t for t in bids if t.split("-")[0] == step.testid.split("-")[0])[:15]
+            raise OracleError(f"no element with data-testid {step.testid!r} on {obs['url']} (similar: {near})")
+        bid = bids[step.testid]
+        if step.kind == "click":
+            return f"click({_quote(bid)})"
+        if step.kind == "fill":
+            return f"fill({_quote(bid)}, {_quote(step.value)})"
+        if step.kind == "select":
+            return f"select_option({_quote(bid)}, {_quote(step.value)})"
+        if step.kind == "press":
+            return f"press({_quote(bid)}, {_quote(step.value)})"
+        raise OracleError(f"unknown step kind {step.kind!r}")

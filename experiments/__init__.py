@@ -1,0 +1,1 @@
+"""Sweep specifications shipped with the package (YAML; see docs/sweeps.md)."""

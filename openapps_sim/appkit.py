@@ -1,0 +1,129 @@
+"""The one interface through which an app plugs into the engine.
+
+An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``APP``, an
+:class:`AppSpec`:
+
+* ``name`` — used in URLs (``/<name>/``), state keys, pack keys and task ids;
+* ``schema`` — a :class:`~openapps_sim.schema.Record` for its configuration section;
+* ``content`` — the path of its base content YAML (the ``default`` look and data);
+* ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, built from its
+  configuration and the world seed;
+* ``routes(r)`` — registers page handlers on an :class:`AppRoutes`;
+* ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md).
+
+Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
+changes) and the request parameters, and return page content or a redirect. They never touch
+another app's state and never see the admin secret.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from .schema import Record, Str
+
+if TYPE_CHECKING:
+    from .world import World
+
+Handler = Callable[["AppContext", dict], Any]
+
+COMMON_FIELDS = {
+    "title": Str(doc="the app's name on the start page and in its top bar"),
+    "description": Str("", doc="the app's description on the start page"),
+    "icon": Str("", doc="name of the icon on the start page (default: the app's own)"),
+}
+
+
+@dataclass
+class AppSpec:
+    name: str
+    schema: Record
+    content: Path
+    initial_state: Callable[[dict, random.Random], dict]
+    routes: Callable[["AppRoutes"], None]
+    normalise: Callable[[dict], dict] = lambda state: state
+    order: int = 50
+    icon_svg: str = ""
+    css: str = ""
+
+    def full_schema(self) -> Record:
+        """The app's schema plus the fields every app has (title, description, icon)."""
+        fields = dict(COMMON_FIELDS)
+        fields.update(self.schema.fields)
+        return Record(fields)
+
+
+@dataclass
+class Route:
+    method: str
+    path: str
+    handler: Handler
+
+
+@dataclass
+class AppRoutes:
+    routes: list[Route] = field(default_factory=list)
+
+    def get(self, path: str) -> Callable[[Handler], Handler]:
+        return self._add("GET", path)
+
+    def post(self, path: str) -> Callable[[Handler], Handler]:
+        return self._add("POST", path)
+
+    def _add(self, method: str, path: str) -> Callable[[Handler], Handler]:
+        def deco(fn: Handler) -> Handler:
+            self.routes.append(Route(method, path, fn))
+            return fn
+
+        return deco
+
+
+class AppContext:
+    """What a handler sees of the world: its own app's config and state, nothing more."""
+
+    def __init__(self, world: World, app: AppSpec, request: Any):
+        self.world = world
+        self.app = app
+        self.request = request
+
+    @property
+    def config(self) -> dict:
+        return self.world.config[self.app.name]
+
+    @property
+    def state(self) -> dict:
+        return self.world.state[self.app.name]
+
+    @property
+    def strings(self) -> dict:
+        return self.config.get("strings", {})
+
+    def t(self, key: str, **fmt: Any) -> str:
+        """A UI string from the config (``strings.<key>``), formatted with ``fmt``."""
+        text = self.strings.get(key, key)
+        return text.format(**fmt) if fmt else text
+
+    @property
+    def seed(self) -> int:
+        return self.world.seed
+
+    def log(self, op: str, **args: Any) -> None:
+        """Record a state change of this app in the world's event log."""
+        self.world.log(self.app.name, op, args)
+
+    def url(self, path: str = "/") -> str:
+        return f"/{self.app.name}{path}" if self.app.name != "start" else path
+
+    def redirect(self, path: str = "/") -> Response:
+        return RedirectResponse(self.url(path), status_code=303)
+
+    def page(self, *children: Any, title: str | None = None, status: int = 200) -> Response:
+        from .shell import render_page
+
+        html = render_page(self, title or self.config.get("title", self.app.name), children)
+        return HTMLResponse(html, status_code=status)

@@ -1,0 +1,116 @@
+"""Finding and launching Chromium on an offline machine.
+
+Order of preference: ``OPENAPPS_CHROMIUM`` (a path), Playwright's own Chromium when it is
+installed, then a system Chromium (Debian's real binary ``/usr/lib/chromium/chromium``, then
+``chromium``, ``chromium-browser``, ``google-chrome`` on the PATH).
+
+BrowserGym launches a second browser for its chat window without passing our options, so
+instead of passing ``executable_path`` per launch we wrap the ``launch`` method of the shared
+Playwright ``chromium`` object once (see ``shared/browsergym-notes.md``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+
+from .errors import BrowserNotFound
+
+FIX = (
+    "no Chromium was found: install one with `apt-get install -y chromium` (Debian/Ubuntu) "
+    "or `playwright install chromium`, or set OPENAPPS_CHROMIUM to the path of a Chromium binary"
+)
+
+# Flags for a headless browser run as root on a machine with no network but loopback.
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-quic",
+    "--metrics-recording-only",
+    "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+]
+
+SYSTEM_CANDIDATES = ["/usr/lib/chromium/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+
+
+def _playwright_own() -> str | None:
+    """Path of Playwright's bundled Chromium if it is installed (no browser is started)."""
+    root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or os.path.expanduser("~/.cache/ms-playwright")
+    if not os.path.isdir(root):
+        return None
+    for entry in sorted(os.listdir(root), reverse=True):
+        if entry.startswith("chromium-"):
+            for rel in ("chrome-linux/chrome", "chrome-linux64/chrome"):
+                path = os.path.join(root, entry, rel)
+                if os.path.isfile(path) and os.access(path, os.X_OK):
+                    return path
+    return None
+
+
+@lru_cache(maxsize=1)
+def find_chromium() -> str:
+    """The Chromium binary to use, or :class:`BrowserNotFound` with the fix in one sentence."""
+    explicit = os.environ.get("OPENAPPS_CHROMIUM")
+    if explicit:
+        if os.path.isfile(explicit) and os.access(explicit, os.X_OK):
+            return explicit
+        raise BrowserNotFound(f"OPENAPPS_CHROMIUM={explicit!r} is not an executable file; {FIX}")
+    own = _playwright_own()
+    if own:
+        return own
+    for candidate in SYSTEM_CANDIDATES:
+        path = candidate if os.path.isabs(candidate) else shutil.which(candidate)
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    raise BrowserNotFound(FIX[0].upper() + FIX[1:] + ".")
+
+
+def chromium_version(path: str | None = None) -> str:
+    try:
+        out = subprocess.run([path or find_chromium(), "--version"], capture_output=True, text=True, timeout=20)
+        return out.stdout.strip() or out.stderr.strip()
+    except (OSError, subprocess.SubprocessError, BrowserNotFound) as e:
+        return f"unknown ({e})"
+
+
+def patch_playwright() -> None:
+    """Make every Chromium launch through BrowserGym's shared Playwright use our binary and flags."""
+    from browsergym.core import _get_global_playwright
+
+    chromium = _get_global_playwright().chromium
+    if getattr(chromium.launch, "_openapps_patched", False):
+        return
+    executable = find_chromium()
+    original = chromium.launch
+
+    def launch(*args, **kwargs):
+        kwargs.setdefault("executable_path", executable)
+        kwargs["args"] = list(kwargs.get("args") or []) + [a for a in LAUNCH_ARGS if a not in (kwargs.get("args") or [])]
+        return original(*args, **kwargs)
+
+    launch._openapps_patched = True
+    chromium.launch = launch
+
+
+def launch_browser(headless: bool = True, slow_mo: float = 0):
+    """A Playwright browser on BrowserGym's shared Playwright instance."""
+    from browsergym.core import _get_global_playwright
+
+    patch_playwright()
+    return _get_global_playwright().chromium.launch(
+        headless=headless,
+        slow_mo=slow_mo,
+        args=["--disable-features=OverlayScrollbars,ExtendedOverlayScrollbars"],
+        ignore_default_args=["--hide-scrollbars"],
+    )

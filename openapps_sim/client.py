@@ -1,0 +1,181 @@
+"""Start, reuse and talk to an app server process.
+
+A :class:`ServerHandle` owns one ``python -m openapps_sim.server`` child process (or attaches
+to a running server given by ``OPENAPPS_SERVER_URL`` and ``OPENAPPS_ADMIN_SECRET``) and speaks
+the admin API over one kept-alive HTTP connection.
+"""
+
+from __future__ import annotations
+
+import atexit
+import http.client
+import json
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from urllib.parse import urlparse
+
+from .errors import ConfigError, OpenAppsError
+from .server import SECRET_HEADER
+
+
+class ServerError(OpenAppsError):
+    pass
+
+
+class ServerHandle:
+    def __init__(self, url: str | None = None, secret: str | None = None):
+        self.url = url
+        self.secret = secret
+        self.proc: subprocess.Popen | None = None
+        self.startup_ms: float | None = None
+        self._conn: http.client.HTTPConnection | None = None
+        self._lock = threading.Lock()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self, variation: str = "default", seed: int = 0, timeout: float = 30.0) -> ServerHandle:
+        if self.url:
+            return self
+        self.secret = secrets.token_hex(16)
+        env = dict(os.environ, OPENAPPS_ADMIN_SECRET=self.secret, PYTHONUNBUFFERED="1")
+        t0 = time.perf_counter()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "openapps_sim.server", "--port", "0", "--variation", variation, "--seed", str(seed)],
+            stdout=subprocess.PIPE,
+            stderr=None,
+            env=env,
+            text=True,
+        )
+        deadline = time.time() + timeout
+        line = ""
+        while time.time() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("OPENAPPS_READY"):
+                self.url = line.split()[1]
+                break
+            if line.startswith("OPENAPPS_ERROR"):
+                self.stop()
+                raise ServerError(line[len("OPENAPPS_ERROR ") :].strip())
+        if not self.url:
+            self.stop()
+            raise ServerError(f"the app server did not start within {timeout:.0f} s (last output: {line!r})")
+        # Keep draining stdout so that the child never blocks on a full pipe.
+        threading.Thread(target=self._drain, daemon=True).start()
+        self._wait_healthy(deadline)
+        self.startup_ms = (time.perf_counter() - t0) * 1000
+        atexit.register(self.stop)
+        return self
+
+    def _drain(self) -> None:
+        proc = self.proc
+        if proc and proc.stdout:
+            for _ in proc.stdout:
+                pass
+
+    def _wait_healthy(self, deadline: float) -> None:
+        while True:
+            try:
+                self.admin("GET", "/_admin/health")
+                return
+            except (OSError, ServerError):
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.02)
+
+    def alive(self) -> bool:
+        if self.proc is not None and self.proc.poll() is not None:
+            return False
+        try:
+            self.admin("GET", "/_admin/health")
+            return True
+        except (OSError, ServerError):
+            return False
+
+    def stop(self) -> None:
+        if self._conn:
+            self._conn.close()
+            self._conn = None
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        if self.proc:
+            self.url = None
+        self.proc = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    # -- admin API ---------------------------------------------------------------------------
+    def admin(self, method: str, path: str, body: dict | None = None) -> dict:
+        if not self.url:
+            raise ServerError("the app server is not running")
+        payload = json.dumps(body).encode() if body is not None else None
+        headers = {SECRET_HEADER: self.secret or "", "content-type": "application/json"}
+        with self._lock:
+            for attempt in (0, 1):
+                if self._conn is None:
+                    u = urlparse(self.url)
+                    self._conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+                try:
+                    self._conn.request(method, path, body=payload, headers=headers)
+                    resp = self._conn.getresponse()
+                    data = resp.read()
+                    break
+                except (http.client.HTTPException, ConnectionError):
+                    self._conn.close()
+                    self._conn = None
+                    if attempt:
+                        raise
+        result = json.loads(data or b"{}")
+        if resp.status == 400:
+            raise ConfigError("server", "", result.get("error", "bad request"))
+        if resp.status != 200:
+            raise ServerError(f"{method} {path} answered {resp.status}: {result.get('error', data[:200])}")
+        return result
+
+    def reset(self, variation: str = "default", seed: int = 0, overrides: list[str] = ()) -> dict:
+        return self.admin("POST", "/_admin/reset", {"variation": variation, "seed": seed, "overrides": list(overrides)})
+
+    def state(self) -> dict:
+        return self.admin("GET", "/_admin/state")["state"]
+
+    def set_state(self, state: dict) -> None:
+        self.admin("PUT", "/_admin/state", {"state": state})
+
+    def events(self, since: int = 0) -> list[dict]:
+        return self.admin("GET", f"/_admin/events?since={since}")["events"]
+
+    def config(self) -> dict:
+        return self.admin("GET", "/_admin/config")["config"]
+
+    def health(self) -> dict:
+        return self.admin("GET", "/_admin/health")
+
+
+_shared: ServerHandle | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_server() -> ServerHandle:
+    """The server of this process: attached from the environment, or started once and reused."""
+    global _shared
+    with _shared_lock:
+        if _shared is not None and _shared.alive():
+            return _shared
+        if _shared is not None:
+            _shared.stop()
+        url = os.environ.get("OPENAPPS_SERVER_URL")
+        if url:
+            _shared = ServerHandle(url, os.environ.get("OPENAPPS_ADMIN_SECRET", ""))
+        else:
+            _shared = ServerHandle().start()
+        return _shared

@@ -1,0 +1,187 @@
+"""Variation packs: YAML files that change any subset of any apps' appearance and content.
+
+A pack is either ``<name>.yaml`` (top-level keys: ``description`` and sections such as
+``theme``, ``shell``, ``todo``) or a folder ``<name>/`` holding ``pack.yaml`` (the description
+and any sections) plus one ``<section>.yaml`` per section it changes. Packs compose left to
+right: ``dark_theme+german`` applies ``dark_theme`` and then ``german``. Command-line overrides
+(``todo.title="Super Todo"``) come last.
+
+Names are looked up in the packs shipped with the package, then in the folders listed in the
+``OPENAPPS_VARIATIONS`` environment variable; a part of an expression that is a path to a
+``.yaml`` file or a pack folder is read directly; ``random-<seed>`` names a generated pack
+(see :mod:`openapps_sim.sampler`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from .errors import ConfigError, unknown_name
+from .schema import Record
+
+PACK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
+RESERVED_KEYS = {"description"}
+
+
+@dataclass(frozen=True)
+class Pack:
+    name: str
+    description: str
+    sections: tuple[tuple[str, str, object], ...]  # (source file, section name, raw value)
+
+
+def builtin_dir() -> Path:
+    return Path(str(resources.files("openapps_sim.variations")))
+
+
+def search_dirs() -> list[Path]:
+    dirs = [builtin_dir()]
+    for extra in os.environ.get("OPENAPPS_VARIATIONS", "").split(os.pathsep):
+        if extra:
+            dirs.append(Path(extra))
+    return dirs
+
+
+def display_path(path: Path) -> str:
+    """A short, recognisable name for a file in messages."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    parts = path.parts
+    if "variations" in parts:
+        return "/".join(parts[len(parts) - parts[::-1].index("variations") - 1 :])
+    return str(path)
+
+
+def read_yaml(path: Path) -> object:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(display_path(path), "", f"cannot be read ({e.strerror})") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise ConfigError(display_path(path), "", f"malformed YAML at {where}: {problem}") from None
+
+
+def list_packs() -> dict[str, Path]:
+    """Every named pack on the search path (later folders do not shadow earlier ones)."""
+    found: dict[str, Path] = {}
+    for d in search_dirs():
+        if not d.is_dir():
+            continue
+        for entry in sorted(d.iterdir()):
+            name = entry.stem if entry.suffix == ".yaml" else entry.name
+            is_pack = (entry.suffix == ".yaml" and entry.is_file()) or (entry / "pack.yaml").is_file()
+            if is_pack and PACK_NAME.match(name) and name not in found:
+                found[name] = entry
+    return found
+
+
+@lru_cache(maxsize=512)
+def _load_pack_file(path_str: str, mtime: float) -> Pack:
+    path = Path(path_str)
+    sections: list[tuple[str, str, object]] = []
+    if path.is_dir():
+        head_file = path / "pack.yaml"
+        head = read_yaml(head_file) or {}
+        if not isinstance(head, dict):
+            raise ConfigError(display_path(head_file), "", "expected a mapping of sections at the top level")
+        description = str(head.get("description", ""))
+        for key, value in head.items():
+            if key not in RESERVED_KEYS:
+                sections.append((display_path(head_file), key, value))
+        for part in sorted(path.glob("*.yaml")):
+            if part.name == "pack.yaml":
+                continue
+            value = read_yaml(part)
+            if value is None:
+                continue
+            sections.append((display_path(part), part.stem, value))
+        name = path.name
+    else:
+        data = read_yaml(path) or {}
+        if not isinstance(data, dict):
+            raise ConfigError(display_path(path), "", "expected a mapping of sections at the top level")
+        description = str(data.get("description", ""))
+        sections = [(display_path(path), k, v) for k, v in data.items() if k not in RESERVED_KEYS]
+        name = path.stem
+    return Pack(name=name, description=description, sections=tuple(sections))
+
+
+def load_pack_path(path: Path) -> Pack:
+    path = Path(path)
+    stamp = max((p.stat().st_mtime for p in ([path] + list(path.glob("*.yaml")) if path.is_dir() else [path])), default=0)
+    return _load_pack_file(str(path), stamp)
+
+
+def pack_from_dict(name: str, data: dict, source: str) -> Pack:
+    description = str(data.get("description", ""))
+    sections = tuple((source, k, v) for k, v in data.items() if k not in RESERVED_KEYS)
+    return Pack(name=name, description=description, sections=sections)
+
+
+def resolve_pack(part: str, source: str = "--variation") -> Pack:
+    part = part.strip()
+    if part.endswith(".yaml") or "/" in part or os.sep in part:
+        path = Path(part)
+        if not path.exists():
+            raise ConfigError(source, "", f"pack file {part!r} does not exist")
+        return load_pack_path(path)
+    from . import sampler
+
+    if sampler.is_generated(part):
+        return sampler.generated_pack(part)
+    packs = list_packs()
+    if part not in packs:
+        raise unknown_name(source, "variation", part, list(packs) + ["random-<seed>"])
+    return load_pack_path(packs[part])
+
+
+def split_expression(expression: str | None) -> list[str]:
+    if not expression:
+        return ["default"]
+    parts = [p for p in re.split(r"\+", expression) if p.strip()]
+    return parts or ["default"]
+
+
+def parse_override(text: str, source: str = "--set") -> tuple[str, object]:
+    if "=" not in text:
+        raise ConfigError(source, text, "expected KEY=VALUE, for example todo.title=\"Super Todo\"")
+    key, raw = text.split("=", 1)
+    key = key.strip()
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError:
+        value = raw
+    return key, value
+
+
+def apply_packs(schema: Record, base: dict, packs: list[Pack], overrides: list[str] = ()) -> dict:
+    config = dict(base)
+    for pack in packs:
+        for source, section, value in pack.sections:
+            if section not in schema.fields:
+                raise ConfigError(source, section, "unknown section", ", ".join(["description"] + list(schema.fields)))
+            config[section] = schema.fields[section].merge(config[section], value, source, section)
+    for text in overrides:
+        key, value = parse_override(text)
+        schema.field_at(key, "--set")  # names the bad key with what is allowed
+        nested: object = value
+        for part in reversed(key.split(".")[1:]):
+            nested = {part: nested}
+        section = key.split(".")[0]
+        config[section] = schema.fields[section].merge(config[section], nested, "--set", section)
+    return config

@@ -1,0 +1,133 @@
+"""Generated variation packs: ``random-<seed>`` is a valid pack, the same for the same seed.
+
+A generated pack draws colours (a harmonious palette from one hue, light or dark), fonts, text
+size, spacing, corner radius, layout and navigation position, and may add the sections of one
+language pack and one description-style pack shipped with the package.
+``openapps variations sample --n 1000 --seed 0 --out DIR`` writes packs ``random-0-0`` ...
+``random-0-999`` as YAML files.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import random
+import re
+
+import yaml
+
+from .fonts import FONT_CHOICES
+
+GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")
+LANGUAGE_PACKS = ["german", "french", "spanish", "mandarin"]
+DESCRIPTION_PACKS = ["long_descriptions", "misleading_descriptions", "adversarial_descriptions"]
+
+
+def is_generated(name: str) -> bool:
+    return bool(GENERATED.match(name))
+
+
+def _hex(h: float, l: float, s: float) -> str:
+    r, g, b = colorsys.hls_to_rgb(h % 1.0, max(0.0, min(1.0, l)), max(0.0, min(1.0, s)))
+    return "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255), round(b * 255))
+
+
+def sample_pack_dict(name: str) -> dict:
+    """The pack's content as a dict (what ``variations sample`` writes to a file)."""
+    m = GENERATED.match(name)
+    if not m:
+        raise ValueError(name)
+    rng = random.Random(name)
+    hue = rng.random()
+    dark = rng.random() < 0.35
+    sat = rng.uniform(0.35, 0.85)
+    if dark:
+        bg, surface, text, muted, border = (_hex(hue, 0.08, 0.2), _hex(hue, 0.13, 0.2), _hex(hue, 0.92, 0.1),
+                                            _hex(hue, 0.68, 0.1), _hex(hue, 0.25, 0.15))
+        primary, on_primary = _hex(hue, 0.68, sat), _hex(hue, 0.1, 0.3)
+    else:
+        bg, surface, text, muted, border = (_hex(hue, 0.96, 0.25), "#ffffff", _hex(hue, 0.12, 0.2),
+                                            _hex(hue, 0.38, 0.12), _hex(hue, 0.85, 0.15))
+        primary, on_primary = _hex(hue, 0.40, sat), "#ffffff"
+    theme = {
+        "colors": {
+            "background": bg, "surface": surface, "text": text, "muted": muted, "border": border,
+            "primary": primary, "on_primary": on_primary, "accent": _hex(hue + 0.45, 0.6, 0.8),
+            "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7), "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
+        },
+        "font": rng.choice(FONT_CHOICES),
+        "heading_font": rng.choice(["same", "same"] + FONT_CHOICES),
+        "font_size": rng.choice([12, 13, 14, 15, 16, 17, 18, 20, 22]),
+        "line_height": round(rng.uniform(1.2, 1.8), 2),
+        "letter_spacing": round(rng.choice([0.0, 0.0, 0.01, 0.03, 0.06]), 2),
+        "radius": rng.choice([0, 2, 4, 8, 12, 16, 24]),
+        "spacing": round(rng.uniform(0.6, 1.8), 2),
+        "border_width": rng.choice([0, 1, 1, 2, 3]),
+        "layout": "mobile" if rng.random() < 0.2 else "desktop",
+        "content_width": rng.choice([720, 860, 960, 1100, 1280]),
+        "nav_position": "bottom" if rng.random() < 0.2 else "top",
+        "uppercase_buttons": rng.random() < 0.25,
+        "shadows": rng.random() < 0.6,
+    }
+    language = rng.choice([None, None, None] + LANGUAGE_PACKS)
+    style = rng.choice([None, None] + DESCRIPTION_PACKS)
+    extends = [p for p in (language, style) if p]
+    description = f"Generated pack {name}: {'dark' if dark else 'light'} palette, font {theme['font']}"
+    if extends:
+        description += ", with " + " and ".join(extends)
+    return {"description": description, "extends": extends, "theme": theme}
+
+
+def generated_pack(name: str):
+    from .packs import Pack, list_packs, resolve_pack
+
+    data = sample_pack_dict(name)
+    available = list_packs()
+    sections = []
+    for parent in data["extends"]:
+        if parent in available:
+            sections.extend(resolve_pack(parent).sections)
+    sections.append((f"{name} (generated)", "theme", data["theme"]))
+    return Pack(name=name, description=data["description"], sections=tuple(sections))
+
+
+def sample_names(n: int, seed: int) -> list[str]:
+    return [f"random-{seed}-{i}" for i in range(n)]
+
+
+def write_samples(n: int, seed: int, out_dir) -> list[str]:
+    """Write ``n`` generated packs as standalone YAML files (``extends`` parents inlined)."""
+    from pathlib import Path
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    names = sample_names(n, seed)
+    for name in names:
+        pack = generated_pack(name)
+        merged: dict = {"description": pack.description}
+        for _source, section, value in pack.sections:
+            merged.setdefault(section, [])
+            merged[section].append(value)
+        # A file holds one value per section, so parents go first and are merged here.
+        flat = {"description": pack.description}
+        for section, values in merged.items():
+            if section == "description":
+                continue
+            flat[section] = _deep_merge_all(values)
+        (out / f"{name}.yaml").write_text(yaml.safe_dump(flat, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return names
+
+
+def _deep_merge_all(values: list) -> object:
+    result = values[0]
+    for v in values[1:]:
+        result = _deep_merge(result, v)
+    return result
+
+
+def _deep_merge(a, b):
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = _deep_merge(out[k], v) if k in out else v
+        return out
+    return b

@@ -1,0 +1,291 @@
+"""A small schema language for app configuration.
+
+Every app declares the shape of its configuration section with these classes. A variation pack
+is validated against them before it is applied, so a typo in a pack (``todo.titel``) or a wrong
+type (``font_size: big``) is reported with the file, the key path and what is allowed.
+
+Merging is part of the schema too: a :class:`Record` merges key by key, while lists and
+scalars are replaced as a whole (a pack that gives ``todo.items`` gives the whole list).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import ConfigError
+
+_MISSING = object()
+
+
+class Field:
+    """One configuration value. ``doc`` appears in generated documentation."""
+
+    type_name = "value"
+
+    def __init__(self, default: Any = _MISSING, doc: str = ""):
+        self.default = default
+        self.doc = doc
+
+    @property
+    def required(self) -> bool:
+        return self.default is _MISSING
+
+    def check(self, value: Any, source: str, path: str) -> Any:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.type_name
+
+    def fail(self, value: Any, source: str, path: str, problem: str | None = None) -> ConfigError:
+        got = repr(value)
+        if len(got) > 60:
+            got = got[:57] + "..."
+        return ConfigError(source, path, problem or f"expected {self.describe()}, got {got}")
+
+    def merge(self, base: Any, override: Any, source: str, path: str) -> Any:
+        return self.check(override, source, path)
+
+
+class Str(Field):
+    type_name = "a string"
+
+    def __init__(self, default: Any = _MISSING, doc: str = "", max_len: int = 20000):
+        super().__init__(default, doc)
+        self.max_len = max_len
+
+    def check(self, value, source, path):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise self.fail(value, source, path)
+        text = str(value)
+        if len(text) > self.max_len:
+            raise self.fail(value, source, path, f"text longer than {self.max_len} characters")
+        return text
+
+
+class Int(Field):
+    def __init__(self, default: Any = _MISSING, doc: str = "", lo: int | None = None, hi: int | None = None):
+        super().__init__(default, doc)
+        self.lo, self.hi = lo, hi
+
+    def describe(self) -> str:
+        if self.lo is not None and self.hi is not None:
+            return f"an integer from {self.lo} to {self.hi}"
+        return "an integer"
+
+    def check(self, value, source, path):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(value, source, path)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise self.fail(value, source, path)
+        return value
+
+
+class Float(Field):
+    def __init__(self, default: Any = _MISSING, doc: str = "", lo: float | None = None, hi: float | None = None):
+        super().__init__(default, doc)
+        self.lo, self.hi = lo, hi
+
+    def describe(self) -> str:
+        if self.lo is not None and self.hi is not None:
+            return f"a number from {self.lo} to {self.hi}"
+        return "a number"
+
+    def check(self, value, source, path):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(value, source, path)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise self.fail(value, source, path)
+        return float(value)
+
+
+class Bool(Field):
+    type_name = "true or false"
+
+    def check(self, value, source, path):
+        if not isinstance(value, bool):
+            raise self.fail(value, source, path)
+        return value
+
+
+class Enum(Field):
+    def __init__(self, choices, default: Any = _MISSING, doc: str = ""):
+        super().__init__(default, doc)
+        self.choices = list(choices)
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(map(str, self.choices))
+
+    def check(self, value, source, path):
+        if value not in self.choices:
+            raise ConfigError(source, path, f"unknown value {value!r}", ", ".join(map(str, self.choices)))
+        return value
+
+
+_COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/a-z]+\)|[a-z]{3,20})$")
+
+
+class Color(Field):
+    type_name = "a CSS colour such as '#1a2b3c', 'rgb(10, 20, 30)' or 'white'"
+
+    def check(self, value, source, path):
+        if not isinstance(value, str) or not _COLOR.match(value.strip()):
+            raise self.fail(value, source, path)
+        return value.strip()
+
+
+class Date(Field):
+    type_name = "a date written YYYY-MM-DD"
+    _re = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+    def check(self, value, source, path):
+        text = value.isoformat() if hasattr(value, "isoformat") else value
+        if not isinstance(text, str) or not self._re.match(text):
+            raise self.fail(value, source, path)
+        return text
+
+
+class Time(Field):
+    type_name = "a time written HH:MM"
+    _re = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+
+    def check(self, value, source, path):
+        if isinstance(value, int) and not isinstance(value, bool):
+            # YAML 1.1 reads 10:30 as the sexagesimal number 630.
+            value = f"{value // 60:02d}:{value % 60:02d}"
+        if not isinstance(value, str) or not self._re.match(value):
+            raise self.fail(value, source, path)
+        return value
+
+
+class Any_(Field):
+    type_name = "any value"
+
+    def check(self, value, source, path):
+        return value
+
+
+class ListOf(Field):
+    def __init__(self, item: Field, default: Any = _MISSING, doc: str = "", max_items: int = 5000):
+        super().__init__(default, doc)
+        self.item = item
+        self.max_items = max_items
+
+    def describe(self) -> str:
+        return f"a list of {self.item.describe()}"
+
+    def check(self, value, source, path):
+        if not isinstance(value, list):
+            raise self.fail(value, source, path, f"expected a list, got {type(value).__name__}")
+        if len(value) > self.max_items:
+            raise self.fail(value, source, path, f"more than {self.max_items} items")
+        return [self.item.check(v, source, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+class MapOf(Field):
+    """A mapping from free-form string keys to values of one type."""
+
+    def __init__(self, value: Field, default: Any = _MISSING, doc: str = ""):
+        super().__init__(default, doc)
+        self.value = value
+
+    def describe(self) -> str:
+        return f"a mapping of names to {self.value.describe()}"
+
+    def check(self, value, source, path):
+        if not isinstance(value, dict):
+            raise self.fail(value, source, path, f"expected a mapping, got {type(value).__name__}")
+        return {str(k): self.value.check(v, source, _join(path, str(k))) for k, v in value.items()}
+
+    def merge(self, base, override, source, path):
+        if not isinstance(override, dict):
+            raise self.fail(override, source, path, f"expected a mapping, got {type(override).__name__}")
+        out = dict(base or {})
+        for k, v in override.items():
+            key = str(k)
+            sub = _join(path, key)
+            out[key] = self.value.merge(out[key], v, source, sub) if key in out else self.value.check(v, source, sub)
+        return out
+
+
+class Record(Field):
+    """A mapping with known keys. Unknown keys are an error that lists the allowed ones."""
+
+    def __init__(self, fields: dict[str, Field] | None = None, default: Any = _MISSING, doc: str = "", **kw: Field):
+        super().__init__(default, doc)
+        self.fields: dict[str, Field] = dict(fields or {}, **kw)
+        if default is _MISSING and all(not f.required for f in self.fields.values()):
+            # A record whose every field has a default may be left out entirely.
+            self.default = {k: _copy_default(f.default) for k, f in self.fields.items()}
+
+    def describe(self) -> str:
+        return "a mapping with keys " + ", ".join(self.fields)
+
+    def _unknown(self, key, source, path) -> ConfigError:
+        return ConfigError(source, _join(path, str(key)), "unknown key", ", ".join(self.fields) or "(none)")
+
+    def check(self, value, source, path):
+        if not isinstance(value, dict):
+            raise self.fail(value, source, path, f"expected a mapping, got {type(value).__name__}")
+        out = {}
+        for key, val in value.items():
+            if key not in self.fields:
+                raise self._unknown(key, source, path)
+            out[key] = self.fields[key].check(val, source, _join(path, key))
+        for key, field in self.fields.items():
+            if key not in out:
+                if field.required:
+                    raise ConfigError(source, _join(path, key), "missing required key")
+                out[key] = _copy_default(field.default)
+        return out
+
+    def merge(self, base, override, source, path):
+        if override is None:
+            return base
+        if not isinstance(override, dict):
+            raise self.fail(override, source, path, f"expected a mapping, got {type(override).__name__}")
+        out = dict(base)
+        for key, val in override.items():
+            if key not in self.fields:
+                raise self._unknown(key, source, path)
+            field = self.fields[key]
+            sub = _join(path, key)
+            out[key] = field.merge(out[key], val, source, sub) if key in out else field.check(val, source, sub)
+        return out
+
+    def field_at(self, dotted: str, source: str) -> Field:
+        """The field at a dotted path, for command-line overrides."""
+        node: Field = self
+        walked = ""
+        for part in dotted.split("."):
+            if isinstance(node, Record):
+                if part not in node.fields:
+                    raise ConfigError(source, _join(walked, part), "unknown key", ", ".join(node.fields))
+                node = node.fields[part]
+            elif isinstance(node, MapOf):
+                node = node.value
+            else:
+                raise ConfigError(source, _join(walked, part), f"{walked} is {node.describe()} and has no keys")
+            walked = _join(walked, part)
+        return node
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _copy_default(value):
+    import copy
+
+    return copy.deepcopy(value)
+
+
+def defaults(record: Record) -> dict:
+    """The configuration made only of declared defaults (nested records included)."""
+    out = {}
+    for key, field in record.fields.items():
+        if isinstance(field, Record) and field.required:
+            out[key] = defaults(field)
+        elif not field.required:
+            out[key] = _copy_default(field.default)
+    return out

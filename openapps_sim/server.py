@@ -1,0 +1,206 @@
+"""The app server: one ASGI process serving the start page, every app, local assets and the
+admin API.
+
+The admin API (``/_admin/...``) reads and resets the world. It answers only requests that
+carry the per-server secret in the ``X-OpenApps-Secret`` header; pages never receive the
+secret, so an agent that browses to ``/_admin/state`` learns nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hmac
+import json
+import os
+import secrets
+import socket
+import sys
+import time
+import traceback
+
+from fasthtml.common import FastHTML
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+from . import fonts
+from .appkit import AppContext, AppRoutes, AppSpec
+from .errors import ConfigError, OpenAppsError
+from .world import World
+
+SECRET_HEADER = "x-openapps-secret"
+
+
+def _params(request: Request, form) -> dict:
+    params = dict(request.query_params)
+    params.update(request.path_params)
+    if form is not None:
+        for key in form.keys():
+            values = form.getlist(key)
+            params[key] = values[-1] if len(values) == 1 else values
+    return params
+
+
+def _make_endpoint(world: World, app: AppSpec, handler):
+    async def endpoint(req: Request):
+        form = await req.form() if req.method == "POST" else None
+        ctx = AppContext(world, app, req)
+        ctx.form = form
+        try:
+            result = handler(ctx, _params(req, form))
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            world.server_errors += 1
+            return HTMLResponse("<h1>Internal error</h1>", status_code=500)
+        if isinstance(result, Response):
+            return result
+        if not isinstance(result, tuple):
+            result = (result,)
+        return ctx.page(*result)
+
+    return endpoint
+
+
+def build_app(world: World | None = None, secret: str | None = None) -> FastHTML:
+    world = world or World()
+    world.server_errors = 0
+    secret = secret or secrets.token_hex(16)
+    app = FastHTML(default_hdrs=False)
+    app.state.world = world
+
+    for spec in world.apps.values():
+        r = AppRoutes()
+        spec.routes(r)
+        prefix = "" if spec.name == "start" else f"/{spec.name}"
+        for route in r.routes:
+            path = prefix + route.path if route.path != "/" or not prefix else prefix + "/"
+            app.route(path, methods=[route.method])(_make_endpoint(world, spec, route.handler))
+        if prefix:
+            app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
+
+    @app.route("/_static/fonts/{name}")
+    def font_file(name: str):
+        path = fonts.font_dir() / os.path.basename(name)
+        if not path.is_file():
+            return Response("not found", status_code=404)
+        return FileResponse(path, headers={"cache-control": "max-age=86400"})
+
+    @app.route("/favicon.ico")
+    def favicon():
+        svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='4' fill='#2f6fde'/></svg>"
+        return Response(svg, media_type="image/svg+xml")
+
+    def authorised(req: Request) -> bool:
+        return hmac.compare_digest(req.headers.get(SECRET_HEADER, ""), secret)
+
+    def admin(fn):
+        async def endpoint(req: Request):
+            if not authorised(req):
+                return JSONResponse({"error": "forbidden"}, status_code=403)
+            body = {}
+            if req.method in ("POST", "PUT"):
+                raw = await req.body()
+                if raw:
+                    try:
+                        body = json.loads(raw)
+                    except json.JSONDecodeError:
+                        return JSONResponse({"error": "body is not JSON"}, status_code=400)
+            try:
+                return JSONResponse(fn(req, body))
+            except OpenAppsError as e:
+                return JSONResponse({"error": str(e)}, status_code=400)
+
+        return endpoint
+
+    def get_state(req, body):
+        return {"state": world.state, "variation": world.variation, "seed": world.seed, "events": len(world.events)}
+
+    def put_state(req, body):
+        world.set_state(body["state"])
+        return {"ok": True}
+
+    def reset(req, body):
+        ms = world.reset(body.get("variation") or "default", int(body.get("seed", 0)), body.get("overrides") or [])
+        return {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
+
+    def events(req, body):
+        since = int(req.query_params.get("since", 0))
+        return {"events": world.events[since:], "count": len(world.events)}
+
+    def config(req, body):
+        return {"config": world.config}
+
+    def health(req, body):
+        return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors}
+
+    for path, methods, fn in [
+        ("/_admin/state", ["GET"], get_state),
+        ("/_admin/state", ["PUT"], put_state),
+        ("/_admin/reset", ["POST"], reset),
+        ("/_admin/events", ["GET"], events),
+        ("/_admin/config", ["GET"], config),
+        ("/_admin/health", ["GET"], health),
+    ]:
+        app.route(path, methods=methods)(admin(fn))
+
+    return app
+
+
+def _redirect_to(target: str):
+    async def endpoint(req: Request):
+        from starlette.responses import RedirectResponse
+
+        return RedirectResponse(target, status_code=307)
+
+    return endpoint
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(host: str = "127.0.0.1", port: int = 0, variation: str = "default", seed: int = 0,
+          overrides: list[str] = (), secret: str | None = None, announce=None) -> None:
+    """Run the server in this process until interrupted."""
+    import uvicorn
+
+    t0 = time.perf_counter()
+    world = World()
+    world.reset(variation, seed, overrides)
+    secret = secret or os.environ.get("OPENAPPS_ADMIN_SECRET") or secrets.token_hex(16)
+    app = build_app(world, secret)
+    sock = bind_socket(host, port)
+    url = f"http://{host}:{sock.getsockname()[1]}"
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    if announce:
+        announce(url, secret, (time.perf_counter() - t0) * 1000)
+    server.run(sockets=[sock])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m openapps_sim.server")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--variation", default="default")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--set", action="append", default=[], dest="overrides")
+    args = parser.parse_args(argv)
+
+    def announce(url, secret, ms):
+        print(f"OPENAPPS_READY {url} {ms:.0f}", flush=True)
+
+    try:
+        serve(args.host, args.port, args.variation, args.seed, args.overrides, announce=announce)
+    except ConfigError as e:
+        print(f"OPENAPPS_ERROR {e}", flush=True)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""The BrowserGym task: one seeded instance of a family under one variation."""
+
+from __future__ import annotations
+
+import playwright.sync_api
+from browsergym.core.task import AbstractBrowserTask
+
+from .client import ServerHandle, shared_server
+from .packs import split_expression
+from .taskkit import Evaluation, evaluate, get_family, instantiate
+
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
+
+
+class OpenAppsTask(AbstractBrowserTask):
+    """Resets the world to ``variation`` and ``seed``, prepares the instance, scores the state.
+
+    ``validate`` reads the complete state through the admin API after every step; the
+    episode ends with reward 1 as soon as the normalised state equals the expected one (and,
+    for tasks that return a value, the agent's message carries it), or with reward 0 when the
+    agent declares it is done (``send_msg_to_user``) in any other state.
+    """
+
+    def __init__(
+        self,
+        seed: int | None,
+        family: str,
+        variation: str = "default",
+        overrides: list[str] | tuple = (),
+        language: str = "en",
+        style: str | None = None,
+        viewport: dict | None = None,
+        server: ServerHandle | None = None,
+        start_path: str = "/",
+    ) -> None:
+        super().__init__(seed or 0)
+        self.family_id = family
+        self.family = get_family(family)
+        self.seed = int(seed or 0)
+        self.variation = "+".join(split_expression(variation))
+        self.overrides = list(overrides)
+        self.language = language
+        self.style = style
+        self.viewport = dict(viewport or DEFAULT_VIEWPORT)
+        self.slow_mo = 0
+        self.timeout = 5000
+        self._server = server
+        self.start_path = start_path
+        self.instance = None
+        self.last_evaluation: Evaluation | None = None
+
+    @classmethod
+    def get_task_id(cls) -> str:
+        return "openapps"
+
+    @property
+    def server(self) -> ServerHandle:
+        if self._server is None:
+            self._server = shared_server()
+        return self._server
+
+    def setup(self, page: playwright.sync_api.Page) -> tuple[str, dict]:
+        server = self.server
+        server.reset(self.variation, self.seed, self.overrides)
+        state = server.state()
+        config = server.config()
+        self.instance = instantiate(
+            self.family, state, config, self.seed, self.variation, self.language, self.style
+        )
+        if self.instance.initial != state:
+            server.set_state(self.instance.initial)
+        page.goto(server.url + self.start_path)
+        info = self.instance.public_info()
+        info["goal"] = self.instance.goal
+        return self.instance.goal, info
+
+    def evaluate_now(self, answer: str | None = None) -> Evaluation:
+        actual = self.server.state()
+        self.last_evaluation = evaluate(self.family, self.instance, actual, answer)
+        return self.last_evaluation
+
+    def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
+        answers = [m["message"] for m in chat_messages if m.get("role") == "assistant"]
+        answer = answers[-1] if answers else None
+        ev = self.evaluate_now(answer)
+        declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in chat_messages)
+        done = ev.success or declared_done
+        info = {
+            "success": ev.success,
+            "partial_reward": ev.partial,
+            "subgoals": ev.subgoals,
+            "state_diff": [d.as_dict() for d in ev.diff[:50]],
+            "explanation": ev.explain(),
+            "answer_ok": ev.answer_ok,
+        }
+        return ev.reward, done, "", info
+
+    def teardown(self) -> None:
+        pass

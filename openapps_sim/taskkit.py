@@ -1,0 +1,286 @@
+"""Task families: seeded instances, goal phrasings, expected states and oracle scripts.
+
+A family (a :class:`TaskFamily` subclass in ``tasks/``) says, for one kind of goal:
+
+* ``sample(state, config, rng)`` — parameters drawn from the seed, always feasible in this
+  state (raise :class:`Infeasible` when the state allows none);
+* ``prepare(state, params)`` — optional change of the initial state (e.g. put items in a
+  cart before "empty the cart");
+* ``apply(state, params)`` — the expected change, applied to a copy of the initial state; the
+  task succeeds only when the whole normalised world state equals the result;
+* ``phrasings`` — goal templates: English in three styles (``plain``, ``casual``,
+  ``context``) plus ``de`` and ``fr``, formatted with the parameters;
+* ``solve(params, ui)`` — the oracle's script: a generator of UI steps addressed by
+  ``data-testid`` (see :class:`UI`), which the oracle agent turns into BrowserGym actions.
+
+Families register themselves with :func:`family` and are looked up with :func:`get_family`.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pkgutil
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Iterator
+
+from .errors import unknown_name
+from .reward import StateDiff, normalise_world, state_diff
+
+ENGLISH_STYLES = ("plain", "casual", "context")
+GOAL_LANGUAGES = ("en", "de", "fr")
+
+
+class Infeasible(Exception):
+    """The state offers no valid parameters for this family (e.g. nothing to remove)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One oracle step, addressed by ``data-testid`` (never by visible text)."""
+
+    kind: str  # click | fill | select | press | goto | answer | noop
+    testid: str = ""
+    value: str = ""
+
+
+class UI:
+    """Builders of oracle steps. Generators ``yield`` them and receive the next observation."""
+
+    @staticmethod
+    def click(testid: str) -> Step:
+        return Step("click", testid)
+
+    @staticmethod
+    def fill(testid: str, text: str) -> Step:
+        return Step("fill", testid, str(text))
+
+    @staticmethod
+    def select(testid: str, value: str) -> Step:
+        return Step("select", testid, str(value))
+
+    @staticmethod
+    def press(testid: str, key: str) -> Step:
+        return Step("press", testid, key)
+
+    @staticmethod
+    def goto(path: str) -> Step:
+        return Step("goto", "", path)
+
+    @staticmethod
+    def answer(text: str) -> Step:
+        return Step("answer", "", str(text))
+
+    @staticmethod
+    def open_app(name: str) -> Iterator[Step]:
+        """Go to the start page and open an app through its launcher tile."""
+        yield Step("click", "nav-home")
+        yield Step("click", f"launch-{name}")
+
+
+@dataclass
+class Subgoal:
+    name: str
+    check: Callable[[dict], bool]  # on the raw world state
+
+
+@dataclass
+class Instance:
+    family: str
+    seed: int
+    variation: str
+    language: str
+    style: str
+    goal: str
+    params: dict
+    initial: dict
+    expected: dict
+    max_steps: int
+    expected_answer: str | None = None
+    apps: tuple[str, ...] = ()
+    subgoals: list[Subgoal] = field(default_factory=list)
+
+    def public_info(self) -> dict:
+        """What the environment reports about the instance (the oracle reads ``params``)."""
+        return {
+            "family": self.family,
+            "seed": self.seed,
+            "variation": self.variation,
+            "language": self.language,
+            "style": self.style,
+            "params": self.params,
+            "apps": list(self.apps),
+            "max_steps": self.max_steps,
+            "returns_value": self.expected_answer is not None,
+        }
+
+
+@dataclass
+class Evaluation:
+    success: bool
+    reward: float
+    partial: float
+    diff: list[StateDiff]
+    subgoals: dict[str, bool]
+    answer_ok: bool | None = None
+
+    def explain(self, limit: int = 12) -> str:
+        if self.success:
+            return "success: the whole state equals the expected state"
+        lines = [f"{len(self.diff)} state difference(s):"] + [f"  {d}" for d in self.diff[:limit]]
+        if len(self.diff) > limit:
+            lines.append(f"  ... and {len(self.diff) - limit} more")
+        if self.answer_ok is False:
+            lines.append("  the returned answer is missing or wrong")
+        return "\n".join(lines)
+
+
+class TaskFamily:
+    id: str = ""
+    apps: tuple[str, ...] = ()
+    max_steps: int = 15
+    description: str = ""
+    phrasings: dict[str, list[str]] = {}
+    returns_value: bool = False
+
+    # -- to implement ------------------------------------------------------------------------
+    def sample(self, state: dict, config: dict, rng: random.Random) -> dict:
+        raise NotImplementedError
+
+    def prepare(self, state: dict, params: dict) -> None:
+        """Optionally change the initial state in place."""
+
+    def apply(self, state: dict, params: dict) -> None:
+        raise NotImplementedError
+
+    def solve(self, params: dict, ui: type[UI]) -> Iterator[Step]:
+        raise NotImplementedError
+
+    def answer(self, state: dict, params: dict) -> str | None:
+        """The value a return-value task must send back (None: no value expected)."""
+        return None
+
+    def check_answer(self, given: str, expected: str) -> bool:
+        from .normalise import norm_text
+
+        return norm_text(given) == norm_text(expected)
+
+    def subgoals(self, params: dict) -> list[Subgoal]:
+        """Named checks on state for partial credit and milestones (default: none)."""
+        return []
+
+    # -- provided ----------------------------------------------------------------------------
+    def languages(self) -> list[str]:
+        langs = ["en"] if any(self.phrasings.get(s) for s in ENGLISH_STYLES) else []
+        return langs + [lang for lang in ("de", "fr") if self.phrasings.get(lang)]
+
+    def goal_text(self, params: dict, rng: random.Random, language: str = "en", style: str | None = None) -> tuple[str, str]:
+        if language == "en":
+            styles = [s for s in ENGLISH_STYLES if self.phrasings.get(s)]
+            style = style if style in styles else rng.choice(styles)
+            templates = self.phrasings[style]
+        else:
+            if not self.phrasings.get(language):
+                raise unknown_name(f"task {self.id}", "language", language, self.languages())
+            style = language
+            templates = self.phrasings[language]
+        template = rng.choice(templates)
+        values = {k: v for k, v in params.items() if isinstance(v, (str, int, float))}
+        return template.format(**values), style
+
+
+def instantiate(
+    fam: TaskFamily,
+    state: dict,
+    config: dict,
+    seed: int,
+    variation: str = "default",
+    language: str = "en",
+    style: str | None = None,
+) -> Instance:
+    rng = random.Random(f"{fam.id}:{seed}")
+    if language == "auto":
+        lang = config.get("shell", {}).get("lang", "en")
+        language = lang if lang in fam.languages() else "en"
+    params = fam.sample(copy.deepcopy(state), config, rng)
+    initial = copy.deepcopy(state)
+    fam.prepare(initial, params)
+    expected = copy.deepcopy(initial)
+    fam.apply(expected, params)
+    goal, style = fam.goal_text(params, rng, language, style)
+    return Instance(
+        family=fam.id,
+        seed=seed,
+        variation=variation,
+        language=language,
+        style=style,
+        goal=goal,
+        params=params,
+        initial=initial,
+        expected=expected,
+        max_steps=fam.max_steps,
+        expected_answer=fam.answer(initial, params) if fam.returns_value else None,
+        apps=tuple(fam.apps),
+        subgoals=fam.subgoals(params),
+    )
+
+
+def evaluate(fam: TaskFamily, inst: Instance, actual: dict, answer: str | None = None) -> Evaluation:
+    diff = state_diff(normalise_world(inst.expected), normalise_world(actual))
+    answer_ok = None
+    if inst.expected_answer is not None:
+        answer_ok = answer is not None and fam.check_answer(answer, inst.expected_answer)
+    success = not diff and answer_ok is not False
+    checks = {g.name: bool(g.check(actual)) for g in inst.subgoals}
+    if checks:
+        partial = sum(checks.values()) / len(checks)
+        if success:
+            partial = 1.0
+    else:
+        partial = 1.0 if success else 0.0
+    return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok)
+
+
+@lru_cache(maxsize=1)
+def all_families() -> dict[str, TaskFamily]:
+    """Every family defined in the ``openapps_sim.tasks`` package, by id."""
+    import openapps_sim.tasks as tasks_pkg
+
+    for info in pkgutil.walk_packages(tasks_pkg.__path__, "openapps_sim.tasks."):
+        importlib.import_module(info.name)
+    return dict(sorted(_REGISTRY.items()))
+
+
+_REGISTRY: dict[str, TaskFamily] = {}
+
+
+def family(cls: type[TaskFamily]) -> type[TaskFamily]:
+    """Class decorator: register a family under its ``id``."""
+    if not cls.id or cls.id in _REGISTRY:
+        raise ValueError(f"task family id {cls.id!r} is empty or registered twice")
+    _REGISTRY[cls.id] = cls()
+    return cls
+
+
+def register_instance(fam: TaskFamily) -> TaskFamily:
+    """Register an already-built family object (for families made by a factory)."""
+    if not fam.id or fam.id in _REGISTRY:
+        raise ValueError(f"task family id {fam.id!r} is empty or registered twice")
+    _REGISTRY[fam.id] = fam
+    return fam
+
+
+def get_family(family_id: str, source: str = "--task") -> TaskFamily:
+    families = all_families()
+    if family_id not in families:
+        raise unknown_name(source, "task", family_id, families)
+    return families[family_id]
+
+
+def pick(rng: random.Random, items: list, what: str) -> Any:
+    """``rng.choice`` that raises :class:`Infeasible` on an empty list."""
+    if not items:
+        raise Infeasible(f"no {what} to choose from")
+    return rng.choice(items)

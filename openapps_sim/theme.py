@@ -1,0 +1,114 @@
+"""Global appearance: the ``theme`` and ``shell`` sections every pack may change, and their CSS.
+
+Apps style themselves only through the CSS custom properties written here (``var(--primary)``
+and so on), so one theme pack restyles all six apps at once.
+"""
+
+from __future__ import annotations
+
+from .fonts import FONT_CHOICES, font_face_css, font_stack
+from .schema import Bool, Color, Enum, Float, Int, Record, Str
+
+COLORS = Record(
+    background=Color("#f4f5f7", doc="page background"),
+    surface=Color("#ffffff", doc="cards, panels and inputs"),
+    text=Color("#1d2330", doc="body text"),
+    muted=Color("#5d6677", doc="secondary text"),
+    primary=Color("#2f6fde", doc="buttons, links and highlights"),
+    on_primary=Color("#ffffff", doc="text on primary-coloured buttons"),
+    border=Color("#d9dde5", doc="lines around cards and inputs"),
+    accent=Color("#f2a93b", doc="badges, pins and highlights"),
+    danger=Color("#d64545", doc="delete buttons"),
+    success=Color("#2e9d5b", doc="done marks and confirmations"),
+)
+
+THEME = Record(
+    colors=COLORS,
+    font=Enum(FONT_CHOICES, "system", doc="body font; fonts other than the generic ones are served locally"),
+    heading_font=Enum(["same"] + FONT_CHOICES, "same", doc="font of titles"),
+    font_size=Int(15, lo=9, hi=40, doc="base text size in CSS pixels"),
+    line_height=Float(1.45, lo=1.0, hi=2.5),
+    letter_spacing=Float(0.0, lo=-0.1, hi=0.5, doc="in em"),
+    radius=Int(8, lo=0, hi=30, doc="corner radius in CSS pixels"),
+    spacing=Float(1.0, lo=0.3, hi=3.0, doc="multiplier of every padding and gap"),
+    border_width=Int(1, lo=0, hi=6),
+    layout=Enum(["desktop", "mobile"], "desktop", doc="mobile: a phone-width column"),
+    content_width=Int(960, lo=320, hi=2400, doc="maximum width of the page content in CSS pixels"),
+    nav_position=Enum(["top", "bottom"], "top", doc="where the bar with the Home link sits"),
+    uppercase_buttons=Bool(False),
+    shadows=Bool(True),
+)
+
+SHELL = Record(
+    lang=Str("en", doc="the HTML lang attribute and the language tasks phrase goals in"),
+    home_label=Str("Home", doc="the link back to the start page"),
+    brand=Str("OpenApps", doc="the name in the top bar"),
+)
+
+
+def theme_css(theme: dict) -> str:
+    c = theme["colors"]
+    sp = theme["spacing"]
+    heading = theme["heading_font"]
+    heading_stack = font_stack(theme["font"] if heading == "same" else heading)
+    fonts = {theme["font"]} | ({heading} if heading != "same" else set())
+    faces = "".join(font_face_css(f) for f in sorted(fonts))
+    vars_ = "".join(f"--{k.replace('_', '-')}:{v};" for k, v in c.items())
+    width = 430 if theme["layout"] == "mobile" else theme["content_width"]
+    shadow = "0 1px 3px rgba(0,0,0,.12)" if theme["shadows"] else "none"
+    return (
+        faces
+        + ":root{"
+        + vars_
+        + f"--font:{font_stack(theme['font'])};--heading-font:{heading_stack};"
+        + f"--fs:{theme['font_size']}px;--lh:{theme['line_height']};--ls:{theme['letter_spacing']}em;"
+        + f"--radius:{theme['radius']}px;--gap:{round(8 * sp, 2)}px;--pad:{round(12 * sp, 2)}px;"
+        + f"--bw:{theme['border_width']}px;--width:{width}px;--shadow:{shadow};"
+        + f"--btn-transform:{'uppercase' if theme['uppercase_buttons'] else 'none'};"
+        + "}"
+    )
+
+
+BASE_CSS = """
+*{box-sizing:border-box}
+html,body{margin:0;padding:0}
+body{background:var(--background);color:var(--text);font-family:var(--font);font-size:var(--fs);
+ line-height:var(--lh);letter-spacing:var(--ls)}
+h1,h2,h3{font-family:var(--heading-font);margin:0 0 var(--gap) 0;line-height:1.2}
+h1{font-size:1.6em}h2{font-size:1.25em}h3{font-size:1.05em}
+a{color:var(--primary)}
+.topbar{display:flex;align-items:center;gap:var(--gap);padding:var(--gap) var(--pad);
+ background:var(--surface);border-bottom:var(--bw) solid var(--border)}
+.topbar .brand{font-weight:700;color:var(--muted)}
+.topbar a{text-decoration:none;font-weight:600}
+.nav-bottom .topbar{position:fixed;bottom:0;left:0;right:0;border-top:var(--bw) solid var(--border);border-bottom:0;z-index:5}
+.nav-bottom main{padding-bottom:64px}
+main{max-width:var(--width);margin:0 auto;padding:var(--pad)}
+.card{background:var(--surface);border:var(--bw) solid var(--border);border-radius:var(--radius);
+ padding:var(--pad);margin-bottom:var(--pad);box-shadow:var(--shadow)}
+.row{display:flex;gap:var(--gap);align-items:center;flex-wrap:wrap}
+.grow{flex:1 1 auto;min-width:0}
+.muted{color:var(--muted)}
+.small{font-size:.85em}
+.stack>*+*{margin-top:var(--gap)}
+input,select,textarea{font:inherit;color:var(--text);background:var(--surface);border:var(--bw) solid var(--border);
+ border-radius:calc(var(--radius)/2);padding:calc(var(--gap)*.75) var(--gap);max-width:100%}
+textarea{width:100%}
+label{display:block;font-weight:600;margin-bottom:4px}
+button,.button{font:inherit;cursor:pointer;border:var(--bw) solid var(--primary);background:var(--primary);
+ color:var(--on-primary);border-radius:var(--radius);padding:calc(var(--gap)*.75) var(--pad);
+ text-transform:var(--btn-transform);text-decoration:none;display:inline-block;line-height:1.2}
+button.secondary,.button.secondary{background:transparent;color:var(--primary)}
+button.danger,.button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
+button.link{background:none;border:none;color:var(--primary);padding:0;text-decoration:underline}
+ul.plain{list-style:none;margin:0;padding:0}
+.badge{display:inline-block;background:var(--accent);color:#000;border-radius:999px;padding:0 .6em;font-size:.8em}
+.flash{background:var(--success);color:#fff;padding:var(--gap) var(--pad);border-radius:var(--radius);margin-bottom:var(--pad)}
+.error{background:var(--danger);color:#fff;padding:var(--gap) var(--pad);border-radius:var(--radius);margin-bottom:var(--pad)}
+.icon{width:1.2em;height:1.2em;vertical-align:-.2em}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:calc(var(--gap)/2) var(--gap);border-bottom:var(--bw) solid var(--border)}
+.layout-mobile main{padding:calc(var(--pad)*.75)}
+.layout-mobile .row{flex-direction:column;align-items:stretch}
+.layout-mobile .topbar{flex-wrap:wrap}
+"""

@@ -1,0 +1,30 @@
+"""Maps the top-level folders apps/, tasks/, agents/, variations/ and experiments/ into the one
+import name ``openapps_sim`` (``openapps_sim.apps`` and so on), for wheel and editable installs."""
+
+from pathlib import Path
+
+from setuptools import setup
+
+MAPPED = {"apps": "apps", "tasks": "tasks", "agents": "agents", "variations": "variations", "experiments": "experiments"}
+
+
+def packages_under(root: str, import_prefix: str) -> list[str]:
+    found = []
+    for init in sorted(Path(root).rglob("__init__.py")):
+        rel = init.parent.relative_to(root).parts
+        found.append(".".join((import_prefix,) + rel))
+    return found
+
+
+package_dir = {"openapps_sim": "openapps_sim"}
+packages = packages_under("openapps_sim", "openapps_sim")
+for name, folder in MAPPED.items():
+    package_dir[f"openapps_sim.{name}"] = folder
+    packages += packages_under(folder, f"openapps_sim.{name}")
+# sub-packages of mapped folders must be mapped explicitly too
+for pkg in list(packages):
+    parts = pkg.split(".")
+    if len(parts) > 2 and parts[1] in MAPPED:
+        package_dir[pkg] = "/".join([MAPPED[parts[1]]] + parts[2:])
+
+setup(package_dir=package_dir, packages=packages)

@@ -1,0 +1,1 @@
+"""Task families (see docs/tasks.md)."""

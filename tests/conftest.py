@@ -1,0 +1,51 @@
+"""Shared fixtures: a real app server process and a real headless Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from openapps_sim.client import ServerHandle
+
+
+@pytest.fixture(scope="session")
+def server():
+    handle = ServerHandle().start()
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from openapps_sim.browser import launch_browser
+
+    b = launch_browser(headless=True)
+    yield b
+    b.close()
+
+
+@pytest.fixture()
+def page(browser, server):
+    """A fresh page; fails the test on any request to another host or any console error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.external_requests = []
+    page.console_errors = []
+    host = server.url.split("//")[1]
+
+    def on_request(req):
+        url = req.url
+        if not (url.startswith(f"http://{host}") or url.startswith("data:") or url.startswith("about:")):
+            page.external_requests.append(url)
+
+    page.on("request", on_request)
+    page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda err: page.console_errors.append(str(err)))
+    yield page
+    context.close()
+
+
+@pytest.fixture()
+def world(server):
+    """Reset the server's world to default/seed 0 and return the handle."""
+    server.reset("default", 0)
+    return server
