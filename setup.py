@@ -5,7 +5,13 @@ from pathlib import Path
 
 from setuptools import setup
 
-MAPPED = {"apps": "apps", "tasks": "tasks", "agents": "agents", "variations": "variations", "experiments": "experiments"}
+MAPPED = {
+    "apps": "apps",
+    "tasks": "tasks",
+    "agents": "agents",
+    "variations": "variations",
+    "experiments": "experiments",
+}
 
 
 def packages_under(root: str, import_prefix: str) -> list[str]:

@@ -19,9 +19,10 @@ another app's state and never see the admin secret.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
@@ -45,7 +46,7 @@ class AppSpec:
     schema: Record
     content: Path
     initial_state: Callable[[dict, random.Random], dict]
-    routes: Callable[["AppRoutes"], None]
+    routes: Callable[[AppRoutes], None]
     normalise: Callable[[dict], dict] = lambda state: state
     order: int = 50
     icon_svg: str = ""

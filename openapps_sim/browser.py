@@ -41,7 +41,13 @@ LAUNCH_ARGS = [
     "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,CertificateTransparencyComponentUpdater",
 ]
 
-SYSTEM_CANDIDATES = ["/usr/lib/chromium/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+SYSTEM_CANDIDATES = [
+    "/usr/lib/chromium/chromium",
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+]
 
 
 def _playwright_own() -> str | None:
@@ -96,7 +102,9 @@ def patch_playwright() -> None:
 
     def launch(*args, **kwargs):
         kwargs.setdefault("executable_path", executable)
-        kwargs["args"] = list(kwargs.get("args") or []) + [a for a in LAUNCH_ARGS if a not in (kwargs.get("args") or [])]
+        kwargs["args"] = list(kwargs.get("args") or []) + [
+            a for a in LAUNCH_ARGS if a not in (kwargs.get("args") or [])
+        ]
         return original(*args, **kwargs)
 
     launch._openapps_patched = True

@@ -196,7 +196,9 @@ class OpenAppsEnv(BrowserEnv):
                     dom = extract_dom_snapshot(self.page)
                     axtree = extract_merged_axtree(self.page)
                     focused = extract_focused_element_bid(self.page)
-                    extra = extract_dom_extra_properties(dom, scale_factor=getattr(self.page, "_bgym_scale_factor", 1.0))
+                    extra = extract_dom_extra_properties(
+                        dom, scale_factor=getattr(self.page, "_bgym_scale_factor", 1.0)
+                    )
                 except (playwright.sync_api.Error, MarkingError) as e:
                     if retries_left > 0 and any(t in str(e) for t in _TRANSIENT):
                         _post_extract(self.page)

@@ -123,7 +123,9 @@ def _load_pack_file(path_str: str, mtime: float) -> Pack:
 
 def load_pack_path(path: Path) -> Pack:
     path = Path(path)
-    stamp = max((p.stat().st_mtime for p in ([path] + list(path.glob("*.yaml")) if path.is_dir() else [path])), default=0)
+    stamp = max(
+        (p.stat().st_mtime for p in ([path] + list(path.glob("*.yaml")) if path.is_dir() else [path])), default=0
+    )
     return _load_pack_file(str(path), stamp)
 
 
@@ -159,7 +161,7 @@ def split_expression(expression: str | None) -> list[str]:
 
 def parse_override(text: str, source: str = "--set") -> tuple[str, object]:
     if "=" not in text:
-        raise ConfigError(source, text, "expected KEY=VALUE, for example todo.title=\"Super Todo\"")
+        raise ConfigError(source, text, 'expected KEY=VALUE, for example todo.title="Super Todo"')
     key, raw = text.split("=", 1)
     key = key.strip()
     try:

@@ -24,8 +24,8 @@ def make_env(family: str, task_kwargs: dict | None = None, **env_kwargs):
     return env
 
 
-def _make_task(task_cls, family: str, default_seed, seed=None, **kwargs):
-    kwargs.setdefault("family", family)
+def _make_task(task_cls, default_family: str, default_seed, seed=None, **kwargs):
+    kwargs.setdefault("family", default_family)
     return task_cls(seed=default_seed if seed is None else seed, **kwargs)
 
 

@@ -28,7 +28,7 @@ def is_generated(name: str) -> bool:
 
 def _hex(h: float, l: float, s: float) -> str:
     r, g, b = colorsys.hls_to_rgb(h % 1.0, max(0.0, min(1.0, l)), max(0.0, min(1.0, s)))
-    return "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255), round(b * 255))
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def sample_pack_dict(name: str) -> dict:
@@ -41,18 +41,35 @@ def sample_pack_dict(name: str) -> dict:
     dark = rng.random() < 0.35
     sat = rng.uniform(0.35, 0.85)
     if dark:
-        bg, surface, text, muted, border = (_hex(hue, 0.08, 0.2), _hex(hue, 0.13, 0.2), _hex(hue, 0.92, 0.1),
-                                            _hex(hue, 0.68, 0.1), _hex(hue, 0.25, 0.15))
+        bg, surface, text, muted, border = (
+            _hex(hue, 0.08, 0.2),
+            _hex(hue, 0.13, 0.2),
+            _hex(hue, 0.92, 0.1),
+            _hex(hue, 0.68, 0.1),
+            _hex(hue, 0.25, 0.15),
+        )
         primary, on_primary = _hex(hue, 0.68, sat), _hex(hue, 0.1, 0.3)
     else:
-        bg, surface, text, muted, border = (_hex(hue, 0.96, 0.25), "#ffffff", _hex(hue, 0.12, 0.2),
-                                            _hex(hue, 0.38, 0.12), _hex(hue, 0.85, 0.15))
+        bg, surface, text, muted, border = (
+            _hex(hue, 0.96, 0.25),
+            "#ffffff",
+            _hex(hue, 0.12, 0.2),
+            _hex(hue, 0.38, 0.12),
+            _hex(hue, 0.85, 0.15),
+        )
         primary, on_primary = _hex(hue, 0.40, sat), "#ffffff"
     theme = {
         "colors": {
-            "background": bg, "surface": surface, "text": text, "muted": muted, "border": border,
-            "primary": primary, "on_primary": on_primary, "accent": _hex(hue + 0.45, 0.6, 0.8),
-            "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7), "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
+            "background": bg,
+            "surface": surface,
+            "text": text,
+            "muted": muted,
+            "border": border,
+            "primary": primary,
+            "on_primary": on_primary,
+            "accent": _hex(hue + 0.45, 0.6, 0.8),
+            "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7),
+            "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
         },
         "font": rng.choice(FONT_CHOICES),
         "heading_font": rng.choice(["same", "same"] + FONT_CHOICES),

@@ -163,8 +163,15 @@ def bind_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str = "127.0.0.1", port: int = 0, variation: str = "default", seed: int = 0,
-          overrides: list[str] = (), secret: str | None = None, announce=None) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    variation: str = "default",
+    seed: int = 0,
+    overrides: list[str] = (),
+    secret: str | None = None,
+    announce=None,
+) -> None:
     """Run the server in this process until interrupted."""
     import uvicorn
 

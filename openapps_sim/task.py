@@ -64,9 +64,7 @@ class OpenAppsTask(AbstractBrowserTask):
         server.reset(self.variation, self.seed, self.overrides)
         state = server.state()
         config = server.config()
-        self.instance = instantiate(
-            self.family, state, config, self.seed, self.variation, self.language, self.style
-        )
+        self.instance = instantiate(self.family, state, config, self.seed, self.variation, self.language, self.style)
         if self.instance.initial != state:
             server.set_state(self.instance.initial)
         page.goto(server.url + self.start_path)

@@ -22,9 +22,10 @@ import copy
 import importlib
 import pkgutil
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .errors import unknown_name
 from .reward import StateDiff, normalise_world, state_diff
@@ -176,7 +177,9 @@ class TaskFamily:
         langs = ["en"] if any(self.phrasings.get(s) for s in ENGLISH_STYLES) else []
         return langs + [lang for lang in ("de", "fr") if self.phrasings.get(lang)]
 
-    def goal_text(self, params: dict, rng: random.Random, language: str = "en", style: str | None = None) -> tuple[str, str]:
+    def goal_text(
+        self, params: dict, rng: random.Random, language: str = "en", style: str | None = None
+    ) -> tuple[str, str]:
         if language == "en":
             styles = [s for s in ENGLISH_STYLES if self.phrasings.get(s)]
             style = style if style in styles else rng.choice(styles)

@@ -8,8 +8,9 @@ import json
 import pkgutil
 import random
 import time
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from . import packs
 from .appkit import AppSpec

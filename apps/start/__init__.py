@@ -41,7 +41,13 @@ def routes(r: AppRoutes) -> None:
                 A(
                     Span(NotStr(icon_svg(icon, 28)), cls="icon-wrap"),
                     Div(
-                        Span(cfg["title"], cls="h2", role="heading", aria_level="2", style="font-weight:700;font-size:1.2em;color:var(--primary)"),
+                        Span(
+                            cfg["title"],
+                            cls="h2",
+                            role="heading",
+                            aria_level="2",
+                            style="font-weight:700;font-size:1.2em;color:var(--primary)",
+                        ),
                         P(cfg.get("description", ""), data_testid=f"launch-desc-{name}"),
                     ),
                     href=f"/{name}/",

@@ -82,8 +82,12 @@ def routes(r: AppRoutes) -> None:
         if ctx.config["show_filters"]:
             filters = Div(
                 *[
-                    A(ctx.t(f"filter_{f}"), href=ctx.url(f"/?filter={f}"), cls="active" if f == flt else None,
-                      data_testid=f"todo-filter-{f}")
+                    A(
+                        ctx.t(f"filter_{f}"),
+                        href=ctx.url(f"/?filter={f}"),
+                        cls="active" if f == flt else None,
+                        data_testid=f"todo-filter-{f}",
+                    )
                     for f in ("all", "active", "done")
                 ],
                 cls="filters",
@@ -92,19 +96,41 @@ def routes(r: AppRoutes) -> None:
             H1(ctx.t("heading"), data_testid="todo-heading"),
             Div(
                 Form(
-                    Input(type="text", name="title", placeholder=ctx.t("add_placeholder"), required=True,
-                          aria_label=ctx.t("add_placeholder"), data_testid="todo-new-title", autocomplete="off"),
+                    Input(
+                        type="text",
+                        name="title",
+                        placeholder=ctx.t("add_placeholder"),
+                        required=True,
+                        aria_label=ctx.t("add_placeholder"),
+                        data_testid="todo-new-title",
+                        autocomplete="off",
+                    ),
                     Button(ctx.t("add_button"), type="submit", data_testid="todo-add"),
-                    method="post", action=ctx.url("/add"), cls="row todo-add",
+                    method="post",
+                    action=ctx.url("/add"),
+                    cls="row todo-add",
                 ),
                 cls="card",
             ),
             Div(
-                Div(Span(ctx.t("remaining", n=left), cls="muted", data_testid="todo-remaining"), filters,
-                    cls="row", style="justify-content:space-between"),
-                Ul(*rows, cls="plain todo-list", data_testid="todo-list") if rows else P(ctx.t("empty"), cls="muted", data_testid="todo-empty"),
-                Form(Button(ctx.t("clear_completed"), type="submit", cls="secondary", data_testid="todo-clear-completed"),
-                     method="post", action=ctx.url("/clear")) if any(i["done"] for i in items) else None,
+                Div(
+                    Span(ctx.t("remaining", n=left), cls="muted", data_testid="todo-remaining"),
+                    filters,
+                    cls="row",
+                    style="justify-content:space-between",
+                ),
+                Ul(*rows, cls="plain todo-list", data_testid="todo-list")
+                if rows
+                else P(ctx.t("empty"), cls="muted", data_testid="todo-empty"),
+                Form(
+                    Button(
+                        ctx.t("clear_completed"), type="submit", cls="secondary", data_testid="todo-clear-completed"
+                    ),
+                    method="post",
+                    action=ctx.url("/clear"),
+                )
+                if any(i["done"] for i in items)
+                else None,
                 cls="card stack",
             ),
             title=ctx.config["title"],
@@ -165,19 +191,37 @@ def _row(ctx: AppContext, it: dict, editing: bool):
     if editing:
         return Li(
             Form(
-                Input(type="text", name="title", value=it["title"], required=True, aria_label=ctx.t("edit"),
-                      data_testid=f"todo-edit-input-{iid}", cls="grow"),
+                Input(
+                    type="text",
+                    name="title",
+                    value=it["title"],
+                    required=True,
+                    aria_label=ctx.t("edit"),
+                    data_testid=f"todo-edit-input-{iid}",
+                    cls="grow",
+                ),
                 Button(ctx.t("save"), type="submit", data_testid=f"todo-save-{iid}"),
                 A(ctx.t("cancel"), href=ctx.url("/"), cls="button secondary", data_testid=f"todo-cancel-{iid}"),
-                method="post", action=ctx.url(f"/edit/{iid}"), cls="row grow",
+                method="post",
+                action=ctx.url(f"/edit/{iid}"),
+                cls="row grow",
             ),
             data_testid=f"todo-item-{iid}",
         )
     label = ctx.t("mark_undone") if it["done"] else ctx.t("mark_done")
     return Li(
-        Form(Button("✓" if it["done"] else "", type="submit", cls="check", title=label, aria_label=f"{label}: {it['title']}",
-                    data_testid=f"todo-toggle-{iid}"),
-             method="post", action=ctx.url(f"/toggle/{iid}")),
+        Form(
+            Button(
+                "✓" if it["done"] else "",
+                type="submit",
+                cls="check",
+                title=label,
+                aria_label=f"{label}: {it['title']}",
+                data_testid=f"todo-toggle-{iid}",
+            ),
+            method="post",
+            action=ctx.url(f"/toggle/{iid}"),
+        ),
         Span(
             it["title"],
             Span(it["notes"], cls="notes muted") if it.get("notes") else None,
@@ -185,11 +229,24 @@ def _row(ctx: AppContext, it: dict, editing: bool):
             data_testid=f"todo-title-{iid}",
         ),
         Span(ctx.t("done_label"), cls="badge") if it["done"] else None,
-        A(ctx.t("edit"), href=ctx.url(f"/?edit={iid}"), cls="button secondary", aria_label=f"{ctx.t('edit')}: {it['title']}",
-          data_testid=f"todo-edit-{iid}"),
-        Form(Button(ctx.t("delete"), type="submit", cls="danger", aria_label=f"{ctx.t('delete')}: {it['title']}",
-                    data_testid=f"todo-delete-{iid}"),
-             method="post", action=ctx.url(f"/delete/{iid}")),
+        A(
+            ctx.t("edit"),
+            href=ctx.url(f"/?edit={iid}"),
+            cls="button secondary",
+            aria_label=f"{ctx.t('edit')}: {it['title']}",
+            data_testid=f"todo-edit-{iid}",
+        ),
+        Form(
+            Button(
+                ctx.t("delete"),
+                type="submit",
+                cls="danger",
+                aria_label=f"{ctx.t('delete')}: {it['title']}",
+                data_testid=f"todo-delete-{iid}",
+            ),
+            method="post",
+            action=ctx.url(f"/delete/{iid}"),
+        ),
         cls="done" if it["done"] else None,
         data_testid=f"todo-item-{iid}",
     )

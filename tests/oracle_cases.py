@@ -1,0 +1,18 @@
+"""Which (family, pack, seed) cases the oracle tests run."""
+
+from __future__ import annotations
+
+from openapps_sim.packs import list_packs
+from openapps_sim.taskkit import all_families
+
+
+def representative() -> list[tuple[str, str, int]]:
+    """Every family once, with packs rotated so that every pack is used at least once."""
+    families = sorted(all_families())
+    packs = sorted(list_packs())
+    n = max(len(families), len(packs))
+    return [(families[i % len(families)], packs[i % len(packs)], i % 3) for i in range(n)]
+
+
+def full_matrix(seeds=(0, 1, 2)) -> list[tuple[str, str, int]]:
+    return [(f, p, s) for f in sorted(all_families()) for p in sorted(list_packs()) for s in seeds]
