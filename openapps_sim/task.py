@@ -72,15 +72,15 @@ class OpenAppsTask(AbstractBrowserTask):
         info["goal"] = self.instance.goal
         return self.instance.goal, info
 
-    def evaluate_now(self, answer: str | None = None) -> Evaluation:
+    def evaluate_now(self, answer: str | None = None, url: str | None = None) -> Evaluation:
         actual = self.server.state()
-        self.last_evaluation = evaluate(self.family, self.instance, actual, answer)
+        self.last_evaluation = evaluate(self.family, self.instance, actual, answer, url)
         return self.last_evaluation
 
     def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
         answers = [m["message"] for m in chat_messages if m.get("role") == "assistant"]
         answer = answers[-1] if answers else None
-        ev = self.evaluate_now(answer)
+        ev = self.evaluate_now(answer, page.url)
         declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in chat_messages)
         done = ev.success or declared_done
         info = {

@@ -100,6 +100,7 @@ class Instance:
     expected: dict
     max_steps: int
     expected_answer: str | None = None
+    expected_path: str | None = None
     apps: tuple[str, ...] = ()
     subgoals: list[Subgoal] = field(default_factory=list)
 
@@ -168,6 +169,10 @@ class TaskFamily:
 
         return norm_text(given) == norm_text(expected)
 
+    def expected_path(self, params: dict) -> str | None:
+        """For navigation goals: the URL path (prefix) the browser must end on; None: any page."""
+        return None
+
     def subgoals(self, params: dict) -> list[Subgoal]:
         """Named checks on state for partial credit and milestones (default: none)."""
         return []
@@ -225,13 +230,25 @@ def instantiate(
         expected=expected,
         max_steps=fam.max_steps,
         expected_answer=fam.answer(initial, params) if fam.returns_value else None,
+        expected_path=fam.expected_path(params),
         apps=tuple(fam.apps),
         subgoals=fam.subgoals(params),
     )
 
 
-def evaluate(fam: TaskFamily, inst: Instance, actual: dict, answer: str | None = None) -> Evaluation:
+def evaluate(
+    fam: TaskFamily, inst: Instance, actual: dict, answer: str | None = None, url: str | None = None
+) -> Evaluation:
+    """Score ``actual`` (the complete world state) against the instance.
+
+    ``url`` is the active page's URL; it matters only for navigation goals
+    (``expected_path``), where the state must stay unchanged and the page must be the target.
+    """
     diff = state_diff(normalise_world(inst.expected), normalise_world(actual))
+    if inst.expected_path is not None:
+        path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
+        if not path.startswith(inst.expected_path):
+            diff.append(StateDiff("page", inst.expected_path, path))
     answer_ok = None
     if inst.expected_answer is not None:
         answer_ok = answer is not None and fam.check_answer(answer, inst.expected_answer)

@@ -34,12 +34,15 @@ def test_family_is_valid_under_every_pack(local_world, family_id):
             local_world.reset(pack, seed)
             inst = instantiate(fam, local_world.state, local_world.config, seed, pack)
             where = f"{family_id} / {pack} / seed {seed}"
-            nothing = evaluate(fam, inst, inst.initial, answer=None)
+            start_url = "http://127.0.0.1:1/"
+            target_url = "http://127.0.0.1:1" + (inst.expected_path or "/")
+            nothing = evaluate(fam, inst, inst.initial, answer=None, url=start_url)
             assert not nothing.success, f"{where}: doing nothing already succeeds"
             answer = inst.expected_answer
-            done = evaluate(fam, inst, inst.expected, answer=answer)
+            done = evaluate(fam, inst, inst.expected, answer=answer, url=target_url)
             assert done.success, f"{where}: the expected state fails: {done.explain()}"
-            noisy = evaluate(fam, inst, with_side_effect(inst.expected, fam.apps[0]), answer=answer)
+            side_app = next((a for a in fam.apps if a != "start"), "todo")
+            noisy = evaluate(fam, inst, with_side_effect(inst.expected, side_app), answer=answer, url=target_url)
             assert not noisy.success, f"{where}: a side effect was not noticed"
             assert inst.goal and "{" not in inst.goal, f"{where}: unformatted goal {inst.goal!r}"
 
