@@ -122,3 +122,59 @@ def launch_browser(headless: bool = True, slow_mo: float = 0):
         args=["--disable-features=OverlayScrollbars,ExtendedOverlayScrollbars"],
         ignore_default_args=["--hide-scrollbars"],
     )
+
+
+def ensure_browser(install: bool = True) -> str:
+    """Find Chromium; if there is none and we may (root, apt-get present), install Debian's.
+
+    Also installs a CJK font when apt-get is usable, so Mandarin pages render in screenshots.
+    """
+    import sys
+
+    find_chromium.cache_clear()
+    try:
+        path = find_chromium()
+        if install and _can_apt() and not _has_cjk_font():
+            _apt_install(["fonts-wqy-zenhei"], quiet=True)
+        return path
+    except BrowserNotFound:
+        if not install or not _can_apt():
+            raise
+    print("openapps: no Chromium found; installing Debian's chromium with apt-get ...", file=sys.stderr)
+    _apt_install(["chromium", "fonts-wqy-zenhei"])
+    find_chromium.cache_clear()
+    return find_chromium()
+
+
+def _can_apt() -> bool:
+    return os.name == "posix" and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get") is not None
+
+
+def _has_cjk_font() -> bool:
+    return any(os.path.exists(p) for p in ("/usr/share/fonts/truetype/wqy", "/usr/share/fonts/opentype/noto"))
+
+
+def _apt_install(packages: list[str], quiet: bool = False) -> None:
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    out = subprocess.DEVNULL if quiet else None
+    try:
+        subprocess.run(["apt-get", "update", "-qq"], env=env, stdout=out, stderr=out, timeout=600)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *packages], env=env, stdout=out, stderr=out, timeout=1200)
+    except (OSError, subprocess.SubprocessError):
+        pass
+
+
+def main() -> int:
+    import sys
+
+    try:
+        path = ensure_browser(install="--no-install" not in sys.argv)
+    except BrowserNotFound as e:
+        print(f"openapps: {e}", file=sys.stderr)
+        return 1
+    print(f"chromium: {path} ({chromium_version(path)})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

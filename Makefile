@@ -1,0 +1,50 @@
+# Every target sets up what it needs: a virtual environment with the package and its dev
+# extras, a Chromium (Playwright's own if installed, else the system's; Debian's `chromium` is
+# installed with apt-get when possible) and the web fonts (from the npm registry, optional).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+PYTEST_WORKERS ?= 2
+
+.PHONY: setup demo test test-all bench lint format gallery clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+	@$(BIN)/python -m openapps_sim.browser
+	@$(BIN)/openapps fonts --quiet >/dev/null 2>&1 || echo "openapps: web fonts unavailable; pages use generic fonts"
+
+demo: setup
+	rm -rf runs/demo
+	$(BIN)/openapps sweep demo --out runs/demo
+
+test: setup
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not slow"
+
+test-all: setup
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
+
+bench: setup
+	$(BIN)/python bench/bench.py --out bench/results.json
+
+gallery: setup
+	$(BIN)/openapps gallery --out gallery
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) runs gallery bench/out .pytest_cache

@@ -1,0 +1,291 @@
+"""The ``openapps`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .errors import BrowserNotFound, ConfigError, OpenAppsError
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server import serve
+
+    def announce(url: str, secret: str, ms: float) -> None:
+        print(f"OpenApps-Sim serving variation {args.variation!r}, seed {args.seed} at {url}/  (started in {ms:.0f} ms)")
+        print(f"Admin API secret (send as X-OpenApps-Secret; never shown to pages): {secret}")
+        print("Press Ctrl+C to stop.", flush=True)
+
+    serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce)
+    return 0
+
+
+def cmd_variations(args: argparse.Namespace) -> int:
+    from .packs import list_packs, resolve_pack
+
+    if args.action == "sample":
+        from .sampler import write_samples
+
+        names = write_samples(args.n, args.seed, args.out)
+        if args.check:
+            from .world import compose
+
+            for name in names:
+                compose(str(Path(args.out) / f"{name}.yaml"))
+        print(f"wrote {len(names)} packs to {args.out} ({names[0]} ... {names[-1]})")
+        return 0
+    if args.action == "show":
+        import yaml
+
+        from .world import compose
+
+        print(yaml.safe_dump(compose(args.expression, args.set), allow_unicode=True, sort_keys=False))
+        return 0
+    packs = list_packs()
+    width = max(len(n) for n in packs)
+    for name, path in packs.items():
+        print(f"{name:<{width}}  {resolve_pack(name).description}")
+    print(f"{'random-<seed>':<{width}}  a generated pack (colours, fonts, sizes, layout, language, descriptions)")
+    return 0
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    from .taskkit import ENGLISH_STYLES, all_families
+
+    fams = all_families()
+    rows = [("id", "apps", "phrasings", "languages", "max steps")]
+    for fid, fam in fams.items():
+        n = sum(len(v) for v in fam.phrasings.values())
+        en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
+        rows.append((fid, ",".join(fam.apps), f"{n} ({en} en)", ",".join(fam.languages()), str(fam.max_steps)))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    print(f"\n{len(fams)} task families")
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    from .agent import BUILTIN_AGENTS, load_agent_class
+
+    for name in BUILTIN_AGENTS:
+        cls = load_agent_class(name)
+        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        print(f"{name:<12} {doc}")
+    configs = Path(__file__).resolve().parent.parent / "agents" / "configs"
+    try:
+        from importlib import resources
+
+        configs = Path(str(resources.files("openapps_sim.agents"))) / "configs"
+    except (ModuleNotFoundError, TypeError):
+        pass
+    if configs.is_dir():
+        print("\nconfigs (--agent-config):")
+        for p in sorted(configs.glob("*.yaml")):
+            print(f"  {p.stem}")
+    print("\nYour own agent: --agent package.module:ClassName")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .runner import EpisodeSpec, Worker, parse_viewport
+    from .sweep import _save_trajectory, write_json_atomic
+    from .taskkit import get_family
+
+    get_family(args.task)
+    parse_viewport(args.viewport, "--viewport")
+    spec = EpisodeSpec(
+        agent=args.agent,
+        agent_config=args.agent_config,
+        task=args.task,
+        variation=args.variation,
+        seed=args.seed,
+        max_steps=args.max_steps,
+        viewport=args.viewport,
+        language=args.language,
+        record_screenshots=bool(args.out and args.screenshots),
+    )
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    worker = Worker(headless=not args.headed)
+    try:
+        result = worker.run(spec, out)
+    finally:
+        worker.close()
+    rec, traj = result.record, result.trajectory
+    print(f"goal: {rec['goal']}")
+    for i, step in enumerate(traj["steps"], 1):
+        err = f"   ! {step['error']}" if step["error"] else ""
+        print(f"{i:>3}. {step['action']}  -> reward {step['reward']:.0f}{err}")
+    print(f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)")
+    if not rec["success"]:
+        print(traj["explanation"])
+    if out:
+        _save_trajectory(out, traj)
+        write_json_atomic(out / "episode.json", rec)
+        print(f"trajectory written to {out}")
+    return 0 if rec["success"] else 1
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweep import load_spec, run_sweep
+
+    spec = load_spec(args.spec)
+    out = Path(args.out or f"runs/{spec.name}")
+    print(f"sweep {spec.name}: {len(spec.episodes())} episodes "
+          f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
+          f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}) -> {out}")
+    summary = run_sweep(spec, out, args.workers, args.executor, args.resume, progress=not args.quiet, limit=args.limit)
+    print(json.dumps(summary))
+    if not args.no_report:
+        return cmd_report(argparse.Namespace(dir=str(out), quiet=False))
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import headline_table, load_results, write_report
+
+    out = Path(args.dir)
+    md, html = write_report(out)
+    if not getattr(args, "quiet", False):
+        print(headline_table(load_results(out)))
+        print(f"\nreport: {md}\n        {html}")
+    return 0
+
+
+def cmd_gallery(args: argparse.Namespace) -> int:
+    from .gallery import build_gallery
+
+    index = build_gallery(Path(args.out), packs=args.packs, apps=args.apps, width=args.width, height=args.height)
+    print(f"gallery: {index}")
+    return 0
+
+
+def cmd_fonts(args: argparse.Namespace) -> int:
+    from .fonts import fetch, font_dir
+
+    missing = fetch(quiet=args.quiet)
+    if missing:
+        print(f"could not fetch: {', '.join(missing)} (npm not found or the registry is unreachable); "
+              "pages fall back to generic fonts", file=sys.stderr)
+    print(f"fonts in {font_dir()}")
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .browser import chromium_version, find_chromium
+    from .fonts import WEB_FONTS, available, font_dir
+
+    ok = True
+    try:
+        path = find_chromium()
+        print(f"chromium: {path} ({chromium_version(path)})")
+    except BrowserNotFound as e:
+        print(f"chromium: MISSING - {e}")
+        ok = False
+    missing = [f for f in WEB_FONTS if not available(f)]
+    print(f"fonts: {font_dir()} ({len(WEB_FONTS) - len(missing)}/{len(WEB_FONTS)} web fonts"
+          + (f"; missing {', '.join(missing)}: run `openapps fonts`" if missing else "") + ")")
+    t0 = time.perf_counter()
+    from .world import World
+
+    w = World()
+    print(f"apps: {', '.join(w.apps)} (world built in {(time.perf_counter() - t0) * 1000:.0f} ms)")
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="openapps", description="Offline apps, variations, tasks, agents and sweeps for UI agents.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="serve the apps for interactive browsing")
+    s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help='e.g. todo.title="Super Todo"')
+    s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("variations", help="list, show or sample variation packs")
+    s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"])
+    s.add_argument("expression", nargs="?", default="default", help="for show: a pack expression")
+    s.add_argument("--n", type=int, default=10)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--out", default="sampled-packs")
+    s.add_argument("--check", action="store_true", help="for sample: validate every written pack")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    s.set_defaults(func=cmd_variations)
+
+    s = sub.add_parser("tasks", help="list the task families")
+    s.set_defaults(func=cmd_tasks)
+
+    s = sub.add_parser("agents", help="list the agents and their configs")
+    s.set_defaults(func=cmd_agents)
+
+    s = sub.add_parser("run", help="run one episode and print it")
+    s.add_argument("--agent", default="oracle")
+    s.add_argument("--agent-config", default=None)
+    s.add_argument("--task", required=True)
+    s.add_argument("--variation", default="default")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--max-steps", type=int, default=None)
+    s.add_argument("--viewport", default="1280x720")
+    s.add_argument("--language", default="en", choices=["en", "de", "fr", "auto"])
+    s.add_argument("--headed", action="store_true", help="show the browser (needs a display)")
+    s.add_argument("--out", default=None, help="write the trajectory (and screenshots) here")
+    s.add_argument("--no-screenshots", dest="screenshots", action="store_false")
+    s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("sweep", help="run a sweep spec and write its report")
+    s.add_argument("spec", help="a YAML spec path or the name of a shipped spec (demo, paper, multistep)")
+    s.add_argument("--workers", type=int, default=None)
+    s.add_argument("--executor", default="local", choices=["local", "ray"])
+    s.add_argument("--out", default=None)
+    s.add_argument("--resume", action="store_true")
+    s.add_argument("--limit", type=int, default=None, help="run at most this many pending episodes")
+    s.add_argument("--quiet", action="store_true")
+    s.add_argument("--no-report", action="store_true")
+    s.set_defaults(func=cmd_sweep)
+
+    s = sub.add_parser("report", help="write report.md and report.html for a results folder")
+    s.add_argument("dir")
+    s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("gallery", help="screenshot every app under every pack into a side-by-side page")
+    s.add_argument("--out", default="gallery")
+    s.add_argument("--packs", nargs="*", default=None)
+    s.add_argument("--apps", nargs="*", default=None)
+    s.add_argument("--width", type=int, default=1280)
+    s.add_argument("--height", type=int, default=800)
+    s.set_defaults(func=cmd_gallery)
+
+    s = sub.add_parser("fonts", help="fetch the web fonts into the local cache (from the npm registry)")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_fonts)
+
+    s = sub.add_parser("doctor", help="check the browser, fonts and apps")
+    s.set_defaults(func=cmd_doctor)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ConfigError, BrowserNotFound) as e:
+        print(f"openapps: error: {e}", file=sys.stderr)
+        return 2
+    except OpenAppsError as e:
+        print(f"openapps: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

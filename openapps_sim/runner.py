@@ -1,0 +1,329 @@
+"""Running episodes: one agent, one task instance, one variation, one seed -> one record.
+
+A :class:`Worker` owns one environment (and through it one app server and one Chromium) and
+reuses it across episodes: every episode gets an in-memory world reset and a fresh browser
+context, so nothing of one episode leaks into the next.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .agent import Agent
+from .errors import ConfigError
+
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    agent: str
+    task: str
+    variation: str = "default"
+    seed: int = 0
+    agent_config: str | None = None
+    agent_options: tuple[tuple[str, Any], ...] = ()  # swept agent options, e.g. temperature
+    max_steps: int | None = None
+    viewport: str = "1280x720"
+    language: str = "en"
+    record_screenshots: bool = False
+
+    @property
+    def episode_id(self) -> str:
+        key = json.dumps(
+            [self.agent, self.agent_config, list(self.agent_options), self.task, self.variation, self.seed,
+             self.max_steps, self.viewport, self.language],
+            sort_keys=True,
+        )
+        return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+    @property
+    def viewport_dict(self) -> dict:
+        return parse_viewport(self.viewport)
+
+    @property
+    def options(self) -> dict:
+        return dict(self.agent_options)
+
+
+def parse_viewport(text: str, source: str = "viewport") -> dict:
+    try:
+        w, h = str(text).lower().split("x")
+        return {"width": int(w), "height": int(h)}
+    except ValueError:
+        raise ConfigError(source, "viewport", f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+
+
+@dataclass
+class StepRecord:
+    action: str
+    category: str
+    error: str
+    reward: float
+    url: str
+    screenshot: str | None = None
+
+
+@dataclass
+class EpisodeResult:
+    record: dict
+    trajectory: dict = field(default_factory=dict)
+
+
+def app_of_url(url: str, known_apps: set[str]) -> str | None:
+    parts = url.split("/", 4)
+    if len(parts) < 4:
+        return None
+    first = parts[3].split("?")[0].split("#")[0]
+    if first == "":
+        return "start"
+    return first if first in known_apps else None
+
+
+def make_agent_for(spec: EpisodeSpec) -> Agent:
+    from .agents import make_agent  # the agents package owns configs and the registry
+
+    agent = make_agent(spec.agent, spec.agent_config, spec.options)
+    return agent
+
+
+class Worker:
+    """One environment reused across episodes."""
+
+    def __init__(self, headless: bool = True):
+        self.headless = headless
+        self.env = None
+        self.episodes = 0
+
+    def _ensure_env(self):
+        if self.env is None:
+            from .registration import make_env
+
+            self.env = make_env("todo.add_item", headless=self.headless)
+        return self.env
+
+    def restart(self) -> None:
+        """Throw away the browser and the server (after a crash)."""
+        from . import client
+
+        if self.env is not None:
+            try:
+                self.env.close()
+            except Exception:
+                pass
+        self.env = None
+        server = client._shared
+        if server is not None and not server.alive():
+            server.stop()
+            client._shared = None
+
+    def close(self) -> None:
+        if self.env is not None:
+            self.env.close()
+            self.env = None
+
+    def run(self, spec: EpisodeSpec, out_dir: Path | None = None, run_id: str = "", attempt: int = 1) -> EpisodeResult:
+        from .actions import InvalidActionCounter, classify_action, classify_execution_error
+        from .metrics import count_loops
+        from .taskkit import get_family
+        from .world import discover_apps
+
+        t0 = time.perf_counter()
+        env = self._ensure_env()
+        fam = get_family(spec.task)
+        agent = make_agent_for(spec)
+        record_shots = spec.record_screenshots
+        obs_mode = "both" if record_shots else agent.obs_mode
+        obs, info = env.reset(
+            seed=spec.seed,
+            options={
+                "task_kwargs": {"family": spec.task, "variation": spec.variation, "language": spec.language},
+                "viewport": spec.viewport_dict,
+                "obs_mode": obs_mode,
+            },
+        )
+        env.unwrapped.action_mapping = _mapping_for(agent.action_space)
+        task_info = info["task_info"]
+        goal = obs["goal"]
+        agent.reset(goal, task_info if agent.privileged else {}, seed=spec.seed)
+        max_steps = spec.max_steps or task_info["max_steps"]
+        known = set(discover_apps())
+        counter = InvalidActionCounter()
+        steps: list[StepRecord] = []
+        actions: list[str] = []
+        visited: list[str] = []
+        reward, partial, success, step_info = 0.0, 0.0, False, {}
+        shot_dir = (out_dir / "screenshots" / self.episode_dir(spec)) if (out_dir and record_shots) else None
+        if shot_dir:
+            shot_dir.mkdir(parents=True, exist_ok=True)
+        first_shot = self._save_shot(obs, shot_dir, 0, out_dir)
+        for n in range(max_steps):
+            action = agent.act(_agent_view(obs, agent))
+            actions.append(action)
+            check = classify_action(action, obs, agent.action_space)
+            if check.category != "valid":
+                counter.add(check.category)
+                obs = dict(obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}")
+                steps.append(StepRecord(action, check.category, obs["last_action_error"], reward, obs["url"]))
+                continue
+            obs, reward, terminated, truncated, step_info = env.step(action)
+            category = "valid"
+            if obs["last_action_error"]:
+                category = classify_execution_error(obs["last_action_error"])
+                counter.add(category)
+            app = app_of_url(obs["url"], known)
+            if app and (not visited or visited[-1] != app):
+                visited.append(app)
+            ti = step_info.get("task_info", {})
+            partial = ti.get("partial_reward", partial)
+            success = bool(ti.get("success", False))
+            shot = self._save_shot(obs, shot_dir, n + 1, out_dir)
+            steps.append(StepRecord(action, category, obs["last_action_error"], float(reward), obs["url"], shot))
+            if terminated or truncated:
+                break
+        task = env.unwrapped.task
+        final = task.last_evaluation
+        if final is None:
+            final = task.evaluate_now(None, env.unwrapped.page.url)
+        success = final.success
+        reward = final.reward
+        partial = final.partial
+        apps_needed = list(task_info.get("apps", fam.apps))
+        record = {
+            "v": RECORD_VERSION,
+            "episode_id": spec.episode_id,
+            "run_id": run_id,
+            "agent": spec.agent,
+            "agent_config": spec.agent_config,
+            "task": spec.task,
+            "task_apps": apps_needed,
+            "variation": spec.variation,
+            "seed": spec.seed,
+            "viewport": spec.viewport,
+            "language": spec.language,
+            **{k: v for k, v in spec.agent_options},
+            "goal": goal,
+            "reward": float(reward),
+            "partial_reward": float(partial),
+            "success": bool(success),
+            "steps": len(actions),
+            "actions": actions,
+            "invalid": counter.as_dict(),
+            "loops": count_loops(actions),
+            "apps_visited": visited,
+            "intent_misunderstanding": any(a not in set(apps_needed) | {"start"} for a in visited),
+            "error": None,
+            "attempt": attempt,
+            "duration_s": round(time.perf_counter() - t0, 3),
+            "tokens": agent.usage(),
+            "state_diff": [d.as_dict() for d in final.diff[:20]],
+        }
+        trajectory = {
+            "episode_id": spec.episode_id,
+            "goal": goal,
+            "task": spec.task,
+            "variation": spec.variation,
+            "seed": spec.seed,
+            "agent": spec.agent,
+            "params": task_info.get("params"),
+            "first_screenshot": first_shot,
+            "steps": [asdict(s) for s in steps],
+            "events": task.server.events(),
+            "reward": float(reward),
+            "explanation": final.explain(),
+        }
+        self.episodes += 1
+        return EpisodeResult(record, trajectory)
+
+    @staticmethod
+    def episode_dir(spec: EpisodeSpec) -> str:
+        return spec.episode_id
+
+    @staticmethod
+    def _save_shot(obs: dict, shot_dir: Path | None, n: int, out_dir: Path | None) -> str | None:
+        if shot_dir is None or obs.get("screenshot") is None or not getattr(obs["screenshot"], "size", 0):
+            return None
+        from PIL import Image
+
+        path = shot_dir / f"{n:03d}.png"
+        Image.fromarray(obs["screenshot"]).save(path, optimize=False, compress_level=1)
+        return str(path.relative_to(out_dir))
+
+
+def _agent_view(obs: dict, agent: Agent) -> dict:
+    """Drop what the agent does not read (e.g. the screenshot taken only for the record)."""
+    if agent.obs_mode == "axtree" and obs.get("screenshot") is not None and getattr(obs["screenshot"], "size", 0):
+        obs = dict(obs)
+        obs["screenshot"] = None
+    return obs
+
+
+_MAPPINGS: dict[str, Any] = {}
+
+
+def _mapping_for(space: str):
+    if space not in _MAPPINGS:
+        from .env import action_set
+
+        _MAPPINGS[space] = action_set(space).to_python_code
+    return _MAPPINGS[space]
+
+
+def error_record(spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float) -> dict:
+    return {
+        "v": RECORD_VERSION,
+        "episode_id": spec.episode_id,
+        "run_id": run_id,
+        "agent": spec.agent,
+        "agent_config": spec.agent_config,
+        "task": spec.task,
+        "task_apps": [],
+        "variation": spec.variation,
+        "seed": spec.seed,
+        "viewport": spec.viewport,
+        "language": spec.language,
+        **{k: v for k, v in spec.agent_options},
+        "goal": "",
+        "reward": 0.0,
+        "partial_reward": 0.0,
+        "success": False,
+        "steps": 0,
+        "actions": [],
+        "invalid": {},
+        "loops": 0,
+        "apps_visited": [],
+        "intent_misunderstanding": False,
+        "error": f"{type(exc).__name__}: {exc}"[:2000],
+        "traceback": traceback.format_exc()[-4000:],
+        "attempt": attempt,
+        "duration_s": round(duration, 3),
+        "tokens": {},
+    }
+
+
+def run_with_retry(worker: Worker, spec: EpisodeSpec, out_dir: Path | None, run_id: str) -> EpisodeResult:
+    """Run an episode; on an infrastructure crash restart the worker and try once more.
+
+    A crash is never counted as the agent's success or failure: the record carries ``error``.
+    Configuration errors (unknown task, bad agent config) are not retried: they are raised.
+    """
+    for attempt in (1, 2):
+        t0 = time.perf_counter()
+        try:
+            return worker.run(spec, out_dir, run_id, attempt)
+        except ConfigError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
+            if os.environ.get("OPENAPPS_DEBUG"):
+                traceback.print_exc()
+            worker.restart()
+            if attempt == 2:
+                return EpisodeResult(error_record(spec, run_id, attempt, exc, time.perf_counter() - t0))
+    raise AssertionError("unreachable")

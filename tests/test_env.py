@@ -1,0 +1,78 @@
+"""The BrowserGym environment through gym.make: full-state rewards with bid actions."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+import openapps_sim  # noqa: F401  (registers the ids)
+from openapps_sim.observe import testid_bids
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = gym.make("browsergym/openapps.todo.add_item", task_kwargs={"variation": "default", "seed": 3})
+    yield e
+    e.close()
+
+
+def _click(env, obs, testid):
+    return env.step(f"click('{testid_bids(obs)[testid]}')")
+
+
+def _open_todo(env):
+    obs, info = env.reset()
+    obs, *_ = _click(env, obs, "launch-todo")
+    return obs, info
+
+
+def test_gym_ids_are_registered():
+    ids = [i for i in gym.registry if i.startswith("browsergym/openapps.")]
+    assert "browsergym/openapps.todo.add_item" in ids
+
+
+def test_adding_the_item_with_bid_actions_scores_1(env):
+    obs, info = _open_todo(env)
+    title = info["task_info"]["params"]["title"]
+    assert title in obs["goal"]
+    obs, r, term, trunc, step_info = env.step(f"fill('{testid_bids(obs)['todo-new-title']}', '{title}')")
+    assert r == 0 and not term
+    obs, r, term, trunc, step_info = _click(env, obs, "todo-add")
+    assert r == 1.0 and term
+    assert step_info["task_info"]["success"]
+
+
+def test_a_side_effect_fails_the_task_and_is_explained(env):
+    obs, info = _open_todo(env)
+    title = info["task_info"]["params"]["title"]
+    obs, *_ = _click(env, obs, "todo-delete-t1")  # an unrelated deletion first
+    obs, *_ = env.step(f"fill('{testid_bids(obs)['todo-new-title']}', '{title}')")
+    obs, r, term, trunc, step_info = _click(env, obs, "todo-add")
+    assert r == 0.0 and not term
+    explanation = step_info["task_info"]["explanation"]
+    assert "todo.items" in explanation and "state difference" in explanation
+
+
+def test_new_episode_does_not_leak_the_previous_one(env):
+    obs, info = _open_todo(env)
+    obs, *_ = _click(env, obs, "todo-delete-t1")
+    obs, info = env.reset(seed=3)
+    assert "todo-delete-t1" in testid_bids(env.step(f"click('{testid_bids(obs)['launch-todo']}')")[0])
+    assert len(env.unwrapped.context.pages) == 1
+
+
+def test_observation_modes(env):
+    obs, _ = env.reset(options={"obs_mode": "axtree"})
+    assert obs["screenshot"].size == 0 and obs["axtree_object"]["nodes"]
+    obs, _ = env.reset(options={"obs_mode": "screenshot"})
+    assert obs["screenshot"].size > 0 and not obs["axtree_object"]["nodes"]
+    obs, _ = env.reset(options={"obs_mode": "both"})
+    assert obs["screenshot"].size > 0 and obs["axtree_object"]["nodes"]
+
+
+def test_invalid_actions_do_not_raise(env):
+    obs, _ = env.reset()
+    obs, r, term, trunc, _ = env.step("click('99999')")
+    assert obs["last_action_error"] and r == 0

@@ -1,0 +1,128 @@
+"""The app server: admin secret, in-memory reset, determinism, event log, serve command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+from openapps_sim.packs import list_packs
+from openapps_sim.world import World, discover_apps
+
+
+def _get(url: str, headers: dict | None = None) -> tuple[int, str]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_admin_requires_the_secret(server):
+    status, body = _get(server.url + "/_admin/state")
+    assert status == 403 and "todo" not in body
+    status, body = _get(server.url + "/_admin/state", {"x-openapps-secret": "wrong"})
+    assert status == 403
+    req = urllib.request.Request(server.url + "/_admin/reset", data=b"{}", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(req, timeout=10)
+    assert err.value.code == 403
+    assert "todo" in server.state()
+
+
+def test_pages_never_carry_the_secret(world):
+    for name in discover_apps():
+        status, body = _get(world.url + ("/" if name == "start" else f"/{name}/"))
+        assert status == 200, name
+        assert world.secret not in body
+
+
+@pytest.mark.browser
+def test_a_page_cannot_read_the_admin_api(world, page):
+    page.goto(world.url + "/todo/")
+    result = page.evaluate(
+        """async () => { const r = await fetch('/_admin/state'); return {status: r.status, body: await r.text()}; }"""
+    )
+    assert result["status"] == 403
+    assert "items" not in result["body"]
+
+
+def test_reset_restores_the_state_in_memory_and_logs_events(world):
+    before = world.state()
+    urllib.request.urlopen(urllib.request.Request(world.url + "/todo/add", data=b"title=Feed+the+cat", method="POST"))
+    events = world.events()
+    assert events[-1]["app"] == "todo" and events[-1]["op"] == "add" and events[-1]["args"]["title"] == "Feed the cat"
+    assert world.state() != before
+    world.reset("default", 0)
+    assert world.state() == before
+    assert world.events() == []
+
+
+def test_same_variation_and_seed_give_the_same_state(server):
+    for pack in ["default", "dark_theme", "german", "dense"]:
+        if pack not in list_packs():
+            continue
+        server.reset(pack, 7)
+        first = server.state()
+        server.reset("default", 1)
+        server.reset(pack, 7)
+        assert server.state() == first, pack
+
+
+def test_world_state_is_json_and_built_from_config():
+    w = World()
+    w.reset("default", 0)
+    json.dumps(w.state)
+    assert [i["title"] for i in w.state["todo"]["items"]] == [i["title"] for i in w.config["todo"]["items"]]
+
+
+def test_unknown_variation_on_reset_is_a_clear_error(server):
+    from openapps_sim.errors import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        server.reset("no_such_pack", 0)
+    assert "no_such_pack" in str(err.value) and "dark_theme" in str(err.value)
+
+
+def test_serve_command_picks_a_free_port_and_prints_the_url():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "openapps_sim.cli", "serve", "--variation", "dark_theme", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+    )
+    try:
+        line = proc.stdout.readline()
+        assert "http://127.0.0.1:" in line, line
+        url = line.split(" at ")[1].split()[0]
+        status, body = _get(url + "todo/")
+        assert status == 200 and "todo-new-title" in body and "#15171c" in body  # dark background
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_browser_not_found_names_the_fix(monkeypatch):
+    from openapps_sim import browser
+    from openapps_sim.errors import BrowserNotFound
+
+    monkeypatch.setenv("OPENAPPS_CHROMIUM", "/nonexistent/chrome")
+    browser.find_chromium.cache_clear()
+    try:
+        with pytest.raises(BrowserNotFound) as err:
+            browser.find_chromium()
+        assert "apt-get install" in str(err.value)
+        monkeypatch.delenv("OPENAPPS_CHROMIUM")
+        monkeypatch.setattr(browser, "SYSTEM_CANDIDATES", ["/nonexistent/chromium"])
+        monkeypatch.setattr(browser, "_playwright_own", lambda: None)
+        browser.find_chromium.cache_clear()
+        with pytest.raises(BrowserNotFound) as err:
+            browser.find_chromium()
+        message = str(err.value)
+        assert message.count(".") <= 2 and "apt-get install -y chromium" in message
+    finally:
+        browser.find_chromium.cache_clear()
