@@ -15,7 +15,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .server import serve
 
     def announce(url: str, secret: str, ms: float) -> None:
-        print(f"OpenApps-Sim serving variation {args.variation!r}, seed {args.seed} at {url}/  (started in {ms:.0f} ms)")
+        print(
+            f"OpenApps-Sim serving variation {args.variation!r}, seed {args.seed} at {url}/  (started in {ms:.0f} ms)"
+        )
         print(f"Admin API secret (send as X-OpenApps-Secret; never shown to pages): {secret}")
         print("Press Ctrl+C to stop.", flush=True)
 
@@ -121,7 +123,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     for i, step in enumerate(traj["steps"], 1):
         err = f"   ! {step['error']}" if step["error"] else ""
         print(f"{i:>3}. {step['action']}  -> reward {step['reward']:.0f}{err}")
-    print(f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)")
+    print(
+        f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)"
+    )
     if not rec["success"]:
         print(traj["explanation"])
     if out:
@@ -136,9 +140,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     spec = load_spec(args.spec)
     out = Path(args.out or f"runs/{spec.name}")
-    print(f"sweep {spec.name}: {len(spec.episodes())} episodes "
-          f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
-          f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}) -> {out}")
+    print(
+        f"sweep {spec.name}: {len(spec.episodes())} episodes "
+        f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
+        f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}) -> {out}"
+    )
     summary = run_sweep(spec, out, args.workers, args.executor, args.resume, progress=not args.quiet, limit=args.limit)
     print(json.dumps(summary))
     if not args.no_report:
@@ -170,8 +176,11 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
     missing = fetch(quiet=args.quiet)
     if missing:
-        print(f"could not fetch: {', '.join(missing)} (npm not found or the registry is unreachable); "
-              "pages fall back to generic fonts", file=sys.stderr)
+        print(
+            f"could not fetch: {', '.join(missing)} (npm not found or the registry is unreachable); "
+            "pages fall back to generic fonts",
+            file=sys.stderr,
+        )
     print(f"fonts in {font_dir()}")
     return 0
 
@@ -188,8 +197,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"chromium: MISSING - {e}")
         ok = False
     missing = [f for f in WEB_FONTS if not available(f)]
-    print(f"fonts: {font_dir()} ({len(WEB_FONTS) - len(missing)}/{len(WEB_FONTS)} web fonts"
-          + (f"; missing {', '.join(missing)}: run `openapps fonts`" if missing else "") + ")")
+    print(
+        f"fonts: {font_dir()} ({len(WEB_FONTS) - len(missing)}/{len(WEB_FONTS)} web fonts"
+        + (f"; missing {', '.join(missing)}: run `openapps fonts`" if missing else "")
+        + ")"
+    )
     t0 = time.perf_counter()
     from .world import World
 
@@ -199,7 +211,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="openapps", description="Offline apps, variations, tasks, agents and sweeps for UI agents.")
+    p = argparse.ArgumentParser(
+        prog="openapps", description="Offline apps, variations, tasks, agents and sweeps for UI agents."
+    )
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")

@@ -34,6 +34,7 @@ class ServerHandle:
         self.startup_ms: float | None = None
         self._conn: http.client.HTTPConnection | None = None
         self._lock = threading.Lock()
+        self._config_cache: dict[tuple, dict] = {}
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self, variation: str = "default", seed: int = 0, timeout: float = 30.0) -> ServerHandle:
@@ -142,8 +143,19 @@ class ServerHandle:
             raise ServerError(f"{method} {path} answered {resp.status}: {result.get('error', data[:200])}")
         return result
 
-    def reset(self, variation: str = "default", seed: int = 0, overrides: list[str] = ()) -> dict:
-        return self.admin("POST", "/_admin/reset", {"variation": variation, "seed": seed, "overrides": list(overrides)})
+    def reset(
+        self, variation: str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
+    ) -> dict:
+        body = {"variation": variation, "seed": seed, "overrides": list(overrides), "return_state": return_state}
+        return self.admin("POST", "/_admin/reset", body)
+
+    def config_for(self, variation: str, overrides: list[str] = ()) -> dict:
+        """The composed config of a variation, fetched once per server (the world must be
+        reset to that variation when it is first asked for)."""
+        key = (variation, tuple(overrides))
+        if key not in self._config_cache:
+            self._config_cache[key] = self.config()
+        return self._config_cache[key]
 
     def state(self) -> dict:
         return self.admin("GET", "/_admin/state")["state"]

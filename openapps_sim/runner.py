@@ -38,8 +38,17 @@ class EpisodeSpec:
     @property
     def episode_id(self) -> str:
         key = json.dumps(
-            [self.agent, self.agent_config, list(self.agent_options), self.task, self.variation, self.seed,
-             self.max_steps, self.viewport, self.language],
+            [
+                self.agent,
+                self.agent_config,
+                list(self.agent_options),
+                self.task,
+                self.variation,
+                self.seed,
+                self.max_steps,
+                self.viewport,
+                self.language,
+            ],
             sort_keys=True,
         )
         return hashlib.sha1(key.encode()).hexdigest()[:16]
@@ -170,7 +179,9 @@ class Worker:
             check = classify_action(action, obs, agent.action_space)
             if check.category != "valid":
                 counter.add(check.category)
-                obs = dict(obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}")
+                obs = dict(
+                    obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}"
+                )
                 steps.append(StepRecord(action, check.category, obs["last_action_error"], reward, obs["url"]))
                 continue
             obs, reward, terminated, truncated, step_info = env.step(action)

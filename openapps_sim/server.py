@@ -120,7 +120,10 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
 
     def reset(req, body):
         ms = world.reset(body.get("variation") or "default", int(body.get("seed", 0)), body.get("overrides") or [])
-        return {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
+        out = {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
+        if body.get("return_state"):
+            out["state"] = world.state
+        return out
 
     def events(req, body):
         since = int(req.query_params.get("since", 0))

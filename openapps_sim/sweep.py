@@ -18,14 +18,13 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
-
-import yaml
+from typing import Any
 
 from .errors import ConfigError, unknown_name
-from .runner import EpisodeResult, EpisodeSpec, parse_viewport
+from .runner import EpisodeSpec, parse_viewport
 
 SPEC_KEYS = {
     "name": "a short name for the sweep",
@@ -94,9 +93,15 @@ class SweepSpec:
     def axes(self) -> list[str]:
         """Columns that vary in this sweep (the report breaks results down by each)."""
         axes = []
-        for name, values in [("agent", self.agents), ("task", self.tasks), ("variation", self.variations),
-                             ("seed", self.seeds), ("viewport", self.viewports), ("temperature", self.temperatures),
-                             ("language", self.languages)]:
+        for name, values in [
+            ("agent", self.agents),
+            ("task", self.tasks),
+            ("variation", self.variations),
+            ("seed", self.seeds),
+            ("viewport", self.viewports),
+            ("temperature", self.temperatures),
+            ("language", self.languages),
+        ]:
             if len(values) > 1:
                 axes.append(name)
         return axes
@@ -123,7 +128,9 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
 
     p = Path(path)
     if not p.exists():
-        shipped = Path(str(resources.files("openapps_sim.experiments"))) / (str(path) if str(path).endswith(".yaml") else f"{path}.yaml")
+        shipped = Path(str(resources.files("openapps_sim.experiments"))) / (
+            str(path) if str(path).endswith(".yaml") else f"{path}.yaml"
+        )
         if shipped.exists():
             p = shipped
         else:
@@ -345,8 +352,10 @@ class Progress:
         rate = f"{100 * self.success / scored:.0f}%" if scored else "-"
         elapsed = now - self.t0
         eta = (elapsed / self.counted) * (self.total - self.done) if self.counted else 0
-        text = (f"[{bar}] {self.done}/{self.total} episodes  success {rate}  errors {self.errors}  "
-                f"elapsed {_fmt(elapsed)}  ETA {_fmt(eta)}")
+        text = (
+            f"[{bar}] {self.done}/{self.total} episodes  success {rate}  errors {self.errors}  "
+            f"elapsed {_fmt(elapsed)}  ETA {_fmt(eta)}"
+        )
         end = "\n" if (final or not self.tty) else ""
         self.stream.write(("\r" if self.tty else "") + text + end)
         self.stream.flush()
@@ -384,8 +393,9 @@ def _save_trajectory(out: Path, trajectory: dict) -> None:
         write_json_atomic(tdir / f"{trajectory['episode_id']}.json", trajectory)
 
 
-def execute_local(todo: list[EpisodeSpec], out: Path, run_id: str, workers: int,
-                  on_result, headless: bool = True) -> None:
+def execute_local(
+    todo: list[EpisodeSpec], out: Path, run_id: str, workers: int, on_result, headless: bool = True
+) -> None:
     if workers <= 1:
         from .runner import Worker, run_with_retry
 
@@ -405,11 +415,15 @@ def execute_local(todo: list[EpisodeSpec], out: Path, run_id: str, workers: int,
             on_result(record, trajectory)
 
 
-def execute_ray(todo: list[EpisodeSpec], out: Path, run_id: str, workers: int, on_result, headless: bool = True) -> None:
+def execute_ray(
+    todo: list[EpisodeSpec], out: Path, run_id: str, workers: int, on_result, headless: bool = True
+) -> None:
     try:
         import ray
     except ImportError:
-        raise ConfigError("--executor", "ray", "Ray is not installed; install the extra: pip install 'openapps-sim[ray]'") from None
+        raise ConfigError(
+            "--executor", "ray", "Ray is not installed; install the extra: pip install 'openapps-sim[ray]'"
+        ) from None
     started = False
     if not ray.is_initialized():
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
@@ -467,13 +481,21 @@ def run_sweep(
     workers = workers or spec.workers
     existing = read_results(results_path)
     if existing and not resume:
-        raise ConfigError(str(out), "results.jsonl", f"already holds {len(existing)} episodes",
-                          "--resume to continue this sweep, or a new --out folder")
+        raise ConfigError(
+            str(out),
+            "results.jsonl",
+            f"already holds {len(existing)} episodes",
+            "--resume to continue this sweep, or a new --out folder",
+        )
     if manifest_path.exists() and resume:
         old = json.loads(manifest_path.read_text())
         if old.get("spec_hash") != spec.spec_hash:
-            raise ConfigError(str(out), "manifest.json", "was written by a different spec (spec_hash differs)",
-                              "the same spec with --resume, or a new --out folder")
+            raise ConfigError(
+                str(out),
+                "manifest.json",
+                "was written by a different spec (spec_hash differs)",
+                "the same spec with --resume, or a new --out folder",
+            )
     if executor not in ("local", "ray"):
         raise ConfigError("--executor", "executor", f"unknown executor {executor!r}", "local, ray")
     episodes = spec.episodes()
@@ -501,8 +523,14 @@ def run_sweep(
     finally:
         writer.close()
         bar.render(final=True)
-    return {"planned": len(episodes), "ran": bar.counted, "skipped": len(episodes) - len(todo),
-            "errors": bar.errors, "seconds": round(time.time() - t0, 1), "results": str(results_path)}
+    return {
+        "planned": len(episodes),
+        "ran": bar.counted,
+        "skipped": len(episodes) - len(todo),
+        "errors": bar.errors,
+        "seconds": round(time.time() - t0, 1),
+        "results": str(results_path),
+    }
 
 
 def iter_specs(names: Iterable[str]) -> list[SweepSpec]:

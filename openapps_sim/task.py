@@ -61,9 +61,8 @@ class OpenAppsTask(AbstractBrowserTask):
 
     def setup(self, page: playwright.sync_api.Page) -> tuple[str, dict]:
         server = self.server
-        server.reset(self.variation, self.seed, self.overrides)
-        state = server.state()
-        config = server.config()
+        state = server.reset(self.variation, self.seed, self.overrides, return_state=True)["state"]
+        config = server.config_for(self.variation, self.overrides)
         self.instance = instantiate(self.family, state, config, self.seed, self.variation, self.language, self.style)
         if self.instance.initial != state:
             server.set_state(self.instance.initial)

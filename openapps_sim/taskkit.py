@@ -173,8 +173,8 @@ class TaskFamily:
         """For navigation goals: the URL path (prefix) the browser must end on; None: any page."""
         return None
 
-    def subgoals(self, params: dict) -> list[Subgoal]:
-        """Named checks on state for partial credit and milestones (default: none)."""
+    def subgoals(self, params: dict, initial: dict, expected: dict) -> list[Subgoal]:
+        """Named checks on the raw world state, for partial credit (default: none)."""
         return []
 
     # -- provided ----------------------------------------------------------------------------
@@ -232,7 +232,7 @@ def instantiate(
         expected_answer=fam.answer(initial, params) if fam.returns_value else None,
         expected_path=fam.expected_path(params),
         apps=tuple(fam.apps),
-        subgoals=fam.subgoals(params),
+        subgoals=fam.subgoals(params, initial, expected),
     )
 
 

@@ -93,7 +93,10 @@ def test_unknown_variation_on_reset_is_a_clear_error(server):
 def test_serve_command_picks_a_free_port_and_prints_the_url():
     proc = subprocess.Popen(
         [sys.executable, "-m", "openapps_sim.cli", "serve", "--variation", "dark_theme", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
     )
     try:
         line = proc.stdout.readline()

@@ -1,0 +1,336 @@
+"""``make bench``: measured performance figures, printed and written to bench/results.json.
+
+Figures (medians unless said otherwise):
+
+* server start to first page (process spawn -> first 200 on ``/``);
+* world reset latency, in the server and through the admin API (200 resets);
+* page time-to-first-byte for each app (50 requests each);
+* a new episode in a warm worker: ``env.reset`` to another variation and seed (20 resets);
+* one env step versus the same action plus the same observation done with raw Playwright
+  on the same page (ratio of medians), per observation mode;
+* resident memory (RSS and PSS where readable) of the server and of the browser processes;
+* episodes per minute with 1 and 2 workers running the oracle.
+
+For scale, the issue quotes a comparable existing server on this kind of machine: starts in
+about 4 s, holds about 160 MiB, resets in about 95 ms and serves pages in 2-25 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REFERENCE = {"server_start_s": 4.0, "server_rss_mib": 160.0, "reset_ms": 95.0, "page_ms": [2, 25]}
+
+
+def median(xs: list[float]) -> float:
+    return float(statistics.median(xs)) if xs else float("nan")
+
+
+def rss_mib(pid: int) -> dict:
+    out = {}
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    out["rss_mib"] = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    out["pss_mib"] = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return out
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    out, frontier = [], [pid]
+    while frontier:
+        nxt = []
+        for p in frontier:
+            kids = children(p)
+            out += kids
+            nxt += kids
+        frontier = nxt
+    return out
+
+
+def bench_server(figures: dict) -> None:
+    from openapps_sim.client import ServerHandle
+    from openapps_sim.world import discover_apps
+
+    t0 = time.perf_counter()
+    server = ServerHandle().start()
+    urllib.request.urlopen(server.url + "/").read()
+    figures["server_start_to_first_page_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+
+    in_server, round_trip = [], []
+    from openapps_sim.packs import list_packs
+
+    packs = [p for p in ["default", "dark_theme", "german", "dense"] if p in list_packs()]
+    for i in range(200):
+        t = time.perf_counter()
+        res = server.reset(packs[i % len(packs)], i)
+        round_trip.append((time.perf_counter() - t) * 1000)
+        in_server.append(res["reset_ms"])
+    figures["world_reset_ms_in_server_median"] = round(median(in_server), 3)
+    figures["world_reset_ms_admin_api_median"] = round(median(round_trip), 3)
+
+    server.reset("default", 0)
+    ttfb = {}
+    for app in discover_apps():
+        path = "/" if app == "start" else f"/{app}/"
+        times = []
+        for _ in range(50):
+            t = time.perf_counter()
+            with urllib.request.urlopen(server.url + path) as resp:
+                resp.read(1)
+                times.append((time.perf_counter() - t) * 1000)
+                resp.read()
+        ttfb[app] = round(median(times), 2)
+    figures["page_ttfb_ms_median"] = ttfb
+    server.reset("dense", 0)
+    figures["server_memory_dense_world"] = rss_mib(server.pid)
+    server.reset("default", 0)
+    figures["server_memory_default_world"] = rss_mib(server.pid)
+    server.stop()
+
+
+def bench_env(figures: dict) -> None:
+    from browsergym.core.observation import (
+        _post_extract,
+        _pre_extract,
+        extract_dom_extra_properties,
+        extract_dom_snapshot,
+        extract_focused_element_bid,
+        extract_merged_axtree,
+        extract_screenshot,
+    )
+    from openapps_sim.agents.oracle import OracleAgent
+
+    from openapps_sim.client import shared_server
+    from openapps_sim.observe import testid_bids
+    from openapps_sim.registration import make_env
+
+    env = make_env("todo.add_item", obs_mode="both")
+    env.reset(seed=0)
+    from openapps_sim.packs import list_packs
+
+    variations = [v for v in ["default", "dark_theme", "german", "mobile", "dense", "french"] if v in list_packs()]
+    resets = []
+    for i in range(20):
+        t = time.perf_counter()
+        env.reset(seed=i + 1, options={"task_kwargs": {"variation": variations[i % len(variations)]}})
+        resets.append((time.perf_counter() - t) * 1000)
+    figures["episode_reset_warm_ms_median"] = round(median(resets), 1)
+
+    # One step: BrowserGym env versus raw Playwright doing the same action and observation.
+    per_mode = {}
+    for mode in ("both", "axtree", "screenshot"):
+        env_times, raw_times = [], []
+        for i in range(15):
+            obs, _ = env.reset(seed=i, options={"task_kwargs": {"variation": "default"}, "obs_mode": "both"})
+            obs, *_ = env.step(f"click('{testid_bids(obs)['launch-todo']}')")
+            env.unwrapped.obs_mode = mode
+            bid = testid_bids(obs)["todo-filter-active"]
+            t = time.perf_counter()
+            env.step(f"click('{bid}')")
+            env_times.append((time.perf_counter() - t) * 1000)
+            env.unwrapped.obs_mode = "both"
+            page = env.unwrapped.page
+            page.goto(page.url.split("?")[0])
+            t = time.perf_counter()
+            page.click("[data-testid=todo-filter-done]")
+            page.wait_for_load_state("domcontentloaded")
+            if mode in ("both", "axtree"):
+                _pre_extract(page, tags_to_mark="standard_html", lenient=False)
+                dom = extract_dom_snapshot(page)
+                extract_merged_axtree(page)
+                extract_focused_element_bid(page)
+                extract_dom_extra_properties(dom, scale_factor=1.0)
+                _post_extract(page)
+            if mode in ("both", "screenshot"):
+                extract_screenshot(page)
+            raw_times.append((time.perf_counter() - t) * 1000)
+        per_mode[mode] = {
+            "env_step_ms_median": round(median(env_times), 1),
+            "raw_playwright_ms_median": round(median(raw_times), 1),
+            "ratio": round(median(env_times) / median(raw_times), 2),
+        }
+    figures["step_vs_raw_playwright"] = per_mode
+
+    server = shared_server()
+    browser_pids = []
+    for pid in descendants(os.getpid()):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"chrom" in cmd and pid != server.pid:
+            browser_pids.append(pid)
+    mem = [rss_mib(p) for p in browser_pids]
+    figures["browser_memory"] = {
+        "processes": len(browser_pids),
+        "rss_mib_sum": round(sum(m.get("rss_mib", 0) for m in mem), 1),
+        "pss_mib_sum": round(sum(m.get("pss_mib", 0) for m in mem), 1),
+    }
+    figures["worker_server_memory"] = rss_mib(server.pid)
+
+    # Oracle episode timing inside this one warm worker (no process start-up).
+    agent = OracleAgent()
+    t = time.perf_counter()
+    n = 0
+    for i in range(10):
+        obs, info = env.reset(seed=i, options={"task_kwargs": {"variation": "default"}, "obs_mode": "axtree"})
+        agent.reset(obs["goal"], info["task_info"])
+        for _ in range(info["task_info"]["max_steps"]):
+            obs, r, term, *_ = env.step(agent.act(obs))
+            if term:
+                break
+        n += 1
+    figures["oracle_episode_s_warm_median"] = round((time.perf_counter() - t) / n, 3)
+    env.close()
+
+
+def bench_sweep(figures: dict, families: list[str]) -> None:
+    from openapps_sim.sweep import load_spec, run_sweep
+
+    spec_text = {
+        "name": "bench",
+        "agents": ["oracle"],
+        "tasks": families,
+        "variations": ["default", "dark_theme"],
+        "seeds": 2,
+    }
+    out = {}
+    for workers in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec_path = Path(tmp) / "bench.yaml"
+            import yaml
+
+            spec_path.write_text(yaml.safe_dump(spec_text))
+            spec = load_spec(spec_path)
+            t = time.perf_counter()
+            summary = run_sweep(spec, Path(tmp) / "out", workers=workers, progress=False)
+            seconds = time.perf_counter() - t
+            out[f"{workers}_workers"] = {
+                "episodes": summary["ran"],
+                "seconds": round(seconds, 1),
+                "episodes_per_minute": round(60 * summary["ran"] / seconds, 1),
+                "errors": summary["errors"],
+            }
+    figures["sweep_oracle_throughput"] = out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="bench/results.json")
+    parser.add_argument("--skip-sweep", action="store_true")
+    args = parser.parse_args()
+
+    from openapps_sim import __version__
+    from openapps_sim.browser import chromium_version
+    from openapps_sim.taskkit import all_families
+
+    figures: dict = {
+        "version": __version__,
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": platform.platform()},
+        "browser": chromium_version(),
+        "reference_existing_server": REFERENCE,
+    }
+    steps = [("server", lambda: bench_server(figures)), ("env", lambda: bench_env(figures))]
+    if not args.skip_sweep:
+        fams = [
+            f
+            for f in [
+                "todo.add_item",
+                "todo.mark_done",
+                "calendar.add_event",
+                "messenger.send_message",
+                "maps.save_place",
+                "shop.add_to_cart",
+                "code_editor.create_file",
+            ]
+            if f in all_families()
+        ]
+        steps.append(("sweep", lambda: bench_sweep(figures, fams)))
+    for name, fn in steps:
+        t = time.perf_counter()
+        print(f"bench: {name} ...", flush=True)
+        fn()
+        print(f"bench: {name} done in {time.perf_counter() - t:.1f} s", flush=True)
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2))
+    print(json.dumps(figures, indent=2))
+    print(summary_lines(figures))
+    print(f"written to {out}")
+    return 0
+
+
+def summary_lines(f: dict) -> str:
+    ref = REFERENCE
+    lines = ["", "headline (this package vs the reference server quoted in the issue):"]
+    lines.append(
+        f"  server start to first page   {f['server_start_to_first_page_ms']:.0f} ms   (ref ~{ref['server_start_s'] * 1000:.0f} ms)"
+    )
+    lines.append(
+        f"  world reset (in server)      {f['world_reset_ms_in_server_median']:.2f} ms   (ref ~{ref['reset_ms']:.0f} ms)"
+    )
+    lines.append(f"  world reset (admin API)      {f['world_reset_ms_admin_api_median']:.2f} ms")
+    ttfb = f["page_ttfb_ms_median"]
+    lines.append(
+        f"  page TTFB                    {min(ttfb.values()):.1f}-{max(ttfb.values()):.1f} ms   (ref {ref['page_ms'][0]}-{ref['page_ms'][1]} ms)"
+    )
+    lines.append(
+        f"  server RSS (default world)   {f['server_memory_default_world'].get('rss_mib', 0):.0f} MiB   (ref ~{ref['server_rss_mib']:.0f} MiB)"
+    )
+    if "episode_reset_warm_ms_median" in f:
+        lines.append(
+            f"  new episode, warm worker     {f['episode_reset_warm_ms_median']:.0f} ms   (BrowserGym stock reset ~1700 ms)"
+        )
+        both = f["step_vs_raw_playwright"]["both"]
+        lines.append(
+            f"  env step / raw Playwright    {both['env_step_ms_median']:.0f} / {both['raw_playwright_ms_median']:.0f} ms = {both['ratio']:.2f}x"
+        )
+        lines.append(
+            f"  browser memory               {f['browser_memory']['rss_mib_sum']:.0f} MiB RSS in {f['browser_memory']['processes']} processes"
+        )
+    if "sweep_oracle_throughput" in f:
+        for k, v in f["sweep_oracle_throughput"].items():
+            lines.append(
+                f"  oracle sweep, {k:<10}     {v['episodes_per_minute']:.1f} episodes/min ({v['episodes']} episodes)"
+            )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Multi-step, cross-app task families built from single-app ones.
+
+A :class:`MultiStepFamily` chains parts (single-app families, each in a different app):
+its instance samples every part, lets :meth:`MultiStepFamily.link` tie their parameters
+together (e.g. the message text is the title of a calendar event the agent must look up),
+applies every part's expected change, and its oracle runs the parts' scripts in order. The
+reward is 1 only when the whole world state equals the expected one; ``partial_reward`` is the
+fraction of parts whose app already holds its expected state.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .reward import normalise_world
+from .taskkit import Subgoal, TaskFamily, get_family
+
+
+class MultiStepFamily(TaskFamily):
+    parts: tuple[str, ...] = ()
+    tier: int = 1
+    extra_steps: int = 2
+
+    # Parts are resolved lazily: families register while the tasks package is imported.
+    @property
+    def part_families(self) -> list[TaskFamily]:
+        return [get_family(p, f"multistep {self.id}") for p in self.parts]
+
+    @property
+    def apps(self) -> tuple[str, ...]:  # type: ignore[override]
+        apps = [a for f in self.part_families for a in f.apps]
+        if len(set(apps)) != len(apps):
+            raise ValueError(f"{self.id}: every part must use a different app, got {apps}")
+        return tuple(apps)
+
+    @property
+    def max_steps(self) -> int:  # type: ignore[override]
+        return sum(f.max_steps for f in self.part_families) + self.extra_steps
+
+    def link(self, parts: list[dict], state: dict, config: dict, rng: random.Random) -> None:
+        """Tie the parts' parameters together (in place). Default: independent parts."""
+
+    def sample(self, state, config, rng):
+        parts = [f.sample(state, config, rng) for f in self.part_families]
+        self.link(parts, state, config, rng)
+        params: dict = {"parts": parts}
+        for i, p in enumerate(parts):
+            for k, v in p.items():
+                if isinstance(v, (str, int, float)):
+                    params[f"p{i}_{k}"] = v
+        return params
+
+    def prepare(self, state, params):
+        for fam, p in zip(self.part_families, params["parts"]):
+            fam.prepare(state, p)
+
+    def apply(self, state, params):
+        for fam, p in zip(self.part_families, params["parts"]):
+            fam.apply(state, p)
+
+    def solve(self, params, ui):
+        for fam, p in zip(self.part_families, params["parts"]):
+            yield from fam.solve(p, ui)
+
+    def subgoals(self, params, initial, expected):
+        want = normalise_world(expected)
+        goals = []
+        for fam in self.part_families:
+            app = fam.apps[0]
+            goals.append(
+                Subgoal(fam.id, lambda actual, app=app, target=want[app]: normalise_world(actual)[app] == target)
+            )
+        return goals
