@@ -85,6 +85,28 @@ def action_set(space: str = "bid") -> HighLevelActionSet:
     return HighLevelActionSet(subsets=ACTION_SPACES[space], multiaction=False, strict=False)
 
 
+DEFAULT_ACTION_TIMEOUT_MS = 3000
+
+
+def action_mapping(space: str = "bid", timeout_ms: int = DEFAULT_ACTION_TIMEOUT_MS):
+    """BrowserGym's action-to-code mapping with a longer element timeout.
+
+    BrowserGym's action functions wait at most 500 ms for an element and for the navigation a
+    click starts; on a busy 2-core machine a click that worked then reports a TimeoutError,
+    which would be counted against the agent. The timeout is a property of the machine, not of
+    the agent, so it is raised here (``OPENAPPS_ACTION_TIMEOUT_MS`` overrides it).
+    """
+    import os
+
+    timeout_ms = int(os.environ.get("OPENAPPS_ACTION_TIMEOUT_MS", timeout_ms))
+    to_code = action_set(space).to_python_code
+
+    def mapping(action: str) -> str:
+        return to_code(action).replace("timeout=500)", f"timeout={timeout_ms})")
+
+    return mapping
+
+
 class OpenAppsEnv(BrowserEnv):
     def __init__(
         self,
@@ -101,7 +123,7 @@ class OpenAppsEnv(BrowserEnv):
     ):
         if obs_mode not in OBS_MODES:
             raise ValueError(f"unknown obs_mode {obs_mode!r}; allowed: {', '.join(OBS_MODES)}")
-        kwargs.setdefault("action_mapping", action_set(action_space).to_python_code)
+        kwargs.setdefault("action_mapping", action_mapping(action_space))
         super().__init__(
             task_entrypoint,
             task_kwargs=task_kwargs or {},

@@ -281,9 +281,9 @@ _MAPPINGS: dict[str, Any] = {}
 
 def _mapping_for(space: str):
     if space not in _MAPPINGS:
-        from .env import action_set
+        from .env import action_mapping
 
-        _MAPPINGS[space] = action_set(space).to_python_code
+        _MAPPINGS[space] = action_mapping(space)
     return _MAPPINGS[space]
 
 

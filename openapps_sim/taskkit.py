@@ -173,8 +173,12 @@ class TaskFamily:
         """For navigation goals: the URL path (prefix) the browser must end on; None: any page."""
         return None
 
-    def subgoals(self, params: dict, initial: dict, expected: dict) -> list[Subgoal]:
-        """Named checks on the raw world state, for partial credit (default: none)."""
+    def subgoals(self, params: dict, initial: dict | None = None, expected: dict | None = None) -> list[Subgoal]:
+        """Named checks on the raw world state, for partial credit (default: none).
+
+        Families may define it with ``params`` alone; ``initial`` and ``expected`` are passed
+        to those that accept them.
+        """
         return []
 
     # -- provided ----------------------------------------------------------------------------
@@ -232,8 +236,16 @@ def instantiate(
         expected_answer=fam.answer(initial, params) if fam.returns_value else None,
         expected_path=fam.expected_path(params),
         apps=tuple(fam.apps),
-        subgoals=fam.subgoals(params, initial, expected),
+        subgoals=_subgoals(fam, params, initial, expected),
     )
+
+
+def _subgoals(fam: TaskFamily, params: dict, initial: dict, expected: dict) -> list[Subgoal]:
+    import inspect
+
+    if len(inspect.signature(fam.subgoals).parameters) >= 3:
+        return fam.subgoals(params, initial, expected)
+    return fam.subgoals(params)
 
 
 def evaluate(

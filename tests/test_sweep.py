@@ -1,0 +1,192 @@
+"""Sweeps: spec validation, results records, resume after a kill, crash retry, isolation."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from openapps_sim.errors import ConfigError
+from openapps_sim.sweep import load_spec, read_results, run_sweep
+
+
+def write_spec(tmp_path: Path, **data) -> Path:
+    base = {"name": "t", "agents": ["oracle"], "tasks": ["todo.add_item"], "variations": ["default"], "seeds": 1}
+    base.update(data)
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(base))
+    return path
+
+
+@pytest.mark.parametrize(
+    "bad,needle",
+    [
+        ({"agentz": ["oracle"]}, "agentz: unknown key; allowed: name, description, agents"),
+        ({"agents": ["nobody"]}, "unknown name 'nobody'"),
+        ({"tasks": ["nothing.*"]}, "tasks[0]: unknown name 'nothing.*'"),
+        ({"variations": ["dark_theme+klingon"]}, "unknown name 'klingon'"),
+        ({"seeds": "three"}, "seeds: expected a number or a list of integers"),
+        ({"viewports": ["big"]}, "expected WIDTHxHEIGHT"),
+        ({"languages": ["xx"]}, "unknown language 'xx'"),
+    ],
+)
+def test_bad_specs_name_the_file_and_key(tmp_path, bad, needle):
+    path = write_spec(tmp_path, **bad)
+    with pytest.raises(ConfigError) as err:
+        load_spec(path)
+    assert "spec.yaml" in str(err.value) and needle in str(err.value)
+
+
+def test_spec_expands_axes_and_globs(tmp_path):
+    spec = load_spec(write_spec(
+        tmp_path, tasks=["todo.*"], variations=["default", {"sample": {"n": 3, "seed": 1}}],
+        seeds=[0, 4], viewports=["1280x720", "480x320"],
+    ))
+    assert all(t.startswith("todo.") for t in spec.tasks) and len(spec.tasks) >= 2
+    assert spec.variations[1:] == ["random-1-0", "random-1-1", "random-1-2"]
+    assert len(spec.episodes()) == len(spec.tasks) * 4 * 2 * 2
+    assert set(spec.axes()) >= {"task", "variation", "seed", "viewport"}
+    assert len({e.episode_id for e in spec.episodes()}) == len(spec.episodes())
+
+
+def test_shipped_specs_validate():
+    for name in ("demo", "paper", "multistep"):
+        spec = load_spec(name)
+        assert spec.episodes(), name
+
+
+@pytest.mark.browser
+def test_sweep_records_resume_and_refuse_overwrite(tmp_path):
+    spec = load_spec(write_spec(tmp_path, tasks=["todo.add_item", "todo.mark_done"], variations=["default", "dark_theme"]))
+    out = tmp_path / "out"
+    first = run_sweep(spec, out, workers=1, progress=False, limit=2)
+    assert first["ran"] == 2
+    with pytest.raises(ConfigError, match="--resume"):
+        run_sweep(spec, out, workers=1, progress=False)
+    second = run_sweep(spec, out, workers=1, progress=False, resume=True)
+    assert second["ran"] == 2 and second["skipped"] == 2
+    records = read_results(out / "results.jsonl")
+    assert len(records) == 4 and len({r["episode_id"] for r in records}) == 4
+    assert all(r["success"] and r["reward"] == 1.0 and r["error"] is None for r in records)
+    rec = records[0]
+    for key in ("agent", "task", "variation", "seed", "goal", "partial_reward", "steps", "invalid", "loops",
+                "apps_visited", "intent_misunderstanding", "duration_s", "tokens", "viewport"):
+        assert key in rec
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["spec_hash"] == spec.spec_hash and manifest["browser"] and manifest["version"]
+    assert (out / "trajectories" / f"{rec['episode_id']}.json").exists()
+
+
+@pytest.mark.browser
+def test_a_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
+    spec_path = write_spec(tmp_path, tasks=["todo.add_item", "todo.mark_done", "todo.remove_item"],
+                           variations=["default", "dark_theme"], seeds=1)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "openapps_sim.cli", "sweep", str(spec_path), "--out", str(out), "--quiet", "--no-report"]
+    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = out / "results.jsonl"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if results.exists() and len(read_results(results)) >= 2:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = read_results(results)
+    assert 2 <= len(before) < 6
+    subprocess.run(cmd + ["--resume"], check=True, timeout=300, stdout=subprocess.DEVNULL)
+    after = read_results(results)
+    ids = [r["episode_id"] for r in after]
+    assert len(ids) == 6 and len(set(ids)) == 6
+    assert {r["episode_id"] for r in before} <= set(ids)
+    assert all(r["success"] for r in after)
+
+
+@pytest.mark.browser
+def test_torn_last_line_is_repaired_and_rerun(tmp_path):
+    spec = load_spec(write_spec(tmp_path, variations=["default", "dark_theme"]))
+    out = tmp_path / "out"
+    run_sweep(spec, out, workers=1, progress=False)
+    lines = (out / "results.jsonl").read_bytes().splitlines(keepends=True)
+    (out / "results.jsonl").write_bytes(lines[0] + lines[1][: len(lines[1]) // 2])  # a kill mid-write
+    summary = run_sweep(spec, out, workers=1, progress=False, resume=True)
+    assert summary["ran"] == 1
+    records = read_results(out / "results.jsonl")
+    assert len(records) == 2 and len({r["episode_id"] for r in records}) == 2
+
+
+@pytest.mark.browser
+def test_crash_is_retried_and_episodes_are_isolated():
+    from openapps_sim import client
+    from openapps_sim.runner import EpisodeSpec, Worker, run_with_retry
+
+    worker = Worker()
+    try:
+        a = run_with_retry(worker, EpisodeSpec("oracle", "todo.remove_item", "default", 1), None, "r")
+        assert a.record["success"]
+        # The next episode starts from a fresh world and a fresh browser context.
+        b = run_with_retry(worker, EpisodeSpec("oracle", "todo.remove_item", "default", 1), None, "r")
+        assert b.record["success"] and b.record["goal"] == a.record["goal"]
+        assert len(worker.env.unwrapped.context.pages) == 1
+        # Kill the app server and the browser under the worker: the next episode gets new ones.
+        old_pid = client.shared_server().pid
+        client.shared_server().proc.kill()
+        worker.env.unwrapped.browser.close()
+        c = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "default", 2), None, "r")
+        assert c.record["error"] is None and c.record["success"]
+        assert client.shared_server().pid != old_pid
+    finally:
+        worker.close()
+
+
+class FlakyWorker:
+    """Fails the first ``failures`` runs like a crashed browser would."""
+
+    def __init__(self, failures):
+        self.failures = failures
+        self.restarts = 0
+
+    def run(self, spec, out_dir, run_id, attempt):
+        from openapps_sim.runner import EpisodeResult
+
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("Target page, context or browser has been closed")
+        return EpisodeResult({"episode_id": spec.episode_id, "success": True, "attempt": attempt, "error": None})
+
+    def restart(self):
+        self.restarts += 1
+
+
+def test_a_crash_is_retried_once_then_recorded_as_an_error():
+    from openapps_sim.runner import EpisodeSpec, run_with_retry
+
+    spec = EpisodeSpec("oracle", "todo.add_item")
+    once = FlakyWorker(1)
+    res = run_with_retry(once, spec, None, "r")
+    assert res.record["success"] and res.record["attempt"] == 2 and once.restarts == 1
+    twice = FlakyWorker(2)
+    res = run_with_retry(twice, spec, None, "r")
+    assert res.record["error"].startswith("RuntimeError") and res.record["success"] is False
+    assert res.record["attempt"] == 2
+
+
+@pytest.mark.browser
+def test_ray_executor_matches_local(tmp_path):
+    pytest.importorskip("ray")
+    spec = load_spec(write_spec(tmp_path, tasks=["todo.add_item"], variations=["default", "dark_theme"]))
+    run_sweep(spec, tmp_path / "local", workers=1, progress=False)
+    run_sweep(spec, tmp_path / "ray", workers=1, executor="ray", progress=False)
+
+    def table(folder):
+        keep = ("episode_id", "task", "variation", "seed", "goal", "reward", "success", "actions")
+        return sorted(tuple(json.dumps(r[k]) for k in keep) for r in read_results(folder / "results.jsonl"))
+
+    assert table(tmp_path / "local") == table(tmp_path / "ray")
