@@ -499,9 +499,10 @@ def run_sweep(
     if executor not in ("local", "ray"):
         raise ConfigError("--executor", "executor", f"unknown executor {executor!r}", "local, ray")
     episodes = spec.episodes()
+    # Episodes recorded as infrastructure errors run again on --resume; the report keeps the
+    # last record of an episode id.
     finished = {r["episode_id"] for r in existing if not r.get("error")}
-    errored_before = {r["episode_id"] for r in existing if r.get("error")}
-    todo = [e for e in episodes if e.episode_id not in finished and e.episode_id not in errored_before]
+    todo = [e for e in episodes if e.episode_id not in finished]
     if limit is not None:
         todo = todo[:limit]
     if not manifest_path.exists():
