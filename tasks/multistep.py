@@ -141,7 +141,7 @@ JOINERS: dict[str, list[Callable[[list[str]], str]]] = {
 
 
 def _indexed(clause: str, i: int) -> str:
-    return re.sub(r"\{(\w+)\}", lambda m: "{p%d_%s}" % (i, m.group(1)), clause)
+    return re.sub(r"\{(\w+)\}", lambda m: "{p" + str(i) + "_" + m.group(1) + "}", clause)
 
 
 def build_phrasings(parts: tuple[str, ...]) -> dict[str, list[str]]:
