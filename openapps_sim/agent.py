@@ -38,6 +38,11 @@ class Agent:
 
 BUILTIN_AGENTS = {
     "oracle": "openapps_sim.agents.oracle:OracleAgent",
+    "random": "openapps_sim.agents.random_agent:RandomAgent",
+    "lexical": "openapps_sim.agents.lexical:LexicalAgent",
+    "openai": "openapps_sim.agents.llm:OpenAIAgent",
+    "anthropic": "openapps_sim.agents.llm:AnthropicAgent",
+    "uitars": "openapps_sim.agents.uitars:UITarsAgent",
 }
 
 

@@ -99,8 +99,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     get_family(args.task)
     parse_viewport(args.viewport, "--viewport")
+    agent = args.agent
+    if agent is None:
+        # The agent named by the config file (agent: openai), else the oracle.
+        from .agents import load_agent_config
+
+        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
     spec = EpisodeSpec(
-        agent=args.agent,
+        agent=agent,
         agent_config=args.agent_config,
         task=args.task,
         variation=args.variation,
@@ -241,8 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_agents)
 
     s = sub.add_parser("run", help="run one episode and print it")
-    s.add_argument("--agent", default="oracle")
-    s.add_argument("--agent-config", default=None)
+    s.add_argument("--agent", default=None, help="registry name or package.module:Class (default: the config's agent, else oracle)")
+    s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
     s.add_argument("--task", required=True)
     s.add_argument("--variation", default="default")
     s.add_argument("--seed", type=int, default=0)

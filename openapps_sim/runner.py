@@ -178,7 +178,7 @@ class Worker:
             actions.append(action)
             check = classify_action(action, obs, agent.action_space)
             if check.category != "valid":
-                counter.add(check.category)
+                counter.add(check.category, check.message, step=n)
                 obs = dict(
                     obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}"
                 )
@@ -188,7 +188,7 @@ class Worker:
             category = "valid"
             if obs["last_action_error"]:
                 category = classify_execution_error(obs["last_action_error"])
-                counter.add(category)
+                counter.add(category, obs["last_action_error"], step=n)
             app = app_of_url(obs["url"], known)
             if app and (not visited or visited[-1] != app):
                 visited.append(app)
@@ -227,6 +227,7 @@ class Worker:
             "steps": len(actions),
             "actions": actions,
             "invalid": counter.as_dict(),
+            "invalid_detail": counter.summary(),
             "loops": count_loops(actions),
             "apps_visited": visited,
             "intent_misunderstanding": any(a not in set(apps_needed) | {"start"} for a in visited),

@@ -1,0 +1,213 @@
+"""Agent configuration files and the one function that builds an agent from a name and a config.
+
+A config file is YAML::
+
+    agent: openai                 # registry name or package.module:Class (optional)
+    description: GPT-4o on the accessibility tree
+    model: gpt-4o
+    obs_mode: axtree
+    ...                           # the agent's options (see `openapps agents`)
+
+``load_agent_config("gpt-4o")`` reads ``agents/configs/gpt-4o.yaml``; a path reads that file.
+Unknown keys are errors that name the file, the key and the allowed keys.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from openapps_sim.agent import Agent, load_agent_class
+from openapps_sim.errors import ConfigError
+
+from .base import META_KEYS, ConfigurableAgent, Option, validate_options
+
+CONFIG_DIR = Path(__file__).with_name("configs")
+
+
+def config_names() -> list[str]:
+    """Names of the built-in configs (files in agents/configs/)."""
+    return sorted(p.stem for p in CONFIG_DIR.glob("*.yaml"))
+
+
+def resolve_config_path(path_or_name: str | Path) -> Path:
+    """A config file path: an existing file, or a built-in config name (with or without .yaml)."""
+    path = Path(path_or_name)
+    if path.is_file():
+        return path
+    name = str(path_or_name)
+    if "/" not in name and "\\" not in name:
+        stem = name[: -len(path.suffix)] if path.suffix in (".yaml", ".yml") else name
+        candidate = CONFIG_DIR / f"{stem}.yaml"
+        if candidate.is_file():
+            return candidate
+    raise ConfigError(name, "", "no such agent config file or built-in config", ", ".join(config_names()))
+
+
+def load_agent_config(path_or_name: str | Path) -> dict:
+    """Read and check an agent config file (a path, or a built-in name such as ``gpt-4o``).
+
+    Returns the mapping with ``__source__`` set to the file path. When the file names its
+    ``agent``, every key is checked against that agent's options now; otherwise
+    :func:`make_agent` checks them.
+    """
+    path = resolve_config_path(path_or_name)
+    source = str(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise ConfigError(source, "", f"not valid YAML ({e})") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(source, "", f"expected a mapping of options, got {type(data).__name__}")
+    for key in data:
+        if not isinstance(key, str):
+            raise ConfigError(source, str(key), "option names must be strings")
+    if "agent" in data:
+        if not isinstance(data["agent"], str):
+            raise ConfigError(source, "agent", f"expected an agent name, got {data['agent']!r}")
+        cls = load_agent_class(data["agent"], source)
+        check_config(cls, data, source)
+    out = dict(data)
+    out["__source__"] = source
+    return out
+
+
+def agent_options(cls: type[Agent]) -> dict[str, Option] | None:
+    """The options an agent class accepts; None when it accepts any keyword."""
+    options = getattr(cls, "OPTIONS", None)
+    if isinstance(options, dict) and (issubclass(cls, ConfigurableAgent) or options):
+        return options
+    params = inspect.signature(cls.__init__).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return None
+    return {
+        name: Option(object, None if p.default is inspect.Parameter.empty else p.default)
+        for name, p in params.items()
+        if name != "self" and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    }
+
+
+def check_config(cls: type[Agent], config: dict, source: str) -> dict:
+    """The config's options for ``cls`` (meta keys removed), or a ConfigError naming the key."""
+    options = agent_options(cls)
+    clean = {k: v for k, v in config.items() if k not in META_KEYS and not k.startswith("__")}
+    if options is None:
+        return clean
+    if issubclass(cls, ConfigurableAgent):
+        validate_options(options, clean, source)
+        return clean
+    allowed = ", ".join(sorted(options)) or "(no options)"
+    for key in clean:
+        if key not in options:
+            raise ConfigError(source, key, "unknown option", allowed)
+    return clean
+
+
+def make_agent(
+    name: str | None,
+    config: dict | str | Path | None = None,
+    config_source: str | dict | None = "--agent-config",
+    options: dict | None = None,
+) -> Agent:
+    """Build an agent.
+
+    ``name`` is a registry name or ``package.module:Class`` (None: the config's ``agent`` key).
+    ``config`` is the options mapping (as :func:`load_agent_config` returns it) or a config
+    path / built-in config name to load. ``options`` are overrides on top of the config (swept
+    values such as ``temperature``); for the runner's convenience a mapping given in place of
+    ``config_source`` is taken as ``options``. Every key is checked against the agent's options.
+    """
+    if isinstance(config_source, dict):
+        options, config_source = config_source, None
+    if isinstance(config, (str, Path)):
+        config = load_agent_config(config)
+    config = dict(config or {})
+    config_source = config.pop("__source__", None) or config_source or "--agent-config"
+    file_agent = config.get("agent")
+    if name is None:
+        if not file_agent:
+            raise ConfigError(config_source, "agent", "no agent given (use --agent or an 'agent:' key in the config)")
+        name = file_agent
+    elif file_agent and file_agent != name:
+        raise ConfigError(config_source, "agent", f"this config is for agent {file_agent!r}, not {name!r}", file_agent)
+    cls = load_agent_class(name, "--agent")
+    merged = dict(config)
+    source = config_source
+    if options:
+        merged.update(options)
+        source = f"{config_source} + options" if config else "agent options"
+    opts = check_config(cls, merged, source)
+    try:
+        if issubclass(cls, ConfigurableAgent):
+            return cls(_source=source, **opts)
+        return cls(**opts)
+    except TypeError as e:
+        raise ConfigError(source, "", f"cannot create agent {name!r} ({e})") from None
+
+
+def describe_agent(name: str) -> dict[str, Any]:
+    """What `openapps agents` shows: the class, its modes and its options with defaults."""
+    cls = load_agent_class(name)
+    options = agent_options(cls)
+    defaults = getattr(cls, "DEFAULTS", {})
+    return {
+        "name": name,
+        "class": f"{cls.__module__}:{cls.__qualname__}",
+        "doc": (cls.__dict__.get("__doc__") or "").strip().split("\n")[0],
+        "obs_mode": defaults.get("obs_mode", cls.obs_mode),
+        "action_space": defaults.get("action_space", cls.action_space),
+        "privileged": bool(getattr(cls, "privileged", False)),
+        "options": None
+        if options is None
+        else {
+            k: {"default": defaults.get(k, o.default), "type": o.describe_type(), "doc": o.doc}
+            for k, o in sorted(options.items())
+        },
+    }
+
+
+_SECRET_WORDS = ("key", "token", "secret", "auth", "password")
+
+
+def describe_agent_config(name: str, config: dict | str | Path | None = None) -> dict[str, Any]:
+    """An agent's resolved configuration for run manifests: class, config file and every option
+    (defaults filled in), without building the agent. Values of headers or options whose names
+    look secret are replaced by ``"***"``; keys themselves live in environment variables."""
+    source = None
+    if isinstance(config, (str, Path)):
+        config = load_agent_config(config)
+    config = dict(config or {})
+    source = config.pop("__source__", None)
+    cls = load_agent_class(name)
+    options = agent_options(cls)
+    given = {k: v for k, v in config.items() if k not in META_KEYS and not k.startswith("__")}
+    if options is None:
+        resolved = given
+    else:
+        defaults = dict(getattr(cls, "DEFAULTS", {}))
+        resolved = {k: given.get(k, defaults.get(k, o.default)) for k, o in sorted(options.items())}
+        resolved.update({k: v for k, v in given.items() if k not in resolved})
+    return {
+        "name": name,
+        "class": f"{cls.__module__}:{cls.__qualname__}",
+        "config_source": source,
+        "description": config.get("description"),
+        "obs_mode": resolved.get("obs_mode", cls.obs_mode),
+        "action_space": resolved.get("action_space", cls.action_space),
+        "options": {k: _redact(v, k, known=k in (options or {})) for k, v in resolved.items()},
+    }
+
+
+def _redact(value: Any, key: str = "", known: bool = False) -> Any:
+    """Hide string values under secret-looking names (inside mappings such as extra_headers,
+    or in options the agent does not declare)."""
+    if isinstance(value, dict):
+        return {k: _redact(v, str(k)) for k, v in value.items()}
+    if not known and isinstance(value, str) and any(w in key.lower() for w in _SECRET_WORDS):
+        return "***"
+    return value

@@ -1,0 +1,140 @@
+"""JSON over HTTP with the standard library: retries with back-off, errors that name the URL."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from openapps_sim.errors import OpenAppsError
+
+RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
+
+
+class LLMError(OpenAppsError):
+    """A model server could not be used (unreachable, refused the request, bad answer)."""
+
+
+class LLMUnreachable(LLMError):
+    pass
+
+
+class LLMTimeout(LLMError):
+    pass
+
+
+class LLMHTTPError(LLMError):
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+class LLMResponseError(LLMError):
+    pass
+
+
+@dataclass
+class PostResult:
+    data: dict
+    attempts: int
+    seconds: float
+
+
+def post_json(
+    url: str,
+    body: dict,
+    headers: dict[str, str],
+    timeout: float = 60.0,
+    retries: int = 3,
+    backoff: float = 1.0,
+    max_backoff: float = 30.0,
+    sleep: Callable[[float], None] = time.sleep,
+) -> PostResult:
+    """POST ``body`` as JSON and return the decoded JSON answer.
+
+    Retries up to ``retries`` times on HTTP 408/409/425/429/5xx, time-outs and dropped
+    connections, waiting ``backoff * 2**attempt`` seconds (or the server's ``Retry-After``),
+    at most ``max_backoff``. A refused connection or an unknown host fails at once with an
+    error that names the URL; other HTTP errors fail at once with the server's message.
+    """
+    payload = json.dumps(body).encode("utf-8")
+    all_headers = {"Content-Type": "application/json", "Accept": "application/json", **headers}
+    start = time.monotonic()
+    attempt = 0
+    while True:
+        attempt += 1
+        wait = min(max_backoff, backoff * (2 ** (attempt - 1)))
+        request = urllib.request.Request(url, data=payload, headers=all_headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as resp:
+                raw = resp.read()
+        except urllib.error.HTTPError as e:
+            detail = _error_detail(e)
+            if e.code in RETRY_STATUS and attempt <= retries:
+                retry_after = _retry_after(e)
+                sleep(min(max_backoff, retry_after) if retry_after is not None else wait)
+                continue
+            tries = f" after {attempt} attempts" if attempt > 1 else ""
+            raise LLMHTTPError(f"{url} answered HTTP {e.code}{tries}: {detail}", e.code) from None
+        except urllib.error.URLError as e:
+            reason = e.reason
+            if _is_timeout(reason):
+                if attempt <= retries:
+                    sleep(wait)
+                    continue
+                raise LLMTimeout(f"{url} did not answer within {timeout:g} s ({attempt} attempts)") from None
+            if isinstance(reason, (ConnectionResetError, ConnectionAbortedError)) and attempt <= retries:
+                sleep(wait)
+                continue
+            raise LLMUnreachable(
+                f"cannot reach the model server at {url} ({reason}); is it running and is base_url right?"
+            ) from None
+        except TimeoutError:
+            if attempt <= retries:
+                sleep(wait)
+                continue
+            raise LLMTimeout(f"{url} did not answer within {timeout:g} s ({attempt} attempts)") from None
+        except (http.client.RemoteDisconnected, ConnectionResetError, http.client.IncompleteRead) as e:
+            if attempt <= retries:
+                sleep(wait)
+                continue
+            raise LLMUnreachable(f"the model server at {url} dropped the connection ({e})") from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise LLMResponseError(f"{url} answered with something that is not JSON: {raw[:300]!r}") from None
+        if not isinstance(data, dict):
+            raise LLMResponseError(f"{url} answered with JSON that is not an object: {str(data)[:300]}")
+        return PostResult(data, attempt, time.monotonic() - start)
+
+
+def _is_timeout(reason) -> bool:
+    return isinstance(reason, (TimeoutError, socket.timeout)) or "timed out" in str(reason)
+
+
+def _retry_after(e: urllib.error.HTTPError) -> float | None:
+    value = e.headers.get("Retry-After") if e.headers else None
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _error_detail(e: urllib.error.HTTPError) -> str:
+    try:
+        raw = e.read().decode("utf-8", "replace")
+    except Exception:  # noqa: BLE001 - the body is only used for the message
+        raw = ""
+    try:
+        data = json.loads(raw)
+        err = data.get("error", data) if isinstance(data, dict) else data
+        if isinstance(err, dict):
+            return str(err.get("message") or err)[:500]
+        return str(err)[:500]
+    except (json.JSONDecodeError, ValueError):
+        return raw.strip()[:500] or e.reason
