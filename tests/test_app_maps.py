@@ -1,0 +1,217 @@
+"""The maps app through a real browser: search, open, save, remove, pan, zoom and drop a pin
+change the state as expected and log their events; browsing changes nothing; the map loads
+nothing from another host."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from openapps_sim.apps.maps import normalise
+
+from openapps_sim.normalise import distance_km
+
+pytestmark = pytest.mark.browser
+
+
+def _maps(server) -> dict:
+    return server.state()["maps"]
+
+
+def _clean(page) -> None:
+    assert not page.external_requests, page.external_requests
+    assert not page.console_errors, page.console_errors
+
+
+def _query(page) -> dict:
+    return {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def test_search_open_and_browse_change_nothing(page, world):
+    before = _maps(world)
+    page.goto(world.url + "/maps/")
+    assert page.get_by_test_id("maps-canvas").is_visible()
+    page.get_by_test_id("maps-search").fill("krakow")  # accent-insensitive
+    page.get_by_test_id("maps-search-submit").click()
+    page.wait_for_url(re.compile(r"q=krakow"))
+    page.get_by_test_id("maps-result-krakow").click()
+    page.wait_for_url(re.compile(r"place=krakow"))
+    assert page.get_by_test_id("maps-place-name").text_content() == "Kraków"
+    page.get_by_test_id("maps-kind-museum").click()
+    page.wait_for_url(re.compile(r"kind=museum"))
+    assert page.get_by_test_id("maps-result-louvre").count() == 1
+    assert page.get_by_test_id("maps-result-krakow").count() == 0
+    assert _maps(world) == before
+    assert world.events() == []
+    _clean(page)
+
+
+def test_pan_and_zoom_move_the_view_only(page, world):
+    before = _maps(world)
+    page.goto(world.url + "/maps/?place=eiffel_tower")
+    page.get_by_test_id("maps-zoom-in").click()
+    page.wait_for_url(re.compile(r"z=13"))
+    q = _query(page)
+    assert abs(float(q["lat"]) - 48.86) < 1e-3 and abs(float(q["lon"]) - 2.29) < 1e-3
+    assert q["place"] == "eiffel_tower"
+    page.get_by_test_id("maps-zoom-out").click()
+    page.wait_for_url(re.compile(r"z=12"))
+    with page.expect_navigation():
+        page.get_by_test_id("maps-pan-e").click()
+    east = _query(page)
+    assert float(east["lon"]) > 2.29 and abs(float(east["lat"]) - 48.86) < 1e-3
+    with page.expect_navigation():
+        page.get_by_test_id("maps-pan-n").click()
+    north = _query(page)
+    assert float(north["lat"]) > 48.86 and float(north["lon"]) == pytest.approx(float(east["lon"]), abs=1e-4)
+    with page.expect_navigation():
+        page.get_by_test_id("maps-pan-s").click()
+    with page.expect_navigation():
+        page.get_by_test_id("maps-pan-w").click()
+    back = _query(page)
+    assert float(back["lat"]) == pytest.approx(48.86, abs=1e-3) and float(back["lon"]) == pytest.approx(2.29, abs=1e-3)
+    assert _maps(world) == before and world.events() == []
+    _clean(page)
+
+
+def test_save_and_remove_a_place(page, world):
+    before = _maps(world)
+    page.goto(world.url + "/maps/")
+    page.get_by_test_id("maps-search").fill("Brandenburg")
+    page.get_by_test_id("maps-search-submit").click()
+    page.get_by_test_id("maps-result-brandenburg_gate").click()
+    page.get_by_test_id("maps-save-brandenburg_gate").click()
+    page.wait_for_url(re.compile(r"done=saved"))
+    assert page.get_by_test_id("maps-saved-badge-brandenburg_gate").count() == 1
+    after = _maps(world)
+    sid = f"s{before['next_id']}"
+    assert after["saved"][:-1] == before["saved"]
+    assert after["saved"][-1] == {
+        "id": sid,
+        "name": "Brandenburg Gate",
+        "lat": 52.52,
+        "lon": 13.38,
+        "note": "",
+        "place": "brandenburg_gate",
+    }
+    assert after["next_id"] == before["next_id"] + 1
+    # saving again is not possible (the button is gone) and a replayed POST changes nothing
+    assert page.get_by_test_id("maps-save-brandenburg_gate").count() == 0
+    assert page.get_by_test_id(f"maps-saved-{sid}").text_content() == "Brandenburg Gate"
+    page.get_by_test_id(f"maps-remove-{sid}").click()
+    page.wait_for_url(re.compile(r"done=removed"))
+    assert page.get_by_test_id(f"maps-saved-{sid}").count() == 0
+    assert _maps(world)["saved"] == before["saved"]
+    events = world.events()
+    assert [e["op"] for e in events] == ["save", "remove"]
+    assert events[0]["args"]["place"] == "brandenburg_gate" and events[1]["args"] == {
+        "id": sid,
+        "name": "Brandenburg Gate",
+    }
+    _clean(page)
+
+
+def test_remove_a_saved_location_from_the_list(page, world):
+    before = _maps(world)
+    page.goto(world.url + "/maps/")
+    page.get_by_test_id("maps-remove-s4").click()
+    page.wait_for_url(re.compile(r"done=removed"))
+    assert [s["id"] for s in _maps(world)["saved"]] == [s["id"] for s in before["saved"] if s["id"] != "s4"]
+    assert [e["op"] for e in world.events()] == ["remove"]
+    _clean(page)
+
+
+def test_drop_a_pin_by_clicking_the_map(page, world):
+    before = _maps(world)
+    page.goto(world.url + "/maps/?place=colosseum")
+    canvas = page.get_by_test_id("maps-canvas")
+    canvas.click()  # the centre of the map, where the open place is
+    page.wait_for_url(re.compile(r"pin="))
+    lat, lon = map(float, _query(page)["pin"].split(","))
+    assert distance_km(lat, lon, 41.89, 12.49) < 0.1
+    assert world.events() == []  # the pin is not saved yet
+    # clicking elsewhere moves the pin: 100 px right of the centre at zoom 12 is about 0.034° east
+    box = canvas.bounding_box()
+    with page.expect_navigation():
+        page.mouse.click(box["x"] + box["width"] / 2 + 100, box["y"] + box["height"] / 2)
+    lat2, lon2 = map(float, _query(page)["pin"].split(","))
+    assert lon2 - lon == pytest.approx(100 * 360 / (256 * 2**12), abs=0.002) and abs(lat2 - lat) < 1e-3
+    with page.expect_navigation():
+        page.get_by_test_id("maps-pin-discard").click()
+    assert "pin=" not in page.url
+    canvas.click()
+    page.wait_for_url(re.compile(r"pin="))
+    page.get_by_test_id("maps-pin-name").fill("Meeting point")
+    page.get_by_test_id("maps-pin-save").click()
+    page.wait_for_url(re.compile(r"done=pin"))
+    after = _maps(world)
+    new = after["saved"][-1]
+    assert after["saved"][:-1] == before["saved"]
+    assert new["name"] == "Meeting point" and new["place"] == "" and new["id"] == f"s{before['next_id']}"
+    assert (
+        normalise(after)["saved"]
+        == normalise({"saved": before["saved"] + [{"name": "Meeting point", "lat": 41.89, "lon": 12.49, "note": ""}]})[
+            "saved"
+        ]
+    )
+    events = world.events()
+    assert [e["op"] for e in events] == ["drop_pin"] and events[0]["args"]["name"] == "Meeting point"
+    assert page.get_by_test_id("maps-saved-name").text_content() == "Meeting point"
+    _clean(page)
+
+
+def test_edit_a_note(page, world):
+    page.goto(world.url + "/maps/?saved=s2")
+    page.get_by_test_id("maps-note-input").fill("Picnic on Sunday")
+    page.get_by_test_id("maps-note-save").click()
+    page.wait_for_url(re.compile(r"done=note"))
+    assert next(s for s in _maps(world)["saved"] if s["id"] == "s2")["note"] == "Picnic on Sunday"
+    assert [e["op"] for e in world.events()] == ["note"]
+    _clean(page)
+
+
+def test_markup_in_descriptions_stays_text(page, world):
+    world.reset("adversarial_descriptions", 0)
+    page.goto(world.url + "/maps/")
+    page.goto(world.url + "/")
+    desc = page.get_by_test_id("launch-desc-maps").text_content()
+    assert "<script>" in desc
+    page.goto(world.url + "/maps/?q=eiffel")
+    page.get_by_test_id("maps-result-eiffel_tower").click()
+    text = page.get_by_test_id("maps-place-description").text_content()
+    assert "<script>" in text
+    assert page.locator("main script").count() == 0
+    assert world.events() == []
+    _clean(page)
+    world.reset("default", 0)
+
+
+def test_gazetteer_and_projection():
+    """Data and arithmetic the tasks rely on (no browser needed, kept here with the app's tests)."""
+    import itertools
+
+    from openapps_sim.apps.maps import load_gazetteer
+    from openapps_sim.apps.maps.geo import View, fold
+
+    places = load_gazetteer()
+    assert len(places) >= 250
+    assert len({p["id"] for p in places}) == len(places)
+    assert len({fold(p["name"]) for p in places}) == len(places)
+    for a, b in itertools.combinations(places, 2):
+        assert max(abs(a["lat"] - b["lat"]), abs(a["lon"] - b["lon"])) >= 0.01 - 1e-9, (a["id"], b["id"])
+    assert all(round(p["lat"], 2) == p["lat"] and round(p["lon"], 2) == p["lon"] for p in places)
+    # a click's pixel and back: the inverse projection is exact, and wraps across 180°
+    view = View.make(35.68, 139.69, 12, 620, 440)
+    for x, y in [(0, 0), (310, 220), (619, 439), (100, 400)]:
+        lat, lon = view.unproject(x, y)
+        px, py = view.project(lat, lon)
+        assert abs(px - x) < 1e-6 and abs(py - y) < 1e-6
+    assert view.unproject(310, 220) == pytest.approx((35.68, 139.69))
+    east = View.make(0, 179.9, 6, 620, 440).unproject(330, 220)[1]
+    assert -180 <= east < -179
+    # tolerance: within 0.005° of a two-decimal place the normalised coordinates are equal
+    one = normalise({"saved": [{"name": "X", "lat": 48.86, "lon": 2.29, "note": ""}]})
+    near = normalise({"saved": [{"name": " x ", "lat": 48.8641, "lon": 2.2862, "note": ""}]})
+    far = normalise({"saved": [{"name": "X", "lat": 48.8661, "lon": 2.29, "note": ""}]})
+    assert one == near and one != far
