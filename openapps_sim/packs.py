@@ -168,6 +168,8 @@ def parse_override(text: str, source: str = "--set") -> tuple[str, object]:
         value = yaml.safe_load(raw) if raw.strip() else ""
     except yaml.YAMLError:
         value = raw
+    if value is None and raw.strip() not in ("null", "~", "Null", "NULL"):
+        value = raw.strip()  # e.g. a colour: YAML reads "#ff0000" as a comment
     return key, value
 
 

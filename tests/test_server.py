@@ -129,3 +129,9 @@ def test_browser_not_found_names_the_fix(monkeypatch):
         assert message.count(".") <= 2 and "apt-get install -y chromium" in message
     finally:
         browser.find_chromium.cache_clear()
+
+
+def test_colour_override_keeps_the_hash():
+    from openapps_sim.world import compose
+
+    assert compose("default", ["theme.colors.primary=#ff0000"])["theme"]["colors"]["primary"] == "#ff0000"
