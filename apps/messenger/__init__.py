@@ -95,9 +95,9 @@ CSS = """
 .msgr-side h2,.msgr-chat h2{font-size:1.1em;margin:0}
 .msgr-search{display:flex;gap:var(--gap);margin-bottom:var(--gap)}
 .msgr-search input{flex:1 1 auto;min-width:0}
-.side-head{display:flex;justify-content:space-between;align-items:center;gap:var(--gap);margin:var(--gap) 0}
+.side-head{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:var(--gap);margin:var(--gap) 0}
 .side-head .button{white-space:nowrap;flex:none}
-.side-head h2{min-width:0;overflow-wrap:anywhere}
+.side-head h2{min-width:0;overflow-wrap:break-word}
 .conv-list li{border-bottom:var(--bw) solid var(--border)}
 .conv-list li:last-child{border-bottom:0}
 .conv-list a{display:flex;gap:var(--gap);align-items:center;padding:var(--gap);text-decoration:none;color:var(--text);
