@@ -76,9 +76,11 @@ class UI:
 
     @staticmethod
     def open_app(name: str) -> Iterator[Step]:
-        """Go to the start page and open an app through its launcher tile."""
+        """Go to the start page and open an app through its launcher tile (returns the app's
+        first observation, for scripts that branch on it)."""
         yield Step("click", "nav-home")
-        yield Step("click", f"launch-{name}")
+        obs = yield Step("click", f"launch-{name}")
+        return obs
 
 
 @dataclass
