@@ -295,12 +295,6 @@ def _find(state: dict, eid: str) -> dict:
     raise Infeasible(f"event {eid} is not in the state")
 
 
-def _open_calendar(ui: type[UI]) -> Iterator[Step]:
-    yield ui.click("nav-home")
-    obs = yield ui.click("launch-calendar")
-    return obs
-
-
 def go_to_day(ui: type[UI], obs: dict, iso: str, limit: int = 36) -> Iterator[Step]:
     """Step through the months (Previous / Next) until the day is on the page, then open it."""
     target = f"calendar-day-{iso}"
@@ -315,7 +309,7 @@ def go_to_day(ui: type[UI], obs: dict, iso: str, limit: int = 36) -> Iterator[St
 
 def open_event(ui: type[UI], ev_id: str, iso: str) -> Iterator[Step]:
     """From the start page: open the calendar, find the event's day and open the event."""
-    obs = yield from _open_calendar(ui)
+    obs = yield from ui.open_app("calendar")
     yield from go_to_day(ui, obs, iso)
     return (yield ui.click(f"calendar-event-{ev_id}"))
 
@@ -416,7 +410,7 @@ class AddEvent(TaskFamily):
         )
 
     def solve(self, params, ui):
-        yield from _open_calendar(ui)
+        yield from ui.open_app("calendar")
         yield ui.click("calendar-new")
         yield ui.fill("calendar-field-title", params["title"])
         yield ui.fill("calendar-field-date", params["date"])
