@@ -26,6 +26,11 @@ def browser():
 @pytest.fixture()
 def page(browser, server):
     """A fresh page; fails the test on any request to another host or any console error."""
+    from browsergym.core import _get_global_playwright
+
+    # BrowserGym points get_by_test_id at its own "bid" attribute on the shared Playwright
+    # (process-wide); page tests address elements by data-testid.
+    _get_global_playwright().selectors.set_test_id_attribute("data-testid")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.external_requests = []
