@@ -198,7 +198,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     ok = True
     try:
         path = find_chromium()
-        print(f"chromium: {path} ({chromium_version(path)})")
+        print(f"chromium (headless runs): {path} ({chromium_version(path)})")
+        headed = find_chromium(headless=False)
+        if headed != path:
+            print(f"chromium (--headed runs): {headed}")
     except BrowserNotFound as e:
         print(f"chromium: MISSING - {e}")
         ok = False

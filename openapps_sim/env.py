@@ -63,6 +63,27 @@ _ACTIVE_PAGE_SCRIPT = """
 """
 
 
+# The focused element's bid in one round trip (through shadow roots); an iframe answers
+# {frame: true} and the caller falls back to BrowserGym's frame-by-frame walk.
+_FOCUSED_BID_SCRIPT = """
+(attr) => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot) el = el.shadowRoot.activeElement;
+  if (!el) return {frame: false, bid: ""};
+  if (el.tagName === "IFRAME" || el.tagName === "FRAME") return {frame: true, bid: ""};
+  return {frame: false, bid: el.getAttribute(attr) || ""};
+}
+"""
+
+
+def focused_element_bid(page: playwright.sync_api.Page) -> str:
+    """BrowserGym's ``extract_focused_element_bid`` with one call instead of four per step."""
+    found = page.evaluate(_FOCUSED_BID_SCRIPT, BROWSERGYM_ID_ATTRIBUTE)
+    if found["frame"]:
+        return extract_focused_element_bid(page)
+    return found["bid"]
+
+
 class LightChat:
     """BrowserGym's chat, without the browser window that shows it."""
 
@@ -217,7 +238,7 @@ class OpenAppsEnv(BrowserEnv):
                     _pre_extract(self.page, tags_to_mark=self.tags_to_mark, lenient=(retries_left == 0))
                     dom = extract_dom_snapshot(self.page)
                     axtree = extract_merged_axtree(self.page)
-                    focused = extract_focused_element_bid(self.page)
+                    focused = focused_element_bid(self.page)
                     extra = extract_dom_extra_properties(
                         dom, scale_factor=getattr(self.page, "_bgym_scale_factor", 1.0)
                     )

@@ -192,8 +192,15 @@ def prepare(df: pd.DataFrame, min_repeats: int = DEFAULT_MIN_REPEATS) -> pd.Data
 
 
 def invalid_categories(df: pd.DataFrame) -> list[str]:
-    """The invalid-action categories present as ``invalid_<cat>`` columns of a prepared frame."""
-    return [c[len("invalid_") :] for c in df.columns if c.startswith("invalid_") and c != "invalid_total"]
+    """The invalid-action categories present as ``invalid_<cat>`` columns of a prepared frame.
+
+    Only numeric columns count: a results record may carry other ``invalid_*`` fields (the
+    runner's ``invalid_detail`` summary dict) that are not per-category counts."""
+    return [
+        c[len("invalid_") :]
+        for c in df.columns
+        if c.startswith("invalid_") and c != "invalid_total" and pd.api.types.is_numeric_dtype(df[c])
+    ]
 
 
 def valid_episodes(df: pd.DataFrame, min_repeats: int = DEFAULT_MIN_REPEATS) -> pd.DataFrame:

@@ -76,3 +76,20 @@ def test_invalid_actions_do_not_raise(env):
     obs, _ = env.reset()
     obs, r, term, trunc, _ = env.step("click('99999')")
     assert obs["last_action_error"] and r == 0
+
+
+def test_focused_element_matches_browsergyms_walk(env):
+    from browsergym.core.observation import _post_extract, _pre_extract, extract_focused_element_bid
+
+    obs, _ = _open_todo(env)
+    field = testid_bids(obs)["todo-new-title"]
+    obs, *_ = env.step(f"fill('{field}', 'x')")
+    assert obs["focused_element_bid"] == field
+    page = env.unwrapped.page
+    _pre_extract(page)
+    try:
+        assert extract_focused_element_bid(page) == field  # BrowserGym's own answer agrees
+    finally:
+        _post_extract(page)
+    obs, *_ = env.step("press('" + field + "', 'Tab')")
+    assert obs["focused_element_bid"] not in ("", field)

@@ -352,6 +352,16 @@ def test_invalid_actions_per_category():
     assert r["episodes_with_invalid"] == pytest.approx(2 / 3)
 
 
+def test_invalid_rates_ignore_the_runners_detail_dict():
+    # The runner writes ``invalid_detail`` (a summary dict) beside ``invalid``; it is not a category.
+    detail = {"valid": 3, "malformed": 1, "total": 4, "invalid": 1, "browser_error_kinds": {}}
+    df = table(ep(invalid={"malformed": 1}, invalid_detail=detail, steps=4), ep(seed=1, invalid_detail=detail))
+    assert "detail" not in m.invalid_categories(m.prepare(df))
+    r = one(m.invalid_rates(df, by=["agent"]), agent="A")
+    assert r["invalid"] == 1 and r["malformed"] == 1
+    assert one(m.reliability_summary(df, ["agent"]), agent="A")["invalid_per_episode"] == pytest.approx(0.5)
+
+
 def test_intent_misunderstanding():
     assert not m.intent_misunderstood(["start", "todo"], ["todo"])
     assert not m.intent_misunderstood([], ["todo"])

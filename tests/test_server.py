@@ -121,7 +121,8 @@ def test_browser_not_found_names_the_fix(monkeypatch):
         assert "apt-get install" in str(err.value)
         monkeypatch.delenv("OPENAPPS_CHROMIUM")
         monkeypatch.setattr(browser, "SYSTEM_CANDIDATES", ["/nonexistent/chromium"])
-        monkeypatch.setattr(browser, "_playwright_own", lambda: None)
+        monkeypatch.setattr(browser, "HEADLESS_SHELL_CANDIDATES", ["/nonexistent/chromium-headless-shell"])
+        monkeypatch.setattr(browser, "_playwright_own", lambda shell=False: None)
         browser.find_chromium.cache_clear()
         with pytest.raises(BrowserNotFound) as err:
             browser.find_chromium()
@@ -131,7 +132,55 @@ def test_browser_not_found_names_the_fix(monkeypatch):
         browser.find_chromium.cache_clear()
 
 
+def test_headless_runs_prefer_a_headless_shell_and_headed_runs_skip_it(monkeypatch, tmp_path):
+    from openapps_sim import browser
+
+    def fake(name):
+        path = tmp_path / name
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+        return str(path)
+
+    shell, full = fake("chromium-headless-shell"), fake("chromium")
+    monkeypatch.delenv("OPENAPPS_CHROMIUM", raising=False)
+    monkeypatch.setattr(browser, "_playwright_own", lambda shell=False: None)
+    monkeypatch.setattr(browser, "HEADLESS_SHELL_CANDIDATES", [shell])
+    monkeypatch.setattr(browser, "SYSTEM_CANDIDATES", [full])
+    browser.find_chromium.cache_clear()
+    try:
+        assert browser.find_chromium() == shell
+        assert browser.find_chromium(headless=False) == full
+        monkeypatch.setattr(browser, "HEADLESS_SHELL_CANDIDATES", [str(tmp_path / "missing")])
+        browser.find_chromium.cache_clear()
+        assert browser.find_chromium() == full  # no shell: the full browser runs headless too
+        monkeypatch.setenv("OPENAPPS_CHROMIUM", full)
+        monkeypatch.setattr(browser, "HEADLESS_SHELL_CANDIDATES", [shell])
+        browser.find_chromium.cache_clear()
+        assert browser.find_chromium() == full  # an explicit path always wins
+    finally:
+        browser.find_chromium.cache_clear()
+
+
 def test_colour_override_keeps_the_hash():
     from openapps_sim.world import compose
 
     assert compose("default", ["theme.colors.primary=#ff0000"])["theme"]["colors"]["primary"] == "#ff0000"
+
+
+def test_playwright_stack_capture_is_shimmed_but_still_names_the_caller():
+    import inspect
+
+    from playwright._impl import _connection, _sync_base
+
+    from openapps_sim import browser
+
+    browser.speed_up_playwright()
+    for module in (_connection, _sync_base):
+        assert module.inspect.stack is not inspect.stack, module.__name__
+
+    def caller():
+        return _sync_base.inspect.stack()
+
+    frames = caller()
+    assert frames[0].filename == __file__ and frames[0].function == "caller"
+    assert frames[1].function == "test_playwright_stack_capture_is_shimmed_but_still_names_the_caller"
