@@ -48,7 +48,7 @@ def cmd_variations(args: argparse.Namespace) -> int:
         return 0
     packs = list_packs()
     width = max(len(n) for n in packs)
-    for name, path in packs.items():
+    for name in packs:
         print(f"{name:<{width}}  {resolve_pack(name).description}")
     print(f"{'random-<seed>':<{width}}  a generated pack (colours, fonts, sizes, layout, language, descriptions)")
     return 0
@@ -65,7 +65,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         rows.append((fid, ",".join(fam.apps), f"{n} ({en} en)", ",".join(fam.languages()), str(fam.max_steps)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     print(f"\n{len(fams)} task families")
     return 0
 
@@ -250,7 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_agents)
 
     s = sub.add_parser("run", help="run one episode and print it")
-    s.add_argument("--agent", default=None, help="registry name or package.module:Class (default: the config's agent, else oracle)")
+    s.add_argument(
+        "--agent", default=None, help="registry name or package.module:Class (default: the config's agent, else oracle)"
+    )
     s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
     s.add_argument("--task", required=True)
     s.add_argument("--variation", default="default")

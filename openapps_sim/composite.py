@@ -51,15 +51,15 @@ class MultiStepFamily(TaskFamily):
         return params
 
     def prepare(self, state, params):
-        for fam, p in zip(self.part_families, params["parts"]):
+        for fam, p in zip(self.part_families, params["parts"], strict=True):
             fam.prepare(state, p)
 
     def apply(self, state, params):
-        for fam, p in zip(self.part_families, params["parts"]):
+        for fam, p in zip(self.part_families, params["parts"], strict=True):
             fam.apply(state, p)
 
     def solve(self, params, ui):
-        for fam, p in zip(self.part_families, params["parts"]):
+        for fam, p in zip(self.part_families, params["parts"], strict=True):
             yield from fam.solve(p, ui)
 
     def subgoals(self, params, initial, expected):

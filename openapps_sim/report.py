@@ -463,9 +463,21 @@ PER_VARIATION_HEADERS = [
 ]
 
 
-def _fluctuation_rows(a: Analysis, top: int) -> list[list[str]]:
-    f = a.fluctuation[a.fluctuation["n_versions"] >= 2].head(top)
-    return [
+def _fluctuation_rows(a: Analysis, top: int) -> tuple[list[list[str]], str]:
+    """The ``top`` agent x task pairs whose success moves across versions, and a sentence
+    about the pairs left out because their success is the same in every version."""
+    compared = a.fluctuation[a.fluctuation["n_versions"] >= 2]
+    f = compared[compared["fluctuation"] > 0].head(top)
+    stable = int((compared["fluctuation"] <= 0).sum())
+    if compared.empty:
+        note = "Only one version per task: nothing to compare."
+    elif stable == len(compared):
+        note = "Every agent x task pair had the same success rate in every version."
+    elif stable:
+        note = f"{stable} of {len(compared)} agent x task pairs had the same success rate in every version and are not listed."
+    else:
+        note = ""
+    rows = [
         [
             str(r["agent"]),
             str(r["task"]),
@@ -475,6 +487,7 @@ def _fluctuation_rows(a: Analysis, top: int) -> list[list[str]]:
         ]
         for _, r in f.iterrows()
     ]
+    return rows, note
 
 
 FLUCTUATION_HEADERS = ["Agent", "Task", "Best version", "Worst version", "Fluctuation"]
@@ -626,12 +639,12 @@ def render_markdown(a: Analysis, top: int = 15) -> str:
             md_table(PER_VARIATION_HEADERS, _per_variation_rows(a), ["l", "l"] + ["r"] * 8),
             "",
         ]
-        fl = _fluctuation_rows(a, top)
+        fl, fl_note = _fluctuation_rows(a, top)
         out += ["## Largest fluctuations across versions", ""]
         if fl:
             out += [md_table(FLUCTUATION_HEADERS, fl, ["l", "l", "l", "l", "r"]), ""]
-        else:
-            out += ["Only one version per task: nothing to compare.", ""]
+        if fl_note:
+            out += [fl_note, ""]
         h, rows = _behaviour_rows(a)
         out += [
             "## Loops and invalid actions by variation",
@@ -1292,16 +1305,15 @@ def render_html(
         sec.append(("deviation", "Within versus across versions", body))
 
         # Fluctuations.
-        fl = _fluctuation_rows(a, top)
+        fl, fl_note = _fluctuation_rows(a, top)
         body = (
             "<p>Tasks whose success rate differs most between the best and the worst version "
             f"(top {top}; versions with tied rates are all named).</p>"
         )
-        body += (
-            _html_table(FLUCTUATION_HEADERS, fl, ["l", "l", "l wrap", "l wrap", "r"])
-            if fl
-            else "<p>Only one version per task.</p>"
-        )
+        if fl:
+            body += _html_table(FLUCTUATION_HEADERS, fl, ["l", "l", "l wrap", "l wrap", "r"])
+        if fl_note:
+            body += f"<p>{html.escape(fl_note)}</p>"
         sec.append(("fluctuation", "Largest fluctuations", body))
 
         # Loops and invalid actions.

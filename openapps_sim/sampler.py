@@ -26,8 +26,8 @@ def is_generated(name: str) -> bool:
     return bool(GENERATED.match(name))
 
 
-def _hex(h: float, l: float, s: float) -> str:
-    r, g, b = colorsys.hls_to_rgb(h % 1.0, max(0.0, min(1.0, l)), max(0.0, min(1.0, s)))
+def _hex(h: float, lightness: float, s: float) -> str:
+    r, g, b = colorsys.hls_to_rgb(h % 1.0, max(0.0, min(1.0, lightness)), max(0.0, min(1.0, s)))
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 

@@ -241,6 +241,8 @@ def test_markdown_sections_match_metrics(written):
         assert line in per_var
     fl = md_section(md, "Largest fluctuations across versions")
     assert "| alpha | todo.add_item | 100% (default) | 33% (dark_theme) | 67% |" in fl
+    assert "| beta |" not in fl  # the same rate in both versions: not a fluctuation
+    assert "1 of 2 agent x task pairs had the same success rate in every version" in fl
     beh = md_rows(md_section(md, "Loops and invalid actions by variation"))
     assert beh["alpha"][:4] == ["alpha", "default", "3", "0.00"]
     assert "| alpha | dark_theme | 3 | 0.33 | 33% | 0.00 | 0.50 | 0.33 |" in md

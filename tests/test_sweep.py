@@ -45,10 +45,15 @@ def test_bad_specs_name_the_file_and_key(tmp_path, bad, needle):
 
 
 def test_spec_expands_axes_and_globs(tmp_path):
-    spec = load_spec(write_spec(
-        tmp_path, tasks=["todo.*"], variations=["default", {"sample": {"n": 3, "seed": 1}}],
-        seeds=[0, 4], viewports=["1280x720", "480x320"],
-    ))
+    spec = load_spec(
+        write_spec(
+            tmp_path,
+            tasks=["todo.*"],
+            variations=["default", {"sample": {"n": 3, "seed": 1}}],
+            seeds=[0, 4],
+            viewports=["1280x720", "480x320"],
+        )
+    )
     assert all(t.startswith("todo.") for t in spec.tasks) and len(spec.tasks) >= 2
     assert spec.variations[1:] == ["random-1-0", "random-1-1", "random-1-2"]
     assert len(spec.episodes()) == len(spec.tasks) * 4 * 2 * 2
@@ -64,7 +69,9 @@ def test_shipped_specs_validate():
 
 @pytest.mark.browser
 def test_sweep_records_resume_and_refuse_overwrite(tmp_path):
-    spec = load_spec(write_spec(tmp_path, tasks=["todo.add_item", "todo.mark_done"], variations=["default", "dark_theme"]))
+    spec = load_spec(
+        write_spec(tmp_path, tasks=["todo.add_item", "todo.mark_done"], variations=["default", "dark_theme"])
+    )
     out = tmp_path / "out"
     first = run_sweep(spec, out, workers=1, progress=False, limit=2)
     assert first["ran"] == 2
@@ -76,8 +83,22 @@ def test_sweep_records_resume_and_refuse_overwrite(tmp_path):
     assert len(records) == 4 and len({r["episode_id"] for r in records}) == 4
     assert all(r["success"] and r["reward"] == 1.0 and r["error"] is None for r in records)
     rec = records[0]
-    for key in ("agent", "task", "variation", "seed", "goal", "partial_reward", "steps", "invalid", "loops",
-                "apps_visited", "intent_misunderstanding", "duration_s", "tokens", "viewport"):
+    for key in (
+        "agent",
+        "task",
+        "variation",
+        "seed",
+        "goal",
+        "partial_reward",
+        "steps",
+        "invalid",
+        "loops",
+        "apps_visited",
+        "intent_misunderstanding",
+        "duration_s",
+        "tokens",
+        "viewport",
+    ):
         assert key in rec
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["spec_hash"] == spec.spec_hash and manifest["browser"] and manifest["version"]
@@ -86,10 +107,24 @@ def test_sweep_records_resume_and_refuse_overwrite(tmp_path):
 
 @pytest.mark.browser
 def test_a_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
-    spec_path = write_spec(tmp_path, tasks=["todo.add_item", "todo.mark_done", "todo.remove_item"],
-                           variations=["default", "dark_theme"], seeds=1)
+    spec_path = write_spec(
+        tmp_path,
+        tasks=["todo.add_item", "todo.mark_done", "todo.remove_item"],
+        variations=["default", "dark_theme"],
+        seeds=1,
+    )
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "openapps_sim.cli", "sweep", str(spec_path), "--out", str(out), "--quiet", "--no-report"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "openapps_sim.cli",
+        "sweep",
+        str(spec_path),
+        "--out",
+        str(out),
+        "--quiet",
+        "--no-report",
+    ]
     proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = out / "results.jsonl"
     deadline = time.time() + 120

@@ -32,7 +32,7 @@ def routes(r: AppRoutes) -> None:
     @r.get("/")
     def index(ctx: AppContext, params: dict):
         tiles = []
-        for name, app in ctx.world.apps.items():
+        for name in ctx.world.apps:
             if name == "start":
                 continue
             cfg = ctx.world.config[name]
