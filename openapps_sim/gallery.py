@@ -6,8 +6,10 @@ import html
 from pathlib import Path
 
 from .client import ServerHandle
-from .packs import list_packs, resolve_pack
-from .world import discover_apps
+from .packs import list_packs, resolve_pack, split_expression
+from .world import compose, discover_apps
+
+PHONE_VIEWPORT = {"width": 390, "height": 844}
 
 
 def build_gallery(
@@ -27,12 +29,18 @@ def build_gallery(
     server = ServerHandle().start()
     browser = launch_browser()
     rows = []
+    desktop = {"width": width, "height": height}
     try:
-        context = browser.new_context(viewport={"width": width, "height": height})
+        context = browser.new_context(viewport=desktop)
         page = context.new_page()
         for pack in packs:
-            description = resolve_pack(pack).description
+            description = " + ".join(resolve_pack(part).description for part in split_expression(pack))
             server.reset(pack, seed)
+            # A phone layout is shown on a phone-sized screen, as an agent on a phone would see it.
+            phone = compose(pack).get("theme", {}).get("layout") == "mobile"
+            page.set_viewport_size(PHONE_VIEWPORT if phone else desktop)
+            if phone:
+                description += f" (shown at {PHONE_VIEWPORT['width']}x{PHONE_VIEWPORT['height']})"
             cells = []
             for app in app_names:
                 path = "/" if app == "start" else f"/{app}/"
@@ -65,12 +73,14 @@ def _page(rows, app_names) -> str:
 <style>
 body{{font-family:system-ui,sans-serif;margin:16px;background:#fafafa;color:#222}}
 table{{border-collapse:collapse}} th,td{{border:1px solid #ddd;padding:6px;vertical-align:top;background:#fff}}
-thead th{{position:sticky;top:0;background:#eef}} th.pack{{text-align:left;width:180px;font-size:14px}}
+thead th{{position:sticky;top:0;background:#eef;z-index:2}}
+th.pack{{text-align:left;min-width:170px;max-width:170px;font-size:14px;position:sticky;left:0;z-index:1}}
 th.pack div{{font-weight:normal;color:#666;font-size:12px;margin-top:4px}}
-img{{width:260px;display:block;border:1px solid #ccc}}
+img{{width:240px;height:150px;object-fit:cover;object-position:top;display:block;border:1px solid #ccc}}
 </style></head><body>
 <h1>OpenApps-Sim gallery</h1>
-<p>{len(rows)} packs &times; {len(app_names)} pages. Click a screenshot for the full size. Packs compose: any
+<p>{len(rows)} packs &times; {len(app_names)} pages. Thumbnails show the top of each page; click one for the
+full screenshot. Packs compose: any
 combination such as <code>dark_theme+german</code> is a valid version too, and <code>random-&lt;seed&gt;</code> names
 generated ones.</p>
 <table><thead><tr><th>pack</th>{head}</tr></thead><tbody>
