@@ -27,7 +27,7 @@ from .errors import ConfigError, unknown_name
 from .schema import Record
 
 PACK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
-RESERVED_KEYS = {"description"}
+RESERVED_KEYS = {"description", "extends"}
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,18 @@ class Pack:
     name: str
     description: str
     sections: tuple[tuple[str, str, object], ...]  # (source file, section name, raw value)
+    extends: tuple[str, ...] = ()  # packs applied before this one's own sections
+    source: str = ""  # the file that names ``extends``, for messages
+
+
+def _extends_of(data: dict, file: str) -> tuple[str, ...]:
+    value = data.get("extends")
+    if value is None:
+        return ()
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise ConfigError(file, "extends", f"expected a pack name or a list of pack names, got {value!r}")
+    return tuple(n.strip() for n in names)
 
 
 def builtin_dir() -> Path:
@@ -100,6 +112,7 @@ def _load_pack_file(path_str: str, mtime: float) -> Pack:
         if not isinstance(head, dict):
             raise ConfigError(display_path(head_file), "", "expected a mapping of sections at the top level")
         description = str(head.get("description", ""))
+        extends = _extends_of(head, display_path(head_file))
         for key, value in head.items():
             if key not in RESERVED_KEYS:
                 sections.append((display_path(head_file), key, value))
@@ -116,9 +129,11 @@ def _load_pack_file(path_str: str, mtime: float) -> Pack:
         if not isinstance(data, dict):
             raise ConfigError(display_path(path), "", "expected a mapping of sections at the top level")
         description = str(data.get("description", ""))
+        extends = _extends_of(data, display_path(path))
         sections = [(display_path(path), k, v) for k, v in data.items() if k not in RESERVED_KEYS]
         name = path.stem
-    return Pack(name=name, description=description, sections=tuple(sections))
+    source = display_path(path / "pack.yaml" if path.is_dir() else path)
+    return Pack(name=name, description=description, sections=tuple(sections), extends=extends, source=source)
 
 
 def load_pack_path(path: Path) -> Pack:
@@ -135,21 +150,33 @@ def pack_from_dict(name: str, data: dict, source: str) -> Pack:
     return Pack(name=name, description=description, sections=sections)
 
 
-def resolve_pack(part: str, source: str = "--variation") -> Pack:
+def resolve_pack(part: str, source: str = "--variation", key: str = "variation", _seen: tuple = ()) -> Pack:
+    """The pack named by ``part`` (a name, a generated name or a file), with every pack it
+    ``extends`` applied first."""
     part = part.strip()
     if part.endswith(".yaml") or "/" in part or os.sep in part:
         path = Path(part)
         if not path.exists():
-            raise ConfigError(source, "", f"pack file {part!r} does not exist")
-        return load_pack_path(path)
-    from . import sampler
+            raise ConfigError(source, key, f"pack file {part!r} does not exist")
+        pack = load_pack_path(path)
+    else:
+        from . import sampler
 
-    if sampler.is_generated(part):
-        return sampler.generated_pack(part)
-    packs = list_packs()
-    if part not in packs:
-        raise unknown_name(source, "variation", part, list(packs) + ["random-<seed>"])
-    return load_pack_path(packs[part])
+        if sampler.is_generated(part):
+            return sampler.generated_pack(part)
+        packs = list_packs()
+        if part not in packs:
+            raise unknown_name(source, key, part, list(packs) + ["random-<seed>"])
+        pack = load_pack_path(packs[part])
+    if not pack.extends:
+        return pack
+    own_file = pack.source or part
+    if part in _seen:
+        raise ConfigError(own_file, "extends", f"packs extend each other in a cycle: {' -> '.join([*_seen, part])}")
+    inherited: list = []
+    for parent in pack.extends:
+        inherited.extend(resolve_pack(parent, own_file, "extends", (*_seen, part)).sections)
+    return Pack(name=pack.name, description=pack.description, sections=(*inherited, *pack.sections))
 
 
 def split_expression(expression: str | None) -> list[str]:

@@ -112,39 +112,16 @@ def sample_names(n: int, seed: int) -> list[str]:
 
 
 def write_samples(n: int, seed: int, out_dir) -> list[str]:
-    """Write ``n`` generated packs as standalone YAML files (``extends`` parents inlined)."""
+    """Write ``n`` generated packs as YAML files: the sampled theme, and the shipped language
+    and description packs they build on named under ``extends`` (a few hundred bytes each)."""
     from pathlib import Path
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     names = sample_names(n, seed)
     for name in names:
-        pack = generated_pack(name)
-        merged: dict = {"description": pack.description}
-        for _source, section, value in pack.sections:
-            merged.setdefault(section, [])
-            merged[section].append(value)
-        # A file holds one value per section, so parents go first and are merged here.
-        flat = {"description": pack.description}
-        for section, values in merged.items():
-            if section == "description":
-                continue
-            flat[section] = _deep_merge_all(values)
-        (out / f"{name}.yaml").write_text(yaml.safe_dump(flat, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        data = sample_pack_dict(name)
+        if not data["extends"]:
+            del data["extends"]
+        (out / f"{name}.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return names
-
-
-def _deep_merge_all(values: list) -> object:
-    result = values[0]
-    for v in values[1:]:
-        result = _deep_merge(result, v)
-    return result
-
-
-def _deep_merge(a, b):
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = _deep_merge(out[k], v) if k in out else v
-        return out
-    return b

@@ -266,6 +266,29 @@ def test_pack_given_as_a_path(tmp_path):
     assert compose(f"dark_theme+{path}")["theme"]["radius"] == 0
 
 
+def test_a_pack_extends_others(pack_dir):
+    (pack_dir / "my_dark.yaml").write_text("description: mine\nextends: [dark_theme, german]\ntheme:\n  radius: 0\n")
+    mine = compose("my_dark")
+    assert mine == compose(f"dark_theme+german+{pack_dir / 'my_dark.yaml'}")
+    assert mine["theme"]["radius"] == 0 and mine["todo"]["title"] == compose("german")["todo"]["title"]
+    assert mine["theme"]["colors"] == compose("dark_theme")["theme"]["colors"]
+    (pack_dir / "one.yaml").write_text("extends: dark_theme\n")  # a single name is fine too
+    assert compose("one") == compose("dark_theme")
+
+
+def test_extends_errors_name_the_file_key_and_choices(pack_dir):
+    (pack_dir / "bad_parent.yaml").write_text("extends: [dark_them]\n")
+    text = _error("bad_parent")
+    assert "bad_parent.yaml" in text and "extends" in text and "'dark_them'" in text and "dark_theme" in text
+    (pack_dir / "bad_type.yaml").write_text("extends: {a: 1}\n")
+    text = _error("bad_type")
+    assert "bad_type.yaml" in text and "extends" in text and "list of pack names" in text
+    (pack_dir / "loop_a.yaml").write_text("extends: loop_b\n")
+    (pack_dir / "loop_b.yaml").write_text("extends: loop_a\n")
+    text = _error("loop_a")
+    assert "cycle" in text and "loop_a -> loop_b -> loop_a" in text
+
+
 # -- every shipped pack ----------------------------------------------------------------------
 
 
@@ -430,10 +453,13 @@ def test_generated_packs_are_deterministic():
 
 
 def test_generated_packs_written_to_files(tmp_path):
-    names = sampler.write_samples(4, 11, tmp_path)
-    assert names == [f"random-11-{i}" for i in range(4)]
+    names = sampler.write_samples(12, 11, tmp_path)
+    assert names == [f"random-11-{i}" for i in range(12)]
     for name in names:
-        assert compose(str(tmp_path / f"{name}.yaml")) == compose(name)
+        file = tmp_path / f"{name}.yaml"
+        assert compose(str(file)) == compose(name)
+        assert file.stat().st_size < 3000  # shipped language/description packs are named, not copied
+    assert any("extends:" in (tmp_path / f"{n}.yaml").read_text() for n in names)
 
 
 def test_generated_packs_compose_with_named_packs():
