@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+RAY_STAMP := $(VENV)/.ray-stamp
 PYTEST_WORKERS ?= 2
 
 .PHONY: setup demo test test-all bench lint format gallery clean
@@ -18,6 +19,11 @@ $(STAMP): pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 
+# The tests also run the Ray executor against a local Ray instance; demo does not need Ray.
+$(RAY_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e ".[ray]" || echo "openapps: ray could not be installed; the Ray executor test will be skipped"
+	touch $(RAY_STAMP)
+
 setup: $(STAMP)
 	@$(BIN)/python -m openapps_sim.browser
 	@$(BIN)/openapps fonts --quiet >/dev/null 2>&1 || echo "openapps: web fonts unavailable; pages use generic fonts"
@@ -26,10 +32,10 @@ demo: setup
 	rm -rf runs/demo
 	$(BIN)/openapps sweep demo --out runs/demo
 
-test: setup
+test: setup $(RAY_STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not slow"
 
-test-all: setup
+test-all: setup $(RAY_STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
 
 bench: setup
