@@ -393,7 +393,10 @@ def _manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
             else:
                 parts.append(str(a))
         add("Agents", "; ".join(parts))
-    add("Browser", manifest.get("browser"))
+    browser = manifest.get("browser")
+    if browser and manifest.get("browser_binary"):
+        browser = f"{browser} ({manifest['browser_binary']})"
+    add("Browser", browser)
     add("Viewports", manifest.get("viewports") or manifest.get("viewport"))
     add("Swept axes", manifest.get("axes"))
     add("Python", manifest.get("python"))
@@ -413,6 +416,7 @@ def _manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
         "seeds",
         "agents",
         "browser",
+        "browser_binary",
         "viewports",
         "viewport",
         "axes",

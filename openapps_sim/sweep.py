@@ -287,10 +287,17 @@ def git_commit() -> str | None:
         return None
 
 
+def _browser_binary(find) -> str:
+    try:
+        return find()
+    except Exception as e:  # the manifest is written before any browser starts
+        return f"not found ({e})"
+
+
 def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
     from . import __version__
     from .agents import describe_agent_config
-    from .browser import chromium_version
+    from .browser import chromium_version, find_chromium
 
     return {
         "package": "openapps-sim",
@@ -307,6 +314,7 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
             for a in spec.agents
         ],
         "browser": chromium_version(),
+        "browser_binary": _browser_binary(find_chromium),
         "viewports": spec.viewports,
         "axes": spec.axes(),
         "workers": workers,
