@@ -101,7 +101,12 @@ def test_sweep_records_resume_and_refuse_overwrite(tmp_path):
     ):
         assert key in rec
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["spec_hash"] == spec.spec_hash and manifest["browser"] and "chrom" in manifest["browser_binary"] and manifest["version"]
+    assert (
+        manifest["spec_hash"] == spec.spec_hash
+        and manifest["browser"]
+        and "chrom" in manifest["browser_binary"]
+        and manifest["version"]
+    )
     assert (out / "trajectories" / f"{rec['episode_id']}.json").exists()
 
 
