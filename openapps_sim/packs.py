@@ -163,11 +163,12 @@ def resolve_pack(part: str, source: str = "--variation", key: str = "variation",
         from . import sampler
 
         if sampler.is_generated(part):
-            return sampler.generated_pack(part)
-        packs = list_packs()
-        if part not in packs:
-            raise unknown_name(source, key, part, list(packs) + ["random-<seed>"])
-        pack = load_pack_path(packs[part])
+            pack = sampler.generated_pack(part)
+        else:
+            packs = list_packs()
+            if part not in packs:
+                raise unknown_name(source, key, part, list(packs) + ["random-<seed>"])
+            pack = load_pack_path(packs[part])
     if not pack.extends:
         return pack
     own_file = pack.source or part

@@ -95,16 +95,19 @@ def sample_pack_dict(name: str) -> dict:
 
 
 def generated_pack(name: str):
-    from .packs import Pack, list_packs, resolve_pack
+    """The generated pack, its language and description parents named in ``extends``
+    (``packs.resolve_pack`` applies them, as for a pack file)."""
+    from .packs import Pack
 
     data = sample_pack_dict(name)
-    available = list_packs()
-    sections = []
-    for parent in data["extends"]:
-        if parent in available:
-            sections.extend(resolve_pack(parent).sections)
-    sections.append((f"{name} (generated)", "theme", data["theme"]))
-    return Pack(name=name, description=data["description"], sections=tuple(sections))
+    source = f"{name} (generated)"
+    return Pack(
+        name=name,
+        description=data["description"],
+        sections=((source, "theme", data["theme"]),),
+        extends=tuple(data["extends"]),
+        source=source,
+    )
 
 
 def sample_names(n: int, seed: int) -> list[str]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError, unknown_name
+from .errors import BrowserNotFound, ConfigError, unknown_name
 from .runner import EpisodeSpec, parse_viewport
 
 SPEC_KEYS = {
@@ -287,17 +287,19 @@ def git_commit() -> str | None:
         return None
 
 
-def _browser_binary(find) -> str:
+def _browser_binary() -> str:
+    from .browser import find_chromium
+
     try:
-        return find()
-    except Exception as e:  # the manifest is written before any browser starts
+        return find_chromium()
+    except BrowserNotFound as e:  # the manifest is written before any browser starts
         return f"not found ({e})"
 
 
 def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
     from . import __version__
     from .agents import describe_agent_config
-    from .browser import chromium_version, find_chromium
+    from .browser import chromium_version
 
     return {
         "package": "openapps-sim",
@@ -314,7 +316,7 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
             for a in spec.agents
         ],
         "browser": chromium_version(),
-        "browser_binary": _browser_binary(find_chromium),
+        "browser_binary": _browser_binary(),
         "viewports": spec.viewports,
         "axes": spec.axes(),
         "workers": workers,
