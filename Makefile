@@ -25,7 +25,7 @@ $(RAY_STAMP): $(STAMP)
 	touch $(RAY_STAMP)
 
 setup: $(STAMP)
-	@$(BIN)/python -m openapps_sim.browser
+	@$(BIN)/python -m openapps_sim.envs.browser
 	@$(BIN)/openapps fonts --quiet >/dev/null 2>&1 || echo "openapps: web fonts unavailable; pages use generic fonts"
 
 demo: setup

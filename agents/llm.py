@@ -19,9 +19,9 @@ import os
 import re
 from typing import Any
 
-from openapps_sim.actions import classify_action
+from openapps_sim.envs.actions import classify_action
+from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
-from openapps_sim.observe import axtree_text
 
 from .base import ConfigurableAgent, Option
 from .http import LLMResponseError, post_json
@@ -113,7 +113,7 @@ def scale_coordinates(action: str, sx: float, sy: float) -> str:
         return action
     import inspect
 
-    from openapps_sim.actions import space_functions
+    from openapps_sim.envs.actions import space_functions
 
     fn = space_functions("all")[call.func.id]
     try:

@@ -9,7 +9,7 @@ language and look.
 from __future__ import annotations
 
 from openapps_sim.agent import Agent
-from openapps_sim.observe import testid_bids
+from openapps_sim.envs.observe import testid_bids
 from openapps_sim.taskkit import UI, Step, get_family
 
 

@@ -365,7 +365,7 @@ class UITarsAgent(OpenAIAgent):
         return self.options["system_prompt"] or ""
 
     def act(self, obs: dict) -> str:
-        from openapps_sim.actions import classify_action
+        from openapps_sim.envs.actions import classify_action
 
         if self.history and self.history[-1]["error"] is None:
             self.history[-1]["error"] = obs.get("last_action_error") or ""

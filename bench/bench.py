@@ -82,8 +82,8 @@ def descendants(pid: int) -> list[int]:
 
 
 def bench_server(figures: dict) -> None:
-    from openapps_sim.client import ServerHandle
-    from openapps_sim.world import discover_apps
+    from openapps_sim.config.catalog import discover_apps
+    from openapps_sim.envs.client import ServerHandle
 
     t0 = time.perf_counter()
     server = ServerHandle().start()
@@ -91,7 +91,7 @@ def bench_server(figures: dict) -> None:
     figures["server_start_to_first_page_ms"] = round((time.perf_counter() - t0) * 1000, 1)
 
     in_server, round_trip = [], []
-    from openapps_sim.packs import list_packs
+    from openapps_sim.config.packs import list_packs
 
     packs = [p for p in ["default", "dark_theme", "german", "dense"] if p in list_packs()]
     for i in range(200):
@@ -135,13 +135,13 @@ def bench_env(figures: dict) -> None:
     )
     from openapps_sim.agents.oracle import OracleAgent
 
-    from openapps_sim.client import shared_server
-    from openapps_sim.observe import testid_bids
-    from openapps_sim.registration import make_env
+    from openapps_sim.envs.client import shared_server
+    from openapps_sim.envs.observe import testid_bids
+    from openapps_sim.envs.registration import make_env
 
     env = make_env("todo.add_item", obs_mode="both")
     env.reset(seed=0)
-    from openapps_sim.packs import list_packs
+    from openapps_sim.config.packs import list_packs
 
     variations = [v for v in ["default", "dark_theme", "german", "mobile", "dense", "french"] if v in list_packs()]
     resets = []
@@ -227,9 +227,9 @@ def stock_browsergym_reset_ms(n: int = 6) -> float:
 
     from browsergym.core.env import BrowserEnv
 
-    from openapps_sim.browser import patch_playwright
-    from openapps_sim.registration import _make_task
-    from openapps_sim.task import OpenAppsTask
+    from openapps_sim.envs.browser import patch_playwright
+    from openapps_sim.envs.registration import _make_task
+    from openapps_sim.envs.task import OpenAppsTask
 
     patch_playwright()  # the same Chromium binary and flags as OpenAppsEnv
     env = BrowserEnv(partial(_make_task, OpenAppsTask, "todo.add_item", 0), headless=True)
@@ -246,7 +246,7 @@ def stock_browsergym_reset_ms(n: int = 6) -> float:
 
 
 def bench_sweep(figures: dict, families: list[str]) -> None:
-    from openapps_sim.sweep import load_spec, run_sweep
+    from openapps_sim.sweeps.sweep import load_spec, run_sweep
 
     spec_text = {
         "name": "bench",
@@ -282,7 +282,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from openapps_sim import __version__
-    from openapps_sim.browser import chromium_version
+    from openapps_sim.envs.browser import chromium_version
     from openapps_sim.taskkit import all_families
 
     figures: dict = {

@@ -6,6 +6,6 @@ Importing the package registers one Gymnasium id per task family,
 
 __version__ = "0.1.0"
 
-from .registration import register_all as _register_all  # noqa: E402
+from openapps_sim.envs.registration import register_all as _register_all  # noqa: E402
 
 _register_all()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .errors import ConfigError, unknown_name
+from openapps_sim.errors import ConfigError, unknown_name
 
 
 class Agent:

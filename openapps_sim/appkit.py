@@ -4,7 +4,7 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
 :class:`AppSpec`:
 
 * ``name`` — used in URLs (``/<name>/``), state keys, pack keys and task ids;
-* ``schema`` — a :class:`~openapps_sim.schema.Record` for its configuration section;
+* ``schema`` — a :class:`~openapps_sim.config.schema.Record` for its configuration section;
 * ``content`` — the path of its base content YAML (the ``default`` look and data);
 * ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, built from its
   configuration and the world seed;
@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from .schema import Record, Str
+from openapps_sim.config.schema import Record, Str
 
 if TYPE_CHECKING:
-    from .world import World
+    from openapps_sim.web.world import World
 
 Handler = Callable[["AppContext", dict], Any]
 
@@ -124,7 +124,7 @@ class AppContext:
         return RedirectResponse(self.url(path), status_code=303)
 
     def page(self, *children: Any, title: str | None = None, status: int = 200) -> Response:
-        from .shell import render_page
+        from openapps_sim.web.shell import render_page
 
         html = render_page(self, title or self.config.get("title", self.app.name), children)
         return HTMLResponse(html, status_code=status)

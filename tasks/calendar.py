@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import date, timedelta
 
-from openapps_sim.normalise import norm_text
-from openapps_sim.observe import page_testids
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.envs.observe import page_testids
 from openapps_sim.taskkit import UI, Infeasible, Step, TaskFamily, family, pick
 
 NEW_TITLES = {

@@ -7,7 +7,7 @@ two decimals), which gives a dropped pin a tolerance of 0.005° around the targe
 
 from __future__ import annotations
 
-from openapps_sim.normalise import distance_km, norm_text
+from openapps_sim.config.normalise import distance_km, norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
 
 # Names for dropped pins, in the language of the active pack (shell.lang).

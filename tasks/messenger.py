@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from openapps_sim.apps.messenger import logic
 
-from openapps_sim.normalise import norm_text
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Subgoal, TaskFamily, family, pick
 
 NEW_MESSAGES = [

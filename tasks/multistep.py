@@ -1,7 +1,7 @@
 """Multi-step, cross-app families in three tiers.
 
 Tier 1: two sub-goals in two apps. Tier 2: three sub-goals in three apps. Tier 3: four
-sub-goals in four apps. Parts are single-app families (see :mod:`openapps_sim.composite`);
+sub-goals in four apps. Parts are single-app families (see :mod:`openapps_sim.taskkit.composite`);
 ``link`` ties their parameters together, e.g. the message to send names the event just
 created. Goals are assembled from one clause per part, in English (plain, casual, with
 unrelated context), German and French.
@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from openapps_sim.composite import MultiStepFamily
-from openapps_sim.normalise import norm_text
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import register_instance
+from openapps_sim.taskkit.composite import MultiStepFamily
 
 # One imperative clause per part family and language; {names} are the part's parameters.
 CLAUSES: dict[str, dict[str, str]] = {

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from openapps_sim.apps.shop import catalog as cat
 
-from openapps_sim.normalise import norm_text
-from openapps_sim.observe import page_testids
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.envs.observe import page_testids
 from openapps_sim.taskkit import Infeasible, Subgoal, TaskFamily, family, pick
 
 ADDRESSES = [

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from openapps_sim.normalise import norm_text
+from openapps_sim.config.catalog import discover_apps
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
-from openapps_sim.world import discover_apps
 
 
 @family

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.normalise import norm_text
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
 
 NEW_ITEMS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from openapps_sim.client import ServerHandle
+from openapps_sim.envs.client import ServerHandle
 
 
 @pytest.fixture(scope="session")
@@ -16,7 +16,7 @@ def server():
 
 @pytest.fixture(scope="session")
 def browser():
-    from openapps_sim.browser import launch_browser
+    from openapps_sim.envs.browser import launch_browser
 
     b = launch_browser(headless=True)
     yield b

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from openapps_sim.reward import normalise_world
+from openapps_sim.taskkit.reward import normalise_world
 
 
 def _leaves(node, path=()):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.packs import list_packs
+from openapps_sim.config.packs import list_packs
 from openapps_sim.taskkit import all_families
 
 

@@ -8,7 +8,7 @@ from openapps_sim.agents.llm import extract_action, scale_coordinates
 from openapps_sim.agents.prompts import action_help, system_prompt
 from openapps_sim.agents.uitars import CoordFrame, hotkey_to_playwright, parse_point, parse_uitars, smart_resize
 
-from openapps_sim.actions import (
+from openapps_sim.envs.actions import (
     ACTION_CATEGORIES,
     SPACE_SUBSETS,
     InvalidActionCounter,
@@ -16,7 +16,7 @@ from openapps_sim.actions import (
     classify_execution_error,
     execution_error_kind,
 )
-from openapps_sim.env import ACTION_SPACES
+from openapps_sim.envs.env import ACTION_SPACES
 
 # an observation with two elements on the page and a 1280x720 screenshot
 OBS = {

@@ -19,8 +19,8 @@ from openapps_sim.agents.lexical import detect_verb, extract_dates_times, extrac
 from openapps_sim.agents.llm import AnthropicAgent, OpenAIAgent
 from openapps_sim.agents.uitars import CoordFrame
 
-from openapps_sim.actions import InvalidActionCounter, classify_action
 from openapps_sim.agent import BUILTIN_AGENTS, Agent
+from openapps_sim.envs.actions import InvalidActionCounter, classify_action
 from openapps_sim.errors import ConfigError, OpenAppsError
 
 from .fake_llm_server import FakeLLMServer, request_images, request_texts
@@ -201,7 +201,7 @@ def test_goal_analysis():
 
 @pytest.fixture(scope="module")
 def env():
-    from openapps_sim.registration import make_env
+    from openapps_sim.envs.registration import make_env
 
     e = make_env("todo.add_item", task_kwargs={"variation": "default", "seed": 0}, obs_mode="both", action_space="all")
     yield e
@@ -280,7 +280,7 @@ def test_anthropic_agent_solves_add_item_with_tree_and_screenshot(env):
 
 
 def _center(obs: dict, testid: str) -> tuple[int, int]:
-    from openapps_sim.observe import testid_bids
+    from openapps_sim.envs.observe import testid_bids
 
     x, y, w, h = obs["extra_element_properties"][testid_bids(obs)[testid]]["bbox"]
     return round(x + w / 2), round(y + h / 2)

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from openapps_sim.apps.maps import normalise
 
-from openapps_sim.normalise import distance_km
+from openapps_sim.config.normalise import distance_km
 
 pytestmark = pytest.mark.browser
 

@@ -11,9 +11,10 @@ import yaml
 from openapps_sim.apps.shop import SCHEMA
 from openapps_sim.apps.shop import catalog as cat
 
-from openapps_sim.normalise import norm_text
-from openapps_sim.packs import list_packs
-from openapps_sim.world import World, base_config
+from openapps_sim.config.catalog import base_config
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.config.packs import list_packs
+from openapps_sim.web.world import World
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import gymnasium as gym
 import pytest
 
 import openapps_sim  # noqa: F401  (registers the ids)
-from openapps_sim.observe import testid_bids
+from openapps_sim.envs.observe import testid_bids
 
 pytestmark = pytest.mark.browser
 

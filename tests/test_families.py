@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from openapps_sim.packs import list_packs
+from openapps_sim.config.packs import list_packs
 from openapps_sim.taskkit import all_families, evaluate, instantiate
-from openapps_sim.world import World
+from openapps_sim.web.world import World
 
 from .familytools import with_side_effect
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from PIL import Image, ImageStat
 
-from openapps_sim.gallery import PHONE_VIEWPORT, build_gallery
+from openapps_sim.cli.gallery import PHONE_VIEWPORT, build_gallery
 
 pytestmark = pytest.mark.browser
 

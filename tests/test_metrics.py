@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from openapps_sim import metrics as m
+from openapps_sim.analysis import metrics as m
 
 
 def ep(agent="A", task="todo.add_item", variation="default", seed=0, success=False, **kw) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from openapps_sim.agents.oracle import OracleAgent
 
-from openapps_sim.registration import make_env
+from openapps_sim.envs.registration import make_env
 
 from .oracle_cases import full_matrix, representative
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from openapps_sim.packs import list_packs
-from openapps_sim.world import discover_apps
+from openapps_sim.config.catalog import discover_apps
+from openapps_sim.config.packs import list_packs
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from openapps_sim import metrics as m
-from openapps_sim.report import (
+from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.report import (
     fmt_pct,
     fmt_rate_ci,
     fmt_ratio,
@@ -313,7 +313,7 @@ def test_only_errors(tmp_path: Path):
 
 @pytest.mark.browser
 def test_html_renders_offline_in_chromium(written, tmp_path: Path):
-    from openapps_sim.browser import launch_browser
+    from openapps_sim.envs.browser import launch_browser
 
     results_dir, _, _ = written
     browser = launch_browser()

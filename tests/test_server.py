@@ -11,8 +11,9 @@ import urllib.request
 
 import pytest
 
-from openapps_sim.packs import list_packs
-from openapps_sim.world import World, discover_apps
+from openapps_sim.config.catalog import discover_apps
+from openapps_sim.config.packs import list_packs
+from openapps_sim.web.world import World
 
 
 def _get(url: str, headers: dict | None = None) -> tuple[int, str]:
@@ -92,7 +93,7 @@ def test_unknown_variation_on_reset_is_a_clear_error(server):
 
 def test_serve_command_picks_a_free_port_and_prints_the_url():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "openapps_sim.cli", "serve", "--variation", "dark_theme", "--port", "0"],
+        [sys.executable, "-m", "openapps_sim.cli.main", "serve", "--variation", "dark_theme", "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -110,7 +111,7 @@ def test_serve_command_picks_a_free_port_and_prints_the_url():
 
 
 def test_browser_not_found_names_the_fix(monkeypatch):
-    from openapps_sim import browser
+    from openapps_sim.envs import browser
     from openapps_sim.errors import BrowserNotFound
 
     monkeypatch.setenv("OPENAPPS_CHROMIUM", "/nonexistent/chrome")
@@ -133,7 +134,7 @@ def test_browser_not_found_names_the_fix(monkeypatch):
 
 
 def test_headless_runs_prefer_a_headless_shell_and_headed_runs_skip_it(monkeypatch, tmp_path):
-    from openapps_sim import browser
+    from openapps_sim.envs import browser
 
     def fake(name):
         path = tmp_path / name
@@ -162,7 +163,7 @@ def test_headless_runs_prefer_a_headless_shell_and_headed_runs_skip_it(monkeypat
 
 
 def test_colour_override_keeps_the_hash():
-    from openapps_sim.world import compose
+    from openapps_sim.config.catalog import compose
 
     assert compose("default", ["theme.colors.primary=#ff0000"])["theme"]["colors"]["primary"] == "#ff0000"
 
@@ -172,7 +173,7 @@ def test_playwright_stack_capture_is_shimmed_but_still_names_the_caller():
 
     from playwright._impl import _connection, _sync_base
 
-    from openapps_sim import browser
+    from openapps_sim.envs import browser
 
     browser.speed_up_playwright()
     for module in (_connection, _sync_base):

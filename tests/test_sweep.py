@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from openapps_sim.errors import ConfigError
-from openapps_sim.sweep import load_spec, read_results, run_sweep
+from openapps_sim.sweeps.sweep import load_spec, read_results, run_sweep
 
 
 def write_spec(tmp_path: Path, **data) -> Path:
@@ -122,7 +122,7 @@ def test_a_killed_sweep_resumes_without_loss_or_duplicates(tmp_path):
     cmd = [
         sys.executable,
         "-m",
-        "openapps_sim.cli",
+        "openapps_sim.cli.main",
         "sweep",
         str(spec_path),
         "--out",
@@ -164,8 +164,8 @@ def test_torn_last_line_is_repaired_and_rerun(tmp_path):
 
 @pytest.mark.browser
 def test_crash_is_retried_and_episodes_are_isolated():
-    from openapps_sim import client
-    from openapps_sim.runner import EpisodeSpec, Worker, run_with_retry
+    from openapps_sim.envs import client
+    from openapps_sim.sweeps.runner import EpisodeSpec, Worker, run_with_retry
 
     worker = Worker()
     try:
@@ -194,7 +194,7 @@ class FlakyWorker:
         self.restarts = 0
 
     def run(self, spec, out_dir, run_id, attempt):
-        from openapps_sim.runner import EpisodeResult
+        from openapps_sim.sweeps.runner import EpisodeResult
 
         if self.failures:
             self.failures -= 1
@@ -206,7 +206,7 @@ class FlakyWorker:
 
 
 def test_a_crash_is_retried_once_then_recorded_as_an_error():
-    from openapps_sim.runner import EpisodeSpec, run_with_retry
+    from openapps_sim.sweeps.runner import EpisodeSpec, run_with_retry
 
     spec = EpisodeSpec("oracle", "todo.add_item")
     once = FlakyWorker(1)

@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from openapps_sim import packs, sampler
-from openapps_sim import world as world_mod
+import openapps_sim.config.catalog as world_mod
+from openapps_sim.config import packs, sampler
+from openapps_sim.config.catalog import compose, discover_apps
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
-from openapps_sim.fonts import font_face_css, font_stack
-from openapps_sim.normalise import norm_text
-from openapps_sim.world import compose, discover_apps
+from openapps_sim.web.fonts import font_face_css, font_stack
 
 LANGUAGE_PACKS = sampler.LANGUAGE_PACKS
 APPEARANCE_PACKS = [
@@ -86,8 +86,8 @@ DRACULA = {
 
 
 def _clear_caches() -> None:
-    world_mod._composed_json.cache_clear()
-    world_mod._initial_state_json.cache_clear()
+    world_mod.composed_json.cache_clear()
+    world_mod.initial_state_json.cache_clear()
     packs._load_pack_file.cache_clear()
 
 

@@ -35,8 +35,8 @@ from fasthtml.common import (
 )
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.normalise import norm_text
-from openapps_sim.schema import Bool, Date, Enum, Int, ListOf, MapOf, Record, Str, Time
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.config.schema import Bool, Date, Enum, Int, ListOf, MapOf, Record, Str, Time
 
 FIELDS = ("title", "date", "time", "description", "url", "invitees", "location")
 

@@ -38,7 +38,7 @@ from fasthtml.common import (
 )
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.schema import Bool, Int, ListOf, Record, Str
+from openapps_sim.config.schema import Bool, Int, ListOf, Record, Str
 
 from . import paths as P_
 from .paths import path_id

@@ -25,9 +25,9 @@ from fasthtml.svg import Path as SvgPath
 from starlette.responses import Response
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.config.normalise import distance_km, norm_text
+from openapps_sim.config.schema import Bool, Enum, Float, Int, ListOf, MapOf, Record, Str
 from openapps_sim.errors import ConfigError
-from openapps_sim.normalise import distance_km, norm_text
-from openapps_sim.schema import Bool, Enum, Float, Int, ListOf, MapOf, Record, Str
 
 from . import land
 from .geo import (

@@ -11,7 +11,7 @@ from pathlib import Path
 from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Li, P, Span, Textarea, Ul
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.schema import Bool, ListOf, Record, Str
+from openapps_sim.config.schema import Bool, ListOf, Record, Str
 
 from . import logic
 from .logic import ME, Timestamp

@@ -20,8 +20,8 @@ import re
 import unicodedata
 from datetime import datetime, timedelta
 
-from openapps_sim.normalise import norm_text
-from openapps_sim.schema import Field
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.config.schema import Field
 
 ME = "me"
 TIME_FORMAT = "%Y-%m-%dT%H:%M"

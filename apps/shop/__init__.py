@@ -12,8 +12,8 @@ from pathlib import Path
 from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Label, Li, Nav, NotStr, Option, P, Select, Span, Ul
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.icons import icon_svg
-from openapps_sim.schema import Enum, Float, Int, ListOf, MapOf, Record, Str
+from openapps_sim.config.schema import Enum, Float, Int, ListOf, MapOf, Record, Str
+from openapps_sim.web.icons import icon_svg
 
 from . import catalog as cat
 from .images import ICONS, product_svg

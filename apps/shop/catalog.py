@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
-from openapps_sim.normalise import norm_text
 
 ADDRESS_FIELDS = ("name", "street", "city", "postcode", "country")
 MAX_QTY = 99

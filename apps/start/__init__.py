@@ -7,8 +7,8 @@ from pathlib import Path
 from fasthtml.common import H1, A, Div, NotStr, P, Span
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.icons import icon_svg
-from openapps_sim.schema import Record, Str
+from openapps_sim.config.schema import Record, Str
+from openapps_sim.web.icons import icon_svg
 
 SCHEMA = Record(
     heading=Str("Your apps"),

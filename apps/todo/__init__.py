@@ -7,8 +7,8 @@ from pathlib import Path
 from fasthtml.common import H1, A, Button, Div, Form, Input, Li, P, Span, Ul
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.normalise import norm_text
-from openapps_sim.schema import Bool, ListOf, Record, Str
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.config.schema import Bool, ListOf, Record, Str
 
 STRINGS = Record(
     heading=Str("My tasks"),

@@ -19,7 +19,7 @@ import shutil
 import subprocess
 from functools import lru_cache
 
-from .errors import BrowserNotFound
+from openapps_sim.errors import BrowserNotFound
 
 FIX = (
     "no Chromium was found: install one with `apt-get install -y chromium` (Debian/Ubuntu) "

@@ -9,7 +9,7 @@ right: ``dark_theme+german`` applies ``dark_theme`` and then ``german``. Command
 Names are looked up in the packs shipped with the package, then in the folders listed in the
 ``OPENAPPS_VARIATIONS`` environment variable; a part of an expression that is a path to a
 ``.yaml`` file or a pack folder is read directly; ``random-<seed>`` names a generated pack
-(see :mod:`openapps_sim.sampler`).
+(see :mod:`openapps_sim.config.sampler`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import yaml
 
-from .errors import ConfigError, unknown_name
-from .schema import Record
+from openapps_sim.config.schema import Record
+from openapps_sim.errors import ConfigError, unknown_name
 
 PACK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
 RESERVED_KEYS = {"description", "extends"}
@@ -160,7 +160,7 @@ def resolve_pack(part: str, source: str = "--variation", key: str = "variation",
             raise ConfigError(source, key, f"pack file {part!r} does not exist")
         pack = load_pack_path(path)
     else:
-        from . import sampler
+        import openapps_sim.config.sampler as sampler
 
         if sampler.is_generated(part):
             pack = sampler.generated_pack(part)

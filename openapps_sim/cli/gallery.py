@@ -5,9 +5,9 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from .client import ServerHandle
-from .packs import list_packs, resolve_pack, split_expression
-from .world import compose, discover_apps
+from openapps_sim.config.catalog import compose, discover_apps
+from openapps_sim.config.packs import list_packs, resolve_pack, split_expression
+from openapps_sim.envs.client import ServerHandle
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 
@@ -20,7 +20,7 @@ def build_gallery(
     height: int = 800,
     seed: int = 0,
 ) -> Path:
-    from .browser import launch_browser
+    from openapps_sim.envs.browser import launch_browser
 
     out = Path(out)
     (out / "shots").mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import ConfigError
+from openapps_sim.errors import ConfigError
 
 _MISSING = object()
 

@@ -1,6 +1,6 @@
 """Start, reuse and talk to an app server process.
 
-A :class:`ServerHandle` owns one ``python -m openapps_sim.server`` child process (or attaches
+A :class:`ServerHandle` owns one ``python -m openapps_sim.web.server`` child process (or attaches
 to a running server given by ``OPENAPPS_SERVER_URL`` and ``OPENAPPS_ADMIN_SECRET``) and speaks
 the admin API over one kept-alive HTTP connection.
 """
@@ -18,8 +18,8 @@ import threading
 import time
 from urllib.parse import urlparse
 
-from .errors import ConfigError, OpenAppsError
-from .server import SECRET_HEADER
+from openapps_sim.errors import ConfigError, OpenAppsError
+from openapps_sim.protocol import SECRET_ENV, SECRET_HEADER
 
 
 class ServerError(OpenAppsError):
@@ -41,10 +41,20 @@ class ServerHandle:
         if self.url:
             return self
         self.secret = secrets.token_hex(16)
-        env = dict(os.environ, OPENAPPS_ADMIN_SECRET=self.secret, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, **{SECRET_ENV: self.secret}, PYTHONUNBUFFERED="1")
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "openapps_sim.server", "--port", "0", "--variation", variation, "--seed", str(seed)],
+            [
+                sys.executable,
+                "-m",
+                "openapps_sim.web.server",
+                "--port",
+                "0",
+                "--variation",
+                variation,
+                "--seed",
+                str(seed),
+            ],
             stdout=subprocess.PIPE,
             stderr=None,
             env=env,
@@ -187,7 +197,7 @@ def shared_server() -> ServerHandle:
             _shared.stop()
         url = os.environ.get("OPENAPPS_SERVER_URL")
         if url:
-            _shared = ServerHandle(url, os.environ.get("OPENAPPS_ADMIN_SECRET", ""))
+            _shared = ServerHandle(url, os.environ.get(SECRET_ENV, ""))
         else:
             _shared = ServerHandle().start()
         return _shared

@@ -29,7 +29,7 @@ def _short(value: Any, limit: int = 120) -> str:
 
 def normalise_world(state: dict) -> dict:
     """Each app's state through that app's ``normalise`` (see docs/tasks.md)."""
-    from .world import discover_apps
+    from openapps_sim.config.catalog import discover_apps
 
     apps = discover_apps()
     return {name: (apps[name].normalise(value) if name in apps else value) for name, value in state.items()}

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from fasthtml.common import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 
-from .theme import BASE_CSS, theme_css
+from openapps_sim.web.theme import BASE_CSS
 
 if TYPE_CHECKING:
-    from .appkit import AppContext
+    from openapps_sim.appkit import AppContext
 
 
 def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
@@ -24,7 +24,6 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
         Span(ctx.config.get("title", ""), data_testid="app-title") if ctx.app.name != "start" else None,
         cls="topbar",
     )
-    overlays = [hook(ctx) for hook in world.page_hooks]
     doc = Html(
         Head(
             Meta(charset="utf-8"),
@@ -32,10 +31,7 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
             Title(f"{title} · {shell['brand']}"),
             Style(css),
         ),
-        Body(topbar, Main(*children), *[o for o in overlays if o is not None], cls=body_cls),
+        Body(topbar, Main(*children), cls=body_cls),
         lang=shell["lang"],
     )
     return "<!doctype html>\n" + to_xml(doc)
-
-
-__all__ = ["render_page", "theme_css"]

@@ -34,7 +34,7 @@ from browsergym.core.observation import (
     extract_screenshot,
 )
 
-from .browser import launch_browser
+from openapps_sim.envs.browser import launch_browser
 
 OBS_MODES = ("both", "axtree", "screenshot")
 ACTION_SPACES = {

@@ -35,7 +35,7 @@ from functools import lru_cache
 ACTION_CATEGORIES = ("valid", "malformed", "unknown_action", "bad_arguments", "browser_error")
 INVALID_CATEGORIES = ACTION_CATEGORIES[1:]
 
-# the same subsets as openapps_sim.env.ACTION_SPACES (kept in step by a test)
+# the same subsets as openapps_sim.envs.env.ACTION_SPACES (kept in step by a test)
 SPACE_SUBSETS = {
     "bid": ("chat", "infeas", "bid", "nav", "tab"),
     "coord": ("chat", "infeas", "coord", "nav"),

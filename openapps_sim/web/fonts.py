@@ -16,20 +16,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-# name -> (npm package, CSS family, generic fallback)
-WEB_FONTS: dict[str, tuple[str, str, str]] = {
-    "roboto": ("@fontsource/roboto", "Roboto", "sans-serif"),
-    "open_sans": ("@fontsource/open-sans", "Open Sans", "sans-serif"),
-    "lato": ("@fontsource/lato", "Lato", "sans-serif"),
-    "merriweather": ("@fontsource/merriweather", "Merriweather", "serif"),
-    "dancing_script": ("@fontsource/dancing-script", "Dancing Script", "cursive"),
-}
-GENERIC_FONTS = {
-    "system": "system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', 'WenQuanYi Zen Hei', sans-serif",
-    "serif": "Georgia, 'DejaVu Serif', 'WenQuanYi Zen Hei', serif",
-    "mono": "'DejaVu Sans Mono', 'Liberation Mono', monospace",
-}
-FONT_CHOICES = list(GENERIC_FONTS) + list(WEB_FONTS)
+from openapps_sim.config.appearance import FONT_CHOICES, GENERIC_FONTS, WEB_FONTS  # noqa: F401
+
 WEIGHTS = (400, 700)
 
 

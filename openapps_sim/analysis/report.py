@@ -7,7 +7,7 @@ A results folder (written by a sweep) holds::
     trajectories/<episode_id>.json     optional: goal and per-step action, error, url, screenshot
     screenshots/...                    optional: PNGs the trajectories point to
 
-Every number comes from :mod:`openapps_sim.metrics`. The HTML needs nothing but itself: CSS
+Every number comes from :mod:`openapps_sim.analysis.metrics`. The HTML needs nothing but itself: CSS
 is inline, charts are inline SVG drawn here, screenshots are embedded as (downscaled) data URIs,
 and there is no script. It loads nothing from any host.
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import metrics as m
+import openapps_sim.analysis.metrics as m
 
 AGENT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#6F6F6F", "#B8A000", "#000000"]
 """The Okabe-Ito palette (distinguishable with the common colour-vision deficiencies)."""

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import BrowserNotFound, ConfigError, unknown_name
-from .runner import EpisodeSpec, parse_viewport
+from openapps_sim.errors import BrowserNotFound, ConfigError, unknown_name
+from openapps_sim.sweeps.runner import EpisodeSpec, parse_viewport
 
 SPEC_KEYS = {
     "name": "a short name for the sweep",
@@ -121,10 +121,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/)."""
     from importlib import resources
 
-    from .agent import BUILTIN_AGENTS
-    from .packs import display_path, read_yaml, resolve_pack, split_expression
-    from .sampler import sample_names
-    from .taskkit import all_families
+    from openapps_sim.agent import BUILTIN_AGENTS
+    from openapps_sim.config.packs import display_path, read_yaml, resolve_pack, split_expression
+    from openapps_sim.config.sampler import sample_names
+    from openapps_sim.taskkit import all_families
 
     p = Path(path)
     if not p.exists():
@@ -288,7 +288,7 @@ def git_commit() -> str | None:
 
 
 def _browser_binary() -> str:
-    from .browser import find_chromium
+    from openapps_sim.envs.browser import find_chromium
 
     try:
         return find_chromium()
@@ -297,9 +297,9 @@ def _browser_binary() -> str:
 
 
 def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
-    from . import __version__
-    from .agents import describe_agent_config
-    from .browser import chromium_version
+    from openapps_sim import __version__
+    from openapps_sim.agents import describe_agent_config
+    from openapps_sim.envs.browser import chromium_version
 
     return {
         "package": "openapps-sim",
@@ -383,13 +383,13 @@ _worker = None
 
 def _worker_init(headless: bool) -> None:
     global _worker
-    from .runner import Worker
+    from openapps_sim.sweeps.runner import Worker
 
     _worker = Worker(headless=headless)
 
 
 def _worker_run(args: tuple[EpisodeSpec, str, str]) -> tuple[dict, dict]:
-    from .runner import run_with_retry
+    from openapps_sim.sweeps.runner import run_with_retry
 
     spec, out_dir, run_id = args
     result = run_with_retry(_worker, spec, Path(out_dir), run_id)
@@ -407,7 +407,7 @@ def execute_local(
     todo: list[EpisodeSpec], out: Path, run_id: str, workers: int, on_result, headless: bool = True
 ) -> None:
     if workers <= 1:
-        from .runner import Worker, run_with_retry
+        from openapps_sim.sweeps.runner import Worker, run_with_retry
 
         worker = Worker(headless=headless)
         try:
@@ -442,12 +442,12 @@ def execute_ray(
     @ray.remote(num_cpus=1)
     class RayWorker:
         def __init__(self):
-            from .runner import Worker
+            from openapps_sim.sweeps.runner import Worker
 
             self.worker = Worker(headless=headless)
 
         def run(self, spec, out_dir, run_id):
-            from .runner import run_with_retry
+            from openapps_sim.sweeps.runner import run_with_retry
 
             res = run_with_retry(self.worker, spec, Path(out_dir), run_id)
             return res.record, res.trajectory

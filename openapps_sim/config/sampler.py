@@ -15,7 +15,7 @@ import re
 
 import yaml
 
-from .fonts import FONT_CHOICES
+from openapps_sim.config.appearance import FONT_CHOICES
 
 GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")
 LANGUAGE_PACKS = ["german", "french", "spanish", "mandarin"]
@@ -97,7 +97,7 @@ def sample_pack_dict(name: str) -> dict:
 def generated_pack(name: str):
     """The generated pack, its language and description parents named in ``extends``
     (``packs.resolve_pack`` applies them, as for a pack file)."""
-    from .packs import Pack
+    from openapps_sim.config.packs import Pack
 
     data = sample_pack_dict(name)
     source = f"{name} (generated)"

@@ -8,11 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import BrowserNotFound, ConfigError, OpenAppsError
+from openapps_sim.errors import BrowserNotFound, ConfigError, OpenAppsError
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .server import serve
+    from openapps_sim.web.server import serve
 
     def announce(url: str, secret: str, ms: float) -> None:
         print(
@@ -26,14 +26,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_variations(args: argparse.Namespace) -> int:
-    from .packs import list_packs, resolve_pack
+    from openapps_sim.config.packs import list_packs, resolve_pack
 
     if args.action == "sample":
-        from .sampler import write_samples
+        from openapps_sim.config.sampler import write_samples
 
         names = write_samples(args.n, args.seed, args.out)
         if args.check:
-            from .world import compose
+            from openapps_sim.config.catalog import compose
 
             for name in names:
                 compose(str(Path(args.out) / f"{name}.yaml"))
@@ -42,7 +42,7 @@ def cmd_variations(args: argparse.Namespace) -> int:
     if args.action == "show":
         import yaml
 
-        from .world import compose
+        from openapps_sim.config.catalog import compose
 
         print(yaml.safe_dump(compose(args.expression, args.set), allow_unicode=True, sort_keys=False))
         return 0
@@ -55,7 +55,7 @@ def cmd_variations(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    from .taskkit import ENGLISH_STYLES, all_families
+    from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
     fams = all_families()
     rows = [("id", "apps", "phrasings", "languages", "max steps")]
@@ -71,7 +71,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from .agent import BUILTIN_AGENTS, load_agent_class
+    from openapps_sim.agent import BUILTIN_AGENTS, load_agent_class
 
     for name in BUILTIN_AGENTS:
         cls = load_agent_class(name)
@@ -93,16 +93,16 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .runner import EpisodeSpec, Worker, parse_viewport
-    from .sweep import _save_trajectory, write_json_atomic
-    from .taskkit import get_family
+    from openapps_sim.sweeps.runner import EpisodeSpec, Worker, parse_viewport
+    from openapps_sim.sweeps.sweep import _save_trajectory, write_json_atomic
+    from openapps_sim.taskkit import get_family
 
     get_family(args.task)
     parse_viewport(args.viewport, "--viewport")
     agent = args.agent
     if agent is None:
         # The agent named by the config file (agent: openai), else the oracle.
-        from .agents import load_agent_config
+        from openapps_sim.agents import load_agent_config
 
         agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
     spec = EpisodeSpec(
@@ -142,7 +142,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep import load_spec, run_sweep
+    from openapps_sim.sweeps.sweep import load_spec, run_sweep
 
     spec = load_spec(args.spec)
     out = Path(args.out or f"runs/{spec.name}")
@@ -159,7 +159,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import headline_table, load_results, write_report
+    from openapps_sim.analysis.report import headline_table, load_results, write_report
 
     out = Path(args.dir)
     md, html = write_report(out)
@@ -170,7 +170,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_gallery(args: argparse.Namespace) -> int:
-    from .gallery import build_gallery
+    from openapps_sim.cli.gallery import build_gallery
 
     index = build_gallery(Path(args.out), packs=args.packs, apps=args.apps, width=args.width, height=args.height)
     print(f"gallery: {index}")
@@ -178,7 +178,7 @@ def cmd_gallery(args: argparse.Namespace) -> int:
 
 
 def cmd_fonts(args: argparse.Namespace) -> int:
-    from .fonts import fetch, font_dir
+    from openapps_sim.web.fonts import fetch, font_dir
 
     missing = fetch(quiet=args.quiet)
     if missing:
@@ -192,8 +192,8 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from .browser import chromium_version, find_chromium
-    from .fonts import WEB_FONTS, available, font_dir
+    from openapps_sim.envs.browser import chromium_version, find_chromium
+    from openapps_sim.web.fonts import WEB_FONTS, available, font_dir
 
     ok = True
     try:
@@ -212,7 +212,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         + ")"
     )
     t0 = time.perf_counter()
-    from .world import World
+    from openapps_sim.web.world import World
 
     w = World()
     print(f"apps: {', '.join(w.apps)} (world built in {(time.perf_counter() - t0) * 1000:.0f} ms)")

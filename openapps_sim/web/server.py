@@ -22,12 +22,11 @@ from fasthtml.common import FastHTML
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from . import fonts
-from .appkit import AppContext, AppRoutes, AppSpec
-from .errors import ConfigError, OpenAppsError
-from .world import World
-
-SECRET_HEADER = "x-openapps-secret"
+import openapps_sim.web.fonts as fonts
+from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.errors import ConfigError, OpenAppsError
+from openapps_sim.protocol import SECRET_ENV, SECRET_HEADER
+from openapps_sim.web.world import World
 
 
 def _params(request: Request, form) -> dict:
@@ -181,7 +180,7 @@ def serve(
     t0 = time.perf_counter()
     world = World()
     world.reset(variation, seed, overrides)
-    secret = secret or os.environ.get("OPENAPPS_ADMIN_SECRET") or secrets.token_hex(16)
+    secret = secret or os.environ.get(SECRET_ENV) or secrets.token_hex(16)
     app = build_app(world, secret)
     sock = bind_socket(host, port)
     url = f"http://{host}:{sock.getsockname()[1]}"
@@ -193,7 +192,7 @@ def serve(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m openapps_sim.server")
+    parser = argparse.ArgumentParser(prog="python -m openapps_sim.web.server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--variation", default="default")

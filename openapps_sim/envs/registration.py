@@ -1,7 +1,7 @@
 """Registers every task family as ``browsergym/openapps.<family id>`` with Gymnasium.
 
 ``gym.make("browsergym/openapps.todo.add_item", task_kwargs={"variation": "dark_theme",
-"seed": 3})`` returns an :class:`~openapps_sim.env.OpenAppsEnv`; ``seed`` may also be given to
+"seed": 3})`` returns an :class:`~openapps_sim.envs.env.OpenAppsEnv`; ``seed`` may also be given to
 ``env.reset(seed=...)``.
 """
 
@@ -15,8 +15,8 @@ ENV_PREFIX = "browsergym/openapps."
 
 
 def make_env(family: str, task_kwargs: dict | None = None, **env_kwargs):
-    from .env import OpenAppsEnv
-    from .task import OpenAppsTask
+    from openapps_sim.envs.env import OpenAppsEnv
+    from openapps_sim.envs.task import OpenAppsTask
 
     task_kwargs = dict(task_kwargs or {})
     seed = task_kwargs.pop("seed", None)
@@ -30,7 +30,7 @@ def _make_task(task_cls, default_family: str, default_seed, seed=None, **kwargs)
 
 
 def register_all() -> None:
-    from .taskkit import all_families
+    from openapps_sim.taskkit import all_families
 
     for family_id in all_families():
         env_id = ENV_PREFIX + family_id

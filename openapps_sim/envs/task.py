@@ -5,9 +5,9 @@ from __future__ import annotations
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
-from .client import ServerHandle, shared_server
-from .packs import split_expression
-from .taskkit import Evaluation, evaluate, get_family, instantiate
+from openapps_sim.config.packs import split_expression
+from openapps_sim.envs.client import ServerHandle, shared_server
+from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 

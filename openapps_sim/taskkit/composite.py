@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from .reward import normalise_world
-from .taskkit import Subgoal, TaskFamily, get_family
+from openapps_sim.taskkit import Subgoal, TaskFamily, get_family
+from openapps_sim.taskkit.reward import normalise_world
 
 
 class MultiStepFamily(TaskFamily):

@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agent import Agent
-from .errors import ConfigError
+from openapps_sim.agent import Agent
+from openapps_sim.errors import ConfigError
 
 RECORD_VERSION = 1
 
@@ -97,7 +97,7 @@ def app_of_url(url: str, known_apps: set[str]) -> str | None:
 
 
 def make_agent_for(spec: EpisodeSpec) -> Agent:
-    from .agents import make_agent  # the agents package owns configs and the registry
+    from openapps_sim.agents import make_agent  # the agents package owns configs and the registry
 
     agent = make_agent(spec.agent, spec.agent_config, spec.options)
     return agent
@@ -113,14 +113,14 @@ class Worker:
 
     def _ensure_env(self):
         if self.env is None:
-            from .registration import make_env
+            from openapps_sim.envs.registration import make_env
 
             self.env = make_env("todo.add_item", headless=self.headless)
         return self.env
 
     def restart(self) -> None:
         """Throw away the browser and the server (after a crash)."""
-        from . import client
+        import openapps_sim.envs.client as client
 
         if self.env is not None:
             try:
@@ -139,10 +139,10 @@ class Worker:
             self.env = None
 
     def run(self, spec: EpisodeSpec, out_dir: Path | None = None, run_id: str = "", attempt: int = 1) -> EpisodeResult:
-        from .actions import InvalidActionCounter, classify_action, classify_execution_error
-        from .metrics import count_loops
-        from .taskkit import get_family
-        from .world import discover_apps
+        from openapps_sim.analysis.metrics import count_loops
+        from openapps_sim.config.catalog import discover_apps
+        from openapps_sim.envs.actions import InvalidActionCounter, classify_action, classify_execution_error
+        from openapps_sim.taskkit import get_family
 
         t0 = time.perf_counter()
         env = self._ensure_env()
@@ -282,7 +282,7 @@ _MAPPINGS: dict[str, Any] = {}
 
 def _mapping_for(space: str):
     if space not in _MAPPINGS:
-        from .env import action_mapping
+        from openapps_sim.envs.env import action_mapping
 
         _MAPPINGS[space] = action_mapping(space)
     return _MAPPINGS[space]

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .errors import unknown_name
-from .reward import StateDiff, normalise_world, state_diff
+from openapps_sim.errors import unknown_name
+from openapps_sim.taskkit.reward import StateDiff, normalise_world, state_diff
 
 ENGLISH_STYLES = ("plain", "casual", "context")
 GOAL_LANGUAGES = ("en", "de", "fr")
@@ -167,7 +167,7 @@ class TaskFamily:
         return None
 
     def check_answer(self, given: str, expected: str) -> bool:
-        from .normalise import norm_text
+        from openapps_sim.config.normalise import norm_text
 
         return norm_text(given) == norm_text(expected)
 

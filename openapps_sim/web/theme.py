@@ -6,44 +6,7 @@ and so on), so one theme pack restyles all six apps at once.
 
 from __future__ import annotations
 
-from .fonts import FONT_CHOICES, font_face_css, font_stack
-from .schema import Bool, Color, Enum, Float, Int, Record, Str
-
-COLORS = Record(
-    background=Color("#f4f5f7", doc="page background"),
-    surface=Color("#ffffff", doc="cards, panels and inputs"),
-    text=Color("#1d2330", doc="body text"),
-    muted=Color("#5d6677", doc="secondary text"),
-    primary=Color("#2f6fde", doc="buttons, links and highlights"),
-    on_primary=Color("#ffffff", doc="text on primary-coloured buttons"),
-    border=Color("#d9dde5", doc="lines around cards and inputs"),
-    accent=Color("#f2a93b", doc="badges, pins and highlights"),
-    danger=Color("#d64545", doc="delete buttons"),
-    success=Color("#2e9d5b", doc="done marks and confirmations"),
-)
-
-THEME = Record(
-    colors=COLORS,
-    font=Enum(FONT_CHOICES, "system", doc="body font; fonts other than the generic ones are served locally"),
-    heading_font=Enum(["same"] + FONT_CHOICES, "same", doc="font of titles"),
-    font_size=Int(15, lo=9, hi=40, doc="base text size in CSS pixels"),
-    line_height=Float(1.45, lo=1.0, hi=2.5),
-    letter_spacing=Float(0.0, lo=-0.1, hi=0.5, doc="in em"),
-    radius=Int(8, lo=0, hi=30, doc="corner radius in CSS pixels"),
-    spacing=Float(1.0, lo=0.3, hi=3.0, doc="multiplier of every padding and gap"),
-    border_width=Int(1, lo=0, hi=6),
-    layout=Enum(["desktop", "mobile"], "desktop", doc="mobile: a phone-width column"),
-    content_width=Int(960, lo=320, hi=2400, doc="maximum width of the page content in CSS pixels"),
-    nav_position=Enum(["top", "bottom"], "top", doc="where the bar with the Home link sits"),
-    uppercase_buttons=Bool(False),
-    shadows=Bool(True),
-)
-
-SHELL = Record(
-    lang=Str("en", doc="the HTML lang attribute and the language tasks phrase goals in"),
-    home_label=Str("Home", doc="the link back to the start page"),
-    brand=Str("OpenApps", doc="the name in the top bar"),
-)
+from openapps_sim.web.fonts import font_face_css, font_stack
 
 
 def theme_css(theme: dict) -> str:

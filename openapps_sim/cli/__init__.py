@@ -1,0 +1,5 @@
+"""The ``openapps`` command line."""
+
+from openapps_sim.cli.main import main
+
+__all__ = ["main"]

@@ -1,0 +1,3 @@
+from openapps_sim.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""The world: every app's configuration and state, the event log, and in-memory reset."""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+
+from openapps_sim.config.catalog import composed_json, discover_apps, initial_state_json
+from openapps_sim.errors import ConfigError
+from openapps_sim.web.theme import theme_css
+
+
+class World:
+    """All apps' state plus the log of every change. Reset happens in memory."""
+
+    def __init__(self) -> None:
+        self.apps = discover_apps()
+        self.variation = "default"
+        self.overrides: tuple[str, ...] = ()
+        self.seed = 0
+        self.config: dict = {}
+        self.state: dict[str, dict] = {}
+        self.events: list[dict] = []
+        self._css_cache: tuple[str, str] | None = None
+        self.reset()
+
+    def reset(self, variation: str | None = "default", seed: int = 0, overrides: list[str] | tuple = ()) -> float:
+        """Restore the world to ``variation`` and ``seed``. Returns the time taken in ms."""
+        t0 = time.perf_counter()
+        expression = variation or "default"
+        overrides = tuple(overrides)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ConfigError("reset", "seed", f"expected an integer, got {seed!r}")
+        config_json = composed_json(expression, overrides)
+        self.config = json.loads(config_json)
+        self.state = json.loads(initial_state_json(expression, overrides, seed))
+        self.variation, self.seed, self.overrides = expression, seed, overrides
+        self.events = []
+        self._css_cache = None
+        return (time.perf_counter() - t0) * 1000
+
+    def set_state(self, state: dict) -> None:
+        """Replace the state (used by tasks to prepare an instance). Clears the event log."""
+        missing = set(self.apps) - set(state)
+        if missing:
+            raise ConfigError("set_state", ",".join(sorted(missing)), "missing app state")
+        self.state = copy.deepcopy(state)
+        self.events = []
+
+    def log(self, app: str, op: str, args: dict) -> None:
+        self.events.append({"i": len(self.events), "app": app, "op": op, "args": args, "t": time.time()})
+
+    def theme_css(self) -> str:
+        key = json.dumps(self.config["theme"], sort_keys=True)
+        if self._css_cache is None or self._css_cache[0] != key:
+            self._css_cache = (key, theme_css(self.config["theme"]))
+        return self._css_cache[1]
