@@ -27,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 import openapps_sim.analysis.metrics as m
+from openapps_sim.sweeps.store import read_records
 
 AGENT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#6F6F6F", "#B8A000", "#000000"]
 """The Okabe-Ito palette (distinguishable with the common colour-vision deficiencies)."""
@@ -41,33 +42,6 @@ DASH = "–"
 # ----------------------------------------------------------------------------------------
 
 
-def read_jsonl(path: Path) -> tuple[list[dict], list[str]]:
-    """Records of a JSON-lines file and notes about what was skipped.
-
-    A last line that does not parse (a write torn by a kill) is skipped with a note; a
-    malformed line anywhere else is an error, since it means the file was damaged.
-    """
-    records: list[dict] = []
-    notes: list[str] = []
-    lines = Path(path).read_text(encoding="utf-8", errors="replace").split("\n")
-    while lines and not lines[-1].strip():
-        lines.pop()
-    for i, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            if i == len(lines):
-                notes.append(f"skipped a truncated last line ({len(line)} characters) in {Path(path).name}")
-                continue
-            raise ValueError(f"{path}: line {i} is not valid JSON ({e.msg}); the file is damaged") from None
-        if not isinstance(rec, dict):
-            raise ValueError(f"{path}: line {i} is not a JSON object")
-        records.append(rec)
-    return records, notes
-
-
 def load_results(results_dir: Path | str) -> pd.DataFrame:
     """The results table of a folder: ``results.jsonl`` read, one record per episode id.
 
@@ -76,7 +50,7 @@ def load_results(results_dir: Path | str) -> pd.DataFrame:
     path = Path(results_dir) / "results.jsonl"
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist: run a sweep first (openapps sweep SPEC --out DIR)")
-    records, notes = read_jsonl(path)
+    records, notes = read_records(path)
     df = pd.DataFrame(records)
     n_raw = len(df)
     df = m.deduplicate(df).reset_index(drop=True)
