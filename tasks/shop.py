@@ -12,8 +12,8 @@ from __future__ import annotations
 from openapps_sim.apps.shop import catalog as cat
 
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.envs.observe import page_testids
 from openapps_sim.taskkit import Infeasible, Subgoal, TaskFamily, family, pick
+from openapps_sim.taskkit.observation import page_testids
 
 ADDRESSES = [
     {"name": "Maria Schmidt", "street": "Hauptstraße 12", "city": "Berlin", "postcode": "10115", "country": "Germany"},
