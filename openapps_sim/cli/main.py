@@ -296,6 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("doctor", help="check the browser, fonts and apps")
     s.set_defaults(func=cmd_doctor)
+
+    from openapps_sim.cli import export
+
+    export.add_parser(sub)
     return p
 
 
