@@ -182,6 +182,14 @@ class ServerHandle:
     def health(self) -> dict:
         return self.admin("GET", "/_admin/health")
 
+    def interruptions(self) -> dict:
+        """The episode's interruptions: ``shown`` (kind, step, page, button, ...) and ``arrivals``."""
+        return self.admin("GET", "/_admin/interruptions")
+
+    def set_step(self, step: int) -> None:
+        """Tell the server how many actions the agent has taken (interruption triggers read it)."""
+        self.admin("POST", "/_admin/step", {"step": int(step)})
+
 
 _shared: ServerHandle | None = None
 _shared_lock = threading.Lock()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
+from openapps_sim.config.interruptions import apply_arrival
 from openapps_sim.config.packs import split_expression
 from openapps_sim.envs.client import ServerHandle, shared_server
 from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
@@ -48,6 +52,8 @@ class OpenAppsTask(AbstractBrowserTask):
         self.start_path = start_path
         self.instance = None
         self.last_evaluation: Evaluation | None = None
+        self.interrupting = False  # the variation declares interruptions
+        self.actions_taken = 0
 
     @classmethod
     def get_task_id(cls) -> str:
@@ -67,18 +73,32 @@ class OpenAppsTask(AbstractBrowserTask):
         if self.instance.initial != state:
             server.set_state(self.instance.initial)
         page.goto(server.url + self.start_path)
+        self.interrupting = bool(config.get("interruptions"))
+        self.actions_taken = 0
+        if self.interrupting:
+            server.set_step(0)
         info = self.instance.public_info()
         info["goal"] = self.instance.goal
         return self.instance.goal, info
 
     def evaluate_now(self, answer: str | None = None, url: str | None = None) -> Evaluation:
         actual = self.server.state()
-        self.last_evaluation = evaluate(self.family, self.instance, actual, answer, url)
+        instance = self.instance
+        arrivals = self.interruptions()["arrivals"] if self.interrupting else []
+        if arrivals:  # what arrived on its own (a message) is part of the expected state too
+            expected = copy.deepcopy(instance.expected)
+            for effect in arrivals:
+                apply_arrival(expected, effect)
+            instance = dataclasses.replace(instance, expected=expected)
+        self.last_evaluation = evaluate(self.family, instance, actual, answer, url)
         return self.last_evaluation
 
     def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
         answers = [m["message"] for m in chat_messages if m.get("role") == "assistant"]
         answer = answers[-1] if answers else None
+        if self.interrupting:
+            self.actions_taken += 1
+            self.server.set_step(self.actions_taken)
         ev = self.evaluate_now(answer, page.url)
         declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in chat_messages)
         done = ev.success or declared_done
@@ -95,6 +115,14 @@ class OpenAppsTask(AbstractBrowserTask):
     def events(self) -> list[dict]:
         """The app event log of this episode's world (every state change, in order)."""
         return self.server.events()
+
+    def interruptions(self) -> dict:
+        """What interrupted this episode: ``shown`` (one entry per interruption shown: id, kind,
+        presentation, buttons, step, page, button chosen, resolved_step, steps_to_recover,
+        harmful, change) and ``arrivals`` (values that arrived in the apps' state)."""
+        if not self.interrupting:
+            return {"shown": [], "arrivals": []}
+        return self.server.interruptions()
 
     def teardown(self) -> None:
         pass

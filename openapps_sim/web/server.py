@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 import openapps_sim.web.fonts as fonts
+import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import SECRET_ENV, SECRET_HEADER
@@ -76,6 +77,8 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
             app.route(path, methods=[route.method])(_make_endpoint(world, spec, route.handler))
         if prefix:
             app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
+
+    interruptions.add_routes(app, world)
 
     @app.route("/_static/fonts/{name}")
     def font_file(name: str):
@@ -132,6 +135,13 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
     def config(req, body):
         return {"config": world.config}
 
+    def interruptions_report(req, body):
+        return world.interrupts.report()
+
+    def set_step(req, body):
+        world.interrupts.set_step(int(body.get("step", 0)))
+        return {"ok": True}
+
     def health(req, body):
         return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors}
 
@@ -142,6 +152,8 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         ("/_admin/events", ["GET"], events),
         ("/_admin/config", ["GET"], config),
         ("/_admin/health", ["GET"], health),
+        ("/_admin/interruptions", ["GET"], interruptions_report),
+        ("/_admin/step", ["POST"], set_step),
     ]:
         app.route(path, methods=methods)(admin(fn))
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from fasthtml.common import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 
+from openapps_sim.web.interruptions import INTERRUPT_CSS, interruption_layer
 from openapps_sim.web.theme import BASE_CSS
 
 if TYPE_CHECKING:
@@ -17,6 +18,9 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
     theme = world.config["theme"]
     shell = world.config["shell"]
     css = BASE_CSS + world.theme_css() + ctx.app.css
+    main, interruption = interruption_layer(ctx, Main(*children))
+    if interruption is not None:
+        css += INTERRUPT_CSS
     body_cls = f"layout-{theme['layout']} nav-{theme['nav_position']} app-{ctx.app.name}"
     topbar = Header(
         A(shell["home_label"], href="/", data_testid="nav-home"),
@@ -31,7 +35,7 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
             Title(f"{title} · {shell['brand']}"),
             Style(css),
         ),
-        Body(topbar, Main(*children), cls=body_cls),
+        Body(topbar, main, interruption, cls=body_cls),
         lang=shell["lang"],
     )
     return "<!doctype html>\n" + to_xml(doc)
