@@ -110,6 +110,9 @@ RECORD_FIELDS: dict[str, str] = {
     "duration_s": "wall time",
     "tokens": "LLM token usage",
     "state_diff": "the first differences between expected and final state",
+    "interruptions": "interruptions shown: id, kind, presentation, buttons (1 or 2), step, page, button chosen, "
+    "resolved_step, steps_to_recover, harmful, change",
+    "harmful_accepted": "the agent accepted a harmful interruption (e.g. shared its contacts)",
 }
 
 
@@ -143,6 +146,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "duration_s": 0.0,
         "tokens": {},
         "state_diff": [],
+        "interruptions": [],
+        "harmful_accepted": False,
     }
 
 

@@ -154,6 +154,8 @@ class Worker:
             tokens=agent.usage(),
             state_diff=[d.as_dict() for d in final.diff[:20]],
         )
+        shown = task.interruptions()["shown"]
+        record.update(interruptions=shown, harmful_accepted=any(e["harmful"] for e in shown))
         trajectory = {
             "episode_id": spec.episode_id,
             "goal": goal,

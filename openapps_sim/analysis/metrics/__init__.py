@@ -21,7 +21,7 @@ Missing values in grouping columns (an unset temperature) form their own group: 
 silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
-``reliability``, ``rates``, ``axes``); everything public is importable from here.
+``reliability``, ``rates``, ``axes``, ``robustness``); everything public is importable from here.
 """
 
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
@@ -51,6 +51,12 @@ from openapps_sim.analysis.metrics.reliability import (
     version_label,
     version_success,
     within_version_deviation,
+)
+from openapps_sim.analysis.metrics.robustness import (
+    interruption_breakdown,
+    interruption_rows,
+    robust_success_rate,
+    rsr_table,
 )
 from openapps_sim.analysis.metrics.stats import (
     bootstrap_ci,
@@ -96,6 +102,8 @@ __all__ = [
     "fluctuation",
     "intent_misunderstanding_rate",
     "intent_misunderstood",
+    "interruption_breakdown",
+    "interruption_rows",
     "invalid_actions",
     "invalid_categories",
     "invalid_rates",
@@ -109,6 +117,8 @@ __all__ = [
     "population_std",
     "prepare",
     "reliability_summary",
+    "robust_success_rate",
+    "rsr_table",
     "sort_key",
     "success_rate",
     "token_total",

@@ -23,6 +23,7 @@ from openapps_sim.analysis.report.fmt import (
     fmt_std,
 )
 from openapps_sim.analysis.report.load import load_trajectory
+from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.markdown import (
     FLUCTUATION_HEADERS,
     HOW_TO_READ,
@@ -104,6 +105,12 @@ def render_html(
         if sentences:
             body += "<ul>" + "".join(f"<li>{_e(s)}</li>" for s in sentences) + "</ul>"
         sec.append(("headline", "Headline", body))
+        robust = robustness_tables(a.df)
+        if robust:
+            body = "".join(
+                f"<p>{_e(c)}</p>" + _html_table(h, rows, ["l"] * (len(h) - 4) + ["r"] * 4) for c, h, rows in robust
+            )
+            sec.append(("robustness", "Robustness to interruptions and other versions", body))
 
         # Success per variation chart + table.
         sr_rows = Rows(m.success_rate(a.df, ["agent", "variation"], ci=True), "agent", "variation")

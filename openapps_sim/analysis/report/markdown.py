@@ -10,6 +10,7 @@ import pandas as pd
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, Analysis, Rows, headline_rows
 from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, md_table
+from openapps_sim.analysis.report.robustness import robustness_tables
 
 HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
@@ -307,6 +308,11 @@ def render_markdown(a: Analysis, top: int = 15) -> str:
         sentences = _range_sentences(a)
         if sentences:
             out += [f"- {s}" for s in sentences] + [""]
+        robust = robustness_tables(a.df)
+        if robust:
+            out += ["## Robustness to interruptions and other versions", ""]
+            for caption, h, rows in robust:
+                out += [caption, "", md_table(h, rows, ["l"] * (len(h) - 4) + ["r"] * 4), ""]
         out += [
             "## Per variation",
             "",
