@@ -219,7 +219,8 @@ def render_interruption(rule: dict, iid: str, stage: int, back: str, lang: str) 
 
 
 def interruption_layer(ctx: AppContext, main: Any) -> tuple[Any, Any]:
-    """The page's main content (made inert under a modal) and the interruption to show, if any."""
+    """The page's main content (made inert under a modal or a takeover) and the interruption to
+    show, if any (a banner goes above the top bar, everything else after the content)."""
     world = ctx.world
     state: Interruptions | None = getattr(world, "interrupts", None)
     if state is None or not state.rules or ctx.request is None:
@@ -258,7 +259,7 @@ INTERRUPT_CSS = """
 .interrupt{z-index:1000}
 .interrupt-modal,.interrupt-takeover{position:fixed;inset:0;display:flex;align-items:center;justify-content:center;background:rgba(0,0,0,.45)}
 .interrupt-takeover{background:var(--background)}
-.interrupt-banner{position:sticky;top:0;border-bottom:var(--bw) solid var(--border)}
+.interrupt-banner{position:relative;border-bottom:var(--bw) solid var(--border)}
 .interrupt-toast{position:fixed;right:var(--pad);bottom:var(--pad);max-width:360px}
 .interrupt-box{background:var(--surface);color:var(--text);border:var(--bw) solid var(--border);border-radius:var(--radius);padding:calc(var(--pad) * 1.5);max-width:520px}
 .interrupt-banner .interrupt-box{max-width:none;border-radius:0;border:0;display:flex;gap:var(--gap);align-items:center;flex-wrap:wrap}

@@ -35,7 +35,13 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
             Title(f"{title} · {shell['brand']}"),
             Style(css),
         ),
-        Body(topbar, main, interruption, cls=body_cls),
+        Body(
+            *((interruption, topbar, main) if _is_banner(interruption) else (topbar, main, interruption)), cls=body_cls
+        ),
         lang=shell["lang"],
     )
     return "<!doctype html>\n" + to_xml(doc)
+
+
+def _is_banner(component: Any) -> bool:
+    return component is not None and "interrupt-banner" in str(component.attrs.get("class", ""))
