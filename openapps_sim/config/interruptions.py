@@ -129,6 +129,7 @@ INTERRUPTION = Interruption(
     enabled=Bool(True, doc="false switches an interruption of an earlier pack off"),
 )
 
+
 class InterruptionMap(MapOf):
     """Interruptions by id; ids become test ids and URL parts, so they are identifiers."""
 

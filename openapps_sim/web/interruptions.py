@@ -20,7 +20,7 @@ import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from fasthtml.common import Button, Div, Form, H2, Input, P, Span, to_xml
+from fasthtml.common import H2, Button, Div, Form, Input, P, Span, to_xml
 from starlette.requests import Request
 from starlette.responses import RedirectResponse
 
@@ -55,7 +55,11 @@ class Interruptions:
 
     def reset(self, rules: dict, seed: int) -> None:
         self.rules = {k: v for k, v in rules.items() if v["enabled"]}
-        armed = {k for k, v in self.rules.items() if random.Random(f"{seed}:interrupt:{k}").random() < v["trigger"]["probability"]}
+        armed = {
+            k
+            for k, v in self.rules.items()
+            if random.Random(f"{seed}:interrupt:{k}").random() < v["trigger"]["probability"]
+        }
         groups: dict[str, list[str]] = {}
         for k in sorted(armed):
             if self.rules[k]["trigger"]["group"]:
@@ -206,7 +210,9 @@ def render_interruption(rule: dict, iid: str, stage: int, back: str, lang: str) 
         presentation = "takeover"
     else:
         buttons = [
-            _button_form(iid, b["id"], localized(b["label"], lang), back, b["id"] != CAREFUL_BUTTON or len(rule["buttons"]) == 1)
+            _button_form(
+                iid, b["id"], localized(b["label"], lang), back, b["id"] != CAREFUL_BUTTON or len(rule["buttons"]) == 1
+            )
             for b in rule["buttons"]
         ]
         content = (

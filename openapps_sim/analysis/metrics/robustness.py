@@ -23,7 +23,18 @@ from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import _as_list
 
 UNIT = ("agent", "task", "seed")
-RSR_COLUMNS = ["agent", "baseline", "variation", "units", "baseline_sr", "variation_sr", "solved", "rsr", "ci_lo", "ci_hi"]
+RSR_COLUMNS = [
+    "agent",
+    "baseline",
+    "variation",
+    "units",
+    "baseline_sr",
+    "variation_sr",
+    "solved",
+    "rsr",
+    "ci_lo",
+    "ci_hi",
+]
 
 
 def _solved(df: pd.DataFrame, variation: str, unit: Sequence[str]) -> pd.Series:
@@ -89,7 +100,19 @@ def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:
                         **{k: item.get(k) for k in ("id", "kind", "buttons", "button", "steps_to_recover", "harmful")},
                     }
                 )
-    cols = ["agent", "task", "variation", "seed", "success", "id", "kind", "buttons", "button", "steps_to_recover", "harmful"]
+    cols = [
+        "agent",
+        "task",
+        "variation",
+        "seed",
+        "success",
+        "id",
+        "kind",
+        "buttons",
+        "button",
+        "steps_to_recover",
+        "harmful",
+    ]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -107,7 +130,7 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
         recover = pd.to_numeric(part["steps_to_recover"], errors="coerce").dropna()
         out.append(
             {
-                **dict(zip(by, key)),
+                **dict(zip(by, key, strict=True)),
                 "shown": len(part),
                 "sr": float(part["success"].astype(float).mean()),
                 "answered": float(part["button"].notna().mean()),

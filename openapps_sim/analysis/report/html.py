@@ -23,7 +23,6 @@ from openapps_sim.analysis.report.fmt import (
     fmt_std,
 )
 from openapps_sim.analysis.report.load import load_trajectory
-from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.markdown import (
     FLUCTUATION_HEADERS,
     HOW_TO_READ,
@@ -38,6 +37,7 @@ from openapps_sim.analysis.report.markdown import (
     _range_sentences,
     _title,
 )
+from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.style import CSS
 from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
 from openapps_sim.analysis.report.trajectories import _Budget, _trajectory_html, select_episodes
