@@ -79,7 +79,7 @@ def run(env, family, pack, seed, before=()):
     agent = OracleAgent()
     agent.reset(obs["goal"], info["task_info"])
     last = {}
-    for _ in range(info["task_info"]["max_steps"] + 10):
+    for _ in range(info["task_info"]["max_steps"]):
         action = agent.act(obs)
         obs, reward, terminated, truncated, last = env.step(action)
         assert not obs["last_action_error"], f"{action}: {obs['last_action_error']}"
@@ -99,13 +99,29 @@ def test_oracle_under_interruptions(env, family, pack, seed):
     assert not any(e["harmful"] for e in shown)  # (a last page may show one after the goal is reached)
 
 
+def fires(env, family, pack, seed):
+    """Run the oracle until an interruption shows (True) or the episode ends (False)."""
+    obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": family, "variation": pack}})
+    agent = OracleAgent()
+    agent.reset(obs["goal"], info["task_info"])
+    task = env.unwrapped.task
+    for _ in range(info["task_info"]["max_steps"]):
+        if task.interruptions()["shown"]:
+            return True
+        obs, reward, terminated, truncated, last = env.step(agent.act(obs))
+        assert not obs["last_action_error"], obs["last_action_error"]
+        if terminated:
+            break
+    return bool(task.interruptions()["shown"])
+
+
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("pack,family", coverage_matrix())
 def test_each_pack_fires_in_every_family_it_claims(env, pack, family):
-    reward, info, shown = run(env, family, pack, 0)
-    assert shown, f"{pack} never fired in {family}"
-    assert reward == 1.0, info.get("explanation")
+    """Coverage: a trigger that never fires measures nothing. (That the oracle still reaches
+    reward 1 under every pack is the oracle matrix of tests/test_oracle.py.)"""
+    assert fires(env, family, pack, 0), f"{pack} never fired in {family}"
 
 
 @pytest.mark.browser

@@ -77,6 +77,8 @@ class OpenAppsTask(AbstractBrowserTask):
         self.actions_taken = 0
         if self.interrupting:
             server.set_step(0)
+            # the step budget grows by what the armed interruptions may cost (see docs/variations.md)
+            self.instance.max_steps += int(self.interruptions().get("allowance", 0))
         info = self.instance.public_info()
         info["goal"] = self.instance.goal
         return self.instance.goal, info

@@ -181,8 +181,24 @@ class Interruptions:
         entry["steps_to_recover"] = max(entry["resolved_step"] - entry["step"], 0)
         self.pending = None
 
+    def allowance(self) -> int:
+        """Extra actions the armed interruptions may cost a careful user: per interruption, one
+        to answer, one per recovery step and one to get back to the page."""
+        total = 0
+        for iid in self.armed:
+            rule = self.rules[iid]
+            repeats = 1 if rule["trigger"]["once"] else 3
+            total += repeats * (2 + len(rule["recovery"]))
+        return total
+
     def report(self) -> dict:
-        return {"shown": self.shown, "arrivals": self.arrivals, "armed": self.armed, "step": self.reported_step}
+        return {
+            "shown": self.shown,
+            "arrivals": self.arrivals,
+            "armed": self.armed,
+            "allowance": self.allowance(),
+            "step": self.reported_step,
+        }
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -241,9 +257,7 @@ def interruption_layer(ctx: AppContext, main: Any) -> tuple[Any, Any]:
     rule = state.rules[iid]
     overlay = render_interruption(rule, iid, stage, path, lang)
     if stage >= 0 or rule["presentation"] in ("modal", "takeover"):
-        main.attrs["inert"] = True
-        if stage >= 0 or rule["presentation"] == "takeover":
-            main.attrs["hidden"] = True
+        main.attrs["inert"] = True  # neither clickable nor in the accessibility tree
     return main, overlay
 
 
