@@ -144,6 +144,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.spec import load_spec
+    from openapps_sim.sweeps.store import read_results
     from openapps_sim.sweeps.sweep import run_sweep
 
     spec = load_spec(args.spec)
@@ -153,7 +154,20 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
         f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}) -> {out}"
     )
-    summary = run_sweep(spec, out, args.workers, args.executor, args.resume, progress=not args.quiet, limit=args.limit)
+    from openapps_sim.sweeps.executors import SweepInterrupted
+
+    try:
+        summary = run_sweep(
+            spec, out, args.workers, args.executor, args.resume, progress=not args.quiet, limit=args.limit
+        )
+    except SweepInterrupted as stop:
+        done = len(read_results(out / "results.jsonl"))
+        print(
+            f"openapps: sweep {stop}; {done} episodes are recorded in {out}. Continue with:\n"
+            f"  openapps sweep {args.spec} --out {out} --resume",
+            file=sys.stderr,
+        )
+        return 128 + stop.signum
     print(json.dumps(summary))
     if not args.no_report:
         return cmd_report(argparse.Namespace(dir=str(out), quiet=False))
