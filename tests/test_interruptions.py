@@ -157,3 +157,73 @@ def compose_armed(pack: str, seed: int) -> str:
     state = Interruptions()
     state.reset(compose(pack)["interruptions"], seed)
     return state.armed[0]
+
+
+RULES = """
+interruptions:
+  ask:
+    kind: permission
+    title: {en: "Allow?", de: "Erlauben?"}
+    buttons: [{id: accept, label: Allow, consequence: state_change, change: shared, harmful: true}, {id: dismiss, label: "No"}]
+    trigger: {apps: [todo], url: "^/todo/", keywords: {en: [milk, eggs, caviar], de: [milch]}, threshold: 0.6, min_step: 2}
+  again:
+    kind: battery
+    title: Low battery
+    buttons: [{id: ok, label: OK}]
+    trigger: {apps: [calendar], once: false, repeat_after: 3}
+"""
+
+
+def world_with(tmp_path, expression="", seed=0):
+    from openapps_sim.web.world import World
+
+    (tmp_path / "rules.yaml").write_text(RULES)
+    world = World()
+    world.reset(f"{expression}{tmp_path / 'rules.yaml'}", seed)
+    return world
+
+
+def test_trigger_conditions_all_hold(tmp_path):
+    world = world_with(tmp_path)
+    state = world.interrupts
+    state.set_step(0)  # seen after 1 action: below min_step
+    assert state.on_page(world, "todo", "/todo/", lambda: "milk eggs", "en") is None
+    state.set_step(1)
+    assert state.on_page(world, "shop", "/todo/", lambda: "milk eggs", "en") is None  # wrong app
+    assert state.on_page(world, "todo", "/todo/?q=1", lambda: "milk only", "en") is None  # 1/3 < 0.6
+    assert state.on_page(world, "todo", "/todo/", lambda: "milk and eggs", "en") == "ask"  # 2/3
+    assert state.on_page(world, "todo", "/todo/", lambda: "", "en") == "ask"  # pending: shown until answered
+    assert state.answer(world, "ask", "accept", "/todo/") == "/todo/"
+    assert world.state["device"]["accepted"] == ["shared"] and world.events[-1]["op"] == "accept"
+    assert state.on_page(world, "todo", "/todo/", lambda: "milk eggs", "en") is None  # once
+
+
+def test_keywords_follow_the_language_and_repeats_wait(tmp_path):
+    world = world_with(tmp_path, "german+")
+    state = world.interrupts
+    state.set_step(1)
+    assert state.on_page(world, "todo", "/todo/", lambda: "milch", "de") == "ask"
+    state.answer(world, "ask", "dismiss", "/todo/")
+    assert state.shown[0]["button"] == "dismiss" and not state.shown[0]["harmful"]
+    assert state.on_page(world, "calendar", "/calendar/", lambda: "", "de") == "again"
+    state.answer(world, "again", "ok", "/calendar/")
+    state.set_step(3)
+    assert state.on_page(world, "calendar", "/calendar/", lambda: "", "de") is None  # 2 actions later
+    state.set_step(5)
+    assert state.on_page(world, "calendar", "/calendar/", lambda: "", "de") == "again"
+
+
+def test_arming_is_deterministic_and_groups_keep_one():
+    from openapps_sim.web.interruptions import Interruptions
+
+    rules = compose("interrupt_mixed")["interruptions"]
+    armed = []
+    for seed in range(12):
+        a, b = Interruptions(), Interruptions()
+        a.reset(rules, seed)
+        b.reset(rules, seed)
+        assert a.armed == b.armed
+        groups = [rules[k]["trigger"]["group"] for k in a.armed]
+        assert len(groups) == len(set(groups)) and "battery" in groups
+        armed.append(tuple(a.armed))
+    assert len(set(armed)) > 3  # the seed really varies which kinds interrupt
