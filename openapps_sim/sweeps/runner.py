@@ -84,7 +84,12 @@ class Worker:
         obs, info = env.reset(
             seed=spec.seed,
             options={
-                "task_kwargs": {"family": spec.task, "variation": spec.variation, "language": spec.language},
+                "task_kwargs": {
+                    "family": spec.task,
+                    "variation": spec.variation,
+                    "language": spec.language,
+                    "style": spec.style,
+                },
                 "viewport": spec.viewport_dict,
                 "obs_mode": obs_mode,
             },
@@ -92,7 +97,7 @@ class Worker:
         env.unwrapped.action_mapping = _mapping_for(agent.action_space)
         task_info = info["task_info"]
         goal = obs["goal"]
-        agent.reset(goal, task_info if agent.privileged else {}, seed=spec.seed)
+        agent.reset(goal, task_info if agent.privileged else {}, seed=spec.agent_seed)
         max_steps = spec.max_steps or task_info["max_steps"]
         known = set(discover_apps())
         counter = InvalidActionCounter()
@@ -115,7 +120,18 @@ class Worker:
                 )
                 steps.append(StepRecord(action, check.category, obs["last_action_error"], reward, obs["url"]))
                 continue
-            obs, reward, terminated, truncated, step_info = env.step(action)
+            try:
+                obs, reward, terminated, truncated, step_info = env.step(action)
+            except Exception as exc:  # noqa: BLE001 - sorted below: the agent's failure or the infrastructure's
+                if isinstance(exc, ConfigError) or infrastructure_fault(env):
+                    raise
+                # The browser and the server are alive: the agent's action broke the step (e.g. a
+                # page the observation cannot be read from). The agent's failure: a failed step,
+                # and the episode ends there, scored on the world state like any other end.
+                message = f"step failed: {type(exc).__name__}: {exc}".strip()[:1000]
+                counter.add("browser_error", message, step=n)
+                steps.append(StepRecord(action, "browser_error", message, float(reward), _page_url(env)))
+                break
             category = "valid"
             if obs["last_action_error"]:
                 category = classify_execution_error(obs["last_action_error"])
@@ -133,7 +149,7 @@ class Worker:
         task = env.unwrapped.task
         final = task.last_evaluation
         if final is None:
-            final = task.evaluate_now(None, env.unwrapped.page.url)
+            final = task.evaluate_now(None, _page_url(env))
         success = final.success
         reward = final.reward
         partial = final.partial
@@ -142,6 +158,7 @@ class Worker:
         record.update(
             task_apps=apps_needed,
             goal=goal,
+            style=task_info.get("style", spec.style),
             reward=float(reward),
             partial_reward=float(partial),
             success=bool(success),
@@ -160,6 +177,7 @@ class Worker:
             "task": spec.task,
             "variation": spec.variation,
             "seed": spec.seed,
+            "trial": spec.trial,
             "agent": spec.agent,
             "params": task_info.get("params"),
             "first_screenshot": first_shot,
@@ -186,6 +204,33 @@ class Worker:
         return str(path.relative_to(out_dir))
 
 
+def _page_url(env) -> str:
+    try:
+        return env.unwrapped.page.url
+    except Exception:  # noqa: BLE001 - a closed page has no URL to report
+        return ""
+
+
+def infrastructure_fault(env) -> str | None:
+    """Why the environment itself is broken (a dead browser or app server), else None.
+
+    Asked after ``env.step`` raised: when both still answer, the exception was caused by the
+    agent's action and is the agent's failure, never an infrastructure error.
+    """
+    u = env.unwrapped
+    try:
+        if u.browser is None or not u.browser.is_connected():
+            return "the browser is gone"
+        u.browser.new_context().close()  # a round trip to the browser process itself
+    except Exception as exc:  # noqa: BLE001 - any failure here means the browser is unusable
+        return f"the browser does not answer ({type(exc).__name__})"
+    try:
+        u.task.evaluate_now(None, _page_url(env))  # reads the whole state over the admin API
+    except Exception as exc:  # noqa: BLE001
+        return f"the app server does not answer ({type(exc).__name__})"
+    return None
+
+
 def _agent_view(obs: dict, agent: Agent) -> dict:
     """Drop what the agent does not read (e.g. the screenshot taken only for the record)."""
     if agent.obs_mode == "axtree" and obs.get("screenshot") is not None and getattr(obs["screenshot"], "size", 0):
@@ -208,8 +253,10 @@ def _mapping_for(space: str):
 def run_with_retry(worker: Worker, spec: EpisodeSpec, out_dir: Path | None, run_id: str) -> EpisodeResult:
     """Run an episode; on an infrastructure crash restart the worker and try once more.
 
-    A crash is never counted as the agent's success or failure: the record carries ``error``.
-    Configuration errors (unknown task, bad agent config) are not retried: they are raised.
+    Only what reaches here is infrastructure: :meth:`Worker.run` keeps a step that the agent's
+    action broke (browser and server still alive) as the agent's failed step. An
+    infrastructure crash is never counted as the agent's success or failure: the record
+    carries ``error``. Configuration errors (unknown task, bad agent config) are raised.
     """
     for attempt in (1, 2):
         t0 = time.perf_counter()
