@@ -3,6 +3,8 @@ only a dead browser or server; repeated trials of one instance; spec keys checke
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,71 @@ def _frame(records: list[dict]):
     import pandas as pd
 
     return pd.DataFrame(records)
+
+
+@pytest.mark.parametrize(
+    "bad,needle",
+    [
+        ({"record_screenshots": "no"}, "record_screenshots: expected true or false, got 'no'; allowed: true, false"),
+        ({"temperatures": ["hot"]}, "temperatures[0]: expected a number >= 0, got 'hot'; allowed: numbers"),
+        ({"seeds": []}, "seeds: the list is empty; allowed: a number n >= 1"),
+        ({"seeds": [-2]}, "seeds: negative seed -2; allowed:"),
+        ({"seeds": 0}, "seeds: expected at least one seed"),
+        ({"workers": 0}, "workers: expected a positive integer, got 0; allowed: 1, 2, 3"),
+        ({"trials": 0}, "trials: expected a positive integer, got 0"),
+        ({"style": "poetic"}, "style: unknown style 'poetic'; allowed: plain, casual, context"),
+    ],
+)
+def test_bad_spec_values_name_the_key_and_what_is_allowed(tmp_path, bad, needle):
+    with pytest.raises(ConfigError) as err:
+        load_spec(write_spec(tmp_path, **bad))
+    assert "spec.yaml" in str(err.value) and needle in str(err.value)
+
+
+@pytest.mark.parametrize("workers", [0, -1])
+def test_workers_flag_must_be_positive(tmp_path, workers):
+    spec = load_spec(write_spec(tmp_path))
+    with pytest.raises(ConfigError) as err:
+        run_sweep(spec, tmp_path / "out", workers=workers, progress=False)
+    assert f"--workers: workers: expected a positive integer, got {workers}; allowed: 1, 2, 3" in str(err.value)
+
+
+def test_cli_workers_zero_is_a_clear_error(tmp_path, capsys):
+    from openapps_sim.cli.main import main
+
+    code = main(["sweep", str(write_spec(tmp_path)), "--out", str(tmp_path / "o"), "--workers", "0", "--no-report"])
+    assert code != 0 and "--workers: workers: expected a positive integer, got 0" in capsys.readouterr().err
+
+
+def test_trials_and_style_expand_into_distinct_episodes_of_one_instance(tmp_path):
+    spec = load_spec(write_spec(tmp_path, seeds=[3], trials=3, style="casual"))
+    eps = spec.episodes()
+    assert [e.trial for e in eps] == [0, 1, 2] and {e.seed for e in eps} == {3}
+    assert len({e.episode_id for e in eps}) == 3
+    assert len({e.agent_seed for e in eps}) == 3 and eps[0].agent_seed == 3
+    # Without trials or a style the ids are those of earlier versions (old results resume).
+    plain = load_spec(write_spec(tmp_path, seeds=[3])).episodes()[0]
+    old_key = json.dumps(["oracle", None, [], "todo.add_item", "default", 3, None, "1280x720", "en"], sort_keys=True)
+    assert plain.episode_id == hashlib.sha1(old_key.encode()).hexdigest()[:16]
+    assert plain.episode_id != eps[0].episode_id  # the style is part of the key
+
+
+@pytest.mark.browser
+def test_trials_give_one_identical_goal_and_resume(tmp_path):
+    from tests.sweep_agents import SeedRecorder
+
+    SeedRecorder.seeds.clear()
+    spec = load_spec(
+        write_spec(tmp_path, agents=["tests.sweep_agents:SeedRecorder"], seeds=[4], trials=3, style="plain")
+    )
+    out = tmp_path / "out"
+    run_sweep(spec, out, workers=1, progress=False, limit=2)
+    run_sweep(spec, out, workers=1, progress=False, resume=True)
+    recs = read_results(out / "results.jsonl")
+    assert sorted(r["trial"] for r in recs) == [0, 1, 2]
+    assert len({r["episode_id"] for r in recs}) == 3
+    assert len({r["goal"] for r in recs}) == 1 and {r["style"] for r in recs} == {"plain"}
+    assert {r["seed"] for r in recs} == {4} and len({r["agent_seed"] for r in recs}) == 3
+    assert SeedRecorder.seeds == [r["agent_seed"] for r in sorted(recs, key=lambda r: r["trial"])]
+    again = run_sweep(spec, out, workers=1, progress=False, resume=True)
+    assert again["ran"] == 0 and again["skipped"] == 3

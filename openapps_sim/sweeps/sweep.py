@@ -19,7 +19,7 @@ from pathlib import Path
 from openapps_sim.errors import BrowserNotFound, ConfigError
 from openapps_sim.sweeps.executors import execute_local, execute_ray
 from openapps_sim.sweeps.progress import Progress
-from openapps_sim.sweeps.spec import SweepSpec
+from openapps_sim.sweeps.spec import SweepSpec, check_workers
 from openapps_sim.sweeps.store import ResultsWriter, read_results, save_trajectory, write_json_atomic
 
 
@@ -56,6 +56,8 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
         "spec": spec.raw,
         "spec_hash": spec.spec_hash,
         "seeds": spec.seeds,
+        "trials": spec.trials,
+        "style": spec.style,
         "agents": [
             {"name": a["name"], "label": a.get("label"), "config": describe_agent_config(a["name"], a.get("config"))}
             for a in spec.agents
@@ -82,11 +84,11 @@ def run_sweep(
     limit: int | None = None,
 ) -> dict:
     """Run every episode of ``spec`` not yet in ``out/results.jsonl``. Returns a summary."""
+    workers = spec.workers if workers is None else check_workers(workers)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     results_path = out / "results.jsonl"
     manifest_path = out / "manifest.json"
-    workers = workers or spec.workers
     existing = read_results(results_path)
     if existing and not resume:
         raise ConfigError(
