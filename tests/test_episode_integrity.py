@@ -125,3 +125,49 @@ def test_trials_give_one_identical_goal_and_resume(tmp_path):
     assert SeedRecorder.seeds == [r["agent_seed"] for r in sorted(recs, key=lambda r: r["trial"])]
     again = run_sweep(spec, out, workers=1, progress=False, resume=True)
     assert again["ran"] == 0 and again["skipped"] == 3
+
+
+def _trial_records(trials: bool) -> list[dict]:
+    """One agent, one task, one version; seed 0 always succeeds, seed 1 always fails."""
+    recs = []
+    for seed, reward in ((0, 1.0), (1, 0.0)):
+        for trial in (0, 1, 2) if trials else (0,):
+            recs.append(
+                {
+                    "episode_id": f"{seed}-{trial}",
+                    "agent": "a",
+                    "task": "t",
+                    "variation": "default",
+                    "seed": seed,
+                    "trial": trial,
+                    "reward": reward,
+                    "success": reward == 1.0,
+                    "error": None,
+                }
+            )
+    return recs
+
+
+def test_within_version_deviation_is_over_trials_when_trials_exist():
+    with_trials = _frame(_trial_records(True))
+    w = m.within_version_deviation(with_trials)
+    assert w["within_over"].tolist() == ["trials"] and w["std"].tolist() == [0.0] and w["n"].tolist() == [6]
+    seeds = m.within_version_deviation(with_trials, over="seeds")
+    assert seeds["std"].tolist() == [0.5]
+    head = m.reliability_summary(with_trials, ["agent"], n_boot=10)
+    assert head["within_over"].tolist() == ["trials"] and head["within_std"].tolist() == [0.0]
+    no_trials = m.reliability_summary(_frame(_trial_records(False)), ["agent"], n_boot=10)
+    assert no_trials["within_over"].tolist() == ["seeds"] and no_trials["within_std"].tolist() == [0.5]
+
+
+def test_report_says_what_within_is_over_and_warns_about_infrastructure_errors():
+    from openapps_sim.analysis.report import analyse, render_markdown
+
+    recs = _trial_records(True)
+    assert "over the repeated trials of one instance" in render_markdown(analyse(_frame(recs), n_boot=10))
+    recs[0] = dict(recs[0], error="TargetClosedError: Browser has been closed")
+    text = render_markdown(analyse(_frame(_trial_records(False) + [recs[0]]), n_boot=10))
+    assert "over the seeds of one version" in text
+    assert "Warning: the infrastructure-error rate is not 0 (a: 1 of 3 (33.3%))" in text
+    clean = render_markdown(analyse(_frame(_trial_records(False)), n_boot=10))
+    assert "infrastructure-error rate is not 0" not in clean

@@ -216,6 +216,7 @@ def analyse(
     agents = sorted(v["agent"].unique().tolist(), key=m.sort_key) if len(v) else []
     variations = sorted(v["variation"].unique().tolist(), key=m.sort_key) if len(v) else []
     boot = {"n_boot": n_boot, "seed": seed}
+    notes += integrity_notes(p)
     return Analysis(
         df=p,
         manifest=manifest,
@@ -237,6 +238,35 @@ def analyse(
         error_messages=m.error_messages(p),
         notes=notes,
     )
+
+
+def integrity_notes(p: pd.DataFrame) -> list[str]:
+    """Warnings and definitions the reader needs before any number: infrastructure errors that
+    are not 0 (per agent), and what *Within std* is taken over (trials or seeds)."""
+    notes = []
+    errs = m.error_summary(p, ["agent"])
+    bad = errs[errs["errors"] > 0]
+    if len(bad):
+        per = "; ".join(
+            f"{r['agent']}: {int(r['errors'])} of {int(r['episodes'])} ({fmt_pct(r['error_rate'])})"
+            for _, r in bad.iterrows()
+        )
+        notes.append(
+            f"Warning: the infrastructure-error rate is not 0 ({per}). Those episodes (a dead browser or app "
+            "server that no agent action caused) are left out of every number; check the machine and re-run "
+            "them with --resume."
+        )
+    if m.has_trials(p):
+        notes.append(
+            "Within std and MAD are taken over the repeated trials of one instance (same goal text, one "
+            "agent seed per trial), averaged over instances, versions and tasks: the paper's definition."
+        )
+    elif len(m.valid_episodes(p)):
+        notes.append(
+            "Within std and MAD are taken over the seeds of one version (each seed a different instance and "
+            "phrasing), not over repeated trials of one instance; run the sweep with trials: k for that."
+        )
+    return notes
 
 
 class Rows:
@@ -319,7 +349,8 @@ HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
     "(reward 1); a side effect anywhere fails the episode. Brackets give a 95% bootstrap interval "
     "(2,000 resamples of the episodes, seeded); it collapses to a point when every episode agrees.",
-    "**Within std** is the standard deviation of rewards over seeds inside one fixed app version, "
+    "**Within std** is the standard deviation of rewards inside one fixed app version -- over the repeated "
+    "trials of one instance when the sweep ran trials, else over seeds (the note above says which) -- "
     "averaged over versions and tasks: the reliability a single fixed app clone can show. **Across std** "
     "pools the rewards of every version of a task before taking the deviation: the reliability a "
     "deployed agent meets. **Across/within** above 1 means that app variations add fluctuation that a "
