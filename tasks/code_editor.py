@@ -385,8 +385,17 @@ class RemoveFolder(TaskFamily):
         folders = _folders(state)
         with_files = [f for f in folders if P.subtree(ce, f)[1]]
         path = pick(rng, with_files or folders, "folder to delete")
+        # A seeded start state: sometimes a new file was just added to the folder.
+        names = [n for n in NEW_FILE_NAMES if not P.exists(ce, P.join(path, n))]
+        extra = P.join(path, rng.choice(names)) if names and rng.random() < 0.8 else ""
+        if extra:
+            P.create_file(ce, extra, "")
         sub_folders, sub_files = P.subtree(ce, path)
-        return {"path": path, "files": len(sub_files), "folders": len(sub_folders)}
+        return {"path": path, "extra_file": extra, "files": len(sub_files), "folders": len(sub_folders)}
+
+    def prepare(self, state, params):
+        if params.get("extra_file"):
+            P.create_file(_ce(state), params["extra_file"], "")
 
     def apply(self, state, params):
         P.delete_folder(_ce(state), params["path"])
@@ -435,11 +444,21 @@ class RemoveAll(TaskFamily):
 
     def sample(self, state, config, rng):
         ce = _ce(state)
+        # A seeded start state: some files were already deleted (never all of them).
+        all_files = sorted(ce["files"])
+        removed = [f for f in all_files if rng.random() < 0.4][: max(len(all_files) - 1, 0)]
+        for path in removed:
+            P.delete_file(ce, path)
         folders, files = P.children(ce, "")
         if not folders and not files:
             raise Infeasible("the project is already empty")
         entries = [{"kind": "folder", "path": p} for p in folders] + [{"kind": "file", "path": p} for p in files]
-        return {"project": ce["project"], "entries": entries, "count": len(ce["files"]) + len(ce["folders"])}
+        count = len(ce["files"]) + len(ce["folders"])
+        return {"project": ce["project"], "removed": removed, "entries": entries, "count": count}
+
+    def prepare(self, state, params):
+        for path in params.get("removed", []):
+            P.delete_file(_ce(state), path)
 
     def apply(self, state, params):
         ce = _ce(state)

@@ -138,7 +138,18 @@ class RemoveSavedPlace(TaskFamily):
         saved = state["maps"]["saved"]
         unique = _unique_names(saved)
         entry = pick(rng, [s for s in saved if norm_text(s["name"]) in unique], "saved location")
-        return {"saved_id": entry["id"], "name": entry["name"]}
+        # A seeded start state: up to two more places from the gazetteer were saved before.
+        places = config["maps"]["places"]
+        taken_ids = {s.get("place") for s in saved}
+        taken_names = {norm_text(s["name"]) for s in saved}
+        free = [p for p in places if p["id"] not in taken_ids and norm_text(p["name"]) not in taken_names]
+        extra = rng.sample(free, min(len(free), rng.choice([0, 1, 2])))
+        extra = [{"place_id": p["id"], "name": p["name"], "lat": p["lat"], "lon": p["lon"]} for p in extra]
+        return {"saved_id": entry["id"], "name": entry["name"], "extra_places": extra}
+
+    def prepare(self, state, params):
+        for p in params.get("extra_places", []):
+            _append(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"])
 
     def apply(self, state, params):
         maps = state["maps"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.taskkit import TaskFamily, family, pick
+from openapps_sim.taskkit import Infeasible, TaskFamily, family, pick
 
 NEW_ITEMS = [
     "Buy oat milk",
@@ -62,7 +62,10 @@ class AddItem(TaskFamily):
     def sample(self, state, config, rng):
         existing = {norm_text(i["title"]) for i in state["todo"]["items"]}
         title = pick(rng, [t for t in NEW_ITEMS if norm_text(t) not in existing], "new todo title")
-        return {"title": title}
+        return {"title": title, "done_ids": seeded_done(state, rng)}
+
+    def prepare(self, state, params):
+        set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
         todo = state["todo"]
@@ -140,23 +143,34 @@ def _find_item(state: dict, item_id: str) -> dict:
     return next(i for i in state["todo"]["items"] if i["id"] == item_id)
 
 
-def _pick_with_flag(state: dict, rng, done: bool, what: str) -> dict:
-    """An item with ``done`` set as wanted; if none exists, one of the other kind to flip first.
+def seeded_done(state: dict, rng, fixed: dict[str, bool] | None = None) -> list[str]:
+    """A seeded start state: which items are done (each with probability 0.4), with the items of
+    ``fixed`` set as given. Returns the done ids; :func:`set_done` applies them in ``prepare``.
 
-    Returns the params ``id``, ``title`` and ``flip`` (flip: ``prepare`` sets the item's flag to
-    ``done`` before the episode, so the family stays feasible in packs without such an item).
+    Without it an instance is little more than the target item, and the seed mostly changes
+    the phrasing (see docs/tasks.md, instance diversity).
     """
-    matching = unique_items(state, done)
-    if matching:
-        item = rng.choice(matching)
-        return {"id": item["id"], "title": item["title"], "flip": False}
+    fixed = fixed or {}
+    return [i["id"] for i in state["todo"]["items"] if fixed.get(i["id"], rng.random() < 0.4)]
+
+
+def set_done(state: dict, done_ids: list[str] | None) -> None:
+    """Set every item's done flag from ``done_ids`` (None: leave the state as it is)."""
+    if done_ids is None:
+        return
+    done = set(done_ids)
+    for item in state["todo"]["items"]:
+        item["done"] = item["id"] in done
+
+
+def _pick_with_flag(state: dict, rng, done: bool, what: str) -> dict:
+    """An item to change, and a seeded start state in which it has the flag ``done``.
+
+    Returns the params ``id``, ``title`` and ``done_ids`` (the done items before the episode,
+    set by ``prepare``), so the family is feasible in every pack and its instances vary.
+    """
     item = pick(rng, unique_items(state), what)
-    return {"id": item["id"], "title": item["title"], "flip": True}
-
-
-def _flip_for_prepare(state: dict, params: dict, done: bool) -> None:
-    if params.get("flip"):
-        _find_item(state, params["id"])["done"] = done
+    return {"id": item["id"], "title": item["title"], "done_ids": seeded_done(state, rng, {item["id"]: done})}
 
 
 @family
@@ -195,7 +209,10 @@ class RemoveItem(TaskFamily):
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item to remove")
-        return {"id": item["id"], "title": item["title"]}
+        return {"id": item["id"], "title": item["title"], "done_ids": seeded_done(state, rng)}
+
+    def prepare(self, state, params):
+        set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
         state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
@@ -243,7 +260,7 @@ class MarkDone(TaskFamily):
         return _pick_with_flag(state, rng, False, "todo item to mark done")
 
     def prepare(self, state, params):
-        _flip_for_prepare(state, params, False)
+        set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
         _find_item(state, params["id"])["done"] = True
@@ -291,7 +308,7 @@ class MarkUndone(TaskFamily):
         return _pick_with_flag(state, rng, True, "todo item to mark undone")
 
     def prepare(self, state, params):
-        _flip_for_prepare(state, params, True)
+        set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
         _find_item(state, params["id"])["done"] = False
@@ -389,16 +406,19 @@ class ClearCompleted(TaskFamily):
     }
 
     def sample(self, state, config, rng):
-        done = [i for i in state["todo"]["items"] if i["done"]]
-        if done:
-            return {"n_done": len(done), "flip_id": ""}
-        # No done item in this state: one is ticked off before the episode starts.
-        item = pick(rng, state["todo"]["items"], "todo item")
-        return {"n_done": 1, "flip_id": item["id"]}
+        items = state["todo"]["items"]
+        if not items:
+            raise Infeasible("no todo item")
+        # A seeded mix of done and open items: at least one done, and one open when there are two.
+        done_id = rng.choice(items)["id"]
+        fixed = {done_id: True}
+        if len(items) > 1:
+            fixed[rng.choice([i for i in items if i["id"] != done_id])["id"]] = False
+        done_ids = seeded_done(state, rng, fixed)
+        return {"n_done": len(done_ids), "done_ids": done_ids}
 
     def prepare(self, state, params):
-        if params.get("flip_id"):
-            _find_item(state, params["flip_id"])["done"] = True
+        set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
         state["todo"]["items"] = [i for i in state["todo"]["items"] if not i["done"]]

@@ -55,18 +55,34 @@ def cmd_variations(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
+    from openapps_sim.cli.instances import distinct_instances
     from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
     fams = all_families()
-    rows = [("id", "apps", "phrasings", "languages", "max steps")]
+    counts = distinct_instances(fams, args.seeds, args.variation) if args.seeds else {}
+    rows = [("id", "apps", "phrasings", "languages", "max steps", f"instances/{args.seeds}" if args.seeds else "")]
     for fid, fam in fams.items():
         n = sum(len(v) for v in fam.phrasings.values())
         en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
-        rows.append((fid, ",".join(fam.apps), f"{n} ({en} en)", ",".join(fam.languages()), str(fam.max_steps)))
+        rows.append(
+            (
+                fid,
+                ",".join(fam.apps),
+                f"{n} ({en} en)",
+                ",".join(fam.languages()),
+                str(fam.max_steps),
+                str(counts.get(fid, "")),
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     print(f"\n{len(fams)} task families")
+    if args.seeds:
+        print(
+            f"instances/{args.seeds}: distinct instances (start state, expected state, answer; phrasing left out) "
+            f"over seeds 0..{args.seeds - 1} under {args.variation!r}; floors in docs/tasks.md"
+        )
     return 0
 
 
@@ -221,6 +237,16 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="openapps", description="Offline apps, variations, tasks, agents and sweeps for UI agents."
@@ -245,7 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     s.set_defaults(func=cmd_variations)
 
-    s = sub.add_parser("tasks", help="list the task families")
+    s = sub.add_parser("tasks", help="list the task families and their distinct instances")
+    s.add_argument(
+        "--seeds", type=_non_negative, default=100, help="count distinct instances over seeds 0..N-1 (0: skip)"
+    )
+    s.add_argument("--variation", default="default", help="pack expression to instantiate under")
     s.set_defaults(func=cmd_tasks)
 
     s = sub.add_parser("agents", help="list the agents and their configs")
