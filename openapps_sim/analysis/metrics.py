@@ -9,7 +9,9 @@ The definitions follow the OpenApps paper (Ullrich et al.) where it gives one:
 
 * success rate (pass@1): the mean of ``success`` over episodes;
 * deviation *within* a version: the population standard deviation (and mean absolute
-  deviation) of the rewards of one agent on one task in one app version, over seeds;
+  deviation) of the rewards of one agent on one task in one app version: over the repeated
+  trials of each instance when the results have trials (the paper's fixed-prompt repeats),
+  else over seeds (``within_over`` says which);
 * deviation *across* versions: the same statistics over the rewards of every version pooled;
 * fluctuation: the largest minus the smallest per-version success rate of a task;
 * loops: maximal runs of actions that consist entirely of a repeated subsequence;

@@ -15,6 +15,18 @@ from openapps_sim.taskkit.reward import normalise_world
 
 DEFAULT_SEEDS = 100
 
+DEFAULT_FLOOR = 30
+"""Distinct instances over :data:`DEFAULT_SEEDS` seeds (default pack) every family must reach..."""
+
+FLOORS: dict[str, int] = {
+    "start.navigate_to_app": 6,  # one instance per app: the launcher has six
+}
+"""...except these, whose app allows fewer (the reasons are in docs/tasks.md)."""
+
+
+def floor_of(family_id: str) -> int:
+    return FLOORS.get(family_id, DEFAULT_FLOOR)
+
 
 def instance_key(fam: TaskFamily, state: dict, config: dict, seed: int, variation: str = "default") -> str:
     """The identity of the instance ``seed`` draws (phrasing left out), as a string."""
