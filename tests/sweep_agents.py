@@ -45,33 +45,44 @@ def _descendants(pid: int) -> list[int]:
     return out
 
 
-def kill_browsers() -> int:
-    """SIGKILL every Chromium process this test process started (its descendants)."""
-    killed = 0
+def chromium_pids() -> set[int]:
+    """The Chromium processes this test process started (its descendants)."""
+    pids = set()
     for pid in _descendants(os.getpid()):
         try:
             name = Path(f"/proc/{pid}/comm").read_text().strip().lower()
         except OSError:
             continue
         if "chrom" in name or "headless" in name:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-            except ProcessLookupError:
-                pass
+            pids.add(pid)
+    return pids
+
+
+def kill_browsers(spare: set[int] = frozenset()) -> int:
+    """SIGKILL the Chromium processes this test process started, except ``spare`` (browsers
+    of other tests that run in the same process)."""
+    killed = 0
+    for pid in chromium_pids() - set(spare):
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        except ProcessLookupError:
+            pass
     return killed
 
 
 class BrowserKillerAgent(Agent):
-    """Kills the browser from outside (like the OOM killer would), then clicks as usual."""
+    """Kills the browser from outside (like the OOM killer would), then acts as usual. Set
+    ``spare`` to the Chromium processes that were running before the sweep started."""
 
     name = "browser_killer"
+    spare: set[int] = set()
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
         pass
 
     def act(self, obs: dict) -> str:
-        assert kill_browsers() > 0, "no Chromium process found to kill"
+        assert kill_browsers(BrowserKillerAgent.spare) > 0, "no Chromium process found to kill"
         return "go_back()"
 
 

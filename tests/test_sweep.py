@@ -231,7 +231,9 @@ def test_one_reader_one_rule_for_damaged_results(tmp_path):
 
     good = [{"episode_id": f"e{i}", "agent": "oracle", "task": "todo.add_item", "success": True} for i in range(2)]
     path = tmp_path / "results.jsonl"
-    path.write_text(json.dumps(good[0]) + "\n{not json\n" + json.dumps(good[1]) + '\n{"episode_id": "e', encoding="utf-8")
+    path.write_text(
+        json.dumps(good[0]) + "\n{not json\n" + json.dumps(good[1]) + '\n{"episode_id": "e', encoding="utf-8"
+    )
     records, notes = read_records(path)
     assert [r["episode_id"] for r in records] == ["e0", "e1"]
     assert len(notes) == 2 and "line 2" in notes[1] and "truncated" in notes[0]

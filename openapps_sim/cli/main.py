@@ -167,7 +167,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     print(
         f"sweep {spec.name}: {len(spec.episodes())} episodes "
         f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
-        f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}) -> {out}"
+        f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}"
+        f"{' x ' + str(spec.trials) + ' trials' if spec.trials > 1 else ''}) -> {out}"
     )
     summary = run_sweep(spec, out, args.workers, args.executor, args.resume, progress=not args.quiet, limit=args.limit)
     print(json.dumps(summary))
