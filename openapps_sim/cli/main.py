@@ -87,9 +87,9 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from openapps_sim.agent import BUILTIN_AGENTS, load_agent_class
+    from openapps_sim.agent import load_agent_class, registered_agents
 
-    for name in BUILTIN_AGENTS:
+    for name in registered_agents():
         cls = load_agent_class(name)
         doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
         print(f"{name:<12} {doc}")
@@ -327,6 +327,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("doctor", help="check the browser, fonts and apps")
     s.set_defaults(func=cmd_doctor)
+
+    from openapps_sim.cli import export, mcp
+
+    export.add_parser(sub)
+    mcp.add_parser(sub)
     return p
 
 

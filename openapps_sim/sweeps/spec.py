@@ -122,7 +122,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/)."""
     from importlib import resources
 
-    from openapps_sim.agent import BUILTIN_AGENTS
+    from openapps_sim.agent import load_agent_class, registered_agents
     from openapps_sim.config.packs import display_path, read_yaml, resolve_pack, split_expression
     from openapps_sim.config.sampler import sample_names
     from openapps_sim.taskkit import ENGLISH_STYLES, all_families
@@ -156,10 +156,11 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         if unknown:
             raise ConfigError(source, f"agents[{i}].{sorted(unknown)[0]}", "unknown key", "name, config, label")
         name = entry["name"]
-        if name not in BUILTIN_AGENTS and ":" not in name:
-            raise unknown_name(source, f"agents[{i}].name", name, list(BUILTIN_AGENTS) + ["<module>:<Class>"])
+        known = registered_agents()
+        if name not in known and ":" not in name:
+            raise unknown_name(source, f"agents[{i}].name", name, list(known) + ["<module>:<Class>"])
         entry = dict(entry)
-        entry["llm"] = name in ("openai", "anthropic", "uitars")
+        entry["llm"] = bool(load_agent_class(name, f"{source}: agents[{i}].name").samples)
         agents.append(entry)
     if not agents:
         raise ConfigError(source, "agents", "at least one agent is required")

@@ -42,13 +42,14 @@ def _browser_binary() -> str:
 
 
 def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
-    from openapps_sim import __version__
+    from importlib.metadata import version
+
     from openapps_sim.agents import describe_agent_config
     from openapps_sim.envs.browser import chromium_version
 
     return {
         "package": "openapps-sim",
-        "version": __version__,
+        "version": version("openapps-sim"),
         "git_commit": git_commit(),
         "python": sys.version.split()[0],
         "platform": platform.platform(),
