@@ -87,13 +87,13 @@ class BrowserKillerAgent(Agent):
 
 
 class SeedRecorder(Agent):
-    """Declares it is done at once; remembers the seeds it was reset with."""
+    """Declares it is done at once, naming the seed it was reset with (the sweep runs agents
+    in worker processes, so the seed is reported through the action)."""
 
     name = "seed_recorder"
-    seeds: list[int] = []
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
-        SeedRecorder.seeds.append(seed)
+        self.seed = seed
 
     def act(self, obs: dict) -> str:
-        return "send_msg_to_user('done')"
+        return f"send_msg_to_user('seed {self.seed}')"
