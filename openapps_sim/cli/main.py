@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from openapps_sim.errors import BrowserNotFound, ConfigError, OpenAppsError
+from openapps_sim.taskkit.language import goal_languages
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -259,7 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--max-steps", type=int, default=None)
     s.add_argument("--viewport", default="1280x720")
-    s.add_argument("--language", default="en", choices=["en", "de", "fr", "auto"])
+    s.add_argument(
+        "--language",
+        default="en",
+        choices=[*goal_languages(), "auto"],
+        help="the goal's language; auto: the world's (the pack's shell.lang)",
+    )
     s.add_argument("--headed", action="store_true", help="show the browser (needs a display)")
     s.add_argument("--out", default=None, help="write the trajectory (and screenshots) here")
     s.add_argument("--no-screenshots", dest="screenshots", action="store_false")
