@@ -138,7 +138,7 @@ def test_a_language_without_phrasings_is_a_clear_error(local_world, private_pack
 
 def test_the_command_line_and_sweeps_accept_every_goal_language(tmp_path):
     from openapps_sim.cli.main import build_parser
-    from openapps_sim.sweeps.sweep import load_spec
+    from openapps_sim.sweeps.spec import load_spec
 
     args = build_parser().parse_args(["run", "--agent", "oracle", "--task", "todo.add_item", "--language", "it"])
     assert args.language == "it"
