@@ -259,7 +259,9 @@ class EditEvent(CalendarFamily):
         elif field == "title":
             value = pick(rng, _free_titles(state, config), "new event title")
         else:
-            value = rng.choice([p for p in words(config, "calendar.new_locations") if norm_text(p) != norm_text(ev["location"])])
+            value = rng.choice(
+                [p for p in words(config, "calendar.new_locations") if norm_text(p) != norm_text(ev["location"])]
+            )
         return {**_event_params(ev), "field": field, "value": value}
 
     def apply(self, state, params):

@@ -54,7 +54,11 @@ class SendMessage(TaskFamily):
         m = _messenger(state)
         with_chat = [c for c in logic.unique_contacts(m) if m["conversations"].get(c["id"])]
         c = pick(rng, with_chat, "contact with a conversation")
-        return {"contact_id": c["id"], "contact": c["name"], "text": _fresh_text(rng, m, words(config, "messenger.new_messages"))}
+        return {
+            "contact_id": c["id"],
+            "contact": c["name"],
+            "text": _fresh_text(rng, m, words(config, "messenger.new_messages")),
+        }
 
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])
@@ -116,7 +120,11 @@ class StartConversation(TaskFamily):
         m = _messenger(state)
         fresh = [c for c in logic.unique_contacts(m) if not m["conversations"].get(c["id"])]
         c = pick(rng, fresh, "contact without a conversation")
-        return {"contact_id": c["id"], "contact": c["name"], "text": _fresh_text(rng, m, words(config, "messenger.greetings"))}
+        return {
+            "contact_id": c["id"],
+            "contact": c["name"],
+            "text": _fresh_text(rng, m, words(config, "messenger.greetings")),
+        }
 
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])

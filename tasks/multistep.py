@@ -70,7 +70,9 @@ def make_family(fid: str, tier: int, parts: tuple[str, ...], description: str, l
             "tier": tier,
             "parts": parts,
             "description": description,
-            "link": (lambda self, ps, state, config, rng: link(ps, state, _texts(config))) if link else MultiStepFamily.link,
+            "link": (lambda self, ps, state, config, rng: link(ps, state, _texts(config)))
+            if link
+            else MultiStepFamily.link,
         },
     )
     return register_instance(cls())

@@ -16,7 +16,9 @@ class AddItem(TaskFamily):
 
     def sample(self, state, config, rng):
         existing = {norm_text(i["title"]) for i in state["todo"]["items"]}
-        title = pick(rng, [t for t in words(config, "todo.new_items") if norm_text(t) not in existing], "new todo title")
+        title = pick(
+            rng, [t for t in words(config, "todo.new_items") if norm_text(t) not in existing], "new todo title"
+        )
         return {"title": title}
 
     def apply(self, state, params):
@@ -31,7 +33,6 @@ class AddItem(TaskFamily):
 
 
 # -- helpers shared by the families below ------------------------------------------------------
-
 
 
 def unique_items(state: dict, done: bool | None = None) -> list[dict]:

@@ -64,7 +64,9 @@ ITALIAN_FAMILIES = [
 
 @pytest.mark.parametrize("family", ITALIAN_FAMILIES)
 def test_oracle_in_a_language_added_as_data(env, family):
-    obs, info = env.reset(seed=1, options={"task_kwargs": {"family": family, "variation": "italian", "language": "auto"}})
+    obs, info = env.reset(
+        seed=1, options={"task_kwargs": {"family": family, "variation": "italian", "language": "auto"}}
+    )
     assert info["task_info"]["language"] == "it"
     reward, info = run_oracle(env, family, "italian", 1, "auto")
     assert reward == 1.0, info.get("task_info", {}).get("explanation")

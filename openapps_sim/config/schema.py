@@ -207,7 +207,9 @@ class ListOf(Field):
                 shown = ", ".join(known[:12]) + (f", ... ({len(known)} in all)" if len(known) > 12 else "")
                 raise ConfigError(source, sub, f"no item with {self.key} {item_id!r} to change", shown or "(none)")
             if not isinstance(patch, dict):
-                raise self.fail(patch, source, sub, f"expected a mapping of the item's fields, got {type(patch).__name__}")
+                raise self.fail(
+                    patch, source, sub, f"expected a mapping of the item's fields, got {type(patch).__name__}"
+                )
             if self.key in patch and str(patch[self.key]) != item_id:
                 raise ConfigError(source, _join(sub, self.key), f"differs from the item's {self.key} {item_id!r}")
             out[where[item_id]] = self.item.merge(base[where[item_id]], patch, source, sub)
