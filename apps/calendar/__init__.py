@@ -860,6 +860,8 @@ def _not_found(ctx: AppContext):
     )
 
 
+ICON = "M5 5h14v15H5zM5 9h14M8 3v4M16 3v4M8 13h3v3H8z"
+
 APP = AppSpec(
     name="calendar",
     schema=SCHEMA,
@@ -869,6 +871,7 @@ APP = AppSpec(
     normalise=normalise,
     order=20,
     css=CSS,
+    icon_svg=ICON,
 )
 
 __all__ = ["APP", "long_date", "make_event", "month_title", "normalise", "split_invitees"]

@@ -874,6 +874,8 @@ def routes(r: AppRoutes) -> None:
         return ctx.redirect("/?" + urlencode({"folder": parent, "msg": "deleted"} if parent else {"msg": "deleted"}))
 
 
+ICON = "M9 7l-5 5 5 5M15 7l5 5-5 5M13 5l-2 14"
+
 APP = AppSpec(
     name="code_editor",
     schema=SCHEMA,
@@ -883,4 +885,5 @@ APP = AppSpec(
     normalise=normalise,
     order=60,
     css=CSS,
+    icon_svg=ICON,
 )

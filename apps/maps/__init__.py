@@ -1168,6 +1168,8 @@ def routes(r: AppRoutes) -> None:
         return ctx.redirect("/?" + urlencode({**keep, "saved": entry["id"], "done": "note"}))
 
 
+ICON = "M12 21s-6-6.2-6-11a6 6 0 1 1 12 0c0 4.8-6 11-6 11zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z"
+
 APP = AppSpec(
     name="maps",
     schema=SCHEMA,
@@ -1177,4 +1179,5 @@ APP = AppSpec(
     normalise=normalise,
     order=40,
     css=CSS,
+    icon_svg=ICON,
 )

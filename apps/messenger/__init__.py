@@ -513,6 +513,8 @@ def routes(r: AppRoutes) -> None:
         return ctx.redirect(f"/chat/{to}#latest")
 
 
+ICON = "M4 5h16v11H9l-5 4z"
+
 APP = AppSpec(
     name="messenger",
     schema=SCHEMA,
@@ -522,4 +524,5 @@ APP = AppSpec(
     normalise=logic.normalise,
     order=30,
     css=CSS,
+    icon_svg=ICON,
 )

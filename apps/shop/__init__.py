@@ -13,7 +13,7 @@ from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Label, Li, Nav,
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.config.schema import Enum, Float, Int, ListOf, MapOf, Record, Str
-from openapps_sim.web.icons import icon_svg
+from openapps_sim.web.icons import svg
 
 from . import catalog as cat
 from .images import ICONS, product_svg
@@ -227,7 +227,7 @@ def _layout(ctx: AppContext, *children, title: str | None = None, q: str = "", a
     top = Div(
         Div(
             A(
-                NotStr(icon_svg("shop", 20)),
+                NotStr(svg(ICON, 20)),
                 ctx.t("shop_home"),
                 href=ctx.url("/"),
                 data_testid="shop-home",
@@ -810,6 +810,8 @@ def routes(r: AppRoutes) -> None:
         )
 
 
+ICON = "M5 8h14l-1 12H6zM9 8V6a3 3 0 0 1 6 0v2"
+
 APP = AppSpec(
     name="shop",
     schema=SCHEMA,
@@ -819,4 +821,5 @@ APP = AppSpec(
     normalise=normalise,
     order=50,
     css=CSS,
+    icon_svg=ICON,
 )

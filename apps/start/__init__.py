@@ -4,72 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fasthtml.common import H1, A, Div, NotStr, P, Span
+from openapps_sim.apps.start.model import initial_state
+from openapps_sim.apps.start.schema import SCHEMA
+from openapps_sim.apps.start.style import CSS
 
-from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.config.schema import Record, Str
-from openapps_sim.web.icons import icon_svg
-
-SCHEMA = Record(
-    heading=Str("Your apps"),
-    subtitle=Str(""),
-    strings=Record(open=Str("Open")),
-)
-
-CSS = """
-.launcher{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:var(--pad)}
-.layout-mobile .launcher{grid-template-columns:1fr}
-.tile{display:flex;gap:var(--pad);align-items:flex-start;text-decoration:none;color:var(--text)}
-.tile .icon-wrap{flex:none;width:48px;height:48px;border-radius:var(--radius);background:var(--primary);
- color:var(--on-primary);display:flex;align-items:center;justify-content:center}
-.tile .icon{width:28px;height:28px}
-.tile h2{margin:0 0 4px 0;color:var(--primary)}
-.tile p{margin:0;color:var(--muted);overflow-wrap:anywhere}
-"""
-
-
-def routes(r: AppRoutes) -> None:
-    @r.get("/")
-    def index(ctx: AppContext, params: dict):
-        tiles = []
-        for name in ctx.world.apps:
-            if name == "start":
-                continue
-            cfg = ctx.world.config[name]
-            icon = cfg.get("icon") or name
-            tiles.append(
-                A(
-                    Span(NotStr(icon_svg(icon, 28)), cls="icon-wrap"),
-                    Div(
-                        Span(
-                            cfg["title"],
-                            cls="h2",
-                            role="heading",
-                            aria_level="2",
-                            style="font-weight:700;font-size:1.2em;color:var(--primary)",
-                        ),
-                        P(cfg.get("description", ""), data_testid=f"launch-desc-{name}"),
-                    ),
-                    href=f"/{name}/",
-                    cls="card tile",
-                    data_testid=f"launch-{name}",
-                )
-            )
-        subtitle = ctx.config.get("subtitle")
-        return ctx.page(
-            H1(ctx.config["heading"], data_testid="start-heading"),
-            P(subtitle, cls="muted") if subtitle else None,
-            Div(*tiles, cls="launcher"),
-            title=ctx.config["title"],
-        )
-
+from openapps_sim.appkit import AppSpec
 
 APP = AppSpec(
     name="start",
     schema=SCHEMA,
     content=Path(__file__).with_name("content.yaml"),
-    initial_state=lambda config, rng: {},
-    routes=routes,
+    initial_state=initial_state,
+    routes="openapps_sim.apps.start.routes",
     order=0,
     css=CSS,
+    icon_svg="M4 11l8-7 8 7M6 10v10h12V10",
+    home=True,
 )

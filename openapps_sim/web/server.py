@@ -26,6 +26,7 @@ import openapps_sim.web.fonts as fonts
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import SECRET_ENV, SECRET_HEADER
+from openapps_sim.web.shell import render_page
 from openapps_sim.web.world import World
 
 
@@ -42,7 +43,7 @@ def _params(request: Request, form) -> dict:
 def _make_endpoint(world: World, app: AppSpec, handler):
     async def endpoint(req: Request):
         form = await req.form() if req.method == "POST" else None
-        ctx = AppContext(world, app, req)
+        ctx = AppContext(world, app, req, render_page)
         ctx.form = form
         try:
             result = handler(ctx, _params(req, form))
@@ -68,8 +69,8 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
 
     for spec in world.apps.values():
         r = AppRoutes()
-        spec.routes(r)
-        prefix = "" if spec.name == "start" else f"/{spec.name}"
+        spec.register_routes(r)
+        prefix = spec.url_prefix
         for route in r.routes:
             path = prefix + route.path if route.path != "/" or not prefix else prefix + "/"
             app.route(path, methods=[route.method])(_make_endpoint(world, spec, route.handler))
