@@ -46,9 +46,19 @@ def search_form(
     )
 
 
-def post_button(label: Any, action: str, testid: str, *, form_cls: str | None = None, **button: Any) -> Any:
-    """A form holding one submit button that POSTs to ``action`` (extra keywords go to the button)."""
+def post_button(
+    label: Any,
+    action: str,
+    testid: str,
+    *,
+    form_cls: str | None = None,
+    hidden: dict[str, str] | None = None,
+    **button: Any,
+) -> Any:
+    """A form holding one submit button that POSTs to ``action`` (extra keywords go to the
+    button), after hidden fields ``hidden``."""
     return Form(
+        *[Input(type="hidden", name=k, value=v) for k, v in (hidden or {}).items()],
         Button(label, type="submit", **button, data_testid=testid),
         method="post",
         action=action,
