@@ -73,6 +73,30 @@ class AppSpec:
             routes = getattr(importlib.import_module(module), attr or "routes")
         routes(r)
 
+    @classmethod
+    def from_package(cls, package: str, **fields: Any) -> AppSpec:
+        """The spec of an app laid out the usual way: ``<package>.schema.SCHEMA``,
+        ``<package>.model.initial_state`` (and ``normalise`` if it has one),
+        ``<package>.style.CSS``, ``content.yaml`` next to them and the handlers in
+        ``<package>.routes`` (imported only when the server builds its routes). ``fields``
+        sets or overrides any other field (``order``, ``icon_svg``, ``home`` ...)."""
+        schema = importlib.import_module(f"{package}.schema")
+        model = importlib.import_module(f"{package}.model")
+        style = importlib.import_module(f"{package}.style")
+        folder = Path(importlib.import_module(package).__file__).parent
+        spec: dict[str, Any] = {
+            "name": package.rsplit(".", 1)[-1],
+            "schema": schema.SCHEMA,
+            "content": folder / "content.yaml",
+            "initial_state": model.initial_state,
+            "routes": f"{package}.routes",
+            "css": style.CSS,
+        }
+        if hasattr(model, "normalise"):
+            spec["normalise"] = model.normalise
+        spec.update(fields)
+        return cls(**spec)
+
     def full_schema(self) -> Record:
         """The app's schema plus the fields every app has (title, description, icon)."""
         fields = dict(COMMON_FIELDS)

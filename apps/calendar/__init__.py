@@ -7,22 +7,6 @@ so every run of a task sees the same month first.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from openapps_sim.apps.calendar.model import initial_state, normalise
-from openapps_sim.apps.calendar.schema import SCHEMA
-from openapps_sim.apps.calendar.style import CSS
-
 from openapps_sim.appkit import AppSpec
 
-APP = AppSpec(
-    name="calendar",
-    schema=SCHEMA,
-    content=Path(__file__).with_name("content.yaml"),
-    initial_state=initial_state,
-    routes="openapps_sim.apps.calendar.routes",
-    normalise=normalise,
-    order=20,
-    css=CSS,
-    icon_svg="M5 5h14v15H5zM5 9h14M8 3v4M16 3v4M8 13h3v3H8z",
-)
+APP = AppSpec.from_package(__name__, order=20, icon_svg="M5 5h14v15H5zM5 9h14M8 3v4M16 3v4M8 13h3v3H8z")

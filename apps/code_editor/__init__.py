@@ -8,24 +8,10 @@ live in the URL; the state holds only the project name, the folder list and the 
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from openapps_sim.apps.code_editor.model import initial_state, normalise
-from openapps_sim.apps.code_editor.schema import SCHEMA
-from openapps_sim.apps.code_editor.style import CSS
+from openapps_sim.apps.code_editor.model import normalise
 
 from openapps_sim.appkit import AppSpec
 
-APP = AppSpec(
-    name="code_editor",
-    schema=SCHEMA,
-    content=Path(__file__).with_name("content.yaml"),
-    initial_state=initial_state,
-    routes="openapps_sim.apps.code_editor.routes",
-    normalise=normalise,
-    order=60,
-    css=CSS,
-    icon_svg="M9 7l-5 5 5 5M15 7l5 5-5 5M13 5l-2 14",
-)
+APP = AppSpec.from_package(__name__, order=60, icon_svg="M9 7l-5 5 5 5M15 7l5 5-5 5M13 5l-2 14")
 
 __all__ = ["APP", "normalise"]

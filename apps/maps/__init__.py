@@ -14,24 +14,13 @@ saved locations.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from openapps_sim.apps.maps.model import initial_state, normalise
-from openapps_sim.apps.maps.schema import SCHEMA, load_gazetteer
-from openapps_sim.apps.maps.style import CSS
+from openapps_sim.apps.maps.model import normalise
+from openapps_sim.apps.maps.schema import load_gazetteer
 
 from openapps_sim.appkit import AppSpec
 
-APP = AppSpec(
-    name="maps",
-    schema=SCHEMA,
-    content=Path(__file__).with_name("content.yaml"),
-    initial_state=initial_state,
-    routes="openapps_sim.apps.maps.routes",
-    normalise=normalise,
-    order=40,
-    css=CSS,
-    icon_svg="M12 21s-6-6.2-6-11a6 6 0 1 1 12 0c0 4.8-6 11-6 11zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z",
+APP = AppSpec.from_package(
+    __name__, order=40, icon_svg="M12 21s-6-6.2-6-11a6 6 0 1 1 12 0c0 4.8-6 11-6 11zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z"
 )
 
 __all__ = ["APP", "load_gazetteer", "normalise"]

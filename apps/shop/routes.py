@@ -11,21 +11,12 @@ from openapps_sim.appkit import AppContext, AppRoutes
 
 
 def routes(r: AppRoutes) -> None:
-    @r.get("/")
-    def home(ctx: AppContext, params: dict):
-        return home_page(ctx, params)
-
-    @r.get("/category/{cid}")
-    def category(ctx: AppContext, params: dict):
-        return category_page(ctx, params)
-
-    @r.get("/search")
-    def search(ctx: AppContext, params: dict):
-        return search_page(ctx, params)
-
-    @r.get("/product/{pid}")
-    def product(ctx: AppContext, params: dict):
-        return product_page(ctx, params)
+    r.get("/")(home_page)
+    r.get("/category/{cid}")(category_page)
+    r.get("/search")(search_page)
+    r.get("/product/{pid}")(product_page)
+    r.get("/cart")(cart_page)
+    r.get("/orders")(orders_page)
 
     @r.post("/cart/add")
     def add(ctx: AppContext, params: dict):
@@ -76,10 +67,6 @@ def routes(r: AppRoutes) -> None:
             ctx.log("empty_cart", lines=n)
         return ctx.redirect("/cart")
 
-    @r.get("/cart")
-    def cart(ctx: AppContext, params: dict):
-        return cart_page(ctx, params)
-
     @r.get("/checkout")
     def checkout_form(ctx: AppContext, params: dict):
         return checkout_page(ctx, {}, False)
@@ -94,7 +81,3 @@ def routes(r: AppRoutes) -> None:
         order = model.place_order(ctx.state, ctx.config, address)
         ctx.log("checkout", order=order["id"], lines=len(order["lines"]), total=order["total"], address=address)
         return ctx.redirect(f"/orders?placed={order['id']}")
-
-    @r.get("/orders")
-    def orders(ctx: AppContext, params: dict):
-        return orders_page(ctx, params)
