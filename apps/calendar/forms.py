@@ -9,13 +9,13 @@ from fasthtml.common import (
     Div,
     Form,
     Input,
-    Label,
     P,
     Textarea,
 )
 from openapps_sim.apps.calendar.model import FIELDS, TIME_RE, parse_date, split_invitees
 
 from openapps_sim.appkit import AppContext
+from openapps_sim.web.components import field
 
 
 def form_values(ev: dict) -> dict:
@@ -54,8 +54,9 @@ def read_form(ctx: AppContext, params: dict) -> tuple[dict, str | None]:
 
 
 def _field(ctx: AppContext, name: str, control, hint: str | None = None):
-    return Div(
-        Label(ctx.t(f"field_{name}"), fr=f"cal-{name}"),
+    return field(
+        ctx.t(f"field_{name}"),
+        f"cal-{name}",
         control,
         P(hint, cls="hint", id=f"cal-{name}-hint") if hint else None,
         cls="field",

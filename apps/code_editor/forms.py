@@ -63,10 +63,9 @@ def form_page(ctx: AppContext, params: dict, title: str, fields: list, action: s
     )
 
 
-def new_form(ctx: AppContext, params: dict, kind: str, parent: str, name: str = "", error: str | None = None):
-    hint = ctx.t("name_hint_file") if kind == "file" else ctx.t("name_hint_folder")
-    fields = [
-        Input(type="hidden", name="kind", value=kind),
+def name_field(ctx: AppContext, name: str) -> tuple:
+    """The label and text box of a file or folder name."""
+    return (
         Label(ctx.t("field_name"), fr="ce-name"),
         Input(
             type="text",
@@ -78,6 +77,14 @@ def new_form(ctx: AppContext, params: dict, kind: str, parent: str, name: str = 
             spellcheck="false",
             data_testid="code_editor-field-name",
         ),
+    )
+
+
+def new_form(ctx: AppContext, params: dict, kind: str, parent: str, name: str = "", error: str | None = None):
+    hint = ctx.t("name_hint_file") if kind == "file" else ctx.t("name_hint_folder")
+    fields = [
+        Input(type="hidden", name="kind", value=kind),
+        *name_field(ctx, name),
         P(hint, cls="hint"),
         Label(ctx.t("field_parent"), fr="ce-parent"),
         parent_select(ctx, parent),
@@ -92,17 +99,7 @@ def rename_form(ctx: AppContext, params: dict, path: str, name: str, parent: str
     is_dir = path in ctx.state["folders"]
     fields = [
         Input(type="hidden", name="path", value=path),
-        Label(ctx.t("field_name"), fr="ce-name"),
-        Input(
-            type="text",
-            name="name",
-            id="ce-name",
-            value=name,
-            required=True,
-            autocomplete="off",
-            spellcheck="false",
-            data_testid="code_editor-field-name",
-        ),
+        *name_field(ctx, name),
         Label(ctx.t("field_parent"), fr="ce-parent"),
         parent_select(ctx, parent, exclude=path if is_dir else None),
         Div(error, cls="ce-error", role="alert", data_testid="code_editor-error") if error else None,

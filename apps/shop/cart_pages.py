@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Label, Li, P, Span, Ul
+from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Li, P, Span, Ul
 from openapps_sim.apps.shop import model
 from openapps_sim.apps.shop.views import layout, money, option_text, order_summary, product_img, product_name
 
 from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import flash, post_button
+from openapps_sim.web.components import field, flash, post_button
 
 
 def cart_page(ctx: AppContext, params: dict):
@@ -98,8 +98,9 @@ def checkout_page(ctx: AppContext, values: dict, error: bool):
     autocomplete = {"name": "name", "street": "street-address", "city": "address-level2",
                     "postcode": "postal-code", "country": "country-name"}  # fmt: skip
     fields = [
-        Div(
-            Label(ctx.t(f"field_{k}"), fr=f"f-{k}"),
+        field(
+            ctx.t(f"field_{k}"),
+            f"f-{k}",
             Input(type="text", name=k, id=f"f-{k}", value=values.get(k, ""), required=True,
                   autocomplete=autocomplete[k], data_testid=f"shop-field-{k}"),
             cls="wide" if k in ("name", "street") else None,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Label, NotStr, Option, P, Select, Span
+from fasthtml.common import H1, H2, A, Button, Div, Form, Input, NotStr, Option, P, Select, Span
 from openapps_sim.apps.shop import model
 from openapps_sim.apps.shop.images import product_svg
 from openapps_sim.apps.shop.views import layout, listing, money, product_grid, product_img, stars
 
 from openapps_sim.appkit import AppContext
+from openapps_sim.web.components import field
 
 
 def home_page(ctx: AppContext, params: dict):
@@ -110,8 +111,9 @@ def product_page(ctx: AppContext, params: dict):
                 aria_hidden="true",
             )
         fields.append(
-            Div(
-                Label(cfg["option_names"].get(kind, kind), fr=f"opt-{kind}"),
+            field(
+                cfg["option_names"].get(kind, kind),
+                f"opt-{kind}",
                 Select(
                     *[Option(model.option_label(cfg, code), value=code) for code in codes],
                     name=f"opt_{kind}",
@@ -125,8 +127,9 @@ def product_page(ctx: AppContext, params: dict):
     form = Form(
         Input(type="hidden", name="product_id", value=pid),
         *fields,
-        Div(
-            Label(ctx.t("quantity"), fr="qty"),
+        field(
+            ctx.t("quantity"),
+            "qty",
             Input(type="number", name="qty", id="qty", value="1", min="1", max=str(model.MAX_QTY),
                   required=True, data_testid="shop-qty"),
             cls="shop-field",

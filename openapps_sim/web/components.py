@@ -71,9 +71,10 @@ def flash(message: Any, testid: str, cls: str = "flash", role: str | None = "sta
     return Div(message, cls=cls, role=role, data_testid=testid)
 
 
-def field(label: Any, control: Any, cls: str | None = None, **attrs: Any) -> Any:
-    """A label wrapping its text and its form control."""
-    return Label(label, control, cls=cls, **attrs)
+def field(label: Any, control_id: str, control: Any, *after: Any, cls: str | None = None) -> Any:
+    """A form field: its label (for the control with id ``control_id``), the control, then ``after``
+    (a hint, swatches ...)."""
+    return Div(Label(label, fr=control_id), control, *after, cls=cls)
 
 
 def not_found_card(
