@@ -9,8 +9,8 @@ language and look.
 from __future__ import annotations
 
 from openapps_sim.agent import Agent
-from openapps_sim.envs.observe import testid_bids
 from openapps_sim.taskkit import UI, Step, get_family
+from openapps_sim.taskkit.observation import testid_bids
 
 
 class OracleError(RuntimeError):
@@ -22,6 +22,9 @@ def _quote(text: str) -> str:
 
 
 class OracleAgent(Agent):
+    """Runs each task family's own solution script (privileged: it reads the task parameters);
+    proves every task instance in every app version is solvable."""
+
     name = "oracle"
     obs_mode = "axtree"
     action_space = "all"

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from openapps_sim.web.world import World
 
 Handler = Callable[["AppContext", dict], Any]
-PageRenderer = Callable[["AppContext", str, tuple], str]
+Renderer = Callable[["AppContext", str, tuple], str]
 
 COMMON_FIELDS = {
     "title": Str(doc="the app's name on the start page and in its top bar"),
@@ -135,11 +135,11 @@ class AppContext:
     ``render`` wraps page content in the page shell; the server passes it in, so this contract
     imports nothing from the web layer."""
 
-    def __init__(self, world: World, app: AppSpec, request: Any, render: PageRenderer | None = None):
+    def __init__(self, world: World, app: AppSpec, request: Any, render: Renderer | None = None):
         self.world = world
         self.app = app
         self.request = request
-        self.render = render
+        self._render = render  # the page shell, given by the web layer that serves the app
 
     @property
     def config(self) -> dict:
@@ -177,7 +177,7 @@ class AppContext:
     def page(self, *children: Any, title: str | None = None, status: int = 200) -> Response:
         from starlette.responses import HTMLResponse
 
-        if self.render is None:
-            raise RuntimeError("AppContext.page needs the page renderer the server passes in")
-        html = self.render(self, title or self.config.get("title", self.app.name), children)
+        if self._render is None:
+            raise RuntimeError("this context has no page renderer: it was not made by the web server")
+        html = self._render(self, title or self.config.get("title", self.app.name), children)
         return HTMLResponse(html, status_code=status)
