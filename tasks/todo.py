@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from openapps_sim.apps.todo import model
+
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
@@ -22,9 +24,7 @@ class AddItem(TaskFamily):
         return {"title": title}
 
     def apply(self, state, params):
-        todo = state["todo"]
-        todo["items"].append({"id": f"t{todo['next_id']}", "title": params["title"], "done": False, "notes": ""})
-        todo["next_id"] += 1
+        model.add_item(state["todo"], params["title"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -49,7 +49,10 @@ def unique_items(state: dict, done: bool | None = None) -> list[dict]:
 
 
 def _find_item(state: dict, item_id: str) -> dict:
-    return next(i for i in state["todo"]["items"] if i["id"] == item_id)
+    item = model.find_item(state["todo"], item_id)
+    if item is None:
+        raise KeyError(f"no todo item {item_id}")
+    return item
 
 
 def _pick_with_flag(state: dict, rng, done: bool, what: str) -> dict:
@@ -68,7 +71,7 @@ def _pick_with_flag(state: dict, rng, done: bool, what: str) -> dict:
 
 def _flip_for_prepare(state: dict, params: dict, done: bool) -> None:
     if params.get("flip"):
-        _find_item(state, params["id"])["done"] = done
+        model.set_done(_find_item(state, params["id"]), done)
 
 
 @family
@@ -83,7 +86,7 @@ class RemoveItem(TaskFamily):
         return {"id": item["id"], "title": item["title"]}
 
     def apply(self, state, params):
-        state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
+        model.delete_item(state["todo"], params["id"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -104,7 +107,7 @@ class MarkDone(TaskFamily):
         _flip_for_prepare(state, params, False)
 
     def apply(self, state, params):
-        _find_item(state, params["id"])["done"] = True
+        model.set_done(_find_item(state, params["id"]), True)
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -125,7 +128,7 @@ class MarkUndone(TaskFamily):
         _flip_for_prepare(state, params, True)
 
     def apply(self, state, params):
-        _find_item(state, params["id"])["done"] = False
+        model.set_done(_find_item(state, params["id"]), False)
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -147,7 +150,7 @@ class EditItem(TaskFamily):
         return {"id": item["id"], "title": item["title"], "new_title": new_title}
 
     def apply(self, state, params):
-        _find_item(state, params["id"])["title"] = params["new_title"]
+        model.rename(_find_item(state, params["id"]), params["new_title"])
 
     def solve(self, params, ui):
         iid = params["id"]
@@ -174,10 +177,10 @@ class ClearCompleted(TaskFamily):
 
     def prepare(self, state, params):
         if params.get("flip_id"):
-            _find_item(state, params["flip_id"])["done"] = True
+            model.set_done(_find_item(state, params["flip_id"]), True)
 
     def apply(self, state, params):
-        state["todo"]["items"] = [i for i in state["todo"]["items"] if not i["done"]]
+        model.clear_completed(state["todo"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
