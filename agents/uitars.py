@@ -44,8 +44,11 @@ from typing import Any
 from openapps_sim.errors import ConfigError
 
 from .base import Option
-from .llm import COMMON_OPTIONS, OpenAIAgent, encode_png, extract_thought
+from .images import encode_png
+from .llm import COMMON_OPTIONS, OpenAIAgent
+from .memory import first_line
 from .prompts import UITARS_PROMPT
+from .reply import extract_thought, speak_model_space
 
 FRAMES = ("smart_resize", "image", "relative")
 KEY_NAMES = {
@@ -135,6 +138,12 @@ class CoordFrame:
         vw, vh = self.viewport
         return round(x * vw / mw, 1), round(y * vh / mh, 1)
 
+    def to_model(self, x: float, y: float) -> tuple[float, float]:
+        """The inverse of :meth:`to_viewport`: page pixels in the model's frame."""
+        mw, mh = self.model_size()
+        vw, vh = self.viewport
+        return round(x * mw / vw, 1), round(y * mh / vh, 1)
+
 
 @dataclass(frozen=True)
 class UITarsParse:
@@ -143,6 +152,7 @@ class UITarsParse:
     raw: str  # the UI-TARS call as written
     ok: bool
     error: str = ""
+    extra: tuple[str, ...] = ()  # further calls of the answer, not run (one action per step)
 
 
 _NUM = re.compile(r"-?\d+(?:\.\d+)?")
@@ -223,13 +233,55 @@ def parse_uitars(
     thought = extract_thought(reply)
     m = _ACTION.search(reply or "")
     body = reply[m.end() :] if m else (reply or "")
-    # the first call of the action part (UI-TARS may list several, separated by blank lines)
-    body = body.strip().split("\n\n")[0].strip()
-    body = body.strip("`").strip()
-    raw = body
-    parsed = _split_call(body)
+    calls = _calls(body)
+    if not calls:
+        return UITarsParse(body.strip(), thought, body.strip(), False, "not a UI-TARS call")
+    raw, extra = calls[0], tuple(calls[1:])
+    parsed = _split_call(raw)
     if parsed is None:
-        return UITarsParse(body, thought, raw, False, "not a UI-TARS call")
+        return UITarsParse(raw, thought, raw, False, "not a UI-TARS call", extra)
+    result = _map_call(parsed, raw, thought, frame, scroll_amount, wait_ms)
+    return UITarsParse(result.action, thought, raw, result.ok, result.error, extra)
+
+
+def _calls(body: str) -> list[str]:
+    """The calls of an action part, in order: one per line (a call may span lines while its
+    brackets are open); blank lines, fences and further ``Action:`` prefixes are skipped."""
+    calls: list[str] = []
+    current = ""
+    for line in body.strip().strip("`").splitlines():
+        line = _ACTION.sub("", line.strip()).strip().strip("`").strip()
+        if not current and not line:
+            continue
+        current = f"{current}\n{line}" if current else line
+        if _balanced(current):
+            calls.append(current.strip())
+            current = ""
+    if current.strip():
+        calls.append(current.strip())
+    return [c for c in calls if c and not c.startswith("#")]
+
+
+def _balanced(text: str) -> bool:
+    depth, quote, escape = 0, "", False
+    for ch in text:
+        if escape:
+            escape = False
+        elif ch == "\\":
+            escape = True
+        elif quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+    return depth <= 0 and not quote
+
+
+def _map_call(parsed, raw: str, thought: str, frame: CoordFrame, scroll_amount: int, wait_ms: int) -> UITarsParse:
     name, kw = parsed
     pos = kw.pop("_args", [])
 
@@ -355,11 +407,13 @@ class UITarsAgent(OpenAIAgent):
             raise ConfigError(_source, "history_images", "must be at least 1")
         self.screens: list[str] = []
         self.last_parse: UITarsParse | None = None
+        self.coord_frame: CoordFrame | None = None
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
         super().reset(goal, task_info, seed)
         self.screens = []
         self.last_parse = None
+        self.coord_frame = None
 
     def system_text(self) -> str:
         return self.options["system_prompt"] or ""
@@ -367,8 +421,7 @@ class UITarsAgent(OpenAIAgent):
     def act(self, obs: dict) -> str:
         from openapps_sim.envs.actions import classify_action
 
-        if self.history and self.history[-1]["error"] is None:
-            self.history[-1]["error"] = obs.get("last_action_error") or ""
+        self.settle(obs)
         shot = obs.get("screenshot")
         if not getattr(shot, "size", 0):
             raise ConfigError(
@@ -376,26 +429,47 @@ class UITarsAgent(OpenAIAgent):
             )
         data, image_size = encode_png(shot, self.options["screenshot_max_side"])
         self.screens.append(data)
+        viewport = (int(shot.shape[1]), int(shot.shape[0]))
+        o = self.options
+        self.coord_frame = CoordFrame(
+            viewport, image_size, o["coord_frame"], o["factor"], o["min_pixels"], o["max_pixels"]
+        )
+        mw, mh = self.coord_frame.model_size()
+        self._viewport, self._model_size = viewport, (round(mw), round(mh))
         text, usage, attempts, seconds = self.complete(self.system_text(), self._parts())
         self._count(usage, attempts, seconds)
         self.last_reply = text
-        viewport = (int(shot.shape[1]), int(shot.shape[0]))
-        o = self.options
-        frame = CoordFrame(viewport, image_size, o["coord_frame"], o["factor"], o["min_pixels"], o["max_pixels"])
-        parsed = parse_uitars(text, frame, o["scroll_amount"], o["wait_ms"])
+        parsed = parse_uitars(text, self.coord_frame, o["scroll_amount"], o["wait_ms"])
         self.last_parse = parsed
         self.last_thought = parsed.thought
         check = classify_action(parsed.action, obs, self.action_space)
-        error = None if check.valid else f"not run: {parsed.error or check.message}"
-        self.history.append(
-            {"action": parsed.action, "reply": text, "raw": parsed.raw, "thought": parsed.thought, "error": error}
+        error = None
+        if not check.valid:
+            message = parsed.error or check.message
+            error = "not run: " + speak_model_space(message, parsed.action, parsed.raw, self._to_model, self._model_size)
+        note = ""
+        if parsed.extra:
+            self._usage["extra_actions"] += len(parsed.extra)
+            note = f"only the first action ran; {len(parsed.extra)} more in the answer were ignored (one per step)"
+        self.memory.add(
+            url=obs.get("url", ""),
+            thought=parsed.thought,
+            action=parsed.raw,
+            executed=parsed.action,
+            error=error,
+            note=note,
+            reply=text,
+            raw=parsed.raw,
         )
         return parsed.action
+
+    def _to_model(self, x: float, y: float) -> tuple[float, float]:
+        return self.coord_frame.to_model(x, y)
 
     def _parts(self) -> list[tuple[str, Any]]:
         return []  # the conversation is built by messages() from the history and screenshots
 
-    def messages(self, system: str, parts) -> list[dict]:
+    def messages(self, system: str, parts, turns=()) -> list[dict]:
         """Instruction, then per past step its screenshot (the latest ``history_images`` as
         images, older ones as a placeholder) and the model's answer, then the new screenshot."""
         window = self.options["history"]
@@ -414,14 +488,11 @@ class UITarsAgent(OpenAIAgent):
 
         for k, step in enumerate(past):
             msgs.append({"role": "user", "content": [screen_part(first_screen + k)]})
-            msgs.append({"role": "assistant", "content": step.get("reply") or f"Action: {step['raw']}"})
-            if step["error"]:
-                msgs.append(
-                    {
-                        "role": "user",
-                        "content": [{"type": "text", "text": f"That action failed: {step['error'][:300]}"}],
-                    }
-                )
+            msgs.append({"role": "assistant", "content": step.reply or f"Action: {step.raw}"})
+            said = [f"That action failed: {first_line(step.error, 300)}"] if step.error else []
+            said += [f"Note: {step.note}"] if step.note else []
+            if said:
+                msgs.append({"role": "user", "content": [{"type": "text", "text": "\n".join(said)}]})
         msgs.append({"role": "user", "content": [screen_part(n_screens - 1)]})
         return _merge_same_role(msgs)
 
