@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from openapps_sim.envs.actions import classify_action
+from openapps_sim.envs.actions import ACTION_SPACES, classify_action
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
@@ -40,7 +40,6 @@ from .reply import (  # noqa: F401 - re-exported: the parsing helpers' historica
 from .treetext import shorten_tree
 
 OBS_MODES = ("axtree", "screenshot", "both")
-ACTION_SPACES = ("bid", "coord", "all")
 REASK = (
     "Your answer held no action I could read. Answer again in the form\n"
     "<think>your reasoning</think>\n<action>one action, e.g. {example}</action>"
@@ -58,7 +57,7 @@ COMMON_OPTIONS: dict[str, Option] = {
     "retries": Option(int, 3, "retries on HTTP 429/5xx, time-outs, dropped connections and broken 200 bodies"),
     "backoff": Option(float, 2.0, "first retry wait in seconds, doubled on every retry"),
     "obs_mode": Option(str, "axtree", "what the model sees", choices=OBS_MODES),
-    "action_space": Option(str, "bid", "which actions the model may use", choices=ACTION_SPACES),
+    "action_space": Option(str, "bid", "which actions the model may use", choices=tuple(ACTION_SPACES)),
     "history": Option(int, 10, "how many previous steps the prompt shows in full (older ones are summarised)"),
     "max_actions": Option(int, 1, "actions allowed in one answer (more are malformed)"),
     "reasks": Option(int, 1, "times to ask again, without spending a step, when an answer holds no action"),
@@ -83,6 +82,7 @@ PRICE_KEYS = ("prompt", "completion")
 class ChatAgent(ConfigurableAgent):
     """Shared logic of the LLM agents: prompt, memory, image, answer parsing, usage."""
 
+    samples = True
     DEFAULTS: dict[str, Any] = {}
     OPTIONS = COMMON_OPTIONS
 

@@ -92,5 +92,9 @@ class OpenAppsTask(AbstractBrowserTask):
         }
         return ev.reward, done, "", info
 
+    def events(self) -> list[dict]:
+        """The app event log of this episode's world (every state change, in order)."""
+        return self.server.events()
+
     def teardown(self) -> None:
         pass
