@@ -36,9 +36,7 @@ def draw_marks(array: Any, obs: dict) -> Any:
     return image
 
 
-def encode_png(
-    array: Any, max_side: int | None = None, marks_obs: dict | None = None
-) -> tuple[str, tuple[int, int]]:
+def encode_png(array: Any, max_side: int | None = None, marks_obs: dict | None = None) -> tuple[str, tuple[int, int]]:
     """A numpy screenshot as base64 PNG, optionally with set-of-marks drawn from ``marks_obs``,
     and shrunk so its longer side is ``max_side``. Returns (base64, (width, height))."""
     from PIL import Image

@@ -33,7 +33,7 @@ OBSERVATION_TEXT = {
     "axtree": "as an accessibility tree, in which every element you can act on is marked with its id in "
     "brackets, like [12]",
     "axtree_coords": "as an accessibility tree, in which every element you can act on is marked with its id "
-    "in brackets, like [12], and with the page coordinates of its centre, like center=\"(412,230)\"",
+    'in brackets, like [12], and with the page coordinates of its centre, like center="(412,230)"',
     "screenshot": "as a screenshot; coordinates are pixels of the screenshot, counted from its top-left corner",
     "screenshot_marks": "as a screenshot on which every element you can act on is outlined and labelled with "
     "its id; coordinates are pixels of the screenshot, counted from its top-left corner",
@@ -76,7 +76,7 @@ new_tab(), tab_focus(index), tab_close() - manage tabs: tab_focus(0)"""
 # what x and y mean: pixels of the image the model sees, or of the page when it sees no image
 COORD_MEANING = {
     True: "x and y are pixels of the screenshot, from its top-left corner",
-    False: "x and y are pixels of the page, as the tree's center=\"(x,y)\" gives them",
+    False: 'x and y are pixels of the page, as the tree\'s center="(x,y)" gives them',
 }
 DEFAULT_SIZE = (1280, 720)
 

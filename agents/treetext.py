@@ -81,7 +81,13 @@ def _drop_container_names(lines: list[_Line]) -> int:
     its name is the text of its children, which the prompt shows anyway."""
     n = 0
     for i, ln in enumerate(lines):
-        if ln.keep and not ln.interactive and ln.name and ln.role not in KEEP_ROLES and _has_kept_control_below(lines, i):
+        if (
+            ln.keep
+            and not ln.interactive
+            and ln.name
+            and ln.role not in KEEP_ROLES
+            and _has_kept_control_below(lines, i)
+        ):
             quote = ln.text[ln.text.find(ln.role) + len(ln.role) + 1]
             ln.text = ln.text.replace(f"{quote}{ln.name}{quote}", "''", 1)
             n += 1

@@ -446,7 +446,9 @@ class UITarsAgent(OpenAIAgent):
         error = None
         if not check.valid:
             message = parsed.error or check.message
-            error = "not run: " + speak_model_space(message, parsed.action, parsed.raw, self._to_model, self._model_size)
+            error = "not run: " + speak_model_space(
+                message, parsed.action, parsed.raw, self._to_model, self._model_size
+            )
         note = ""
         if parsed.extra:
             self._usage["extra_actions"] += len(parsed.extra)

@@ -274,7 +274,9 @@ class PromptReader:
     def answer(self, r: Reading) -> str:
         parts = goal_parts(r.goal)
         if not parts:
-            return "<think>I cannot tell what the task asks.</think>\n<action>report_infeasible('unclear task')</action>"
+            return (
+                "<think>I cannot tell what the task asks.</think>\n<action>report_infeasible('unclear task')</action>"
+            )
         done = set()
         last = r.steps[-1] if r.steps else None
         if last:
