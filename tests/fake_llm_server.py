@@ -1,8 +1,11 @@
 """A real HTTP server that speaks the OpenAI chat-completions and Anthropic messages APIs.
 
-It answers with canned replies in order (a string, or a function of the request body that
-returns a string), records every request (path, headers, body), and can be told to fail the
-next requests with an HTTP status::
+By default it is a stand-in *model*: :class:`PromptReader` (and :class:`UITarsReader` for the
+UI-TARS conversation) answers by reading the prompt it is sent — the goal, the element ids,
+its own earlier thoughts and the last error — never from a script of canned steps. Tests of
+parsing and accounting can still queue literal replies (a string, or a function of the request
+body). It records every request (path, headers, body), and can be told to fail the next
+requests with an HTTP status, a non-JSON or a truncated 200 body::
 
     with FakeLLMServer(["Action: click('12')"]) as server:
         agent = OpenAIAgent(model="m", base_url=server.url + "/v1", require_api_key=False)
@@ -25,7 +28,7 @@ Reply = str | Callable[[dict], str]
 class FakeLLMServer:
     def __init__(self, replies: list[Reply] | None = None, default: Reply | None = None) -> None:
         self.replies: list[Reply] = list(replies or [])
-        self.default = default
+        self.default = default if default is not None else PromptReader()
         self.requests: list[dict] = []
         self.failures: list[tuple[int, str, dict]] = []  # (status, body, headers) for the next requests
         self.delay_next: float = 0.0
@@ -38,6 +41,11 @@ class FakeLLMServer:
         payload = body or json.dumps({"error": {"message": f"fake failure {status}", "type": "server_error"}})
         for _ in range(times):
             self.failures.append((status, payload, dict(headers or {})))
+
+    def truncate_next(self, times: int = 1) -> None:
+        """The next answers are HTTP 200 with a body cut short (the connection drops)."""
+        for _ in range(times):
+            self.failures.append((200, '{"choices": [{"message": {"content": "Act', {"_truncate": True}))
 
     def add(self, *replies: Reply) -> None:
         self.replies.extend(replies)
@@ -68,6 +76,14 @@ class FakeLLMServer:
                     failure = server.failures.pop(0) if server.failures else None
                 if failure:
                     status, payload, headers = failure
+                    if headers.pop("_truncate", None):  # promise more bytes than sent, then hang up
+                        self.send_response(status)
+                        self.send_header("Content-Length", str(len(payload) + 100))
+                        self.end_headers()
+                        self.wfile.write(payload.encode())
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
                     self._send(status, payload.encode(), headers)
                     return
                 if self.path.rstrip("/").endswith("/chat/completions"):
@@ -76,6 +92,12 @@ class FakeLLMServer:
                 elif self.path.rstrip("/").endswith("/messages"):
                     text = server._next_reply(body)
                     self._json(200, server.anthropic_response(text, body))
+                else:
+                    self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+            def do_GET(self) -> None:  # noqa: N802 - the /v1/models health check
+                if self.path.rstrip("/").endswith("/models"):
+                    self._json(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
                 else:
                     self._json(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -112,8 +134,6 @@ class FakeLLMServer:
     def _next_reply(self, body: dict) -> str:
         with self._lock:
             reply = self.replies.pop(0) if self.replies else self.default
-        if reply is None:
-            return "Action: send_msg_to_user('no more canned replies')"
         return reply(body) if callable(reply) else reply
 
     @staticmethod
