@@ -384,3 +384,23 @@ def test_a_restarted_episode_keeps_the_tokens_of_its_first_attempt(tmp_path):
                 run_with_retry(worker, spec, None, "r")
             finally:
                 worker.close()
+
+
+def test_report_sums_tokens_and_cost_per_agent():
+    import pandas as pd
+    from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, headline_table
+
+    from openapps_sim.sweeps.record import EpisodeSpec, new_record
+
+    records = []
+    for agent, cost in (("openai", 0.25), ("lexical", None)):
+        for seed in (0, 1):
+            rec = new_record(EpisodeSpec(agent=agent, task="todo.add_item", seed=seed), "r", 1)
+            tokens = {"prompt_tokens": 1000, "completion_tokens": 500, "total_tokens": 1500}
+            rec.update(success=seed == 0, reward=float(seed == 0), steps=3, goal="g", task_apps=["todo"])
+            rec["tokens"] = {**tokens, "cost_usd": cost} if cost else ({} if agent == "lexical" else tokens)
+            records.append(rec)
+    table = headline_table(pd.DataFrame(records), n_boot=50)
+    assert "Tokens (USD)" in HEADLINE_HEADERS
+    line = next(ln for ln in table.splitlines() if ln.lstrip().startswith("openai"))
+    assert "3,000 ($0.50)" in line
