@@ -8,7 +8,6 @@ the screenshot) that the agent sent, which proves that requests carry the observ
 from __future__ import annotations
 
 import io
-import re
 import socket
 
 import numpy as np
@@ -17,7 +16,6 @@ from openapps_sim.agents import config_names, describe_agent, load_agent_config,
 from openapps_sim.agents.http import LLMHTTPError, LLMUnreachable, post_json
 from openapps_sim.agents.lexical import detect_verb, extract_dates_times, extract_quotes
 from openapps_sim.agents.llm import AnthropicAgent, OpenAIAgent
-from openapps_sim.agents.uitars import CoordFrame
 
 from openapps_sim.agent import Agent, registered_agents
 from openapps_sim.envs.actions import InvalidActionCounter, classify_action

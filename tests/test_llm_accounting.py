@@ -157,7 +157,9 @@ MODES = [
 def test_every_prompt_example_is_valid_for_its_mode(obs_mode, space, size, marks):
     text = system_prompt(obs_mode, space, size, marks)
     examples = re.findall(r": ([a-z_]+\(.*\))$", text, re.M) + re.findall(r"<action>(.*)</action>", text)
-    examples += re.findall(r"numbers: ([a-z_]+\(.*?\)), ([a-z_]+\(.*?\))\.$", text, re.M)[0] if "numbers:" in text else []
+    examples += (
+        re.findall(r"numbers: ([a-z_]+\(.*?\)), ([a-z_]+\(.*?\))\.$", text, re.M)[0] if "numbers:" in text else []
+    )
     assert len(examples) >= 8
     ids_shown = obs_mode != "screenshot" or marks
     for ex in examples:
@@ -177,7 +179,13 @@ def test_set_of_marks_draws_the_ids_on_the_image():
         "axtree_object": {
             "nodes": [
                 {"nodeId": "1", "role": {"value": "RootWebArea"}, "childIds": ["2"]},
-                {"nodeId": "2", "parentId": "1", "role": {"value": "button"}, "name": {"value": "Add"}, "browsergym_id": "7"},
+                {
+                    "nodeId": "2",
+                    "parentId": "1",
+                    "role": {"value": "button"},
+                    "name": {"value": "Add"},
+                    "browsergym_id": "7",
+                },
             ]
         },
         "extra_element_properties": {"7": {"bbox": [100, 100, 80, 30], "visibility": 1.0, "clickable": True}},
@@ -388,8 +396,8 @@ def test_a_restarted_episode_keeps_the_tokens_of_its_first_attempt(tmp_path):
 
 def test_report_sums_tokens_and_cost_per_agent():
     import pandas as pd
-    from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, headline_table
 
+    from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, headline_table
     from openapps_sim.sweeps.record import EpisodeSpec, new_record
 
     records = []
