@@ -340,6 +340,7 @@ class OpenAIAgent(ChatAgent):
             str, "max_tokens", "name of the answer-length field", choices=("max_tokens", "max_completion_tokens")
         ),
         "image_detail": Option(str, None, "OpenAI image detail", choices=("low", "high", "auto"), nullable=True),
+        "system_as_user": Option(bool, False, "put the system prompt atop the user message (templates without one)"),
     }
 
     def endpoint(self) -> str:
@@ -359,7 +360,9 @@ class OpenAIAgent(ChatAgent):
 
     def messages(self, system: str, parts: list[tuple[str, str]], turns=()) -> list[dict]:
         msgs = []
-        if system:
+        if system and self.options.get("system_as_user"):
+            parts = [("text", system + "\n\n")] + list(parts)
+        elif system:
             msgs.append({"role": "system", "content": system})
         msgs.append({"role": "user", "content": self.user_content(parts)})
         msgs += [{"role": role, "content": text} for role, text in turns]

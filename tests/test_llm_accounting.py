@@ -412,3 +412,13 @@ def test_report_sums_tokens_and_cost_per_agent():
     assert "Tokens (USD)" in HEADLINE_HEADERS
     line = next(ln for ln in table.splitlines() if ln.lstrip().startswith("openai"))
     assert "3,000 ($0.50)" in line
+
+
+def test_system_prompt_inside_the_user_message_for_templates_without_a_system_role():
+    with FakeLLMServer(["<action>noop()</action>"]) as server:
+        agent = openai(server, system_as_user=True)
+        agent.reset("goal")
+        agent.act({"url": "http://h/"})
+        messages = server.requests[0]["body"]["messages"]
+        assert [m["role"] for m in messages] == ["user"]
+        assert messages[0]["content"][0]["text"].startswith("You are an agent that uses a web browser")
