@@ -307,6 +307,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("doctor", help="check the browser, fonts and apps")
     s.set_defaults(func=cmd_doctor)
+
+    from openapps_sim.cli import export, mcp
+
+    export.add_parser(sub)
+    mcp.add_parser(sub)
     return p
 
 
