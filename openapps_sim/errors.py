@@ -25,6 +25,10 @@ class ConfigError(OpenAppsError):
             text += f"; allowed: {allowed}"
         super().__init__(text)
 
+    def __reduce__(self):
+        # rebuilt from its parts, so it crosses process boundaries (worker pools, Ray) intact
+        return (type(self), (self.source, self.path, self.problem, self.allowed))
+
 
 class InfrastructureError(OpenAppsError):
     """Something an episode needs failed (a model server, the browser): not the agent's doing.
