@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
+from openapps_sim.taskkit.language import goal_languages
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -345,7 +346,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="task seed (which instance)")
     s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
-    s.add_argument("--language", default="en", help="goal language, or auto for the world's language")
+    s.add_argument(
+        "--language",
+        default="en",
+        choices=[*goal_languages(), "auto"],
+        help="goal language (a tasks/phrasings/<lang>.yaml), or auto for the world's language (shell.lang)",
+    )
     s.add_argument("--headed", action="store_true", help="show the browser (needs a display: use xvfb-run)")
     s.add_argument("--out", default=None, help="write the record, trajectory and screenshots here")
     s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
