@@ -19,13 +19,14 @@ from openapps_sim.errors import ConfigError, SweepStopped
 from openapps_sim.sweeps.record import EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
 
 
-def app_of_url(url: str, known_apps: set[str]) -> str | None:
+def app_of_url(url: str, known_apps: set[str], home: str = "") -> str | None:
+    """The app a page belongs to: the first path segment, or ``home`` (the app served at ``/``)."""
     parts = url.split("/", 4)
     if len(parts) < 4:
         return None
     first = parts[3].split("?")[0].split("#")[0]
     if first == "":
-        return "start"
+        return home or None
     return first if first in known_apps else None
 
 
@@ -103,7 +104,9 @@ class Worker:
         goal = obs["goal"]
         agent.reset(goal, task_info if agent.privileged else {}, seed=spec.seed)
         max_steps = spec.max_steps or task_info["max_steps"]
-        known = set(discover_apps())
+        apps = discover_apps()
+        known = set(apps)
+        home = next((name for name, app in apps.items() if app.home), "")
         counter = InvalidActionCounter()
         steps: list[StepRecord] = []
         actions: list[str] = []
@@ -130,7 +133,7 @@ class Worker:
                 obs, reward, terminated, truncated, step_info = env.step(action)
                 category = classify_execution_error(obs["last_action_error"])
                 counter.add(category, obs["last_action_error"], step=n)
-                app = app_of_url(obs["url"], known)
+                app = app_of_url(obs["url"], known, home)
                 if app and (not visited or visited[-1] != app):
                     visited.append(app)
                 ti = step_info.get("task_info", {})
