@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import date, timedelta
 
+from openapps_sim.apps.calendar import model
+
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import UI, Infeasible, Step, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
@@ -108,10 +110,10 @@ def _event_params(ev: dict) -> dict:
 
 
 def _find(state: dict, eid: str) -> dict:
-    for ev in state["calendar"]["events"]:
-        if ev["id"] == eid:
-            return ev
-    raise Infeasible(f"event {eid} is not in the state")
+    ev = model.find_event(state["calendar"], eid)
+    if ev is None:
+        raise Infeasible(f"event {eid} is not in the state")
+    return ev
 
 
 def go_to_day(ui: type[UI], obs: dict, iso: str, limit: int = 36) -> Iterator[Step]:
@@ -131,15 +133,6 @@ def open_event(ui: type[UI], ev_id: str, iso: str) -> Iterator[Step]:
     obs = yield from ui.open_app("calendar")
     yield from go_to_day(ui, obs, iso)
     return (yield ui.click(f"calendar-event-{ev_id}"))
-
-
-def _new_event(state: dict, **fields) -> None:
-    cal = state["calendar"]
-    ev = {"id": f"e{cal['next_id']}", "title": "", "date": "", "time": "", "description": "", "url": ""}
-    ev.update(invitees=[], location="")
-    ev.update(fields)
-    cal["events"].append(ev)
-    cal["next_id"] += 1
 
 
 # -- families ---------------------------------------------------------------------------------
@@ -171,15 +164,8 @@ class AddEvent(CalendarFamily):
         }
 
     def apply(self, state, params):
-        _new_event(
-            state,
-            title=params["title"],
-            date=params["date"],
-            time=params["time"],
-            description=params["description"],
-            invitees=list(params["invitees"]),
-            location=params["location"],
-        )
+        raw = {k: params[k] for k in ("title", "date", "time", "description", "location")}
+        model.add_event(state["calendar"], raw | {"invitees": list(params["invitees"])})
 
     def solve(self, params, ui):
         yield from ui.open_app("calendar")
@@ -208,8 +194,7 @@ class RemoveEvent(CalendarFamily):
         return _event_params(ev)
 
     def apply(self, state, params):
-        cal = state["calendar"]
-        cal["events"] = [e for e in cal["events"] if e["id"] != params["event_id"]]
+        model.delete_event(state["calendar"], params["event_id"])
 
     def solve(self, params, ui):
         yield from open_event(ui, params["event_id"], params["date"])
@@ -232,9 +217,7 @@ class DuplicateEvent(CalendarFamily):
 
     def apply(self, state, params):
         src = _find(state, params["event_id"])
-        copy = {k: (list(v) if isinstance(v, list) else v) for k, v in src.items() if k != "id"}
-        copy["date"] = params["new_date"]
-        _new_event(state, **copy)
+        model.add_event(state["calendar"], model.duplicate_fields(src, date=params["new_date"]))
 
     def solve(self, params, ui):
         eid = params["event_id"]
@@ -265,7 +248,8 @@ class EditEvent(CalendarFamily):
         return {**_event_params(ev), "field": field, "value": value}
 
     def apply(self, state, params):
-        _find(state, params["event_id"])[params["field"]] = params["value"]
+        ev = _find(state, params["event_id"])
+        model.edit_event(ev, ev | {params["field"]: params["value"]})
 
     def solve(self, params, ui):
         eid = params["event_id"]

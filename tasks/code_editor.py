@@ -1,15 +1,15 @@
 """Code editor task families: create, edit, rename and delete files and folders.
 
 Expected states are computed with the same path operations the app's handlers use
-(``openapps_sim.apps.code_editor.paths``), so the two cannot drift apart.
+(``openapps_sim.apps.code_editor.model``), so the two cannot drift apart.
 """
 
 from __future__ import annotations
 
 import re
 
-from openapps_sim.apps.code_editor import paths as P
-from openapps_sim.apps.code_editor.paths import path_id
+from openapps_sim.apps.code_editor import model as P
+from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.taskkit import Infeasible, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
@@ -277,9 +277,7 @@ class RemoveAll(TaskFamily):
             P.delete_file(_ce(state), path)
 
     def apply(self, state, params):
-        ce = _ce(state)
-        ce["files"] = {}
-        ce["folders"] = []
+        P.clear_project(_ce(state))
 
     def solve(self, params, ui):
         yield from _open_app(ui)

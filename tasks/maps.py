@@ -7,6 +7,8 @@ two decimals), which gives a dropped pin a tolerance of 0.005° around the targe
 
 from __future__ import annotations
 
+from openapps_sim.apps.maps import model
+
 from openapps_sim.config.normalise import distance_km, norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
@@ -19,13 +21,6 @@ def _unique_names(items: list[dict]) -> set[str]:
         key = norm_text(item["name"])
         counts[key] = counts.get(key, 0) + 1
     return {k for k, n in counts.items() if n == 1}
-
-
-def _append(maps: dict, name: str, lat: float, lon: float, place: str) -> None:
-    maps["saved"].append(
-        {"id": f"s{maps['next_id']}", "name": name, "lat": lat, "lon": lon, "note": "", "place": place}
-    )
-    maps["next_id"] += 1
 
 
 def _open_place(ui, name: str, place_id: str):
@@ -58,7 +53,7 @@ class SavePlace(TaskFamily):
         return {"place_id": place["id"], "name": place["name"], "lat": place["lat"], "lon": place["lon"]}
 
     def apply(self, state, params):
-        _append(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
+        model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
 
     def solve(self, params, ui):
         yield from _open_place(ui, params["name"], params["place_id"])
@@ -87,11 +82,10 @@ class RemoveSavedPlace(TaskFamily):
 
     def prepare(self, state, params):
         for p in params.get("extra_places", []):
-            _append(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"])
+            model.add_saved(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"])
 
     def apply(self, state, params):
-        maps = state["maps"]
-        maps["saved"] = [s for s in maps["saved"] if s["id"] != params["saved_id"]]
+        model.remove_saved(state["maps"], params["saved_id"])
 
     def solve(self, params, ui):
         yield from ui.open_app("maps")
@@ -136,7 +130,7 @@ class DropPin(TaskFamily):
         }
 
     def apply(self, state, params):
-        _append(state["maps"], params["label"], params["lat"], params["lon"], "")
+        model.add_saved(state["maps"], params["label"], params["lat"], params["lon"])
 
     def solve(self, params, ui):
         # Opening the place centres the map on it; a click on the map's centre drops the pin there.

@@ -6,7 +6,7 @@ plus the user's own message, built with the same function the app uses.
 
 from __future__ import annotations
 
-from openapps_sim.apps.messenger import logic
+from openapps_sim.apps.messenger import model as logic
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Subgoal, TaskFamily, family, pick

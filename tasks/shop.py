@@ -4,12 +4,12 @@ Products are drawn from the catalogue of the active variation (config ``shop.pro
 narrowed by ``shop.only_products``) and only among those whose name is unique there, so a goal
 that names a product is never ambiguous. Options are chosen by stable value code; the goal
 quotes their labels in the variation's language. Expected states are built with the same
-functions the app uses (``openapps_sim.apps.shop.catalog``).
+functions the app uses (``openapps_sim.apps.shop.model``).
 """
 
 from __future__ import annotations
 
-from openapps_sim.apps.shop import catalog as cat
+from openapps_sim.apps.shop import model as cat
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Infeasible, Subgoal, TaskFamily, family, pick
@@ -183,7 +183,7 @@ class RemoveFromCart(TaskFamily):
 
     def apply(self, state, params):
         shop = state["shop"]
-        shop["cart"] = [ln for ln in shop["cart"] if ln["id"] != params["line"]]
+        cat.remove_line(shop, cat.cart_line(shop, params["line"]))
 
     def subgoals(self, params, initial=None, expected=None):
         pid = params["product_id"]
@@ -209,7 +209,7 @@ class EmptyCart(TaskFamily):
         _fill_cart(state, params["lines"])
 
     def apply(self, state, params):
-        state["shop"]["cart"] = []
+        cat.empty_cart(state["shop"])
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("cart_empty", lambda w: not w["shop"]["cart"])]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from openapps_sim.apps.start.model import launchable
+
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
@@ -15,7 +17,7 @@ class NavigateToApp(TaskFamily):
     description = "Open a given app from the start page; nothing may change, the browser must end on the app."
 
     def sample(self, state, config, rng):
-        apps = [name for name in discover_apps() if name != "start" and name in config]
+        apps = launchable(discover_apps(), config)
         counts: dict[str, int] = {}
         for name in apps:
             key = norm_text(config[name]["title"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from openapps_sim.apps.todo import model
+
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Infeasible, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
@@ -25,9 +27,7 @@ class AddItem(TaskFamily):
         set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
-        todo = state["todo"]
-        todo["items"].append({"id": f"t{todo['next_id']}", "title": params["title"], "done": False, "notes": ""})
-        todo["next_id"] += 1
+        model.add_item(state["todo"], params["title"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -52,7 +52,10 @@ def unique_items(state: dict, done: bool | None = None) -> list[dict]:
 
 
 def _find_item(state: dict, item_id: str) -> dict:
-    return next(i for i in state["todo"]["items"] if i["id"] == item_id)
+    item = model.find_item(state["todo"], item_id)
+    if item is None:
+        raise KeyError(f"no todo item {item_id}")
+    return item
 
 
 def seeded_done(state: dict, rng, fixed: dict[str, bool] | None = None) -> list[str]:
@@ -100,7 +103,7 @@ class RemoveItem(TaskFamily):
         set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
-        state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
+        model.delete_item(state["todo"], params["id"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -121,7 +124,7 @@ class MarkDone(TaskFamily):
         set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
-        _find_item(state, params["id"])["done"] = True
+        model.set_done(_find_item(state, params["id"]), True)
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -142,7 +145,7 @@ class MarkUndone(TaskFamily):
         set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
-        _find_item(state, params["id"])["done"] = False
+        model.set_done(_find_item(state, params["id"]), False)
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -164,7 +167,7 @@ class EditItem(TaskFamily):
         return {"id": item["id"], "title": item["title"], "new_title": new_title}
 
     def apply(self, state, params):
-        _find_item(state, params["id"])["title"] = params["new_title"]
+        model.rename(_find_item(state, params["id"]), params["new_title"])
 
     def solve(self, params, ui):
         iid = params["id"]
@@ -197,7 +200,7 @@ class ClearCompleted(TaskFamily):
         set_done(state, params.get("done_ids"))
 
     def apply(self, state, params):
-        state["todo"]["items"] = [i for i in state["todo"]["items"] if not i["done"]]
+        model.clear_completed(state["todo"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")

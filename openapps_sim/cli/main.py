@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from openapps_sim.errors import BrowserNotFound, ConfigError, OpenAppsError
+from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
 from openapps_sim.taskkit.language import goal_languages
 
 
@@ -139,6 +139,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     worker = Worker(headless=not args.headed)
     try:
         result = worker.run(spec, out)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        # infrastructure (model server, browser): its own exit code, and the partial record kept
+        partial = getattr(exc, "partial", None)
+        print(f"openapps: infrastructure error, not the agent's: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if out and partial is not None:
+            save_trajectory(out, partial.trajectory)
+            write_json_atomic(out / "episode.json", partial.record)
+            print(f"partial record ({partial.record['steps']} steps) written to {out}", file=sys.stderr)
+        return EXIT_INFRASTRUCTURE
     finally:
         worker.close()
     rec, traj = result.record, result.trajectory
@@ -434,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, BrowserNotFound) as e:
         print(f"openapps: error: {e}", file=sys.stderr)
         return 2
+    except InfrastructureError as e:
+        print(f"openapps: infrastructure error: {e}", file=sys.stderr)
+        return EXIT_INFRASTRUCTURE
     except OpenAppsError as e:
         print(f"openapps: error: {e}", file=sys.stderr)
         return 1
