@@ -32,7 +32,7 @@ from browsergym.core.observation import (
     extract_merged_axtree,
 )
 
-from openapps_sim.envs.browser import launch_browser
+from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
@@ -187,7 +187,9 @@ class OpenAppsEnv(BrowserEnv):
         viewport = options.get("viewport") or self.viewport or self.task.viewport
         timeout = self.timeout or self.task.timeout
         if self.browser is None or not self.browser.is_connected():
-            self.browser = launch_browser(headless=self.headless, slow_mo=self.slow_mo or 0)
+            if self.browser is not None:
+                release_browser(self.browser)
+            self.browser = acquire_browser(headless=self.headless, slow_mo=self.slow_mo or 0)
         self.context = self.browser.new_context(
             viewport=viewport,
             locale=self.locale or self.task.locale,
@@ -258,7 +260,10 @@ class OpenAppsEnv(BrowserEnv):
             self.action_mapping = mapping
 
     def close(self) -> None:
+        browser, self.browser = self.browser, None
         super().close()
+        if browser is not None:
+            release_browser(browser)
         if self.world is not None:
             self.world.close()
             self.world = None
