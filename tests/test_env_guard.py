@@ -11,11 +11,13 @@ from openapps_sim.envs.observe import testid_bids
 
 pytestmark = pytest.mark.browser
 
+
 @pytest.fixture(scope="module")
 def env():
     e = gym.make("browsergym/openapps.start.navigate_to_app", obs_mode="axtree")
     yield e
     e.close()
+
 
 @pytest.mark.parametrize(
     "url",
@@ -38,6 +40,7 @@ def test_leaving_the_world_is_a_failed_action_and_never_scores(env, url):
     obs, reward, terminated, *_ = env.step(f"click({testid_bids(obs)[f'launch-{app}']!r})")
     assert reward == 1.0 and terminated  # the episode goes on and can still succeed
 
+
 def test_another_world_of_the_same_server_and_a_new_tab_are_fenced_too(env):
     obs, info = env.reset(seed=0)
     app = info["task_info"]["params"]["app"]
@@ -59,6 +62,7 @@ def test_another_world_of_the_same_server_and_a_new_tab_are_fenced_too(env):
         assert failed.value.failure.startswith("net::ERR_BLOCKED_BY_CLIENT")
     finally:
         other.close()
+
 
 def test_a_navigation_goal_is_met_only_on_the_worlds_origin(env):
     obs, info = env.reset(seed=0)

@@ -2,10 +2,15 @@
 
 :class:`OpenAppsEnv` is a ``BrowserEnv`` that
 
-* keeps its Chromium alive across ``reset()`` calls and gives each episode a fresh browser
-  context (no cookie, storage or history leaks between episodes), instead of relaunching two
-  browsers per episode;
-* replaces BrowserGym's chat window (a second Chromium) with an in-memory message list;
+* owns one isolated world on the process's app server (its own variation, state, event log
+  and origin), so envs of one process never share state;
+* shares one warm Chromium with the other envs of its process and gives each episode a fresh
+  browser context (no cookie, storage or history leaks), instead of relaunching two browsers
+  per episode;
+* keeps the browser inside the world's origin (:mod:`openapps_sim.envs.guard`) and takes
+  screenshots that leave the viewport alone (:mod:`openapps_sim.envs.extract`);
+* replaces BrowserGym's chat window (a second Chromium) with an in-memory message list that
+  behaves like BrowserGym's (greeting first, ``info`` messages not kept);
 * extracts only what the agent reads: ``obs_mode="axtree"`` skips the screenshot,
   ``"screenshot"`` skips the DOM and accessibility tree, ``"both"`` takes everything;
 * defaults to ``slow_mo=0`` and ``pre_observation_delay=0``: pages are plain HTML whose
