@@ -37,6 +37,7 @@ from browsergym.core.observation import (
     extract_merged_axtree,
 )
 
+from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
@@ -44,11 +45,6 @@ from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.errors import ConfigError
 
 OBS_MODES = ("both", "axtree", "screenshot")
-ACTION_SPACES = {
-    "bid": ["chat", "infeas", "bid", "nav", "tab"],
-    "coord": ["chat", "infeas", "coord", "nav"],
-    "all": ["chat", "infeas", "bid", "coord", "nav", "tab"],
-}
 _TRANSIENT = (
     "Frame was detached",
     "Frame with the given frameId is not found",

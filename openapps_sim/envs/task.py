@@ -104,6 +104,10 @@ class OpenAppsTask(AbstractBrowserTask):
         }
         return ev.reward, done, "", info
 
+    def events(self) -> list[dict]:
+        """The app event log of this episode's world (every state change, in order)."""
+        return self.server.events()
+
     def teardown(self) -> None:
         if self._owns_server and self._server is not None:
             self._server.close()

@@ -33,6 +33,7 @@ import openapps_sim.web.fonts as fonts
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX
+from openapps_sim.web.shell import render_page
 from openapps_sim.web.world import World
 
 
@@ -89,7 +90,7 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler):
         if world is None:
             return HTMLResponse("<h1>No such world</h1>", status_code=404)
         form = await req.form() if req.method == "POST" else None
-        ctx = AppContext(world, app, req)
+        ctx = AppContext(world, app, req, render_page)
         ctx.form = form
         try:
             result = handler(ctx, _params(req, form))
