@@ -7,7 +7,9 @@ wrong or slow for us.
   page out at the browser *window* size (800×600 in the headless shell, 780×493 in full
   Chromium) instead of Playwright's viewport, until the next navigation: the agent saw a
   1280×720 screenshot but its clicks landed on an 800×600 layout. Here the capture never
-  touches the device metrics, so the page keeps the viewport the screenshot shows.
+  touches the device metrics, so the page keeps the viewport the screenshot shows. (Nothing in
+  browsergym-core sets ``page._bgym_scale_factor``; a harness that sets it for high-resolution
+  screenshots gets viewport-sized ones here.)
 * :func:`focused_element_bid` — the focused element's bid in one round trip instead of four.
 * :func:`dom_extra_properties` — BrowserGym's extraction, across its 0.14.x signatures.
 """
