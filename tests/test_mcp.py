@@ -116,7 +116,6 @@ async def http_session(url: str):
         yield s
 
 
-@pytest.mark.xfail(strict=True, reason="one world per env lands with issue 10's isolated worlds")
 def test_http_sessions_each_own_a_world():
     port = _free_port()
     proc = subprocess.Popen(

@@ -23,6 +23,7 @@ class World:
         self.state: dict[str, dict] = {}
         self.events: list[dict] = []
         self._css_cache: tuple[str, str] | None = None
+        self.server_errors = 0
         self.reset()
 
     def reset(self, variation: str | None = "default", seed: int = 0, overrides: list[str] | tuple = ()) -> float:
