@@ -9,6 +9,8 @@ Figures (medians unless said otherwise):
 * one env step versus the same action plus the same observation done with raw Playwright
   on the same page (ratio of medians), per observation mode;
 * resident memory (RSS and PSS where readable) of the server and of the browser processes;
+* the memory (PSS) of 1, 2 and 4 envs in one process, each env with its own world on the one
+  shared server (``--only envs-memory`` runs just this part and updates its figures);
 * episodes per minute with 1 and 2 workers running the oracle.
 
 For scale, the issue quotes a comparable existing server on this kind of machine: starts in
@@ -276,11 +278,79 @@ def bench_sweep(figures: dict, families: list[str]) -> None:
     figures["sweep_oracle_throughput"] = out
 
 
+def envs_memory_child(n: int) -> dict:
+    """In a fresh process: ``n`` envs, each with its own world on the one shared server; one
+    episode and one step each; then the memory of this process, the server and the browsers."""
+    from openapps_sim.envs.client import shared_server
+    from openapps_sim.envs.registration import make_env
+
+    packs = ["default", "german", "dark_theme", "french"]
+    envs = [make_env("todo.add_item", task_kwargs={"variation": packs[i % len(packs)]}) for i in range(n)]
+    for i, env in enumerate(envs):
+        env.reset(seed=i)
+        env.step("noop()")
+    time.sleep(1.0)
+    server = shared_server()
+    browsers = [p for p in descendants(os.getpid()) if p != server.pid and b"chrom" in _cmdline(p)]
+
+    def pss(pids: list[int]) -> float:
+        return round(sum(rss_mib(p).get("pss_mib", 0.0) for p in pids), 1)
+
+    out = {
+        "envs": n,
+        "worlds_on_server": server.health()["worlds"] - 1,
+        "python_pss_mib": pss([os.getpid()]),
+        "server_pss_mib": pss([server.pid]),
+        "browsers_pss_mib": pss(browsers),
+        "browser_processes": len(browsers),
+    }
+    out["total_pss_mib"] = round(out["python_pss_mib"] + out["server_pss_mib"] + out["browsers_pss_mib"], 1)
+    for env in envs:
+        env.close()
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def bench_envs_memory(figures: dict) -> None:
+    """PSS of 1, 2 and 4 envs in one process (each a fresh child process, measured alone)."""
+    import subprocess
+
+    rows = {}
+    for n in (1, 2, 4):
+        done = subprocess.run(
+            [sys.executable, __file__, "--envs-memory-child", str(n)], capture_output=True, text=True, timeout=600
+        )
+        line = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+        if done.returncode != 0 or not line:
+            raise RuntimeError(f"envs-memory child {n} failed: {done.stderr[-2000:]}")
+        rows[str(n)] = json.loads(line[-1])
+    figures["envs_in_one_process_memory"] = rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/results.json")
     parser.add_argument("--skip-sweep", action="store_true")
+    parser.add_argument("--only", choices=["envs-memory"], help="run one part and update its figures in --out")
+    parser.add_argument("--envs-memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.envs_memory_child:
+        print(json.dumps(envs_memory_child(args.envs_memory_child)), flush=True)
+        return 0
+    if args.only == "envs-memory":
+        out = Path(args.out)
+        figures = json.loads(out.read_text()) if out.exists() else {}
+        bench_envs_memory(figures)
+        out.write_text(json.dumps(figures, indent=2))
+        print(envs_memory_lines(figures))
+        print(f"written to {out}")
+        return 0
 
     from openapps_sim import __version__
     from openapps_sim.envs.browser import chromium_version
@@ -293,7 +363,11 @@ def main() -> int:
         "browser": chromium_version(),
         "reference_existing_server": REFERENCE,
     }
-    steps = [("server", lambda: bench_server(figures)), ("env", lambda: bench_env(figures))]
+    steps = [
+        ("server", lambda: bench_server(figures)),
+        ("env", lambda: bench_env(figures)),
+        ("envs-memory", lambda: bench_envs_memory(figures)),
+    ]
     if not args.skip_sweep:
         fams = [
             f
@@ -352,11 +426,23 @@ def summary_lines(f: dict) -> str:
         lines.append(
             f"  browser memory               {f['browser_memory']['rss_mib_sum']:.0f} MiB RSS in {f['browser_memory']['processes']} processes"
         )
+    if "envs_in_one_process_memory" in f:
+        lines.append(envs_memory_lines(f))
     if "sweep_oracle_throughput" in f:
         for k, v in f["sweep_oracle_throughput"].items():
             lines.append(
                 f"  oracle sweep, {k:<10}     {v['episodes_per_minute']:.1f} episodes/min ({v['episodes']} episodes)"
             )
+    return "\n".join(lines)
+
+
+def envs_memory_lines(f: dict) -> str:
+    lines = ["  envs in one process (PSS MiB)  envs  python  server  browsers  total"]
+    for n, row in f["envs_in_one_process_memory"].items():
+        lines.append(
+            f"                                 {n:>4}  {row['python_pss_mib']:>6.0f}  {row['server_pss_mib']:>6.0f}"
+            f"  {row['browsers_pss_mib']:>8.0f}  {row['total_pss_mib']:>5.0f}"
+        )
     return "\n".join(lines)
 
 

@@ -3,3 +3,8 @@ neither imports the other."""
 
 SECRET_HEADER = "x-openapps-secret"
 SECRET_ENV = "OPENAPPS_ADMIN_SECRET"
+
+# Worlds: the default one answers every host; world ``ID`` also answers ``ID.localhost``.
+DEFAULT_WORLD = "w0"
+WORLD_HOST_SUFFIX = ".localhost"
+WORLD_PARAM = "world"

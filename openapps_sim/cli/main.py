@@ -9,7 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from openapps_sim.errors import BrowserNotFound, ConfigError, OpenAppsError
+from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
+from openapps_sim.taskkit.language import goal_languages
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -56,18 +57,34 @@ def cmd_variations(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
+    from openapps_sim.cli.instances import distinct_instances
     from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
     fams = all_families()
-    rows = [("id", "apps", "phrasings", "languages", "max steps")]
+    counts = distinct_instances(fams, args.seeds, args.variation) if args.seeds else {}
+    rows = [("id", "apps", "phrasings", "languages", "max steps", f"instances/{args.seeds}" if args.seeds else "")]
     for fid, fam in fams.items():
         n = sum(len(v) for v in fam.phrasings.values())
         en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
-        rows.append((fid, ",".join(fam.apps), f"{n} ({en} en)", ",".join(fam.languages()), str(fam.max_steps)))
+        rows.append(
+            (
+                fid,
+                ",".join(fam.apps),
+                f"{n} ({en} en)",
+                ",".join(fam.languages()),
+                str(fam.max_steps),
+                str(counts.get(fid, "")),
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     print(f"\n{len(fams)} task families")
+    if args.seeds:
+        print(
+            f"instances/{args.seeds}: distinct instances (start state, expected state, answer; phrasing left out) "
+            f"over seeds 0..{args.seeds - 1} under {args.variation!r}; floors in docs/tasks.md"
+        )
     return 0
 
 
@@ -122,6 +139,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     worker = Worker(headless=not args.headed)
     try:
         result = worker.run(spec, out)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        # infrastructure (model server, browser): its own exit code, and the partial record kept
+        partial = getattr(exc, "partial", None)
+        print(f"openapps: infrastructure error, not the agent's: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if out and partial is not None:
+            save_trajectory(out, partial.trajectory)
+            write_json_atomic(out / "episode.json", partial.record)
+            print(f"partial record ({partial.record['steps']} steps) written to {out}", file=sys.stderr)
+        return EXIT_INFRASTRUCTURE
     finally:
         worker.close()
     rec, traj = result.record, result.trajectory
@@ -151,7 +179,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     print(
         f"sweep {spec.name}: {len(spec.episodes())} episodes "
         f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
-        f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}) -> {out}"
+        f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}"
+        f"{' x ' + str(spec.trials) + ' trials' if spec.trials > 1 else ''}) -> {out}"
     )
     from openapps_sim.sweeps.executors import SweepInterrupted
 
@@ -245,6 +274,16 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
 def port(text: str) -> int:
     """A TCP port for --port (0 picks a free one)."""
     try:
@@ -318,7 +357,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="for show: override one value")
     s.set_defaults(func=cmd_variations)
 
-    s = sub.add_parser("tasks", help="list the task families")
+    s = sub.add_parser("tasks", help="list the task families and their distinct instances")
+    s.add_argument(
+        "--seeds", type=_non_negative, default=100, help="count distinct instances over seeds 0..N-1 (0: skip)"
+    )
+    s.add_argument("--variation", default="default", help="pack expression to instantiate under")
     s.set_defaults(func=cmd_tasks)
 
     s = sub.add_parser("agents", help="list the agents and their configs")
@@ -334,7 +377,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="task seed (which instance)")
     s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
-    s.add_argument("--language", default="en", help="goal language, or auto for the world's language")
+    s.add_argument(
+        "--language",
+        default="en",
+        choices=[*goal_languages(), "auto"],
+        help="goal language (a tasks/phrasings/<lang>.yaml), or auto for the world's language (shell.lang)",
+    )
     s.add_argument("--headed", action="store_true", help="show the browser (needs a display: use xvfb-run)")
     s.add_argument("--out", default=None, help="write the record, trajectory and screenshots here")
     s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
@@ -397,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, BrowserNotFound) as e:
         print(f"openapps: error: {e}", file=sys.stderr)
         return 2
+    except InfrastructureError as e:
+        print(f"openapps: infrastructure error: {e}", file=sys.stderr)
+        return EXIT_INFRASTRUCTURE
     except OpenAppsError as e:
         print(f"openapps: error: {e}", file=sys.stderr)
         return 1

@@ -207,6 +207,36 @@ def launch_browser(headless: bool = True, slow_mo: float = 0):
     )
 
 
+_SHARED: dict[tuple, list] = {}  # (binary, headless, slow_mo) -> [browser, users]
+
+
+def acquire_browser(headless: bool = True, slow_mo: float = 0):
+    """The process's browser for these options, launched on first use (and again after a
+    crash). Envs of one process share it; each episode still gets its own browser context,
+    so they share no cookies, storage or pages. Pair with :func:`release_browser`."""
+    key = (find_chromium(headless=bool(headless)), bool(headless), float(slow_mo or 0))
+    entry = _SHARED.get(key)
+    if entry is None or not entry[0].is_connected():
+        entry = _SHARED[key] = [launch_browser(headless=headless, slow_mo=slow_mo), 0]
+    entry[1] += 1
+    return entry[0]
+
+
+def release_browser(browser) -> None:
+    """One user fewer; the last one closes the browser."""
+    for key, entry in list(_SHARED.items()):
+        if entry[0] is browser:
+            entry[1] -= 1
+            if entry[1] > 0:
+                return
+            del _SHARED[key]
+            break
+    try:
+        browser.close()
+    except Exception:  # already gone with a crashed or closed Playwright
+        pass
+
+
 def ensure_browser(install: bool = True) -> str:
     """Find Chromium; if there is none and we may (root, apt-get present), install Debian's.
 

@@ -1,8 +1,13 @@
-"""Start, reuse and talk to an app server process.
+"""Start, reuse and talk to an app server process and the worlds it hosts.
 
 A :class:`ServerHandle` owns one ``python -m openapps_sim.web.server`` child process (or attaches
 to a running server given by ``OPENAPPS_SERVER_URL`` and ``OPENAPPS_ADMIN_SECRET``) and speaks
-the admin API over one kept-alive HTTP connection.
+the admin API over one kept-alive HTTP connection. Its own methods (``reset``, ``state`` ...)
+act on the server's default world.
+
+A :class:`WorldHandle` is one isolated world on that server (``ServerHandle.new_world()``),
+with its own origin ``http://<id>.localhost:<port>``; every environment owns one, so envs of
+one process never share state. One server process hosts the worlds of all envs of a process.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import time
 from urllib.parse import urlparse
 
 from openapps_sim.errors import ConfigError, OpenAppsError
-from openapps_sim.protocol import SECRET_ENV, SECRET_HEADER
+from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX, WORLD_PARAM
 
 
 class ServerError(OpenAppsError):
@@ -34,7 +39,7 @@ class ServerHandle:
         self.startup_ms: float | None = None
         self._conn: http.client.HTTPConnection | None = None
         self._lock = threading.Lock()
-        self._config_cache: dict[tuple, dict] = {}
+        self._default_world: WorldHandle | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self, variation: str = "default", seed: int = 0, timeout: float = 30.0) -> ServerHandle:
@@ -156,11 +161,78 @@ class ServerHandle:
     def reset(
         self, variation: str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
     ) -> dict:
-        body = {"variation": variation, "seed": seed, "overrides": list(overrides), "return_state": return_state}
-        return self.admin("POST", "/_admin/reset", body)
+        return self.default_world().reset(variation, seed, overrides, return_state)
 
     def config_for(self, variation: str, overrides: list[str] = ()) -> dict:
-        """The composed config of a variation, fetched once per server (the world must be
+        return self.default_world().config_for(variation, overrides)
+
+    def state(self) -> dict:
+        return self.default_world().state()
+
+    def set_state(self, state: dict) -> None:
+        self.default_world().set_state(state)
+
+    def events(self, since: int = 0) -> list[dict]:
+        return self.default_world().events(since)
+
+    def config(self) -> dict:
+        return self.default_world().config()
+
+    def health(self) -> dict:
+        return self.admin("GET", "/_admin/health")
+
+    def interruptions(self) -> dict:
+        return self.default_world().interruptions()
+
+    def set_step(self, step: int) -> None:
+        self.default_world().set_step(step)
+
+    # -- worlds ------------------------------------------------------------------------------
+    def default_world(self) -> WorldHandle:
+        if self._default_world is None or self._default_world._base != self.url:
+            self._default_world = WorldHandle(self, DEFAULT_WORLD)
+        return self._default_world
+
+    def new_world(self) -> WorldHandle:
+        """A new isolated world on this server; drop it with :meth:`WorldHandle.close`."""
+        if urlparse(self.url or "").hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise ServerError(
+                f"worlds other than the default need a server on the loopback address (their "
+                f"origins are <id>{WORLD_HOST_SUFFIX}); {self.url} is not one"
+            )
+        return WorldHandle(self, self.admin("POST", "/_admin/worlds")["world"])
+
+
+class WorldHandle:
+    """One world of a server: its origin and the admin API calls that act on it."""
+
+    def __init__(self, server: ServerHandle, world_id: str):
+        self.server = server
+        self.world_id = world_id
+        self._config_cache: dict[tuple, dict] = {}
+        self._base = server.url
+        u = urlparse(server.url or "")
+        if world_id == DEFAULT_WORLD:
+            self.url = server.url
+        else:
+            self.url = f"{u.scheme}://{world_id}{WORLD_HOST_SUFFIX}:{u.port}"
+
+    @property
+    def secret(self) -> str | None:
+        return self.server.secret
+
+    def _admin(self, method: str, path: str, body: dict | None = None) -> dict:
+        sep = "&" if "?" in path else "?"
+        return self.server.admin(method, f"{path}{sep}{WORLD_PARAM}={self.world_id}", body)
+
+    def reset(
+        self, variation: str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
+    ) -> dict:
+        body = {"variation": variation, "seed": seed, "overrides": list(overrides), "return_state": return_state}
+        return self._admin("POST", "/_admin/reset", body)
+
+    def config_for(self, variation: str, overrides: list[str] = ()) -> dict:
+        """The composed config of a variation, fetched once per world (the world must be
         reset to that variation when it is first asked for)."""
         key = (variation, tuple(overrides))
         if key not in self._config_cache:
@@ -168,27 +240,39 @@ class ServerHandle:
         return self._config_cache[key]
 
     def state(self) -> dict:
-        return self.admin("GET", "/_admin/state")["state"]
+        return self._admin("GET", "/_admin/state")["state"]
 
     def set_state(self, state: dict) -> None:
-        self.admin("PUT", "/_admin/state", {"state": state})
+        self._admin("PUT", "/_admin/state", {"state": state})
 
     def events(self, since: int = 0) -> list[dict]:
-        return self.admin("GET", f"/_admin/events?since={since}")["events"]
+        return self._admin("GET", f"/_admin/events?since={since}")["events"]
 
     def config(self) -> dict:
-        return self.admin("GET", "/_admin/config")["config"]
+        return self._admin("GET", "/_admin/config")["config"]
 
     def health(self) -> dict:
-        return self.admin("GET", "/_admin/health")
+        return self._admin("GET", "/_admin/health")
+
+    def alive(self) -> bool:
+        return self.server.url == self._base and self.server.alive()
+
+    def close(self) -> None:
+        """Drop this world from the server (a no-op for the default world or a dead server)."""
+        if self.world_id == DEFAULT_WORLD or self.server.url != self._base:
+            return
+        try:
+            self._admin("DELETE", "/_admin/worlds")
+        except (OSError, ServerError, ConfigError):
+            pass
 
     def interruptions(self) -> dict:
         """The episode's interruptions: ``shown`` (kind, step, page, button, ...) and ``arrivals``."""
-        return self.admin("GET", "/_admin/interruptions")
+        return self._admin("GET", "/_admin/interruptions")
 
     def set_step(self, step: int) -> None:
         """Tell the server how many actions the agent has taken (interruption triggers read it)."""
-        self.admin("POST", "/_admin/step", {"step": int(step)})
+        self._admin("POST", "/_admin/step", {"step": int(step)})
 
 
 _shared: ServerHandle | None = None

@@ -2,10 +2,15 @@
 
 :class:`OpenAppsEnv` is a ``BrowserEnv`` that
 
-* keeps its Chromium alive across ``reset()`` calls and gives each episode a fresh browser
-  context (no cookie, storage or history leaks between episodes), instead of relaunching two
-  browsers per episode;
-* replaces BrowserGym's chat window (a second Chromium) with an in-memory message list;
+* owns one isolated world on the process's app server (its own variation, state, event log
+  and origin), so envs of one process never share state;
+* shares one warm Chromium with the other envs of its process and gives each episode a fresh
+  browser context (no cookie, storage or history leaks), instead of relaunching two browsers
+  per episode;
+* keeps the browser inside the world's origin (:mod:`openapps_sim.envs.guard`) and takes
+  screenshots that leave the viewport alone (:mod:`openapps_sim.envs.extract`);
+* replaces BrowserGym's chat window (a second Chromium) with an in-memory message list that
+  behaves like BrowserGym's (greeting first, ``info`` messages not kept);
 * extracts only what the agent reads: ``obs_mode="axtree"`` skips the screenshot,
   ``"screenshot"`` skips the DOM and accessibility tree, ``"both"`` takes everything;
 * defaults to ``slow_mo=0`` and ``pre_observation_delay=0``: pages are plain HTML whose
@@ -14,6 +19,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -27,15 +33,16 @@ from browsergym.core.observation import (
     MarkingError,
     _post_extract,
     _pre_extract,
-    extract_dom_extra_properties,
     extract_dom_snapshot,
-    extract_focused_element_bid,
     extract_merged_axtree,
-    extract_screenshot,
 )
 
 from openapps_sim.envs.actions import ACTION_SPACES
-from openapps_sim.envs.browser import launch_browser
+from openapps_sim.envs.browser import acquire_browser, release_browser
+from openapps_sim.envs.client import WorldHandle, shared_server
+from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
+from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
+from openapps_sim.errors import ConfigError
 
 OBS_MODES = ("both", "axtree", "screenshot")
 _TRANSIENT = (
@@ -59,35 +66,22 @@ _ACTIVE_PAGE_SCRIPT = """
 """
 
 
-# The focused element's bid in one round trip (through shadow roots); an iframe answers
-# {frame: true} and the caller falls back to BrowserGym's frame-by-frame walk.
-_FOCUSED_BID_SCRIPT = """
-(attr) => {
-  let el = document.activeElement;
-  while (el && el.shadowRoot) el = el.shadowRoot.activeElement;
-  if (!el) return {frame: false, bid: ""};
-  if (el.tagName === "IFRAME" || el.tagName === "FRAME") return {frame: true, bid: ""};
-  return {frame: false, bid: el.getAttribute(attr) || ""};
-}
-"""
-
-
-def focused_element_bid(page: playwright.sync_api.Page) -> str:
-    """BrowserGym's ``extract_focused_element_bid`` with one call instead of four per step."""
-    found = page.evaluate(_FOCUSED_BID_SCRIPT, BROWSERGYM_ID_ATTRIBUTE)
-    if found["frame"]:
-        return extract_focused_element_bid(page)
-    return found["bid"]
+CHAT_ROLES = ("user", "user_image", "assistant", "info", "infeasible")
+GREETING = "Hi! I am your UI assistant, I can perform web tasks for you. What can I help you with?"
 
 
 class LightChat:
-    """BrowserGym's chat, without the browser window that shows it."""
+    """BrowserGym's chat, without the browser window that shows it. As in BrowserGym, ``info``
+    messages are shown to a human only and never enter ``chat_messages``."""
 
     def __init__(self) -> None:
         self.messages: list[dict] = []
 
     def add_message(self, role: str, msg: str) -> None:
-        self.messages.append({"role": role, "timestamp": time.time(), "message": msg})
+        if role not in CHAT_ROLES:
+            raise ValueError(f"invalid chat role {role!r}; allowed: {', '.join(CHAT_ROLES)}")
+        if role != "info":
+            self.messages.append({"role": role, "timestamp": time.time(), "message": msg})
 
     def wait_for_user_message(self) -> None:
         raise RuntimeError("OpenAppsEnv has no interactive chat; use wait_for_user_message=False")
@@ -96,32 +90,36 @@ class LightChat:
         pass
 
 
-def action_set(space: str = "bid") -> HighLevelActionSet:
+def action_set(space: str = "bid", multiaction: bool = False) -> HighLevelActionSet:
     if space not in ACTION_SPACES:
         raise ValueError(f"unknown action space {space!r}; allowed: {', '.join(ACTION_SPACES)}")
-    return HighLevelActionSet(subsets=ACTION_SPACES[space], multiaction=False, strict=False)
+    return HighLevelActionSet(subsets=ACTION_SPACES[space], multiaction=multiaction, strict=False)
 
 
 DEFAULT_ACTION_TIMEOUT_MS = 3000
 
 
-def action_mapping(space: str = "bid", timeout_ms: int = DEFAULT_ACTION_TIMEOUT_MS):
-    """BrowserGym's action-to-code mapping with a longer element timeout.
-
-    BrowserGym's action functions wait at most 500 ms for an element and for the navigation a
-    click starts; on a busy 2-core machine a click that worked then reports a TimeoutError,
+def action_timeout_ms() -> int:
+    """BrowserGym's action functions wait at most 500 ms for an element and for the navigation
+    a click starts; on a busy 2-core machine a click that worked then reports a TimeoutError,
     which would be counted against the agent. The timeout is a property of the machine, not of
-    the agent, so it is raised here (``OPENAPPS_ACTION_TIMEOUT_MS`` overrides it).
-    """
-    import os
+    the agent: ``OpenAppsEnv.step`` raises it for whatever action mapping is in use
+    (``OPENAPPS_ACTION_TIMEOUT_MS`` overrides the default)."""
+    return int(os.environ.get("OPENAPPS_ACTION_TIMEOUT_MS", DEFAULT_ACTION_TIMEOUT_MS))
 
-    timeout_ms = int(os.environ.get("OPENAPPS_ACTION_TIMEOUT_MS", timeout_ms))
-    to_code = action_set(space).to_python_code
 
-    def mapping(action: str) -> str:
-        return to_code(action).replace("timeout=500)", f"timeout={timeout_ms})")
+def action_mapping(space: str = "bid", multiaction: bool = False):
+    """BrowserGym's action-to-code mapping for one of :data:`ACTION_SPACES` (``multiaction``:
+    several actions per step, for agents configured to send them)."""
+    return action_set(space, multiaction).to_python_code
 
-    return mapping
+
+# BrowserEnv options this environment cannot honour: refused when set, never ignored.
+_REFUSED = {
+    "wait_for_user_message": "OpenAppsEnv has no interactive chat window; the goal is the only user message",
+    "record_video_dir": "OpenAppsEnv records no video (it needs Playwright's ffmpeg download); "
+    "record per-step screenshots with the sweep's record_screenshots option",
+}
 
 
 class OpenAppsEnv(BrowserEnv):
@@ -140,6 +138,9 @@ class OpenAppsEnv(BrowserEnv):
     ):
         if obs_mode not in OBS_MODES:
             raise ValueError(f"unknown obs_mode {obs_mode!r}; allowed: {', '.join(OBS_MODES)}")
+        for key, why in _REFUSED.items():
+            if kwargs.get(key):
+                raise ConfigError("OpenAppsEnv", key, f"{key}={kwargs[key]!r} is not supported: {why}", ["unset"])
         kwargs.setdefault("action_mapping", action_mapping(action_space))
         super().__init__(
             task_entrypoint,
@@ -153,12 +154,17 @@ class OpenAppsEnv(BrowserEnv):
         )
         self.obs_mode = obs_mode
         self.action_space_name = action_space
+        self.action_timeout_ms = action_timeout_ms()
         self.episodes = 0
+        self.world: WorldHandle | None = None
+        self.instance_seed: int | None = None
 
     # -- episode lifecycle -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):
+        """Start an episode. The instance seed is, in order: ``options["task_kwargs"]["seed"]``,
+        ``seed``, the ``seed`` in the env's ``task_kwargs``, else a draw from the env's RNG
+        (``self.np_random``, itself seeded by the last ``reset(seed=...)``)."""
         gym.Env.reset(self, seed=seed)
-        self.np_random = None
         options = options or {}
         if self.task:
             self.task.teardown()
@@ -172,13 +178,20 @@ class OpenAppsEnv(BrowserEnv):
         if "obs_mode" in options:
             self.obs_mode = options["obs_mode"]
         task_kwargs = dict(self.task_kwargs)
+        task_kwargs.pop("seed", None)
         task_kwargs.update(options.get("task_kwargs", {}))
-        self.task = self.task_entrypoint(seed=seed, **task_kwargs)
+        self.instance_seed = self._instance_seed(seed, options.get("task_kwargs", {}))
+        task_kwargs.pop("seed", None)
+        if "server" not in task_kwargs:
+            task_kwargs["server"] = self._own_world()
+        self.task = self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
 
         viewport = options.get("viewport") or self.viewport or self.task.viewport
         timeout = self.timeout or self.task.timeout
         if self.browser is None or not self.browser.is_connected():
-            self.browser = launch_browser(headless=self.headless, slow_mo=self.slow_mo or 0)
+            if self.browser is not None:
+                release_browser(self.browser)
+            self.browser = acquire_browser(headless=self.headless, slow_mo=self.slow_mo or 0)
         self.context = self.browser.new_context(
             viewport=viewport,
             locale=self.locale or self.task.locale,
@@ -190,11 +203,14 @@ class OpenAppsEnv(BrowserEnv):
             "browsergym_page_activated", lambda source: self._activate_page_from_js(source["page"])
         )
         self.context.add_init_script(_ACTIVE_PAGE_SCRIPT)
+        self.guard = OriginGuard(self.task.server.url)
+        self.guard.install(self.context)
         from browsergym.core import _get_global_playwright
 
         _get_global_playwright().selectors.set_test_id_attribute(BROWSERGYM_ID_ATTRIBUTE)
 
         self.chat = LightChat()
+        self.chat.add_message("assistant", GREETING)
         self.page_history = {}
         self.page = self.context.new_page()
         goal, task_info = self.task.setup(page=self.page)
@@ -215,13 +231,49 @@ class OpenAppsEnv(BrowserEnv):
         self.infeasible_message_received = False
         self.episodes += 1
         obs = self._get_obs()
-        return obs, {"task_info": task_info}
+        return obs, {"task_info": task_info, "seed": self.instance_seed}
+
+    def _instance_seed(self, seed: int | None, reset_task_kwargs: dict) -> int:
+        if reset_task_kwargs.get("seed") is not None:
+            return int(reset_task_kwargs["seed"])
+        if seed is not None:
+            return int(seed)
+        if self.task_kwargs.get("seed") is not None:
+            return int(self.task_kwargs["seed"])
+        return int(self.np_random.integers(0, 2**31 - 1))
+
+    def _own_world(self) -> WorldHandle:
+        """This env's world on the process's app server (created once, again after a restart)."""
+        if self.world is None or not self.world.alive():
+            self.world = shared_server().new_world()
+        return self.world
+
+    def step(self, action: str):
+        """BrowserGym's step, with the machine-sized action timeout applied to the code of
+        whichever action mapping is set (ours or a harness's)."""
+        mapping = self.action_mapping
+        for page in self.context.pages:
+            self.guard.guard_page(page)
+        if mapping is not None:
+            self.action_mapping = lambda a: raise_action_timeouts(mapping(a), self.action_timeout_ms)
+        try:
+            return super().step(action)
+        finally:
+            self.action_mapping = mapping
 
     def close(self) -> None:
+        browser, self.browser = self.browser, None
         super().close()
+        if browser is not None:
+            release_browser(browser)
+        if self.world is not None:
+            self.world.close()
+            self.world = None
 
     # -- observation -------------------------------------------------------------------------
     def _get_obs(self) -> dict:
+        if self.use_raw_page_output:
+            return self._raw_obs()
         want_tree = self.obs_mode in ("both", "axtree")
         want_shot = self.obs_mode in ("both", "screenshot")
         dom: dict = {}
@@ -235,9 +287,7 @@ class OpenAppsEnv(BrowserEnv):
                     dom = extract_dom_snapshot(self.page)
                     axtree = extract_merged_axtree(self.page)
                     focused = focused_element_bid(self.page)
-                    extra = extract_dom_extra_properties(
-                        dom, scale_factor=getattr(self.page, "_bgym_scale_factor", 1.0)
-                    )
+                    extra = dom_extra_properties(dom, self.page)
                 except (playwright.sync_api.Error, MarkingError) as e:
                     if retries_left > 0 and any(t in str(e) for t in _TRANSIENT):
                         _post_extract(self.page)
@@ -246,8 +296,23 @@ class OpenAppsEnv(BrowserEnv):
                     raise
                 break
             _post_extract(self.page)
-        screenshot = extract_screenshot(self.page) if want_shot else np.zeros((0, 0, 3), dtype=np.uint8)
+        shot = screenshot(self.page) if want_shot else np.zeros((0, 0, 3), dtype=np.uint8)
+        obs = self._raw_obs()
+        del obs["page"]
+        obs.update(
+            screenshot=shot,
+            dom_object=dom,
+            axtree_object=axtree,
+            extra_element_properties=extra,
+            focused_element_bid=focused,
+        )
+        return obs
+
+    def _raw_obs(self) -> dict:
+        """The observation keys that need no extraction (all of them with ``use_raw_page_output``,
+        plus the live ``page``, as in BrowserGym)."""
         return {
+            "page": self.page,
             "chat_messages": tuple(dict(m) for m in self.chat.messages),
             "goal": self.goal_object[0]["text"] if self.goal_object and self.goal_object[0]["type"] == "text" else "",
             "goal_object": tuple(dict(m) for m in self.goal_object),
@@ -255,11 +320,6 @@ class OpenAppsEnv(BrowserEnv):
             "open_pages_titles": tuple(p.title() for p in self.context.pages),
             "active_page_index": np.asarray([self.context.pages.index(self.page)]),
             "url": self.page.url,
-            "screenshot": screenshot,
-            "dom_object": dom,
-            "axtree_object": axtree,
-            "extra_element_properties": extra,
-            "focused_element_bid": focused,
             "last_action": self.last_action,
             "last_action_error": self.last_action_error,
             "elapsed_time": np.asarray([time.time() - self.start_time]),

@@ -1,8 +1,16 @@
 """Registers every task family as ``browsergym/openapps.<family id>`` with Gymnasium.
 
-``gym.make("browsergym/openapps.todo.add_item", task_kwargs={"variation": "dark_theme",
-"seed": 3})`` returns an :class:`~openapps_sim.envs.env.OpenAppsEnv`; ``seed`` may also be given to
-``env.reset(seed=...)``.
+``gym.make("browsergym/openapps.todo.add_item", task_kwargs={"variation": "dark_theme"})``
+returns an :class:`~openapps_sim.envs.env.OpenAppsEnv`. Importing ``openapps_sim`` registers
+the ids; a process that has not imported it (a fresh joblib, Ray or ``multiprocessing`` worker)
+resolves them with Gymnasium's ``module:id`` form,
+``gym.make("openapps_sim:browsergym/openapps.todo.add_item")``, and AgentLab / BrowserGym
+experiments get the same through :mod:`openapps_sim.envs.agentlab`.
+
+Seeds follow Gymnasium: ``reset(seed=N)`` gives instance ``N``; ``reset()`` draws a new
+instance from the env's RNG; a ``seed`` in ``task_kwargs`` (at ``make`` or in
+``reset(options={"task_kwargs": {...}})``) fixes the instance. The ids are registered
+``nondeterministic=True``: observations carry wall-clock time.
 """
 
 from __future__ import annotations
@@ -18,15 +26,12 @@ def make_env(family: str, task_kwargs: dict | None = None, **env_kwargs):
     from openapps_sim.envs.env import OpenAppsEnv
     from openapps_sim.envs.task import OpenAppsTask
 
-    task_kwargs = dict(task_kwargs or {})
-    seed = task_kwargs.pop("seed", None)
-    env = OpenAppsEnv(partial(_make_task, OpenAppsTask, family, seed), task_kwargs=task_kwargs, **env_kwargs)
-    return env
+    return OpenAppsEnv(partial(_make_task, OpenAppsTask, family), task_kwargs=dict(task_kwargs or {}), **env_kwargs)
 
 
-def _make_task(task_cls, default_family: str, default_seed, seed=None, **kwargs):
+def _make_task(task_cls, default_family: str, seed=None, **kwargs):
     kwargs.setdefault("family", default_family)
-    return task_cls(seed=default_seed if seed is None else seed, **kwargs)
+    return task_cls(seed=seed, **kwargs)
 
 
 def register_all() -> None:
@@ -36,4 +41,4 @@ def register_all() -> None:
         env_id = ENV_PREFIX + family_id
         if env_id in gym.registry:
             continue
-        gym.register(id=env_id, entry_point=partial(make_env, family_id), nondeterministic=False)
+        gym.register(id=env_id, entry_point=partial(make_env, family_id), nondeterministic=True)

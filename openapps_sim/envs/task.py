@@ -10,7 +10,8 @@ from browsergym.core.task import AbstractBrowserTask
 
 from openapps_sim.config.interruptions import apply_arrival
 from openapps_sim.config.packs import split_expression
-from openapps_sim.envs.client import ServerHandle, shared_server
+from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
+from openapps_sim.envs.guard import same_origin
 from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
@@ -22,7 +23,12 @@ class OpenAppsTask(AbstractBrowserTask):
     ``validate`` reads the complete state through the admin API after every step; the
     episode ends with reward 1 as soon as the normalised state equals the expected one (and,
     for tasks that return a value, the agent's message carries it), or with reward 0 when the
-    agent declares it is done (``send_msg_to_user``) in any other state.
+    agent declares it is done (``send_msg_to_user``) in any other state. Only messages after
+    the last user message (the goal) count, so BrowserGym's greeting is never an answer.
+
+    ``server`` is the world the task runs in (an ``OpenAppsEnv`` passes its own); without one
+    the task creates a world of its own on the process's server and drops it at teardown.
+    A navigation goal counts only on the world's own origin (scheme, host and port).
     """
 
     def __init__(
@@ -34,7 +40,7 @@ class OpenAppsTask(AbstractBrowserTask):
         language: str = "en",
         style: str | None = None,
         viewport: dict | None = None,
-        server: ServerHandle | None = None,
+        server: WorldHandle | ServerHandle | None = None,
         start_path: str = "/",
     ) -> None:
         super().__init__(seed or 0)
@@ -49,6 +55,7 @@ class OpenAppsTask(AbstractBrowserTask):
         self.slow_mo = 0
         self.timeout = 5000
         self._server = server
+        self._owns_server = False
         self.start_path = start_path
         self.instance = None
         self.last_evaluation: Evaluation | None = None
@@ -60,9 +67,10 @@ class OpenAppsTask(AbstractBrowserTask):
         return "openapps"
 
     @property
-    def server(self) -> ServerHandle:
+    def server(self) -> WorldHandle | ServerHandle:
         if self._server is None:
-            self._server = shared_server()
+            self._server = shared_server().new_world()
+            self._owns_server = True
         return self._server
 
     def setup(self, page: playwright.sync_api.Page) -> tuple[str, dict]:
@@ -85,6 +93,8 @@ class OpenAppsTask(AbstractBrowserTask):
 
     def evaluate_now(self, answer: str | None = None, url: str | None = None) -> Evaluation:
         actual = self.server.state()
+        if url is not None and not same_origin(url, self.server.url):
+            url = ""  # a page outside the world is never the navigation target
         instance = self.instance
         arrivals = self.interruptions()["arrivals"] if self.interrupting else []
         if arrivals:  # what arrived on its own (a message) is part of the expected state too
@@ -96,13 +106,15 @@ class OpenAppsTask(AbstractBrowserTask):
         return self.last_evaluation
 
     def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
-        answers = [m["message"] for m in chat_messages if m.get("role") == "assistant"]
+        users = [i for i, m in enumerate(chat_messages) if m.get("role") in ("user", "user_image")]
+        since_goal = chat_messages[users[-1] + 1 :] if users else chat_messages
+        answers = [m["message"] for m in since_goal if m.get("role") == "assistant"]
         answer = answers[-1] if answers else None
         if self.interrupting:
             self.actions_taken += 1
             self.server.set_step(self.actions_taken)
         ev = self.evaluate_now(answer, page.url)
-        declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in chat_messages)
+        declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in since_goal)
         done = ev.success or declared_done
         info = {
             "success": ev.success,
@@ -127,4 +139,7 @@ class OpenAppsTask(AbstractBrowserTask):
         return self.server.interruptions()
 
     def teardown(self) -> None:
-        pass
+        if self._owns_server and self._server is not None:
+            self._server.close()
+            self._server = None
+            self._owns_server = False

@@ -28,24 +28,38 @@ class EpisodeSpec:
     viewport: str = "1280x720"
     language: str = "en"
     record_screenshots: bool = False
+    trial: int = 0  # repeated runs of one instance (same goal text), each with its own agent seed
+    style: str | None = None  # fixed English phrasing style (plain, casual, context); None: drawn
 
     @property
     def episode_id(self) -> str:
-        key = json.dumps(
-            [
-                self.agent,
-                self.agent_config,
-                list(self.agent_options),
-                self.task,
-                self.variation,
-                self.seed,
-                self.max_steps,
-                self.viewport,
-                self.language,
-            ],
-            sort_keys=True,
-        )
+        parts: list[Any] = [
+            self.agent,
+            self.agent_config,
+            list(self.agent_options),
+            self.task,
+            self.variation,
+            self.seed,
+            self.max_steps,
+            self.viewport,
+            self.language,
+        ]
+        # Added only when set, so that the ids of sweeps without trials or a fixed style stay
+        # what they were (their results still resume).
+        if self.style is not None:
+            parts.append({"style": self.style})
+        if self.trial:
+            parts.append({"trial": self.trial})
+        key = json.dumps(parts, sort_keys=True)
         return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+    @property
+    def agent_seed(self) -> int:
+        """The seed the agent samples with: the task seed for trial 0, another one per trial."""
+        if not self.trial:
+            return self.seed
+        digest = hashlib.sha1(f"{self.seed}:trial:{self.trial}".encode()).hexdigest()
+        return int(digest[:8], 16)
 
     @property
     def viewport_dict(self) -> dict:
@@ -103,7 +117,10 @@ RECORD_FIELDS: dict[str, str] = {
     "task": "task family id",
     "task_apps": "the apps the task needs",
     "variation": "pack expression of the app version",
-    "seed": "task seed",
+    "seed": "task seed (it fixes the instance and its goal text)",
+    "trial": "0, 1, ... k-1: repeated runs of one instance with the same goal text (spec key trials)",
+    "agent_seed": "the seed the agent was reset with (the task seed for trial 0, another per trial)",
+    "style": "English phrasing style of the goal (plain, casual, context), or the language for de/fr",
     "viewport": "WIDTHxHEIGHT",
     "language": "goal language",
     "goal": "the goal text the agent was given",
@@ -115,7 +132,7 @@ RECORD_FIELDS: dict[str, str] = {
     "invalid": "invalid actions per category",
     "invalid_detail": "invalid-action summary",
     "apps_visited": "apps opened, in order",
-    "error": "infrastructure error that stopped the episode, else null",
+    "error": "infrastructure error (a dead browser or server, not caused by an action) that stopped it, else null",
     "traceback": "last lines of its traceback, else null",
     "attempt": "1, or 2 after an infrastructure retry",
     "duration_s": "wall time",
@@ -139,6 +156,9 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "task_apps": [],
         "variation": spec.variation,
         "seed": spec.seed,
+        "trial": spec.trial,
+        "agent_seed": spec.agent_seed,
+        "style": spec.style,
         "viewport": spec.viewport,
         "language": spec.language,
         **{k: v for k, v in spec.agent_options},

@@ -13,6 +13,7 @@ from typing import Any
 
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+from openapps_sim.taskkit.language import goal_languages
 
 SPEC_KEYS = {
     "name": "a short name for the sweep",
@@ -20,11 +21,13 @@ SPEC_KEYS = {
     "agents": "list of agent names or {name, config, label} mappings",
     "tasks": "list of family ids or globs such as todo.*",
     "variations": "list of pack expressions, or {sample: {n, seed}} for generated packs",
-    "seeds": "a list of seeds, or a number n meaning 0..n-1",
+    "seeds": "a list of seeds, or a number n meaning 0..n-1 (each seed is one task instance)",
+    "trials": "runs per instance: the same instance and goal text, each with its own agent seed (default 1)",
+    "style": "fix the English goal phrasing: plain, casual or context (default: drawn per seed)",
     "max_steps": "step budget per episode (default: the family's)",
     "viewports": "list of WIDTHxHEIGHT (a sweep axis)",
     "temperatures": "list of LLM temperatures (a sweep axis for LLM agents)",
-    "languages": "goal languages: en, de, fr or auto (a sweep axis)",
+    "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto (a sweep axis)",
     "workers": "number of worker processes",
     "record_screenshots": "save a screenshot per step for the trajectory viewer",
 }
@@ -45,6 +48,8 @@ class SweepSpec:
     languages: list[str] = field(default_factory=lambda: ["en"])
     workers: int = 1
     record_screenshots: bool = False
+    trials: int = 1
+    style: str | None = None
 
     @property
     def spec_hash(self) -> str:
@@ -52,8 +57,15 @@ class SweepSpec:
 
     def episodes(self) -> list[EpisodeSpec]:
         out = []
-        for agent, task, variation, seed, viewport, temp, lang in itertools.product(
-            self.agents, self.tasks, self.variations, self.seeds, self.viewports, self.temperatures, self.languages
+        for agent, task, variation, seed, viewport, temp, lang, trial in itertools.product(
+            self.agents,
+            self.tasks,
+            self.variations,
+            self.seeds,
+            self.viewports,
+            self.temperatures,
+            self.languages,
+            range(self.trials),
         ):
             options: tuple = ()
             if temp is not None and agent.get("llm", False):
@@ -74,6 +86,8 @@ class SweepSpec:
                     viewport=viewport,
                     language=lang,
                     record_screenshots=self.record_screenshots,
+                    trial=trial,
+                    style=self.style,
                 )
             )
         return out
@@ -112,7 +126,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     from openapps_sim.agent import load_agent_class, registered_agents
     from openapps_sim.config.packs import display_path, read_yaml, resolve_pack, split_expression
     from openapps_sim.config.sampler import sample_names
-    from openapps_sim.taskkit import all_families
+    from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
     p = Path(path)
     if not p.exists():
@@ -176,28 +190,35 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
             resolve_pack(part, f"{source}: variations[{i}]")
         variations.append(expression)
 
-    seeds_raw = raw.get("seeds", 1)
-    if isinstance(seeds_raw, int) and not isinstance(seeds_raw, bool):
-        seeds = list(range(seeds_raw))
-    elif isinstance(seeds_raw, list) and all(isinstance(s, int) for s in seeds_raw):
-        seeds = list(seeds_raw)
-    else:
-        raise ConfigError(source, "seeds", f"expected a number or a list of integers, got {seeds_raw!r}")
+    seeds = _seeds(raw.get("seeds", 1), source)
 
     viewports = [str(v) for v in _as_list(raw.get("viewports", ["1280x720"]), source, "viewports")]
     for v in viewports:
         parse_viewport(v, source)
     temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
+    for i, t in enumerate(temps):
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
+            raise ConfigError(
+                source, f"temperatures[{i}]", f"expected a number >= 0, got {t!r}", "numbers such as 0, 0.7, 1.0"
+            )
     langs = [str(x) for x in _as_list(raw.get("languages", ["en"]), source, "languages")]
+    known = [*goal_languages(), "auto"]  # the phrasing files present (tasks/phrasings/<lang>.yaml)
     for lang in langs:
-        if lang not in ("en", "de", "fr", "auto"):
-            raise ConfigError(source, "languages", f"unknown language {lang!r}", "en, de, fr, auto")
-    workers = raw.get("workers", 1)
-    if not isinstance(workers, int) or workers < 1:
-        raise ConfigError(source, "workers", f"expected a positive integer, got {workers!r}")
+        if lang not in known:
+            raise ConfigError(source, "languages", f"unknown language {lang!r}", ", ".join(known))
+    workers = check_workers(raw.get("workers", 1), source, "workers")
     max_steps = raw.get("max_steps")
-    if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-        raise ConfigError(source, "max_steps", f"expected a positive integer, got {max_steps!r}")
+    if max_steps is not None and not _positive_int(max_steps):
+        raise ConfigError(source, "max_steps", f"expected a positive integer, got {max_steps!r}", "1, 2, 3 ...")
+    trials = raw.get("trials", 1)
+    if not _positive_int(trials):
+        raise ConfigError(source, "trials", f"expected a positive integer, got {trials!r}", "1, 2, 3 ...")
+    style = raw.get("style")
+    if style is not None and style not in ENGLISH_STYLES:
+        raise ConfigError(source, "style", f"unknown style {style!r}", ", ".join(ENGLISH_STYLES))
+    shots = raw.get("record_screenshots", False)
+    if not isinstance(shots, bool):
+        raise ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false")
     return SweepSpec(
         name=str(raw.get("name", p.stem)),
         source=source,
@@ -211,5 +232,34 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         temperatures=temps,
         languages=langs,
         workers=workers,
-        record_screenshots=bool(raw.get("record_screenshots", False)),
+        record_screenshots=shots,
+        trials=trials,
+        style=style,
     )
+
+
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def check_workers(value: Any, source: str = "--workers", path: str = "workers") -> int:
+    """A worker count: a positive integer, else a :class:`ConfigError`."""
+    if not _positive_int(value):
+        raise ConfigError(source, path, f"expected a positive integer, got {value!r}", "1, 2, 3 ...")
+    return value
+
+
+def _seeds(value: Any, source: str) -> list[int]:
+    allowed = "a number n >= 1 (seeds 0..n-1) or a non-empty list of integers >= 0"
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:
+            raise ConfigError(source, "seeds", f"expected at least one seed, got {value!r}", allowed)
+        return list(range(value))
+    if not isinstance(value, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+        raise ConfigError(source, "seeds", f"expected a number or a list of integers, got {value!r}", allowed)
+    if not value:
+        raise ConfigError(source, "seeds", "the list is empty", allowed)
+    bad = [x for x in value if x < 0]
+    if bad:
+        raise ConfigError(source, "seeds", f"negative seed {bad[0]}", allowed)
+    return list(dict.fromkeys(value))

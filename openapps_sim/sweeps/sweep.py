@@ -22,7 +22,7 @@ from pathlib import Path
 from openapps_sim.errors import BrowserNotFound, ConfigError
 from openapps_sim.sweeps.executors import execute_local, execute_ray
 from openapps_sim.sweeps.progress import Progress
-from openapps_sim.sweeps.spec import SweepSpec
+from openapps_sim.sweeps.spec import SweepSpec, check_workers
 from openapps_sim.sweeps.store import ResultsWriter, read_results, save_trajectory, write_json_atomic
 
 
@@ -60,6 +60,8 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
         "spec": spec.raw,
         "spec_hash": spec.spec_hash,
         "seeds": spec.seeds,
+        "trials": spec.trials,
+        "style": spec.style,
         "agents": [
             {"name": a["name"], "label": a.get("label"), "config": describe_agent_config(a["name"], a.get("config"))}
             for a in spec.agents
@@ -201,9 +203,7 @@ def run_sweep(
     """
     if executor not in ("local", "ray"):
         raise ConfigError("--executor", "executor", f"unknown executor {executor!r}", "local, ray")
-    workers = spec.workers if workers is None else workers
-    if not isinstance(workers, int) or workers < 1:
-        raise ConfigError("--workers", "workers", f"expected a positive number, got {workers!r}", "1, 2, 3 ...")
+    workers = spec.workers if workers is None else check_workers(workers)
     check_before_running(spec)
     out = Path(out)
     _prepare_out(out)

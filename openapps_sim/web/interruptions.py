@@ -17,12 +17,13 @@ from __future__ import annotations
 import html
 import random
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from fasthtml.common import H2, Button, Div, Form, Input, P, Span, to_xml
 from starlette.requests import Request
-from starlette.responses import RedirectResponse
+from starlette.responses import HTMLResponse, RedirectResponse
 
 from openapps_sim.config.interruptions import CAREFUL_BUTTON, apply_arrival, localized, make_arrival
 
@@ -261,10 +262,13 @@ def interruption_layer(ctx: AppContext, main: Any) -> tuple[Any, Any]:
     return main, overlay
 
 
-def add_routes(app: Any, world: Any) -> None:
-    """The endpoint every interruption button posts to."""
+def add_routes(app: Any, world_for: Callable[[Request], Any]) -> None:
+    """The endpoint every interruption button posts to (``world_for`` finds the request's world)."""
 
     async def answer(req: Request):
+        world = world_for(req)
+        if world is None:
+            return HTMLResponse("<h1>No such world</h1>", status_code=404)
         form = await req.form()
         back = str(form.get("back") or "/")
         parts = urlsplit(back)

@@ -1,5 +1,12 @@
 """The app server: one ASGI process serving the start page, every app, local assets and the
-admin API.
+admin API, for one or more isolated worlds.
+
+Each world (its own variation, seed, state and event log) has its own origin: a request for
+``http://w3.localhost:PORT/`` is served from world ``w3`` (Chromium resolves every
+``*.localhost`` name to the loopback address), any other host name (``127.0.0.1``,
+``localhost``) from the default world ``w0``. Distinct origins also keep cookies and storage
+apart. The admin API takes the world id as ``?world=`` (default ``w0``); ``POST /_admin/worlds``
+creates a world and ``DELETE /_admin/worlds?world=ID`` drops it.
 
 The admin API (``/_admin/...``) reads and resets the world. It answers only requests that
 carry the per-server secret in the ``X-OpenApps-Secret`` header; pages never receive the
@@ -26,9 +33,46 @@ import openapps_sim.web.fonts as fonts
 import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
-from openapps_sim.protocol import SECRET_ENV, SECRET_HEADER
+from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX
 from openapps_sim.web.shell import render_page
 from openapps_sim.web.world import World
+
+
+class Worlds:
+    """The worlds one server process hosts, by id; ``w0`` always exists."""
+
+    def __init__(self, default: World) -> None:
+        self.by_id: dict[str, World] = {DEFAULT_WORLD: default}
+        self._next = 1
+
+    @property
+    def default(self) -> World:
+        return self.by_id[DEFAULT_WORLD]
+
+    def create(self) -> str:
+        world_id = f"w{self._next}"
+        self._next += 1
+        self.by_id[world_id] = World()
+        return world_id
+
+    def drop(self, world_id: str) -> bool:
+        if world_id == DEFAULT_WORLD:
+            return False
+        return self.by_id.pop(world_id, None) is not None
+
+    def get(self, world_id: str) -> World:
+        world = self.by_id.get(world_id or DEFAULT_WORLD)
+        if world is None:
+            raise ConfigError("admin", "world", f"no world {world_id!r} on this server", sorted(self.by_id))
+        return world
+
+    def for_host(self, host: str) -> World | None:
+        """The world a page request is for: ``w3.localhost[:port]`` names ``w3``; other hosts
+        get the default world; an unknown ``*.localhost`` label gets ``None``."""
+        name = host.rsplit(":", 1)[0].lower()
+        if name.endswith(WORLD_HOST_SUFFIX):
+            return self.by_id.get(name[: -len(WORLD_HOST_SUFFIX)])
+        return self.default
 
 
 def _params(request: Request, form) -> dict:
@@ -41,8 +85,11 @@ def _params(request: Request, form) -> dict:
     return params
 
 
-def _make_endpoint(world: World, app: AppSpec, handler):
+def _make_endpoint(worlds: Worlds, app: AppSpec, handler):
     async def endpoint(req: Request):
+        world = worlds.for_host(req.headers.get("host", ""))
+        if world is None:
+            return HTMLResponse("<h1>No such world</h1>", status_code=404)
         form = await req.form() if req.method == "POST" else None
         ctx = AppContext(world, app, req, render_page)
         ctx.form = form
@@ -63,22 +110,22 @@ def _make_endpoint(world: World, app: AppSpec, handler):
 
 def build_app(world: World | None = None, secret: str | None = None) -> FastHTML:
     world = world or World()
-    world.server_errors = 0
+    worlds = Worlds(world)
     secret = secret or secrets.token_hex(16)
     app = FastHTML(default_hdrs=False)
-    app.state.world = world
+    app.state.worlds = worlds
 
     for spec in world.apps.values():
         r = AppRoutes()
-        spec.routes(r)
-        prefix = "" if spec.name == "start" else f"/{spec.name}"
+        spec.register_routes(r)
+        prefix = spec.url_prefix
         for route in r.routes:
             path = prefix + route.path if route.path != "/" or not prefix else prefix + "/"
-            app.route(path, methods=[route.method])(_make_endpoint(world, spec, route.handler))
+            app.route(path, methods=[route.method])(_make_endpoint(worlds, spec, route.handler))
         if prefix:
             app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
 
-    interruptions.add_routes(app, world)
+    interruptions.add_routes(app, lambda req: worlds.for_host(req.headers.get("host", "")))
 
     @app.route("/_static/fonts/{name}")
     def font_file(name: str):
@@ -108,42 +155,50 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
                     except json.JSONDecodeError:
                         return JSONResponse({"error": "body is not JSON"}, status_code=400)
             try:
-                return JSONResponse(fn(req, body))
+                if fn is create_world:
+                    return JSONResponse(fn(req, body))
+                return JSONResponse(fn(worlds.get(req.query_params.get("world", DEFAULT_WORLD)), req, body))
             except OpenAppsError as e:
                 return JSONResponse({"error": str(e)}, status_code=400)
 
         return endpoint
 
-    def get_state(req, body):
+    def get_state(world, req, body):
         return {"state": world.state, "variation": world.variation, "seed": world.seed, "events": len(world.events)}
 
-    def put_state(req, body):
+    def put_state(world, req, body):
         world.set_state(body["state"])
         return {"ok": True}
 
-    def reset(req, body):
+    def create_world(req, body):
+        return {"world": worlds.create(), "count": len(worlds.by_id)}
+
+    def drop_world(world, req, body):
+        return {"dropped": worlds.drop(req.query_params.get("world", "")), "count": len(worlds.by_id)}
+
+    def reset(world, req, body):
         ms = world.reset(body.get("variation") or "default", int(body.get("seed", 0)), body.get("overrides") or [])
         out = {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
         if body.get("return_state"):
             out["state"] = world.state
         return out
 
-    def events(req, body):
+    def events(world, req, body):
         since = int(req.query_params.get("since", 0))
         return {"events": world.events[since:], "count": len(world.events)}
 
-    def config(req, body):
+    def config(world, req, body):
         return {"config": world.config}
 
-    def interruptions_report(req, body):
+    def interruptions_report(world, req, body):
         return world.interrupts.report()
 
-    def set_step(req, body):
+    def set_step(world, req, body):
         world.interrupts.set_step(int(body.get("step", 0)))
         return {"ok": True}
 
-    def health(req, body):
-        return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors}
+    def health(world, req, body):
+        return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors, "worlds": len(worlds.by_id)}
 
     for path, methods, fn in [
         ("/_admin/state", ["GET"], get_state),
@@ -152,8 +207,15 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         ("/_admin/events", ["GET"], events),
         ("/_admin/config", ["GET"], config),
         ("/_admin/health", ["GET"], health),
-        ("/_admin/interruptions", ["GET"], interruptions_report),
-        ("/_admin/step", ["POST"], set_step),
+    def interruptions_report(world, req, body):
+        return world.interrupts.report()
+
+    def set_step(world, req, body):
+        world.interrupts.set_step(int(body.get("step", 0)))
+        return {"ok": True}
+
+        ("/_admin/worlds", ["POST"], create_world),
+        ("/_admin/worlds", ["DELETE"], drop_world),
     ]:
         app.route(path, methods=methods)(admin(fn))
 

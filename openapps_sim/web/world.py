@@ -25,6 +25,7 @@ class World:
         self.events: list[dict] = []
         self._css_cache: tuple[str, str] | None = None
         self.interrupts = Interruptions()
+        self.server_errors = 0
         self.reset()
 
     def reset(self, variation: str | None = "default", seed: int = 0, overrides: list[str] | tuple = ()) -> float:

@@ -9,7 +9,9 @@ The definitions follow the OpenApps paper (Ullrich et al.) where it gives one:
 
 * success rate (pass@1): the mean of ``success`` over episodes;
 * deviation *within* a version: the population standard deviation (and mean absolute
-  deviation) of the rewards of one agent on one task in one app version, over seeds;
+  deviation) of the rewards of one agent on one task in one app version: over the repeated
+  trials of each instance when the results have trials (the paper's fixed-prompt repeats),
+  else over seeds (``within_over`` says which);
 * deviation *across* versions: the same statistics over the rewards of every version pooled;
 * fluctuation: the largest minus the smallest per-version success rate of a task;
 * loops: maximal runs of actions that consist entirely of a repeated subsequence;
@@ -42,11 +44,13 @@ from openapps_sim.analysis.metrics.rates import (
     loop_rates,
 )
 from openapps_sim.analysis.metrics.reliability import (
+    WITHIN_OVER,
     across_version_deviation,
     agent_deviation,
     apply_by,
     deviation_summary,
     fluctuation,
+    has_trials,
     reliability_summary,
     version_label,
     version_success,
@@ -85,6 +89,7 @@ __all__ = [
     "Grouping",
     "START_APP",
     "UNSET",
+    "WITHIN_OVER",
     "_missing",
     "across_version_deviation",
     "agent_deviation",
@@ -100,6 +105,7 @@ __all__ = [
     "error_summary",
     "find_loops",
     "fluctuation",
+    "has_trials",
     "intent_misunderstanding_rate",
     "intent_misunderstood",
     "interruption_breakdown",

@@ -18,29 +18,63 @@ from openapps_sim.analysis.metrics.rates import (
     loop_rates,
 )
 from openapps_sim.analysis.metrics.stats import success_rate
-from openapps_sim.analysis.metrics.table import DEFAULT_CELL, Grouping, _codes, _groups, _key_dict, valid_episodes
+from openapps_sim.analysis.metrics.table import (
+    DEFAULT_CELL,
+    STANDARD_AXES,
+    Grouping,
+    _codes,
+    _groups,
+    _key_dict,
+    valid_episodes,
+)
 from openapps_sim.analysis.metrics.values import _missing
+
+WITHIN_OVER: tuple[str, ...] = ("seeds", "trials")
+"""What a within-version deviation is taken over: the instances (seeds) of one version, or the
+repeated trials of one instance (the paper's fixed-prompt repeats; sweeps with ``trials: k``)."""
+
+
+def has_trials(df: pd.DataFrame) -> bool:
+    """Whether some instance (one cell and seed) of the valid episodes ran more than one trial."""
+    v = valid_episodes(df)
+    if "trial" not in v.columns or v.empty:
+        return False
+    keys = [c for c in (*DEFAULT_CELL, *STANDARD_AXES, "seed") if c in v.columns]
+    return bool((v.groupby(keys, dropna=False)["trial"].nunique() > 1).any())
 
 
 def within_version_deviation(
-    df: pd.DataFrame, cell: Sequence[str] = DEFAULT_CELL, value: str = "reward", min_n: int = 2
+    df: pd.DataFrame, cell: Sequence[str] = DEFAULT_CELL, value: str = "reward", min_n: int = 2, over: str = "auto"
 ) -> pd.DataFrame:
-    """Deviation of rewards *within* each cell (one agent, task and version; over seeds).
+    """Deviation of rewards *within* each cell (one agent, task and version).
 
-    Columns: the ``cell`` columns, ``n``, ``mean``, ``std`` (population), ``mad``. A cell with
-    fewer than ``min_n`` episodes has NaN ``std``/``mad``: the spread of one reward is 0 by
+    ``over="seeds"``: the deviation of the cell's rewards over its seeds (instances).
+    ``over="trials"``: for each instance (seed) the deviation over its repeated trials (same
+    instance, same goal text), then the mean over the cell's instances -- the paper's
+    definition. ``"auto"`` (default) takes trials when :func:`has_trials`, else seeds.
+
+    Columns: the ``cell`` columns, ``n`` (episodes), ``mean``, ``std`` (population), ``mad``,
+    ``within_over`` (``seeds`` or ``trials``). A group (cell, or instance for trials) with fewer
+    than ``min_n`` episodes has NaN ``std``/``mad``: the spread of one reward is 0 by
     construction and says nothing about reliability.
     """
+    if over not in ("auto", *WITHIN_OVER):
+        raise ValueError(f"over must be auto, seeds or trials, not {over!r}")
     v = valid_episodes(df)
-    g = Grouping(v, cell)
+    if over == "auto":
+        over = "trials" if has_trials(v) else "seeds"
     r = v[value].to_numpy(dtype=float)
-    ok = g.n >= min_n
-    return g.frame(
-        n=g.n,
-        mean=g.mean(r),
-        std=np.where(ok, g.std(r), np.nan),
-        mad=np.where(ok, g.mad(r), np.nan),
-    )
+    g = Grouping(v, cell)
+    if over == "seeds":
+        ok = g.n >= min_n
+        std, mad = np.where(ok, g.std(r), np.nan), np.where(ok, g.mad(r), np.nan)
+    else:
+        inst = Grouping(v, [*cell, "seed"])
+        ok = inst.n >= min_n
+        per = inst.frame(std=np.where(ok, inst.std(r), np.nan), mad=np.where(ok, inst.mad(r), np.nan))
+        back = Grouping(per, cell)  # same cell keys and order as ``g``
+        std, mad = back.mean(per["std"]), back.mean(per["mad"])
+    return g.frame(n=g.n, mean=g.mean(r), std=std, mad=mad, within_over=[over] * g.size)
 
 
 def across_version_deviation(
@@ -94,13 +128,15 @@ def deviation_summary(
     number of seeds in every version the pooled variance is the mean within variance plus the
     variance of the version means, so ``across_std >= within_std`` and the ratio is at least 1.
     """
-    within = within_version_deviation(df, [*unit, *version], value)
+    over = "trials" if has_trials(df) else "seeds"
+    within = within_version_deviation(df, [*unit, *version], value, over=over)
     across = across_version_deviation(df, unit, version, value)
     g = Grouping(within, unit)  # same keys, same order as ``across``
     n = g.sum(within["n"])
     w_std, w_mad = g.mean(within["std"]), g.mean(within["mad"])
     a_std, a_mad = across["std"].to_numpy(dtype=float), across["mad"].to_numpy(dtype=float)
     return g.frame(
+        within_over=[over] * g.size,
         n=n.round().astype(int),
         n_versions=g.n,
         mean=g.sum(within["mean"] * within["n"]) / n if g.size else [],
@@ -138,8 +174,10 @@ def agent_deviation(
     g = Grouping(per_unit, by)
     w_std, a_std = g.mean(per_unit["within_std"]), g.mean(per_unit["across_std"])
     w_mad, a_mad = g.mean(per_unit["within_mad"]), g.mean(per_unit["across_mad"])
+    over = "trials" if has_trials(df) else "seeds"
     return g.frame(
         units=g.n,
+        within_over=[over] * g.size,
         within_std=w_std,
         across_std=a_std,
         std_ratio=_ratios(a_std, w_std),
@@ -232,7 +270,7 @@ def reliability_summary(
     ``mad_ratio`` (:func:`agent_deviation`; versions are ``version`` minus the ``by`` columns);
     ``loops_per_episode``, ``episodes_with_loops``; ``invalid_per_episode``,
     ``invalid_per_step``; ``intent_rate``; ``mean_steps``, ``mean_duration_s``,
-    ``mean_tokens``; ``errors`` (infrastructure errors, excluded from everything else).
+    ``mean_tokens``, ``total_tokens``, ``total_cost_usd``; ``errors`` (infrastructure errors, excluded from everything else).
     """
     by = list(by)
     base = success_rate(df, by, ci, n_boot, level, seed)
@@ -245,7 +283,7 @@ def reliability_summary(
         loop_rates(df, by)[[*by, "loops_per_episode", "episodes_with_loops"]],
         invalid_rates(df, by)[[*by, "invalid_per_episode", "invalid_per_step"]],
         intent_misunderstanding_rate(df, by)[[*by, "rate"]].rename(columns={"rate": "intent_rate"}),
-        effort(df, by)[[*by, "mean_steps", "mean_duration_s", "mean_tokens"]],
+        effort(df, by)[[*by, "mean_steps", "mean_duration_s", "mean_tokens", "total_tokens", "total_cost_usd"]],
     ]
     out = base
     for part in parts:

@@ -70,6 +70,7 @@ def analyse(
     agents = sorted(v["agent"].unique().tolist(), key=m.sort_key) if len(v) else []
     variations = sorted(v["variation"].unique().tolist(), key=m.sort_key) if len(v) else []
     boot = {"n_boot": n_boot, "seed": seed}
+    notes += integrity_notes(p)
     return Analysis(
         df=p,
         manifest=manifest,
@@ -91,6 +92,35 @@ def analyse(
         error_messages=m.error_messages(p),
         notes=notes,
     )
+
+
+def integrity_notes(p: pd.DataFrame) -> list[str]:
+    """Warnings and definitions the reader needs before any number: infrastructure errors that
+    are not 0 (per agent), and what *Within std* is taken over (trials or seeds)."""
+    notes = []
+    errs = m.error_summary(p, ["agent"])
+    bad = errs[errs["errors"] > 0]
+    if len(bad):
+        per = "; ".join(
+            f"{r['agent']}: {int(r['errors'])} of {int(r['episodes'])} ({fmt_pct(r['error_rate'])})"
+            for _, r in bad.iterrows()
+        )
+        notes.append(
+            f"Warning: the infrastructure-error rate is not 0 ({per}). Those episodes (a dead browser or app "
+            "server that no agent action caused) are left out of every number; check the machine and re-run "
+            "them with --resume."
+        )
+    if m.has_trials(p):
+        notes.append(
+            "Within std and MAD are taken over the repeated trials of one instance (same goal text, one "
+            "agent seed per trial), averaged over instances, versions and tasks: the paper's definition."
+        )
+    elif len(m.valid_episodes(p)):
+        notes.append(
+            "Within std and MAD are taken over the seeds of one version (each seed a different instance and "
+            "phrasing), not over repeated trials of one instance; run the sweep with trials: k for that."
+        )
+    return notes
 
 
 class Rows:
@@ -117,8 +147,17 @@ HEADLINE_HEADERS = [
     "Invalid/ep",
     "Intent misund.",
     "Mean steps",
+    "Tokens (USD)",
     "Infra errors",
 ]
+
+
+def fmt_tokens(total: Any, cost: Any) -> str:
+    """Total tokens of an agent's scored episodes, with their cost when a price table gave one."""
+    if total is None or pd.isna(total) or not total:
+        return DASH
+    text = f"{int(total):,}"
+    return f"{text} (${float(cost):.2f})" if cost and not pd.isna(cost) else text
 
 
 def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
@@ -137,6 +176,7 @@ def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
                 fmt_num(r["invalid_per_episode"]),
                 fmt_pct(r["intent_rate"]),
                 fmt_num(r["mean_steps"], 1),
+                fmt_tokens(r.get("total_tokens"), r.get("total_cost_usd")),
                 str(int(r["errors"])),
             ]
         )
@@ -157,5 +197,5 @@ def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> str:
     rows = headline_rows(summary)
     for _, e in errs.iterrows():
         if e["agent"] not in set(summary["agent"]):
-            rows.append([str(e["agent"]), "0"] + [DASH] * 8 + [str(int(e["errors"]))])
+            rows.append([str(e["agent"]), "0"] + [DASH] * (len(HEADLINE_HEADERS) - 3) + [str(int(e["errors"]))])
     return text_table(HEADLINE_HEADERS, rows)

@@ -16,7 +16,8 @@ HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
     "(reward 1); a side effect anywhere fails the episode. Brackets give a 95% bootstrap interval "
     "(2,000 resamples of the episodes, seeded); it collapses to a point when every episode agrees.",
-    "**Within std** is the standard deviation of rewards over seeds inside one fixed app version, "
+    "**Within std** is the standard deviation of rewards inside one fixed app version -- over the repeated "
+    "trials of one instance when the sweep ran trials, else over seeds (the note above says which) -- "
     "averaged over versions and tasks: the reliability a single fixed app clone can show. **Across std** "
     "pools the rewards of every version of a task before taking the deviation: the reliability a "
     "deployed agent meets. **Across/within** above 1 means that app variations add fluctuation that a "
