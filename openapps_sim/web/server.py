@@ -207,13 +207,8 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         ("/_admin/events", ["GET"], events),
         ("/_admin/config", ["GET"], config),
         ("/_admin/health", ["GET"], health),
-    def interruptions_report(world, req, body):
-        return world.interrupts.report()
-
-    def set_step(world, req, body):
-        world.interrupts.set_step(int(body.get("step", 0)))
-        return {"ok": True}
-
+        ("/_admin/interruptions", ["GET"], interruptions_report),
+        ("/_admin/step", ["POST"], set_step),
         ("/_admin/worlds", ["POST"], create_world),
         ("/_admin/worlds", ["DELETE"], drop_world),
     ]:
