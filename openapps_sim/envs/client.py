@@ -279,6 +279,16 @@ _shared: ServerHandle | None = None
 _shared_lock = threading.Lock()
 
 
+def forget_dead_server() -> None:
+    """Drop the process's server if it died, so that the next :func:`shared_server` starts a
+    new one (a worker calls this after a crash)."""
+    global _shared
+    with _shared_lock:
+        if _shared is not None and not _shared.alive():
+            _shared.stop()
+            _shared = None
+
+
 def shared_server() -> ServerHandle:
     """The server of this process: attached from the environment, or started once and reused."""
     global _shared

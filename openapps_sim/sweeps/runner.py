@@ -38,23 +38,35 @@ def make_agent_for(spec: EpisodeSpec) -> Agent:
 
 
 class Worker:
-    """One environment reused across episodes."""
+    """Runs episodes one after another. An environment is one task family (BrowserGym's
+    contract: task kwargs are fixed when the env is made), so the worker keeps the env of the
+    family it ran last and makes a new one when the family changes; envs of a process share one
+    browser and one app server, so a new env costs a world and a browser context, not a launch."""
 
     def __init__(self, headless: bool = True):
         self.headless = headless
         self.env = None
+        self.family: tuple | None = None  # (task family, action space, several actions per step)
         self.episodes = 0
 
-    def _ensure_env(self):
-        if self.env is None:
+    def _env_for(self, family: str, space: str, multiaction: bool):
+        key = (family, space, multiaction)
+        if self.env is None or self.family != key:
             from openapps_sim.envs.registration import make_env
 
-            self.env = make_env("todo.add_item", headless=self.headless)
+            old = self.env
+            # made before the old one closes, so the process's shared browser stays up
+            self.env = make_env(
+                family, headless=self.headless, action_space=space, action_mapping=_mapping_for(space, multiaction)
+            )
+            self.family = key
+            if old is not None:
+                old.close()
         return self.env
 
     def restart(self) -> None:
-        """Throw away the browser and the server (after a crash)."""
-        import openapps_sim.envs.client as client
+        """Throw away the env, and the process's app server if it died (after a crash)."""
+        from openapps_sim.envs.client import forget_dead_server
 
         if self.env is not None:
             try:
@@ -62,10 +74,8 @@ class Worker:
             except Exception:
                 pass
         self.env = None
-        server = client._shared
-        if server is not None and not server.alive():
-            server.stop()
-            client._shared = None
+        self.family = None
+        forget_dead_server()
 
     def close(self) -> None:
         if self.env is not None:
@@ -85,16 +95,16 @@ class Worker:
         from openapps_sim.taskkit import get_family
 
         t0 = time.perf_counter()
-        env = self._ensure_env()
         fam = get_family(spec.task)
         agent = make_agent_for(spec)
+        max_actions = int(getattr(agent, "max_actions", 1) or 1)
+        env = self._env_for(spec.task, agent.action_space, max_actions > 1)
         record_shots = spec.record_screenshots
         obs_mode = "both" if record_shots else agent.obs_mode
         obs, info = env.reset(
             seed=spec.seed,
             options={
                 "task_kwargs": {
-                    "family": spec.task,
                     "variation": spec.variation,
                     "language": spec.language,
                     "style": spec.style,
@@ -103,8 +113,6 @@ class Worker:
                 "obs_mode": obs_mode,
             },
         )
-        max_actions = int(getattr(agent, "max_actions", 1) or 1)
-        env.unwrapped.action_mapping = _mapping_for(agent.action_space, max_actions > 1)
         task_info = info["task_info"]
         goal = obs["goal"]
         agent.reset(goal, task_info if agent.privileged else {}, seed=spec.agent_seed)
@@ -147,10 +155,8 @@ class Worker:
                     counter.add("browser_error", message, step=n)
                     steps.append(StepRecord(action, "browser_error", message, float(reward), _page_url(env)))
                     break
-                category = "valid"
-                if obs["last_action_error"]:
-                    category = classify_execution_error(obs["last_action_error"])
-                    counter.add(category, obs["last_action_error"], step=n)
+                category = classify_execution_error(obs["last_action_error"])  # "valid" when no error
+                counter.add(category, obs["last_action_error"], step=n)  # valid steps count too
                 app = app_of_url(obs["url"], known, home)
                 if app and (not visited or visited[-1] != app):
                     visited.append(app)
