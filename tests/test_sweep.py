@@ -166,7 +166,9 @@ def test_crash_is_retried_and_episodes_are_isolated():
         assert len(worker.env.unwrapped.context.pages) == 1
         # an env is one task family, fixed when it is made (never overridden on reset)
         first_env = worker.env
-        assert first_env.unwrapped.task.family_id == "todo.remove_item" and "family" not in first_env.unwrapped.task_kwargs
+        assert (
+            first_env.unwrapped.task.family_id == "todo.remove_item" and "family" not in first_env.unwrapped.task_kwargs
+        )
         # Kill the app server and the browser under the worker: the next episode gets new ones.
         old_pid = client.shared_server().pid
         client.shared_server().proc.kill()
