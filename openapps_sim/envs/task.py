@@ -8,6 +8,7 @@ from browsergym.core.task import AbstractBrowserTask
 from openapps_sim.config.packs import split_expression
 from openapps_sim.envs.client import ServerHandle, shared_server
 from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
+from openapps_sim.taskkit.progress import MilestoneTracker
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 
@@ -48,6 +49,9 @@ class OpenAppsTask(AbstractBrowserTask):
         self.start_path = start_path
         self.instance = None
         self.last_evaluation: Evaluation | None = None
+        self.last_answer: str | None = None
+        self._tracker: MilestoneTracker | None = None
+        self._checks = 0
 
     @classmethod
     def get_task_id(cls) -> str:
@@ -66,20 +70,41 @@ class OpenAppsTask(AbstractBrowserTask):
         self.instance = instantiate(self.family, state, config, self.seed, self.variation, self.language, self.style)
         if self.instance.initial != state:
             server.set_state(self.instance.initial)
+        self._tracker = MilestoneTracker(list(self.instance.milestones))
+        self._checks = 0
+        self.last_answer = None
         page.goto(server.url + self.start_path)
         info = self.instance.public_info()
         info["goal"] = self.instance.goal
         return self.instance.goal, info
 
     def evaluate_now(self, answer: str | None = None, url: str | None = None) -> Evaluation:
+        ev, _ = self._evaluate(answer, url)
+        return ev
+
+    def _evaluate(self, answer: str | None, url: str | None) -> tuple[Evaluation, dict]:
         actual = self.server.state()
-        self.last_evaluation = evaluate(self.family, self.instance, actual, answer, url)
-        return self.last_evaluation
+        events = self.server.events() if self.instance.ordered else None
+        self.last_evaluation = evaluate(self.family, self.instance, actual, answer, url, events)
+        return self.last_evaluation, actual
+
+    def milestones_reached(self) -> dict[str, int | None]:
+        """Each milestone with the check (1 = after the first env step) that first found it
+        reached, or None."""
+        return dict(self._tracker.first) if self._tracker else {}
+
+    def checks_done(self) -> int:
+        """How many times the state was checked after a step in this episode."""
+        return self._checks
 
     def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
         answers = [m["message"] for m in chat_messages if m.get("role") == "assistant"]
         answer = answers[-1] if answers else None
-        ev = self.evaluate_now(answer, page.url)
+        self.last_answer = answer
+        ev, actual = self._evaluate(answer, page.url)
+        self._checks += 1
+        if self._tracker is not None:
+            self._tracker.observe(self._checks, actual, page.url)
         declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in chat_messages)
         done = ev.success or declared_done
         info = {
@@ -89,6 +114,7 @@ class OpenAppsTask(AbstractBrowserTask):
             "state_diff": [d.as_dict() for d in ev.diff[:50]],
             "explanation": ev.explain(),
             "answer_ok": ev.answer_ok,
+            "milestones": self.milestones_reached(),
         }
         return ev.reward, done, "", info
 
