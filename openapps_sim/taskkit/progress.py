@@ -178,3 +178,8 @@ def milestone_summary(first: dict[str, int | None], steps: int) -> dict:
         "first_milestone_step": min(reached) if reached else None,
         "steps_after_last_milestone": (steps - max(reached)) if reached else None,
     }
+
+
+def as_events(ops: list[Op]) -> list[dict]:
+    """Event-log entries that the given operations match (for tests and dry runs)."""
+    return [{"app": o.app, "op": o.op, "args": dict(o.args)} for o in ops]
