@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import date
 
+from openapps_sim.tasks.calendar import _date_params, open_event, unique_events
+
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
-from openapps_sim.tasks.calendar import _date_params, open_event, unique_events
 
 
 def _event_page(params: dict) -> list[str]:

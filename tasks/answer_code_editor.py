@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from openapps_sim.apps.code_editor.paths import path_id
+
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
 from openapps_sim.taskkit.progress import Milestone
@@ -90,8 +91,12 @@ class FolderSummary(AnswerFamily):
             'My script needs it as JSON: {{"files": N, "folders": M}} for the direct contents of {folder}.',
             'Before the refactor, tell me the direct contents of {folder} as JSON {{"files": N, "folders": M}}.',
         ],
-        "de": ['Wie viele Dateien und Unterordner liegen direkt in {folder}? Antworte als JSON: {{"files": N, "folders": M}}.'],
-        "fr": ['Combien de fichiers et de sous-dossiers contient directement {folder} ? Réponds en JSON : {{"files": N, "folders": M}}.'],
+        "de": [
+            'Wie viele Dateien und Unterordner liegen direkt in {folder}? Antworte als JSON: {{"files": N, "folders": M}}.'
+        ],
+        "fr": [
+            'Combien de fichiers et de sous-dossiers contient directement {folder} ? Réponds en JSON : {{"files": N, "folders": M}}.'
+        ],
     }
 
     def sample(self, state, config, rng):

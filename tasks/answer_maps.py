@@ -20,7 +20,9 @@ def _unique_saved(state: dict) -> list[dict]:
 
 
 def _saved_open(sid: str) -> Milestone:
-    return Milestone(f"saved place {sid} open", lambda state, path, sid=sid: path.startswith("/maps") and f"saved={sid}" in path)
+    return Milestone(
+        f"saved place {sid} open", lambda state, path, sid=sid: path.startswith("/maps") and f"saved={sid}" in path
+    )
 
 
 @family

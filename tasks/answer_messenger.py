@@ -16,7 +16,8 @@ def _contacts_with_messages(state: dict) -> list[dict]:
     return [
         c
         for c in m["contacts"]
-        if counts[norm_text(c["name"])] == 1 and any(x["sender"] == c["id"] for x in m["conversations"].get(c["id"], []))
+        if counts[norm_text(c["name"])] == 1
+        and any(x["sender"] == c["id"] for x in m["conversations"].get(c["id"], []))
     ]
 
 

@@ -4,9 +4,10 @@ structured (JSON) summary of the cart."""
 from __future__ import annotations
 
 from openapps_sim.apps.shop import catalog as cat
+from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_cart
+
 from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
-from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_cart
 
 
 def _sample_cart(state, config, rng) -> dict:
@@ -14,7 +15,13 @@ def _sample_cart(state, config, rng) -> dict:
     cfg = config["shop"]
     total = cat.order_total(cfg, lines)
     units = sum(ln["qty"] for ln in lines)
-    return {"lines": lines, "total": total, "units": units, "lang": pack_lang(config), "price_text": cat.fmt_price(cfg, total)}
+    return {
+        "lines": lines,
+        "total": total,
+        "units": units,
+        "lang": pack_lang(config),
+        "price_text": cat.fmt_price(cfg, total),
+    }
 
 
 @family
@@ -79,16 +86,16 @@ class CartSummaryJson(AnswerFamily):
         "plain": [
             'Summarise my cart as JSON: {{"lines": N, "units": M, "total": T}} (total with shipping).',
             'Reply with JSON {{"lines": N, "units": M, "total": T}} describing my cart, shipping included in the total.',
-            'Give me my cart as JSON with lines, units and total (with shipping).',
+            "Give me my cart as JSON with lines, units and total (with shipping).",
         ],
         "casual": [
             'cart summary as JSON pls: {{"lines": .., "units": .., "total": ..}}',
-            'json of my cart? lines, units, total incl shipping',
+            "json of my cart? lines, units, total incl shipping",
             'what\'s in my cart, as {{"lines": N, "units": M, "total": T}}?',
         ],
         "context": [
             'My budgeting script reads JSON. Send {{"lines": N, "units": M, "total": T}} for my cart, total with shipping.',
-            'I\'m logging my spending: cart as JSON with lines, units and the total including shipping.',
+            "I'm logging my spending: cart as JSON with lines, units and the total including shipping.",
             'Before I decide to buy: give me {{"lines": N, "units": M, "total": T}} for the cart.',
         ],
         "de": ['Fasse meinen Warenkorb als JSON zusammen: {{"lines": N, "units": M, "total": T}} (Summe mit Versand).'],
@@ -97,7 +104,9 @@ class CartSummaryJson(AnswerFamily):
 
     def sample(self, state, config, rng):
         params = _sample_cart(state, config, rng)
-        params["answer"] = f'{{"lines": {len(params["lines"])}, "units": {params["units"]}, "total": {params["total"]:.2f}}}'
+        params["answer"] = (
+            f'{{"lines": {len(params["lines"])}, "units": {params["units"]}, "total": {params["total"]:.2f}}}'
+        )
         return params
 
     def prepare(self, state, params):

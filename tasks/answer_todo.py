@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from openapps_sim.tasks.todo import unique_items
+
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
-from openapps_sim.tasks.todo import unique_items
 
 NOTES = ["Ask at the front desk first", "Receipt is in the blue folder", "Only after payday", "Use the spare key"]
 
@@ -33,7 +34,10 @@ class CountOpen(AnswerFamily):
             "The weekend is coming up fast. Could you tell me how many todos are not done yet?",
             "My manager asked how busy I am; how many open items does my todo list have?",
         ],
-        "de": ["Wie viele Einträge auf meiner Todo-Liste sind noch offen?", "Wie viele Aufgaben sind noch nicht erledigt?"],
+        "de": [
+            "Wie viele Einträge auf meiner Todo-Liste sind noch offen?",
+            "Wie viele Aufgaben sind noch nicht erledigt?",
+        ],
         "fr": ["Combien de tâches de ma liste sont encore ouvertes ?", "Combien de tâches ne sont pas encore faites ?"],
     }
 

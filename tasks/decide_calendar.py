@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from openapps_sim.tasks.calendar import NEW_TITLES, _date_params, _free_titles, _lang, _new_event, _today
+
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.progress import Op
-from openapps_sim.tasks.calendar import NEW_TITLES, _date_params, _free_titles, _lang, _new_event, _today
 
 SLOTS = [f"{h:02d}:00" for h in range(9, 18)]
 
@@ -50,7 +51,9 @@ class AddIfFree(BranchingFamily):
             "My week is chaos. Add '{title}' at {time} on {day_en} if the day is free, else on the day after.",
             "Someone asked me to meet. '{title}' at {time} on {day_en} if I have nothing then, otherwise the next day.",
         ],
-        "de": ["Wenn ich am {day_de} nichts im Kalender habe, trage '{title}' um {time} ein; sonst am Tag danach um {time}."],
+        "de": [
+            "Wenn ich am {day_de} nichts im Kalender habe, trage '{title}' um {time} ein; sonst am Tag danach um {time}."
+        ],
         "fr": ["Si je n'ai rien le {day_fr}, ajoute '{title}' à {time} ce jour-là ; sinon le lendemain à {time}."],
     }
 
@@ -90,9 +93,7 @@ class EarliestFreeSlot(BranchingFamily):
     max_steps = 22
     structure = "single"
     category = "constraint"
-    description = (
-        "Add an event on a day at the earliest full hour from 09:00 that no event of that day starts in."
-    )
+    description = "Add an event on a day at the earliest full hour from 09:00 that no event of that day starts in."
     phrasings = {
         "plain": [
             "Add '{title}' on {day_en} at the earliest free full hour from 09:00 (an hour is taken if an event starts in it).",

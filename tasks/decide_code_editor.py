@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from openapps_sim.apps.code_editor import paths as P
 from openapps_sim.apps.code_editor.paths import path_id
+
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.progress import Op
@@ -50,7 +51,7 @@ class DeleteOrCreate(BranchingFamily):
 
     def apply(self, state, params):
         if params["branch"] == "exists":
-            del state["code_editor"]["files"][params["path"]]
+            P.delete_file(state["code_editor"], params["path"])
         else:
             P.create_file(state["code_editor"], params["path"])
 

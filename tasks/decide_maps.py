@@ -3,11 +3,12 @@ its note."""
 
 from __future__ import annotations
 
+from openapps_sim.tasks.maps import _append, _open_place, _unique_names
+
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.progress import Op
-from openapps_sim.tasks.maps import _append, _open_place, _unique_names
 
 NOTES = ["Go early to avoid the queue", "Try the café next door", "Good spot for photos", "Bring cash"]
 
@@ -59,8 +60,9 @@ class SaveOrNote(BranchingFamily):
         if params["branch"] == "new":
             _append(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
         else:
-            entry = next(s for s in state["maps"]["saved"] if s["id"] == params["saved_id"])
-            entry["note"] = params["note"]
+            for entry in state["maps"]["saved"]:
+                if entry["id"] == params["saved_id"]:
+                    entry["note"] = params["note"]
 
     def branch_ops(self, params):
         return {

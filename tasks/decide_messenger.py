@@ -4,10 +4,11 @@ for an answer, and send two messages in a given order."""
 from __future__ import annotations
 
 from openapps_sim.apps.messenger import logic
+from openapps_sim.tasks.messenger import NEW_MESSAGES, _fresh_text
+
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
 from openapps_sim.taskkit.progress import Op
-from openapps_sim.tasks.messenger import NEW_MESSAGES, _fresh_text
 
 INCOMING = ["Are you around later?", "Did you see my last message?", "Let me know what you think."]
 
@@ -29,9 +30,7 @@ class ReplyIfWaiting(BranchingFamily):
     id = "messenger.reply_if_waiting"
     apps = ("messenger",)
     max_steps = 8
-    description = (
-        "If a contact wrote the last message of our conversation, send them one text; otherwise send another."
-    )
+    description = "If a contact wrote the last message of our conversation, send them one text; otherwise send another."
     phrasings = {
         "plain": [
             "If {contact} sent the last message in our chat, reply '{reply}'; otherwise send '{nudge}'.",

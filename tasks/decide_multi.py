@@ -7,15 +7,16 @@ from datetime import timedelta
 
 from openapps_sim.apps.messenger import logic
 from openapps_sim.apps.shop import catalog as cat
-from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
-from openapps_sim.taskkit.progress import Op
 from openapps_sim.tasks.calendar import _date_params, _lang, _new_event, _today
 from openapps_sim.tasks.decide_calendar import _add_steps
 from openapps_sim.tasks.decide_messenger import _send, _with_chat
 from openapps_sim.tasks.messenger import NEW_MESSAGES, _fresh_text
 from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_shop, _unique_products
 from openapps_sim.tasks.todo import unique_items
+
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.progress import Op
 
 CANT = {"en": "Sorry, I can't make dinner", "de": "Sorry, ich schaffe das Abendessen nicht",
         "fr": "Désolé, je ne peux pas venir au dîner"}  # fmt: skip
@@ -51,10 +52,14 @@ class BusyEvening(BranchingFamily):
             "Dinner plans again! If my calendar has anything on {day_en}, send {contact} '{cant}'; otherwise "
             "schedule '{dinner}' at 19:00.",
         ],
-        "de": ["Wenn ich am {day_de} etwas im Kalender habe, schreib {contact} '{cant}'; sonst trage '{dinner}' "
-               "am {day_de} um 19:00 ein."],  # fmt: skip
-        "fr": ["Si j'ai quelque chose le {day_fr}, écris à {contact} '{cant}' ; sinon ajoute '{dinner}' le "
-               "{day_fr} à 19:00."],  # fmt: skip
+        "de": [
+            "Wenn ich am {day_de} etwas im Kalender habe, schreib {contact} '{cant}'; sonst trage '{dinner}' "
+            "am {day_de} um 19:00 ein."
+        ],  # fmt: skip
+        "fr": [
+            "Si j'ai quelque chose le {day_fr}, écris à {contact} '{cant}' ; sinon ajoute '{dinner}' le "
+            "{day_fr} à 19:00."
+        ],  # fmt: skip
     }
 
     def sample(self, state, config, rng):
@@ -128,10 +133,14 @@ class TodoCartFallback(BranchingFamily):
             "Before my trip: if the todo '{title}' is open, add one {product} to an empty cart or, if the cart "
             "has things, mark the todo done; if it's done, delete it.",
         ],
-        "de": ["Wenn '{title}' noch offen ist: leg ein {product} in den leeren Warenkorb, sonst hake '{title}' "
-               "ab. Ist es schon erledigt, lösche es."],  # fmt: skip
-        "fr": ["Si '{title}' est encore ouverte : ajoute un {product} au panier s'il est vide, sinon marque "
-               "'{title}' comme faite. Si elle est déjà faite, supprime-la."],  # fmt: skip
+        "de": [
+            "Wenn '{title}' noch offen ist: leg ein {product} in den leeren Warenkorb, sonst hake '{title}' "
+            "ab. Ist es schon erledigt, lösche es."
+        ],  # fmt: skip
+        "fr": [
+            "Si '{title}' est encore ouverte : ajoute un {product} au panier s'il est vide, sinon marque "
+            "'{title}' comme faite. Si elle est déjà faite, supprime-la."
+        ],  # fmt: skip
     }
 
     def sample(self, state, config, rng):

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections import Counter
 
 from openapps_sim.apps.shop import catalog as cat
+from openapps_sim.tasks.shop import ADDRESSES, _cart_lines, _fill_cart, _open_cart, _open_shop, _unique_products
+
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
-from openapps_sim.taskkit.progress import Op
 from openapps_sim.taskkit.observation import page_testids
-from openapps_sim.tasks.shop import ADDRESSES, _cart_lines, _fill_cart, _open_cart, _open_shop, _unique_products
+from openapps_sim.taskkit.progress import Op
 
 
 @family
@@ -120,10 +121,14 @@ class CartOverBudget(BranchingFamily):
             "Shopping day! If the total is above {budget_text}, take out the most expensive line; if not, check "
             "out to {name}, {street}, {postcode} {city}, {country}.",
         ],
-        "de": ["Wenn mein Warenkorb mehr als {budget_text} kostet, entferne den teuersten Artikel; sonst bestelle "
-               "an {name}, {street}, {postcode} {city}, {country}."],  # fmt: skip
-        "fr": ["Si mon panier dépasse {budget_text}, retire l'article le plus cher ; sinon commande pour {name}, "
-               "{street}, {postcode} {city}, {country}."],  # fmt: skip
+        "de": [
+            "Wenn mein Warenkorb mehr als {budget_text} kostet, entferne den teuersten Artikel; sonst bestelle "
+            "an {name}, {street}, {postcode} {city}, {country}."
+        ],  # fmt: skip
+        "fr": [
+            "Si mon panier dépasse {budget_text}, retire l'article le plus cher ; sinon commande pour {name}, "
+            "{street}, {postcode} {city}, {country}."
+        ],  # fmt: skip
     }
 
     def sample(self, state, config, rng):

@@ -3,11 +3,12 @@ structures; see taskkit/branching.py)."""
 
 from __future__ import annotations
 
+from openapps_sim.tasks.todo import NEW_ITEMS, unique_items
+
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
 from openapps_sim.taskkit.progress import Op
-from openapps_sim.tasks.todo import NEW_ITEMS, unique_items
 
 
 def _item(state: dict, iid: str) -> dict:

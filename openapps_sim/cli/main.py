@@ -58,15 +58,27 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
     fams = all_families()
-    rows = [("id", "apps", "phrasings", "languages", "max steps")]
+    rows = [("id", "apps", "structure", "category", "phrasings", "languages", "max steps")]
+    structures: dict[str, int] = {}
     for fid, fam in fams.items():
         n = sum(len(v) for v in fam.phrasings.values())
         en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
-        rows.append((fid, ",".join(fam.apps), f"{n} ({en} en)", ",".join(fam.languages()), str(fam.max_steps)))
+        structures[fam.structure] = structures.get(fam.structure, 0) + 1
+        rows.append(
+            (
+                fid,
+                ",".join(fam.apps),
+                fam.structure,
+                fam.category,
+                f"{n} ({en} en)",
+                ",".join(fam.languages()),
+                str(fam.max_steps),
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-    print(f"\n{len(fams)} task families")
+    print(f"\n{len(fams)} task families: " + ", ".join(f"{k} {v}" for k, v in sorted(structures.items())))
     return 0
 
 

@@ -169,7 +169,10 @@ def check_schema(family_id: str, schema: dict) -> None:
     for name, kind in schema.items():
         if kind not in KINDS or kind == "json":
             raise ConfigError(
-                f"task {family_id}", f"answer_schema.{name}", f"unknown kind {kind!r}", [k for k in KINDS if k != "json"]
+                f"task {family_id}",
+                f"answer_schema.{name}",
+                f"unknown kind {kind!r}",
+                [k for k in KINDS if k != "json"],
             )
 
 
