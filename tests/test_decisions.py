@@ -15,7 +15,7 @@ from openapps_sim.config.packs import list_packs
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.answers import AnswerFamily, check_schema, parse_date, parse_numbers, parse_time, same_answer
-from openapps_sim.taskkit.progress import Branching, MilestoneTracker, Op, as_events, milestone_summary, wlcs
+from openapps_sim.taskkit.progress import Branching, Op, as_events, milestone_summary, wlcs
 from openapps_sim.web.world import World
 
 FAMS = all_families()
