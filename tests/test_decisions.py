@@ -254,3 +254,59 @@ def test_progress_summary_averages_only_where_a_metric_applies():
     assert s["first_milestone_step"] == 2.5 and s["steps_after_last_milestone"] == 1.0
     old = m.progress_summary(pd.DataFrame([dict(base, agent="B", task="x", seed=0, success=True, reward=1.0)]))
     assert np.isnan(old.iloc[0]["decision_accuracy"]) and old.iloc[0]["n"] == 1
+
+
+# -- through the real server, browser and BrowserGym env -------------------------------------------
+@pytest.mark.browser
+def test_records_of_oracle_episodes_carry_decisions_answers_and_milestones():
+    from openapps_sim.sweeps.record import RECORD_FIELDS, EpisodeSpec
+    from openapps_sim.sweeps.runner import Worker, run_with_retry
+
+    worker = Worker()
+    try:
+        br = run_with_retry(worker, EpisodeSpec("oracle", "multi.todo_cart_fallback", "default", 3), None, "r").record
+        assert br["success"] and br["structure"] == "hierarchical" and br["correct_branch"]
+        assert br["decisions"] and all(br["decisions"]) and br["wlcs"] == 1.0
+        assert br["esar"] == 1.0 and 1 <= br["first_milestone_step"] <= br["steps"]
+        assert br["ops"] and br["answer_ok"] is None
+        ans = run_with_retry(worker, EpisodeSpec("oracle", "shop.cart_total_shipping", "german", 0), None, "r").record
+        assert ans["success"] and ans["answer_ok"] is True and "," in ans["answer"]
+        assert ans["ops"] == [] and ans["esar"] == 1.0 and ans["category"] == "math"
+        assert set(RECORD_FIELDS) >= set(br)
+    finally:
+        worker.close()
+
+
+@pytest.mark.browser
+def test_wrong_branch_and_doing_nothing_in_the_browser():
+    from openapps_sim.agents.oracle import OracleAgent
+
+    from openapps_sim.envs.registration import make_env
+    from openapps_sim.taskkit import UI
+    from openapps_sim.taskkit.progress import compact_events
+
+    env = make_env("todo.add_item", obs_mode="axtree")
+    try:
+        obs, info = env.reset(seed=0, options={"task_kwargs": {"family": "todo.done_or_delete"}})
+        task = env.unwrapped.task
+        params = info["task_info"]["params"]
+        wrong = "open" if params["branch"] == "done" else "done"
+        script = FAMS["todo.done_or_delete"].solve(dict(params, branch=wrong), UI)
+        step = next(script)
+        reward = 0.0
+        while step is not None:
+            obs, reward, terminated, _, _ = env.step(OracleAgent.to_action(step, obs))
+            try:
+                step = script.send(obs)
+            except StopIteration:
+                step = None
+        assert reward == 0.0
+        ops = compact_events(task.events())
+        assert task.instance.branching.decisions(ops) == [False]
+        # doing nothing: no operation, no milestone
+        obs, info = env.reset(seed=1, options={"task_kwargs": {"family": "todo.done_or_delete"}})
+        env.step("noop()")
+        assert env.unwrapped.task.events() == []
+        assert all(v is None for v in env.unwrapped.task.milestones_reached().values())
+    finally:
+        env.close()
