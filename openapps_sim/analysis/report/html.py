@@ -37,7 +37,7 @@ from openapps_sim.analysis.report.markdown import (
     _range_sentences,
     _title,
 )
-from openapps_sim.analysis.report.progress import PROGRESS_NOTE, progress_tables
+from openapps_sim.analysis.report.progress import progress_html
 from openapps_sim.analysis.report.style import CSS
 from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
 from openapps_sim.analysis.report.trajectories import _Budget, _trajectory_html, select_episodes
@@ -311,11 +311,7 @@ def render_html(
             body += f'<details{" open" if i == 0 else ""}><summary>{_legend_name(ag, colours)}</summary><div class="body">{table}</div></details>'
         sec.append(("tasks", "Success per task and variation", body))
 
-        # Decisions, answers and milestones.
-        body = f"<p>{_e(PROGRESS_NOTE)}</p>"
-        for title, h, rows in progress_tables(a.df):
-            body += f"<h3>{_e(title)}</h3>" + _html_table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9)
-        sec.append(("progress", "Decisions, answers and milestones", body))
+        sec.append(("progress", "Decisions, answers and milestones", progress_html(a.df, _html_table)))
 
         # Trajectories.
         picked = select_episodes(v, results_dir, max_trajectories)
