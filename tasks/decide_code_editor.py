@@ -64,6 +64,9 @@ class DeleteOrCreate(BranchingFamily):
     def solve(self, params, ui):
         yield from ui.open_app("code_editor")
         if params["branch"] == "exists":
+            parts = params["folder"].split("/")
+            for i in range(len(parts)):  # open the folder and its ancestors, so the file is listed
+                yield ui.click(f"code_editor-folder-{path_id('/'.join(parts[: i + 1]))}")
             yield ui.click(f"code_editor-delete-{path_id(params['path'])}")
             return
         yield ui.click("code_editor-new-file")
