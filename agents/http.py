@@ -11,12 +11,16 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from openapps_sim.errors import OpenAppsError
+from openapps_sim.errors import InfrastructureError
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
+# answers that will be the same for every request of a run: wrong key, no access, unknown model
+PERMANENT_STATUS = {401, 403, 404}
+# a 400 with one of these words: the prompt does not fit the model (every episode's will not)
+_CONTEXT_WORDS = ("context length", "context_length", "maximum context", "context window", "too long", "max_model_len")
 
 
-class LLMError(OpenAppsError):
+class LLMError(InfrastructureError):
     """A model server could not be used (unreachable, refused the request, bad answer)."""
 
 
@@ -32,6 +36,12 @@ class LLMHTTPError(LLMError):
     def __init__(self, message: str, status: int):
         super().__init__(message)
         self.status = status
+        self.permanent = status in PERMANENT_STATUS or (
+            status == 400 and any(w in message.lower() for w in _CONTEXT_WORDS)
+        )
+
+    def __reduce__(self):  # picklable across sweep worker processes
+        return (type(self), (str(self), self.status))
 
 
 class LLMResponseError(LLMError):
@@ -57,8 +67,8 @@ def post_json(
 ) -> PostResult:
     """POST ``body`` as JSON and return the decoded JSON answer.
 
-    Retries up to ``retries`` times on HTTP 408/409/425/429/5xx, time-outs and dropped
-    connections, waiting ``backoff * 2**attempt`` seconds (or the server's ``Retry-After``),
+    Retries up to ``retries`` times on HTTP 408/409/425/429/5xx, time-outs, dropped
+    connections and 200 answers whose body is cut short or not JSON, waiting ``backoff * 2**attempt`` seconds (or the server's ``Retry-After``),
     at most ``max_backoff``. A refused connection or an unknown host fails at once with an
     error that names the URL; other HTTP errors fail at once with the server's message.
     """
@@ -107,7 +117,13 @@ def post_json(
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise LLMResponseError(f"{url} answered with something that is not JSON: {raw[:300]!r}") from None
+            # a body cut short or mangled on the way is a transport failure: try again
+            if attempt <= retries:
+                sleep(wait)
+                continue
+            raise LLMResponseError(
+                f"{url} answered with something that is not JSON ({attempt} attempts): {raw[:300]!r}"
+            ) from None
         if not isinstance(data, dict):
             raise LLMResponseError(f"{url} answered with JSON that is not an object: {str(data)[:300]}")
         return PostResult(data, attempt, time.monotonic() - start)

@@ -2,9 +2,13 @@
 
 Both agents build the same prompt (see :mod:`openapps_sim.agents.prompts` and
 docs/agents.md): the system prompt for the observation mode and action space, then one user
-message with the task, the last ``history`` steps (actions and their errors), the page URL, the
-accessibility tree (``axtree``/``both``) and the screenshot as a PNG image (``screenshot``/
-``both``). The model's answer is reduced to one BrowserGym action by :func:`extract_action`.
+message with the task, the episode's steps (:mod:`~openapps_sim.agents.memory`: the model's
+thought, action, page and error per step, older steps summarised), the page URL, the
+accessibility tree shortened without losing a control (:mod:`~openapps_sim.agents.treetext`)
+and the screenshot as a PNG image, optionally with set-of-marks. The answer is read by
+:func:`~openapps_sim.agents.reply.parse_reply`; an answer without an action is asked again
+without spending a step (``usage()["reasks"]``). With ``screenshot_max_side`` the model works
+in image pixels: its actions are mapped to the page, and history and errors speak image pixels.
 
 No SDK is needed: requests go through :func:`openapps_sim.agents.http.post_json` (urllib), with
 retries and back-off on HTTP 429/5xx and time-outs.
@@ -12,164 +16,38 @@ retries and back-off on HTTP 429/5xx and time-outs.
 
 from __future__ import annotations
 
-import ast
-import base64
-import io
 import os
-import re
 from typing import Any
 
-from openapps_sim.envs.actions import ACTION_SPACES, classify_action
+from openapps_sim.envs.actions import classify_action
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
 from .base import ConfigurableAgent, Option
 from .http import LLMResponseError, post_json
-from .prompts import system_prompt
+from .images import encode_png
+from .llm_options import COMMON_OPTIONS, OBS_MODES, PRICE_KEYS  # noqa: F401 - importable from here
+from .memory import Memory, first_line
+from .prompts import DEFAULT_SIZE, system_prompt
+from .reply import (  # noqa: F401 - re-exported: the parsing helpers' historical home
+    COORD_ARGS,
+    extract_action,
+    extract_thought,
+    map_coordinates,
+    parse_reply,
+    scale_coordinates,
+    speak_model_space,
+)
+from .treetext import shorten_tree
 
-OBS_MODES = ("axtree", "screenshot", "both")
-
-# coordinate parameters of BrowserGym's coordinate actions, by function
-COORD_ARGS = {
-    "mouse_click": (("x", "y"),),
-    "mouse_dblclick": (("x", "y"),),
-    "mouse_move": (("x", "y"),),
-    "mouse_down": (("x", "y"),),
-    "mouse_up": (("x", "y"),),
-    "mouse_upload_file": (("x", "y"),),
-    "scroll_at": (("x", "y"),),
-    "mouse_drag_and_drop": (("from_x", "from_y"), ("to_x", "to_y")),
-}
-
-_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n?(.*?)```", re.S)
-_ACTION_LINE = re.compile(r"^[\W_]*action[*_\s]*:[*_\s]*(.*)$", re.I)
-_CALL_LINE = re.compile(r"^\s*[A-Za-z_]\w*\s*\(.*\)\s*;?\s*$")
-_THOUGHT_LINE = re.compile(r"^[\W_]*thought[*_\s]*:[*_\s]*(.*)$", re.I)
-
-
-def extract_action(reply: str) -> str:
-    """One action from a model's answer.
-
-    Accepts, in this order: the last fenced code block (its non-comment lines), the last line
-    starting with ``Action:`` (markdown emphasis allowed), the last line that looks like a
-    function call. Anything else is returned stripped, so the action check can call it
-    malformed instead of the agent hiding the failure.
-    """
-    text = _THINK.sub("", reply or "").strip()
-    blocks = _FENCE.findall(text)
-    if blocks:
-        body = blocks[-1][1]
-        lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-        lines = [_ACTION_LINE.sub(r"\1", ln).strip() if _ACTION_LINE.match(ln) else ln for ln in lines]
-        lines = [ln for ln in lines if ln]
-        if lines:
-            return _tidy("\n".join(lines))
-    lines = text.splitlines()
-    for i in range(len(lines) - 1, -1, -1):
-        m = _ACTION_LINE.match(lines[i])
-        if m:
-            rest = m.group(1).strip()
-            if not rest and i + 1 < len(lines):
-                rest = lines[i + 1].strip()
-            return _tidy(rest)
-    for line in reversed(lines):
-        if _CALL_LINE.match(line):
-            return _tidy(line)
-    return text
-
-
-def extract_thought(reply: str) -> str:
-    text = _THINK.sub("", reply or "")
-    for line in text.splitlines():
-        m = _THOUGHT_LINE.match(line)
-        if m:
-            return m.group(1).strip()
-    return ""
-
-
-def _tidy(action: str) -> str:
-    action = action.strip().strip("`").strip()
-    if action.endswith((";", ".")):
-        head = action[:-1].rstrip()
-        try:
-            ast.parse(head)
-            return head
-        except SyntaxError:
-            pass
-    return action
-
-
-def scale_coordinates(action: str, sx: float, sy: float) -> str:
-    """Multiply the coordinates of a coordinate action by (sx, sy); other actions unchanged."""
-    if sx == 1 and sy == 1:
-        return action
-    try:
-        call = ast.parse(action.strip(), mode="eval").body
-    except SyntaxError:
-        return action
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in COORD_ARGS:
-        return action
-    import inspect
-
-    from openapps_sim.envs.actions import space_functions
-
-    fn = space_functions("all")[call.func.id]
-    try:
-        args = [ast.literal_eval(a) for a in call.args]
-        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-        bound = inspect.signature(fn).bind(*args, **kwargs)
-    except (ValueError, TypeError, SyntaxError):
-        return action
-    values = dict(bound.arguments)
-    for px, py in COORD_ARGS[call.func.id]:
-        if isinstance(values.get(px), (int, float)) and isinstance(values.get(py), (int, float)):
-            values[px] = round(values[px] * sx, 1)
-            values[py] = round(values[py] * sy, 1)
-    rendered = ", ".join(f"{k}={v!r}" for k, v in values.items())
-    return f"{call.func.id}({rendered})"
-
-
-def encode_png(array: Any, max_side: int | None = None) -> tuple[str, tuple[int, int]]:
-    """A numpy screenshot as base64 PNG, optionally shrunk so its longer side is ``max_side``."""
-    from PIL import Image
-
-    image = Image.fromarray(array)
-    if image.mode != "RGB":
-        image = image.convert("RGB")
-    if max_side and max(image.size) > max_side:
-        ratio = max_side / max(image.size)
-        image = image.resize((max(1, round(image.width * ratio)), max(1, round(image.height * ratio))), Image.LANCZOS)
-    buf = io.BytesIO()
-    image.save(buf, format="PNG")
-    return base64.b64encode(buf.getvalue()).decode("ascii"), image.size
-
-
-COMMON_OPTIONS: dict[str, Option] = {
-    "model": Option(str, None, "model name sent to the server (required)"),
-    "base_url": Option(str, None, "server URL"),
-    "api_key_env": Option(str, None, "name of the environment variable that holds the API key", nullable=True),
-    "require_api_key": Option(bool, True, "fail at start when the key's variable is empty (false for a local server)"),
-    "temperature": Option(float, 0.0, "sampling temperature"),
-    "max_tokens": Option(int, 1024, "most tokens per answer"),
-    "timeout": Option(float, 120.0, "seconds to wait for one answer"),
-    "retries": Option(int, 3, "retries on HTTP 429/5xx, time-outs and dropped connections"),
-    "backoff": Option(float, 2.0, "first retry wait in seconds, doubled on every retry"),
-    "obs_mode": Option(str, "axtree", "what the model sees", choices=OBS_MODES),
-    "action_space": Option(str, "bid", "which actions the model may use", choices=tuple(ACTION_SPACES)),
-    "history": Option(int, 5, "how many previous steps (action and error) the prompt recalls"),
-    "max_obs_chars": Option(int, 60000, "the accessibility tree text is cut after this many characters"),
-    "screenshot_max_side": Option(
-        int, None, "shrink screenshots so their longer side is at most this many pixels", nullable=True
-    ),
-    "system_prompt": Option(str, None, "replace the built-in system prompt", nullable=True),
-    "extra_body": Option(dict, None, "more fields for the request body (e.g. top_p, seed)", nullable=True),
-    "extra_headers": Option(dict, None, "more HTTP headers", nullable=True),
-}
+REASK = (
+    "Your answer held no action I could read. Answer again in the form\n"
+    "<think>your reasoning</think>\n<action>one action, e.g. {example}</action>"
+)
 
 
 class ChatAgent(ConfigurableAgent):
-    """Shared logic of the LLM agents: prompt, history, image, answer parsing, usage."""
+    """Shared logic of the LLM agents: prompt, memory, image, answer parsing, usage."""
 
     samples = True
     DEFAULTS: dict[str, Any] = {}
@@ -183,13 +61,24 @@ class ChatAgent(ConfigurableAgent):
             raise ConfigError(_source, "model", "required: the model name the server expects")
         if not o["base_url"]:
             raise ConfigError(_source, "base_url", "required: the server URL")
-        if o["obs_mode"] == "screenshot" and o["action_space"] == "bid":
+        if o["obs_mode"] == "screenshot" and o["action_space"] == "bid" and not o["set_of_marks"]:
             raise ConfigError(
-                _source, "action_space", "a screenshot-only agent sees no element ids; use coord", "coord, all"
+                _source,
+                "action_space",
+                "a screenshot-only agent sees no element ids; use coord, or set_of_marks: true",
+                "coord, all",
             )
-        for key in ("history", "max_tokens", "retries", "max_obs_chars"):
+        for key in ("history", "max_tokens", "retries", "max_obs_chars", "reasks", "list_window"):
             if o[key] < 0:
                 raise ConfigError(_source, key, f"must be 0 or more, got {o[key]}")
+        if o["max_actions"] < 1:
+            raise ConfigError(_source, "max_actions", f"must be 1 or more, got {o['max_actions']}")
+        for key, value in (o["prices"] or {}).items():
+            if key not in PRICE_KEYS:
+                raise ConfigError(_source, f"prices.{key}", "unknown price", ", ".join(PRICE_KEYS))
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+                raise ConfigError(_source, f"prices.{key}", f"expected USD per million tokens (>= 0), got {value!r}")
+        self.max_actions = o["max_actions"]
         self.api_key = ""
         env_name = o["api_key_env"]
         if env_name:
@@ -201,11 +90,7 @@ class ChatAgent(ConfigurableAgent):
                 "api_key_env",
                 f"{what}; export your API key in it, or set require_api_key: false for a server that needs no key",
             )
-        self._usage = self._new_usage()
-        self.history: list[dict] = []
-        self.goal = ""
-        self.last_reply = ""
-        self.last_thought = ""
+        self.reset("")
 
     # -- the episode ----------------------------------------------------------------------------
     @staticmethod
@@ -216,47 +101,104 @@ class ChatAgent(ConfigurableAgent):
             "completion_tokens": 0,
             "total_tokens": 0,
             "retries": 0,
+            "reasks": 0,
+            "extra_actions": 0,
             "seconds": 0.0,
         }
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
         self.goal = goal or ""
         self.seed = seed
-        self.history = []
+        self.memory = Memory(self.options["history"])
         self._usage = self._new_usage()
         self.last_reply = ""
         self.last_thought = ""
+        self.prompt_chars: list[int] = []  # characters of text sent per step (images not counted)
+        self._viewport: tuple[int, int] | None = None
+        self._model_size: tuple[int, int] | None = None
+
+    @property
+    def history(self) -> list:
+        return self.memory.steps
 
     def usage(self) -> dict:
         out = dict(self._usage)
         out["seconds"] = round(out["seconds"], 3)
+        prices = self.options["prices"]
+        if prices:
+            cost = out["prompt_tokens"] * prices.get("prompt", 0) + out["completion_tokens"] * prices.get(
+                "completion", 0
+            )
+            out["cost_usd"] = round(cost / 1e6, 6)
         return out
 
+    def settle(self, obs: dict) -> None:
+        """Record the error the environment reports for the last step, in the model's space."""
+        last = self.memory.last
+        if last is None or last.error is not None:
+            return
+        error = obs.get("last_action_error") or ""
+        if error and last.executed != last.action:
+            model_size = getattr(self, "_model_size", None) or DEFAULT_SIZE
+            error = speak_model_space(error, last.executed, last.action, self._to_model, model_size)
+        self.memory.settle(error)
+
     def act(self, obs: dict) -> str:
-        if self.history and self.history[-1]["error"] is None:
-            self.history[-1]["error"] = obs.get("last_action_error") or ""
+        self.settle(obs)
         parts, image_size = self.render_observation(obs)
-        text, usage, attempts, seconds = self.complete(self.system_text(), parts)
-        self._count(usage, attempts, seconds)
+        self._frame(obs, image_size)
+        system = self.system_text()
+        self.prompt_chars.append(len(system) + sum(len(v) for k, v in parts if k == "text"))
+        turns: list[tuple[str, str]] = []
+        while True:
+            text, usage, attempts, seconds = self.complete(system, parts, turns)
+            self._count(usage, attempts, seconds)
+            parsed = parse_reply(text)
+            if parsed.parsed or len(turns) // 2 >= self.options["reasks"]:
+                break
+            self._usage["reasks"] += 1
+            turns += [("assistant", text), ("user", REASK.format(example=self._example()))]
         self.last_reply = text
-        self.last_thought = extract_thought(text)
-        action = self.to_action(text, obs, image_size)
-        check = classify_action(action, obs, self.action_space)
-        self.history.append(
-            {
-                "action": action,
-                "thought": self.last_thought,
-                "error": None if check.valid else f"not run: {check.message}",
-            }
+        self.last_thought = parsed.thought
+        model_action = parsed.action() if parsed.parsed else text.strip()
+        action = self.to_viewport(model_action)
+        space = "screenshot" if image_size else "viewport"
+        check = classify_action(model_action, obs, self.action_space, self._model_size, self.max_actions, space)
+        note = f"your answer held {len(parsed.actions)} actions; give one per answer" if len(parsed.actions) > 1 else ""
+        self.memory.add(
+            url=obs.get("url", ""),
+            thought=parsed.thought,
+            action=model_action,
+            executed=action,
+            error=None if check.valid else f"not run: {check.message}",
+            note=note if len(parsed.actions) > self.max_actions else "",
+            reply=text,
         )
         return action
 
+    # -- coordinates ----------------------------------------------------------------------------
+    def _frame(self, obs: dict, image_size: tuple[int, int] | None) -> None:
+        """Remember the page (viewport) and the model's (image) sizes for this step."""
+        self._viewport = _viewport(obs)
+        self._model_size = image_size if image_size else None
+
+    def _to_model(self, x: float, y: float) -> tuple[float, float]:
+        if not self._viewport or not self._model_size:
+            return x, y
+        return x * self._model_size[0] / self._viewport[0], y * self._model_size[1] / self._viewport[1]
+
+    def to_viewport(self, action: str) -> str:
+        """The model's action with its image coordinates mapped to page coordinates."""
+        vp, ms = self._viewport, self._model_size
+        if not vp or not ms or vp == ms:
+            return action
+        lines = action.split("\n") if self.max_actions > 1 else [action]
+        return "\n".join(scale_coordinates(a, vp[0] / ms[0], vp[1] / ms[1]) for a in lines)
+
     def to_action(self, reply: str, obs: dict, image_size: tuple[int, int] | None) -> str:
-        action = extract_action(reply)
-        viewport = _viewport(obs)
-        if image_size and viewport and image_size != viewport:
-            action = scale_coordinates(action, viewport[0] / image_size[0], viewport[1] / image_size[1])
-        return action
+        """The page action for an answer to an observation (parsing and coordinate mapping)."""
+        self._frame(obs, image_size)
+        return self.to_viewport(extract_action(reply))
 
     def _count(self, usage: dict, attempts: int, seconds: float) -> None:
         u = self._usage
@@ -268,27 +210,27 @@ class ChatAgent(ConfigurableAgent):
         u["seconds"] += seconds
 
     # -- the prompt -----------------------------------------------------------------------------
+    def _example(self) -> str:
+        if self.action_space == "coord" or (self.obs_mode == "screenshot" and not self.options["set_of_marks"]):
+            w, h = getattr(self, "_model_size", None) or DEFAULT_SIZE
+            return f"mouse_click({round(w * 0.32)}, {round(h * 0.32)})"
+        return "click('12')"
+
     def system_text(self) -> str:
-        return self.options["system_prompt"] or system_prompt(self.obs_mode, self.action_space)
+        size = getattr(self, "_model_size", None) or getattr(self, "_viewport", None) or DEFAULT_SIZE
+        return self.options["system_prompt"] or system_prompt(
+            self.obs_mode, self.action_space, size, self.options["set_of_marks"]
+        )
 
     def history_text(self) -> str:
-        window = self.history[-self.options["history"] :] if self.options["history"] else []
-        if not window:
-            return "Previous actions: none yet."
-        first = len(self.history) - len(window) + 1
-        lines = ["Previous actions (oldest first):"]
-        for i, step in enumerate(window, start=first):
-            error = step["error"]
-            status = f" -> error: {error.splitlines()[0][:300]}" if error else ""
-            lines.append(f"{i}. {step['action']}{status}")
-        return "\n".join(lines)
+        return self.memory.render()
 
     def render_observation(self, obs: dict) -> tuple[list[tuple[str, str]], tuple[int, int] | None]:
         """The user message as parts ``("text", str)`` / ``("image", base64 png)``."""
         lines = [f"Task: {self.goal}", "", self.history_text(), ""]
-        error = obs.get("last_action_error") or ""
-        if error and self.history:
-            lines += [f"The last action failed: {error.splitlines()[0][:500]}", ""]
+        last = self.memory.last
+        if last is not None and last.error:
+            lines += [f"Your last action (step {last.number}) failed: {first_line(last.error, 500)}", ""]
         lines.append(f"Current page: {obs.get('url', '')}")
         urls = list(obs.get("open_pages_urls") or [])
         if len(urls) > 1:
@@ -309,25 +251,31 @@ class ChatAgent(ConfigurableAgent):
                 with_center_coords=self.action_space in ("coord", "all") and self.obs_mode == "axtree",
                 ignored_roles=["LineBreak", "InlineTextBox"],
             )
-            limit = self.options["max_obs_chars"]
-            if limit and len(tree) > limit:
-                tree = tree[:limit] + "\n... (the rest of the page is cut)"
+            tree, note = shorten_tree(tree, self.options["max_obs_chars"], self.options["list_window"])
             lines += ["", "Accessibility tree of the page:", tree]
+            if note:
+                lines.append(note)
         shot = obs.get("screenshot")
+        answer = "Answer with <think>your reasoning</think> then <action>one action</action>."
         if self.obs_mode in ("screenshot", "both") and getattr(shot, "size", 0):
-            data, image_size = encode_png(shot, self.options["screenshot_max_side"])
-            lines += ["", f"Screenshot of the page ({image_size[0]}x{image_size[1]} pixels):"]
+            marks = obs if self.options["set_of_marks"] else None
+            data, image_size = encode_png(shot, self.options["screenshot_max_side"], marks)
+            marked = ", element ids marked" if marks is not None else ""
+            lines += ["", f"Screenshot of the page ({image_size[0]}x{image_size[1]} pixels{marked}):"]
             parts.append(("text", "\n".join(lines)))
             parts.append(("image", data))
-            parts.append(("text", "What is the next action?"))
+            parts.append(("text", answer))
         else:
-            lines += ["", "What is the next action?"]
+            lines += ["", answer]
             parts.append(("text", "\n".join(lines)))
         return parts, image_size
 
     # -- the request ----------------------------------------------------------------------------
-    def complete(self, system: str, parts: list[tuple[str, str]]) -> tuple[str, dict, int, float]:
-        """Send one request; returns (answer text, usage, attempts, seconds)."""
+    def complete(
+        self, system: str, parts: list[tuple[str, str]], turns: list[tuple[str, str]] = ()
+    ) -> tuple[str, dict, int, float]:
+        """Send one request (the observation, then ``turns`` of (role, text) when asking again);
+        returns (answer text, usage, attempts, seconds)."""
         raise NotImplementedError
 
     def _post(self, url: str, body: dict, headers: dict) -> tuple[dict, int, float]:
@@ -359,6 +307,7 @@ class OpenAIAgent(ChatAgent):
             str, "max_tokens", "name of the answer-length field", choices=("max_tokens", "max_completion_tokens")
         ),
         "image_detail": Option(str, None, "OpenAI image detail", choices=("low", "high", "auto"), nullable=True),
+        "system_as_user": Option(bool, False, "put the system prompt atop the user message (templates without one)"),
     }
 
     def endpoint(self) -> str:
@@ -376,18 +325,21 @@ class OpenAIAgent(ChatAgent):
                 content.append({"type": "image_url", "image_url": image})
         return content
 
-    def messages(self, system: str, parts: list[tuple[str, str]]) -> list[dict]:
+    def messages(self, system: str, parts: list[tuple[str, str]], turns=()) -> list[dict]:
         msgs = []
-        if system:
+        if system and self.options.get("system_as_user"):
+            parts = [("text", system + "\n\n")] + list(parts)
+        elif system:
             msgs.append({"role": "system", "content": system})
         msgs.append({"role": "user", "content": self.user_content(parts)})
+        msgs += [{"role": role, "content": text} for role, text in turns]
         return msgs
 
-    def complete(self, system, parts):
+    def complete(self, system, parts, turns=()):
         o = self.options
         body = {
             "model": o["model"],
-            "messages": self.messages(system, parts),
+            "messages": self.messages(system, parts, turns),
             "temperature": o["temperature"],
             o["max_tokens_param"]: o["max_tokens"],
         }
@@ -427,7 +379,7 @@ class AnthropicAgent(ChatAgent):
         base = self.options["base_url"].rstrip("/")
         return base + ("/messages" if base.endswith("/v1") else "/v1/messages")
 
-    def complete(self, system, parts):
+    def complete(self, system, parts, turns=()):
         o = self.options
         content = []
         for kind, value in parts:
@@ -441,7 +393,8 @@ class AnthropicAgent(ChatAgent):
             "model": o["model"],
             "max_tokens": o["max_tokens"],
             "temperature": o["temperature"],
-            "messages": [{"role": "user", "content": content}],
+            "messages": [{"role": "user", "content": content}]
+            + [{"role": role, "content": text} for role, text in turns],
         }
         if system:
             body["system"] = system

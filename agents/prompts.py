@@ -11,17 +11,18 @@ You are an agent that uses a web browser to carry out a task for a user. The bro
 web apps (for example a todo list, a calendar, a messenger, maps, a shop and a code editor) that \
 are opened from a start page.
 
-At every step you receive the task, your previous actions with the errors they caused, and the \
-current page {observation}. Answer with a short thought and then exactly one action, in this form:
+At every step you receive the task, your previous steps (your thought, your action, the page it \
+was taken on and the error it caused, if any), and the current page {observation}. Answer with \
+your reasoning, then exactly one action, in this form:
 
-Thought: <one or two sentences about what to do next>
-Action: <one action>
+<think>What has been done so far, what is left, and what to do next.</think>
+<action>{example}</action>
 
 {actions}
 
 Rules:
 - Give exactly one action per answer, written as a Python function call with literal arguments.
-- Quote strings, element ids included: click('12'), never click(12) or click(bid).
+- {quoting}
 - Do only what the task asks. Any other change to the apps' data counts as a failure.
 - When the task is done, call send_msg_to_user('done'). If the task asks for information, \
 send the answer with send_msg_to_user.
@@ -31,9 +32,18 @@ send the answer with send_msg_to_user.
 OBSERVATION_TEXT = {
     "axtree": "as an accessibility tree, in which every element you can act on is marked with its id in "
     "brackets, like [12]",
+    "axtree_coords": "as an accessibility tree, in which every element you can act on is marked with its id "
+    'in brackets, like [12], and with the page coordinates of its centre, like center="(412,230)"',
     "screenshot": "as a screenshot; coordinates are pixels of the screenshot, counted from its top-left corner",
+    "screenshot_marks": "as a screenshot on which every element you can act on is outlined and labelled with "
+    "its id; coordinates are pixels of the screenshot, counted from its top-left corner",
     "both": "as an accessibility tree, in which every element you can act on is marked with its id in "
     "brackets, like [12], and as a screenshot",
+}
+
+QUOTING = {
+    "bid": "Quote strings, element ids included: click('12'), never click(12) or click(bid).",
+    "coord": "Quote strings and give coordinates as numbers: keyboard_type('milk'), mouse_click({ax}, {ay}).",
 }
 
 BID_ACTIONS = """\
@@ -46,13 +56,13 @@ drag_and_drop(from_bid, to_bid) - drag one element onto another: drag_and_drop('
 scroll(delta_x, delta_y) - scroll the page by pixels: scroll(0, 300)"""
 
 COORD_ACTIONS = """\
-mouse_click(x, y) - click at a point: mouse_click(412, 230)
-mouse_dblclick(x, y) - double-click at a point: mouse_dblclick(412, 230)
-mouse_move(x, y), mouse_down(x, y), mouse_up(x, y) - move, press or release the mouse: mouse_move(100, 80)
-mouse_drag_and_drop(from_x, from_y, to_x, to_y) - drag: mouse_drag_and_drop(100, 200, 300, 200)
+mouse_click(x, y) - click at a point: mouse_click({cx}, {cy})
+mouse_dblclick(x, y) - double-click at a point: mouse_dblclick({cx}, {cy})
+mouse_move(x, y), mouse_down(x, y), mouse_up(x, y) - move, press or release the mouse: mouse_move({ax}, {ay})
+mouse_drag_and_drop(from_x, from_y, to_x, to_y) - drag: mouse_drag_and_drop({ax}, {cy}, {bx}, {cy})
 keyboard_type(text) - type into the focused field (click it first): keyboard_type('Buy milk')
 keyboard_press(key) - press a key or a combination: keyboard_press('Enter')
-scroll_at(x, y, dx, dy) - scroll by pixels with the mouse at a point: scroll_at(640, 400, 0, 300)"""
+scroll_at(x, y, dx, dy) - scroll by pixels with the mouse at a point: scroll_at({mx}, {my}, 0, 300)"""
 
 COMMON_ACTIONS = """\
 goto(url), go_back(), go_forward() - navigate: go_back()
@@ -63,9 +73,37 @@ report_infeasible(reason) - say the task cannot be done: report_infeasible('ther
 TAB_ACTIONS = """\
 new_tab(), tab_focus(index), tab_close() - manage tabs: tab_focus(0)"""
 
+# what x and y mean: pixels of the image the model sees, or of the page when it sees no image
+COORD_MEANING = {
+    True: "x and y are pixels of the screenshot, from its top-left corner",
+    False: 'x and y are pixels of the page, as the tree\'s center="(x,y)" gives them',
+}
+DEFAULT_SIZE = (1280, 720)
 
-def action_help(action_space: str) -> str:
-    """The list of actions shown to the model for an action space (``bid``, ``coord``, ``all``)."""
+
+def coord_actions(size: tuple[int, int] = DEFAULT_SIZE) -> str:
+    """The coordinate actions, with example points inside an image of ``size`` (width, height)."""
+    w, h = size
+    return COORD_ACTIONS.format(
+        cx=round(w * 0.32),
+        cy=round(h * 0.32),
+        ax=round(w * 0.08),
+        ay=round(h * 0.11),
+        bx=round(w * 0.23),
+        mx=round(w / 2),
+        my=round(h / 2),
+    )
+
+
+def action_help(action_space: str, screenshot: bool = True, size: tuple[int, int] = DEFAULT_SIZE) -> str:
+    """The list of actions shown to the model for an action space (``bid``, ``coord``, ``all``).
+
+    ``screenshot`` says whether the model sees a screenshot (coordinates are then its pixels;
+    otherwise the page's, as the tree gives them); ``size`` is the image (or page) size, and
+    every example point lies inside it.
+    """
+    where = COORD_MEANING[screenshot]
+    size_note = f"; the screenshot is {size[0]}x{size[1]}" if screenshot else ""
     if action_space == "bid":
         parts = [
             "Actions (bid is the id of an element in the accessibility tree, as a string):",
@@ -73,13 +111,12 @@ def action_help(action_space: str) -> str:
             TAB_ACTIONS,
         ]
     elif action_space == "coord":
-        parts = ["Actions (x and y are pixels of the screenshot, from its top-left corner):", COORD_ACTIONS]
+        parts = [f"Actions ({where}{size_note}):", coord_actions(size)]
     elif action_space == "all":
         parts = [
-            "Actions (bid is the id of an element in the accessibility tree, as a string; x and y are pixels "
-            "of the screenshot, from its top-left corner):",
+            f"Actions (bid is the id of an element, as a string; {where}{size_note}):",
             BID_ACTIONS,
-            COORD_ACTIONS,
+            coord_actions(size),
             TAB_ACTIONS,
         ]
     else:
@@ -87,9 +124,29 @@ def action_help(action_space: str) -> str:
     return "\n".join(parts + [COMMON_ACTIONS])
 
 
-def system_prompt(obs_mode: str, action_space: str) -> str:
-    """The system prompt of the ``openai`` and ``anthropic`` agents."""
-    return SYSTEM_PROMPT.format(observation=OBSERVATION_TEXT[obs_mode], actions=action_help(action_space))
+def observation_key(obs_mode: str, action_space: str, set_of_marks: bool = False) -> str:
+    """Which :data:`OBSERVATION_TEXT` describes what the model receives."""
+    if obs_mode == "axtree":
+        return "axtree_coords" if action_space in ("coord", "all") else "axtree"
+    if obs_mode == "screenshot":
+        return "screenshot_marks" if set_of_marks else "screenshot"
+    return obs_mode
+
+
+def system_prompt(
+    obs_mode: str, action_space: str, size: tuple[int, int] = DEFAULT_SIZE, set_of_marks: bool = False
+) -> str:
+    """The system prompt of the ``openai`` and ``anthropic`` agents: every example in it is
+    a valid action of ``action_space`` inside an image of ``size`` (width, height)."""
+    screenshot = obs_mode in ("screenshot", "both")
+    ids = action_space in ("bid", "all") and (obs_mode != "screenshot" or set_of_marks)
+    example = "click('12')" if ids else f"mouse_click({round(size[0] * 0.32)}, {round(size[1] * 0.32)})"
+    return SYSTEM_PROMPT.format(
+        observation=OBSERVATION_TEXT[observation_key(obs_mode, action_space, set_of_marks)],
+        example=example,
+        actions=action_help(action_space, screenshot, size),
+        quoting=QUOTING["bid" if ids else "coord"].format(ax=round(size[0] * 0.08), ay=round(size[1] * 0.11)),
+    )
 
 
 # The UI-TARS action grammar is the one the model was trained on; the wording around it is ours.

@@ -8,7 +8,12 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
 * ``content`` — the path of its base content YAML (the ``default`` look and data);
 * ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, built from its
   configuration and the world seed;
-* ``routes(r)`` — registers page handlers on an :class:`AppRoutes`;
+* ``routes`` — the module that registers the page handlers: its ``routes(r)`` function is
+  called with an :class:`AppRoutes` when the server builds its routes (a dotted module path,
+  ``"module:function"``, or the function itself). Being a path, importing the app's package
+  (for its schema, initial state and normalisation) never imports its web code;
+* ``home`` — the app served at ``/`` (the start page) instead of ``/<name>/``;
+* ``icon_svg`` — the app's launcher icon, an SVG path string (``d`` of a 24×24 ``<path>``);
 * ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md).
 
 Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
@@ -18,17 +23,18 @@ another app's state and never see the admin secret.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from starlette.responses import HTMLResponse, RedirectResponse, Response
-
 from openapps_sim.config.schema import Record, Str
 
 if TYPE_CHECKING:
+    from starlette.responses import Response
+
     from openapps_sim.web.world import World
 
 Handler = Callable[["AppContext", dict], Any]
@@ -47,11 +53,49 @@ class AppSpec:
     schema: Record
     content: Path
     initial_state: Callable[[dict, random.Random], dict]
-    routes: Callable[[AppRoutes], None]
+    routes: str | Callable[[AppRoutes], None]
     normalise: Callable[[dict], dict] = lambda state: state
     order: int = 50
     icon_svg: str = ""
     css: str = ""
+    home: bool = False
+
+    @property
+    def url_prefix(self) -> str:
+        """Where the app's pages live: ``""`` for the home app, else ``/<name>``."""
+        return "" if self.home else f"/{self.name}"
+
+    def register_routes(self, r: AppRoutes) -> None:
+        """Import the app's route module (if given by name) and register its handlers on ``r``."""
+        routes = self.routes
+        if isinstance(routes, str):
+            module, _, attr = routes.partition(":")
+            routes = getattr(importlib.import_module(module), attr or "routes")
+        routes(r)
+
+    @classmethod
+    def from_package(cls, package: str, **fields: Any) -> AppSpec:
+        """The spec of an app laid out the usual way: ``<package>.schema.SCHEMA``,
+        ``<package>.model.initial_state`` (and ``normalise`` if it has one),
+        ``<package>.style.CSS``, ``content.yaml`` next to them and the handlers in
+        ``<package>.routes`` (imported only when the server builds its routes). ``fields``
+        sets or overrides any other field (``order``, ``icon_svg``, ``home`` ...)."""
+        schema = importlib.import_module(f"{package}.schema")
+        model = importlib.import_module(f"{package}.model")
+        style = importlib.import_module(f"{package}.style")
+        folder = Path(importlib.import_module(package).__file__).parent
+        spec: dict[str, Any] = {
+            "name": package.rsplit(".", 1)[-1],
+            "schema": schema.SCHEMA,
+            "content": folder / "content.yaml",
+            "initial_state": model.initial_state,
+            "routes": f"{package}.routes",
+            "css": style.CSS,
+        }
+        if hasattr(model, "normalise"):
+            spec["normalise"] = model.normalise
+        spec.update(fields)
+        return cls(**spec)
 
     def full_schema(self) -> Record:
         """The app's schema plus the fields every app has (title, description, icon)."""
@@ -86,7 +130,10 @@ class AppRoutes:
 
 
 class AppContext:
-    """What a handler sees of the world: its own app's config and state, nothing more."""
+    """What a handler sees of the world: its own app's config and state, nothing more.
+
+    ``render`` wraps page content in the page shell; the server passes it in, so this contract
+    imports nothing from the web layer."""
 
     def __init__(self, world: World, app: AppSpec, request: Any, render: Renderer | None = None):
         self.world = world
@@ -120,12 +167,16 @@ class AppContext:
         self.world.log(self.app.name, op, args)
 
     def url(self, path: str = "/") -> str:
-        return f"/{self.app.name}{path}" if self.app.name != "start" else path
+        return self.app.url_prefix + path
 
     def redirect(self, path: str = "/") -> Response:
+        from starlette.responses import RedirectResponse
+
         return RedirectResponse(self.url(path), status_code=303)
 
     def page(self, *children: Any, title: str | None = None, status: int = 200) -> Response:
+        from starlette.responses import HTMLResponse
+
         if self._render is None:
             raise RuntimeError("this context has no page renderer: it was not made by the web server")
         html = self._render(self, title or self.config.get("title", self.app.name), children)

@@ -30,6 +30,26 @@ class ConfigError(OpenAppsError):
         return (type(self), (self.source, self.path, self.problem, self.allowed))
 
 
+class InfrastructureError(OpenAppsError):
+    """Something an episode needs failed (a model server, the browser): not the agent's doing.
+
+    ``permanent`` errors (a rejected API key, an unknown model, a prompt over the context
+    length) would fail every episode alike, so a sweep stops at the first one instead of
+    retrying each episode. ``openapps`` exits with :data:`EXIT_INFRASTRUCTURE` on these.
+    """
+
+    permanent: bool = False
+
+
+class SweepStopped(InfrastructureError):
+    """A permanent infrastructure error stopped a sweep (the message says which and why)."""
+
+    permanent = True
+
+
+EXIT_INFRASTRUCTURE = 3  # the exit code of `openapps run` / `openapps sweep` on an InfrastructureError
+
+
 class BrowserNotFound(OpenAppsError):
     """No Chromium could be found or launched."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from openapps_sim.apps.code_editor.paths import path_id
+from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
@@ -29,25 +29,6 @@ class CountLines(AnswerFamily):
     category = "count"
     answer_kind = "number"
     description = "Answer how many lines a named file of the project has."
-    phrasings = {
-        "plain": [
-            "How many lines does {path} have?",
-            "Count the lines of the file {path} and tell me.",
-            "Tell me the number of lines in {path}.",
-        ],
-        "casual": [
-            "how long is {path}? number of lines pls",
-            "quick one: line count of {path}?",
-            "how many lines are in {path}?",
-        ],
-        "context": [
-            "A reviewer complained that {path} is too long. How many lines does it have?",
-            "I'm estimating the review effort. How many lines are in {path}?",
-            "Just curious before lunch: how many lines does {path} have?",
-        ],
-        "de": ["Wie viele Zeilen hat die Datei {path}?", "Zähle die Zeilen von {path}."],
-        "fr": ["Combien de lignes contient le fichier {path} ?", "Compte les lignes de {path}."],
-    }
 
     def sample(self, state, config, rng):
         files = state["code_editor"]["files"]
@@ -75,29 +56,6 @@ class FolderSummary(AnswerFamily):
         "Answer, as JSON with the fields files and folders, how many files and how many sub-folders sit "
         "directly in a named folder."
     )
-    phrasings = {
-        "plain": [
-            'How many files and sub-folders are directly in the folder {folder}? Answer as JSON: {{"files": N, "folders": M}}.',
-            'Count the files and folders directly inside {folder}; reply with JSON {{"files": N, "folders": M}}.',
-            'Give me {{"files": N, "folders": M}} for the folder {folder} (direct children only), as JSON.',
-        ],
-        "casual": [
-            'what\'s in {folder}? just the counts as JSON pls, like {{"files": 2, "folders": 1}}',
-            'count files + subfolders right in {folder}, JSON {{"files": .., "folders": ..}}',
-            'JSON me the number of files and folders directly in {folder} ({{"files": N, "folders": M}})',
-        ],
-        "context": [
-            'I\'m restructuring the project. For {folder}, how many files and sub-folders does it hold directly? JSON: {{"files": N, "folders": M}}.',
-            'My script needs it as JSON: {{"files": N, "folders": M}} for the direct contents of {folder}.',
-            'Before the refactor, tell me the direct contents of {folder} as JSON {{"files": N, "folders": M}}.',
-        ],
-        "de": [
-            'Wie viele Dateien und Unterordner liegen direkt in {folder}? Antworte als JSON: {{"files": N, "folders": M}}.'
-        ],
-        "fr": [
-            'Combien de fichiers et de sous-dossiers contient directement {folder} ? Réponds en JSON : {{"files": N, "folders": M}}.'
-        ],
-    }
 
     def sample(self, state, config, rng):
         ce = state["code_editor"]

@@ -36,25 +36,6 @@ class DistanceKm(AnswerFamily):
         "Answer how far apart two saved places are in kilometres (great-circle distance from the "
         "coordinates shown; within 1 % or 1 km)."
     )
-    phrasings = {
-        "plain": [
-            "How far apart are my saved places '{a}' and '{b}', in km?",
-            "What is the distance in kilometres between '{a}' and '{b}' (both saved on my map)?",
-            "Tell me how many km lie between my saved places '{a}' and '{b}'.",
-        ],
-        "casual": [
-            "how many km from '{a}' to '{b}' as the crow flies?",
-            "'{a}' to '{b}': roughly how far in km?",
-            "how far is it between '{a}' and '{b}' on my map, in km?",
-        ],
-        "context": [
-            "I'm wondering if I could cycle it. How far apart are '{a}' and '{b}' in km?",
-            "My friend bet me it's under a thousand. What's the distance in km between '{a}' and '{b}'?",
-            "Planning a trip in my head: how many kilometres between my saved places '{a}' and '{b}'?",
-        ],
-        "de": ["Wie weit sind meine gespeicherten Orte '{a}' und '{b}' in km voneinander entfernt?"],
-        "fr": ["Quelle distance en km sépare mes lieux enregistrés '{a}' et '{b}' ?"],
-    }
 
     def sample(self, state, config, rng):
         saved = _unique_saved(state)
@@ -88,25 +69,6 @@ class PlaceNote(AnswerFamily):
     category = "lookup"
     answer_kind = "text"
     description = "Answer with the note saved with a named saved place."
-    phrasings = {
-        "plain": [
-            "What note did I save for '{name}' on my map?",
-            "Tell me the note on my saved place '{name}'.",
-            "What does the note of the saved place '{name}' say?",
-        ],
-        "casual": [
-            "what did I write in the note for '{name}'?",
-            "remind me of my note on '{name}' in maps?",
-            "the note I left on '{name}', what was it?",
-        ],
-        "context": [
-            "I'm heading out soon. What note did I save for '{name}'?",
-            "I scribbled something about '{name}' last week. What does the note say?",
-            "Before I forget again: what is the note on my saved place '{name}'?",
-        ],
-        "de": ["Welche Notiz habe ich bei '{name}' gespeichert?"],
-        "fr": ["Quelle note ai-je enregistrée pour '{name}' ?"],
-    }
 
     def sample(self, state, config, rng):
         saved = _unique_saved(state)

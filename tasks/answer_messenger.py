@@ -34,25 +34,6 @@ class LastFromContact(AnswerFamily):
     category = "lookup"
     answer_kind = "text"
     description = "Answer with the text of the last message a named contact sent."
-    phrasings = {
-        "plain": [
-            "What did {contact} say last?",
-            "Tell me the text of the last message {contact} sent me.",
-            "What was {contact}'s most recent message?",
-        ],
-        "casual": [
-            "what was the last thing {contact} wrote?",
-            "remind me what {contact} said last?",
-            "What's {contact}'s latest message, word for word?",
-        ],
-        "context": [
-            "I'm on the train with bad signal. What did {contact} say last?",
-            "I think I missed something earlier. What was the last message from {contact}?",
-            "Before I call {contact} back: what was their most recent message?",
-        ],
-        "de": ["Was hat {contact} zuletzt geschrieben?", "Wie lautet die letzte Nachricht von {contact}?"],
-        "fr": ["Qu'a écrit {contact} en dernier ?", "Quel est le dernier message de {contact} ?"],
-    }
 
     def sample(self, state, config, rng):
         c = pick(rng, _contacts_with_messages(state), "contact who wrote")
@@ -76,25 +57,6 @@ class CountFromContact(AnswerFamily):
     category = "count"
     answer_kind = "number"
     description = "Answer how many messages a named contact has sent in our conversation."
-    phrasings = {
-        "plain": [
-            "How many messages has {contact} sent me?",
-            "Count the messages from {contact} in our conversation.",
-            "Tell me how many messages in my chat with {contact} are from them.",
-        ],
-        "casual": [
-            "how many msgs did {contact} send me?",
-            "{contact} has been chatty, how many messages from them?",
-            "count {contact}'s messages for me?",
-        ],
-        "context": [
-            "I feel like I ignore {contact} a lot. How many messages have they sent me?",
-            "For my chat statistics hobby: how many messages from {contact} are in our conversation?",
-            "My inbox is a mess. How many messages did {contact} send me?",
-        ],
-        "de": ["Wie viele Nachrichten hat mir {contact} geschickt?", "Zähle die Nachrichten von {contact}."],
-        "fr": ["Combien de messages {contact} m'a-t-il envoyés ?", "Compte les messages de {contact}."],
-    }
 
     def sample(self, state, config, rng):
         c = pick(rng, _contacts_with_messages(state), "contact who wrote")

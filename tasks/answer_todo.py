@@ -18,28 +18,6 @@ class CountOpen(AnswerFamily):
     category = "count"
     answer_kind = "number"
     description = "Answer how many items on the todo list are still open (not done)."
-    phrasings = {
-        "plain": [
-            "How many items on my todo list are still open?",
-            "Count the todo items that are not done yet and tell me the number.",
-            "Tell me how many of my todos are still unfinished.",
-        ],
-        "casual": [
-            "how many todos do I still have open?",
-            "quick q: how many things are left on my to-do list?",
-            "How many open items am I looking at on the todo app?",
-        ],
-        "context": [
-            "I'm trying to plan my evening. How many items on my todo list are still open?",
-            "The weekend is coming up fast. Could you tell me how many todos are not done yet?",
-            "My manager asked how busy I am; how many open items does my todo list have?",
-        ],
-        "de": [
-            "Wie viele Einträge auf meiner Todo-Liste sind noch offen?",
-            "Wie viele Aufgaben sind noch nicht erledigt?",
-        ],
-        "fr": ["Combien de tâches de ma liste sont encore ouvertes ?", "Combien de tâches ne sont pas encore faites ?"],
-    }
 
     def sample(self, state, config, rng):
         n = sum(1 for i in state["todo"]["items"] if not i["done"])
@@ -61,25 +39,6 @@ class ItemNotes(AnswerFamily):
     category = "lookup"
     answer_kind = "text"
     description = "Answer with the notes written under a named todo item."
-    phrasings = {
-        "plain": [
-            "What are the notes on my todo '{title}'?",
-            "Tell me the notes attached to the todo item '{title}'.",
-            "Read me the notes of '{title}' on my todo list.",
-        ],
-        "casual": [
-            "what did I jot down under '{title}' in my todos?",
-            "remind me what the note on '{title}' says?",
-            "What's the little note under '{title}' on my to-do list?",
-        ],
-        "context": [
-            "I'm about to leave the house. What are the notes on my todo '{title}'?",
-            "My phone is nearly dead, so quickly: what do the notes under '{title}' say?",
-            "I wrote something down yesterday and forgot it. What are the notes on '{title}'?",
-        ],
-        "de": ["Was steht in den Notizen zu '{title}' auf meiner Todo-Liste?", "Welche Notiz hat '{title}'?"],
-        "fr": ["Quelles sont les notes de la tâche '{title}' ?", "Que dit la note sous '{title}' ?"],
-    }
 
     def sample(self, state, config, rng):
         items = unique_items(state)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.code_editor import paths as P
-from openapps_sim.apps.code_editor.paths import path_id
+from openapps_sim.apps.code_editor import model as P
+from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
@@ -18,25 +18,6 @@ class DeleteOrCreate(BranchingFamily):
     apps = ("code_editor",)
     max_steps = 10
     description = "If a folder holds a file of a given name, delete it; otherwise create that (empty) file there."
-    phrasings = {
-        "plain": [
-            "If there is a file {name} in {folder}, delete it; otherwise create an empty {name} there.",
-            "Check {folder} for {name}: delete it if it exists, else create it.",
-            "Make {folder}/{name} go away if it exists; if it does not, create it.",
-        ],
-        "casual": [
-            "{folder}/{name}: exists? delete. doesn't? create it",
-            "if {name} is in {folder} nuke it, otherwise make a new empty one",
-            "Toggle {name} in {folder} for me: delete if there, create if not.",
-        ],
-        "context": [
-            "Cleaning up before the release. If {folder} has {name}, delete it; otherwise create it there.",
-            "I can't remember whether I made {name} in {folder}. If it exists delete it, if not create it.",
-            "The build is flaky again. Delete {folder}/{name} if it exists; else create an empty one.",
-        ],
-        "de": ["Wenn es in {folder} eine Datei {name} gibt, lösche sie; sonst lege sie dort leer an."],
-        "fr": ["S'il y a un fichier {name} dans {folder}, supprime-le ; sinon crée-le vide à cet endroit."],
-    }
 
     def sample(self, state, config, rng):
         ce = state["code_editor"]

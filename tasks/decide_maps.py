@@ -3,7 +3,8 @@ its note."""
 
 from __future__ import annotations
 
-from openapps_sim.tasks.maps import _append, _open_place, _unique_names
+from openapps_sim.apps.maps import model as maps_model
+from openapps_sim.tasks.maps import _open_place, _unique_names
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
@@ -19,25 +20,6 @@ class SaveOrNote(BranchingFamily):
     apps = ("maps",)
     max_steps = 10
     description = "If a place is already among the saved places, set its note; otherwise save it."
-    phrasings = {
-        "plain": [
-            "If '{name}' is already one of my saved places, set its note to '{note}'; otherwise save it.",
-            "Save '{name}' on my map, unless it is saved already: then give it the note '{note}'.",
-            "Check my saved places for '{name}': saved? Note '{note}'. Not saved? Save it.",
-        ],
-        "casual": [
-            "is '{name}' saved on my map? if yes add the note '{note}', if not save it",
-            "'{name}': save it, or if it's already saved just note '{note}' on it",
-            "Pls make sure '{name}' is saved; if it already was, put '{note}' as its note.",
-        ],
-        "context": [
-            "A friend recommended '{name}' again. If it's already saved, set its note to '{note}'; otherwise save it.",
-            "Planning my holiday: if '{name}' is among my saved places, note '{note}' on it, else save it.",
-            "I can never remember what I saved. If '{name}' is saved, note '{note}'; if not, save it now.",
-        ],
-        "de": ["Wenn '{name}' schon gespeichert ist, setze die Notiz '{note}'; sonst speichere den Ort."],
-        "fr": ["Si '{name}' est déjà enregistré, mets la note '{note}' ; sinon enregistre-le."],
-    }
 
     def sample(self, state, config, rng):
         maps = state["maps"]
@@ -54,11 +36,11 @@ class SaveOrNote(BranchingFamily):
 
     def prepare(self, state, params):
         if params["branch"] == "saved":
-            _append(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
+            maps_model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
 
     def apply(self, state, params):
         if params["branch"] == "new":
-            _append(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
+            maps_model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
         else:
             for entry in state["maps"]["saved"]:
                 if entry["id"] == params["saved_id"]:

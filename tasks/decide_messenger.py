@@ -3,11 +3,12 @@ for an answer, and send two messages in a given order."""
 
 from __future__ import annotations
 
-from openapps_sim.apps.messenger import logic
-from openapps_sim.tasks.messenger import NEW_MESSAGES, _fresh_text
+from openapps_sim.apps.messenger import model as logic
+from openapps_sim.tasks.messenger import _fresh_text
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
 INCOMING = ["Are you around later?", "Did you see my last message?", "Let me know what you think."]
@@ -31,31 +32,13 @@ class ReplyIfWaiting(BranchingFamily):
     apps = ("messenger",)
     max_steps = 8
     description = "If a contact wrote the last message of our conversation, send them one text; otherwise send another."
-    phrasings = {
-        "plain": [
-            "If {contact} sent the last message in our chat, reply '{reply}'; otherwise send '{nudge}'.",
-            "Look at my chat with {contact}: if they wrote last, answer '{reply}', else write '{nudge}'.",
-            "Reply '{reply}' to {contact} if their message is the latest; if mine is, send '{nudge}' instead.",
-        ],
-        "casual": [
-            "if {contact} is waiting on me, reply '{reply}', otherwise just send '{nudge}'",
-            "{contact}: they wrote last? '{reply}'. I wrote last? '{nudge}'.",
-            "Can you check if I owe {contact} a reply? If so send '{reply}', if not send '{nudge}'.",
-        ],
-        "context": [
-            "I've been terrible at replying lately. If {contact} wrote last, reply '{reply}'; otherwise send '{nudge}'.",
-            "Busy day at work. In my chat with {contact}: if they wrote last send '{reply}', else '{nudge}'.",
-            "Trying to keep up with friends: {contact} wrote last? reply '{reply}'. Otherwise send '{nudge}'.",
-        ],
-        "de": ["Wenn {contact} die letzte Nachricht geschrieben hat, antworte '{reply}'; sonst schick '{nudge}'."],
-        "fr": ["Si {contact} a écrit le dernier message, réponds '{reply}' ; sinon envoie '{nudge}'."],
-    }
 
     def sample(self, state, config, rng):
         m = state["messenger"]
+        new_messages = words(config, "messenger.new_messages")
         c = pick(rng, _with_chat(state), "contact with a conversation")
-        reply = _fresh_text(rng, m, NEW_MESSAGES)
-        nudge = _fresh_text(rng, m, [t for t in NEW_MESSAGES if t != reply])
+        reply = _fresh_text(rng, m, new_messages)
+        nudge = _fresh_text(rng, m, [t for t in new_messages if t != reply])
         theirs = rng.random() < 0.5
         return {"contact_id": c["id"], "contact": c["name"], "reply": reply, "nudge": nudge,
                 "incoming": rng.choice(INCOMING), "branch": "theirs" if theirs else "mine"}  # fmt: skip
@@ -94,34 +77,16 @@ class TellInOrder(OrderedFamily):
     apps = ("messenger",)
     max_steps = 10
     description = "Send one text to one contact and then another text to a second contact, in that order."
-    phrasings = {
-        "plain": [
-            "First send {a} '{text_a}', then send {b} '{text_b}'.",
-            "Message {a} '{text_a}' and after that message {b} '{text_b}'.",
-            "In this order: '{text_a}' to {a}, then '{text_b}' to {b}.",
-        ],
-        "casual": [
-            "text {a} '{text_a}' first, then {b} '{text_b}'",
-            "pls send '{text_a}' to {a}, and only then '{text_b}' to {b}",
-            "{a} gets '{text_a}' first, {b} gets '{text_b}' after.",
-        ],
-        "context": [
-            "{a} should hear it before {b}. Send {a} '{text_a}', then {b} '{text_b}'.",
-            "It's about the surprise, so order matters: '{text_a}' to {a} first, then '{text_b}' to {b}.",
-            "My phone is about to die. First send {a} '{text_a}', then send {b} '{text_b}'.",
-        ],
-        "de": ["Schick zuerst {a} '{text_a}' und danach {b} '{text_b}'."],
-        "fr": ["Envoie d'abord '{text_a}' à {a}, puis '{text_b}' à {b}."],
-    }
 
     def sample(self, state, config, rng):
         m = state["messenger"]
+        new_messages = words(config, "messenger.new_messages")
         pool = _with_chat(state)
         if len(pool) < 2:
             pick(rng, [], "two contacts with a conversation")
         a, b = rng.sample(pool, 2)
-        text_a = _fresh_text(rng, m, NEW_MESSAGES)
-        text_b = _fresh_text(rng, m, [t for t in NEW_MESSAGES if t != text_a])
+        text_a = _fresh_text(rng, m, new_messages)
+        text_b = _fresh_text(rng, m, [t for t in new_messages if t != text_a])
         return {"a_id": a["id"], "a": a["name"], "b_id": b["id"], "b": b["name"], "text_a": text_a, "text_b": text_b}
 
     def apply(self, state, params):

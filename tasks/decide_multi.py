@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from openapps_sim.apps.messenger import logic
-from openapps_sim.apps.shop import catalog as cat
-from openapps_sim.tasks.calendar import _date_params, _lang, _new_event, _today
+from openapps_sim.apps.calendar import model as cal_model
+from openapps_sim.apps.messenger import model as logic
+from openapps_sim.apps.shop import model as cat
+from openapps_sim.tasks.calendar import _today, day_text
 from openapps_sim.tasks.decide_calendar import _add_steps
 from openapps_sim.tasks.decide_messenger import _send, _with_chat
-from openapps_sim.tasks.messenger import NEW_MESSAGES, _fresh_text
+from openapps_sim.tasks.messenger import _fresh_text
 from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_shop, _unique_products
 from openapps_sim.tasks.todo import unique_items
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.language import words, world_language
 from openapps_sim.taskkit.progress import Op
 
 CANT = {"en": "Sorry, I can't make dinner", "de": "Sorry, ich schaffe das Abendessen nicht",
@@ -32,38 +34,9 @@ class BusyEvening(BranchingFamily):
         "If the calendar has anything on a given day, tell a contact you can't make dinner; otherwise add a dinner "
         "with them at 19:00 that day."
     )
-    phrasings = {
-        "plain": [
-            "If I have anything in my calendar on {day_en}, tell {contact} '{cant}'; otherwise add '{dinner}' on "
-            "{day_en} at 19:00.",
-            "Check {day_en} in my calendar. Busy: message {contact} '{cant}'. Free: add '{dinner}' at 19:00.",
-            "Add '{dinner}' on {day_en} at 19:00 if that day is empty in my calendar; if not, send {contact} '{cant}'.",
-        ],
-        "casual": [
-            "am I busy on {day_en}? if so text {contact} '{cant}', if not put '{dinner}' in at 19:00",
-            "{day_en}: anything on? -> tell {contact} '{cant}'. nothing? -> '{dinner}' at 7pm in the calendar",
-            "If {day_en} has stuff in my calendar send {contact} '{cant}', else book '{dinner}' at 19:00.",
-        ],
-        "context": [
-            "{contact} invited me over. If I have anything in my calendar on {day_en}, tell them '{cant}'; "
-            "otherwise add '{dinner}' on {day_en} at 19:00.",
-            "I'm bad at saying no. If {day_en} already has something, message {contact} '{cant}'; else add "
-            "'{dinner}' at 19:00 that day.",
-            "Dinner plans again! If my calendar has anything on {day_en}, send {contact} '{cant}'; otherwise "
-            "schedule '{dinner}' at 19:00.",
-        ],
-        "de": [
-            "Wenn ich am {day_de} etwas im Kalender habe, schreib {contact} '{cant}'; sonst trage '{dinner}' "
-            "am {day_de} um 19:00 ein."
-        ],  # fmt: skip
-        "fr": [
-            "Si j'ai quelque chose le {day_fr}, écris à {contact} '{cant}' ; sinon ajoute '{dinner}' le "
-            "{day_fr} à 19:00."
-        ],  # fmt: skip
-    }
 
     def sample(self, state, config, rng):
-        lang = _lang(config)
+        lang = world_language(config)
         c = pick(rng, _with_chat(state), "contact with a conversation")
         today = _today(config)
         busy_days = {e["date"] for e in state["calendar"]["events"]}
@@ -71,9 +44,12 @@ class BusyEvening(BranchingFamily):
         want_busy = rng.random() < 0.5
         iso = rng.choice([d for d in days if (d in busy_days) == want_busy] or days)
         first = c["name"].split()[0]
-        return {"contact_id": c["id"], "contact": c["name"], "date": iso, **_date_params("day", iso),
+        return {"contact_id": c["id"], "contact": c["name"], "date": iso,
                 "cant": CANT.get(lang, CANT["en"]), "dinner": DINNER.get(lang, DINNER["en"]).format(first),
                 "branch": "busy" if iso in busy_days else "free"}  # fmt: skip
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def milestone_apps(self, params):
         return ("calendar", "messenger") if params["branch"] == "busy" else ("calendar",)
@@ -108,40 +84,6 @@ class TodoCartFallback(BranchingFamily):
         "Nested decision: if a todo is still open, then add a product to an empty cart, or tick the todo off when "
         "the cart is not empty; if the todo is done already, delete it."
     )
-    phrasings = {
-        "plain": [
-            "If '{title}' is still open on my todo list: add one {product} to my cart if the cart is empty, "
-            "otherwise mark '{title}' done. If it is already done, delete it.",
-            "Todo '{title}' open? Then, with an empty cart, add one {product} to it; with a non-empty cart, tick "
-            "'{title}' off. Todo done? Delete it.",
-            "Check '{title}' in my todos. Done: delete it. Open: if my cart is empty, add one {product}; else "
-            "mark the todo done.",
-        ],
-        "casual": [
-            "'{title}' still open? if my cart's empty throw one {product} in, otherwise tick the todo. if it's "
-            "done already just delete it",
-            "todo '{title}': done -> delete. open + empty cart -> add one {product}. open + stuff in cart -> "
-            "mark it done",
-            "Sort out '{title}' for me: open and cart empty means one {product} in the cart, open and cart full "
-            "means tick it, done means delete.",
-        ],
-        "context": [
-            "I keep forgetting errands. If '{title}' is still open: add one {product} to my cart if it is "
-            "empty, otherwise mark '{title}' done. If it's done already, delete it.",
-            "Saturday chores! '{title}' open? Empty cart: add one {product}; otherwise tick it. Already done? "
-            "Delete it.",
-            "Before my trip: if the todo '{title}' is open, add one {product} to an empty cart or, if the cart "
-            "has things, mark the todo done; if it's done, delete it.",
-        ],
-        "de": [
-            "Wenn '{title}' noch offen ist: leg ein {product} in den leeren Warenkorb, sonst hake '{title}' "
-            "ab. Ist es schon erledigt, lösche es."
-        ],  # fmt: skip
-        "fr": [
-            "Si '{title}' est encore ouverte : ajoute un {product} au panier s'il est vide, sinon marque "
-            "'{title}' comme faite. Si elle est déjà faite, supprime-la."
-        ],  # fmt: skip
-    }
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item")
@@ -207,30 +149,11 @@ class TickThenTell(OrderedFamily):
     apps = ("todo", "messenger")
     max_steps = 14
     description = "Mark a todo done and only then send a contact a message (the order is checked)."
-    phrasings = {
-        "plain": [
-            "First mark '{title}' done on my todo list, then send {contact} '{text}'.",
-            "Tick off '{title}' and after that message {contact} '{text}'.",
-            "Mark the todo '{title}' as done; once that's done, tell {contact} '{text}'.",
-        ],
-        "casual": [
-            "tick '{title}' first, then text {contact} '{text}'",
-            "mark '{title}' done and THEN send {contact} '{text}' pls",
-            "'{title}' -> done, after that '{text}' to {contact}.",
-        ],
-        "context": [
-            "I only want to tell {contact} once it's really done: mark '{title}' done, then send '{text}'.",
-            "Honesty first. Tick off '{title}' in my todos and afterwards message {contact} '{text}'.",
-            "Wrapping up the day: mark '{title}' done first, then send {contact} '{text}'.",
-        ],
-        "de": ["Hake zuerst '{title}' ab und schick danach {contact} '{text}'."],
-        "fr": ["Marque d'abord '{title}' comme faite, puis envoie '{text}' à {contact}."],
-    }
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state, done=False), "open todo item")
         c = pick(rng, _with_chat(state), "contact with a conversation")
-        text = _fresh_text(rng, state["messenger"], NEW_MESSAGES)
+        text = _fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
         return {"id": item["id"], "title": item["title"], "contact_id": c["id"], "contact": c["name"], "text": text}
 
     def apply(self, state, params):
@@ -247,3 +170,9 @@ class TickThenTell(OrderedFamily):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-toggle-{params['id']}")
         yield from _send(ui, params["contact_id"], params["text"])
+
+
+def _new_event(state: dict, **fields) -> None:
+    """Add an event the way the app does (``apps/calendar/model.py``)."""
+    raw = {"title": "", "date": "", "time": "", "description": "", "location": "", "invitees": []}
+    cal_model.add_event(state["calendar"], raw | fields)

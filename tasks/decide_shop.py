@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from openapps_sim.apps.shop import catalog as cat
+from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.shop import ADDRESSES, _cart_lines, _fill_cart, _open_cart, _open_shop, _unique_products
 
 from openapps_sim.taskkit import family, pick
@@ -22,25 +22,6 @@ class CheapestInCategory(BranchingFamily):
     structure = "single"
     category = "constraint"
     description = "Add the cheapest product of a category to the cart (one unit; options as given)."
-    phrasings = {
-        "plain": [
-            "Add the cheapest product in the category {category_name} to my cart.{opts_en}",
-            "Find the lowest-priced item in {category_name} and put one in the cart.{opts_en}",
-            "Put one unit of the cheapest {category_name} product in my cart.{opts_en}",
-        ],
-        "casual": [
-            "whatever's cheapest in {category_name}, add one to my cart pls.{opts_en}",
-            "I'm broke: cheapest thing in {category_name} into the cart.{opts_en}",
-            "cart: the cheapest {category_name} item, just one.{opts_en}",
-        ],
-        "context": [
-            "Money is tight this month. Add the cheapest product in {category_name} to my cart.{opts_en}",
-            "It's just for a one-off use, so put the cheapest {category_name} item in my cart.{opts_en}",
-            "I don't care about brands. Add the lowest-priced {category_name} product to the cart.{opts_en}",
-        ],
-        "de": ["Lege das günstigste Produkt der Kategorie {category_name} in meinen Warenkorb.{opts_de}"],
-        "fr": ["Ajoute au panier le produit le moins cher de la catégorie {category_name}.{opts_fr}"],
-    }
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
@@ -96,40 +77,6 @@ class CartOverBudget(BranchingFamily):
         "If the cart total (with shipping) is over a budget, remove the most expensive line; otherwise check out "
         "to a given address."
     )
-    phrasings = {
-        "plain": [
-            "If my cart total is over {budget_text}, remove the most expensive item; otherwise check out to "
-            "{name}, {street}, {postcode} {city}, {country}.",
-            "Budget {budget_text}: cart over it? Remove the priciest item. Within it? Order to {name}, {street}, "
-            "{postcode} {city}, {country}.",
-            "Check my cart against {budget_text} (shipping included): above, drop the most expensive line; "
-            "otherwise place the order for {name}, {street}, {postcode} {city}, {country}.",
-        ],
-        "casual": [
-            "if the cart's over {budget_text} ditch the most expensive thing, else just order it to {name}, "
-            "{street}, {postcode} {city}, {country}",
-            "cart > {budget_text}? remove the priciest item. otherwise check out: {name}, {street}, {postcode} "
-            "{city}, {country}",
-            "My limit is {budget_text}. Over? Drop the most expensive item. Under? Order to {name}, {street}, "
-            "{postcode} {city}, {country}.",
-        ],
-        "context": [
-            "Rent is due soon. If my cart costs more than {budget_text}, remove the most expensive item; otherwise "
-            "check out to {name}, {street}, {postcode} {city}, {country}.",
-            "I promised myself to stay under {budget_text}. Over it: remove the priciest item. Else order to "
-            "{name}, {street}, {postcode} {city}, {country}.",
-            "Shopping day! If the total is above {budget_text}, take out the most expensive line; if not, check "
-            "out to {name}, {street}, {postcode} {city}, {country}.",
-        ],
-        "de": [
-            "Wenn mein Warenkorb mehr als {budget_text} kostet, entferne den teuersten Artikel; sonst bestelle "
-            "an {name}, {street}, {postcode} {city}, {country}."
-        ],  # fmt: skip
-        "fr": [
-            "Si mon panier dépasse {budget_text}, retire l'article le plus cher ; sinon commande pour {name}, "
-            "{street}, {postcode} {city}, {country}."
-        ],  # fmt: skip
-    }
 
     def sample(self, state, config, rng):
         cfg = config["shop"]

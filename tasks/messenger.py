@@ -6,40 +6,11 @@ plus the user's own message, built with the same function the app uses.
 
 from __future__ import annotations
 
-from openapps_sim.apps.messenger import logic
+from openapps_sim.apps.messenger import model as logic
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Subgoal, TaskFamily, family, pick
-
-NEW_MESSAGES = [
-    "Running ten minutes late, sorry!",
-    "Can we talk tomorrow morning?",
-    "Thanks for your help today.",
-    "I'll call you after lunch.",
-    "Did you get my email about Friday?",
-    "Happy to help, just let me know when.",
-    "See you at the station at six.",
-    "Could you send me the address again?",
-    "Lunch on Thursday?",
-    "I left the keys with the neighbour.",
-    "Great news, congratulations!",
-    "Let's move it to next week.",
-    "Please call me when you can.",
-    "The meeting starts at 9:30.",
-    "I'm on my way.",
-    "Don't forget to bring the charger.",
-]
-
-GREETINGS = [
-    "Hi, it's been a while! How are you?",
-    "Hello! Are you free for a coffee next week?",
-    "Hi, I got your number from Alice. Do you have a minute?",
-    "Hello, quick question about Saturday.",
-    "Hi! Do you still have my book?",
-    "Hey, are you coming to the party on Friday?",
-    "Hello, thanks for last time!",
-    "Hi, could you call me back when you're free?",
-]
+from openapps_sim.taskkit.language import words
 
 
 def _messenger(state: dict) -> dict:
@@ -78,39 +49,16 @@ class SendMessage(TaskFamily):
     apps = ("messenger",)
     max_steps = 8
     description = "Send a given text to a given contact in the messenger."
-    phrasings = {
-        "plain": [
-            "Send '{text}' to {contact} in the messenger.",
-            "In the messenger, write to {contact}: '{text}'.",
-            "Message {contact} with the text '{text}'.",
-        ],
-        "casual": [
-            "can you text {contact} '{text}'?",
-            "pls message {contact}: '{text}'",
-            "Shoot {contact} a quick message saying '{text}', thanks!",
-        ],
-        "context": [
-            "I'm stuck in a meeting that is running over. Please send '{text}' to {contact} in the messenger.",
-            "My phone battery just died. Could you message {contact} for me: '{text}'?",
-            "The train is packed and I can't type. Send {contact} the message '{text}' in the messenger, please.",
-        ],
-        "de": [
-            "Schicke '{text}' im Messenger an {contact}.",
-            "Schreib {contact} im Messenger: '{text}'.",
-            "Sende {contact} die Nachricht '{text}'.",
-        ],
-        "fr": [
-            "Envoie '{text}' à {contact} dans la messagerie.",
-            "Écris à {contact} dans la messagerie : '{text}'.",
-            "Envoie le message '{text}' à {contact}.",
-        ],
-    }
 
     def sample(self, state, config, rng):
         m = _messenger(state)
         with_chat = [c for c in logic.unique_contacts(m) if m["conversations"].get(c["id"])]
         c = pick(rng, with_chat, "contact with a conversation")
-        return {"contact_id": c["id"], "contact": c["name"], "text": _fresh_text(rng, m, NEW_MESSAGES)}
+        return {
+            "contact_id": c["id"],
+            "contact": c["name"],
+            "text": _fresh_text(rng, m, words(config, "messenger.new_messages")),
+        }
 
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])
@@ -131,33 +79,6 @@ class ForwardMessage(TaskFamily):
     apps = ("messenger",)
     max_steps = 10
     description = "Forward the last message received from one contact to another contact."
-    phrasings = {
-        "plain": [
-            "Forward the last message from {source} to {target}.",
-            "In the messenger, forward {source}'s most recent message to {target}.",
-            "Take the latest message {source} sent me and forward it to {target}.",
-        ],
-        "casual": [
-            "can you forward {source}'s last message to {target}?",
-            "fwd the last thing {source} sent me to {target} pls",
-            "Pass {source}'s latest message on to {target}, would you?",
-        ],
-        "context": [
-            "I'm organising too many things at once today. Forward the last message from {source} to {target}.",
-            "{target} keeps asking me for updates and I'm on the road. Forward {source}'s last message to them.",
-            "The kettle just boiled, give me a second. Meanwhile, forward the latest message from {source} to {target}.",
-        ],
-        "de": [
-            "Leite die letzte Nachricht von {source} an {target} weiter.",
-            "Leite im Messenger die neueste Nachricht von {source} an {target} weiter.",
-            "Schick die letzte Nachricht, die {source} mir geschrieben hat, an {target} weiter.",
-        ],
-        "fr": [
-            "Transfère le dernier message de {source} à {target}.",
-            "Dans la messagerie, transfère le message le plus récent de {source} à {target}.",
-            "Fais suivre à {target} le dernier message que {source} m'a envoyé.",
-        ],
-    }
 
     def sample(self, state, config, rng):
         m = _messenger(state)
@@ -194,39 +115,16 @@ class StartConversation(TaskFamily):
     apps = ("messenger",)
     max_steps = 10
     description = "Find a contact you have never written to and send them a first message."
-    phrasings = {
-        "plain": [
-            "Start a new conversation with {contact} in the messenger and send '{text}'.",
-            "Find {contact} in the messenger contacts and send them '{text}'.",
-            "Write a first message to {contact}: '{text}'.",
-        ],
-        "casual": [
-            "I've never texted {contact} before, can you send them '{text}'?",
-            "look up {contact} in the messenger and say '{text}'",
-            "pls start a chat with {contact}: '{text}'",
-        ],
-        "context": [
-            "I finally got {contact}'s contact at the party last night. Start a conversation with them and send '{text}'.",
-            "My inbox is a mess today. Anyway, search for {contact} in the messenger and send them '{text}'.",
-            "It's my first week here and I should introduce myself. Send {contact} a new message: '{text}'.",
-        ],
-        "de": [
-            "Beginne im Messenger eine neue Unterhaltung mit {contact} und schicke '{text}'.",
-            "Suche {contact} in den Kontakten und schreib: '{text}'.",
-            "Schreib {contact} eine erste Nachricht: '{text}'.",
-        ],
-        "fr": [
-            "Commence une nouvelle conversation avec {contact} dans la messagerie et envoie '{text}'.",
-            "Cherche {contact} dans les contacts et envoie-lui '{text}'.",
-            "Écris un premier message à {contact} : '{text}'.",
-        ],
-    }
 
     def sample(self, state, config, rng):
         m = _messenger(state)
         fresh = [c for c in logic.unique_contacts(m) if not m["conversations"].get(c["id"])]
         c = pick(rng, fresh, "contact without a conversation")
-        return {"contact_id": c["id"], "contact": c["name"], "text": _fresh_text(rng, m, GREETINGS)}
+        return {
+            "contact_id": c["id"],
+            "contact": c["name"],
+            "text": _fresh_text(rng, m, words(config, "messenger.greetings")),
+        }
 
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])

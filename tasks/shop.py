@@ -4,12 +4,12 @@ Products are drawn from the catalogue of the active variation (config ``shop.pro
 narrowed by ``shop.only_products``) and only among those whose name is unique there, so a goal
 that names a product is never ambiguous. Options are chosen by stable value code; the goal
 quotes their labels in the variation's language. Expected states are built with the same
-functions the app uses (``openapps_sim.apps.shop.catalog``).
+functions the app uses (``openapps_sim.apps.shop.model``).
 """
 
 from __future__ import annotations
 
-from openapps_sim.apps.shop import catalog as cat
+from openapps_sim.apps.shop import model as cat
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Infeasible, Subgoal, TaskFamily, family, pick
@@ -119,36 +119,6 @@ class AddToCart(TaskFamily):
         "Find a given product in the shop (search or category browsing), choose the given option values "
         "and quantity on its page, and add it to the cart."
     )
-    phrasings = {
-        "plain": [
-            'Add {qty} × "{product}" ({options_text}) to my shopping cart.',
-            'In the shop, put "{product}" in {options_text} into the cart, quantity {qty}.',
-            'Add the product "{product}" to the cart: options {options_text}, quantity {qty}.',
-        ],
-        "casual": [
-            'can you throw {qty} "{product}" ({options_text}) in my cart?',
-            'grab me {qty}x "{product}", the {options_text} one, just into the cart for now',
-            'need {qty} of "{product}" in {options_text}, pls add to cart',
-        ],
-        "context": [
-            'My old one finally broke, so I need a replacement. Please add {qty} × "{product}" ({options_text}) '
-            "to my shopping cart, but don't check out yet.",
-            'I spilled coffee on my desk this morning, what a mess. Anyway, add "{product}" ({options_text}) '
-            "to the cart, {qty} of them.",
-            'We\'re having friends over next weekend. Could you put {qty} × "{product}" in {options_text} '
-            "into my shopping cart?",
-        ],
-        "de": [
-            "Lege {qty} × „{product}“ ({options_text}) in meinen Warenkorb.",
-            "Füge „{product}“ in {options_text} mit der Menge {qty} zum Warenkorb hinzu.",
-            "Kannst du {qty} Stück „{product}“ ({options_text}) in den Warenkorb legen?",
-        ],
-        "fr": [
-            "Ajoute {qty} × « {product} » ({options_text}) à mon panier.",
-            "Mets « {product} » en {options_text} dans le panier, quantité {qty}.",
-            "Peux-tu ajouter {qty} exemplaire(s) de « {product} » ({options_text}) au panier ?",
-        ],
-    }
 
     def sample(self, state, config, rng):
         cfg = _cfg(config)
@@ -197,33 +167,6 @@ class RemoveFromCart(TaskFamily):
     apps = ("shop",)
     max_steps = 10
     description = "The cart holds two or three different products; remove the line of the given product."
-    phrasings = {
-        "plain": [
-            'Remove "{product}" from my shopping cart.',
-            'Take "{product}" out of the cart.',
-            'Delete the "{product}" line from my cart and keep everything else.',
-        ],
-        "casual": [
-            'changed my mind about "{product}", pls take it out of my cart',
-            'get rid of the "{product}" in my cart',
-            'hey, drop "{product}" from the cart, I don\'t need it',
-        ],
-        "context": [
-            'My brother already gave me one for my birthday, so please remove "{product}" from my shopping cart.',
-            'I checked my budget this morning and it is tight this month. Remove "{product}" from the cart.',
-            'The dog chewed through my charger again, unrelated, but anyway: take "{product}" out of my cart.',
-        ],
-        "de": [
-            "Entferne „{product}“ aus meinem Warenkorb.",
-            "Nimm „{product}“ wieder aus dem Warenkorb.",
-            "Lösche die Position „{product}“ aus dem Warenkorb, der Rest bleibt.",
-        ],
-        "fr": [
-            "Retire « {product} » de mon panier.",
-            "Enlève « {product} » du panier.",
-            "Supprime la ligne « {product} » de mon panier et garde le reste.",
-        ],
-    }
 
     def sample(self, state, config, rng):
         lines = _cart_lines(state, config, rng, 2, 3)
@@ -240,7 +183,7 @@ class RemoveFromCart(TaskFamily):
 
     def apply(self, state, params):
         shop = state["shop"]
-        shop["cart"] = [ln for ln in shop["cart"] if ln["id"] != params["line"]]
+        cat.remove_line(shop, cat.cart_line(shop, params["line"]))
 
     def subgoals(self, params, initial=None, expected=None):
         pid = params["product_id"]
@@ -257,33 +200,6 @@ class EmptyCart(TaskFamily):
     apps = ("shop",)
     max_steps = 10
     description = "The cart holds a few products; remove all of them (without placing an order)."
-    phrasings = {
-        "plain": [
-            "Empty my shopping cart.",
-            "Remove everything from my cart.",
-            "Clear the shopping cart so that it holds no products.",
-        ],
-        "casual": [
-            "just empty my cart pls",
-            "wipe the cart, I'm starting over",
-            "can you clear out everything in my shopping cart?",
-        ],
-        "context": [
-            "I've decided to wait for the sales next month, so please empty my shopping cart.",
-            "My flatmate used my account and filled the cart with random stuff. Remove everything from it.",
-            "It's been a long week and I'm not buying anything after all. Clear my cart, please.",
-        ],
-        "de": [
-            "Leere meinen Warenkorb.",
-            "Entferne alles aus meinem Warenkorb.",
-            "Mach den Warenkorb komplett leer.",
-        ],
-        "fr": [
-            "Vide mon panier.",
-            "Retire tout ce qui se trouve dans mon panier.",
-            "Vide complètement le panier, s'il te plaît.",
-        ],
-    }
 
     def sample(self, state, config, rng):
         lines = _cart_lines(state, config, rng, 2, 4)
@@ -293,7 +209,7 @@ class EmptyCart(TaskFamily):
         _fill_cart(state, params["lines"])
 
     def apply(self, state, params):
-        state["shop"]["cart"] = []
+        cat.empty_cart(state["shop"])
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("cart_empty", lambda w: not w["shop"]["cart"])]
@@ -312,41 +228,6 @@ class Checkout(TaskFamily):
         "The cart holds one to three products; check out with the given shipping address, which places one "
         "order with exactly those lines and empties the cart."
     )
-    phrasings = {
-        "plain": [
-            "Check out my shopping cart. Ship to: {name}, {street}, {postcode} {city}, {country}.",
-            "Place the order for everything in my cart. Name: {name}; street: {street}; city: {city}; "
-            "postcode: {postcode}; country: {country}.",
-            "Buy what is in my cart and have it delivered to {name}, {street}, {postcode} {city}, {country}.",
-        ],
-        "casual": [
-            "ok time to order the stuff in my cart, send it to {name}, {street}, {postcode} {city}, {country}",
-            "pls check out my cart -> {name} / {street} / {postcode} {city} / {country}",
-            "go ahead and buy what's in the cart, ship it to {name} at {street}, {postcode} {city} ({country})",
-        ],
-        "context": [
-            "I finally made up my mind about the things in my cart. Please check out and ship them to "
-            "{name}, {street}, {postcode} {city}, {country}.",
-            "My sister's birthday is next week and her present is already in my cart. Please place the order "
-            "with the address {name}, {street}, {postcode} {city}, {country}.",
-            "It's raining and I don't feel like going to the shops. Order everything in my cart for delivery "
-            "to {name}, {street}, {postcode} {city}, {country}.",
-        ],
-        "de": [
-            "Schließe die Bestellung für meinen Warenkorb ab. Lieferadresse: {name}, {street}, {postcode} {city}, "
-            "{country}.",
-            "Bestelle alles im Warenkorb und lass es an {name}, {street}, {postcode} {city}, {country} liefern.",
-            "Geh zur Kasse und gib die Bestellung auf. Name: {name}; Straße: {street}; PLZ: {postcode}; "
-            "Ort: {city}; Land: {country}.",
-        ],
-        "fr": [
-            "Valide la commande de mon panier. Adresse de livraison : {name}, {street}, {postcode} {city}, {country}.",
-            "Commande tout ce qui est dans mon panier et fais-le livrer à {name}, {street}, {postcode} {city}, "
-            "{country}.",
-            "Passe la commande. Nom : {name} ; rue : {street} ; code postal : {postcode} ; ville : {city} ; "
-            "pays : {country}.",
-        ],
-    }
 
     def sample(self, state, config, rng):
         cfg = _cfg(config)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from openapps_sim.apps.start.model import launchable
+
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
@@ -14,36 +16,9 @@ class NavigateToApp(TaskFamily):
     apps = ("start",)
     max_steps = 5
     description = "Open a given app from the start page; nothing may change, the browser must end on the app."
-    phrasings = {
-        "plain": [
-            'Open the "{title}" app.',
-            'Go to the "{title}" app.',
-            'Navigate to "{title}".',
-        ],
-        "casual": [
-            'take me to "{title}" pls',
-            'can you pull up the "{title}" app for me?',
-            'Just open "{title}", I want to look at something.',
-        ],
-        "context": [
-            'I have a few minutes before my next meeting, so open the "{title}" app for me.',
-            'The coffee machine is broken again. While I wait, please go to "{title}".',
-            'My laptop battery is almost dead, quick: open "{title}" and nothing else.',
-        ],
-        "de": [
-            "Öffne die App „{title}“.",
-            "Geh zur App „{title}“.",
-            "Kannst du bitte „{title}“ aufmachen?",
-        ],
-        "fr": [
-            "Ouvre l’application « {title} ».",
-            "Va dans l’application « {title} ».",
-            "Peux-tu afficher « {title} », s’il te plaît ?",
-        ],
-    }
 
     def sample(self, state, config, rng):
-        apps = [name for name in discover_apps() if name != "start" and name in config]
+        apps = launchable(discover_apps(), config)
         counts: dict[str, int] = {}
         for name in apps:
             key = norm_text(config[name]["title"])

@@ -8,7 +8,6 @@ the screenshot) that the agent sent, which proves that requests carry the observ
 from __future__ import annotations
 
 import io
-import re
 import socket
 
 import numpy as np
@@ -17,13 +16,12 @@ from openapps_sim.agents import config_names, describe_agent, load_agent_config,
 from openapps_sim.agents.http import LLMHTTPError, LLMUnreachable, post_json
 from openapps_sim.agents.lexical import detect_verb, extract_dates_times, extract_quotes
 from openapps_sim.agents.llm import AnthropicAgent, OpenAIAgent
-from openapps_sim.agents.uitars import CoordFrame
 
 from openapps_sim.agent import Agent, registered_agents
 from openapps_sim.envs.actions import InvalidActionCounter, classify_action
 from openapps_sim.errors import ConfigError, OpenAppsError
 
-from .fake_llm_server import FakeLLMServer, request_images, request_texts
+from .fake_llm_server import FakeLLMServer, PromptReader, UITarsReader, request_images, request_texts
 
 
 class EchoAgent(Agent):
@@ -230,53 +228,42 @@ def run_episode(
     return reward, actions, counter, obs
 
 
-def _tree_reply(body: dict) -> str:
-    """Solve todo.add_item from what the request shows: the goal, history and tree text."""
-    text = "\n".join(request_texts(body))
-    goal = re.search(r"^Task: (.*)$", text, re.M).group(1)
-    title = extract_quotes(goal)[0][0]
-    launcher = re.search(r"\[(\w+)\] link 'Todo[^\n]*url='[^']*/todo/'", text)
-    if launcher and re.search(r"^Current page: http://[^/]+/$", text, re.M):
-        return f"Thought: open the todo app.\nAction: click('{launcher.group(1)}')"
-    box = re.search(r"\[(\w+)\] textbox '", text).group(1)
-    history = text.split("Previous actions")[1].split("Current page:")[0]
-    if f"fill('{box}'" not in history:
-        return f"I will type the title.\n```python\nfill('{box}', {title!r})\n```"
-    add = re.search(r"\[(\w+)\] button 'Add'", text).group(1)
-    return f"Thought: submit.\nAction: click('{add}')"
+READING_CASES = [
+    ("openai", "todo.add_item", 0, "axtree"),
+    ("anthropic", "todo.add_item", 1, "both"),
+    ("openai", "multi.todo_and_message", 0, "axtree"),
+    ("anthropic", "multi.todo_and_message", 2, "axtree"),
+]
 
 
 @pytest.mark.browser
-def test_openai_agent_solves_add_item_from_the_tree(env):
-    with FakeLLMServer(default=_tree_reply) as server:
-        agent = make_agent("openai", {"model": "fake-gpt", "base_url": server.url + "/v1", "require_api_key": False})
-        reward, actions, counter, obs = run_episode(env, agent)
-        assert reward == 1.0, actions
-        assert len(actions) == 3
-        assert counter.summary()["malformed"] == counter.summary()["bad_arguments"] == 0
-        first = server.requests[0]["body"]
-        texts = "\n".join(request_texts(first))
-        assert obs["goal"] in texts and "RootWebArea" in texts and "link 'Todo" in texts
-        assert not request_images(first)
-        last = "\n".join(request_texts(server.requests[-1]["body"]))
-        assert actions[0] in last and actions[1] in last  # the history window
-        assert agent.usage()["requests"] == 3 and agent.usage()["total_tokens"] > 0
-
-
-@pytest.mark.browser
-def test_anthropic_agent_solves_add_item_with_tree_and_screenshot(env):
-    with FakeLLMServer(default=_tree_reply) as server:
-        agent = make_agent(
-            "anthropic",
-            {"model": "fake-claude", "base_url": server.url, "require_api_key": False, "obs_mode": "both"},
-        )
-        reward, actions, counter, obs = run_episode(env, agent, seed=1, obs_mode="both")
-        assert reward == 1.0, actions
-        body = server.requests[0]["body"]
-        assert obs["goal"] in "\n".join(request_texts(body))
-        images = request_images(body)
-        assert len(images) == 1 and images[0][:8] == b"\x89PNG\r\n\x1a\n"
-        assert server.requests[0]["path"] == "/v1/messages"
+@pytest.mark.parametrize("agent_name,family,seed,obs_mode", READING_CASES)
+def test_llm_agents_solve_tasks_for_a_model_that_reads_the_prompt(env, agent_name, family, seed, obs_mode):
+    """The stand-in model reads the goal, the bids, its own earlier thoughts and the last error
+    from the prompt (tests/fake_llm_server.py:PromptReader); it makes one mistake first and
+    goes on only when the prompt reports that mistake's error."""
+    model = PromptReader(clumsy=True)
+    with FakeLLMServer(default=model) as server:
+        base = server.url + ("/v1" if agent_name == "openai" else "")
+        config = {"model": "reader", "base_url": base, "require_api_key": False, "obs_mode": obs_mode}
+        agent = make_agent(agent_name, config)
+        reward, actions, counter, obs = run_episode(env, agent, family=family, seed=seed, obs_mode=obs_mode)
+        assert reward == 1.0, (obs["goal"], actions)
+        summary = counter.summary()
+        assert summary["bad_arguments"] == 1 and summary["malformed"] == 0, summary  # the one mistake
+        assert actions[0] == "click('999999')"
+        # what the model read: the goal, its own thoughts, pages and the error of its mistake
+        assert model.prompts[0].goal == obs["goal"]
+        later = model.prompts[-1]
+        assert "no element with bid '999999'" in later.steps[0]["result"]
+        assert all(s["thought"].startswith("progress:") for s in later.steps)
+        assert model.prompts[1].last_error.startswith("not run: no element with bid")
+        expected_path = "/v1/chat/completions" if agent_name == "openai" else "/v1/messages"
+        assert {r["path"] for r in server.requests} == {expected_path}
+        images = [request_images(r["body"]) for r in server.requests]
+        assert all(len(i) == (1 if obs_mode == "both" else 0) for i in images)
+        usage = agent.usage()
+        assert usage["requests"] == len(actions) and usage["reasks"] == 0 and usage["total_tokens"] > 0
 
 
 def _center(obs: dict, testid: str) -> tuple[int, int]:
@@ -305,7 +292,7 @@ def test_openai_vision_agent_solves_add_item_with_coordinates(env):
         assert np.array_equal(_decode(images[0]), obs["screenshot"])  # the observation itself
         text = "\n".join(request_texts(body))
         assert "accessibility tree" not in text.split("Current page:")[1]
-        history = text.split("Previous actions")[1].split("Current page")[0]
+        history = text.split("Previous steps")[1].split("Current page")[0]
         if obs["url"].rstrip("/").count("/") == 2:
             return "Action: mouse_click({}, {})".format(*_center(obs, "launch-todo"))
         if "keyboard_type" in history:
@@ -333,37 +320,37 @@ def test_openai_vision_agent_solves_add_item_with_coordinates(env):
         assert [a.split("(")[0] for a in actions] == ["mouse_click", "mouse_click", "keyboard_type", "mouse_click"]
 
 
-@pytest.mark.browser
-def test_uitars_agent_solves_add_item(env):
-    """UI-TARS-1.5 style answers in the smart-resized frame, typing with a final newline."""
-    state = {"obs": None}
+def _eyes(state: dict):
+    """What a vision model would locate on the current screen, as fractions of the page."""
 
-    def reply(body):
+    def look() -> dict:
+        from openapps_sim.envs.observe import testid_bids
+
         obs = state["obs"]
-        assert np.array_equal(_decode(request_images(body)[-1]), obs["screenshot"])
-        frame = CoordFrame((1280, 720), (1280, 720), "smart_resize")
-        mw, mh = frame.model_size()
+        h, w = obs["screenshot"].shape[:2]
+        return {t: (c[0] / w, c[1] / h) for t in testid_bids(obs) for c in [_center(obs, t)]}
 
-        def box(testid):
-            x, y = _center(obs, testid)
-            return f"<|box_start|>({round(x * mw / 1280)},{round(y * mh / 720)})<|box_end|>"
+    return look
 
-        if obs["url"].rstrip("/").count("/") == 2:
-            return f"Thought: open the todo app.\nAction: click(start_box='{box('launch-todo')}')"
-        assistant_turns = [m for m in body["messages"] if m["role"] == "assistant"]
-        if len(assistant_turns) == 1:
-            return f"Thought: click the text field.\nAction: click(start_box='{box('todo-new-title')}')"
-        title = extract_quotes(obs["goal"])[0][0]
-        return f"Thought: type and submit.\nAction: type(content='{title}\\n')"
 
-    with FakeLLMServer(default=reply) as server:
-        agent = make_agent("uitars", {"model": "ui-tars", "base_url": server.url + "/v1"})
+@pytest.mark.browser
+@pytest.mark.parametrize("max_side", [None, 640])
+def test_uitars_agent_solves_add_item_at_two_screenshot_sizes(env, max_side):
+    """UI-TARS-1.5 style answers in the smart-resized frame of the image actually sent; the
+    first answer clicks outside the image and the error must come back in the model's frame."""
+    state = {"obs": None}
+    model = UITarsReader(_eyes(state))
+    with FakeLLMServer(default=model) as server:
+        config = {"model": "ui-tars", "base_url": server.url + "/v1", "screenshot_max_side": max_side}
+        agent = make_agent("uitars", config)
         reward, actions, counter, _ = run_episode(
             env, agent, seed=3, obs_mode="both", on_obs=lambda o: state.__setitem__("obs", o)
         )
-        assert reward == 1.0, actions
+        assert reward == 1.0, (actions, model.errors)
+        assert counter.summary()["bad_arguments"] == 1
         assert actions[-1].startswith("keyboard_type(") and actions[-1].endswith("\\n')")
         assert "GUI agent" in request_texts(server.requests[0]["body"])[0]
+        assert set(model.frames) == {(1288, 728) if max_side is None else (644, 364)}
 
 
 LEXICAL_CASES = [

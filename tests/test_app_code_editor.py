@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from openapps_sim.apps.code_editor import normalise
-from openapps_sim.apps.code_editor.paths import normalise_content, path_id
+from openapps_sim.apps.code_editor.model import normalise_content, path_id
 
 pytestmark = pytest.mark.browser
 

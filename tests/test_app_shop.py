@@ -9,7 +9,7 @@ import re
 import pytest
 import yaml
 from openapps_sim.apps.shop import SCHEMA
-from openapps_sim.apps.shop import catalog as cat
+from openapps_sim.apps.shop import model as cat
 
 from openapps_sim.config.catalog import base_config
 from openapps_sim.config.normalise import norm_text

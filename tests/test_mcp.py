@@ -8,6 +8,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from contextlib import asynccontextmanager
 
@@ -29,6 +30,24 @@ GUI_TOOLS = {
     "app_url",
     "close",
 }
+
+
+def run_async(main) -> None:
+    """Run a coroutine function in its own thread: a browser test earlier in this process leaves
+    Playwright's event loop set on the main thread, where ``asyncio.run`` refuses to start."""
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as e:  # noqa: BLE001 - re-raised in the test's thread
+            failure.append(e)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
 
 
 def _text(result) -> str:
@@ -81,7 +100,7 @@ def test_stdio_session_lists_tools_and_solves_a_task_through_the_gui():
             bad = await s.call_tool("reset", {"task": "todo.nothing"})
             assert bad.isError and "todo.nothing" in bad.content[0].text and "allowed" in bad.content[0].text
 
-    asyncio.run(main())
+    run_async(main)
 
 
 def _free_port() -> int:
@@ -129,7 +148,7 @@ def test_http_sessions_each_own_a_world():
                 still = json.loads(_text(await a.call_tool("get_reward", {})))
                 assert still["reward"] == 1
 
-        asyncio.run(main())
+        run_async(main)
     finally:
         proc.terminate()
         proc.wait(timeout=20)

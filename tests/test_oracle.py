@@ -19,8 +19,9 @@ def env():
     e.close()
 
 
-def run_oracle(env, family, pack, seed):
-    obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": family, "variation": pack}})
+def run_oracle(env, family, pack, seed, language="en"):
+    kwargs = {"family": family, "variation": pack, "language": language}
+    obs, info = env.reset(seed=seed, options={"task_kwargs": kwargs})
     agent = OracleAgent()
     agent.reset(obs["goal"], info["task_info"])
     budget = info["task_info"]["max_steps"]
@@ -56,3 +57,27 @@ def test_oracle_takes_every_branch(env, family, pack):
     for branch, seed in seeds.items():
         reward, info = run_oracle(env, family, pack, seed)
         assert reward == 1.0, f"{branch} (seed {seed}): " + str(info.get("task_info", {}).get("explanation"))
+
+
+# Italian is a pack and two task files, no engine code: the oracle solves families that bring
+# content in (todo titles, events, messages, pins, lines in files) with Italian goals.
+ITALIAN_FAMILIES = [
+    "todo.add_item",
+    "todo.edit_item",
+    "calendar.add_event",
+    "messenger.send_message",
+    "maps.drop_pin",
+    "code_editor.edit_file",
+    "shop.add_to_cart",
+    "multi.cancel_event_and_tell",
+]
+
+
+@pytest.mark.parametrize("family", ITALIAN_FAMILIES)
+def test_oracle_in_a_language_added_as_data(env, family):
+    obs, info = env.reset(
+        seed=1, options={"task_kwargs": {"family": family, "variation": "italian", "language": "auto"}}
+    )
+    assert info["task_info"]["language"] == "it"
+    reward, info = run_oracle(env, family, "italian", 1, "auto")
+    assert reward == 1.0, info.get("task_info", {}).get("explanation")

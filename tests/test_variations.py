@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -14,7 +15,7 @@ from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
 from openapps_sim.web.fonts import font_face_css, font_stack
 
-LANGUAGE_PACKS = sampler.LANGUAGE_PACKS
+LANGUAGE_PACKS = sorted(packs.language_packs())
 APPEARANCE_PACKS = [
     "black_and_white",
     "challenging_font",
@@ -59,6 +60,7 @@ SAME_IN_TRANSLATION = {
     },
     "spanish": {"chat", "subtotal", "total"},
     "mandarin": set(),
+    "italian": {"file"},
 }
 
 
@@ -407,7 +409,7 @@ def test_translation_leaves_no_english_string(pack, app):
         if not isinstance(value, str) or not _is_language(value):
             continue
         words = re.findall(r"[^\W\d_]+", re.sub(r"\{\w*\}", "", value).casefold())
-        if all(w in SAME_IN_TRANSLATION[pack] for w in words):
+        if all(w in SAME_IN_TRANSLATION.get(pack, set()) for w in words):
             continue
         other = translated["strings"][key]
         if norm_text(other) == norm_text(value):
@@ -417,6 +419,69 @@ def test_translation_leaves_no_english_string(pack, app):
     if norm_text(english.get("description", "")) and english["description"] == translated["description"]:
         left.append("description")
     assert not left, f"{pack}/{app}: untranslated: " + "; ".join(left)
+
+
+# Fields that identify an item or place it in time and space: a translation keeps them.
+IDENTITY = {"id", "path", "contact", "sender", "place", "product_id", "date", "time", "kind", "category", "url"}
+
+
+def _skeleton(value, key: str = ""):
+    """The configuration with its free text blanked: ids, dates, numbers, flags and the shape of
+    every list and mapping stay, so a translation has the same skeleton as the default."""
+    if isinstance(value, dict):
+        return {k: _skeleton(v, k) for k, v in value.items() if k != "strings"}
+    if isinstance(value, list):
+        return [_skeleton(v, key) for v in value]
+    if isinstance(value, str) and key not in IDENTITY:
+        return ""
+    return value
+
+
+def _ids(items) -> list:
+    if isinstance(items, dict):
+        return sorted(items)
+    return [next((str(i[k]) for k in ("id", "path", "contact") if k in i), str(n)) for n, i in enumerate(items)]
+
+
+def test_language_packs_are_discovered():
+    found = packs.language_packs()
+    assert {"german": "de", "french": "fr", "spanish": "es", "mandarin": "zh", "italian": "it"}.items() <= found.items()
+    assert "default" not in found and "dense" not in found
+
+
+@pytest.mark.parametrize("pack", LANGUAGE_PACKS)
+@pytest.mark.parametrize("app", sorted(discover_apps()))
+def test_language_pack_keeps_every_item(pack, app):
+    """A language pack translates; it never removes, adds or moves an item, place, product,
+    event, file or contact: same ids in the same order, same dates, numbers and flags."""
+    english, translated = compose("default")[app], compose(pack)[app]
+    for key, value in english.items():
+        if isinstance(value, (list, dict)) and value and all(isinstance(v, dict) for v in _values(value)):
+            assert _ids(translated[key]) == _ids(value), f"{pack}/{app}.{key}: different items"
+    assert _skeleton(translated) == _skeleton(english), f"{pack}/{app}: more than text differs"
+    en_state = world_mod.initial_state_json("default", (), 0)
+    assert _skeleton(json.loads(world_mod.initial_state_json(pack, (), 0))[app]) == _skeleton(
+        json.loads(en_state)[app]
+    ), f"{pack}/{app}: the initial state differs beyond text"
+
+
+def _values(value):
+    return value.values() if isinstance(value, dict) else value
+
+
+def test_keyed_lists_are_patched_by_id(pack_dir):
+    (pack_dir / "kr.yaml").write_text("maps:\n  places:\n    krakow: {name: Cracovia}\n", encoding="utf-8")
+    base, cfg = compose("default")["maps"]["places"], compose("kr")["maps"]["places"]
+    assert [p["id"] for p in cfg] == [p["id"] for p in base]
+    krakow = next(p for p in cfg if p["id"] == "krakow")
+    assert krakow["name"] == "Cracovia" and krakow["lat"] == next(p for p in base if p["id"] == "krakow")["lat"]
+    (pack_dir / "bad.yaml").write_text("maps:\n  places:\n    atlantis: {name: X}\n", encoding="utf-8")
+    assert "maps.places.atlantis: no item with id 'atlantis' to change; allowed: " in _error("bad")
+    (pack_dir / "bad2.yaml").write_text("maps:\n  places:\n    krakow: {lat: north}\n", encoding="utf-8")
+    assert "maps.places.krakow.lat: expected a number" in _error("bad2")
+    # a list still replaces the whole list
+    (pack_dir / "few.yaml").write_text("maps:\n  places:\n    - {id: a, name: A, lat: 1, lon: 2}\n", encoding="utf-8")
+    assert [p["id"] for p in compose("few")["maps"]["places"]] == ["a"]
 
 
 @pytest.mark.parametrize("pack", LANGUAGE_PACKS)

@@ -25,7 +25,8 @@ def build_gallery(
     out = Path(out)
     (out / "shots").mkdir(parents=True, exist_ok=True)
     packs = packs or sorted(list_packs(), key=lambda p: (p != "default", p))
-    app_names = apps or list(discover_apps())
+    app_specs = discover_apps()
+    app_names = apps or list(app_specs)
     server = ServerHandle().start()
     browser = launch_browser()
     rows = []
@@ -43,7 +44,7 @@ def build_gallery(
                 description += f" (shown at {PHONE_VIEWPORT['width']}x{PHONE_VIEWPORT['height']})"
             cells = []
             for app in app_names:
-                path = "/" if app == "start" else f"/{app}/"
+                path = f"{app_specs[app].url_prefix}/"
                 page.goto(server.url + path)
                 page.wait_for_load_state("load")
                 shot = out / "shots" / f"{pack}__{app}.jpg"

@@ -9,7 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from openapps_sim.errors import BrowserNotFound, ConfigError, OpenAppsError
+from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
+from openapps_sim.taskkit.language import goal_languages
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -134,6 +135,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     worker = Worker(headless=not args.headed)
     try:
         result = worker.run(spec, out)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        # infrastructure (model server, browser): its own exit code, and the partial record kept
+        partial = getattr(exc, "partial", None)
+        print(f"openapps: infrastructure error, not the agent's: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if out and partial is not None:
+            save_trajectory(out, partial.trajectory)
+            write_json_atomic(out / "episode.json", partial.record)
+            print(f"partial record ({partial.record['steps']} steps) written to {out}", file=sys.stderr)
+        return EXIT_INFRASTRUCTURE
     finally:
         worker.close()
     rec, traj = result.record, result.trajectory
@@ -346,7 +358,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="task seed (which instance)")
     s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
-    s.add_argument("--language", default="en", help="goal language, or auto for the world's language")
+    s.add_argument(
+        "--language",
+        default="en",
+        choices=[*goal_languages(), "auto"],
+        help="goal language (a tasks/phrasings/<lang>.yaml), or auto for the world's language (shell.lang)",
+    )
     s.add_argument("--headed", action="store_true", help="show the browser (needs a display: use xvfb-run)")
     s.add_argument("--out", default=None, help="write the record, trajectory and screenshots here")
     s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
@@ -409,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, BrowserNotFound) as e:
         print(f"openapps: error: {e}", file=sys.stderr)
         return 2
+    except InfrastructureError as e:
+        print(f"openapps: infrastructure error: {e}", file=sys.stderr)
+        return EXIT_INFRASTRUCTURE
     except OpenAppsError as e:
         print(f"openapps: error: {e}", file=sys.stderr)
         return 1

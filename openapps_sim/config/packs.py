@@ -102,6 +102,31 @@ def list_packs() -> dict[str, Path]:
     return found
 
 
+def declared_language(path: Path) -> str | None:
+    """The language a pack declares with its own ``shell.lang`` (in ``pack.yaml`` for a folder),
+    not one it inherits through ``extends``; None for packs that set no language."""
+    path = Path(path)
+    head = read_yaml(path / "pack.yaml" if path.is_dir() else path)
+    shell = head.get("shell") if isinstance(head, dict) else None
+    lang = shell.get("lang") if isinstance(shell, dict) else None
+    return str(lang) if lang else None
+
+
+def language_packs() -> dict[str, str]:
+    """Every named pack that translates the world: pack name -> language code (``shell.lang``).
+
+    Languages are discovered here, never listed in code: a new folder with ``shell: {lang: it}``
+    in its ``pack.yaml`` is a language pack. English is the base content, so packs declaring
+    ``en`` (such as ``default``) are left out.
+    """
+    found = {}
+    for name, path in list_packs().items():
+        lang = declared_language(path)
+        if lang and lang != "en":
+            found[name] = lang
+    return found
+
+
 @lru_cache(maxsize=512)
 def _load_pack_file(path_str: str, mtime: float) -> Pack:
     path = Path(path_str)

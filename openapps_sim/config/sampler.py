@@ -18,7 +18,6 @@ import yaml
 from openapps_sim.config.appearance import FONT_CHOICES
 
 GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")
-LANGUAGE_PACKS = ["german", "french", "spanish", "mandarin"]
 DESCRIPTION_PACKS = ["long_descriptions", "misleading_descriptions", "adversarial_descriptions"]
 
 
@@ -85,7 +84,10 @@ def sample_pack_dict(name: str) -> dict:
         "uppercase_buttons": rng.random() < 0.25,
         "shadows": rng.random() < 0.6,
     }
-    language = rng.choice([None, None, None] + LANGUAGE_PACKS)
+    from openapps_sim.config.packs import language_packs
+
+    languages = sorted(language_packs())  # discovered from the packs (shell.lang), not listed here
+    language = rng.choice(languages) if languages and rng.random() < 4 / 7 else None
     style = rng.choice([None, None] + DESCRIPTION_PACKS)
     extends = [p for p in (language, style) if p]
     description = f"Generated pack {name}: {'dark' if dark else 'light'} palette, font {theme['font']}"

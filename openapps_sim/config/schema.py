@@ -165,11 +165,22 @@ class Any_(Field):
         return value
 
 
+ID_KEYS = ("id", "path")  # the fields that identify a list item, in order of preference
+
+
 class ListOf(Field):
-    def __init__(self, item: Field, default: Any = _MISSING, doc: str = "", max_items: int = 5000):
+    """A list. Given a list, a pack replaces it whole; given a mapping from item ids to partial
+    items, it patches those items in place (a language pack translates by id, so every item of
+    the base stays, in its order). The id is the item's ``id`` (or ``path``) field, or ``key``."""
+
+    def __init__(
+        self, item: Field, default: Any = _MISSING, doc: str = "", max_items: int = 5000, key: str | None = None
+    ):
         super().__init__(default, doc)
         self.item = item
         self.max_items = max_items
+        fields = item.fields if isinstance(item, Record) else {}
+        self.key = key or next((k for k in ID_KEYS if k in fields), None)
 
     def describe(self) -> str:
         return f"a list of {self.item.describe()}"
@@ -180,6 +191,29 @@ class ListOf(Field):
         if len(value) > self.max_items:
             raise self.fail(value, source, path, f"more than {self.max_items} items")
         return [self.item.check(v, source, f"{path}[{i}]") for i, v in enumerate(value)]
+
+    def merge(self, base, override, source, path):
+        if isinstance(override, dict) and self.key and isinstance(base, list):
+            return self._patch(base, override, source, path)
+        return self.check(override, source, path)
+
+    def _patch(self, base: list, override: dict, source: str, path: str) -> list:
+        where = {str(item.get(self.key)): i for i, item in enumerate(base) if isinstance(item, dict)}
+        out = list(base)
+        for raw_id, patch in override.items():
+            item_id, sub = str(raw_id), _join(path, str(raw_id))
+            if item_id not in where:
+                known = sorted(where)
+                shown = ", ".join(known[:12]) + (f", ... ({len(known)} in all)" if len(known) > 12 else "")
+                raise ConfigError(source, sub, f"no item with {self.key} {item_id!r} to change", shown or "(none)")
+            if not isinstance(patch, dict):
+                raise self.fail(
+                    patch, source, sub, f"expected a mapping of the item's fields, got {type(patch).__name__}"
+                )
+            if self.key in patch and str(patch[self.key]) != item_id:
+                raise ConfigError(source, _join(sub, self.key), f"differs from the item's {self.key} {item_id!r}")
+            out[where[item_id]] = self.item.merge(base[where[item_id]], patch, source, sub)
+        return out
 
 
 class MapOf(Field):

@@ -175,12 +175,23 @@ def viewport_size(obs: dict | None) -> tuple[int, int] | None:
     return int(shape[1]), int(shape[0])
 
 
-def classify_action(action: str, obs: dict | None = None, action_space: str = "all") -> ActionCheck:
+def classify_action(
+    action: str,
+    obs: dict | None = None,
+    action_space: str = "all",
+    viewport: tuple[int, int] | None = None,
+    max_actions: int = 1,
+    space_name: str = "viewport",
+) -> ActionCheck:
     """Sort one action string into a category of :data:`ACTION_CATEGORIES` before it runs.
 
     ``obs`` is the observation the agent acted on: when it has element ids (axtree modes),
     bids are checked against the page; when it has a screenshot, coordinates are checked
-    against its size. ``action_space`` is the environment's (``bid``, ``coord`` or ``all``).
+    against its size, or against ``viewport`` (width, height) when given — an agent that
+    shows the model a shrunk screenshot checks the model's action against the image it saw
+    (``space_name`` "screenshot" then names it in the message). ``action_space`` is the
+    environment's (``bid``, ``coord`` or ``all``). ``max_actions`` calls, one per line, are
+    allowed (default one; more are ``malformed``); each is checked and the first problem wins.
     """
     if not isinstance(action, str):
         return ActionCheck("malformed", f"the action must be a string, got {type(action).__name__}")
@@ -191,9 +202,18 @@ def classify_action(action: str, obs: dict | None = None, action_space: str = "a
         tree = ast.parse(text, mode="exec")
     except SyntaxError as e:
         return ActionCheck("malformed", f"not a Python call ({e.msg})")
-    if len(tree.body) != 1:
+    if not tree.body or len(tree.body) > max_actions:
         what = "nothing" if not tree.body else f"{len(tree.body)} statements"
-        return ActionCheck("malformed", f"expected exactly one action call, got {what}")
+        wanted = "exactly one action call" if max_actions == 1 else f"1 to {max_actions} action calls"
+        return ActionCheck("malformed", f"expected {wanted}, got {what}")
+    if len(tree.body) > 1:
+        lines = text.splitlines()
+        checks = [
+            classify_action("\n".join(lines[st.lineno - 1 : st.end_lineno]), obs, action_space, viewport, 1, space_name)
+            for st in tree.body
+        ]
+        bad = [c for c in checks if not c.valid]
+        return bad[0] if bad else ActionCheck("valid", "", checks[0].name, checks[0].args)
     stmt = tree.body[0]
     if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
         return ActionCheck("malformed", f"expected one function call like click('12'), got {ast.unparse(stmt)!r}")
@@ -249,7 +269,7 @@ def classify_action(action: str, obs: dict | None = None, action_space: str = "a
         for pname in BID_PARAMS:
             if pname in values and values[pname] not in bids:
                 return ActionCheck("bad_arguments", f"no element with bid {values[pname]!r} on this page", name)
-    size = viewport_size(obs)
+    size = viewport or viewport_size(obs)
     if size is not None:
         width, height = size
         for px, py in COORD_PARAMS:
@@ -257,7 +277,7 @@ def classify_action(action: str, obs: dict | None = None, action_space: str = "a
                 x, y = values[px], values[py]
                 if not (0 <= x <= width and 0 <= y <= height):
                     return ActionCheck(
-                        "bad_arguments", f"point ({x}, {y}) is outside the {width}x{height} viewport", name
+                        "bad_arguments", f"point ({x}, {y}) is outside the {width}x{height} {space_name}", name
                     )
     return ActionCheck("valid", "", name, values)
 

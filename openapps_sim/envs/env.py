@@ -96,16 +96,16 @@ class LightChat:
         pass
 
 
-def action_set(space: str = "bid") -> HighLevelActionSet:
+def action_set(space: str = "bid", multiaction: bool = False) -> HighLevelActionSet:
     if space not in ACTION_SPACES:
         raise ValueError(f"unknown action space {space!r}; allowed: {', '.join(ACTION_SPACES)}")
-    return HighLevelActionSet(subsets=ACTION_SPACES[space], multiaction=False, strict=False)
+    return HighLevelActionSet(subsets=ACTION_SPACES[space], multiaction=multiaction, strict=False)
 
 
 DEFAULT_ACTION_TIMEOUT_MS = 3000
 
 
-def action_mapping(space: str = "bid", timeout_ms: int = DEFAULT_ACTION_TIMEOUT_MS):
+def action_mapping(space: str = "bid", timeout_ms: int = DEFAULT_ACTION_TIMEOUT_MS, multiaction: bool = False):
     """BrowserGym's action-to-code mapping with a longer element timeout.
 
     BrowserGym's action functions wait at most 500 ms for an element and for the navigation a
@@ -116,7 +116,7 @@ def action_mapping(space: str = "bid", timeout_ms: int = DEFAULT_ACTION_TIMEOUT_
     import os
 
     timeout_ms = int(os.environ.get("OPENAPPS_ACTION_TIMEOUT_MS", timeout_ms))
-    to_code = action_set(space).to_python_code
+    to_code = action_set(space, multiaction).to_python_code
 
     def mapping(action: str) -> str:
         return to_code(action).replace("timeout=500)", f"timeout={timeout_ms})")

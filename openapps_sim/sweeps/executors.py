@@ -8,6 +8,7 @@ watches every worker:
   driver) or dies is killed with its whole process group, replaced, and its episode is run once
   more; a second failure is recorded as an infrastructure error;
 * a mistake in the spec found by a worker (a ``ConfigError``) stops the sweep with its message;
+* a permanent model-server error in a worker (``SweepStopped``: 401, 404, context length) too;
 * SIGINT or SIGTERM stops the sweep within seconds: running episodes are abandoned (nothing is
   recorded for them, so ``--resume`` runs them again) and every worker group is killed.
 
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openapps_sim.errors import ConfigError, OpenAppsError
+from openapps_sim.errors import ConfigError, OpenAppsError, SweepStopped
 from openapps_sim.sweeps.record import EpisodeSpec, error_record, spec_to_json
 
 OnResult = Callable[[dict, dict], None]
@@ -165,6 +166,8 @@ class LocalPool:
         elif "user_error" in msg:
             e = msg["user_error"]
             raise ConfigError(e["source"], e["path"], e["problem"], e["allowed"])
+        elif "stop" in msg:
+            raise SweepStopped(msg["stop"])
 
     def _crashed(self, proc: _Proc, queue: list, on_result: OnResult, why: str) -> None:
         spec, attempt, started = proc.spec, proc.attempt, proc.started

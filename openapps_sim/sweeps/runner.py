@@ -15,17 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.agent import Agent
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, SweepStopped
 from openapps_sim.sweeps.record import EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
 
 
-def app_of_url(url: str, known_apps: set[str]) -> str | None:
+def app_of_url(url: str, known_apps: set[str], home: str = "") -> str | None:
+    """The app a page belongs to: the first path segment, or ``home`` (the app served at ``/``)."""
     parts = url.split("/", 4)
     if len(parts) < 4:
         return None
     first = parts[3].split("?")[0].split("#")[0]
     if first == "":
-        return "start"
+        return home or None
     return first if first in known_apps else None
 
 
@@ -97,12 +98,15 @@ class Worker:
                 "obs_mode": obs_mode,
             },
         )
-        env.unwrapped.action_mapping = _mapping_for(agent.action_space)
+        max_actions = int(getattr(agent, "max_actions", 1) or 1)
+        env.unwrapped.action_mapping = _mapping_for(agent.action_space, max_actions > 1)
         task_info = info["task_info"]
         goal = obs["goal"]
         agent.reset(goal, task_info if agent.privileged else {}, seed=spec.seed)
         max_steps = spec.max_steps or task_info["max_steps"]
-        known = set(discover_apps())
+        apps = discover_apps()
+        known = set(apps)
+        home = next((name for name, app in apps.items() if app.home), "")
         counter = InvalidActionCounter()
         steps: list[StepRecord] = []
         actions: list[str] = []
@@ -113,35 +117,49 @@ class Worker:
         if shot_dir:
             shot_dir.mkdir(parents=True, exist_ok=True)
         first_shot = self._save_shot(obs, shot_dir, 0, out_dir)
-        for n in range(max_steps):
-            if on_step is not None:
-                on_step(n)  # a heartbeat: the sweep's watchdog knows this worker is alive
-            action = agent.act(_agent_view(obs, agent))
-            actions.append(action)
-            check = classify_action(action, obs, agent.action_space)
-            if check.category != "valid":
-                counter.add(check.category, check.message, step=n)
-                obs = dict(
-                    obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}"
-                )
-                steps.append(StepRecord(action, check.category, obs["last_action_error"], reward, obs["url"]))
-                continue
-            obs, reward, terminated, truncated, step_info = env.step(action)
-            checked_at.append(n + 1)
-            category = "valid"
-            if obs["last_action_error"]:
+        try:
+            for n in range(max_steps):
+                if on_step is not None:
+                    on_step(n)  # a heartbeat: the sweep's watchdog knows this worker is alive
+                action = agent.act(_agent_view(obs, agent))
+                actions.append(action)
+                check = classify_action(action, obs, agent.action_space, max_actions=max_actions)
+                if check.category != "valid":
+                    counter.add(check.category, check.message, step=n)
+                    obs = dict(
+                        obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}"
+                    )
+                    steps.append(StepRecord(action, check.category, obs["last_action_error"], reward, obs["url"]))
+                    continue
+                obs, reward, terminated, truncated, step_info = env.step(action)
+                checked_at.append(n + 1)
                 category = classify_execution_error(obs["last_action_error"])
                 counter.add(category, obs["last_action_error"], step=n)
-            app = app_of_url(obs["url"], known)
-            if app and (not visited or visited[-1] != app):
-                visited.append(app)
-            ti = step_info.get("task_info", {})
-            partial = ti.get("partial_reward", partial)
-            success = bool(ti.get("success", False))
-            shot = self._save_shot(obs, shot_dir, n + 1, out_dir)
-            steps.append(StepRecord(action, category, obs["last_action_error"], float(reward), obs["url"], shot))
-            if terminated or truncated:
-                break
+                app = app_of_url(obs["url"], known, home)
+                if app and (not visited or visited[-1] != app):
+                    visited.append(app)
+                ti = step_info.get("task_info", {})
+                partial = ti.get("partial_reward", partial)
+                success = bool(ti.get("success", False))
+                shot = self._save_shot(obs, shot_dir, n + 1, out_dir)
+                steps.append(StepRecord(action, category, obs["last_action_error"], float(reward), obs["url"], shot))
+                if terminated or truncated:
+                    break
+        except Exception as exc:
+            # an infrastructure failure mid-episode: keep what happened so far, tokens included
+            record = error_record(spec, run_id, attempt, exc, time.perf_counter() - t0)
+            record.update(
+                goal=goal,
+                steps=len(actions),
+                actions=actions,
+                invalid=counter.as_dict(),
+                invalid_detail=counter.summary(),
+                apps_visited=visited,
+                tokens=agent.usage(),
+            )
+            trajectory = {"episode_id": spec.episode_id, "goal": goal, "steps": [asdict(s) for s in steps]}
+            exc.partial = EpisodeResult(record, trajectory)
+            raise
         task = env.unwrapped.task
         final = task.last_evaluation
         if final is None:
@@ -234,12 +252,13 @@ def _agent_view(obs: dict, agent: Agent) -> dict:
 _MAPPINGS: dict[str, Any] = {}
 
 
-def _mapping_for(space: str):
-    if space not in _MAPPINGS:
+def _mapping_for(space: str, multiaction: bool = False):
+    key = f"{space}:{multiaction}"
+    if key not in _MAPPINGS:
         from openapps_sim.envs.env import action_mapping
 
-        _MAPPINGS[space] = action_mapping(space)
-    return _MAPPINGS[space]
+        _MAPPINGS[key] = action_mapping(space, multiaction=multiaction)
+    return _MAPPINGS[key]
 
 
 def run_with_retry(
@@ -251,19 +270,47 @@ def run_with_retry(
 ) -> EpisodeResult:
     """Run an episode; on an infrastructure crash restart the worker and try once more.
 
-    A crash is never counted as the agent's success or failure: the record carries ``error``.
-    Configuration errors (unknown task, bad agent config) are not retried: they are raised.
+    A crash is never counted as the agent's success or failure: the record carries ``error``
+    and the steps taken before the crash; its ``tokens`` add up both attempts (the first
+    attempt's tokens were spent too). Configuration errors (unknown task, bad agent config) are
+    not retried: they are raised. A permanent infrastructure error (a rejected API key, an
+    unknown model, a prompt over the context length) raises :class:`SweepStopped`: it would
+    fail every episode alike.
     """
+    spent: dict = {}
     for attempt in (1, 2):
         t0 = time.perf_counter()
         try:
-            return worker.run(spec, out_dir, run_id, attempt, on_step=on_step)
+            result = worker.run(spec, out_dir, run_id, attempt, on_step=on_step)
+            result.record["tokens"] = add_usage(spent, result.record.get("tokens") or {})
+            return result
         except ConfigError:
             raise
         except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
             if os.environ.get("OPENAPPS_DEBUG"):
                 traceback.print_exc()
+            if getattr(exc, "permanent", False):
+                raise SweepStopped(
+                    f"{type(exc).__name__}: {exc} (agent {spec.agent}, task {spec.task}); this fails every "
+                    "episode alike, so the run stops. Fix the agent config or the model server, then resume."
+                ) from None
+            partial = getattr(exc, "partial", None)
+            spent = add_usage(spent, partial.record.get("tokens") or {} if partial else {})
             worker.restart()
             if attempt == 2:
-                return EpisodeResult(error_record(spec, run_id, attempt, exc, time.perf_counter() - t0))
+                if partial is None:
+                    partial = EpisodeResult(error_record(spec, run_id, attempt, exc, time.perf_counter() - t0))
+                partial.record["tokens"] = spent
+                return partial
     raise AssertionError("unreachable")
+
+
+def add_usage(a: dict, b: dict) -> dict:
+    """Two usage mappings added key by key (numbers summed; other values from ``b``)."""
+    out = dict(a)
+    for k, v in b.items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(out.get(k, 0), (int, float)):
+            out[k] = round(out.get(k, 0) + v, 6)
+        else:
+            out[k] = v
+    return out

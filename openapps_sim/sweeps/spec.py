@@ -13,6 +13,7 @@ from typing import Any
 
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+from openapps_sim.taskkit.language import goal_languages
 
 SPEC_KEYS = {
     "name": "a short name for the sweep",
@@ -24,7 +25,7 @@ SPEC_KEYS = {
     "max_steps": "step budget per episode (default: the family's)",
     "viewports": "list of WIDTHxHEIGHT (a sweep axis)",
     "temperatures": "list of LLM temperatures (a sweep axis for LLM agents)",
-    "languages": "goal languages: en, de, fr or auto (a sweep axis)",
+    "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto (a sweep axis)",
     "workers": "number of worker processes",
     "record_screenshots": "save a screenshot per step for the trajectory viewer",
 }
@@ -189,9 +190,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         parse_viewport(v, source)
     temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
     langs = [str(x) for x in _as_list(raw.get("languages", ["en"]), source, "languages")]
+    known = [*goal_languages(), "auto"]  # the phrasing files present (tasks/phrasings/<lang>.yaml)
     for lang in langs:
-        if lang not in ("en", "de", "fr", "auto"):
-            raise ConfigError(source, "languages", f"unknown language {lang!r}", "en, de, fr, auto")
+        if lang not in known:
+            raise ConfigError(source, "languages", f"unknown language {lang!r}", ", ".join(known))
     workers = raw.get("workers", 1)
     if not isinstance(workers, int) or workers < 1:
         raise ConfigError(source, "workers", f"expected a positive integer, got {workers!r}")

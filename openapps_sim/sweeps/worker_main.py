@@ -18,7 +18,7 @@ import signal
 import sys
 from pathlib import Path
 
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, SweepStopped
 from openapps_sim.sweeps.record import spec_from_json
 
 
@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
                 result = run_with_retry(worker, spec, Path(args.out), args.run_id, on_step=lambda n: send({"beat": n}))
             except ConfigError as e:
                 send({"user_error": {"source": e.source, "path": e.path, "problem": e.problem, "allowed": e.allowed}})
+                continue
+            except SweepStopped as e:  # a permanent infrastructure error: the whole sweep stops
+                send({"stop": str(e)})
                 continue
             send({"result": {"record": result.record, "trajectory": result.trajectory}})
     finally:

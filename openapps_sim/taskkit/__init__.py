@@ -8,8 +8,9 @@ A family (a :class:`TaskFamily` subclass in ``tasks/``) says, for one kind of go
   cart before "empty the cart");
 * ``apply(state, params)`` — the expected change, applied to a copy of the initial state; the
   task succeeds only when the whole normalised world state equals the result;
-* ``phrasings`` — goal templates: English in three styles (``plain``, ``casual``,
-  ``context``) plus ``de`` and ``fr``, formatted with the parameters;
+* goal templates — data files, one per language (``tasks/phrasings/<lang>.yaml``, see
+  :mod:`openapps_sim.taskkit.language`): English in three styles (``plain``, ``casual``,
+  ``context``), every other language as one list, formatted with :meth:`goal_values`;
 * ``solve(params, ui)`` — the oracle's script: a generator of UI steps addressed by
   ``data-testid`` (see :class:`UI`), which the oracle agent turns into BrowserGym actions.
 
@@ -27,7 +28,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from openapps_sim.errors import unknown_name
+from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.reward import StateDiff, normalise_world, state_diff
 
 ENGLISH_STYLES = ("plain", "casual", "context")
@@ -150,7 +152,6 @@ class TaskFamily:
     apps: tuple[str, ...] = ()
     max_steps: int = 15
     description: str = ""
-    phrasings: dict[str, list[str]] = {}
     returns_value: bool = False
     #: single | sequential | conjunctive | conditional | hierarchical | answer
     structure: str = "single"
@@ -235,26 +236,48 @@ class TaskFamily:
                     )
         return out
 
+    def styles(self, language: str) -> dict[str, list[str]]:
+        """The goal templates in ``language``, by style (from ``tasks/phrasings/<language>.yaml``)."""
+        return lang_data.family_styles(self.id, language)
+
+    def phrasing_id(self, params: dict) -> str:
+        """Whose templates phrase this instance (a family with several kinds of goal names one
+        entry per kind, such as ``code_editor.edit_file.replace``)."""
+        return self.id
+
+    def goal_values(self, params: dict, language: str) -> dict:
+        """The values goal templates are formatted with (families add language-dependent ones,
+        such as a date written out in ``language``)."""
+        return {k: v for k, v in params.items() if isinstance(v, (str, int, float))}
+
     # -- provided ----------------------------------------------------------------------------
+    @property
+    def phrasings(self) -> dict[str, list[str]]:
+        """Every template of every language, by style."""
+        out: dict[str, list[str]] = {}
+        for lang in lang_data.goal_languages():
+            out.update(self.styles(lang))
+        return out
+
     def languages(self) -> list[str]:
-        langs = ["en"] if any(self.phrasings.get(s) for s in ENGLISH_STYLES) else []
-        return langs + [lang for lang in ("de", "fr") if self.phrasings.get(lang)]
+        return [lang for lang in lang_data.goal_languages() if self.styles(lang)]
 
     def goal_text(
         self, params: dict, rng: random.Random, language: str = "en", style: str | None = None
     ) -> tuple[str, str]:
-        if language == "en":
-            styles = [s for s in ENGLISH_STYLES if self.phrasings.get(s)]
-            style = style if style in styles else rng.choice(styles)
-            templates = self.phrasings[style]
-        else:
-            if not self.phrasings.get(language):
-                raise unknown_name(f"task {self.id}", "language", language, self.languages())
-            style = language
-            templates = self.phrasings[language]
-        template = rng.choice(templates)
-        values = {k: v for k, v in params.items() if isinstance(v, (str, int, float))}
-        return template.format(**values), style
+        key = self.phrasing_id(params)
+        styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
+        if not styles:
+            raise ConfigError(
+                f"task {self.id}",
+                "language",
+                f"no goal phrasing in {language!r} (add it to tasks/phrasings/{language}.yaml)",
+                ", ".join(self.languages()),
+            )
+        if style not in styles:
+            style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
+        template = rng.choice(styles[style])
+        return template.format(**self.goal_values(params, language)), style
 
 
 def instantiate(
@@ -268,8 +291,7 @@ def instantiate(
 ) -> Instance:
     rng = random.Random(f"{fam.id}:{seed}")
     if language == "auto":
-        lang = config.get("shell", {}).get("lang", "en")
-        language = lang if lang in fam.languages() else "en"
+        language = lang_data.world_language(config)  # a family without it raises, never falls back
     params = fam.sample(copy.deepcopy(state), config, rng)
     initial = copy.deepcopy(state)
     fam.prepare(initial, params)

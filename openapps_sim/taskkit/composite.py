@@ -11,8 +11,10 @@ fraction of parts whose app already holds its expected state.
 from __future__ import annotations
 
 import random
+import re
 
 from openapps_sim.taskkit import Subgoal, TaskFamily, get_family
+from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.reward import normalise_world
 
 
@@ -43,6 +45,30 @@ class MultiStepFamily(TaskFamily):
     @property
     def max_steps(self) -> int:  # type: ignore[override]
         return sum(f.max_steps for f in self.part_families) + self.extra_steps
+
+    def styles(self, language: str) -> dict[str, list[str]]:
+        """The family's own templates if its language file has them, else the parts' clauses
+        joined by the language's joiners (``{title}`` of part ``i`` becomes ``{p<i>_title}``)."""
+        own = super().styles(language)
+        if own:
+            return own
+        clauses = [lang_data.clause(p, language) for p in self.parts]
+        if not all(clauses):
+            return {}
+        indexed = [
+            re.sub(r"\{(\w+)\}", lambda m, i=i: "{p" + str(i) + "_" + m.group(1) + "}", c)
+            for i, c in enumerate(clauses)
+        ]
+        return {
+            style: [lang_data.join_clauses(j, indexed) for j in items]
+            for style, items in lang_data.joiners(language).items()
+        }
+
+    def goal_values(self, params: dict, language: str) -> dict:
+        values = super().goal_values(params, language)
+        for i, (fam, p) in enumerate(zip(self.part_families, params["parts"], strict=True)):
+            values.update({f"p{i}_{k}": v for k, v in fam.goal_values(p, language).items()})
+        return values
 
     def link(self, parts: list[dict], state: dict, config: dict, rng: random.Random) -> None:
         """Tie the parts' parameters together (in place). Default: independent parts."""

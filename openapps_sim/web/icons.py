@@ -1,14 +1,12 @@
-"""Inline SVG icons, drawn here (no icon font, no request to another host)."""
+"""Inline SVG icons, drawn here (no icon font, no request to another host).
+
+These are the shared, generic icons; each app declares its own launcher icon as
+``AppSpec.icon_svg`` (an SVG path) in its package.
+"""
 
 from __future__ import annotations
 
 _PATHS = {
-    "todo": "M4 6h2v2H4zM9 6h11v2H9zM4 11h2v2H4zM9 11h11v2H9zM4 16h2v2H4zM9 16h11v2H9z",
-    "calendar": "M5 5h14v15H5zM5 9h14M8 3v4M16 3v4M8 13h3v3H8z",
-    "messenger": "M4 5h16v11H9l-5 4z",
-    "maps": "M12 21s-6-6.2-6-11a6 6 0 1 1 12 0c0 4.8-6 11-6 11zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z",
-    "shop": "M5 8h14l-1 12H6zM9 8V6a3 3 0 0 1 6 0v2",
-    "code_editor": "M9 7l-5 5 5 5M15 7l5 5-5 5M13 5l-2 14",
     "home": "M4 11l8-7 8 7M6 10v10h12V10",
     "search": "M10 4a6 6 0 1 0 0 12a6 6 0 1 0 0-12zM15 15l5 5",
     "trash": "M5 7h14M9 7V4h6v3M7 7l1 13h8l1-13",
@@ -20,10 +18,20 @@ _PATHS = {
 ICON_NAMES = sorted(_PATHS)
 
 
-def icon_svg(name: str, size: int = 24, color: str = "currentColor") -> str:
-    path = _PATHS.get(name, _PATHS["app"])
+def icon_path(name: str) -> str:
+    """The SVG path of a generic icon (the ``app`` grid for an unknown name)."""
+    return _PATHS.get(name, _PATHS["app"])
+
+
+def svg(path: str, size: int = 24, color: str = "currentColor") -> str:
+    """An inline ``<svg>`` drawing one 24×24 path."""
     return (
         f'<svg class="icon" xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 24 24" '
         f'fill="none" stroke="{color}" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" '
         f'aria-hidden="true"><path d="{path}"/></svg>'
     )
+
+
+def icon_svg(name: str, size: int = 24, color: str = "currentColor") -> str:
+    """A generic icon by name."""
+    return svg(icon_path(name), size, color)

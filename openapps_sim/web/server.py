@@ -69,8 +69,8 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
 
     for spec in world.apps.values():
         r = AppRoutes()
-        spec.routes(r)
-        prefix = "" if spec.name == "start" else f"/{spec.name}"
+        spec.register_routes(r)
+        prefix = spec.url_prefix
         for route in r.routes:
             path = prefix + route.path if route.path != "/" or not prefix else prefix + "/"
             app.route(path, methods=[route.method])(_make_endpoint(world, spec, route.handler))

@@ -21,7 +21,7 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
     topbar = Header(
         A(shell["home_label"], href="/", data_testid="nav-home"),
         Span(shell["brand"], cls="brand"),
-        Span(ctx.config.get("title", ""), data_testid="app-title") if ctx.app.name != "start" else None,
+        Span(ctx.config.get("title", ""), data_testid="app-title") if not ctx.app.home else None,
         cls="topbar",
     )
     doc = Html(

@@ -80,7 +80,8 @@ def intent_misunderstanding_rate(
 
 
 def effort(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
-    """Mean and median steps, mean and total duration (s) and mean tokens per valid episode."""
+    """Mean and median steps, mean and total duration (s), mean and total tokens and the total
+    cost (USD, from the agents' price tables) of the valid episodes."""
     v = valid_episodes(df)
     g = Grouping(v, by)
     dur = v["duration_s"].to_numpy(dtype=float)
@@ -92,6 +93,8 @@ def effort(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
         mean_duration_s=g.mean(dur),
         total_duration_s=np.where(has_dur, g.sum(np.nan_to_num(dur)), np.nan),
         mean_tokens=g.mean(v["tokens_total"]),
+        total_tokens=g.sum(v["tokens_total"].to_numpy(dtype=float)),
+        total_cost_usd=g.sum(v["cost_usd"].to_numpy(dtype=float)),
     )
 
 

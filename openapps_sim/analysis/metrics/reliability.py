@@ -232,7 +232,7 @@ def reliability_summary(
     ``mad_ratio`` (:func:`agent_deviation`; versions are ``version`` minus the ``by`` columns);
     ``loops_per_episode``, ``episodes_with_loops``; ``invalid_per_episode``,
     ``invalid_per_step``; ``intent_rate``; ``mean_steps``, ``mean_duration_s``,
-    ``mean_tokens``; ``errors`` (infrastructure errors, excluded from everything else).
+    ``mean_tokens``, ``total_tokens``, ``total_cost_usd``; ``errors`` (infrastructure errors, excluded from everything else).
     """
     by = list(by)
     base = success_rate(df, by, ci, n_boot, level, seed)
@@ -245,7 +245,7 @@ def reliability_summary(
         loop_rates(df, by)[[*by, "loops_per_episode", "episodes_with_loops"]],
         invalid_rates(df, by)[[*by, "invalid_per_episode", "invalid_per_step"]],
         intent_misunderstanding_rate(df, by)[[*by, "rate"]].rename(columns={"rate": "intent_rate"}),
-        effort(df, by)[[*by, "mean_steps", "mean_duration_s", "mean_tokens"]],
+        effort(df, by)[[*by, "mean_steps", "mean_duration_s", "mean_tokens", "total_tokens", "total_cost_usd"]],
     ]
     out = base
     for part in parts:

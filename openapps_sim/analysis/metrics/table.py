@@ -107,6 +107,11 @@ def prepare(df: pd.DataFrame, min_repeats: int = DEFAULT_MIN_REPEATS) -> pd.Data
     else:
         out["intent_misunderstanding"] = np.array([_as_bool(v) for v in out["intent_misunderstanding"]], dtype=bool)
     out["tokens_total"] = [token_total(t) for t in out["tokens"]] if "tokens" in out.columns else 0.0
+    out["cost_usd"] = (
+        [float(t.get("cost_usd") or 0.0) if isinstance(t, dict) else 0.0 for t in out["tokens"]]
+        if "tokens" in out.columns
+        else 0.0
+    )
     out.attrs = {**df.attrs, _PREPARED: min_repeats}  # a new dict: never flag the input
     return out
 

@@ -117,8 +117,17 @@ HEADLINE_HEADERS = [
     "Invalid/ep",
     "Intent misund.",
     "Mean steps",
+    "Tokens (USD)",
     "Infra errors",
 ]
+
+
+def fmt_tokens(total: Any, cost: Any) -> str:
+    """Total tokens of an agent's scored episodes, with their cost when a price table gave one."""
+    if total is None or pd.isna(total) or not total:
+        return DASH
+    text = f"{int(total):,}"
+    return f"{text} (${float(cost):.2f})" if cost and not pd.isna(cost) else text
 
 
 def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
@@ -137,6 +146,7 @@ def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
                 fmt_num(r["invalid_per_episode"]),
                 fmt_pct(r["intent_rate"]),
                 fmt_num(r["mean_steps"], 1),
+                fmt_tokens(r.get("total_tokens"), r.get("total_cost_usd")),
                 str(int(r["errors"])),
             ]
         )
@@ -157,5 +167,5 @@ def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> str:
     rows = headline_rows(summary)
     for _, e in errs.iterrows():
         if e["agent"] not in set(summary["agent"]):
-            rows.append([str(e["agent"]), "0"] + [DASH] * 8 + [str(int(e["errors"]))])
+            rows.append([str(e["agent"]), "0"] + [DASH] * (len(HEADLINE_HEADERS) - 3) + [str(int(e["errors"]))])
     return text_table(HEADLINE_HEADERS, rows)

@@ -60,6 +60,11 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def initial_state(config: dict, rng) -> dict:
+    """Built from the config only: no randomness, and contacts never reply."""
+    return build_state(config)
+
+
 def build_state(config: dict) -> dict:
     """The initial state from the app's config (contacts, conversations, extra messages).
 

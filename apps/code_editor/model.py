@@ -163,3 +163,29 @@ def move(state: dict, old: str, new: str) -> None:
         if folder not in state["folders"]:
             state["folders"].append(folder)
     state["folders"].sort()
+
+
+def initial_state(config: dict, rng) -> dict:
+    state: dict = {"project": config["project"], "folders": [], "files": {}}
+    for folder in config["folders"]:
+        folder = folder.strip("/")
+        if folder:
+            create_folder(state, folder)
+    for f in config["files"]:
+        create_file(state, f["path"].strip("/"), clean_content(f["content"]))
+    return state
+
+
+def normalise(state: dict) -> dict:
+    """Paths compared exactly; contents without trailing white space and with one final newline."""
+    return {
+        "project": state.get("project", ""),
+        "folders": sorted(state["folders"]),
+        "files": {p: normalise_content(c) for p, c in sorted(state["files"].items())},
+    }
+
+
+def clear_project(state: dict) -> None:
+    """Delete every file and folder."""
+    state["files"] = {}
+    state["folders"] = []

@@ -1,7 +1,7 @@
 """The shop's pure logic: the catalogue, prices, search ranking, cart lines and normalisation.
 
 Nothing here renders HTML, so task families import it freely
-(``from openapps_sim.apps.shop.catalog import ...``).
+(``from openapps_sim.apps.shop.model import ...``).
 """
 
 from __future__ import annotations
@@ -265,3 +265,40 @@ def normalise(state: dict) -> dict:
             for o in state.get("orders", [])
         ],
     }
+
+
+def initial_state(config: dict, rng) -> dict:
+    check_config(config)
+    orders = []
+    for o in config["past_orders"]:
+        lines = [
+            {"product_id": ln["product_id"], "options": dict(ln["options"]), "qty": ln["qty"], "price": ln["price"]}
+            for ln in o["lines"]
+        ]
+        orders.append(
+            {"id": o["id"], "lines": lines, "address": dict(o["address"]), "total": order_total(config, lines)}
+        )
+    numeric = [int(o["id"]) for o in orders if o["id"].isdigit()]
+    return {"cart": [], "orders": orders, "next_line": 1, "next_order": max(numeric, default=1000) + 1}
+
+
+def cart_line(state: dict, line_id: int | None) -> dict | None:
+    """The cart line with this id (None when there is none)."""
+    return next((ln for ln in state["cart"] if ln["id"] == line_id), None)
+
+
+def set_line_qty(line: dict, qty: int) -> int:
+    """Set a line's quantity; returns the old one."""
+    old, line["qty"] = line["qty"], qty
+    return old
+
+
+def remove_line(state: dict, line: dict) -> None:
+    state["cart"].remove(line)
+
+
+def empty_cart(state: dict) -> int:
+    """Remove every line; returns how many there were."""
+    n = len(state["cart"])
+    state["cart"] = []
+    return n

@@ -1,0 +1,143 @@
+"""Calendar's event form: reading and checking it, and the new / edit / duplicate page."""
+
+from __future__ import annotations
+
+from fasthtml.common import (
+    H1,
+    A,
+    Button,
+    Div,
+    Form,
+    Input,
+    P,
+    Textarea,
+)
+from openapps_sim.apps.calendar.model import FIELDS, TIME_RE, parse_date, split_invitees
+
+from openapps_sim.appkit import AppContext
+from openapps_sim.web.components import field
+
+
+def form_values(ev: dict) -> dict:
+    out = {f: ev.get(f, "") for f in FIELDS}
+    out["invitees"] = ", ".join(ev.get("invitees", []))
+    return out
+
+
+def values_to_raw(values: dict) -> dict:
+    raw = dict(values)
+    raw["invitees"] = split_invitees(values.get("invitees", ""))
+    return raw
+
+
+def read_form(ctx: AppContext, params: dict) -> tuple[dict, str | None]:
+    def text(key: str) -> str:
+        value = params.get(key, "")
+        if isinstance(value, list):
+            value = value[-1] if value else ""
+        return str(value)
+
+    values = {f: text(f) for f in FIELDS}
+    values["title"] = " ".join(values["title"].split())
+    values["date"] = values["date"].strip()
+    values["time"] = values["time"].strip()
+    if not values["title"]:
+        return values, ctx.t("error_title")
+    if parse_date(values["date"]) is None:
+        return values, ctx.t("error_date")
+    if values["time"]:
+        tm = TIME_RE.match(values["time"])
+        if not tm:
+            return values, ctx.t("error_time")
+        values["time"] = f"{tm.group(1)}:{tm.group(2)}"
+    return values, None
+
+
+def _field(ctx: AppContext, name: str, control, hint: str | None = None):
+    return field(
+        ctx.t(f"field_{name}"),
+        f"cal-{name}",
+        control,
+        P(hint, cls="hint", id=f"cal-{name}-hint") if hint else None,
+        cls="field",
+    )
+
+
+def form_page(ctx: AppContext, heading: str, values: dict, action: str, cancel: str, error: str | None):
+    def text_input(name: str, **kw):
+        return Input(
+            type="text",
+            name=name,
+            id=f"cal-{name}",
+            value=values.get(name, ""),
+            autocomplete="off",
+            data_testid=f"calendar-field-{name}",
+            **kw,
+        )
+
+    return ctx.page(
+        Div(
+            H1(heading, data_testid="calendar-form-heading"),
+            P(error, cls="error", role="alert", data_testid="calendar-form-error") if error else None,
+            Form(
+                _field(ctx, "title", text_input("title", required=True)),
+                Div(
+                    _field(
+                        ctx,
+                        "date",
+                        Input(
+                            type="date",
+                            name="date",
+                            id="cal-date",
+                            value=values.get("date", ""),
+                            required=True,
+                            data_testid="calendar-field-date",
+                        ),
+                    ),
+                    _field(
+                        ctx,
+                        "time",
+                        Input(
+                            type="time",
+                            name="time",
+                            id="cal-time",
+                            value=values.get("time", ""),
+                            aria_describedby="cal-time-hint",
+                            data_testid="calendar-field-time",
+                        ),
+                        ctx.t("time_hint"),
+                    ),
+                    cls="pair",
+                ),
+                _field(ctx, "location", text_input("location")),
+                _field(
+                    ctx,
+                    "invitees",
+                    text_input("invitees", aria_describedby="cal-invitees-hint"),
+                    ctx.t("invitees_hint"),
+                ),
+                _field(ctx, "url", text_input("url", placeholder=ctx.t("url_placeholder"), inputmode="url")),
+                _field(
+                    ctx,
+                    "description",
+                    Textarea(
+                        values.get("description", ""),
+                        name="description",
+                        id="cal-description",
+                        rows="4",
+                        data_testid="calendar-field-description",
+                    ),
+                ),
+                Div(
+                    Button(ctx.t("save"), type="submit", data_testid="calendar-save"),
+                    A(ctx.t("cancel"), href=ctx.url(cancel), cls="button secondary", data_testid="calendar-cancel"),
+                    cls="cal-actions",
+                ),
+                method="post",
+                action=action,
+                cls="cal-form",
+            ),
+            cls="card cal-form-card",
+        ),
+        title=f"{heading} · {ctx.config['title']}",
+    )

@@ -1,0 +1,208 @@
+"""Code editor's main views: a folder's listing, a file in the editor, and the confirm-delete page of a folder."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from fasthtml.common import (
+    H1,
+    A,
+    Button,
+    Div,
+    Form,
+    Input,
+    P,
+    Pre,
+    Span,
+    Table,
+    Tbody,
+    Td,
+    Textarea,
+    Th,
+    Thead,
+    Tr,
+)
+from openapps_sim.apps.code_editor import model
+from openapps_sim.apps.code_editor.model import path_id
+from openapps_sim.apps.code_editor.views import (
+    count,
+    crumbs,
+    delete_file_form,
+    delete_folder_link,
+    file_url,
+    folder_url,
+    icon,
+    language,
+    layout,
+    lines,
+    rename_link,
+    sorted_entries,
+)
+
+from openapps_sim.appkit import AppContext
+
+
+def folder_view(ctx: AppContext, params: dict, folder: str):
+    state = ctx.state
+    entries = sorted_entries(ctx, folder)
+    rows = []
+    for kind, p in entries:
+        pid = path_id(p)
+        if kind == "folder":
+            sub_folders, sub_files = model.children(state, p)
+            size = count(ctx, "items", len(sub_folders) + len(sub_files))
+            href = folder_url(ctx, p)
+            actions = [rename_link(ctx, p), delete_folder_link(ctx, p)]
+        else:
+            size = count(ctx, "lines", lines(state["files"][p]))
+            href = file_url(ctx, p)
+            actions = [rename_link(ctx, p), delete_file_form(ctx, p)]
+        rows.append(
+            Tr(
+                Td(
+                    A(icon(kind), model.name_of(p), href=href, data_testid=f"code_editor-open-{pid}"),
+                    cls="name",
+                ),
+                Td(ctx.t(f"kind_{kind}"), cls="muted small"),
+                Td(size, cls="muted small"),
+                Td(*actions, cls="actions"),
+                data_testid=f"code_editor-row-{pid}",
+            )
+        )
+    title = state["project"] if folder == "" else model.name_of(folder)
+    new_q = {"parent": folder} if folder else {}
+    head_actions = [
+        A(
+            ctx.t("new_file_here"),
+            href=ctx.url("/new?" + urlencode({"kind": "file", **new_q})),
+            cls="button secondary",
+            data_testid="code_editor-new-file-here",
+        ),
+        A(
+            ctx.t("new_folder_here"),
+            href=ctx.url("/new?" + urlencode({"kind": "folder", **new_q})),
+            cls="button secondary",
+            data_testid="code_editor-new-folder-here",
+        ),
+    ]
+    if folder:
+        head_actions += [rename_link(ctx, folder), delete_folder_link(ctx, folder)]
+    listing = (
+        Table(
+            Thead(Tr(Th(ctx.t("col_name")), Th(""), Th(ctx.t("col_size")), Th(ctx.t("col_actions"), cls="actions"))),
+            Tbody(*rows),
+            cls="ce-list",
+            data_testid="code_editor-listing",
+        )
+        if rows
+        else P(
+            ctx.t("empty_project") if folder == "" else ctx.t("empty_folder"),
+            cls="muted",
+            data_testid="code_editor-empty",
+        )
+    )
+    readme = None
+    readme_path = model.join(folder, "README.md")
+    if ctx.config["show_readme"] and readme_path in state["files"]:
+        readme = Div(
+            Div(
+                icon("file"),
+                A(
+                    "README.md",
+                    href=file_url(ctx, readme_path),
+                    data_testid="code_editor-readme-open",
+                ),
+                cls="row",
+                style="gap:.35em;margin-bottom:var(--gap)",
+            ),
+            Pre(state["files"][readme_path], data_testid="code_editor-readme"),
+            cls="card ce-readme",
+        )
+    return layout(
+        ctx,
+        params,
+        [
+            Div(
+                crumbs(ctx, folder),
+                Div(
+                    H1(title, data_testid="code_editor-title"),
+                    Div(*head_actions, cls="actions"),
+                    cls="ce-head",
+                ),
+                listing,
+                cls="card",
+            ),
+            readme,
+        ],
+        current=folder,
+        context_folder=folder,
+    )
+
+
+def file_view(ctx: AppContext, params: dict, path: str):
+    content = ctx.state["files"][path]
+    n = lines(content)
+    pid = path_id(path)
+    wrap = ctx.config["wrap_lines"]
+    gutter = None
+    shown_lines = max(n + 1, ctx.config["min_editor_lines"])
+    if ctx.config["show_line_numbers"] and not wrap:
+        total = shown_lines + 120
+        digits = len(str(total))
+        gutter = Pre(
+            "\n".join(str(i) for i in range(1, total + 1)),
+            cls="ce-gutter",
+            aria_hidden="true",
+            style=f"width:calc({digits}ch + 1em)",
+        )
+    editor = Textarea(
+        # The HTML parser drops one newline right after <textarea>: lead with one so that a
+        # file starting with an empty line keeps it.
+        "\n" + content,
+        name="content",
+        rows=str(shown_lines),
+        wrap="soft" if wrap else "off",
+        spellcheck="false",
+        autocomplete="off",
+        aria_label=ctx.t("editor_label", name=model.name_of(path)),
+        cls="" if wrap else "nowrap",
+        style=f"tab-size:{ctx.config['tab_size']};min-height:calc({shown_lines} * 1.5em + 2 * var(--gap))",
+        data_testid="code_editor-editor",
+    )
+    return layout(
+        ctx,
+        params,
+        [
+            Div(
+                crumbs(ctx, path),
+                Div(
+                    H1(model.name_of(path), data_testid="code_editor-title"),
+                    Span(language(ctx, path), cls="badge ce-lang", data_testid="code_editor-language"),
+                    Div(rename_link(ctx, path), delete_file_form(ctx, path), cls="actions"),
+                    cls="ce-head",
+                ),
+                Form(
+                    Input(type="hidden", name="path", value=path),
+                    Div(gutter, editor, cls="ce-editor"),
+                    Div(
+                        Span(count(ctx, "lines", n)),
+                        Span(ctx.t("chars", n=len(content))),
+                        Span(language(ctx, path)),
+                        cls="ce-status",
+                        data_testid="code_editor-status",
+                    ),
+                    Div(
+                        Button(ctx.t("save"), type="submit", data_testid="code_editor-save"),
+                        Span(ctx.t("unsaved_hint"), cls="muted small"),
+                        cls="ce-savebar",
+                    ),
+                    method="post",
+                    action=ctx.url("/save"),
+                    data_testid=f"code_editor-editor-form-{pid}",
+                ),
+                cls="card",
+            )
+        ],
+        current=path,
+        context_folder=model.parent_of(path),
+    )

@@ -1,0 +1,271 @@
+"""Code editor's page frame: the file tree with its filter, breadcrumbs, flash messages and shared links."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from fasthtml.common import (
+    H2,
+    A,
+    Div,
+    Li,
+    NotStr,
+    P,
+    Span,
+    Ul,
+)
+from openapps_sim.apps.code_editor import model
+from openapps_sim.apps.code_editor.model import path_id
+
+from openapps_sim.appkit import AppContext
+from openapps_sim.web.components import flash, not_found_card, post_button, search_form
+
+LANGUAGES = {
+    "py": "Python",
+    "js": "JavaScript",
+    "ts": "TypeScript",
+    "md": "Markdown",
+    "json": "JSON",
+    "yaml": "YAML",
+    "yml": "YAML",
+    "toml": "TOML",
+    "css": "CSS",
+    "html": "HTML",
+    "sh": "Shell",
+    "sql": "SQL",
+    "cfg": "INI",
+    "ini": "INI",
+}
+
+
+FOLDER_SVG = (
+    '<svg class="icon folder-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 6h7l2 2h9v11H3z" '
+    'fill="currentColor" fill-opacity=".25" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/></svg>'
+)
+FILE_SVG = (
+    '<svg class="icon file-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 3h8l4 4v14H6zM14 3v4h4" '
+    'fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/></svg>'
+)
+ROOT_SVG = (
+    '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M9 7l-5 5 5 5M15 7l5 5-5 5" '
+    'fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/></svg>'
+)
+
+
+def view_url(ctx: AppContext, **query: str) -> str:
+    q = {k: v for k, v in query.items() if v not in (None, "")}
+    return ctx.url("/" + ("?" + urlencode(q) if q else ""))
+
+
+def folder_url(ctx: AppContext, folder: str, **extra: str) -> str:
+    return view_url(ctx, folder=folder, **extra)
+
+
+def file_url(ctx: AppContext, path: str, **extra: str) -> str:
+    return view_url(ctx, file=path, **extra)
+
+
+def count(ctx: AppContext, key: str, n: int) -> str:
+    """``{n} lines`` / ``1 line``: the singular has its own string so that languages can word it."""
+    return ctx.t(f"{key}_one") if n == 1 else ctx.t(key, n=n)
+
+
+def lines(text: str) -> int:
+    return len(text.split("\n")) - (1 if text.endswith("\n") else 0) if text else 0
+
+
+def language(ctx: AppContext, path: str) -> str:
+    return LANGUAGES.get(model.extension(path), ctx.t("lang_text"))
+
+
+def icon(kind: str) -> NotStr:
+    return NotStr(FOLDER_SVG if kind == "folder" else FILE_SVG)
+
+
+def sorted_entries(ctx: AppContext, folder: str) -> list[tuple[str, str]]:
+    folders, files = model.children(ctx.state, folder)
+    entries = [("folder", p) for p in folders] + [("file", p) for p in files]
+    if not ctx.config["folders_first"]:
+        entries.sort(key=lambda e: (model.name_of(e[1]).casefold(), model.name_of(e[1])))
+    return entries
+
+
+def flash_message(ctx: AppContext, params: dict):
+    key = params.get("msg")
+    if key in ("saved", "created_file", "created_folder", "renamed", "deleted"):
+        return flash(ctx.t(f"flash_{key}"), "code_editor-flash", cls="ce-flash")
+    return None
+
+
+# -- sidebar ----------------------------------------------------------------------------------
+
+
+def tree(ctx: AppContext, current: str, context_folder: str, query: str):
+    state = ctx.state
+    q = query.casefold()
+    keep: set[str] | None = None
+    if q:
+        hits = [p for p in list(state["folders"]) + list(state["files"]) if q in model.name_of(p).casefold()]
+        keep = set(hits)
+        for p in hits:
+            keep.update(model.ancestors(p))
+
+    def branch(folder: str):
+        items = []
+        for kind, p in sorted_entries(ctx, folder):
+            if keep is not None and p not in keep:
+                continue
+            pid = path_id(p)
+            link_q = {"q": query} if query else {}
+            if kind == "folder":
+                link = A(
+                    icon("folder"),
+                    model.name_of(p),
+                    href=folder_url(ctx, p, **link_q),
+                    cls="folder-link" + (" current" if p == current else ""),
+                    aria_current="page" if p == current else None,
+                    data_testid=f"code_editor-folder-{pid}",
+                )
+                sub = branch(p)
+                items.append(Li(link, sub) if sub is not None else Li(link))
+            else:
+                items.append(
+                    Li(
+                        A(
+                            icon("file"),
+                            model.name_of(p),
+                            href=file_url(ctx, p, **link_q),
+                            cls="file-link" + (" current" if p == current else ""),
+                            aria_current="page" if p == current else None,
+                            data_testid=f"code_editor-file-{pid}",
+                        )
+                    )
+                )
+        return Ul(*items) if items else None
+
+    root_link = A(
+        NotStr(ROOT_SVG),
+        Span(state["project"]),
+        href=folder_url(ctx, "", q=query) if query else ctx.url("/"),
+        cls="folder-link" + (" current" if current == "" else ""),
+        data_testid="code_editor-root",
+    )
+    sub = branch("")
+    body = [Ul(Li(root_link, sub) if sub is not None else Li(root_link))]
+    if keep is not None and not keep:
+        body.append(P(ctx.t("no_matches", q=query), cls="muted small", data_testid="code_editor-no-matches"))
+    new_q = {"parent": context_folder} if context_folder else {}
+    return Div(
+        Div(
+            A(
+                ctx.t("new_file"),
+                href=ctx.url("/new?" + urlencode({"kind": "file", **new_q})),
+                cls="button",
+                data_testid="code_editor-new-file",
+            ),
+            A(
+                ctx.t("new_folder"),
+                href=ctx.url("/new?" + urlencode({"kind": "folder", **new_q})),
+                cls="button secondary",
+                data_testid="code_editor-new-folder",
+            ),
+            cls="toolbar",
+        ),
+        H2(ctx.t("explorer")),
+        search_form(
+            ctx.url("/"),
+            query,
+            ctx.t("filter_placeholder"),
+            "code_editor-filter",
+            ctx.t("filter_button"),
+            cls="ce-filter",
+            button_cls="secondary",
+            after=(
+                A(ctx.t("clear_filter"), href=ctx.url("/"), data_testid="code_editor-filter-clear") if query else None,
+            ),
+        ),
+        Div(*body, cls="ce-tree", role="navigation", aria_label=ctx.t("tree_label"), data_testid="code_editor-tree"),
+        cls="card ce-side",
+    )
+
+
+def layout(ctx: AppContext, params: dict, main, current: str = "", context_folder: str = ""):
+    query = str(params.get("q", "")).strip()
+    return ctx.page(
+        Div(
+            tree(ctx, current, context_folder, query),
+            Div(flash_message(ctx, params), *main, cls="ce-main"),
+            cls="ce-layout",
+        ),
+        title=ctx.config["title"],
+    )
+
+
+def crumbs(ctx: AppContext, path: str):
+    parts = [
+        A(ctx.state["project"], href=ctx.url("/"), data_testid="code_editor-crumb-root"),
+    ]
+    for folder in model.ancestors(path) + ([path] if path else []):
+        parts.append(Span("/", aria_hidden="true"))
+        if folder == path:
+            parts.append(Span(model.name_of(folder), aria_current="page"))
+        else:
+            parts.append(
+                A(
+                    model.name_of(folder),
+                    href=folder_url(ctx, folder),
+                    data_testid=f"code_editor-crumb-{path_id(folder)}",
+                )
+            )
+    return Div(*parts, cls="ce-crumbs", role="navigation", aria_label=ctx.t("breadcrumb_label"))
+
+
+def delete_file_form(ctx: AppContext, path: str):
+    return post_button(
+        ctx.t("delete"),
+        ctx.url("/delete-file"),
+        f"code_editor-delete-{path_id(path)}",
+        hidden={"path": path},
+        cls="danger",
+        aria_label=f"{ctx.t('delete')}: {model.name_of(path)}",
+    )
+
+
+def rename_link(ctx: AppContext, path: str):
+    return A(
+        ctx.t("rename"),
+        href=ctx.url("/rename?" + urlencode({"path": path})),
+        cls="button secondary",
+        aria_label=f"{ctx.t('rename')}: {model.name_of(path)}",
+        data_testid=f"code_editor-rename-{path_id(path)}",
+    )
+
+
+def delete_folder_link(ctx: AppContext, path: str):
+    return A(
+        ctx.t("delete"),
+        href=ctx.url("/delete?" + urlencode({"path": path})),
+        cls="button danger",
+        aria_label=f"{ctx.t('delete')}: {model.name_of(path)}",
+        data_testid=f"code_editor-delete-{path_id(path)}",
+    )
+
+
+def not_found(ctx: AppContext, params: dict, path: str):
+    return layout(
+        ctx,
+        params,
+        [
+            not_found_card(
+                ctx.t("not_found", path=path),
+                "code_editor-not-found",
+                ctx.t("back_to_project"),
+                ctx.url("/"),
+                "code_editor-back",
+                back_cls=None,
+            )
+        ],
+    )
+
+
+# -- views ------------------------------------------------------------------------------------

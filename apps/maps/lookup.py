@@ -1,0 +1,130 @@
+"""What maps' pages look up: gazetteer places (by id, by search, nearby), names of countries and kinds,
+coordinates as text, and the browsing parameters of the URL."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from openapps_sim.apps.maps.geo import (
+    View,
+    fold,
+    format_coord,
+    match_score,
+)
+
+from openapps_sim.appkit import AppContext
+from openapps_sim.config.normalise import distance_km
+
+
+def all_places(ctx: AppContext) -> list[dict]:
+    return ctx.config["places"]
+
+
+def place_by_id(ctx: AppContext, place_id: str | None) -> dict | None:
+    if not place_id:
+        return None
+    return next((p for p in all_places(ctx) if p["id"] == place_id), None)
+
+
+def country_name(ctx: AppContext, code: str) -> str:
+    return ctx.config["countries"].get(code, code)
+
+
+def kind_label(ctx: AppContext, kind: str) -> str:
+    return ctx.config["kinds"].get(kind, kind)
+
+
+def coords_text(ctx: AppContext, lat: float, lon: float, digits: int = 4) -> str:
+    return (
+        f"{format_coord(lat, ctx.t('north'), ctx.t('south'), digits)}, "
+        f"{format_coord(lon, ctx.t('east'), ctx.t('west'), digits)}"
+    )
+
+
+def float_param(value, lo: float, hi: float) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    if number != number or not lo <= number <= hi:  # NaN or out of range
+        return None
+    return number
+
+
+def parse_pin(text) -> tuple[float, float] | None:
+    if not text or "," not in str(text):
+        return None
+    a, b = str(text).split(",", 1)
+    lat, lon = float_param(a, -85.06, 85.06), float_param(b, -180.0, 180.0)
+    return (lat, lon) if lat is not None and lon is not None else None
+
+
+BROWSE_KEYS = ("q", "kind", "place", "saved", "pin", "lat", "lon", "z")
+
+
+def browse_params(params: dict) -> dict:
+    """The browsing parameters of the current page (what links and forms carry along)."""
+    out = {}
+    for key in BROWSE_KEYS:
+        value = params.get(key)
+        if isinstance(value, str) and value.strip():
+            out[key] = value.strip()[:200]
+    return out
+
+
+def page_href(ctx: AppContext, **query) -> str:
+    clean = {k: v for k, v in query.items() if v is not None and v != ""}
+    return ctx.url("/" + ("?" + urlencode(clean) if clean else ""))
+
+
+def view_params(view: View) -> dict:
+    return {"lat": f"{view.lat:.5f}", "lon": f"{view.lon:.5f}", "z": str(view.zoom)}
+
+
+def map_size(ctx: AppContext) -> tuple[int, int, bool]:
+    """Map width and height in pixels, and whether the side panel goes under the map."""
+    theme = ctx.world.config["theme"]
+    width, height = ctx.config["map_width"], ctx.config["map_height"]
+    pad = 12 * theme["spacing"]
+    if theme["layout"] == "mobile":
+        avail = 430 - 2 * pad
+        return int(max(260, min(width, avail - 4))), int(min(height, 380)), True
+    avail = theme["content_width"] - 2 * pad
+    if avail - width - pad >= 300:
+        return width, height, False
+    return int(max(260, min(width, avail - 4))), height, True
+
+
+def search_places(ctx: AppContext, query: str, kind: str | None) -> list[dict]:
+    q = fold(query)
+    scored = []
+    for p in all_places(ctx):
+        if kind and p["kind"] != kind:
+            continue
+        if q:
+            extra = f"{country_name(ctx, p['country'])} {kind_label(ctx, p['kind'])}"
+            score = match_score(q, p["name"], extra, p["description"])
+            if score is None:
+                continue
+        else:
+            score = 0
+        scored.append((score, fold(p["name"]), p["id"], p))
+    scored.sort(key=lambda t: t[:3])
+    return [t[3] for t in scored]
+
+
+def nearby_places(ctx: AppContext, lat: float, lon: float, radius_km: float, exclude: str = "", limit: int = 5):
+    found = []
+    for p in all_places(ctx):
+        if p["id"] == exclude:
+            continue
+        d = distance_km(lat, lon, p["lat"], p["lon"])
+        if d <= radius_km:
+            found.append((d, p["id"], p))
+    found.sort(key=lambda t: t[:2])
+    return [(p, d) for d, _, p in found[:limit]]
+
+
+def nearest_place(ctx: AppContext, lat: float, lon: float) -> tuple[dict, float] | None:
+    best = min(((distance_km(lat, lon, p["lat"], p["lon"]), p["id"], p) for p in all_places(ctx)), default=None)
+    return (best[2], best[0]) if best else None

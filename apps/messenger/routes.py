@@ -1,0 +1,56 @@
+"""Messenger's handlers: parse the request, change the state through :mod:`.model`, log, redirect."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.messenger import model
+from openapps_sim.apps.messenger.views import forward_page, layout, not_found
+
+from openapps_sim.appkit import AppContext, AppRoutes
+
+
+def routes(r: AppRoutes) -> None:
+    @r.get("/")
+    def index(ctx: AppContext, params: dict):
+        q = params.get("q")
+        return layout(ctx, str(q) if q is not None else None, None)
+
+    @r.get("/chat/{cid}")
+    def chat(ctx: AppContext, params: dict):
+        c = model.contact(ctx.state, params["cid"])
+        if c is None:
+            return not_found(ctx)
+        q = params.get("q")
+        return layout(ctx, str(q) if q is not None else None, c)
+
+    @r.post("/send/{cid}")
+    def send(ctx: AppContext, params: dict):
+        cid = params["cid"]
+        text = str(params.get("text", "")).strip()
+        if model.contact(ctx.state, cid) is None:
+            return not_found(ctx)
+        if text:
+            msg, created = model.add_message(ctx.state, cid, text)
+            if created:
+                ctx.log("start_conversation", contact=cid)
+            ctx.log("send", contact=cid, id=msg["id"], text=text)
+        return ctx.redirect(f"/chat/{cid}#latest")
+
+    @r.get("/forward/{mid}")
+    def forward_form(ctx: AppContext, params: dict):
+        found = model.find_message(ctx.state, params["mid"])
+        if found is None:
+            return not_found(ctx)
+        source, m = found
+        return forward_page(ctx, params["mid"], source, m, str(params.get("q", "")))
+
+    @r.post("/forward/{mid}")
+    def forward(ctx: AppContext, params: dict):
+        mid, to = params["mid"], str(params.get("to", ""))
+        done = model.forward(ctx.state, mid, to)
+        if done is None:
+            return not_found(ctx)
+        msg, created = done
+        if created:
+            ctx.log("start_conversation", contact=to)
+        ctx.log("forward", id=mid, to=to, new_id=msg["id"], text=msg["text"], forwarded_from=msg["forwarded_from"])
+        return ctx.redirect(f"/chat/{to}#latest")

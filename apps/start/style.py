@@ -1,0 +1,12 @@
+"""The start page's CSS."""
+
+CSS = """
+.launcher{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:var(--pad)}
+.layout-mobile .launcher{grid-template-columns:1fr}
+.tile{display:flex;gap:var(--pad);align-items:flex-start;text-decoration:none;color:var(--text)}
+.tile .icon-wrap{flex:none;width:48px;height:48px;border-radius:var(--radius);background:var(--primary);
+ color:var(--on-primary);display:flex;align-items:center;justify-content:center}
+.tile .icon{width:28px;height:28px}
+.tile h2{margin:0 0 4px 0;color:var(--primary)}
+.tile p{margin:0;color:var(--muted);overflow-wrap:anywhere}
+"""

@@ -1,0 +1,114 @@
+"""Page pieces several apps share: the search form, a one-button POST form, flash messages,
+labelled form fields and the not-found page. Each renders exactly what the apps wrote before
+they shared it; ``data-testid``s are passed in by the app."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fasthtml.common import A, Button, Div, Form, Input, Label, P
+
+if TYPE_CHECKING:
+    from openapps_sim.appkit import AppContext
+
+
+def search_form(
+    action: str,
+    value: str,
+    placeholder: str,
+    testid: str,
+    button: str,
+    *,
+    label: str | None = None,
+    cls: str | None = None,
+    button_cls: str | None = None,
+    hidden: dict[str, str] | None = None,
+    after: tuple[Any, ...] = (),
+) -> Any:
+    """A GET form with one search box (``q``) and a submit button ``<testid>-submit``."""
+    return Form(
+        *[Input(type="hidden", name=k, value=v) for k, v in (hidden or {}).items()],
+        Input(
+            type="search",
+            name="q",
+            value=value,
+            placeholder=placeholder,
+            aria_label=label or placeholder,
+            autocomplete="off",
+            data_testid=testid,
+        ),
+        Button(button, type="submit", cls=button_cls, data_testid=f"{testid}-submit"),
+        *after,
+        method="get",
+        action=action,
+        cls=cls,
+        role="search",
+    )
+
+
+def post_button(
+    label: Any,
+    action: str,
+    testid: str,
+    *,
+    form_cls: str | None = None,
+    hidden: dict[str, str] | None = None,
+    **button: Any,
+) -> Any:
+    """A form holding one submit button that POSTs to ``action`` (extra keywords go to the
+    button), after hidden fields ``hidden``."""
+    return Form(
+        *[Input(type="hidden", name=k, value=v) for k, v in (hidden or {}).items()],
+        Button(label, type="submit", **button, data_testid=testid),
+        method="post",
+        action=action,
+        cls=form_cls,
+    )
+
+
+def flash(message: Any, testid: str, cls: str = "flash", role: str | None = "status") -> Any:
+    """A short confirmation shown after a change."""
+    return Div(message, cls=cls, role=role, data_testid=testid)
+
+
+def field(label: Any, control_id: str, control: Any, *after: Any, cls: str | None = None) -> Any:
+    """A form field: its label (for the control with id ``control_id``), the control, then ``after``
+    (a hint, swatches ...)."""
+    return Div(Label(label, fr=control_id), control, *after, cls=cls)
+
+
+def not_found_card(
+    message: Any,
+    testid: str,
+    back: str,
+    href: str,
+    back_testid: str,
+    *,
+    card_cls: str = "card",
+    back_cls: str | None = "button secondary",
+) -> Any:
+    """The body of a not-found page: the message and a link back."""
+    return Div(
+        P(message, data_testid=testid),
+        A(back, href=href, cls=back_cls, data_testid=back_testid),
+        cls=card_cls,
+    )
+
+
+def not_found_page(ctx: AppContext, message: Any, *before: Any, title: str | None = None) -> Any:
+    """A 404 page of ``ctx``'s app: ``before`` (e.g. a heading) then the not-found card, which
+    links back to the app's first page with the test ids ``<app>-not-found`` and ``<app>-back``."""
+    name = ctx.app.name
+    return ctx.page(
+        *before,
+        not_found_card(
+            message,
+            f"{name}-not-found",
+            ctx.t("back"),
+            ctx.url("/"),
+            f"{name}-back",
+            card_cls="card stack" if before else "card",
+        ),
+        title=title,
+        status=404,
+    )
