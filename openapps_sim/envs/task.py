@@ -13,6 +13,7 @@ from openapps_sim.config.packs import split_expression
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
+from openapps_sim.taskkit.progress import MilestoneTracker
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 
@@ -61,6 +62,9 @@ class OpenAppsTask(AbstractBrowserTask):
         self.last_evaluation: Evaluation | None = None
         self.interrupting = False  # the variation declares interruptions
         self.actions_taken = 0
+        self.last_answer: str | None = None
+        self._tracker: MilestoneTracker | None = None
+        self._checks = 0
 
     @classmethod
     def get_task_id(cls) -> str:
@@ -80,6 +84,9 @@ class OpenAppsTask(AbstractBrowserTask):
         self.instance = instantiate(self.family, state, config, self.seed, self.variation, self.language, self.style)
         if self.instance.initial != state:
             server.set_state(self.instance.initial)
+        self._tracker = MilestoneTracker(list(self.instance.milestones))
+        self._checks = 0
+        self.last_answer = None
         page.goto(server.url + self.start_path)
         self.interrupting = bool(config.get("interruptions"))
         self.actions_taken = 0
@@ -92,6 +99,10 @@ class OpenAppsTask(AbstractBrowserTask):
         return self.instance.goal, info
 
     def evaluate_now(self, answer: str | None = None, url: str | None = None) -> Evaluation:
+        ev, _ = self._evaluate(answer, url)
+        return ev
+
+    def _evaluate(self, answer: str | None, url: str | None) -> tuple[Evaluation, dict]:
         actual = self.server.state()
         if url is not None and not same_origin(url, self.server.url):
             url = ""  # a page outside the world is never the navigation target
@@ -102,8 +113,18 @@ class OpenAppsTask(AbstractBrowserTask):
             for effect in arrivals:
                 apply_arrival(expected, effect)
             instance = dataclasses.replace(instance, expected=expected)
-        self.last_evaluation = evaluate(self.family, instance, actual, answer, url)
-        return self.last_evaluation
+        events = self.server.events() if instance.ordered else None
+        self.last_evaluation = evaluate(self.family, instance, actual, answer, url, events)
+        return self.last_evaluation, actual
+
+    def milestones_reached(self) -> dict[str, int | None]:
+        """Each milestone with the check (1 = after the first env step) that first found it
+        reached, or None."""
+        return dict(self._tracker.first) if self._tracker else {}
+
+    def checks_done(self) -> int:
+        """How many times the state was checked after a step in this episode."""
+        return self._checks
 
     def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
         users = [i for i, m in enumerate(chat_messages) if m.get("role") in ("user", "user_image")]
@@ -113,7 +134,11 @@ class OpenAppsTask(AbstractBrowserTask):
         if self.interrupting:
             self.actions_taken += 1
             self.server.set_step(self.actions_taken)
-        ev = self.evaluate_now(answer, page.url)
+        self.last_answer = answer
+        ev, actual = self._evaluate(answer, page.url)
+        self._checks += 1
+        if self._tracker is not None:
+            self._tracker.observe(self._checks, actual, page.url)
         declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in since_goal)
         done = ev.success or declared_done
         info = {
@@ -123,6 +148,7 @@ class OpenAppsTask(AbstractBrowserTask):
             "state_diff": [d.as_dict() for d in ev.diff[:50]],
             "explanation": ev.explain(),
             "answer_ok": ev.answer_ok,
+            "milestones": self.milestones_reached(),
         }
         return ev.reward, done, "", info
 

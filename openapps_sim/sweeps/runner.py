@@ -123,6 +123,7 @@ class Worker:
         counter = InvalidActionCounter()
         steps: list[StepRecord] = []
         actions: list[str] = []
+        checked_at: list[int] = []  # the runner step of each state check (env.step)
         visited: list[str] = []
         reward, partial, success, step_info = 0.0, 0.0, False, {}
         shot_dir = (out_dir / "screenshots" / self.episode_dir(spec)) if (out_dir and record_shots) else None
@@ -155,6 +156,7 @@ class Worker:
                     counter.add("browser_error", message, step=n)
                     steps.append(StepRecord(action, "browser_error", message, float(reward), _page_url(env)))
                     break
+                checked_at.append(n + 1)
                 category = classify_execution_error(obs["last_action_error"])  # "valid" when no error
                 counter.add(category, obs["last_action_error"], step=n)  # valid steps count too
                 app = app_of_url(obs["url"], known, home)
@@ -206,6 +208,7 @@ class Worker:
             duration_s=round(time.perf_counter() - t0, 3),
             tokens=agent.usage(),
             state_diff=[d.as_dict() for d in final.diff[:20]],
+            **_progress_fields(fam, task, final, checked_at, len(actions)),
         )
         shown = task.interruptions()["shown"]
         record.update(interruptions=shown, harmful_accepted=any(e["harmful"] for e in shown))
@@ -267,6 +270,30 @@ def infrastructure_fault(env) -> str | None:
     except Exception as exc:  # noqa: BLE001
         return f"the app server does not answer ({type(exc).__name__})"
     return None
+
+
+def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> dict:
+    """Structure, answer, operations, decisions, W-LCS and milestones of the finished episode."""
+    from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlcs
+
+    inst = task.instance
+    ops = compact_events(task.events())
+    reached = {
+        name: (checked_at[i - 1] if i is not None and 0 < i <= len(checked_at) else None)
+        for name, i in task.milestones_reached().items()
+    }
+    return {
+        "structure": fam.structure,
+        "category": fam.category,
+        "answer": task.last_answer,
+        "answer_ok": final.answer_ok,
+        "ops": ops,
+        "decisions": inst.branching.decisions(ops) if inst.branching is not None else None,
+        "correct_branch": inst.branching.correct if inst.branching is not None else None,
+        "wlcs": wlcs(ops, inst.oracle_ops) if inst.oracle_ops else None,
+        "milestones": reached,
+        **milestone_summary(reached, n_steps),
+    }
 
 
 def _agent_view(obs: dict, agent: Agent) -> dict:

@@ -37,6 +37,7 @@ from openapps_sim.analysis.report.markdown import (
     _range_sentences,
     _title,
 )
+from openapps_sim.analysis.report.progress import progress_html
 from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.style import CSS
 from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
@@ -316,6 +317,8 @@ def render_html(
             )
             body += f'<details{" open" if i == 0 else ""}><summary>{_legend_name(ag, colours)}</summary><div class="body">{table}</div></details>'
         sec.append(("tasks", "Success per task and variation", body))
+
+        sec.append(("progress", "Decisions, answers and milestones", progress_html(a.df, _html_table)))
 
         # Trajectories.
         picked = select_episodes(v, results_dir, max_trajectories)

@@ -10,6 +10,7 @@ import pandas as pd
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, Analysis, Rows, headline_rows
 from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, md_table
+from openapps_sim.analysis.report.progress import PROGRESS_NOTE, progress_tables
 from openapps_sim.analysis.report.robustness import robustness_tables
 
 HOW_TO_READ = [
@@ -353,6 +354,9 @@ def render_markdown(a: Analysis, top: int = 15) -> str:
             ]
         h, rows = _matrix(a.per_task, "task", a.agents)
         out += ["## Success per task (all versions)", "", md_table(h, rows, ["l"] + ["r"] * len(a.agents)), ""]
+        out += ["## Decisions, answers and milestones", "", PROGRESS_NOTE, ""]
+        for title, h, rows in progress_tables(a.df):
+            out += [f"### {title}", "", md_table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9), ""]
     out += ["## Infrastructure errors", ""]
     n_err = int(a.df["is_error"].sum())
     if n_err == 0:
