@@ -148,7 +148,9 @@ class OpenAppsTask(AbstractBrowserTask):
             "state_diff": [d.as_dict() for d in ev.diff[:50]],
             "explanation": ev.explain(),
             "answer_ok": ev.answer_ok,
-            "milestones": self.milestones_reached(),
+            # the check at which each milestone was first reached; NaN: not yet. Floats throughout,
+            # so that vectorised envs can batch the info (gymnasium stacks info values in arrays)
+            "milestones": {k: float("nan") if v is None else float(v) for k, v in self.milestones_reached().items()},
         }
         return ev.reward, done, "", info
 
