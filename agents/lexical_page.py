@@ -1,0 +1,127 @@
+"""Reading a page for the lexical agent: launchers, forms, options, rows and the items a goal
+mentions."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import urlsplit
+
+from openapps_sim.agents.lexical_goal import fold
+
+from .page import Element
+
+
+def _path(obs: dict) -> str:
+    return urlsplit(obs.get("url") or "").path or "/"
+
+
+def _page_key(obs: dict) -> str:
+    parts = urlsplit(obs.get("url") or "")
+    return parts.path + ("?" + parts.query if parts.query else "")
+
+
+def _url_path(el: Element) -> str | None:
+    url = el.properties.get("url")
+    if not url:
+        return None
+    return urlsplit(str(url)).path
+
+
+def _launchers(obs: dict, elements: list[Element]) -> list[tuple[Element, str, str]]:
+    """Links to an app's front page (``/<app>/``) with their title and description."""
+    out = []
+    for el in elements:
+        if el.role != "link":
+            continue
+        path = _url_path(el)
+        if not path or not re.fullmatch(r"/[^/]+/", path):
+            continue
+        title = next((d.name for d in _descendants(el) if d.role == "heading"), "")
+        desc = " ".join(d.name for d in _descendants(el) if d.role == "paragraph" or d.role == "StaticText")
+        if not title:
+            continue
+        out.append((el, title, desc))
+    return out
+
+
+def _descendants(el: Element):
+    stack = list(el.children)
+    while stack:
+        node = stack.pop(0)
+        yield node
+        stack.extend(node.children)
+
+
+def _options(el: Element) -> list[str]:
+    return [d.name for d in _descendants(el) if d.role == "option" and d.name]
+
+
+def _option_elements(el: Element) -> list[Element]:
+    return [d for d in _descendants(el) if d.role == "option"]
+
+
+def _form_of(el: Element) -> str | None:
+    for a in el.ancestors():
+        if a.role == "form":
+            return a.node_id
+    return None
+
+
+MENTION_ROWS = {"listitem", "row", "cell", "gridcell", "article", "treeitem"}
+
+
+def _mentions(nodes: list[Element], masked_goal: str) -> list[str]:
+    """Texts of list rows and table cells that the goal mentions (e.g. a contact's name).
+
+    Only names that read like names count: written the same way in the goal, at least four
+    characters, and either several words or capitalised.
+    """
+    out: list[str] = []
+    goal = unicodedata.normalize("NFKC", masked_goal)
+    for n in nodes:
+        if n.role not in ("StaticText", "link", "button") or not n.name or n.name in out:
+            continue
+        name = n.name.strip()
+        if len(name) < 4 or not any(ch.isalpha() for ch in name):
+            continue
+        if " " not in name and not name[0].isupper():
+            continue
+        if not any(a.role in MENTION_ROWS for a in n.ancestors()):
+            continue
+        if re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", goal):
+            out.append(name)
+    return out
+
+
+STOP_CONTAINERS = {
+    "list",
+    "table",
+    "grid",
+    "main",
+    "RootWebArea",
+    "tree",
+    "listbox",
+    "navigation",
+    "rowgroup",
+    "tablist",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "search",
+    "dialog",
+    "region",
+}
+
+
+def _row_distance(el: Element, fq: str, max_up: int = 4) -> int | None:
+    """How many levels up the nearest ancestor whose text contains ``fq`` is (a row)."""
+    for depth, a in enumerate(el.ancestors(), start=1):
+        if depth > max_up or a.role in STOP_CONTAINERS:
+            return None
+        text = fold(a.text(limit=800))
+        if len(text) > 600:
+            return None  # a whole section, not a row
+        if fq in text:
+            return depth
+    return None
