@@ -9,7 +9,9 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
 * ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, built from its
   configuration and the world seed;
 * ``routes(r)`` — registers page handlers on an :class:`AppRoutes`;
-* ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md).
+* ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md);
+* ``item_keys`` — the natural key of the items of each list in the normalised state, so that
+  explanations match items by identity (``{"items": ItemKey("title", "todo")}``).
 
 Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
 changes) and the request parameters, and return page content or a redirect. They never touch
@@ -26,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from openapps_sim.config.schema import Record, Str
+from openapps_sim.config.appearance import THEME
+from openapps_sim.config.schema import Partial, Record, Str, overlay
 
 if TYPE_CHECKING:
     from openapps_sim.web.world import World
@@ -37,7 +40,22 @@ COMMON_FIELDS = {
     "title": Str(doc="the app's name on the start page and in its top bar"),
     "description": Str("", doc="the app's description on the start page"),
     "icon": Str("", doc="name of the icon on the start page (default: the app's own)"),
+    "theme": Partial(THEME, doc="theme values for this app's pages only, laid over the global theme"),
 }
+
+
+@dataclass(frozen=True)
+class ItemKey:
+    """The identity of the items of one list in an app's normalised state: the field(s) that
+    name an item (its natural key) and what one item is called, for explanations such as
+    ``missing todo 'buy oat milk'``. Several items may share a key (two events with one title)."""
+
+    fields: tuple[str, ...]
+    noun: str = ""
+
+    def __init__(self, fields: str | tuple[str, ...], noun: str = ""):
+        object.__setattr__(self, "fields", (fields,) if isinstance(fields, str) else tuple(fields))
+        object.__setattr__(self, "noun", noun)
 
 
 @dataclass
@@ -51,6 +69,8 @@ class AppSpec:
     order: int = 50
     icon_svg: str = ""
     css: str = ""
+    # list path in the normalised state ('items'; '*' for any mapping key) -> item identity
+    item_keys: dict[str, ItemKey] = field(default_factory=dict)
 
     def full_schema(self) -> Record:
         """The app's schema plus the fields every app has (title, description, icon)."""
@@ -99,6 +119,11 @@ class AppContext:
     @property
     def state(self) -> dict:
         return self.world.state[self.app.name]
+
+    @property
+    def theme(self) -> dict:
+        """The theme of this app's pages: the global theme with the app's own ``theme`` over it."""
+        return overlay(self.world.config["theme"], self.config.get("theme") or {})
 
     @property
     def strings(self) -> dict:

@@ -122,14 +122,72 @@ class Enum(Field):
         return value
 
 
-_COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/a-z]+\)|[a-z]{3,20})$")
+# The CSS named colours (CSS Color Module Level 4) plus the two keywords a theme may use.
+CSS_COLOR_NAMES = frozenset(
+    """aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown
+    burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan
+    darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred
+    darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink
+    deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold
+    goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki lavender lavenderblush
+    lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey
+    lightpink lightsalmon lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime
+    limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen
+    mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin
+    navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise
+    palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown royalblue
+    saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow
+    springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen
+    transparent currentcolor""".split()
+)
+_NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)"
+_PCT = rf"{_NUM}%"
+_ALPHA = rf"(?:{_NUM}%?)"
+_HUE = rf"{_NUM}(?:deg|turn|rad|grad)?"
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+_RGB = re.compile(
+    rf"^rgba?\(\s*(?:{_NUM}%?\s*,\s*{_NUM}%?\s*,\s*{_NUM}%?(?:\s*,\s*{_ALPHA})?"
+    rf"|{_NUM}%?\s+{_NUM}%?\s+{_NUM}%?(?:\s*/\s*{_ALPHA})?)\s*\)$",
+    re.I,
+)
+_HSL = re.compile(
+    rf"^hsla?\(\s*(?:{_HUE}\s*,\s*{_PCT}\s*,\s*{_PCT}(?:\s*,\s*{_ALPHA})?"
+    rf"|{_HUE}\s+{_PCT}\s+{_PCT}(?:\s*/\s*{_ALPHA})?)\s*\)$",
+    re.I,
+)
+
+
+def is_css_color(text: str) -> bool:
+    """Whether ``text`` is a CSS colour: a named colour, ``#rgb``/``#rrggbb`` (with optional
+    alpha), ``rgb()``/``rgba()`` or ``hsl()``/``hsla()``."""
+    text = text.strip()
+    return text.lower() in CSS_COLOR_NAMES or bool(_HEX.match(text) or _RGB.match(text) or _HSL.match(text))
 
 
 class Color(Field):
-    type_name = "a CSS colour such as '#1a2b3c', 'rgb(10, 20, 30)' or 'white'"
+    type_name = "a CSS colour such as '#1a2b3c', 'rgb(10, 20, 30)', 'hsl(200, 50%, 40%)' or 'white'"
 
     def check(self, value, source, path):
-        if not isinstance(value, str) or not _COLOR.match(value.strip()):
+        if not isinstance(value, str) or not is_css_color(value):
+            raise self.fail(value, source, path)
+        return value.strip()
+
+
+# BCP 47 language tags as used in HTML ``lang``: a 2-3 letter language (ISO 639), then an
+# optional script (Latn, Hans), region (DE, 419) and variants; private-use tags start with x-.
+_LANG = re.compile(
+    r"^(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?"
+    r"(?:-(?:[a-z0-9]{5,8}|\d[a-z0-9]{3}))*(?:-[0-9a-wyz](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?"
+    r"|x(?:-[a-z0-9]{1,8})+)$",
+    re.I,
+)
+
+
+class LanguageTag(Field):
+    type_name = "a BCP 47 language tag such as 'en', 'de', 'pt-BR', 'zh-Hans' or 'ar'"
+
+    def check(self, value, source, path):
+        if not isinstance(value, str) or not _LANG.match(value.strip()):
             raise self.fail(value, source, path)
         return value.strip()
 
@@ -268,6 +326,46 @@ class Record(Field):
                 raise ConfigError(source, _join(walked, part), f"{walked} is {node.describe()} and has no keys")
             walked = _join(walked, part)
         return node
+
+
+class Partial(Field):
+    """Some keys of a :class:`Record`, checked like the record's but without defaults filled
+    in: an overlay applied on top of a complete value (see :func:`overlay`)."""
+
+    def __init__(self, record: Record, doc: str = ""):
+        super().__init__({}, doc)
+        self.record = record
+
+    def describe(self) -> str:
+        return "some keys of " + self.record.describe()
+
+    def check(self, value, source, path):
+        return self.merge({}, value, source, path)
+
+    def merge(self, base, override, source, path):
+        if override is None:
+            return base
+        if not isinstance(override, dict):
+            raise self.fail(override, source, path, f"expected a mapping, got {type(override).__name__}")
+        out = dict(base or {})
+        for key, val in override.items():
+            if key not in self.record.fields:
+                raise self.record._unknown(key, source, path)
+            field = self.record.fields[key]
+            sub = _join(path, key)
+            if isinstance(field, Record):
+                out[key] = Partial(field).merge(out.get(key), val, source, sub)
+            else:
+                out[key] = field.check(val, source, sub)
+        return out
+
+
+def overlay(base: dict, partial: dict) -> dict:
+    """``base`` with the keys of ``partial`` (a :class:`Partial` value) laid over it."""
+    out = dict(base)
+    for key, val in partial.items():
+        out[key] = overlay(out[key], val) if isinstance(val, dict) and isinstance(out.get(key), dict) else val
+    return out
 
 
 def _join(path: str, key: str) -> str:

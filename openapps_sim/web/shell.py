@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
     world = ctx.world
-    theme = world.config["theme"]
+    theme = ctx.theme
     shell = world.config["shell"]
-    css = BASE_CSS + world.theme_css() + ctx.app.css
+    css = BASE_CSS + world.theme_css(theme) + ctx.app.css
     body_cls = f"layout-{theme['layout']} nav-{theme['nav_position']} app-{ctx.app.name}"
     topbar = Header(
         A(shell["home_label"], href="/", data_testid="nav-home"),
@@ -33,5 +33,6 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
         ),
         Body(topbar, Main(*children), cls=body_cls),
         lang=shell["lang"],
+        dir=shell["dir"],
     )
     return "<!doctype html>\n" + to_xml(doc)
