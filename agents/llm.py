@@ -172,6 +172,7 @@ COMMON_OPTIONS: dict[str, Option] = {
 class ChatAgent(ConfigurableAgent):
     """Shared logic of the LLM agents: prompt, history, image, answer parsing, usage."""
 
+    samples = True
     DEFAULTS: dict[str, Any] = {}
     OPTIONS = COMMON_OPTIONS
 

@@ -9,8 +9,8 @@ language and look.
 from __future__ import annotations
 
 from openapps_sim.agent import Agent
-from openapps_sim.envs.observe import testid_bids
 from openapps_sim.taskkit import UI, Step, get_family
+from openapps_sim.taskkit.observation import testid_bids
 
 
 class OracleError(RuntimeError):

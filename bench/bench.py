@@ -246,7 +246,8 @@ def stock_browsergym_reset_ms(n: int = 6) -> float:
 
 
 def bench_sweep(figures: dict, families: list[str]) -> None:
-    from openapps_sim.sweeps.sweep import load_spec, run_sweep
+    from openapps_sim.sweeps.spec import load_spec
+    from openapps_sim.sweeps.sweep import run_sweep
 
     spec_text = {
         "name": "bench",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from functools import lru_cache
 from typing import Any
 
 from openapps_sim.errors import ConfigError, unknown_name
@@ -21,6 +23,7 @@ class Agent:
     obs_mode = "axtree"  # both | axtree | screenshot
     action_space = "bid"  # bid | coord | all
     privileged = False
+    samples = False  # True when the agent samples (an LLM): sampling options such as temperature apply
 
     def __init__(self, **config: Any) -> None:
         self.config = config
@@ -36,26 +39,33 @@ class Agent:
         return {}
 
 
-BUILTIN_AGENTS = {
-    "oracle": "openapps_sim.agents.oracle:OracleAgent",
-    "random": "openapps_sim.agents.random_agent:RandomAgent",
-    "lexical": "openapps_sim.agents.lexical:LexicalAgent",
-    "openai": "openapps_sim.agents.llm:OpenAIAgent",
-    "anthropic": "openapps_sim.agents.llm:AnthropicAgent",
-    "uitars": "openapps_sim.agents.uitars:UITarsAgent",
-}
+@lru_cache(maxsize=1)
+def registered_agents() -> dict[str, str]:
+    """Every agent class in the ``openapps_sim.agents`` package that names itself (a ``name``
+    set in its own class body), as ``{name: "module:Class"}``. An agent is added by adding a
+    module there; nothing here lists them."""
+    import openapps_sim.agents as agents_pkg
 
-
-def register_builtin(name: str, path: str) -> None:
-    BUILTIN_AGENTS[name] = path
+    found: dict[str, str] = {}
+    for info in pkgutil.iter_modules(agents_pkg.__path__):
+        module = importlib.import_module(f"{agents_pkg.__name__}.{info.name}")
+        for obj in vars(module).values():
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, Agent)
+                and obj.__module__ == module.__name__
+                and "name" in vars(obj)
+            ):
+                found[obj.name] = f"{obj.__module__}:{obj.__qualname__}"
+    return dict(sorted(found.items()))
 
 
 def load_agent_class(name: str, source: str = "--agent") -> type[Agent]:
     """An agent class by registry name or by import path ``package.module:Class``."""
-    path = BUILTIN_AGENTS.get(name)
+    path = registered_agents().get(name)
     if path is None:
         if ":" not in name:
-            raise unknown_name(source, "agent", name, list(BUILTIN_AGENTS) + ["<module>:<Class>"])
+            raise unknown_name(source, "agent", name, list(registered_agents()) + ["<module>:<Class>"])
         path = name
     module_name, _, cls_name = path.partition(":")
     try:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from openapps_sim.web.world import World
 
 Handler = Callable[["AppContext", dict], Any]
+Renderer = Callable[["AppContext", str, tuple], str]
 
 COMMON_FIELDS = {
     "title": Str(doc="the app's name on the start page and in its top bar"),
@@ -107,10 +108,11 @@ class AppRoutes:
 class AppContext:
     """What a handler sees of the world: its own app's config and state, nothing more."""
 
-    def __init__(self, world: World, app: AppSpec, request: Any):
+    def __init__(self, world: World, app: AppSpec, request: Any, render: Renderer | None = None):
         self.world = world
         self.app = app
         self.request = request
+        self._render = render  # the page shell, given by the web layer that serves the app
 
     @property
     def config(self) -> dict:
@@ -149,7 +151,7 @@ class AppContext:
         return RedirectResponse(self.url(path), status_code=303)
 
     def page(self, *children: Any, title: str | None = None, status: int = 200) -> Response:
-        from openapps_sim.web.shell import render_page
-
-        html = render_page(self, title or self.config.get("title", self.app.name), children)
+        if self._render is None:
+            raise RuntimeError("this context has no page renderer: it was not made by the web server")
+        html = self._render(self, title or self.config.get("title", self.app.name), children)
         return HTMLResponse(html, status_code=status)

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.envs.observe import page_testids
 from openapps_sim.taskkit import UI, Infeasible, Step, TaskFamily, family, pick
+from openapps_sim.taskkit.observation import page_testids
 
 NEW_TITLES = {
     "en": [

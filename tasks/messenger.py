@@ -115,7 +115,7 @@ class SendMessage(TaskFamily):
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])
 
-    def subgoals(self, params):
+    def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]
 
     def solve(self, params, ui):
@@ -178,7 +178,7 @@ class ForwardMessage(TaskFamily):
     def apply(self, state, params):
         logic.forward(_messenger(state), params["message_id"], params["target_id"])
 
-    def subgoals(self, params):
+    def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("forwarded", _sent(params["target_id"], params["message"], params["source_id"]))]
 
     def solve(self, params, ui):
@@ -231,7 +231,7 @@ class StartConversation(TaskFamily):
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])
 
-    def subgoals(self, params):
+    def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]
 
     def solve(self, params, ui):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from openapps_sim.apps.shop import catalog as cat
 
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.envs.observe import page_testids
 from openapps_sim.taskkit import Infeasible, Subgoal, TaskFamily, family, pick
+from openapps_sim.taskkit.observation import page_testids
 
 ADDRESSES = [
     {"name": "Maria Schmidt", "street": "Hauptstraße 12", "city": "Berlin", "postcode": "10115", "country": "Germany"},
@@ -168,7 +168,7 @@ class AddToCart(TaskFamily):
     def apply(self, state, params):
         cat.add_line(state["shop"], params["product_id"], params["options"], params["qty"])
 
-    def subgoals(self, params):
+    def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("line_in_cart", _line_in_cart(params["product_id"], params["options"], params["qty"]))]
 
     def solve(self, params, ui):
@@ -242,7 +242,7 @@ class RemoveFromCart(TaskFamily):
         shop = state["shop"]
         shop["cart"] = [ln for ln in shop["cart"] if ln["id"] != params["line"]]
 
-    def subgoals(self, params):
+    def subgoals(self, params, initial=None, expected=None):
         pid = params["product_id"]
         return [Subgoal("product_removed", lambda w: all(ln["product_id"] != pid for ln in w["shop"]["cart"]))]
 
@@ -295,7 +295,7 @@ class EmptyCart(TaskFamily):
     def apply(self, state, params):
         state["shop"]["cart"] = []
 
-    def subgoals(self, params):
+    def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("cart_empty", lambda w: not w["shop"]["cart"])]
 
     def solve(self, params, ui):
@@ -370,7 +370,7 @@ class Checkout(TaskFamily):
         address = {k: params[k] for k in cat.ADDRESS_FIELDS}
         cat.record_order(state["shop"], params["order_lines"], address, params["total"])
 
-    def subgoals(self, params):
+    def subgoals(self, params, initial=None, expected=None):
         name = norm_text(params["name"])
         return [
             Subgoal(

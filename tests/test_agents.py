@@ -19,7 +19,7 @@ from openapps_sim.agents.lexical import detect_verb, extract_dates_times, extrac
 from openapps_sim.agents.llm import AnthropicAgent, OpenAIAgent
 from openapps_sim.agents.uitars import CoordFrame
 
-from openapps_sim.agent import BUILTIN_AGENTS, Agent
+from openapps_sim.agent import Agent, registered_agents
 from openapps_sim.envs.actions import InvalidActionCounter, classify_action
 from openapps_sim.errors import ConfigError, OpenAppsError
 
@@ -46,7 +46,7 @@ def test_registry_and_builtin_configs(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     for name in ("oracle", "random", "lexical", "openai", "anthropic", "uitars"):
-        assert name in BUILTIN_AGENTS
+        assert name in registered_agents()
         assert describe_agent(name)["class"]
     names = config_names()
     for expected in ("gpt-4o", "claude-sonnet", "vllm-qwen2.5-vl", "uitars-vllm"):
@@ -445,3 +445,31 @@ def test_describe_agent_config_for_manifests():
     assert d["options"]["extra_headers"] == {"X-Api-Key": "***", "Org": "o"}
     assert describe_agent_config("lexical")["options"] == {"max_apps": 2, "stop_message": "done"}
     assert describe_agent_config("oracle")["options"] == {}
+
+
+def test_an_agent_is_added_by_adding_a_file(tmp_path, monkeypatch):
+    """No list in the engine names the agents: a module dropped into the agents package is found,
+    and a sampling agent is told apart by its class, not by its name."""
+    import openapps_sim.agents as agents_pkg
+
+    from openapps_sim.agent import load_agent_class
+    from openapps_sim.sweeps.spec import load_spec
+
+    (tmp_path / "my_sampler.py").write_text(
+        "from openapps_sim.agent import Agent\n\n\nclass MySampler(Agent):\n    name = 'my_sampler'\n    samples = True\n"
+    )
+    monkeypatch.setattr(agents_pkg, "__path__", [*agents_pkg.__path__, str(tmp_path)])
+    registered_agents.cache_clear()
+    try:
+        assert registered_agents()["my_sampler"] == "openapps_sim.agents.my_sampler:MySampler"
+        assert load_agent_class("my_sampler").samples and not load_agent_class("lexical").samples
+        spec_file = tmp_path / "s.yaml"
+        spec_file.write_text(
+            "name: t\nagents: [my_sampler, lexical]\ntasks: [todo.add_item]\nvariations: [default]\nseeds: 1\n"
+            "temperatures: [0.0, 0.7]\n"
+        )
+        episodes = load_spec(spec_file).episodes()
+        # the temperature axis multiplies the sampling agent only
+        assert sum(e.agent == "my_sampler" for e in episodes) == 2 and sum(e.agent == "lexical" for e in episodes) == 1
+    finally:
+        registered_agents.cache_clear()

@@ -14,7 +14,10 @@ import pytest
 import yaml
 
 from openapps_sim.errors import ConfigError
-from openapps_sim.sweeps.sweep import load_spec, read_results, run_sweep
+from openapps_sim.sweeps.record import RECORD_FIELDS
+from openapps_sim.sweeps.spec import load_spec
+from openapps_sim.sweeps.store import read_results
+from openapps_sim.sweeps.sweep import run_sweep
 
 
 def write_spec(tmp_path: Path, **data) -> Path:
@@ -83,23 +86,8 @@ def test_sweep_records_resume_and_refuse_overwrite(tmp_path):
     assert len(records) == 4 and len({r["episode_id"] for r in records}) == 4
     assert all(r["success"] and r["reward"] == 1.0 and r["error"] is None for r in records)
     rec = records[0]
-    for key in (
-        "agent",
-        "task",
-        "variation",
-        "seed",
-        "goal",
-        "partial_reward",
-        "steps",
-        "invalid",
-        "loops",
-        "apps_visited",
-        "intent_misunderstanding",
-        "duration_s",
-        "tokens",
-        "viewport",
-    ):
-        assert key in rec
+    # One record schema, defined once: every record has exactly the documented keys.
+    assert set(rec) == set(RECORD_FIELDS)
     manifest = json.loads((out / "manifest.json").read_text())
     assert (
         manifest["spec_hash"] == spec.spec_hash
@@ -165,7 +153,8 @@ def test_torn_last_line_is_repaired_and_rerun(tmp_path):
 @pytest.mark.browser
 def test_crash_is_retried_and_episodes_are_isolated():
     from openapps_sim.envs import client
-    from openapps_sim.sweeps.runner import EpisodeSpec, Worker, run_with_retry
+    from openapps_sim.sweeps.record import EpisodeSpec
+    from openapps_sim.sweeps.runner import Worker, run_with_retry
 
     worker = Worker()
     try:
@@ -206,7 +195,8 @@ class FlakyWorker:
 
 
 def test_a_crash_is_retried_once_then_recorded_as_an_error():
-    from openapps_sim.sweeps.runner import EpisodeSpec, run_with_retry
+    from openapps_sim.sweeps.record import EpisodeSpec
+    from openapps_sim.sweeps.runner import run_with_retry
 
     spec = EpisodeSpec("oracle", "todo.add_item")
     once = FlakyWorker(1)
@@ -216,6 +206,7 @@ def test_a_crash_is_retried_once_then_recorded_as_an_error():
     res = run_with_retry(twice, spec, None, "r")
     assert res.record["error"].startswith("RuntimeError") and res.record["success"] is False
     assert res.record["attempt"] == 2
+    assert set(res.record) == set(RECORD_FIELDS)  # error records have the same schema
 
 
 @pytest.mark.browser
@@ -230,3 +221,21 @@ def test_ray_executor_matches_local(tmp_path):
         return sorted(tuple(json.dumps(r[k]) for k in keep) for r in read_results(folder / "results.jsonl"))
 
     assert table(tmp_path / "local") == table(tmp_path / "ray")
+
+
+def test_one_reader_one_rule_for_damaged_results(tmp_path):
+    """A damaged middle line and a torn last line are skipped with a note by --resume and by the
+    report alike (the report used to fail on a damaged middle line)."""
+    from openapps_sim.analysis.report import load_results
+    from openapps_sim.sweeps.store import read_records
+
+    good = [{"episode_id": f"e{i}", "agent": "oracle", "task": "todo.add_item", "success": True} for i in range(2)]
+    path = tmp_path / "results.jsonl"
+    path.write_text(
+        json.dumps(good[0]) + "\n{not json\n" + json.dumps(good[1]) + '\n{"episode_id": "e', encoding="utf-8"
+    )
+    records, notes = read_records(path)
+    assert [r["episode_id"] for r in records] == ["e0", "e1"]
+    assert len(notes) == 2 and "line 2" in notes[1] and "truncated" in notes[0]
+    df = load_results(tmp_path)
+    assert list(df["episode_id"]) == ["e0", "e1"] and len(df.attrs["notes"]) == 2

@@ -71,9 +71,9 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from openapps_sim.agent import BUILTIN_AGENTS, load_agent_class
+    from openapps_sim.agent import load_agent_class, registered_agents
 
-    for name in BUILTIN_AGENTS:
+    for name in registered_agents():
         cls = load_agent_class(name)
         doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
         print(f"{name:<12} {doc}")
@@ -93,8 +93,9 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from openapps_sim.sweeps.runner import EpisodeSpec, Worker, parse_viewport
-    from openapps_sim.sweeps.sweep import _save_trajectory, write_json_atomic
+    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+    from openapps_sim.sweeps.runner import Worker
+    from openapps_sim.sweeps.store import save_trajectory, write_json_atomic
     from openapps_sim.taskkit import get_family
 
     get_family(args.task)
@@ -135,14 +136,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not rec["success"]:
         print(traj["explanation"])
     if out:
-        _save_trajectory(out, traj)
+        save_trajectory(out, traj)
         write_json_atomic(out / "episode.json", rec)
         print(f"trajectory written to {out}")
     return 0 if rec["success"] else 1
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from openapps_sim.sweeps.sweep import load_spec, run_sweep
+    from openapps_sim.sweeps.spec import load_spec
+    from openapps_sim.sweeps.sweep import run_sweep
 
     spec = load_spec(args.spec)
     out = Path(args.out or f"runs/{spec.name}")

@@ -164,12 +164,6 @@ def load_pack_path(path: Path) -> Pack:
     return _load_pack_file(str(path), stamp)
 
 
-def pack_from_dict(name: str, data: dict, source: str) -> Pack:
-    description = str(data.get("description", ""))
-    sections = tuple((source, k, v) for k, v in data.items() if k not in RESERVED_KEYS)
-    return Pack(name=name, description=description, sections=sections)
-
-
 def resolve_pack(part: str, source: str = "--variation", key: str = "variation", _seen: tuple = ()) -> Pack:
     """The pack named by ``part`` (a name, a generated name or a file), with every pack it
     ``extends`` applied first."""

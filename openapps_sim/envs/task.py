@@ -87,10 +87,14 @@ class OpenAppsTask(AbstractBrowserTask):
             "partial_reward": ev.partial,
             "subgoals": ev.subgoals,
             "state_diff": [d.as_dict() for d in ev.diff[:50]],
-            "explanation": ev.explain(events=self.server.events()),
+            "explanation": ev.explain(events=self.events()),
             "answer_ok": ev.answer_ok,
         }
         return ev.reward, done, "", info
+
+    def events(self) -> list[dict]:
+        """The app event log of this episode's world (every state change, in order)."""
+        return self.server.events()
 
     def teardown(self) -> None:
         pass

@@ -2,88 +2,20 @@
 
 A :class:`Worker` owns one environment (and through it one app server and one Chromium) and
 reuses it across episodes: every episode gets an in-memory world reset and a fresh browser
-context, so nothing of one episode leaks into the next.
-"""
+context, so nothing of one episode leaks into the next."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from openapps_sim.agent import Agent
 from openapps_sim.errors import ConfigError
-
-RECORD_VERSION = 1
-
-
-@dataclass(frozen=True)
-class EpisodeSpec:
-    agent: str
-    task: str
-    variation: str = "default"
-    seed: int = 0
-    agent_config: str | None = None
-    agent_options: tuple[tuple[str, Any], ...] = ()  # swept agent options, e.g. temperature
-    max_steps: int | None = None
-    viewport: str = "1280x720"
-    language: str = "en"
-    record_screenshots: bool = False
-
-    @property
-    def episode_id(self) -> str:
-        key = json.dumps(
-            [
-                self.agent,
-                self.agent_config,
-                list(self.agent_options),
-                self.task,
-                self.variation,
-                self.seed,
-                self.max_steps,
-                self.viewport,
-                self.language,
-            ],
-            sort_keys=True,
-        )
-        return hashlib.sha1(key.encode()).hexdigest()[:16]
-
-    @property
-    def viewport_dict(self) -> dict:
-        return parse_viewport(self.viewport)
-
-    @property
-    def options(self) -> dict:
-        return dict(self.agent_options)
-
-
-def parse_viewport(text: str, source: str = "viewport") -> dict:
-    try:
-        w, h = str(text).lower().split("x")
-        return {"width": int(w), "height": int(h)}
-    except ValueError:
-        raise ConfigError(source, "viewport", f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
-
-
-@dataclass
-class StepRecord:
-    action: str
-    category: str
-    error: str
-    reward: float
-    url: str
-    screenshot: str | None = None
-
-
-@dataclass
-class EpisodeResult:
-    record: dict
-    trajectory: dict = field(default_factory=dict)
+from openapps_sim.sweeps.record import EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
 
 
 def app_of_url(url: str, known_apps: set[str]) -> str | None:
@@ -139,7 +71,6 @@ class Worker:
             self.env = None
 
     def run(self, spec: EpisodeSpec, out_dir: Path | None = None, run_id: str = "", attempt: int = 1) -> EpisodeResult:
-        from openapps_sim.analysis.metrics import count_loops
         from openapps_sim.config.catalog import discover_apps
         from openapps_sim.envs.actions import InvalidActionCounter, classify_action, classify_execution_error
         from openapps_sim.taskkit import get_family
@@ -207,37 +138,23 @@ class Worker:
         reward = final.reward
         partial = final.partial
         apps_needed = list(task_info.get("apps", fam.apps))
-        record = {
-            "v": RECORD_VERSION,
-            "episode_id": spec.episode_id,
-            "run_id": run_id,
-            "agent": spec.agent,
-            "agent_config": spec.agent_config,
-            "task": spec.task,
-            "task_apps": apps_needed,
-            "variation": spec.variation,
-            "seed": spec.seed,
-            "viewport": spec.viewport,
-            "language": spec.language,
-            **{k: v for k, v in spec.agent_options},
-            "goal": goal,
-            "reward": float(reward),
-            "partial_reward": float(partial),
-            "success": bool(success),
-            "steps": len(actions),
-            "actions": actions,
-            "invalid": counter.as_dict(),
-            "invalid_detail": counter.summary(),
-            "loops": count_loops(actions),
-            "apps_visited": visited,
-            "intent_misunderstanding": any(a not in set(apps_needed) | {"start"} for a in visited),
-            "error": None,
-            "attempt": attempt,
-            "duration_s": round(time.perf_counter() - t0, 3),
-            "tokens": agent.usage(),
-            "state_diff": [d.as_dict() for d in final.diff[:20]],
-        }
-        events = task.server.events()
+        record = new_record(spec, run_id, attempt)
+        record.update(
+            task_apps=apps_needed,
+            goal=goal,
+            reward=float(reward),
+            partial_reward=float(partial),
+            success=bool(success),
+            steps=len(actions),
+            actions=actions,
+            invalid=counter.as_dict(),
+            invalid_detail=counter.summary(),
+            apps_visited=visited,
+            duration_s=round(time.perf_counter() - t0, 3),
+            tokens=agent.usage(),
+            state_diff=[d.as_dict() for d in final.diff[:20]],
+        )
+        events = task.events()
         trajectory = {
             "episode_id": spec.episode_id,
             "goal": goal,
@@ -287,38 +204,6 @@ def _mapping_for(space: str):
 
         _MAPPINGS[space] = action_mapping(space)
     return _MAPPINGS[space]
-
-
-def error_record(spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float) -> dict:
-    return {
-        "v": RECORD_VERSION,
-        "episode_id": spec.episode_id,
-        "run_id": run_id,
-        "agent": spec.agent,
-        "agent_config": spec.agent_config,
-        "task": spec.task,
-        "task_apps": [],
-        "variation": spec.variation,
-        "seed": spec.seed,
-        "viewport": spec.viewport,
-        "language": spec.language,
-        **{k: v for k, v in spec.agent_options},
-        "goal": "",
-        "reward": 0.0,
-        "partial_reward": 0.0,
-        "success": False,
-        "steps": 0,
-        "actions": [],
-        "invalid": {},
-        "loops": 0,
-        "apps_visited": [],
-        "intent_misunderstanding": False,
-        "error": f"{type(exc).__name__}: {exc}"[:2000],
-        "traceback": traceback.format_exc()[-4000:],
-        "attempt": attempt,
-        "duration_s": round(duration, 3),
-        "tokens": {},
-    }
 
 
 def run_with_retry(worker: Worker, spec: EpisodeSpec, out_dir: Path | None, run_id: str) -> EpisodeResult:

@@ -31,7 +31,6 @@ from openapps_sim.errors import unknown_name
 from openapps_sim.taskkit.reward import StateDiff, describe_event, normalise_world, state_diff
 
 ENGLISH_STYLES = ("plain", "casual", "context")
-GOAL_LANGUAGES = ("en", "de", "fr")
 
 
 class Infeasible(Exception):
@@ -246,16 +245,8 @@ def instantiate(
         expected_answer=fam.answer(initial, params) if fam.returns_value else None,
         expected_path=fam.expected_path(params),
         apps=tuple(fam.apps),
-        subgoals=_subgoals(fam, params, initial, expected),
+        subgoals=fam.subgoals(params, initial, expected),
     )
-
-
-def _subgoals(fam: TaskFamily, params: dict, initial: dict, expected: dict) -> list[Subgoal]:
-    import inspect
-
-    if len(inspect.signature(fam.subgoals).parameters) >= 3:
-        return fam.subgoals(params, initial, expected)
-    return fam.subgoals(params)
 
 
 def evaluate(

@@ -26,6 +26,7 @@ import openapps_sim.web.fonts as fonts
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import SECRET_ENV, SECRET_HEADER
+from openapps_sim.web.shell import render_page
 from openapps_sim.web.world import World
 
 
@@ -42,7 +43,7 @@ def _params(request: Request, form) -> dict:
 def _make_endpoint(world: World, app: AppSpec, handler):
     async def endpoint(req: Request):
         form = await req.form() if req.method == "POST" else None
-        ctx = AppContext(world, app, req)
+        ctx = AppContext(world, app, req, render_page)
         ctx.form = form
         try:
             result = handler(ctx, _params(req, form))

@@ -1,0 +1,122 @@
+"""Reliability metrics over a results table: pure functions of a pandas DataFrame.
+
+One row of the table is one episode (see docs/metrics.md for the columns). Every function in this package
+is pure: it reads the frame it is given, returns a new object and does no I/O. Episodes whose
+``error`` is set (an infrastructure failure: the browser crashed, the server died) are excluded
+from every agent metric; :func:`error_summary` counts them separately.
+
+The definitions follow the OpenApps paper (Ullrich et al.) where it gives one:
+
+* success rate (pass@1): the mean of ``success`` over episodes;
+* deviation *within* a version: the population standard deviation (and mean absolute
+  deviation) of the rewards of one agent on one task in one app version, over seeds;
+* deviation *across* versions: the same statistics over the rewards of every version pooled;
+* fluctuation: the largest minus the smallest per-version success rate of a task;
+* loops: maximal runs of actions that consist entirely of a repeated subsequence;
+* invalid actions: malformed, unknown, bad-argument and browser-rejected actions;
+* intent misunderstanding: the agent opened an app the task does not need.
+
+Grouping arguments (``by``, ``cell``, ``unit``, ``version``) are sequences of column names.
+Missing values in grouping columns (an unset temperature) form their own group: nothing is
+silently dropped.
+
+The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
+``reliability``, ``rates``, ``axes``); everything public is importable from here.
+"""
+
+from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
+from openapps_sim.analysis.metrics.behaviour import (
+    DEFAULT_MIN_REPEATS,
+    START_APP,
+    count_loops,
+    find_loops,
+    intent_misunderstood,
+)
+from openapps_sim.analysis.metrics.rates import (
+    effort,
+    error_messages,
+    error_summary,
+    intent_misunderstanding_rate,
+    invalid_actions,
+    invalid_rates,
+    loop_rates,
+)
+from openapps_sim.analysis.metrics.reliability import (
+    across_version_deviation,
+    agent_deviation,
+    apply_by,
+    deviation_summary,
+    fluctuation,
+    reliability_summary,
+    version_label,
+    version_success,
+    within_version_deviation,
+)
+from openapps_sim.analysis.metrics.stats import (
+    bootstrap_ci,
+    mean_absolute_deviation,
+    pass_at_k,
+    pass_hat_k,
+    pass_k,
+    pass_k_summary,
+    population_std,
+    success_rate,
+    wilson_interval,
+)
+from openapps_sim.analysis.metrics.table import (
+    UNSET,
+    Grouping,
+    deduplicate,
+    invalid_categories,
+    prepare,
+    sort_key,
+    valid_episodes,
+)
+from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
+
+__all__ = [
+    "DEFAULT_MIN_REPEATS",
+    "Grouping",
+    "START_APP",
+    "UNSET",
+    "_missing",
+    "across_version_deviation",
+    "agent_deviation",
+    "apply_by",
+    "axis_breakdown",
+    "axis_label",
+    "bootstrap_ci",
+    "count_loops",
+    "deduplicate",
+    "deviation_summary",
+    "effort",
+    "error_messages",
+    "error_summary",
+    "find_loops",
+    "fluctuation",
+    "intent_misunderstanding_rate",
+    "intent_misunderstood",
+    "invalid_actions",
+    "invalid_categories",
+    "invalid_rates",
+    "is_error",
+    "loop_rates",
+    "mean_absolute_deviation",
+    "pass_at_k",
+    "pass_hat_k",
+    "pass_k",
+    "pass_k_summary",
+    "population_std",
+    "prepare",
+    "reliability_summary",
+    "sort_key",
+    "success_rate",
+    "token_total",
+    "valid_episodes",
+    "varied_axes",
+    "version_columns",
+    "version_label",
+    "version_success",
+    "wilson_interval",
+    "within_version_deviation",
+]

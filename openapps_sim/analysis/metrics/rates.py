@@ -1,0 +1,118 @@
+"""Behaviour rates per group: loops, invalid actions, intent misunderstanding, effort, and
+infrastructure errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from openapps_sim.analysis.metrics.table import Grouping, invalid_categories, prepare, valid_episodes
+
+
+def loop_rates(df: pd.DataFrame, by: Sequence[str] = ("agent", "variation")) -> pd.DataFrame:
+    """Loops per group: ``loops_per_episode`` (mean count), ``episodes_with_loops`` (fraction),
+    ``loops_success`` / ``loops_failure`` (mean count over successful / failed episodes; the
+    paper contrasts 0.20 versus 1.5)."""
+    v = valid_episodes(df)
+    g = Grouping(v, by)
+    loops = v["loops"].to_numpy(dtype=float)
+    won = v["success"].to_numpy(dtype=bool)
+    return g.frame(
+        n=g.n,
+        loops=g.sum(loops).round().astype(int),
+        loops_per_episode=g.mean(loops),
+        episodes_with_loops=g.mean(loops > 0),
+        loops_success=g.mean(np.where(won, loops, np.nan)),
+        loops_failure=g.mean(np.where(won, np.nan, loops)),
+    )
+
+
+def invalid_actions(df: pd.DataFrame, keep: Sequence[str] = ("agent", "task", "variation", "seed")) -> pd.DataFrame:
+    """Per-episode invalid-action counts: the ``keep`` columns present, one ``invalid_<cat>``
+    column per category and ``invalid_total``."""
+    v = valid_episodes(df)
+    cols = [c for c in keep if c in v.columns] + [f"invalid_{c}" for c in invalid_categories(v)] + ["invalid_total"]
+    return v[cols].reset_index(drop=True)
+
+
+def invalid_rates(df: pd.DataFrame, by: Sequence[str] = ("agent", "variation")) -> pd.DataFrame:
+    """Invalid actions per group.
+
+    Columns: ``by``, ``n``, ``steps``; for each category ``<cat>`` (total count) and
+    ``<cat>_per_episode``; ``invalid`` (total), ``invalid_per_episode``, ``invalid_per_step``
+    (total over total steps) and ``episodes_with_invalid`` (fraction).
+    """
+    v = valid_episodes(df)
+    cats = invalid_categories(v)
+    g = Grouping(v, by)
+    steps = g.sum(v["steps"])
+    total = g.sum(v["invalid_total"])
+    cols: dict[str, Any] = {"n": g.n, "steps": steps.round().astype(int)}
+    for c in cats:
+        cols[c] = g.sum(v[f"invalid_{c}"]).round().astype(int)
+        cols[f"{c}_per_episode"] = g.mean(v[f"invalid_{c}"])
+    cols["invalid"] = total.round().astype(int)
+    cols["invalid_per_episode"] = total / np.maximum(g.n, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cols["invalid_per_step"] = np.where(steps > 0, total / np.maximum(steps, 1), np.nan)
+    cols["episodes_with_invalid"] = g.mean(v["invalid_total"].to_numpy() > 0)
+    return g.frame(**cols)
+
+
+def intent_misunderstanding_rate(
+    df: pd.DataFrame, by: Sequence[str] = ("agent", "variation"), exclude_tasks: Iterable[str] = ()
+) -> pd.DataFrame:
+    """Fraction of valid episodes in which the agent opened an unneeded app, per group.
+
+    ``exclude_tasks`` drops task ids first (the paper leaves out its navigation task, whose
+    goal is to open a page). Columns: ``by``, ``n``, ``misunderstood``, ``rate``.
+    """
+    v = valid_episodes(df)
+    skip = set(exclude_tasks)
+    if skip:
+        v = v[~v["task"].isin(skip)]
+    g = Grouping(v, by)
+    mis = g.sum(v["intent_misunderstanding"].to_numpy(dtype=float))
+    return g.frame(n=g.n, misunderstood=mis.round().astype(int), rate=mis / np.maximum(g.n, 1))
+
+
+def effort(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
+    """Mean and median steps, mean and total duration (s) and mean tokens per valid episode."""
+    v = valid_episodes(df)
+    g = Grouping(v, by)
+    dur = v["duration_s"].to_numpy(dtype=float)
+    has_dur = g.sum(~np.isnan(dur)) > 0
+    return g.frame(
+        n=g.n,
+        mean_steps=g.mean(v["steps"]),
+        median_steps=g.median(v["steps"]),
+        mean_duration_s=g.mean(dur),
+        total_duration_s=np.where(has_dur, g.sum(np.nan_to_num(dur)), np.nan),
+        mean_tokens=g.mean(v["tokens_total"]),
+    )
+
+
+def error_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
+    """Infrastructure errors per group: ``episodes`` (all rows), ``errors``, ``error_rate``."""
+    p = prepare(df)
+    g = Grouping(p, by)
+    e = g.sum(p["is_error"].to_numpy(dtype=float))
+    return g.frame(episodes=g.n, errors=e.round().astype(int), error_rate=e / np.maximum(g.n, 1))
+
+
+def error_messages(df: pd.DataFrame, top: int = 10, width: int = 160) -> pd.DataFrame:
+    """The most frequent error messages (first line, cut to ``width``): ``message``, ``count``,
+    ``agents`` (comma-separated)."""
+    p = prepare(df)
+    e = p[p["is_error"]]
+    if e.empty:
+        return pd.DataFrame(columns=["message", "count", "agents"])
+    msgs = e["error"].map(lambda s: str(s).strip().splitlines()[0][:width] if str(s).strip() else "")
+    rows = []
+    for msg, g in e.groupby(msgs, sort=False):
+        rows.append({"message": msg, "count": len(g), "agents": ", ".join(sorted({str(a) for a in g["agent"]}))})
+    out = pd.DataFrame(rows).sort_values(["count", "message"], ascending=[False, True], kind="stable")
+    return out.head(top).reset_index(drop=True)

@@ -1,0 +1,40 @@
+"""Reliability report for a results folder: ``report.md`` and a self-contained ``report.html``.
+
+A results folder (written by a sweep) holds::
+
+    results.jsonl                      one JSON object per episode (see docs/metrics.md)
+    manifest.json                      what reproduces the run (version, commit, spec, seeds ...)
+    trajectories/<episode_id>.json     optional: goal and per-step action, error, url, screenshot
+    screenshots/...                    optional: PNGs the trajectories point to
+
+Every number comes from :mod:`openapps_sim.analysis.metrics`. The HTML needs nothing but itself: CSS
+is inline, charts are inline SVG drawn here, screenshots are embedded as (downscaled) data URIs,
+and there is no script. It loads nothing from any host.
+
+Modules: ``load`` (reading a results folder), ``analysis`` (every frame shown, computed
+once), ``fmt``, ``markdown``, ``svg``, ``style``, ``trajectories``, ``html`` and ``write``.
+"""
+
+from openapps_sim.analysis.report.analysis import Analysis, analyse, headline_table
+from openapps_sim.analysis.report.fmt import fmt_ci, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, md_table
+from openapps_sim.analysis.report.load import load_manifest, load_results, load_trajectory
+from openapps_sim.analysis.report.markdown import render_markdown
+from openapps_sim.analysis.report.write import write_report
+
+__all__ = [
+    "Analysis",
+    "analyse",
+    "fmt_ci",
+    "fmt_num",
+    "fmt_pct",
+    "fmt_rate_ci",
+    "fmt_ratio",
+    "fmt_std",
+    "headline_table",
+    "load_manifest",
+    "load_results",
+    "load_trajectory",
+    "md_table",
+    "render_markdown",
+    "write_report",
+]

@@ -1,0 +1,161 @@
+"""Every frame the report shows, computed once from the results table, and the headline table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, text_table
+
+
+@dataclass
+class Analysis:
+    df: pd.DataFrame
+    manifest: dict
+    agents: list[str]
+    variations: list[str]
+    version: list[str]
+    axes: list[str]
+    headline: pd.DataFrame
+    per_variation: pd.DataFrame
+    fluctuation: pd.DataFrame
+    loops: pd.DataFrame
+    invalid: pd.DataFrame
+    breakdown: pd.DataFrame
+    pass_k: pd.DataFrame
+    per_task: pd.DataFrame
+    task_variation: pd.DataFrame
+    agent_versions: pd.DataFrame
+    errors: pd.DataFrame
+    error_messages: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> pd.DataFrame:
+        return m.valid_episodes(self.df)
+
+
+def distinguish_agent_configs(df: pd.DataFrame) -> pd.DataFrame:
+    """When one agent name ran with several configs, name each pair ``agent (config)``."""
+    if "agent_config" not in df.columns or df.empty:
+        return df
+    cfg = df["agent_config"].map(lambda v: "default" if m._missing(v) else str(v))
+    several = cfg.groupby(df["agent"]).nunique()
+    several = set(several[several > 1].index)
+    if not several:
+        return df
+    out = df.copy()
+    out["agent"] = [f"{a} ({c})" if a in several else a for a, c in zip(df["agent"], cfg, strict=True)]
+    return out
+
+
+def analyse(
+    df: pd.DataFrame, manifest: dict | None = None, axes: Iterable[str] | None = None, n_boot: int = 2000, seed: int = 0
+) -> Analysis:
+    """Compute every table of the report from a results table."""
+    manifest = manifest or {}
+    notes = list(df.attrs.get("notes", []))
+    df = distinguish_agent_configs(df)
+    p = m.prepare(df)
+    v = m.valid_episodes(p)
+    axes = list(axes or [])
+    for a in manifest.get("axes", []) or []:
+        if a not in ("agent", "task", "seed") and a not in axes:
+            axes.append(a)
+    version = m.version_columns(p, axes) if len(v) else ["variation"]
+    agents = sorted(v["agent"].unique().tolist(), key=m.sort_key) if len(v) else []
+    variations = sorted(v["variation"].unique().tolist(), key=m.sort_key) if len(v) else []
+    boot = {"n_boot": n_boot, "seed": seed}
+    return Analysis(
+        df=p,
+        manifest=manifest,
+        agents=agents,
+        variations=variations,
+        version=version,
+        axes=[a for a in m.varied_axes(p, axes)] if len(v) else [],
+        headline=m.reliability_summary(p, ["agent"], version, **boot),
+        per_variation=m.reliability_summary(p, ["agent", "variation"], version, **boot),
+        fluctuation=m.fluctuation(p, ["agent", "task"], version),
+        loops=m.loop_rates(p, ["agent", "variation"]),
+        invalid=m.invalid_rates(p, ["agent", "variation"]),
+        breakdown=m.axis_breakdown(p, axes, ["agent"], **boot),
+        pass_k=m.pass_k_summary(p, ["agent"], ["agent", "task", *version]),
+        per_task=m.success_rate(p, ["agent", "task"]),
+        task_variation=m.success_rate(p, ["agent", "task", "variation"]),
+        agent_versions=m.version_success(p, ["agent"], version),
+        errors=m.error_summary(p, ["agent"]),
+        error_messages=m.error_messages(p),
+        notes=notes,
+    )
+
+
+class Rows:
+    """Rows of a frame found by the values of some columns (a dict built once)."""
+
+    def __init__(self, frame: pd.DataFrame, *cols: str):
+        self.cols = cols
+        self.index: dict[tuple, dict] = {}
+        for rec in frame.to_dict("records"):
+            self.index.setdefault(tuple(m.axis_label(rec[c]) for c in cols), rec)
+
+    def get(self, *values: Any) -> dict | None:
+        return self.index.get(tuple(m.axis_label(v) for v in values))
+
+
+HEADLINE_HEADERS = [
+    "Agent",
+    "Episodes",
+    "Success [95% CI]",
+    "Within std",
+    "Across std",
+    "Across/within",
+    "Loops/ep",
+    "Invalid/ep",
+    "Intent misund.",
+    "Mean steps",
+    "Infra errors",
+]
+
+
+def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
+    """The cells of the headline table from :func:`metrics.reliability_summary` by agent."""
+    rows = []
+    for _, r in summary.iterrows():
+        rows.append(
+            [
+                str(r["agent"]),
+                str(int(r["n"])),
+                fmt_rate_ci(r["success_rate"], r.get("ci_low"), r.get("ci_high")),
+                fmt_std(r["within_std"]),
+                fmt_std(r["across_std"]),
+                fmt_ratio(r["std_ratio"]),
+                fmt_num(r["loops_per_episode"]),
+                fmt_num(r["invalid_per_episode"]),
+                fmt_pct(r["intent_rate"]),
+                fmt_num(r["mean_steps"], 1),
+                str(int(r["errors"])),
+            ]
+        )
+    return rows
+
+
+def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> str:
+    """The per-agent headline as a plain-text table for the terminal."""
+    df = distinguish_agent_configs(df)
+    p = m.prepare(df)
+    if m.valid_episodes(p).empty:
+        n_err = int(p["is_error"].sum())
+        return f"no scored episodes ({n_err} infrastructure error(s))"
+    version = m.version_columns(p)
+    summary = m.reliability_summary(p, ["agent"], version, n_boot=n_boot, seed=seed)
+    # Agents whose every episode errored have no summary row; list them too.
+    errs = m.error_summary(p)
+    rows = headline_rows(summary)
+    for _, e in errs.iterrows():
+        if e["agent"] not in set(summary["agent"]):
+            rows.append([str(e["agent"]), "0"] + [DASH] * 8 + [str(int(e["errors"]))])
+    return text_table(HEADLINE_HEADERS, rows)

@@ -1,0 +1,94 @@
+"""Formatting numbers, intervals and tables for Markdown and the terminal; the report's colours."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+AGENT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#6F6F6F", "#B8A000", "#000000"]
+"""The Okabe-Ito palette (distinguishable with the common colour-vision deficiencies)."""
+
+
+WITHIN_COLOUR = "#56B4E9"
+
+
+ACROSS_COLOUR = "#D55E00"
+
+
+DASH = "–"
+
+
+def _nan(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def fmt_pct(x: Any, digits: int = 1) -> str:
+    """0.6667 -> "66.7%"."""
+    return DASH if _nan(x) else f"{100 * float(x):.{digits}f}%"
+
+
+def fmt_ci(lo: Any, hi: Any) -> str:
+    """A percentage interval without the % signs: "[33.3, 100.0]"."""
+    return DASH if _nan(lo) or _nan(hi) else f"[{100 * float(lo):.1f}, {100 * float(hi):.1f}]"
+
+
+def fmt_rate_ci(rate: Any, lo: Any, hi: Any) -> str:
+    return fmt_pct(rate) if _nan(lo) else f"{fmt_pct(rate)} {fmt_ci(lo, hi)}"
+
+
+def fmt_num(x: Any, digits: int = 2) -> str:
+    return DASH if _nan(x) else f"{float(x):.{digits}f}"
+
+
+def fmt_std(x: Any) -> str:
+    """Deviations of 0/1 rewards: three decimals."""
+    return fmt_num(x, 3)
+
+
+def fmt_ratio(x: Any) -> str:
+    if _nan(x):
+        return DASH
+    return "∞" if math.isinf(float(x)) else f"{float(x):.2f}×"
+
+
+def fmt_seconds(x: Any) -> str:
+    return DASH if _nan(x) else f"{float(x):.1f} s"
+
+
+def md_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: Sequence[str] | None = None) -> str:
+    """A GitHub-flavoured Markdown table (``|`` in cells escaped)."""
+    align = align or ["l"] + ["r"] * (len(headers) - 1)
+    marks = {"l": ":---", "r": "---:", "c": ":---:"}
+
+    def cell(v: Any) -> str:
+        return str(v).replace("|", "\\|").replace("\n", " ")
+
+    out = ["| " + " | ".join(cell(h) for h in headers) + " |", "| " + " | ".join(marks[a] for a in align) + " |"]
+    out += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: Sequence[str] | None = None) -> str:
+    """A plain-text table with aligned columns, for a terminal."""
+    align = align or ["l"] + ["r"] * (len(headers) - 1)
+    cells = [[str(h) for h in headers]] + [[str(v) for v in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+
+    def line(r: Sequence[str]) -> str:
+        return "  ".join(
+            v.ljust(w) if a == "l" else v.rjust(w) for v, w, a in zip(r, widths, align, strict=True)
+        ).rstrip()
+
+    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _md_inline(text: str) -> str:
+    """Escape text and turn ``**bold**`` into <b>."""
+    parts = _e(text).split("**")
+    return "".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts))

@@ -1,0 +1,41 @@
+"""Writing ``report.md`` and ``report.html`` for a results folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from openapps_sim.analysis.report.analysis import analyse
+from openapps_sim.analysis.report.html import render_html
+from openapps_sim.analysis.report.load import load_manifest, load_results
+from openapps_sim.analysis.report.markdown import render_markdown
+
+
+def write_report(
+    results_dir: Path | str,
+    *,
+    axes: Iterable[str] | None = None,
+    top: int = 15,
+    max_trajectories: int = 40,
+    screenshot_width: int = 960,
+    screenshot_budget_bytes: int = 16_000_000,
+    n_boot: int = 2000,
+    seed: int = 0,
+) -> tuple[Path, Path]:
+    """Write ``report.md`` and ``report.html`` into ``results_dir``; return their paths.
+
+    ``axes`` names extra swept columns to break down by (the manifest's ``axes`` are added).
+    At most ``max_trajectories`` episodes appear in the trajectory viewer, with screenshots
+    downscaled to ``screenshot_width`` pixels and embedded until ``screenshot_budget_bytes``.
+    """
+    results_dir = Path(results_dir)
+    df = load_results(results_dir)
+    manifest = load_manifest(results_dir)
+    a = analyse(df, manifest, axes, n_boot=n_boot, seed=seed)
+    md_path = results_dir / "report.md"
+    html_path = results_dir / "report.html"
+    md_path.write_text(render_markdown(a, top), encoding="utf-8")
+    html_path.write_text(
+        render_html(a, results_dir, top, max_trajectories, screenshot_width, screenshot_budget_bytes), encoding="utf-8"
+    )
+    return md_path, html_path

@@ -1,0 +1,156 @@
+"""The episode record, defined once: what an episode is (:class:`EpisodeSpec`, whose
+``episode_id`` keys results and resumes) and what is written about it (``RECORD_FIELDS``, built by
+:func:`error_record` and the runner). Read and written only through
+:mod:`openapps_sim.sweeps.store`; analysed by :mod:`openapps_sim.analysis`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from openapps_sim.errors import ConfigError
+
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    agent: str
+    task: str
+    variation: str = "default"
+    seed: int = 0
+    agent_config: str | None = None
+    agent_options: tuple[tuple[str, Any], ...] = ()  # swept agent options, e.g. temperature
+    max_steps: int | None = None
+    viewport: str = "1280x720"
+    language: str = "en"
+    record_screenshots: bool = False
+
+    @property
+    def episode_id(self) -> str:
+        key = json.dumps(
+            [
+                self.agent,
+                self.agent_config,
+                list(self.agent_options),
+                self.task,
+                self.variation,
+                self.seed,
+                self.max_steps,
+                self.viewport,
+                self.language,
+            ],
+            sort_keys=True,
+        )
+        return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+    @property
+    def viewport_dict(self) -> dict:
+        return parse_viewport(self.viewport)
+
+    @property
+    def options(self) -> dict:
+        return dict(self.agent_options)
+
+
+def parse_viewport(text: str, source: str = "viewport") -> dict:
+    try:
+        w, h = str(text).lower().split("x")
+        return {"width": int(w), "height": int(h)}
+    except ValueError:
+        raise ConfigError(source, "viewport", f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+
+
+@dataclass
+class StepRecord:
+    action: str
+    category: str
+    error: str
+    reward: float
+    url: str
+    screenshot: str | None = None
+
+
+@dataclass
+class EpisodeResult:
+    record: dict
+    trajectory: dict = field(default_factory=dict)
+
+
+# Every key of a record, with what it holds. Agent options swept by the spec (e.g.
+# ``temperature``) are added under their own names. Derived behaviour (loops, intent
+# misunderstanding) is not stored: :mod:`openapps_sim.analysis` computes it from the raw facts.
+RECORD_FIELDS: dict[str, str] = {
+    "v": "record format version",
+    "episode_id": "hash of the episode's spec (the resume key)",
+    "run_id": "which invocation of the sweep wrote it",
+    "agent": "agent name",
+    "agent_config": "agent config file or name",
+    "task": "task family id",
+    "task_apps": "the apps the task needs",
+    "variation": "pack expression of the app version",
+    "seed": "task seed",
+    "viewport": "WIDTHxHEIGHT",
+    "language": "goal language",
+    "goal": "the goal text the agent was given",
+    "reward": "final reward (1 only when the whole world state is as expected)",
+    "partial_reward": "share of sub-goals reached",
+    "success": "reward == 1",
+    "steps": "actions taken",
+    "actions": "the action strings",
+    "invalid": "invalid actions per category",
+    "invalid_detail": "invalid-action summary",
+    "apps_visited": "apps opened, in order",
+    "error": "infrastructure error that stopped the episode, else null",
+    "traceback": "last lines of its traceback, else null",
+    "attempt": "1, or 2 after an infrastructure retry",
+    "duration_s": "wall time",
+    "tokens": "LLM token usage",
+    "state_diff": "the first differences between expected and final state",
+}
+
+
+def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
+    """A record with the spec's identity filled in and every outcome at its empty value."""
+    return {
+        "v": RECORD_VERSION,
+        "episode_id": spec.episode_id,
+        "run_id": run_id,
+        "agent": spec.agent,
+        "agent_config": spec.agent_config,
+        "task": spec.task,
+        "task_apps": [],
+        "variation": spec.variation,
+        "seed": spec.seed,
+        "viewport": spec.viewport,
+        "language": spec.language,
+        **{k: v for k, v in spec.agent_options},
+        "goal": "",
+        "reward": 0.0,
+        "partial_reward": 0.0,
+        "success": False,
+        "steps": 0,
+        "actions": [],
+        "invalid": {},
+        "invalid_detail": {},
+        "apps_visited": [],
+        "error": None,
+        "traceback": None,
+        "attempt": attempt,
+        "duration_s": 0.0,
+        "tokens": {},
+        "state_diff": [],
+    }
+
+
+def error_record(spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float) -> dict:
+    record = new_record(spec, run_id, attempt)
+    record.update(
+        error=f"{type(exc).__name__}: {exc}"[:2000],
+        traceback=traceback.format_exc()[-4000:],
+        duration_s=round(duration, 3),
+    )
+    return record

@@ -1,0 +1,215 @@
+"""Sweep specs: the YAML that names agents x tasks x variations x seeds (x any swept option),
+checked key by key, expanded into :class:`~openapps_sim.sweeps.record.EpisodeSpec`s (see docs/sweeps.md)."""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+
+SPEC_KEYS = {
+    "name": "a short name for the sweep",
+    "description": "free text",
+    "agents": "list of agent names or {name, config, label} mappings",
+    "tasks": "list of family ids or globs such as todo.*",
+    "variations": "list of pack expressions, or {sample: {n, seed}} for generated packs",
+    "seeds": "a list of seeds, or a number n meaning 0..n-1",
+    "max_steps": "step budget per episode (default: the family's)",
+    "viewports": "list of WIDTHxHEIGHT (a sweep axis)",
+    "temperatures": "list of LLM temperatures (a sweep axis for LLM agents)",
+    "languages": "goal languages: en, de, fr or auto (a sweep axis)",
+    "workers": "number of worker processes",
+    "record_screenshots": "save a screenshot per step for the trajectory viewer",
+}
+
+
+@dataclass
+class SweepSpec:
+    name: str
+    source: str
+    raw: dict
+    agents: list[dict]
+    tasks: list[str]
+    variations: list[str]
+    seeds: list[int]
+    max_steps: int | None = None
+    viewports: list[str] = field(default_factory=lambda: ["1280x720"])
+    temperatures: list[float | None] = field(default_factory=lambda: [None])
+    languages: list[str] = field(default_factory=lambda: ["en"])
+    workers: int = 1
+    record_screenshots: bool = False
+
+    @property
+    def spec_hash(self) -> str:
+        return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def episodes(self) -> list[EpisodeSpec]:
+        out = []
+        for agent, task, variation, seed, viewport, temp, lang in itertools.product(
+            self.agents, self.tasks, self.variations, self.seeds, self.viewports, self.temperatures, self.languages
+        ):
+            options: tuple = ()
+            if temp is not None and agent.get("llm", False):
+                options = (("temperature", temp),)
+            elif temp is not None and len(self.temperatures) > 1 and not agent.get("llm", False):
+                # A temperature axis means nothing to a non-LLM agent: run it once.
+                if temp != self.temperatures[0]:
+                    continue
+            out.append(
+                EpisodeSpec(
+                    agent=agent["name"],
+                    agent_config=agent.get("config"),
+                    agent_options=options,
+                    task=task,
+                    variation=variation,
+                    seed=seed,
+                    max_steps=self.max_steps,
+                    viewport=viewport,
+                    language=lang,
+                    record_screenshots=self.record_screenshots,
+                )
+            )
+        return out
+
+    def axes(self) -> list[str]:
+        """Columns that vary in this sweep (the report breaks results down by each)."""
+        axes = []
+        for name, values in [
+            ("agent", self.agents),
+            ("task", self.tasks),
+            ("variation", self.variations),
+            ("seed", self.seeds),
+            ("viewport", self.viewports),
+            ("temperature", self.temperatures),
+            ("language", self.languages),
+        ]:
+            if len(values) > 1:
+                axes.append(name)
+        return axes
+
+
+def _as_list(value: Any, source: str, key: str) -> list:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    if isinstance(value, (str, int, float, dict)):
+        return [value]
+    raise ConfigError(source, key, f"expected a list, got {type(value).__name__}")
+
+
+def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
+    """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/)."""
+    from importlib import resources
+
+    from openapps_sim.agent import load_agent_class, registered_agents
+    from openapps_sim.config.packs import display_path, read_yaml, resolve_pack, split_expression
+    from openapps_sim.config.sampler import sample_names
+    from openapps_sim.taskkit import all_families
+
+    p = Path(path)
+    if not p.exists():
+        shipped = Path(str(resources.files("openapps_sim.experiments"))) / (
+            str(path) if str(path).endswith(".yaml") else f"{path}.yaml"
+        )
+        if shipped.exists():
+            p = shipped
+        else:
+            names = sorted(x.stem for x in shipped.parent.glob("*.yaml"))
+            raise ConfigError(str(path), "", "no such sweep spec file", "a path, or one of " + ", ".join(names))
+    source = display_path(p)
+    raw = read_yaml(p) or {}
+    if not isinstance(raw, dict):
+        raise ConfigError(source, "", "expected a mapping at the top level")
+    raw = dict(raw, **(overrides or {}))
+    for key in raw:
+        if key not in SPEC_KEYS:
+            raise ConfigError(source, key, "unknown key", ", ".join(SPEC_KEYS))
+
+    agents = []
+    for i, entry in enumerate(_as_list(raw.get("agents"), source, "agents")):
+        if isinstance(entry, str):
+            entry = {"name": entry}
+        if not isinstance(entry, dict) or "name" not in entry:
+            raise ConfigError(source, f"agents[{i}]", "expected an agent name or a mapping with 'name'")
+        unknown = set(entry) - {"name", "config", "label"}
+        if unknown:
+            raise ConfigError(source, f"agents[{i}].{sorted(unknown)[0]}", "unknown key", "name, config, label")
+        name = entry["name"]
+        known = registered_agents()
+        if name not in known and ":" not in name:
+            raise unknown_name(source, f"agents[{i}].name", name, list(known) + ["<module>:<Class>"])
+        entry = dict(entry)
+        entry["llm"] = bool(load_agent_class(name, f"{source}: agents[{i}].name").samples)
+        agents.append(entry)
+    if not agents:
+        raise ConfigError(source, "agents", "at least one agent is required")
+
+    families = all_families()
+    tasks: list[str] = []
+    for i, pattern in enumerate(_as_list(raw.get("tasks"), source, "tasks")):
+        matched = sorted(f for f in families if fnmatch.fnmatchcase(f, str(pattern)))
+        if not matched:
+            raise unknown_name(source, f"tasks[{i}]", str(pattern), families)
+        tasks += [m for m in matched if m not in tasks]
+    if not tasks:
+        raise ConfigError(source, "tasks", "at least one task is required")
+
+    variations: list[str] = []
+    for i, entry in enumerate(_as_list(raw.get("variations", ["default"]), source, "variations")):
+        if isinstance(entry, dict):
+            if set(entry) != {"sample"} or not isinstance(entry["sample"], dict):
+                raise ConfigError(source, f"variations[{i}]", "expected a pack expression or {sample: {n: N, seed: S}}")
+            n = int(entry["sample"].get("n", 10))
+            seed = int(entry["sample"].get("seed", 0))
+            variations += sample_names(n, seed)
+            continue
+        expression = str(entry)
+        for part in split_expression(expression):
+            resolve_pack(part, f"{source}: variations[{i}]")
+        variations.append(expression)
+
+    seeds_raw = raw.get("seeds", 1)
+    if isinstance(seeds_raw, int) and not isinstance(seeds_raw, bool):
+        seeds = list(range(seeds_raw))
+    elif isinstance(seeds_raw, list) and all(isinstance(s, int) for s in seeds_raw):
+        seeds = list(seeds_raw)
+    else:
+        raise ConfigError(source, "seeds", f"expected a number or a list of integers, got {seeds_raw!r}")
+
+    viewports = [str(v) for v in _as_list(raw.get("viewports", ["1280x720"]), source, "viewports")]
+    for v in viewports:
+        parse_viewport(v, source)
+    temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
+    langs = [str(x) for x in _as_list(raw.get("languages", ["en"]), source, "languages")]
+    for lang in langs:
+        if lang not in ("en", "de", "fr", "auto"):
+            raise ConfigError(source, "languages", f"unknown language {lang!r}", "en, de, fr, auto")
+    workers = raw.get("workers", 1)
+    if not isinstance(workers, int) or workers < 1:
+        raise ConfigError(source, "workers", f"expected a positive integer, got {workers!r}")
+    max_steps = raw.get("max_steps")
+    if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+        raise ConfigError(source, "max_steps", f"expected a positive integer, got {max_steps!r}")
+    return SweepSpec(
+        name=str(raw.get("name", p.stem)),
+        source=source,
+        raw=raw,
+        agents=agents,
+        tasks=tasks,
+        variations=variations,
+        seeds=seeds,
+        max_steps=max_steps,
+        viewports=viewports,
+        temperatures=temps,
+        languages=langs,
+        workers=workers,
+        record_screenshots=bool(raw.get("record_screenshots", False)),
+    )
