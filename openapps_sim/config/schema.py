@@ -224,10 +224,17 @@ class Any_(Field):
 
 
 class ListOf(Field):
-    def __init__(self, item: Field, default: Any = _MISSING, doc: str = "", max_items: int = 5000):
+    """A list. ``unique`` names a field of the items that no two items may share (compared as
+    free text: case and surrounding spaces do not count), for lists whose items tasks name by
+    that field."""
+
+    def __init__(
+        self, item: Field, default: Any = _MISSING, doc: str = "", max_items: int = 5000, unique: str | None = None
+    ):
         super().__init__(default, doc)
         self.item = item
         self.max_items = max_items
+        self.unique = unique
 
     def describe(self) -> str:
         return f"a list of {self.item.describe()}"
@@ -237,7 +244,26 @@ class ListOf(Field):
             raise self.fail(value, source, path, f"expected a list, got {type(value).__name__}")
         if len(value) > self.max_items:
             raise self.fail(value, source, path, f"more than {self.max_items} items")
-        return [self.item.check(v, source, f"{path}[{i}]") for i, v in enumerate(value)]
+        out = [self.item.check(v, source, f"{path}[{i}]") for i, v in enumerate(value)]
+        if self.unique:
+            self._check_unique(out, source, path)
+        return out
+
+    def _check_unique(self, items: list, source: str, path: str) -> None:
+        from openapps_sim.config.normalise import norm_text
+
+        seen: dict[str, int] = {}
+        for i, item in enumerate(items):
+            key = norm_text(item.get(self.unique, "")) if isinstance(item, dict) else norm_text(item)
+            if key in seen:
+                raise ConfigError(
+                    source,
+                    f"{path}[{i}].{self.unique}",
+                    f"{item[self.unique]!r} is the same {self.unique} as {path}[{seen[key]}]; "
+                    f"tasks name these items by their {self.unique}",
+                    f"a {self.unique} no other item of {path} has",
+                )
+            seen[key] = i
 
 
 class MapOf(Field):
@@ -316,6 +342,8 @@ class Record(Field):
         node: Field = self
         walked = ""
         for part in dotted.split("."):
+            if isinstance(node, Partial):
+                node = node.record
             if isinstance(node, Record):
                 if part not in node.fields:
                     raise ConfigError(source, _join(walked, part), "unknown key", ", ".join(node.fields))

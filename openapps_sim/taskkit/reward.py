@@ -89,12 +89,14 @@ def _diff(expected: Any, actual: Any, path: str, keys: dict[str, ItemKey]) -> li
         return []
     if isinstance(expected, dict) and isinstance(actual, dict):
         out: list[StateDiff] = []
+        entry = _key_for(path, keys)  # a mapping declared as a collection: its keys name items
+        noun = _noun(path, entry) if entry is not None else "key"
         for key in sorted(expected.keys() | actual.keys(), key=str):
             sub = f"{path}.{key}" if path else str(key)
             if key not in actual:
-                out.append(StateDiff(sub, expected[key], MISSING))
+                out.append(StateDiff(sub, expected[key], MISSING, f"{path or 'state'}: missing {noun} {key!r}"))
             elif key not in expected:
-                out.append(StateDiff(sub, MISSING, actual[key]))
+                out.append(StateDiff(sub, MISSING, actual[key], f"{path or 'state'}: extra {noun} {key!r}"))
             else:
                 out.extend(_diff(expected[key], actual[key], sub, keys))
         return out
