@@ -19,13 +19,22 @@ _MISSING = object()
 
 
 class Field:
-    """One configuration value. ``doc`` appears in generated documentation."""
+    """One configuration value. ``doc`` appears in generated documentation.
+
+    ``vary`` marks a structural knob that generated packs (``random-<seed>``) draw: the values
+    to draw from, or ``True`` for every choice of an :class:`Enum` or :class:`Bool`.
+    """
 
     type_name = "value"
 
-    def __init__(self, default: Any = _MISSING, doc: str = ""):
+    def __init__(self, default: Any = _MISSING, doc: str = "", vary: tuple | bool = ()):
         self.default = default
         self.doc = doc
+        self.vary = vary
+
+    def vary_values(self) -> tuple:
+        """The values a generated pack may draw for this field (empty: not a knob)."""
+        return tuple(self.vary) if isinstance(self.vary, (tuple, list)) else ()
 
     @property
     def required(self) -> bool:
@@ -64,8 +73,10 @@ class Str(Field):
 
 
 class Int(Field):
-    def __init__(self, default: Any = _MISSING, doc: str = "", lo: int | None = None, hi: int | None = None):
-        super().__init__(default, doc)
+    def __init__(
+        self, default: Any = _MISSING, doc: str = "", lo: int | None = None, hi: int | None = None, vary: tuple = ()
+    ):
+        super().__init__(default, doc, vary)
         self.lo, self.hi = lo, hi
 
     def describe(self) -> str:
@@ -102,6 +113,9 @@ class Float(Field):
 class Bool(Field):
     type_name = "true or false"
 
+    def vary_values(self) -> tuple:
+        return (False, True) if self.vary is True else super().vary_values()
+
     def check(self, value, source, path):
         if not isinstance(value, bool):
             raise self.fail(value, source, path)
@@ -109,9 +123,12 @@ class Bool(Field):
 
 
 class Enum(Field):
-    def __init__(self, choices, default: Any = _MISSING, doc: str = ""):
-        super().__init__(default, doc)
+    def __init__(self, choices, default: Any = _MISSING, doc: str = "", vary: tuple | bool = ()):
+        super().__init__(default, doc, vary)
         self.choices = list(choices)
+
+    def vary_values(self) -> tuple:
+        return tuple(self.choices) if self.vary is True else super().vary_values()
 
     def describe(self) -> str:
         return "one of " + ", ".join(map(str, self.choices))
