@@ -36,15 +36,17 @@ BASE_CSS = """
 *{box-sizing:border-box}
 html,body{margin:0;padding:0}
 body{background:var(--background);color:var(--text);font-family:var(--font);font-size:var(--fs);
- line-height:var(--lh);letter-spacing:var(--ls)}
+ line-height:var(--lh);letter-spacing:var(--ls);overflow-wrap:break-word}
+img,svg,video{max-width:100%}
+pre{max-width:100%;overflow-x:auto}
 h1,h2,h3{font-family:var(--heading-font);margin:0 0 var(--gap) 0;line-height:1.2}
 h1{font-size:1.6em}h2{font-size:1.25em}h3{font-size:1.05em}
 a{color:var(--primary)}
-.topbar{display:flex;align-items:center;gap:var(--gap);padding:var(--gap) var(--pad);
+.topbar{display:flex;flex-wrap:wrap;align-items:center;gap:var(--gap);padding:var(--gap) var(--pad);
  background:var(--surface);border-bottom:var(--bw) solid var(--border)}
 .topbar .brand{font-weight:700;color:var(--muted)}
 .topbar a{text-decoration:none;font-weight:600}
-.nav-bottom .topbar{position:fixed;bottom:0;left:0;right:0;border-top:var(--bw) solid var(--border);border-bottom:0;z-index:5}
+.nav-bottom .topbar{position:fixed;bottom:0;inset-inline:0;border-top:var(--bw) solid var(--border);border-bottom:0;z-index:5}
 .nav-bottom main{padding-bottom:64px}
 main{max-width:var(--width);margin:0 auto;padding:var(--pad)}
 .card{background:var(--surface);border:var(--bw) solid var(--border);border-radius:var(--radius);
@@ -70,8 +72,9 @@ ul.plain{list-style:none;margin:0;padding:0}
 .error{background:var(--danger);color:#fff;padding:var(--gap) var(--pad);border-radius:var(--radius);margin-bottom:var(--pad)}
 .icon{width:1.2em;height:1.2em;vertical-align:-.2em}
 table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:calc(var(--gap)/2) var(--gap);border-bottom:var(--bw) solid var(--border)}
+th,td{text-align:start;padding:calc(var(--gap)/2) var(--gap);border-bottom:var(--bw) solid var(--border)}
 .layout-mobile main{padding:calc(var(--pad)*.75)}
 .layout-mobile .row{flex-direction:column;align-items:stretch}
-.layout-mobile .topbar{flex-wrap:wrap}
+.layout-mobile button,.layout-mobile .button,.layout-mobile select,.layout-mobile input:not([type=checkbox]):not([type=radio]){min-height:44px}
+.layout-mobile .button{display:inline-flex;align-items:center;justify-content:center}
 """
