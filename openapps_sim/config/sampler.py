@@ -91,7 +91,8 @@ def sample_pack_dict(name: str) -> dict:
     language = rng.choice([None, None, None] + LANGUAGE_PACKS)
     style = rng.choice([None, None] + DESCRIPTION_PACKS)
     private = private_packs()
-    own = random.Random(f"{name}:private").choice([None, None, *private]) if private else None
+    draw = random.Random(f"{name}:private")
+    own = draw.choice(private) if private and draw.random() < 1 / 3 else None
     extends = [p for p in (language, style, own) if p]
     description = f"Generated pack {name}: {'dark' if dark else 'light'} palette, font {theme['font']}"
     if extends:
