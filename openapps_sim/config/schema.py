@@ -272,6 +272,8 @@ class ListOf(Field):
         seen: dict[str, int] = {}
         for i, item in enumerate(items):
             key = norm_text(item.get(self.unique, "")) if isinstance(item, dict) else norm_text(item)
+            if not key:
+                continue  # an item without that field (a saved place named by its place id)
             if key in seen:
                 raise ConfigError(
                     source,

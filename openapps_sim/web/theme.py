@@ -6,7 +6,15 @@ and so on), so one theme pack restyles all six apps at once.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from openapps_sim.web.fonts import font_face_css, font_stack
+
+# Below this viewport width the desktop layout takes the phone rules too: a desktop page in a
+# narrow window (or the 480 px resolution sweep) stacks its columns like the phone layout.
+NARROW = 640
+_MOBILE = re.compile(r"\.layout-mobile(?![\w-])")
 
 
 def theme_css(theme: dict) -> str:
@@ -75,6 +83,34 @@ table{border-collapse:collapse;width:100%}
 th,td{text-align:start;padding:calc(var(--gap)/2) var(--gap);border-bottom:var(--bw) solid var(--border)}
 .layout-mobile main{padding:calc(var(--pad)*.75)}
 .layout-mobile .row{flex-direction:column;align-items:stretch}
-.layout-mobile button,.layout-mobile .button,.layout-mobile select,.layout-mobile input:not([type=checkbox]):not([type=radio]){min-height:44px}
-.layout-mobile .button{display:inline-flex;align-items:center;justify-content:center}
+.layout-mobile .topbar{flex-wrap:wrap}
 """
+
+
+def _top_level_rules(css: str):
+    """``(selector, body)`` of each plain rule at the top level (at-rules are skipped)."""
+    depth, start, selector = 0, 0, ""
+    for i, ch in enumerate(css):
+        if ch == "{":
+            if depth == 0:
+                selector, start = css[start:i].strip(), i + 1
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                if not selector.startswith("@"):
+                    yield selector, css[start:i]
+                start = i + 1
+
+
+@lru_cache(maxsize=64)
+def narrow_css(css: str, breakpoint: int = NARROW) -> str:
+    """The phone rules of ``css`` (rules whose every selector starts with ``.layout-mobile``)
+    again for the desktop layout in a viewport narrower than ``breakpoint`` pixels, so that an
+    app writes its phone layout once and no page is wider than a phone's screen."""
+    rules = []
+    for selector, body in _top_level_rules(css):
+        parts = [s.strip() for s in selector.split(",")]
+        if parts and all(_MOBILE.match(s) for s in parts):
+            rules.append(",".join(_MOBILE.sub(".layout-desktop", s, count=1) for s in parts) + "{" + body + "}")
+    return f"@media (max-width:{breakpoint}px){{{''.join(rules)}}}" if rules else ""
