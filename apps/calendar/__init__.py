@@ -34,7 +34,7 @@ from fasthtml.common import (
     Ul,
 )
 
-from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.appkit import AppContext, AppRoutes, AppSpec, ItemKey
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.config.schema import Bool, Date, Enum, Int, ListOf, MapOf, Record, Str, Time
 
@@ -147,10 +147,10 @@ EVENT = Record(
 SCHEMA = Record(
     strings=STRINGS,
     today=RealDate("2026-03-10", doc="the calendar's fixed today: the month shown first and the highlighted day"),
-    week_start=Enum(["monday", "sunday"], "monday", doc="first day of the week in the month grid"),
-    clock=Enum(["24h", "12h"], "24h", doc="how times are shown (times are always entered as HH:MM)"),
+    week_start=Enum(["monday", "sunday"], "monday", doc="first day of the week in the month grid", vary=True),
+    clock=Enum(["24h", "12h"], "24h", doc="how times are shown (times are always entered as HH:MM)", vary=True),
     max_chips=Int(3, lo=0, hi=20, doc="events listed in a month-grid cell before '+N more'"),
-    show_week_numbers=Bool(False, doc="show ISO week numbers in the month grid"),
+    show_week_numbers=Bool(False, doc="show ISO week numbers in the month grid", vary=True),
     events=ListOf(EVENT, default=[], doc="the events in the calendar (ids e1, e2 ... in this order)"),
     descriptions=MapOf(
         Str(),
@@ -166,7 +166,7 @@ CSS = """
 .cal-head .spacer{flex:1 1 auto}
 .cal-head .button{padding:calc(var(--gap)*.5) var(--gap)}
 .cal-search{display:flex;gap:calc(var(--gap)/2)}
-.cal-search input{width:12em}
+.cal-search input{width:12em;max-width:100%}
 .layout-desktop.app-calendar main{max-width:calc(var(--width) + 200px)}
 .cal-layout{display:grid;grid-template-columns:minmax(0,2.4fr) minmax(0,1fr);gap:var(--pad);align-items:start}
 .layout-mobile .cal-layout{grid-template-columns:1fr}
@@ -183,10 +183,10 @@ table.cal-grid{table-layout:fixed;width:100%}
 .cal-daynum:hover{background:var(--border)}
 .cal-grid td.today .cal-daynum{background:var(--primary);color:var(--on-primary)}
 .cal-chip{display:block;font-size:.74em;line-height:1.35;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
- text-decoration:none;color:var(--text);border-left:3px solid var(--primary);padding:0 3px;margin-top:2px;
+ text-decoration:none;color:var(--text);border-inline-start:3px solid var(--primary);padding:0 3px;margin-top:2px;
  background:var(--background);border-radius:2px}
-.cal-chip.allday{background:var(--primary);color:var(--on-primary);border-left-color:var(--primary)}
-.cal-chip .t{color:var(--muted);margin-right:3px}
+.cal-chip.allday{background:var(--primary);color:var(--on-primary);border-inline-start-color:var(--primary)}
+.cal-chip .t{color:var(--muted);margin-inline-end:3px}
 .cal-more{display:block;font-size:.74em;color:var(--muted);margin-top:2px}
 .cal-count{display:none}
 .layout-mobile .cal-chip,.layout-mobile .cal-more{display:none}
@@ -199,14 +199,14 @@ table.cal-grid{table-layout:fixed;width:100%}
 .cal-agenda ul a{display:flex;gap:var(--gap);padding:calc(var(--gap)*.75) 0;text-decoration:none;color:var(--text)}
 .cal-agenda ul a:hover .cal-title{text-decoration:underline}
 .cal-time{flex:none;width:4.6em;color:var(--muted);font-variant-numeric:tabular-nums}
-.cal-what{flex:1 1 auto;min-width:0;overflow-wrap:anywhere}
+.cal-what{flex:1 1 auto;min-width:0;unicode-bidi:plaintext;overflow-wrap:break-word}
 .cal-title{font-weight:600;color:var(--primary)}
 .cal-where{display:block;font-size:.85em;color:var(--muted)}
 .cal-detail,.cal-form-card{max-width:48em}
-.cal-detail h1{overflow-wrap:anywhere}
+.cal-detail h1{overflow-wrap:break-word;unicode-bidi:plaintext}
 .cal-detail dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:calc(var(--gap)*.75) var(--pad);margin:var(--pad) 0}
 .cal-detail dt{font-weight:600;color:var(--muted)}
-.cal-detail dd{margin:0;overflow-wrap:anywhere}
+.cal-detail dd{margin:0;overflow-wrap:break-word}
 .cal-detail dd.desc{white-space:pre-wrap}
 .cal-url{font-family:ui-monospace,monospace;font-size:.9em}
 .cal-people{display:flex;flex-wrap:wrap;gap:4px}
@@ -869,6 +869,7 @@ APP = AppSpec(
     normalise=normalise,
     order=20,
     css=CSS,
+    item_keys={"events": ItemKey("title", "event"), "events[].invitees": ItemKey((), "invitee")},
 )
 
 __all__ = ["APP", "long_date", "make_event", "month_title", "normalise", "split_invitees"]

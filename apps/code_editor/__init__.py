@@ -37,7 +37,7 @@ from fasthtml.common import (
     Ul,
 )
 
-from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.appkit import AppContext, AppRoutes, AppSpec, ItemKey
 from openapps_sim.config.schema import Bool, Int, ListOf, Record, Str
 
 from . import paths as P_
@@ -110,13 +110,13 @@ SCHEMA = Record(
     strings=STRINGS,
     project=Str("project", doc="the project's name, shown at the root of the tree"),
     folders=ListOf(Str(), default=[], doc="folders, including empty ones (parents of files are added)"),
-    files=ListOf(FILE, default=[], doc="files with their contents"),
-    show_line_numbers=Bool(True, doc="draw line numbers beside the editor (only when lines do not wrap)"),
-    wrap_lines=Bool(False, doc="wrap long lines in the editor instead of scrolling sideways"),
-    folders_first=Bool(True, doc="list folders before files in the tree and in folder views"),
+    files=ListOf(FILE, default=[], doc="files with their contents", unique="path"),
+    show_line_numbers=Bool(True, doc="draw line numbers beside the editor (only when lines do not wrap)", vary=True),
+    wrap_lines=Bool(False, doc="wrap long lines in the editor instead of scrolling sideways", vary=True),
+    folders_first=Bool(True, doc="list folders before files in the tree and in folder views", vary=True),
     tab_size=Int(4, lo=1, hi=8, doc="width of a tab character in the editor"),
     min_editor_lines=Int(16, lo=4, hi=80, doc="the editor is at least this many lines tall"),
-    show_readme=Bool(True, doc="show a folder's README.md below its listing"),
+    show_readme=Bool(True, doc="show a folder's README.md below its listing", vary=True),
 )
 
 LANGUAGES = {
@@ -149,10 +149,10 @@ CSS = f"""
 .ce-filter{{display:flex;gap:calc(var(--gap)/2);margin-bottom:var(--gap)}}
 .ce-filter input{{flex:1 1 auto;min-width:0;padding:calc(var(--gap)*.4) calc(var(--gap)*.6)}}
 .ce-filter button{{flex:none;white-space:nowrap;padding:calc(var(--gap)*.4) calc(var(--gap)*.8)}}
-.ce-tree ul{{list-style:none;margin:0;padding:0 0 0 .9em}}
-.ce-tree>ul{{padding-left:0}}
+.ce-tree ul{{list-style:none;margin:0;padding:0;padding-inline-start:.9em}}
+.ce-tree>ul{{padding-inline-start:0}}
 .ce-tree a{{display:flex;gap:.35em;align-items:center;padding:1px 4px;border-radius:calc(var(--radius)/2);
- text-decoration:none;color:var(--text);overflow-wrap:anywhere;font-size:.92em}}
+ text-decoration:none;color:var(--text);overflow-wrap:break-word;font-size:.92em;unicode-bidi:plaintext}}
 .ce-tree a:hover{{background:var(--background)}}
 .ce-tree a.current{{background:var(--primary);color:var(--on-primary)}}
 .ce-tree .folder-link{{font-weight:600}}
@@ -162,17 +162,17 @@ CSS = f"""
 .ce-crumbs{{display:flex;flex-wrap:wrap;gap:.3em;align-items:center;color:var(--muted);font-size:.9em;margin-bottom:var(--gap)}}
 .ce-crumbs a{{text-decoration:none}}
 .ce-head{{display:flex;gap:var(--gap);align-items:center;flex-wrap:wrap;margin-bottom:var(--gap)}}
-.ce-head h1{{margin:0;font-size:1.3em;overflow-wrap:anywhere}}
-.ce-head .actions{{display:flex;gap:calc(var(--gap)/2);flex-wrap:wrap;margin-left:auto}}
+.ce-head h1{{margin:0;font-size:1.3em;overflow-wrap:break-word}}
+.ce-head .actions{{display:flex;gap:calc(var(--gap)/2);flex-wrap:wrap;margin-inline-start:auto}}
 .ce-head form,.ce-list form{{display:inline}}
 .ce-list td{{vertical-align:middle}}
-.ce-list td.name a{{display:inline-flex;gap:.35em;align-items:center;text-decoration:none;overflow-wrap:anywhere}}
-.ce-list td.actions{{white-space:nowrap;text-align:right}}
+.ce-list td.name a{{display:inline-flex;gap:.35em;align-items:center;text-decoration:none;overflow-wrap:break-word}}
+.ce-list td.actions{{white-space:nowrap;text-align:end}}
 .ce-list .button,.ce-list button{{padding:calc(var(--gap)*.35) calc(var(--gap)*.8);font-size:.85em}}
-.ce-editor{{display:flex;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
+.ce-editor{{direction:ltr;display:flex;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
  background:var(--surface);font-family:{MONO};font-size:.9em}}
-.ce-gutter{{flex:none;contain:size;overflow:hidden;margin:0;padding:var(--gap) .6em var(--gap) .4em;text-align:right;
- color:var(--muted);background:var(--background);border-right:var(--bw) solid var(--border);user-select:none;
+.ce-gutter{{flex:none;contain:size;overflow:hidden;margin:0;padding:var(--gap) .6em var(--gap) .4em;text-align:end;
+ color:var(--muted);background:var(--background);border-inline-end:var(--bw) solid var(--border);user-select:none;
  font:inherit;line-height:1.5}}
 .ce-editor textarea{{flex:1 1 auto;min-width:0;width:auto;border:0;border-radius:0;margin:0;padding:var(--gap);
  font:inherit;line-height:1.5;background:var(--surface);color:var(--text);resize:vertical;field-sizing:content;
@@ -181,7 +181,7 @@ CSS = f"""
 .ce-editor textarea:focus{{outline:2px solid var(--primary);outline-offset:-2px}}
 .ce-status{{display:flex;gap:var(--pad);flex-wrap:wrap;color:var(--muted);font-size:.85em;margin-top:calc(var(--gap)/2)}}
 .ce-savebar{{display:flex;gap:var(--gap);align-items:center;flex-wrap:wrap;margin-top:var(--gap)}}
-.ce-readme pre{{white-space:pre-wrap;overflow-wrap:anywhere;font-family:{MONO};font-size:.88em;margin:0}}
+.ce-readme pre{{direction:ltr;text-align:left;white-space:pre-wrap;overflow-wrap:break-word;font-family:{MONO};font-size:.88em;margin:0}}
 .ce-form label{{margin-top:var(--gap)}}
 .ce-form .hint{{font-size:.85em;color:var(--muted);margin:2px 0 0 0}}
 .ce-form input[type=text],.ce-form select{{width:100%;max-width:32em}}
@@ -883,4 +883,5 @@ APP = AppSpec(
     normalise=normalise,
     order=60,
     css=CSS,
+    item_keys={"files": ItemKey((), "file"), "folders": ItemKey((), "folder")},
 )

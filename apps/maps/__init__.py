@@ -24,7 +24,7 @@ from fasthtml.svg import Circle, G, Line, Rect, Svg, Text, Title
 from fasthtml.svg import Path as SvgPath
 from starlette.responses import Response
 
-from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.appkit import AppContext, AppRoutes, AppSpec, ItemKey
 from openapps_sim.config.normalise import distance_km, norm_text
 from openapps_sim.config.schema import Bool, Enum, Float, Int, ListOf, MapOf, Record, Str
 from openapps_sim.errors import ConfigError
@@ -154,7 +154,7 @@ SCHEMA = Record(
     kinds=KIND_LABELS,
     countries=MapOf(Str(), default={}, doc="country code to display name"),
     places=ListOf(PLACE, default=load_gazetteer(), doc="the gazetteer (built-in: places.csv)"),
-    saved=ListOf(SAVED, default=[], doc="the saved locations the app starts with"),
+    saved=ListOf(SAVED, default=[], doc="the saved locations the app starts with", unique="name"),
     start_view=Record(
         lat=Float(30.0, lo=-80.0, hi=80.0), lon=Float(10.0, lo=-180.0, hi=180.0), zoom=Int(2, lo=MIN_ZOOM, hi=MAX_ZOOM)
     ),
@@ -178,21 +178,23 @@ CSS = """
 .maps-kinds a.active{background:var(--primary);border-color:var(--primary);color:var(--on-primary)}
 .maps-list li{display:flex;align-items:center;gap:var(--gap);padding:calc(var(--gap)*.6) 0;border-bottom:var(--bw) solid var(--border)}
 .maps-list li:last-child{border-bottom:0}
-.maps-list .grow a{font-weight:600;text-decoration:none;overflow-wrap:anywhere}
-.maps-list .sub{display:block;font-size:.82em;color:var(--muted);overflow-wrap:anywhere}
+.maps-list .grow a{font-weight:600;text-decoration:none;overflow-wrap:break-word;unicode-bidi:plaintext}
+.maps-list .sub{display:block;font-size:.82em;color:var(--muted);overflow-wrap:break-word}
 .maps-list button{padding:2px 10px;font-size:.85em;white-space:nowrap}
 .maps-panel form{margin:calc(var(--gap)*.75) 0}
 .layout-mobile .maps-search input[type=search]{flex:0 0 auto}
 .maps-dot{flex:none;width:10px;height:10px;border-radius:50%;background:var(--primary)}
 .maps-dot.saved{background:var(--accent)}
-.maps-panel p{margin:.4em 0;overflow-wrap:anywhere}
+.maps-panel p{margin:.4em 0;overflow-wrap:break-word}
 .maps-panel .coords{font-variant-numeric:tabular-nums}
 .maps-frame{position:relative;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
  background:var(--surface);box-shadow:var(--shadow)}
-.maps-frame form{margin:0;position:absolute;left:0;top:0}
+.maps-frame form{margin:0;position:absolute;left:50%;top:0;margin-left:calc(var(--map-w) / -2)}
 .maps-frame input.maps-canvas{display:block;padding:0;margin:0;border:0;border-radius:0;max-width:none;cursor:crosshair;
  background:transparent}
-.maps-frame svg.maps-svg{position:absolute;left:0;top:0;pointer-events:none;display:block}
+.maps-frame svg.maps-svg{position:absolute;left:50%;top:0;margin-left:calc(var(--map-w) / -2);pointer-events:none;display:block;max-width:none}
+.layout-mobile .maps-layout{grid-template-columns:minmax(0,1fr)}
+.layout-mobile .maps-layout .maps-map-col{order:-1}
 .maps-svg a{pointer-events:auto;cursor:pointer}
 .maps-svg .water{fill:color-mix(in srgb,var(--primary) 16%,var(--surface))}
 .maps-svg .ground{fill:color-mix(in srgb,var(--success) 10%,var(--surface))}
@@ -361,7 +363,7 @@ def _view_params(view: View) -> dict:
 
 def _map_size(ctx: AppContext) -> tuple[int, int, bool]:
     """Map width and height in pixels, and whether the side panel goes under the map."""
-    theme = ctx.world.config["theme"]
+    theme = ctx.theme
     width, height = ctx.config["map_width"], ctx.config["map_height"]
     pad = 12 * theme["spacing"]
     if theme["layout"] == "mobile":
@@ -714,7 +716,8 @@ def _map_block(ctx: AppContext, view: View, focus: dict, browse: dict):
             _map_svg(ctx, view, focus),
             *_controls(ctx, view, browse),
             cls="maps-frame",
-            style=f"width:{view.width}px;height:{view.height}px",
+            dir="ltr",
+            style=f"--map-w:{view.width}px;width:{view.width}px;max-width:100%;height:{view.height}px",
             data_testid="maps-map",
         ),
         Div(
@@ -1177,4 +1180,5 @@ APP = AppSpec(
     normalise=normalise,
     order=40,
     css=CSS,
+    item_keys={"saved": ItemKey("name", "saved place")},
 )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Li, P, Span, Textarea, Ul
 
-from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.appkit import AppContext, AppRoutes, AppSpec, ItemKey
 from openapps_sim.config.schema import Bool, ListOf, Record, Str
 
 from . import logic
@@ -71,7 +71,7 @@ SCHEMA = Record(
     now=Timestamp(
         "2024-05-14T18:30", doc="the app's clock: 'today' in dates; new messages come one minute apart after it"
     ),
-    contacts=ListOf(CONTACT, default=[]),
+    contacts=ListOf(CONTACT, default=[], unique="name"),
     conversations=ListOf(
         Record(contact=Str(doc="a contact id"), messages=ListOf(MESSAGE, default=[])),
         default=[],
@@ -82,8 +82,8 @@ SCHEMA = Record(
         default=[],
         doc="messages added to the conversations above (for packs that add a few without repeating the history)",
     ),
-    show_previews=Bool(True, doc="show the last message under each conversation in the list"),
-    show_avatars=Bool(True, doc="show the initials avatars"),
+    show_previews=Bool(True, doc="show the last message under each conversation in the list", vary=True),
+    show_avatars=Bool(True, doc="show the initials avatars", vary=True),
 )
 
 CSS = """
@@ -104,6 +104,7 @@ CSS = """
  border-radius:var(--radius)}
 .conv-list a:hover{background:var(--background)}
 .conv-list a.active{background:var(--background);box-shadow:inset 3px 0 0 var(--primary)}
+[dir=rtl] .conv-list a.active{box-shadow:inset -3px 0 0 var(--primary)}
 .conv-list .meta{flex:1 1 auto;min-width:0}
 .conv-list .top{display:flex;justify-content:space-between;gap:var(--gap);align-items:baseline}
 .conv-list .name{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -128,12 +129,12 @@ CSS = """
 .msg.mine{align-self:flex-end;background:var(--primary);border-color:var(--primary);color:var(--on-primary)}
 .msg .sender{display:block;font-weight:700;font-size:.8em}
 .msg .fwd{display:block;font-size:.8em;font-style:italic;opacity:.85}
-.msg .text{white-space:pre-wrap;overflow-wrap:anywhere}
+.msg .text{white-space:pre-wrap;overflow-wrap:break-word}
 .msg .foot{display:flex;gap:var(--pad);justify-content:flex-end;align-items:center;font-size:.78em;opacity:.85;margin-top:4px}
 .msg .foot a{color:inherit}
 .compose{display:flex;gap:var(--gap);align-items:flex-end}
 .compose textarea{flex:1 1 auto;resize:vertical;min-height:2.6em}
-.fwd-quote{border-left:4px solid var(--primary);padding-left:var(--pad);white-space:pre-wrap;overflow-wrap:anywhere}
+.fwd-quote{border-inline-start:4px solid var(--primary);padding-inline-start:var(--pad);unicode-bidi:plaintext;white-space:pre-wrap;overflow-wrap:break-word}
 .fwd-list li{display:flex;gap:var(--gap);align-items:center;padding:var(--gap) 0;border-bottom:var(--bw) solid var(--border)}
 .fwd-list li:last-child{border-bottom:0}
 .fwd-list .meta{flex:1 1 auto;min-width:0}
@@ -311,7 +312,7 @@ def message_bubble(ctx: AppContext, m: dict, is_last: bool):
     return Div(
         Span(sender_name(ctx, m["sender"]), cls="sender"),
         Span(ctx.t("forwarded_from", name=sender_name(ctx, fwd)), cls="fwd") if fwd else None,
-        Div(m["text"], cls="text", data_testid=f"messenger-text-{mid}"),
+        Div(m["text"], cls="text", dir="auto", data_testid=f"messenger-text-{mid}"),
         Div(
             Span(logic.parse_time(m["time"]).strftime("%H:%M"), cls="time"),
             A(
@@ -522,4 +523,5 @@ APP = AppSpec(
     normalise=logic.normalise,
     order=30,
     css=CSS,
+    item_keys={"contacts": ItemKey("name", "contact"), "conversations.*": ItemKey((), "message")},
 )

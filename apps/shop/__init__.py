@@ -11,7 +11,7 @@ from pathlib import Path
 
 from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Label, Li, Nav, NotStr, Option, P, Select, Span, Ul
 
-from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.appkit import AppContext, AppRoutes, AppSpec, ItemKey
 from openapps_sim.config.schema import Enum, Float, Int, ListOf, MapOf, Record, Str
 from openapps_sim.web.icons import icon_svg
 
@@ -104,7 +104,7 @@ SCHEMA = Record(
     decimal_separator=Str(".", doc="'.' or ','"),
     shipping_fee=Float(4.95, lo=0, hi=1000),
     free_shipping_over=Float(50.0, lo=0, hi=100000, doc="subtotal from which shipping is free (0: never)"),
-    page_size=Int(24, lo=4, hi=500, doc="products per page in categories and search results"),
+    page_size=Int(24, lo=4, hi=500, doc="products per page in categories and search results", vary=(8, 12, 24, 48)),
     featured=ListOf(Str(), default=[], doc="product ids on the home page (default: the top rated)"),
     featured_count=Int(8, lo=0, hi=48),
     only_products=ListOf(Str(), default=[], doc="if not empty: only these product ids are on sale"),
@@ -133,20 +133,20 @@ CSS = """
 .shop-card{display:flex;flex-direction:column;gap:4px;text-decoration:none;color:var(--text);margin:0}
 .shop-card:hover,.shop-card:focus{border-color:var(--primary)}
 .shop-card .shop-img{width:100%;height:auto}
-.shop-name{font-weight:600;overflow-wrap:anywhere}
+.shop-name{font-weight:600;overflow-wrap:break-word}
 .shop-price{font-weight:700;color:var(--text)}
 .shop-price.big{font-size:1.5em}
 .stars{color:var(--accent);letter-spacing:1px}
 .shop-cat-tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:var(--pad)}
 .shop-cat-tile{display:flex;gap:var(--gap);align-items:center;text-decoration:none;color:var(--text);margin:0}
-.shop-cat-tile p{margin:0;overflow-wrap:anywhere}
+.shop-cat-tile p{margin:0;overflow-wrap:break-word}
 .shop-cat-tile svg{flex:none}
 .shop-hero{display:flex;gap:var(--pad);align-items:center;justify-content:space-between}
 .shop-hero p{margin:0}
-.shop-detail{display:grid;grid-template-columns:minmax(200px,340px) 1fr;gap:calc(var(--pad)*1.5);align-items:start}
+.shop-detail{display:grid;grid-template-columns:minmax(0,340px) minmax(0,1fr);gap:calc(var(--pad)*1.5);align-items:start}
 .layout-mobile .shop-detail{grid-template-columns:1fr}
 .shop-detail .shop-img{width:100%;height:auto}
-.shop-detail p{overflow-wrap:anywhere}
+.shop-detail p{overflow-wrap:break-word}
 .shop-field{display:flex;flex-direction:column;gap:2px;max-width:320px}
 .shop-field select,.shop-field input{width:100%}
 .swatches{display:flex;gap:6px;margin-top:4px}
@@ -169,9 +169,9 @@ CSS = """
 .layout-mobile .shop-line form.row,.layout-mobile .shop-search{flex-direction:row;flex:none}
 .shop-line:last-child{border-bottom:0}
 .shop-line .shop-img{flex:none}
-.shop-line .info{min-width:0;overflow-wrap:anywhere}
+.shop-line .info{min-width:0;overflow-wrap:break-word}
 .shop-line input[type=number]{width:5em}
-.shop-line .line-total{min-width:6em;text-align:right;font-weight:700}
+.shop-line .line-total{min-width:6em;text-align:end;font-weight:700}
 .sum-row{display:flex;justify-content:space-between;gap:var(--gap)}
 .sum-row.total{font-weight:700;font-size:1.15em;border-top:var(--bw) solid var(--border);padding-top:var(--gap)}
 .shop-form{display:grid;grid-template-columns:1fr 1fr;gap:var(--gap) var(--pad)}
@@ -819,4 +819,5 @@ APP = AppSpec(
     normalise=normalise,
     order=50,
     css=CSS,
+    item_keys={"cart": ItemKey(("product_id", "options"), "cart line"), "orders": ItemKey((), "order"), "orders[].lines": ItemKey(("product_id", "options"), "order line")},
 )

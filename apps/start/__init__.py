@@ -7,13 +7,19 @@ from pathlib import Path
 from fasthtml.common import H1, A, Div, NotStr, P, Span
 
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.config.schema import Record, Str
+from openapps_sim.config.schema import Enum, Record, Str
 from openapps_sim.web.icons import icon_svg
 
 SCHEMA = Record(
     heading=Str("Your apps"),
     subtitle=Str(""),
     strings=Record(open=Str("Open")),
+    tile_order=Enum(
+        ["apps", "alphabetical", "reverse"],
+        "apps",
+        doc="order of the tiles: the apps' own order, alphabetical by title, or that order reversed",
+        vary=True,
+    ),
 )
 
 CSS = """
@@ -24,15 +30,26 @@ CSS = """
  color:var(--on-primary);display:flex;align-items:center;justify-content:center}
 .tile .icon{width:28px;height:28px}
 .tile h2{margin:0 0 4px 0;color:var(--primary)}
-.tile p{margin:0;color:var(--muted);overflow-wrap:anywhere}
+.tile p{margin:0;color:var(--muted);overflow-wrap:break-word;min-width:0}
+.tile>div{min-width:0}
 """
+
+
+def _tile_order(ctx: AppContext) -> list[str]:
+    names = list(ctx.world.apps)
+    order = ctx.config["tile_order"]
+    if order == "alphabetical":
+        names.sort(key=lambda n: str(ctx.world.config[n].get("title", n)).casefold())
+    elif order == "reverse":
+        names.reverse()
+    return names
 
 
 def routes(r: AppRoutes) -> None:
     @r.get("/")
     def index(ctx: AppContext, params: dict):
         tiles = []
-        for name in ctx.world.apps:
+        for name in _tile_order(ctx):
             if name == "start":
                 continue
             cfg = ctx.world.config[name]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fasthtml.common import H1, A, Button, Div, Form, Input, Li, P, Span, Ul
 
-from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.appkit import AppContext, AppRoutes, AppSpec, ItemKey
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.config.schema import Bool, ListOf, Record, Str
 
@@ -31,21 +31,21 @@ STRINGS = Record(
 
 SCHEMA = Record(
     strings=STRINGS,
-    items=ListOf(Record(title=Str(), done=Bool(False), notes=Str("")), default=[]),
+    items=ListOf(Record(title=Str(), done=Bool(False), notes=Str("")), default=[], unique="title"),
     show_filters=Bool(True, doc="show the All / Active / Done filter links"),
-    strike_done=Bool(True, doc="strike through the titles of done items"),
+    strike_done=Bool(True, doc="strike through the titles of done items", vary=True),
 )
 
 CSS = """
-.todo-list li{display:flex;align-items:center;gap:var(--gap);padding:var(--gap) 0;border-bottom:var(--bw) solid var(--border)}
+.todo-list li{display:flex;flex-wrap:wrap;align-items:center;gap:var(--gap);padding:var(--gap) 0;border-bottom:var(--bw) solid var(--border)}
 .todo-list li:last-child{border-bottom:0}
-.todo-list .title{flex:1 1 auto;overflow-wrap:anywhere}
+.todo-list .title{flex:1 1 10em;overflow-wrap:break-word}
 .todo-list .done .title.strike{text-decoration:line-through;color:var(--muted)}
 .todo-list .check{width:1.6em;height:1.6em;border-radius:50%;border:2px solid var(--primary);background:transparent;
  padding:0;color:var(--primary);font-weight:700}
 .todo-list .done .check{background:var(--success);border-color:var(--success);color:#fff}
 .todo-add input[type=text]{flex:1 1 auto}
-.filters a{margin-right:var(--gap)}
+.filters a{margin-inline-end:var(--gap)}
 .filters a.active{font-weight:700;text-decoration:none}
 .notes{display:block;font-size:.85em}
 """
@@ -226,6 +226,7 @@ def _row(ctx: AppContext, it: dict, editing: bool):
             it["title"],
             Span(it["notes"], cls="notes muted") if it.get("notes") else None,
             cls="title" + (" strike" if ctx.config["strike_done"] else ""),
+            dir="auto",
             data_testid=f"todo-title-{iid}",
         ),
         Span(ctx.t("done_label"), cls="badge") if it["done"] else None,
@@ -261,4 +262,5 @@ APP = AppSpec(
     normalise=normalise,
     order=10,
     css=CSS,
+    item_keys={"items": ItemKey("title", "todo")},
 )

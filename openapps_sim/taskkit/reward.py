@@ -122,9 +122,9 @@ def _key_for(path: str, keys: dict[str, ItemKey]) -> ItemKey | None:
 
 def _identity(item: Any, key: ItemKey | None) -> Any:
     if isinstance(item, dict):
-        if key is not None and all(f in item for f in key.fields):
+        if key is not None and key.fields and all(f in item for f in key.fields):
             return tuple(item[f] for f in key.fields)
-        if key is None and "id" in item:
+        if (key is None or not key.fields) and "id" in item:
             return (item["id"],)
     return None
 
