@@ -198,7 +198,7 @@ table.cal-grid{table-layout:fixed;width:100%}
 .cal-agenda ul li:last-child{border-bottom:0}
 .cal-agenda ul a{display:flex;gap:var(--gap);padding:calc(var(--gap)*.75) 0;text-decoration:none;color:var(--text)}
 .cal-agenda ul a:hover .cal-title{text-decoration:underline}
-.cal-time{flex:none;width:4.6em;color:var(--muted);font-variant-numeric:tabular-nums}
+.cal-time{flex:none;min-width:4.6em;color:var(--muted);font-variant-numeric:tabular-nums}
 .cal-what{flex:1 1 auto;min-width:0;unicode-bidi:plaintext;overflow-wrap:break-word}
 .cal-title{font-weight:600;color:var(--primary)}
 .cal-where{display:block;font-size:.85em;color:var(--muted)}

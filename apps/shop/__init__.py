@@ -129,7 +129,7 @@ CSS = """
 .shop-cats a{text-decoration:none;color:var(--muted);font-weight:600}
 .shop-cats a.active{color:var(--primary);text-decoration:underline}
 .shop-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(180px,1fr));gap:var(--pad)}
-.layout-mobile .shop-grid{grid-template-columns:repeat(2,minmax(0,1fr))}
+.layout-mobile .shop-grid{grid-template-columns:repeat(auto-fill,minmax(min(100%,11em),1fr))}
 .shop-card{display:flex;flex-direction:column;gap:4px;text-decoration:none;color:var(--text);margin:0}
 .shop-card:hover,.shop-card:focus{border-color:var(--primary)}
 .shop-card .shop-img{width:100%;height:auto}
