@@ -168,8 +168,9 @@ CSS = f"""
 .ce-list td{{vertical-align:middle}}
 .ce-list td.name a{{display:inline-flex;gap:.35em;align-items:center;text-decoration:none;overflow-wrap:break-word}}
 .ce-list td.actions{{white-space:nowrap;text-align:end}}
-.layout-mobile .ce-list .kind{{display:none}}
+.layout-mobile .ce-list .kind,.layout-mobile .ce-list .size{{display:none}}
 .layout-mobile .ce-list td.actions{{white-space:normal}}
+.layout-mobile .ce-list td.actions>*{{display:block;margin:2px 0}}
 .ce-list .button,.ce-list button{{padding:calc(var(--gap)*.35) calc(var(--gap)*.8);font-size:.85em}}
 .ce-editor{{direction:ltr;display:flex;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
  background:var(--surface);font-family:{MONO};font-size:.9em}}
@@ -475,7 +476,7 @@ def _folder_view(ctx: AppContext, params: dict, folder: str):
                     cls="name",
                 ),
                 Td(ctx.t(f"kind_{kind}"), cls="muted small kind"),
-                Td(size, cls="muted small"),
+                Td(size, cls="muted small size"),
                 Td(*actions, cls="actions"),
                 data_testid=f"code_editor-row-{pid}",
             )
@@ -500,7 +501,7 @@ def _folder_view(ctx: AppContext, params: dict, folder: str):
         head_actions += [_rename_link(ctx, folder), _delete_folder_link(ctx, folder)]
     listing = (
         Table(
-            Thead(Tr(Th(ctx.t("col_name")), Th("", cls="kind"), Th(ctx.t("col_size")), Th(ctx.t("col_actions"), cls="actions"))),
+            Thead(Tr(Th(ctx.t("col_name")), Th("", cls="kind"), Th(ctx.t("col_size"), cls="size"), Th(ctx.t("col_actions"), cls="actions"))),
             Tbody(*rows),
             cls="ce-list",
             data_testid="code_editor-listing",
