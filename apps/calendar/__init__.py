@@ -208,6 +208,8 @@ table.cal-grid{table-layout:fixed;width:100%}
 .cal-detail dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:calc(var(--gap)*.75) var(--pad);margin:var(--pad) 0}
 .cal-detail dt{font-weight:600;color:var(--muted)}
 .cal-detail dd{margin:0;overflow-wrap:break-word}
+.layout-mobile .cal-detail dl{grid-template-columns:minmax(0,1fr);row-gap:2px}
+.layout-mobile .cal-detail dd{margin-bottom:var(--gap)}
 .cal-detail dd.desc{white-space:pre-wrap}
 .cal-url{font-family:ui-monospace,monospace;font-size:.9em}
 .cal-people{display:flex;flex-wrap:wrap;gap:4px}

@@ -170,6 +170,8 @@ CSS = f"""
 .ce-list td.actions{{white-space:nowrap;text-align:end}}
 .layout-mobile .ce-list .kind,.layout-mobile .ce-list .size{{display:none}}
 .layout-mobile .ce-list td.actions{{white-space:normal}}
+.layout-mobile .ce-list .kind,.layout-mobile .ce-list .size{{display:none}}
+.layout-mobile .ce-list td.actions{{white-space:normal}}
 .layout-mobile .ce-list td.actions>*{{display:block;margin:2px 0}}
 .ce-list .button,.ce-list button{{padding:calc(var(--gap)*.35) calc(var(--gap)*.8);font-size:.85em}}
 .ce-editor{{direction:ltr;display:flex;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
