@@ -15,23 +15,26 @@ from openapps_sim.config.catalog import discover_apps
 WIDTHS = (360, 390, 480)
 PAGES_PER_APP = 6
 
-# A word (split at spaces, after hyphens and after slashes) drawn on more than one line, although
-# it is narrower than its box or than 45% of the viewport: a break no reader expects, such as
-# "reschedul/e" or "REA/DME/.md". Longer words (URLs, long file names) may break.
+# A word (a run of letters, digits and dots: "reschedule", "README.md") drawn on more than one
+# line, although it is narrower than its box or than 45% of the viewport: a break no reader
+# expects, such as "reschedul/e" or "REA/DME/.md". Breaks at spaces, hyphens, slashes and other
+# punctuation are fine, as are longer words (URLs, long file names) and Chinese or Japanese
+# text, which breaks between any two characters.
 BAD_BREAKS_JS = r"""
 () => {
   const bad = [];
   const vw = window.innerWidth;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
+  const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
   let node;
   while ((node = walker.nextNode())) {
     const el = node.parentElement;
     if (!el || el.closest('script,style,textarea,pre,svg,code')) continue;
-    const re = /[^\s\-\/]+[\-\/]?/g;
+    const re = /[\p{L}\p{N}\p{M}_.]+/gu;
     let m;
     while ((m = re.exec(node.data))) {
-      if (m[0].length < 3) continue;
+      if (m[0].length < 3 || cjk.test(m[0])) continue;
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
       const rects = [...range.getClientRects()].filter(r => r.width > 0.5);
