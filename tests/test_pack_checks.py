@@ -125,8 +125,14 @@ def test_a_folder_without_pack_yaml_has_its_own_error(pack_dir):
 @pytest.mark.parametrize(
     "body,path",
     [
-        ("todo:\n  items:\n    - {title: Buy milk}\n    - {title: Walk}\n    - {title: buy  MILK}\n", "todo.items[2].title"),
-        ("maps:\n  saved:\n    - {name: Home, lat: 1, lon: 2}\n    - {name: home, lat: 3, lon: 4}\n", "maps.saved[1].name"),
+        (
+            "todo:\n  items:\n    - {title: Buy milk}\n    - {title: Walk}\n    - {title: buy  MILK}\n",
+            "todo.items[2].title",
+        ),
+        (
+            "maps:\n  saved:\n    - {name: Home, lat: 1, lon: 2}\n    - {name: home, lat: 3, lon: 4}\n",
+            "maps.saved[1].name",
+        ),
     ],
 )
 def test_duplicate_titles_are_one_clear_error_at_load(pack_dir, body, path):

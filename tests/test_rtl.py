@@ -40,7 +40,10 @@ def test_pages_run_right_to_left(server, page):
     add = page.get_by_test_id("todo-new-title")
     assert add.get_attribute("dir") == "auto"
     page.goto(server.url + "/maps/")
-    assert page.locator("[data-testid=maps-canvas]").evaluate("e => getComputedStyle(e.closest('[dir]')).direction") == "ltr"
+    assert (
+        page.locator("[data-testid=maps-canvas]").evaluate("e => getComputedStyle(e.closest('[dir]')).direction")
+        == "ltr"
+    )
     page.goto(server.url + "/messenger/chat/c1")
     texts = page.locator("[data-testid^=messenger-text-]")
     assert texts.count() > 0 and all(t == "auto" for t in texts.evaluate_all("es => es.map(e => e.dir)"))

@@ -76,6 +76,4 @@ def test_without_private_packs_none_is_drawn(monkeypatch):
     monkeypatch.delenv("OPENAPPS_VARIATIONS", raising=False)
     assert sampler.private_packs() == []
     for name in sampler.sample_names(20, 2):
-        assert set(sampler.sample_pack_dict(name)["extends"]) <= set(
-            sampler.LANGUAGE_PACKS + sampler.DESCRIPTION_PACKS
-        )
+        assert set(sampler.sample_pack_dict(name)["extends"]) <= set(sampler.LANGUAGE_PACKS + sampler.DESCRIPTION_PACKS)

@@ -503,7 +503,14 @@ def _folder_view(ctx: AppContext, params: dict, folder: str):
         head_actions += [_rename_link(ctx, folder), _delete_folder_link(ctx, folder)]
     listing = (
         Table(
-            Thead(Tr(Th(ctx.t("col_name")), Th("", cls="kind"), Th(ctx.t("col_size"), cls="size"), Th(ctx.t("col_actions"), cls="actions"))),
+            Thead(
+                Tr(
+                    Th(ctx.t("col_name")),
+                    Th("", cls="kind"),
+                    Th(ctx.t("col_size"), cls="size"),
+                    Th(ctx.t("col_actions"), cls="actions"),
+                )
+            ),
             Tbody(*rows),
             cls="ce-list",
             data_testid="code_editor-listing",

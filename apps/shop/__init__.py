@@ -819,5 +819,9 @@ APP = AppSpec(
     normalise=normalise,
     order=50,
     css=CSS,
-    item_keys={"cart": ItemKey(("product_id", "options"), "cart line"), "orders": ItemKey((), "order"), "orders[].lines": ItemKey(("product_id", "options"), "order line")},
+    item_keys={
+        "cart": ItemKey(("product_id", "options"), "cart line"),
+        "orders": ItemKey((), "order"),
+        "orders[].lines": ItemKey(("product_id", "options"), "order line"),
+    },
 )

@@ -64,7 +64,7 @@ def same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict) and isinstance(actual, dict):
         return expected.keys() == actual.keys() and all(same(expected[k], actual[k]) for k in expected)
     if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(same(e, a) for e, a in zip(expected, actual))
+        return len(expected) == len(actual) and all(same(e, a) for e, a in zip(expected, actual, strict=False))
     if isinstance(expected, float) or isinstance(actual, float):
         try:
             return abs(float(expected) - float(actual)) <= 1e-9
@@ -115,7 +115,7 @@ def _key_for(path: str, keys: dict[str, ItemKey]) -> ItemKey | None:
     parts = _pattern(path).split(".")
     for pattern, key in keys.items():
         want = pattern.split(".")
-        if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts)):
+        if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts, strict=False)):
             return key
     return None
 
@@ -161,7 +161,7 @@ def _list_diff(expected: list, actual: list, path: str, key: ItemKey | None, key
             if hit is not None:
                 exp.remove(item)
                 del act[hit]
-        pairs = list(zip(exp, act)) if gid else _similar_pairs(exp, act)
+        pairs = list(zip(exp, act, strict=False)) if gid else _similar_pairs(exp, act)
         for e, a in pairs:
             exp.remove(e)
             act.remove(a)
