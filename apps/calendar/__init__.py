@@ -167,7 +167,7 @@ CSS = """
 .cal-head .button{padding:calc(var(--gap)*.5) var(--gap)}
 .cal-search{display:flex;gap:calc(var(--gap)/2);max-width:100%}
 .cal-search input{flex:0 1 12em;width:6em;min-width:0}
-.layout-mobile .cal-grid th{font-size:.7em}
+.layout-mobile .cal-grid th{font-size:.7em;padding:2px 0;white-space:nowrap;overflow:hidden}
 .layout-desktop.app-calendar main{max-width:calc(var(--width) + 200px)}
 .cal-layout{display:grid;grid-template-columns:minmax(0,2.4fr) minmax(0,1fr);gap:var(--pad);align-items:start}
 .layout-mobile .cal-layout{grid-template-columns:1fr}
@@ -197,10 +197,10 @@ table.cal-grid{table-layout:fixed;width:100%}
 .cal-agenda .date-head{font-weight:700;margin-top:var(--gap);font-size:.9em;color:var(--muted)}
 .cal-agenda ul li{border-bottom:var(--bw) solid var(--border)}
 .cal-agenda ul li:last-child{border-bottom:0}
-.cal-agenda ul a{display:flex;gap:var(--gap);padding:calc(var(--gap)*.75) 0;text-decoration:none;color:var(--text)}
+.cal-agenda ul a{display:flex;flex-wrap:wrap;gap:0 var(--gap);padding:calc(var(--gap)*.75) 0;text-decoration:none;color:var(--text)}
 .cal-agenda ul a:hover .cal-title{text-decoration:underline}
 .cal-time{flex:none;min-width:4.6em;color:var(--muted);font-variant-numeric:tabular-nums}
-.cal-what{flex:1 1 auto;min-width:0;unicode-bidi:plaintext;overflow-wrap:break-word}
+.cal-what{flex:1 1 8em;unicode-bidi:plaintext;overflow-wrap:break-word}
 .cal-title{font-weight:600;color:var(--primary)}
 .cal-where{display:block;font-size:.85em;color:var(--muted)}
 .cal-detail,.cal-form-card{max-width:48em}

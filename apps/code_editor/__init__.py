@@ -170,9 +170,10 @@ CSS = f"""
 .ce-list td.actions{{white-space:nowrap;text-align:end}}
 .layout-mobile .ce-list .kind,.layout-mobile .ce-list .size{{display:none}}
 .layout-mobile .ce-list td.actions{{white-space:normal}}
-.layout-mobile .ce-list .kind,.layout-mobile .ce-list .size{{display:none}}
-.layout-mobile .ce-list td.actions{{white-space:normal}}
-.layout-mobile .ce-list td.actions>*{{display:block;margin:2px 0}}
+.layout-mobile .ce-list thead{{display:none}}
+.layout-mobile .ce-list tr{{display:flex;flex-wrap:wrap;align-items:center;border-bottom:var(--bw) solid var(--border)}}
+.layout-mobile .ce-list td{{border:0}}
+.layout-mobile .ce-list td.name{{flex:1 1 8em}}
 .ce-list .button,.ce-list button{{padding:calc(var(--gap)*.35) calc(var(--gap)*.8);font-size:.85em}}
 .ce-editor{{direction:ltr;display:flex;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
  background:var(--surface);font-family:{MONO};font-size:.9em}}
