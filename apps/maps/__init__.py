@@ -176,9 +176,10 @@ CSS = """
 .maps-kinds{display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin-top:var(--gap)}
 .maps-kinds a{font-size:.85em;text-decoration:none;border:var(--bw) solid var(--border);border-radius:999px;padding:1px 8px}
 .maps-kinds a.active{background:var(--primary);border-color:var(--primary);color:var(--on-primary)}
-.maps-list li{display:flex;align-items:center;gap:var(--gap);padding:calc(var(--gap)*.6) 0;border-bottom:var(--bw) solid var(--border)}
+.maps-list li{display:flex;flex-wrap:wrap;align-items:center;gap:var(--gap);padding:calc(var(--gap)*.6) 0;border-bottom:var(--bw) solid var(--border)}
 .maps-list li:last-child{border-bottom:0}
 .maps-list .grow a{font-weight:600;text-decoration:none;overflow-wrap:break-word;unicode-bidi:plaintext}
+.maps-list .grow{flex-basis:10em}
 .maps-list .sub{display:block;font-size:.82em;color:var(--muted);overflow-wrap:break-word}
 .maps-list button{padding:2px 10px;font-size:.85em;white-space:nowrap}
 .maps-panel form{margin:calc(var(--gap)*.75) 0}
