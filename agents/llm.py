@@ -19,7 +19,7 @@ import os
 import re
 from typing import Any
 
-from openapps_sim.envs.actions import classify_action
+from openapps_sim.envs.actions import ACTION_SPACES, classify_action
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
@@ -28,7 +28,6 @@ from .http import LLMResponseError, post_json
 from .prompts import system_prompt
 
 OBS_MODES = ("axtree", "screenshot", "both")
-ACTION_SPACES = ("bid", "coord", "all")
 
 # coordinate parameters of BrowserGym's coordinate actions, by function
 COORD_ARGS = {
@@ -157,7 +156,7 @@ COMMON_OPTIONS: dict[str, Option] = {
     "retries": Option(int, 3, "retries on HTTP 429/5xx, time-outs and dropped connections"),
     "backoff": Option(float, 2.0, "first retry wait in seconds, doubled on every retry"),
     "obs_mode": Option(str, "axtree", "what the model sees", choices=OBS_MODES),
-    "action_space": Option(str, "bid", "which actions the model may use", choices=ACTION_SPACES),
+    "action_space": Option(str, "bid", "which actions the model may use", choices=tuple(ACTION_SPACES)),
     "history": Option(int, 5, "how many previous steps (action and error) the prompt recalls"),
     "max_obs_chars": Option(int, 60000, "the accessibility tree text is cut after this many characters"),
     "screenshot_max_side": Option(

@@ -22,6 +22,9 @@ def _quote(text: str) -> str:
 
 
 class OracleAgent(Agent):
+    """Runs each task family's own solution script (privileged: it reads the task parameters);
+    proves every task instance in every app version is solvable."""
+
     name = "oracle"
     obs_mode = "axtree"
     action_space = "all"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +34,14 @@ class Agent:
 
     def act(self, obs: dict) -> str:
         raise NotImplementedError
+
+    @classmethod
+    def summary(cls) -> str:
+        """One plain-text line saying what the agent is: its ``description``, else the first line
+        of its docstring with reStructuredText markup removed."""
+        text = getattr(cls, "description", "") or (cls.__doc__ or "").strip().split("\n\n")[0]
+        text = re.sub(r":\w+:`~?([^`]+)`", r"\1", " ".join(text.split()))
+        return text.replace("``", "")
 
     def usage(self) -> dict:
         """Per-episode usage (tokens, requests...), reset by ``reset``."""

@@ -25,6 +25,10 @@ class ConfigError(OpenAppsError):
             text += f"; allowed: {allowed}"
         super().__init__(text)
 
+    def __reduce__(self):
+        # rebuilt from its parts, so it crosses process boundaries (worker pools, Ray) intact
+        return (type(self), (self.source, self.path, self.problem, self.allowed))
+
 
 class BrowserNotFound(OpenAppsError):
     """No Chromium could be found or launched."""

@@ -10,13 +10,13 @@ from openapps_sim.agents.uitars import CoordFrame, hotkey_to_playwright, parse_p
 
 from openapps_sim.envs.actions import (
     ACTION_CATEGORIES,
-    SPACE_SUBSETS,
+    ACTION_SPACES,
     InvalidActionCounter,
     classify_action,
     classify_execution_error,
     execution_error_kind,
 )
-from openapps_sim.envs.env import ACTION_SPACES
+from openapps_sim.envs.env import action_mapping
 
 # an observation with two elements on the page and a 1280x720 screenshot
 OBS = {
@@ -127,8 +127,13 @@ def test_bids_from_the_dom_snapshot_when_there_are_no_extra_properties():
     assert classify_action("click('13')", {"dom_object": dom}, "bid").category == "bad_arguments"
 
 
-def test_action_spaces_match_the_environment():
-    assert {k: tuple(v) for k, v in ACTION_SPACES.items()} == SPACE_SUBSETS
+def test_the_env_maps_exactly_the_actions_of_each_space():
+    # one table (envs.actions.ACTION_SPACES) drives the env's mapping and the classifier
+    for space in ACTION_SPACES:
+        for name, allowed in (("mouse_click", "coord"), ("click", "bid"), ("tab_focus", "tab")):
+            ok = classify_action(f"{name}(1, 2)" if name == "mouse_click" else f"{name}('1')", {}, space)
+            assert (ok.category != "unknown_action") == (allowed in ACTION_SPACES[space]), (space, name)
+        assert action_mapping(space) is not None
 
 
 @pytest.mark.parametrize(

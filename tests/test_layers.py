@@ -28,6 +28,7 @@ RANKS = {
     "web": 3,
     "envs": 4,
     "sweeps": 5,
+    "service": 5,
     "analysis": 6,
     "cli": 7,
     "__init__": 7,
@@ -44,6 +45,7 @@ FORBIDDEN_THIRD_PARTY = {
     "web": {"playwright", "browsergym", "pandas"},
     "envs": {"fasthtml", "uvicorn", "pandas"},
     "analysis": {"playwright", "browsergym", "uvicorn"},
+    "service": {"fasthtml", "pandas"},
 }
 PLUGINS = {"apps", "tasks", "agents", "variations", "experiments"}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -74,9 +75,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
     from openapps_sim.agent import load_agent_class, registered_agents
 
     for name in registered_agents():
-        cls = load_agent_class(name)
-        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-        print(f"{name:<12} {doc}")
+        print(f"{name:<12} {load_agent_class(name).summary()}")
     configs = Path(__file__).resolve().parent.parent / "agents" / "configs"
     try:
         from importlib import resources
@@ -144,6 +143,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.spec import load_spec
+    from openapps_sim.sweeps.store import read_results
     from openapps_sim.sweeps.sweep import run_sweep
 
     spec = load_spec(args.spec)
@@ -153,7 +153,27 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
         f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}) -> {out}"
     )
-    summary = run_sweep(spec, out, args.workers, args.executor, args.resume, progress=not args.quiet, limit=args.limit)
+    from openapps_sim.sweeps.executors import SweepInterrupted
+
+    try:
+        summary = run_sweep(
+            spec,
+            out,
+            args.workers,
+            args.executor,
+            args.resume,
+            progress=not args.quiet,
+            headless=not args.headed,
+            limit=args.limit,
+        )
+    except SweepInterrupted as stop:
+        done = len(read_results(out / "results.jsonl"))
+        print(
+            f"openapps: sweep {stop}; {done} episodes are recorded in {out}. Continue with:\n"
+            f"  openapps sweep {args.spec} --out {out} --resume",
+            file=sys.stderr,
+        )
+        return 128 + stop.signum
     print(json.dumps(summary))
     if not args.no_report:
         return cmd_report(argparse.Namespace(dir=str(out), quiet=False))
@@ -164,6 +184,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.report import headline_table, load_results, write_report
 
     out = Path(args.dir)
+    if not (out / "results.jsonl").is_file():
+        raise ConfigError(
+            str(out), "results.jsonl", "not found", "a folder written by openapps sweep (or openapps run --out)"
+        )
     md, html = write_report(out)
     if not getattr(args, "quiet", False):
         print(headline_table(load_results(out)))
@@ -221,28 +245,77 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def port(text: str) -> int:
+    """A TCP port for --port (0 picks a free one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a TCP port (0-65535; 0 picks a free one)")
+    return value
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def check_display(args: argparse.Namespace) -> None:
+    """--headed needs a display: say how to get one instead of failing deep in the browser."""
+    if getattr(args, "headed", False) and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise ConfigError(
+            "--headed",
+            "DISPLAY",
+            "there is no display to show a browser on",
+            "run under a virtual display: xvfb-run -a openapps ...",
+        )
+
+
+def shipped_specs() -> list[str]:
+    import openapps_sim.experiments as experiments
+
+    return sorted(p.stem for p in Path(experiments.__file__).parent.glob("*.yaml"))
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from importlib.metadata import version
+
     p = argparse.ArgumentParser(
-        prog="openapps", description="Offline apps, variations, tasks, agents and sweeps for UI agents."
+        prog="openapps",
+        description="Offline apps, variations, tasks, agents and sweeps for UI agents.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--version", action="version", version=f"openapps-sim {version('openapps-sim')}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
     s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--port", type=int, default=0, help="0 picks a free port")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help='e.g. todo.title="Super Todo"')
+    s.add_argument("--seed", type=int, default=0, help="world seed (generated content, ids)")
+    s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind")
+    s.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help='override one config value, e.g. todo.title="Super Todo"',
+    )
     s.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("variations", help="list, show or sample variation packs")
-    s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"])
+    s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"], help="what to do")
     s.add_argument("expression", nargs="?", default="default", help="for show: a pack expression")
-    s.add_argument("--n", type=int, default=10)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--out", default="sampled-packs")
+    s.add_argument("--n", type=positive, default=10, help="for sample: how many packs to write")
+    s.add_argument("--seed", type=int, default=0, help="for sample: the first generated seed")
+    s.add_argument("--out", default="sampled-packs", help="for sample: the folder to write the packs to")
     s.add_argument("--check", action="store_true", help="for sample: validate every written pack")
-    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="for show: override one value")
     s.set_defaults(func=cmd_variations)
 
     s = sub.add_parser("tasks", help="list the task families")
@@ -256,53 +329,71 @@ def build_parser() -> argparse.ArgumentParser:
         "--agent", default=None, help="registry name or package.module:Class (default: the config's agent, else oracle)"
     )
     s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
-    s.add_argument("--task", required=True)
-    s.add_argument("--variation", default="default")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--max-steps", type=int, default=None)
-    s.add_argument("--viewport", default="1280x720")
-    s.add_argument("--language", default="en", choices=["en", "de", "fr", "auto"])
-    s.add_argument("--headed", action="store_true", help="show the browser (needs a display)")
-    s.add_argument("--out", default=None, help="write the trajectory (and screenshots) here")
-    s.add_argument("--no-screenshots", dest="screenshots", action="store_false")
+    s.add_argument("--task", required=True, help="a task family id (openapps tasks lists them)")
+    s.add_argument("--variation", default="default", help="pack expression of the app version")
+    s.add_argument("--seed", type=int, default=0, help="task seed (which instance)")
+    s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
+    s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
+    s.add_argument("--language", default="en", help="goal language, or auto for the world's language")
+    s.add_argument("--headed", action="store_true", help="show the browser (needs a display: use xvfb-run)")
+    s.add_argument("--out", default=None, help="write the record, trajectory and screenshots here")
+    s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
     s.set_defaults(func=cmd_run)
 
-    s = sub.add_parser("sweep", help="run a sweep spec and write its report")
-    s.add_argument("spec", help="a YAML spec path or the name of a shipped spec (demo, paper, multistep)")
-    s.add_argument("--workers", type=int, default=None)
-    s.add_argument("--executor", default="local", choices=["local", "ray"])
-    s.add_argument("--out", default=None)
-    s.add_argument("--resume", action="store_true")
-    s.add_argument("--limit", type=int, default=None, help="run at most this many pending episodes")
-    s.add_argument("--quiet", action="store_true")
-    s.add_argument("--no-report", action="store_true")
+    specs = ", ".join(shipped_specs())
+    s = sub.add_parser(
+        "sweep",
+        help="run a sweep spec and write its report",
+        description=f"Run every episode of a sweep spec. Shipped specs: {specs}.",
+    )
+    s.add_argument("spec", help=f"a YAML spec path, or a shipped spec: {specs}")
+    s.add_argument("--workers", type=positive, default=None, help="worker processes (default: the spec's workers)")
+    s.add_argument("--executor", default="local", choices=["local", "ray"], help="where workers run")
+    s.add_argument("--out", default=None, help="results folder (default: runs/<spec name>)")
+    s.add_argument("--resume", action="store_true", help="continue a stopped sweep in --out")
+    s.add_argument("--limit", type=positive, default=None, help="run at most this many pending episodes")
+    s.add_argument("--quiet", action="store_true", help="no progress line")
+    s.add_argument("--no-report", action="store_true", help="do not write the report at the end")
+    s.add_argument("--headed", action="store_true", help="show the browsers (needs a display: use xvfb-run)")
     s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser("report", help="write report.md and report.html for a results folder")
-    s.add_argument("dir")
+    s.add_argument("dir", help="a results folder of openapps sweep or openapps run --out")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("gallery", help="screenshot every app under every pack into a side-by-side page")
-    s.add_argument("--out", default="gallery")
-    s.add_argument("--packs", nargs="*", default=None)
-    s.add_argument("--apps", nargs="*", default=None)
-    s.add_argument("--width", type=int, default=1280)
-    s.add_argument("--height", type=int, default=800)
+    s.add_argument("--out", default="gallery", help="folder for the screenshots and index.html")
+    s.add_argument("--packs", nargs="*", default=None, help="pack expressions (default: every shipped pack)")
+    s.add_argument("--apps", nargs="*", default=None, help="apps to show (default: all)")
+    s.add_argument("--width", type=positive, default=1280, help="viewport width for desktop packs")
+    s.add_argument("--height", type=positive, default=800, help="viewport height for desktop packs")
     s.set_defaults(func=cmd_gallery)
 
     s = sub.add_parser("fonts", help="fetch the web fonts into the local cache (from the npm registry)")
-    s.add_argument("--quiet", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="print nothing")
     s.set_defaults(func=cmd_fonts)
 
     s = sub.add_parser("doctor", help="check the browser, fonts and apps")
     s.set_defaults(func=cmd_doctor)
+
+    from openapps_sim.cli import export, mcp
+
+    export.add_parser(sub)
+    mcp.add_parser(sub)
+    for parser in sub.choices.values():
+        parser.formatter_class = argparse.ArgumentDefaultsHelpFormatter
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        check_display(args)
         return args.func(args)
+    except BrokenPipeError:
+        # the reader went away (openapps variations show ... | head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ConfigError, BrowserNotFound) as e:
         print(f"openapps: error: {e}", file=sys.stderr)
         return 2

@@ -35,8 +35,9 @@ from functools import lru_cache
 ACTION_CATEGORIES = ("valid", "malformed", "unknown_action", "bad_arguments", "browser_error")
 INVALID_CATEGORIES = ACTION_CATEGORIES[1:]
 
-# the same subsets as openapps_sim.envs.env.ACTION_SPACES (kept in step by a test)
-SPACE_SUBSETS = {
+# The action spaces: BrowserGym action subsets per space. Defined here once; the env's action
+# mapping, the classifier and the agents' prompts all read this table.
+ACTION_SPACES: dict[str, tuple[str, ...]] = {
     "bid": ("chat", "infeas", "bid", "nav", "tab"),
     "coord": ("chat", "infeas", "coord", "nav"),
     "all": ("chat", "infeas", "bid", "coord", "nav", "tab"),
@@ -78,11 +79,11 @@ def _subset_functions() -> dict[str, dict[str, typing.Callable]]:
 @lru_cache(maxsize=8)
 def space_functions(action_space: str) -> dict[str, typing.Callable]:
     """The BrowserGym action functions of an action space, by name."""
-    if action_space not in SPACE_SUBSETS:
-        raise ValueError(f"unknown action space {action_space!r}; allowed: {', '.join(SPACE_SUBSETS)}")
+    if action_space not in ACTION_SPACES:
+        raise ValueError(f"unknown action space {action_space!r}; allowed: {', '.join(ACTION_SPACES)}")
     subsets = _subset_functions()
     funcs = dict(subsets["always"])
-    for s in SPACE_SUBSETS[action_space]:
+    for s in ACTION_SPACES[action_space]:
         funcs.update(subsets[s])
     return funcs
 

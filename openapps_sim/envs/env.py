@@ -34,14 +34,10 @@ from browsergym.core.observation import (
     extract_screenshot,
 )
 
+from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.envs.browser import launch_browser
 
 OBS_MODES = ("both", "axtree", "screenshot")
-ACTION_SPACES = {
-    "bid": ["chat", "infeas", "bid", "nav", "tab"],
-    "coord": ["chat", "infeas", "coord", "nav"],
-    "all": ["chat", "infeas", "bid", "coord", "nav", "tab"],
-}
 _TRANSIENT = (
     "Frame was detached",
     "Frame with the given frameId is not found",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from openapps_sim.errors import ConfigError
@@ -54,6 +54,17 @@ class EpisodeSpec:
     @property
     def options(self) -> dict:
         return dict(self.agent_options)
+
+
+def spec_to_json(spec: EpisodeSpec) -> dict:
+    """An episode spec as plain JSON (to hand it to a worker process)."""
+    return asdict(spec)
+
+
+def spec_from_json(data: dict) -> EpisodeSpec:
+    data = dict(data)
+    data["agent_options"] = tuple(tuple(kv) for kv in data.get("agent_options", ()))
+    return EpisodeSpec(**data)
 
 
 def parse_viewport(text: str, source: str = "viewport") -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -70,7 +71,14 @@ class Worker:
             self.env.close()
             self.env = None
 
-    def run(self, spec: EpisodeSpec, out_dir: Path | None = None, run_id: str = "", attempt: int = 1) -> EpisodeResult:
+    def run(
+        self,
+        spec: EpisodeSpec,
+        out_dir: Path | None = None,
+        run_id: str = "",
+        attempt: int = 1,
+        on_step: Callable[[int], None] | None = None,
+    ) -> EpisodeResult:
         from openapps_sim.config.catalog import discover_apps
         from openapps_sim.envs.actions import InvalidActionCounter, classify_action, classify_execution_error
         from openapps_sim.taskkit import get_family
@@ -105,6 +113,8 @@ class Worker:
             shot_dir.mkdir(parents=True, exist_ok=True)
         first_shot = self._save_shot(obs, shot_dir, 0, out_dir)
         for n in range(max_steps):
+            if on_step is not None:
+                on_step(n)  # a heartbeat: the sweep's watchdog knows this worker is alive
             action = agent.act(_agent_view(obs, agent))
             actions.append(action)
             check = classify_action(action, obs, agent.action_space)
@@ -206,7 +216,13 @@ def _mapping_for(space: str):
     return _MAPPINGS[space]
 
 
-def run_with_retry(worker: Worker, spec: EpisodeSpec, out_dir: Path | None, run_id: str) -> EpisodeResult:
+def run_with_retry(
+    worker: Worker,
+    spec: EpisodeSpec,
+    out_dir: Path | None,
+    run_id: str,
+    on_step: Callable[[int], None] | None = None,
+) -> EpisodeResult:
     """Run an episode; on an infrastructure crash restart the worker and try once more.
 
     A crash is never counted as the agent's success or failure: the record carries ``error``.
@@ -215,7 +231,7 @@ def run_with_retry(worker: Worker, spec: EpisodeSpec, out_dir: Path | None, run_
     for attempt in (1, 2):
         t0 = time.perf_counter()
         try:
-            return worker.run(spec, out_dir, run_id, attempt)
+            return worker.run(spec, out_dir, run_id, attempt, on_step=on_step)
         except ConfigError:
             raise
         except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -72,6 +75,115 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
     }
 
 
+def check_before_running(spec: SweepSpec) -> None:
+    """Every pack, task and agent of the spec, checked before the first episode (and before
+    anything is written): a pack with a schema error or an agent config with a bad option is
+    one clear error here, not a crash in a worker after a server and browser have started."""
+    from openapps_sim.agents import make_agent
+    from openapps_sim.config.catalog import compose
+    from openapps_sim.taskkit import get_family
+
+    for variation in spec.variations:
+        compose(variation)
+    for task in spec.tasks:
+        get_family(task, f"{spec.source}: tasks")
+    for agent in spec.agents:
+        make_agent(agent["name"], agent.get("config"), {})
+
+
+def _prepare_out(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except (FileExistsError, NotADirectoryError):
+        raise ConfigError("--out", str(out), "is a file, or lies under one", "a folder path") from None
+    except PermissionError:
+        raise ConfigError("--out", str(out), "is not writable", "a folder you can write to") from None
+    except OSError as e:
+        raise ConfigError("--out", str(out), f"cannot be used ({e.strerror})", "a writable folder path") from None
+
+
+class _Lock:
+    """An exclusive lock on a results folder: two sweeps never write to one folder at once."""
+
+    def __init__(self, out: Path):
+        import fcntl
+
+        self.path = out / ".sweep.lock"
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self.fd, 64, 0).decode(errors="replace").strip() or "another process"
+            os.close(self.fd)
+            raise ConfigError(
+                str(out), ".sweep.lock", f"another sweep (pid {holder}) is writing to this folder", "a different --out"
+            ) from None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, str(os.getpid()).encode(), 0)
+
+    def release(self) -> None:
+        os.close(self.fd)  # closing drops the flock
+
+
+class _Signals:
+    """SIGINT / SIGTERM / SIGHUP set a flag the executors poll, instead of raising wherever
+    the main thread happens to be (which used to leave workers spinning)."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.old: dict[int, object] = {}
+
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                self.old[sig] = signal.signal(sig, self._on)
+        return self
+
+    def _on(self, signum: int, frame) -> None:
+        if self.received is not None:  # a second signal: stop waiting
+            raise KeyboardInterrupt
+        self.received = signum
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+
+
+def _check_folder(out: Path, spec: SweepSpec, existing: list[dict], resume: bool, manifest_path: Path) -> None:
+    if existing and not resume:
+        raise ConfigError(
+            str(out),
+            "results.jsonl",
+            f"already holds {len(existing)} episodes",
+            "--resume to continue this sweep, or a new --out folder",
+        )
+    if not manifest_path.exists():
+        if existing:
+            ids = {e.episode_id for e in spec.episodes()}
+            foreign = sum(1 for r in existing if r.get("episode_id") not in ids)
+            if foreign:
+                raise ConfigError(
+                    str(out),
+                    "manifest.json",
+                    f"is missing and {foreign} recorded episodes are not episodes of {spec.source}",
+                    "the spec that wrote this folder, or a new --out folder",
+                )
+        return
+    old = json.loads(manifest_path.read_text())
+    if old.get("spec_hash") != spec.spec_hash:
+        if not existing:
+            return  # a stale manifest from a run that recorded nothing: replaced below
+        raise ConfigError(
+            str(out),
+            "manifest.json",
+            f"was written by a different spec ({old.get('spec_source', '?')})",
+            "the same spec with --resume, or a new --out folder",
+        )
+
+
 def run_sweep(
     spec: SweepSpec,
     out: Path,
@@ -82,43 +194,44 @@ def run_sweep(
     headless: bool = True,
     limit: int | None = None,
 ) -> dict:
-    """Run every episode of ``spec`` not yet in ``out/results.jsonl``. Returns a summary."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    results_path = out / "results.jsonl"
-    manifest_path = out / "manifest.json"
-    workers = workers or spec.workers
-    existing = read_results(results_path)
-    if existing and not resume:
-        raise ConfigError(
-            str(out),
-            "results.jsonl",
-            f"already holds {len(existing)} episodes",
-            "--resume to continue this sweep, or a new --out folder",
-        )
-    if manifest_path.exists() and resume:
-        old = json.loads(manifest_path.read_text())
-        if old.get("spec_hash") != spec.spec_hash:
-            raise ConfigError(
-                str(out),
-                "manifest.json",
-                "was written by a different spec (spec_hash differs)",
-                "the same spec with --resume, or a new --out folder",
-            )
+    """Run every episode of ``spec`` not yet in ``out/results.jsonl``. Returns a summary.
+
+    Raises :class:`~openapps_sim.sweeps.executors.SweepInterrupted` after a SIGINT or SIGTERM,
+    once the workers are gone and every finished episode is recorded.
+    """
     if executor not in ("local", "ray"):
         raise ConfigError("--executor", "executor", f"unknown executor {executor!r}", "local, ray")
+    workers = spec.workers if workers is None else workers
+    if not isinstance(workers, int) or workers < 1:
+        raise ConfigError("--workers", "workers", f"expected a positive number, got {workers!r}", "1, 2, 3 ...")
+    check_before_running(spec)
+    out = Path(out)
+    _prepare_out(out)
+    lock = _Lock(out)
+    try:
+        return _run_locked(spec, out, workers, executor, resume, progress, headless, limit)
+    finally:
+        lock.release()
+
+
+def _run_locked(spec, out, workers, executor, resume, progress, headless, limit) -> dict:
+    results_path = out / "results.jsonl"
+    manifest_path = out / "manifest.json"
+    existing = read_results(results_path)
+    _check_folder(out, spec, existing, resume, manifest_path)
     episodes = spec.episodes()
     # Episodes recorded as infrastructure errors run again on --resume; the report keeps the
     # last record of an episode id.
     finished = {r["episode_id"] for r in existing if not r.get("error")}
     todo = [e for e in episodes if e.episode_id not in finished]
+    done_before = len(episodes) - len(todo)
     if limit is not None:
         todo = todo[:limit]
-    if not manifest_path.exists():
+    if not existing or not manifest_path.exists():
         write_json_atomic(manifest_path, manifest_for(spec, workers, executor))
     run_id = hashlib.sha1(f"{spec.spec_hash}:{time.time()}".encode()).hexdigest()[:10]
     writer = ResultsWriter(results_path)
-    bar = Progress(len(episodes), already=len(episodes) - len(todo), enabled=progress)
+    bar = Progress(len(episodes), already=done_before, enabled=progress)
     bar.render()
 
     def on_result(record: dict, trajectory: dict) -> None:
@@ -128,15 +241,17 @@ def run_sweep(
 
     t0 = time.time()
     try:
-        if todo:
-            (execute_ray if executor == "ray" else execute_local)(todo, out, run_id, workers, on_result, headless)
+        with _Signals() as signals:
+            if todo:
+                run = execute_ray if executor == "ray" else execute_local
+                run(todo, out, run_id, workers, on_result, headless, stop=lambda: signals.received)
     finally:
         writer.close()
         bar.render(final=True)
     return {
         "planned": len(episodes),
         "ran": bar.counted,
-        "skipped": len(episodes) - len(todo),
+        "skipped": done_before,
         "errors": bar.errors,
         "seconds": round(time.time() - t0, 1),
         "results": str(results_path),

@@ -1,0 +1,171 @@
+"""OpenApps-Sim as an MCP server (``openapps mcp``): tasks, resets, observations, actions and
+rewards as tools, over stdio or streamable HTTP on 127.0.0.1.
+
+Every MCP session (one client connection) gets its own :class:`EnvSession` — its own world,
+browser context and episode — so two clients never share state. Actions are BrowserGym action
+strings; the reward is the same full-state reward as in ``gym.make``.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+
+from mcp.server.fastmcp import Context, FastMCP, Image
+from mcp.types import ImageContent, TextContent
+
+from openapps_sim.envs.actions import ACTION_SPACES
+from openapps_sim.errors import ConfigError
+from openapps_sim.service.session import OBSERVE_MODES, EnvSession
+
+INSTRUCTIONS = """Offline web apps (todo, calendar, messenger, maps, shop, code editor) as tasks.
+Call reset(task, variation, seed) to start an episode and read the goal; observe() shows the page
+(accessibility tree with [bid] marks, or a screenshot); act(action) runs one BrowserGym action
+such as click('12') or fill('7', 'milk'); get_reward() scores the complete app state. Send the
+answer of a question task with act("send_msg_to_user('...')")."""
+
+
+class Sessions:
+    """The environment of each connected client, closed when its session goes away."""
+
+    def __init__(self, headless: bool = True) -> None:
+        self.headless = headless
+        self._by_id: dict[int, EnvSession] = {}
+
+    def get(self, ctx: Context) -> EnvSession:
+        key = id(ctx.session)
+        found = self._by_id.get(key)
+        if found is None:
+            found = self._by_id[key] = EnvSession(headless=self.headless)
+            weakref.finalize(ctx.session, self._forget, key)
+        return found
+
+    def _forget(self, key: int) -> None:
+        session = self._by_id.pop(key, None)
+        if session is not None:
+            session._pool.submit(session.close)
+
+    def close_now(self) -> None:
+        """Close every session's environment (at exit, on the browser thread)."""
+        for key in list(self._by_id):
+            session = self._by_id.pop(key)
+            session._pool.submit(session.close).result(timeout=30)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
+def _parse_viewport(text: str) -> dict:
+    from openapps_sim.sweeps.record import parse_viewport
+
+    return parse_viewport(text, "reset")
+
+
+def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = True) -> FastMCP:
+    """The MCP server with every tool registered."""
+    mcp = FastMCP("openapps-sim", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+    sessions = Sessions(headless=headless)
+    mcp.sessions = sessions  # type: ignore[attr-defined]
+
+    @mcp.tool()
+    def list_tasks(app: str = "") -> str:
+        """The task families (id, apps, description, step budget); `app` filters by app name."""
+        from openapps_sim.taskkit import all_families
+
+        rows = [
+            {"id": fid, "apps": list(f.apps), "description": f.description, "max_steps": f.max_steps}
+            for fid, f in all_families().items()
+            if not app or app in f.apps
+        ]
+        return json.dumps(rows, ensure_ascii=False)
+
+    @mcp.tool()
+    def list_variations() -> str:
+        """The shipped variation packs (name and description). Compose them with '+', e.g.
+        'dark_theme+german'; 'random-<seed>' generates a version."""
+        from openapps_sim.config.packs import list_packs, resolve_pack
+
+        packs = [{"name": n, "description": resolve_pack(n).description} for n in list_packs()]
+        return json.dumps(packs, ensure_ascii=False)
+
+    @mcp.tool()
+    async def reset(
+        ctx: Context,
+        task: str,
+        variation: str = "default",
+        seed: int = 0,
+        language: str = "en",
+        action_space: str = "bid",
+        viewport: str = "1280x720",
+    ) -> str:
+        """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
+        goal. `action_space`: bid (element ids), coord (pixels) or all."""
+        env = sessions.get(ctx)
+        vp = _parse_viewport(viewport)
+        result = await env.call(env.reset, task, variation, seed, language, action_space, vp)
+        return json.dumps(result, ensure_ascii=False)
+
+    @mcp.tool()
+    async def observe(ctx: Context, mode: str = "text") -> list[TextContent | ImageContent]:
+        """The current page: 'text' (accessibility tree with [bid] marks), 'screenshot' or 'both'."""
+        if mode not in OBSERVE_MODES:
+            raise ConfigError("observe", "mode", f"unknown mode {mode!r}", ", ".join(OBSERVE_MODES))
+        env = sessions.get(ctx)
+        out: list[TextContent | ImageContent] = []
+        if mode in ("text", "both"):
+            out.append(TextContent(type="text", text=await env.call(env.observe_text)))
+        if mode in ("screenshot", "both"):
+            out.append(Image(data=await env.call(env.screenshot_png), format="png").to_image_content())
+        return out
+
+    @mcp.tool()
+    async def act(ctx: Context, action: str) -> str:
+        """Run one BrowserGym action string, e.g. click('12'), fill('7', 'oat milk'),
+        select_option('9', 'Friday'), goto('/todo/') (a path is resolved against app_url()),
+        send_msg_to_user('3 items')."""
+        env = sessions.get(ctx)
+        return json.dumps(await env.call(env.act, action), ensure_ascii=False)
+
+    @mcp.tool()
+    async def get_reward(ctx: Context) -> str:
+        """Score the complete app state now: reward, success, partial reward and which state paths
+        differ from the expected state."""
+        env = sessions.get(ctx)
+        return json.dumps(await env.call(env.reward), ensure_ascii=False)
+
+    @mcp.tool()
+    def describe_action_space(space: str = "bid") -> str:
+        """The actions of an action space (bid, coord or all) with their signatures and examples."""
+        from openapps_sim.envs.env import action_set
+
+        if space not in ACTION_SPACES:
+            raise ConfigError("describe_action_space", "space", f"unknown {space!r}", ", ".join(ACTION_SPACES))
+        return action_set(space).describe(with_long_description=False, with_examples=True)
+
+    @mcp.tool()
+    async def app_url(ctx: Context) -> str:
+        """The address of this session's apps (open it in a browser to watch or help)."""
+        env = sessions.get(ctx)
+        return await env.call(env.app_url)
+
+    @mcp.tool()
+    async def close(ctx: Context) -> str:
+        """End this session's episode and free its browser."""
+        env = sessions.get(ctx)
+        await env.call(env.close)
+        return "closed"
+
+    return mcp
+
+
+def serve_mcp(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, headless: bool = True) -> None:
+    """Run the server until the client (stdio) or the process (HTTP) goes away."""
+    if transport not in ("stdio", "http"):
+        raise ConfigError("--transport", "transport", f"unknown {transport!r}", "stdio, http")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise ConfigError("--host", "host", f"{host!r} is not a loopback address", "127.0.0.1, localhost, ::1")
+    mcp = build_server(host=host, port=port, headless=headless)
+    try:
+        mcp.run(transport="stdio" if transport == "stdio" else "streamable-http")
+    finally:
+        mcp.sessions.close_now()  # type: ignore[attr-defined]

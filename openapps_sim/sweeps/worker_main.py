@@ -1,0 +1,69 @@
+"""A sweep worker process: ``python -m openapps_sim.sweeps.worker_main --out DIR --run-id ID``.
+
+It owns one :class:`~openapps_sim.sweeps.runner.Worker` (an app server and a Chromium) and
+speaks JSON lines with the sweep's parent: it reads ``{"spec": {...}}`` on stdin and answers
+``{"beat": step}`` after every step, then ``{"result": {"record": ..., "trajectory": ...}}``, or
+``{"user_error": {...}}`` for a mistake in the spec that no retry can fix. Nothing else is
+written to its stdout (everything else goes to stderr). It ignores SIGINT and stops on SIGTERM
+or when stdin closes: the parent alone decides when episodes stop, and kills the worker's whole
+process group (its server and browser included) when it must.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+from openapps_sim.errors import ConfigError
+from openapps_sim.sweeps.record import spec_from_json
+
+
+def _protocol_stream():
+    """The real stdout for protocol lines; fd 1 then points at stderr so stray prints cannot
+    corrupt the protocol (a server child, a library)."""
+    out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="openapps-sweep-worker")
+    p.add_argument("--out", required=True)
+    p.add_argument("--run-id", required=True)
+    p.add_argument("--headed", action="store_true")
+    args = p.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the parent kills the whole process group (server, browser) right after: no cleanup to do
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(143))
+    proto = _protocol_stream()
+
+    def send(message: dict) -> None:
+        proto.write(json.dumps(message, ensure_ascii=False, default=str) + "\n")
+        proto.flush()
+
+    from openapps_sim.sweeps.runner import Worker, run_with_retry
+
+    worker = Worker(headless=not args.headed)
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            spec = spec_from_json(json.loads(line)["spec"])
+            try:
+                result = run_with_retry(worker, spec, Path(args.out), args.run_id, on_step=lambda n: send({"beat": n}))
+            except ConfigError as e:
+                send({"user_error": {"source": e.source, "path": e.path, "problem": e.problem, "allowed": e.allowed}})
+                continue
+            send({"result": {"record": result.record, "trajectory": result.trajectory}})
+    finally:
+        worker.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

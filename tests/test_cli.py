@@ -1,0 +1,105 @@
+"""The command line as a user meets it: help, version, and one clear line for every mistake."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from openapps_sim.cli.main import build_parser, shipped_specs
+
+
+def openapps(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 120):
+    return subprocess.run(
+        [sys.executable, "-m", "openapps_sim.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def test_version():
+    done = openapps("--version")
+    assert done.returncode == 0 and done.stdout.startswith("openapps-sim ")
+
+
+def test_every_option_has_a_help_text_and_shows_its_default():
+    missing = []
+    for name, sub in _subparsers(build_parser()).items():
+        assert sub.formatter_class is argparse.ArgumentDefaultsHelpFormatter, name
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if not action.help:
+                missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+    assert not missing, "options without a help text: " + ", ".join(missing)
+    text = _subparsers(build_parser())["serve"].format_help()
+    assert "(default: 127.0.0.1)" in text
+
+
+def test_sweep_help_lists_every_shipped_spec():
+    text = openapps("sweep", "--help").stdout
+    names = shipped_specs()
+    assert {"demo", "paper"} <= set(names)
+    assert all(n in " ".join(text.split()) for n in names)
+
+
+def test_agents_are_described_in_plain_text():
+    out = openapps("agents").stdout
+    lines = {line.split()[0]: line for line in out.splitlines() if line and not line.startswith(" ")}
+    assert "``" not in out and ":func:" not in out
+    assert len(lines["oracle"].split()) > 3, "the oracle has a description"
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("report", "{tmp}"), "results.jsonl: not found"),
+        (("serve", "--port", "99999"), "99999 is not a TCP port"),
+        (("run", "--task", "todo.add_item", "--headed"), "xvfb-run"),
+        (("sweep", "demo", "--headed", "--out", "{tmp}/o"), "xvfb-run"),
+        (("variations", "sample", "--n", "abc"), "'abc' is not a whole number"),
+        (("variations", "sample", "--n", "0"), "0 is not a positive number"),
+        (("sweep", "nonexistent-spec"), "allowed: a path, or one of demo"),
+        (("sweep", "demo", "--workers", "0"), "0 is not a positive number"),
+        (("run", "--task", "todo.nothing"), "unknown name 'todo.nothing'"),
+    ],
+)
+def test_user_mistakes_are_one_line_without_a_traceback(tmp_path, args, needle):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    done = openapps(*(a.replace("{tmp}", str(tmp_path)) for a in args), cwd=tmp_path, env=env)
+    assert done.returncode == 2, done.stderr
+    assert needle in done.stderr and "Traceback" not in done.stderr
+    assert len([line for line in done.stderr.splitlines() if line.startswith("openapps")]) == 1
+
+
+def test_a_closed_pipe_is_not_an_error():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "openapps_sim.cli", "variations", "show", "dense"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.read(200)  # like `| head -c 200`
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_shipped_specs_are_found_from_any_directory(tmp_path):
+    probe = "from openapps_sim.sweeps.spec import load_spec; print(len(load_spec('demo').episodes()))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0 and int(done.stdout) > 0, done.stderr

@@ -1,0 +1,269 @@
+"""Sweeps that end cleanly: signals, hangs, crashes and user errors in workers, one folder one
+sweep, and no process outliving a sweep, whatever happened."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import yaml
+
+from openapps_sim.errors import ConfigError
+from openapps_sim.sweeps.record import EpisodeSpec
+from openapps_sim.sweeps.store import read_results
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tagged_processes(tag: str) -> list[int]:
+    """Every live process whose environment carries ``tag`` (a sweep's workers, servers and
+    browsers inherit it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            env = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().split(")")[-1].split()[0]
+        except OSError:
+            continue
+        if tag.encode() in env and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def wait_until_gone(tag: str, seconds: float = 10) -> list[int]:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        left = tagged_processes(tag)
+        if not left:
+            return []
+        time.sleep(0.2)
+    return tagged_processes(tag)
+
+
+def write_spec(tmp_path: Path, **data) -> Path:
+    base = {"name": "t", "agents": ["oracle"], "tasks": ["todo.add_item"], "variations": ["default"], "seeds": 1}
+    base.update(data)
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(base))
+    return path
+
+
+def start_sweep(spec: Path, out: Path, tag: str, *extra: str) -> subprocess.Popen:
+    env = dict(os.environ, OPENAPPS_TEST_TAG=tag)
+    return subprocess.Popen(
+        [sys.executable, "-m", "openapps_sim.cli", "sweep", str(spec), "--out", str(out), "--no-report", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def wait_for_records(out: Path, n: int, seconds: float = 240) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if len(read_results(out / "results.jsonl")) >= n:
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"fewer than {n} records after {seconds} s")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_two_worker_sweep_cleanly_and_resume_completes(tmp_path, sig):
+    spec = write_spec(tmp_path, tasks=["todo.add_item", "todo.remove_item"], seeds=3, workers=2)
+    out, tag = tmp_path / "out", uuid.uuid4().hex
+    proc = start_sweep(spec, out, tag)
+    wait_for_records(out, 1)
+    t0 = time.time()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert time.time() - t0 < 10, "the sweep took too long to stop"
+    assert proc.returncode == 128 + sig
+    assert "--resume" in err and "Traceback" not in err
+    assert wait_until_gone(tag) == [], "processes outlived the sweep"
+    before = read_results(out / "results.jsonl")
+    assert all(r["error"] is None for r in before)
+    proc = start_sweep(spec, out, tag, "--resume")
+    proc.communicate(timeout=300)
+    assert proc.returncode == 0
+    after = read_results(out / "results.jsonl")
+    ids = [r["episode_id"] for r in after]
+    assert len(ids) == 6 and len(set(ids)) == 6 and all(r["success"] for r in after)
+    assert wait_until_gone(tag) == []
+
+
+def test_no_process_outlives_a_normal_two_worker_sweep(tmp_path):
+    spec = write_spec(tmp_path, tasks=["todo.add_item", "todo.remove_item"], workers=2)
+    out, tag = tmp_path / "out", uuid.uuid4().hex
+    proc = start_sweep(spec, out, tag)
+    # the caller's pipe closes when the sweep ends: no child holds it open
+    stdout, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0 and '"ran": 2' in stdout
+    assert wait_until_gone(tag) == []
+
+
+def test_killed_browsers_and_servers_are_replaced_and_nothing_is_left(tmp_path):
+    spec = write_spec(tmp_path, tasks=["todo.add_item", "todo.remove_item", "todo.mark_done"], seeds=2)
+    out, tag = tmp_path / "out", uuid.uuid4().hex
+    proc = start_sweep(spec, out, tag)
+    wait_for_records(out, 1)
+    victims = [p for p in tagged_processes(tag) if b"chrom" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    victims += [
+        p for p in tagged_processes(tag) if b"openapps_sim.web.server" in Path(f"/proc/{p}/cmdline").read_bytes()
+    ]
+    assert victims
+    for pid in victims:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.communicate(timeout=300)
+    assert proc.returncode == 0
+    records = read_results(out / "results.jsonl")
+    assert len({r["episode_id"] for r in records}) == 6
+    assert sum(r["success"] for r in records) >= 5  # at most the episode hit by the kill is an error
+    assert wait_until_gone(tag) == []
+
+
+def test_a_hung_worker_is_replaced_then_recorded_as_infrastructure(tmp_path, monkeypatch):
+    """An agent that never returns stands in for a hung renderer or a dead driver: the watchdog
+    kills the worker group, retries once on a fresh worker, then records an error; the sweep goes on."""
+    from openapps_sim.sweeps.executors import execute_local
+
+    agents = tmp_path / "hangs.py"
+    agents.write_text(
+        "import time\nfrom openapps_sim.agent import Agent\n\n\nclass Hangs(Agent):\n"
+        "    def reset(self, goal, task_info=None, seed=0):\n        pass\n\n"
+        "    def act(self, obs):\n        time.sleep(3600)\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("OPENAPPS_TEST_TAG", tag)
+    got: list[dict] = []
+    todo = [EpisodeSpec("hangs:Hangs", "todo.add_item"), EpisodeSpec("oracle", "todo.add_item")]
+    t0 = time.time()
+    execute_local(todo, tmp_path, "r", 1, lambda rec, traj: got.append(rec), stall_s=25)
+    assert time.time() - t0 < 180
+    hung, fine = got
+    assert hung["error"].startswith("RuntimeError: no progress for 25 s") and hung["attempt"] == 2
+    assert fine["success"] and fine["error"] is None
+    assert wait_until_gone(tag) == []
+
+
+def test_a_user_error_in_a_worker_stops_the_sweep_with_its_message(tmp_path, monkeypatch):
+    from openapps_sim.sweeps.executors import execute_local
+
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("OPENAPPS_TEST_TAG", tag)
+    t0 = time.time()
+    with pytest.raises(ConfigError, match="unknown name 'todo.nothing'"):
+        execute_local([EpisodeSpec("oracle", "todo.nothing")] * 3, tmp_path, "r", 2, lambda *a: None)
+    assert time.time() - t0 < 60
+    assert wait_until_gone(tag) == []
+
+
+def test_config_errors_cross_process_boundaries_intact():
+    import pickle
+
+    e = ConfigError("packs/x.yaml", "todo.items[0]", "bad", "a, b")
+    back = pickle.loads(pickle.dumps(e))
+    assert isinstance(back, ConfigError) and str(back) == str(e) and back.allowed == "a, b"
+
+
+def test_two_sweeps_on_one_folder_do_not_both_run(tmp_path):
+    spec = write_spec(tmp_path, tasks=["todo.add_item", "todo.remove_item"], seeds=2)
+    out, tag = tmp_path / "out", uuid.uuid4().hex
+    first = start_sweep(spec, out, tag)
+    deadline = time.time() + 60
+    while not (out / ".sweep.lock").exists() and time.time() < deadline:
+        time.sleep(0.1)
+    second = start_sweep(spec, out, tag, "--resume")
+    _, err = second.communicate(timeout=60)
+    assert second.returncode == 2 and "another sweep" in err and "Traceback" not in err
+    first.communicate(timeout=300)
+    ids = [r["episode_id"] for r in read_results(out / "results.jsonl")]
+    assert len(ids) == 4 == len(set(ids))
+
+
+def test_bad_pack_is_caught_before_anything_starts_and_leaves_nothing(tmp_path, monkeypatch):
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "broken.yaml").write_text("todo:\n  items: 3\n")
+    monkeypatch.setenv("OPENAPPS_VARIATIONS", str(packs))
+    spec = write_spec(tmp_path, variations=["default", "broken"], workers=2)
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "openapps_sim.cli", "sweep", str(spec), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "broken.yaml" in done.stderr and "Traceback" not in done.stderr
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_stale_manifest_from_a_failed_run_is_replaced(tmp_path):
+    spec_a = write_spec(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "manifest.json").write_text(json.dumps({"spec_hash": "something-else", "spec_source": "old.yaml"}))
+    done = subprocess.run(
+        [sys.executable, "-m", "openapps_sim.cli", "sweep", str(spec_a), "--out", str(out), "--no-report"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads((out / "manifest.json").read_text())["spec_source"].endswith("spec.yaml")
+
+
+def test_resume_without_a_manifest_refuses_another_specs_folder(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.jsonl").write_text(json.dumps({"episode_id": "not-from-this-spec", "error": None}) + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "openapps_sim.cli", "sweep", str(write_spec(tmp_path)), "--out", str(out), "--resume"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "not episodes of" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "out_kind, needle",
+    [
+        ("file", "is a file, or lies under one"),
+        ("under_file", "is a file, or lies under one"),
+        ("readonly", "not writable"),
+    ],
+)
+def test_unusable_out_folders_are_one_line(tmp_path, out_kind, needle):
+    if out_kind == "readonly" and os.geteuid() == 0:
+        pytest.skip("root can write anywhere")
+    target = tmp_path / "x"
+    if out_kind == "file":
+        target.write_text("")
+    elif out_kind == "under_file":
+        (tmp_path / "f").write_text("")
+        target = tmp_path / "f" / "out"
+    else:
+        target.mkdir()
+        target.chmod(0o500)
+    done = subprocess.run(
+        [sys.executable, "-m", "openapps_sim.cli", "sweep", str(write_spec(tmp_path)), "--out", str(target)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and needle in done.stderr and "Traceback" not in done.stderr
