@@ -166,7 +166,7 @@ CSS = f"""
 .ce-head .actions{{display:flex;gap:calc(var(--gap)/2);flex-wrap:wrap;margin-inline-start:auto}}
 .ce-head form,.ce-list form{{display:inline}}
 .ce-list td{{vertical-align:middle}}
-.ce-list td.name a{{display:inline-flex;gap:.35em;align-items:center;text-decoration:none;overflow-wrap:break-word}}
+.ce-list td.name a{{display:inline-flex;gap:.35em;align-items:center;text-decoration:none;overflow-wrap:break-word;unicode-bidi:plaintext}}
 .ce-list td.actions{{white-space:nowrap;text-align:end}}
 .layout-mobile .ce-list .kind,.layout-mobile .ce-list .size{{display:none}}
 .layout-mobile .ce-list td.actions{{white-space:normal}}
@@ -304,7 +304,7 @@ def _tree(ctx: AppContext, current: str, context_folder: str, query: str):
             if kind == "folder":
                 link = A(
                     _icon("folder"),
-                    P_.name_of(p),
+                    Span(P_.name_of(p), dir="auto"),
                     href=_folder_url(ctx, p, **link_q),
                     cls="folder-link" + (" current" if p == current else ""),
                     aria_current="page" if p == current else None,
@@ -317,7 +317,7 @@ def _tree(ctx: AppContext, current: str, context_folder: str, query: str):
                     Li(
                         A(
                             _icon("file"),
-                            P_.name_of(p),
+                            Span(P_.name_of(p), dir="auto"),
                             href=_file_url(ctx, p, **link_q),
                             cls="file-link" + (" current" if p == current else ""),
                             aria_current="page" if p == current else None,
@@ -475,7 +475,7 @@ def _folder_view(ctx: AppContext, params: dict, folder: str):
         rows.append(
             Tr(
                 Td(
-                    A(_icon(kind), P_.name_of(p), href=href, data_testid=f"code_editor-open-{pid}"),
+                    A(_icon(kind), Span(P_.name_of(p), dir="auto"), href=href, data_testid=f"code_editor-open-{pid}"),
                     cls="name",
                 ),
                 Td(ctx.t(f"kind_{kind}"), cls="muted small kind"),
