@@ -99,7 +99,7 @@ class OpenAppsTask(AbstractBrowserTask):
             "partial_reward": ev.partial,
             "subgoals": ev.subgoals,
             "state_diff": [d.as_dict() for d in ev.diff[:50]],
-            "explanation": ev.explain(),
+            "explanation": ev.explain(events=self.events()),
             "answer_ok": ev.answer_ok,
         }
         return ev.reward, done, "", info

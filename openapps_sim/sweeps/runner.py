@@ -201,6 +201,7 @@ class Worker:
             tokens=agent.usage(),
             state_diff=[d.as_dict() for d in final.diff[:20]],
         )
+        events = task.events()
         trajectory = {
             "episode_id": spec.episode_id,
             "goal": goal,
@@ -212,9 +213,9 @@ class Worker:
             "params": task_info.get("params"),
             "first_screenshot": first_shot,
             "steps": [asdict(s) for s in steps],
-            "events": task.events(),
+            "events": events,
             "reward": float(reward),
-            "explanation": final.explain(),
+            "explanation": final.explain(events=events),
         }
         self.episodes += 1
         return EpisodeResult(record, trajectory)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from fasthtml.common import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 
-from openapps_sim.web.theme import BASE_CSS
+from openapps_sim.web.theme import BASE_CSS, narrow_css
 
 if TYPE_CHECKING:
     from openapps_sim.appkit import AppContext
@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
     world = ctx.world
-    theme = world.config["theme"]
+    theme = ctx.theme
     shell = world.config["shell"]
-    css = BASE_CSS + world.theme_css() + ctx.app.css
+    css = BASE_CSS + world.theme_css(theme) + ctx.app.css + narrow_css(BASE_CSS + ctx.app.css)
     body_cls = f"layout-{theme['layout']} nav-{theme['nav_position']} app-{ctx.app.name}"
     topbar = Header(
         A(shell["home_label"], href="/", data_testid="nav-home"),
@@ -31,7 +31,25 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
             Title(f"{title} · {shell['brand']}"),
             Style(css),
         ),
-        Body(topbar, Main(*children), cls=body_cls),
+        Body(topbar, Main(*[_auto_direction(c) for c in children]), cls=body_cls),
         lang=shell["lang"],
+        dir=shell["dir"],
     )
     return "<!doctype html>\n" + to_xml(doc)
+
+
+_TEXT_INPUTS = {None, "text", "search", "email", "url", "tel"}
+
+
+def _auto_direction(node: Any) -> Any:
+    """Every text field and text area gets ``dir="auto"`` (unless it says otherwise), so what a
+    user types reads in its own direction on a right-to-left page and vice versa."""
+    tag = getattr(node, "tag", None)
+    if tag is None:
+        return node
+    attrs = node.attrs
+    if (tag == "textarea" or (tag == "input" and attrs.get("type") in _TEXT_INPUTS)) and "dir" not in attrs:
+        attrs["dir"] = "auto"
+    for child in node.children:
+        _auto_direction(child)
+    return node
