@@ -4,6 +4,11 @@ It reads the instance parameters from ``task_info`` (it is privileged) and runs 
 ``solve`` script, turning each step addressed by ``data-testid`` into a BrowserGym bid action
 found in the current observation. It never matches visible text, so it works under every
 language and look.
+
+Live interruptions (``interrupt-<id>-<button>`` test ids) are handled the way a careful user
+would before the script goes on: finish a recovery path (``next``), decline an offer
+(``dismiss``), or press the only button there is; when that leaves another page (an app that
+crashed and restarted, a notification that opened another app), go back to where it was.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ class OracleAgent(Agent):
         self.started = False
         self.finished = False
         self.steps = 0
+        self.resume_url: str | None = None  # the page an interruption took the oracle away from
 
     def _next_step(self, obs: dict) -> Step | None:
         try:
@@ -51,12 +57,35 @@ class OracleAgent(Agent):
     def act(self, obs: dict) -> str:
         if self.finished:
             return "noop()"
+        careful = self.handle_interruption(obs)
+        if careful is not None:
+            return careful
         step = self._next_step(obs)
         if step is None:
             self.finished = True
             return "noop()"
         self.steps += 1
         return self.to_action(step, obs)
+
+    def handle_interruption(self, obs: dict) -> str | None:
+        """The careful answer to an interruption on the page, or the way back after one."""
+        buttons: dict[str, str] = {}
+        for testid, bid in testid_bids(obs).items():
+            parts = testid.split("-")
+            if len(parts) == 3 and parts[0] == "interrupt" and parts[2] not in ("title", "progress"):
+                buttons[parts[2]] = bid
+        if buttons:
+            if self.resume_url is None:
+                self.resume_url = obs["url"]
+            choice = next((b for b in ("next", "dismiss") if b in buttons), sorted(buttons)[0])
+            self.steps += 1
+            return f"click({_quote(buttons[choice])})"
+        if self.resume_url is not None:
+            target, self.resume_url = self.resume_url, None
+            if target != obs["url"]:
+                self.steps += 1
+                return f"goto({_quote(target)})"
+        return None
 
     @staticmethod
     def to_action(step: Step, obs: dict) -> str:

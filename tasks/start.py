@@ -12,6 +12,7 @@ from openapps_sim.taskkit import TaskFamily, family, pick
 @family
 class NavigateToApp(TaskFamily):
     id = "start.navigate_to_app"
+    category = "navigate"
     apps = ("start",)
     max_steps = 5
     description = "Open a given app from the start page; nothing may change, the browser must end on the app."

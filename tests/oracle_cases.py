@@ -16,3 +16,22 @@ def representative() -> list[tuple[str, str, int]]:
 
 def full_matrix(seeds=(0, 1, 2)) -> list[tuple[str, str, int]]:
     return [(f, p, s) for f in sorted(all_families()) for p in sorted(list_packs()) for s in seeds]
+
+
+BRANCH_PACKS = ("default", "german", "mobile")
+
+
+def branching_families() -> list[str]:
+    return sorted(f for f, fam in all_families().items() if fam.structure in ("conditional", "hierarchical"))
+
+
+def seeds_per_branch(family: str, pack: str, max_seed: int = 40) -> dict[str, int]:
+    """The first seed at which the pack's world calls for each branch of the family."""
+    from openapps_sim.taskkit import instantiate
+    from openapps_sim.web.world import World
+
+    world, fam, out = World(), all_families()[family], {}
+    for seed in range(max_seed):
+        world.reset(pack, seed)
+        out.setdefault(instantiate(fam, world.state, world.config, seed, pack).branching.correct, seed)
+    return out

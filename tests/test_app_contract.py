@@ -25,7 +25,8 @@ scored = 0
 for fam in all_families().values():
     inst = instantiate(fam, state, config, seed=0)
     result = evaluate(fam, inst, inst.expected, answer=inst.expected_answer, url="http://x" + (inst.expected_path or "/"))
-    assert result.success, (fam.id, result)
+    # ordered goals are also checked against the event log, which a pure evaluation does not have
+    assert result.success or (inst.ordered and [d.path for d in result.diff] == ["order"]), (fam.id, result)
     scored += 1
 web = sorted(m for m in sys.modules if m.split(".")[0] in ("fasthtml", "starlette", "uvicorn"))
 app_web = sorted(

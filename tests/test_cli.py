@@ -73,7 +73,7 @@ def test_agents_are_described_in_plain_text():
         (("sweep", "demo", "--headed", "--out", "{tmp}/o"), "xvfb-run"),
         (("variations", "sample", "--n", "abc"), "'abc' is not a whole number"),
         (("variations", "sample", "--n", "0"), "0 is not a positive number"),
-        (("sweep", "nonexistent-spec"), "allowed: a path, or one of demo"),
+        (("sweep", "nonexistent-spec"), "allowed: a path, or one of decisions, demo"),
         (("sweep", "demo", "--workers", "0"), "0 is not a positive number"),
         (("run", "--task", "todo.nothing"), "unknown name 'todo.nothing'"),
     ],

@@ -11,6 +11,7 @@ from openapps_sim.config.packs import language_packs, list_packs
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.language import content_languages, goal_languages, words
+from openapps_sim.taskkit.progress import MilestoneTracker, as_events
 from openapps_sim.web.world import World
 
 from .familytools import with_side_effect
@@ -40,13 +41,20 @@ def test_family_is_valid_under_every_pack(local_world, family_id):
             where = f"{family_id} / {pack} / seed {seed}"
             start_url = "http://127.0.0.1:1/"
             target_url = "http://127.0.0.1:1" + (inst.expected_path or "/")
-            nothing = evaluate(fam, inst, inst.initial, answer=None, url=start_url)
+            nothing = evaluate(fam, inst, inst.initial, answer=None, url=start_url, events=[])
             assert not nothing.success, f"{where}: doing nothing already succeeds"
+            assert inst.milestones, f"{where}: no milestone declared"
+            tracker = MilestoneTracker(inst.milestones)
+            tracker.observe(1, inst.initial, start_url)
+            assert not any(v is not None for v in tracker.first.values()), f"{where}: milestone at the start"
             answer = inst.expected_answer
-            done = evaluate(fam, inst, inst.expected, answer=answer, url=target_url)
+            events = as_events(inst.oracle_ops) if inst.oracle_ops else None
+            done = evaluate(fam, inst, inst.expected, answer=answer, url=target_url, events=events)
             assert done.success, f"{where}: the expected state fails: {done.explain()}"
             side_app = next((a for a in fam.apps if a != "start"), "todo")
-            noisy = evaluate(fam, inst, with_side_effect(inst.expected, side_app), answer=answer, url=target_url)
+            noisy = evaluate(
+                fam, inst, with_side_effect(inst.expected, side_app), answer=answer, url=target_url, events=events
+            )
             assert not noisy.success, f"{where}: a side effect was not noticed"
             assert inst.goal and "{" not in inst.goal, f"{where}: unformatted goal {inst.goal!r}"
 

@@ -7,7 +7,7 @@ from openapps_sim.agents.oracle import OracleAgent
 
 from openapps_sim.envs.registration import make_env
 
-from .oracle_cases import full_matrix, representative
+from .oracle_cases import BRANCH_PACKS, branching_families, full_matrix, representative, seeds_per_branch
 
 pytestmark = pytest.mark.browser
 
@@ -46,6 +46,17 @@ def test_oracle_representative(env, family, pack, seed):
 def test_oracle_full_matrix(env, family, pack, seed):
     reward, info = run_oracle(env, family, pack, seed)
     assert reward == 1.0, info.get("task_info", {}).get("explanation")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack", BRANCH_PACKS)
+@pytest.mark.parametrize("family", branching_families())
+def test_oracle_takes_every_branch(env, family, pack):
+    seeds = seeds_per_branch(family, pack)
+    assert len(seeds) >= 2, f"{family}/{pack}: one branch only: {seeds}"
+    for branch, seed in seeds.items():
+        reward, info = run_oracle(env, family, pack, seed)
+        assert reward == 1.0, f"{branch} (seed {seed}): " + str(info.get("task_info", {}).get("explanation"))
 
 
 # Italian is a pack and two task files, no engine code: the oracle solves families that bring

@@ -164,12 +164,18 @@ def test_crash_is_retried_and_episodes_are_isolated():
         b = run_with_retry(worker, EpisodeSpec("oracle", "todo.remove_item", "default", 1), None, "r")
         assert b.record["success"] and b.record["goal"] == a.record["goal"]
         assert len(worker.env.unwrapped.context.pages) == 1
+        # an env is one task family, fixed when it is made (never overridden on reset)
+        first_env = worker.env
+        assert (
+            first_env.unwrapped.task.family_id == "todo.remove_item" and "family" not in first_env.unwrapped.task_kwargs
+        )
         # Kill the app server and the browser under the worker: the next episode gets new ones.
         old_pid = client.shared_server().pid
         client.shared_server().proc.kill()
         worker.env.unwrapped.browser.close()
         c = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "default", 2), None, "r")
         assert c.record["error"] is None and c.record["success"]
+        assert worker.env is not first_env and worker.env.unwrapped.task.family_id == "todo.add_item"
         assert client.shared_server().pid != old_pid
     finally:
         worker.close()

@@ -62,14 +62,29 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 
     fams = all_families()
     counts = distinct_instances(fams, args.seeds, args.variation) if args.seeds else {}
-    rows = [("id", "apps", "phrasings", "languages", "max steps", f"instances/{args.seeds}" if args.seeds else "")]
+    rows = [
+        (
+            "id",
+            "apps",
+            "structure",
+            "category",
+            "phrasings",
+            "languages",
+            "max steps",
+            f"instances/{args.seeds}" if args.seeds else "",
+        )
+    ]
+    structures: dict[str, int] = {}
     for fid, fam in fams.items():
         n = sum(len(v) for v in fam.phrasings.values())
         en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
+        structures[fam.structure] = structures.get(fam.structure, 0) + 1
         rows.append(
             (
                 fid,
                 ",".join(fam.apps),
+                fam.structure,
+                fam.category,
                 f"{n} ({en} en)",
                 ",".join(fam.languages()),
                 str(fam.max_steps),
@@ -79,7 +94,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-    print(f"\n{len(fams)} task families")
+    print(f"\n{len(fams)} task families: " + ", ".join(f"{k} {v}" for k, v in sorted(structures.items())))
     if args.seeds:
         print(
             f"instances/{args.seeds}: distinct instances (start state, expected state, answer; phrasing left out) "

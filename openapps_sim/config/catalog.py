@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import openapps_sim.config.packs as packs
 from openapps_sim.config.appearance import SHELL, THEME
+from openapps_sim.config.interruptions import INTERRUPTIONS
 from openapps_sim.config.schema import Record
 
 if TYPE_CHECKING:  # the app contract sits above this layer; apps are found by their APP attribute
@@ -37,7 +38,7 @@ def discover_apps() -> dict[str, AppSpec]:
 
 
 def world_schema(apps: dict[str, AppSpec]) -> Record:
-    fields = {"theme": THEME, "shell": SHELL}
+    fields = {"theme": THEME, "shell": SHELL, "interruptions": INTERRUPTIONS}
     for name, app in apps.items():
         fields[name] = app.full_schema()
     return Record(fields)
@@ -47,7 +48,11 @@ def world_schema(apps: dict[str, AppSpec]) -> Record:
 def base_config() -> dict:
     apps = discover_apps()
     schema = world_schema(apps)
-    config = {"theme": THEME.check({}, "theme defaults", "theme"), "shell": SHELL.check({}, "shell defaults", "shell")}
+    config = {
+        "theme": THEME.check({}, "theme defaults", "theme"),
+        "shell": SHELL.check({}, "shell defaults", "shell"),
+        "interruptions": {},
+    }
     for name, app in apps.items():
         raw = packs.read_yaml(app.content) or {}
         config[name] = schema.fields[name].check(raw, packs.display_path(app.content), name)

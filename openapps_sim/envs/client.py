@@ -181,6 +181,12 @@ class ServerHandle:
     def health(self) -> dict:
         return self.admin("GET", "/_admin/health")
 
+    def interruptions(self) -> dict:
+        return self.default_world().interruptions()
+
+    def set_step(self, step: int) -> None:
+        self.default_world().set_step(step)
+
     # -- worlds ------------------------------------------------------------------------------
     def default_world(self) -> WorldHandle:
         if self._default_world is None or self._default_world._base != self.url:
@@ -260,9 +266,27 @@ class WorldHandle:
         except (OSError, ServerError, ConfigError):
             pass
 
+    def interruptions(self) -> dict:
+        """The episode's interruptions: ``shown`` (kind, step, page, button, ...) and ``arrivals``."""
+        return self._admin("GET", "/_admin/interruptions")
+
+    def set_step(self, step: int) -> None:
+        """Tell the server how many actions the agent has taken (interruption triggers read it)."""
+        self._admin("POST", "/_admin/step", {"step": int(step)})
+
 
 _shared: ServerHandle | None = None
 _shared_lock = threading.Lock()
+
+
+def forget_dead_server() -> None:
+    """Drop the process's server if it died, so that the next :func:`shared_server` starts a
+    new one (a worker calls this after a crash)."""
+    global _shared
+    with _shared_lock:
+        if _shared is not None and not _shared.alive():
+            _shared.stop()
+            _shared = None
 
 
 def shared_server() -> ServerHandle:

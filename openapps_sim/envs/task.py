@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
+from openapps_sim.config.interruptions import apply_arrival
 from openapps_sim.config.packs import split_expression
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
+from openapps_sim.taskkit.progress import MilestoneTracker
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 
@@ -55,6 +60,11 @@ class OpenAppsTask(AbstractBrowserTask):
         self.start_path = start_path
         self.instance = None
         self.last_evaluation: Evaluation | None = None
+        self.interrupting = False  # the variation declares interruptions
+        self.actions_taken = 0
+        self.last_answer: str | None = None
+        self._tracker: MilestoneTracker | None = None
+        self._checks = 0
 
     @classmethod
     def get_task_id(cls) -> str:
@@ -74,24 +84,61 @@ class OpenAppsTask(AbstractBrowserTask):
         self.instance = instantiate(self.family, state, config, self.seed, self.variation, self.language, self.style)
         if self.instance.initial != state:
             server.set_state(self.instance.initial)
+        self._tracker = MilestoneTracker(list(self.instance.milestones))
+        self._checks = 0
+        self.last_answer = None
         page.goto(server.url + self.start_path)
+        self.interrupting = bool(config.get("interruptions"))
+        self.actions_taken = 0
+        if self.interrupting:
+            server.set_step(0)
+            # the step budget grows by what the armed interruptions may cost (see docs/variations.md)
+            self.instance.max_steps += int(self.interruptions().get("allowance", 0))
         info = self.instance.public_info()
         info["goal"] = self.instance.goal
         return self.instance.goal, info
 
     def evaluate_now(self, answer: str | None = None, url: str | None = None) -> Evaluation:
+        ev, _ = self._evaluate(answer, url)
+        return ev
+
+    def _evaluate(self, answer: str | None, url: str | None) -> tuple[Evaluation, dict]:
         actual = self.server.state()
         if url is not None and not same_origin(url, self.server.url):
             url = ""  # a page outside the world is never the navigation target
-        self.last_evaluation = evaluate(self.family, self.instance, actual, answer, url)
-        return self.last_evaluation
+        instance = self.instance
+        arrivals = self.interruptions()["arrivals"] if self.interrupting else []
+        if arrivals:  # what arrived on its own (a message) is part of the expected state too
+            expected = copy.deepcopy(instance.expected)
+            for effect in arrivals:
+                apply_arrival(expected, effect)
+            instance = dataclasses.replace(instance, expected=expected)
+        events = self.server.events() if instance.ordered else None
+        self.last_evaluation = evaluate(self.family, instance, actual, answer, url, events)
+        return self.last_evaluation, actual
+
+    def milestones_reached(self) -> dict[str, int | None]:
+        """Each milestone with the check (1 = after the first env step) that first found it
+        reached, or None."""
+        return dict(self._tracker.first) if self._tracker else {}
+
+    def checks_done(self) -> int:
+        """How many times the state was checked after a step in this episode."""
+        return self._checks
 
     def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
         users = [i for i, m in enumerate(chat_messages) if m.get("role") in ("user", "user_image")]
         since_goal = chat_messages[users[-1] + 1 :] if users else chat_messages
         answers = [m["message"] for m in since_goal if m.get("role") == "assistant"]
         answer = answers[-1] if answers else None
-        ev = self.evaluate_now(answer, page.url)
+        if self.interrupting:
+            self.actions_taken += 1
+            self.server.set_step(self.actions_taken)
+        self.last_answer = answer
+        ev, actual = self._evaluate(answer, page.url)
+        self._checks += 1
+        if self._tracker is not None:
+            self._tracker.observe(self._checks, actual, page.url)
         declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in since_goal)
         done = ev.success or declared_done
         info = {
@@ -101,12 +148,23 @@ class OpenAppsTask(AbstractBrowserTask):
             "state_diff": [d.as_dict() for d in ev.diff[:50]],
             "explanation": ev.explain(events=self.events()),
             "answer_ok": ev.answer_ok,
+            # the check at which each milestone was first reached; NaN: not yet. Floats throughout,
+            # so that vectorised envs can batch the info (gymnasium stacks info values in arrays)
+            "milestones": {k: float("nan") if v is None else float(v) for k, v in self.milestones_reached().items()},
         }
         return ev.reward, done, "", info
 
     def events(self) -> list[dict]:
         """The app event log of this episode's world (every state change, in order)."""
         return self.server.events()
+
+    def interruptions(self) -> dict:
+        """What interrupted this episode: ``shown`` (one entry per interruption shown: id, kind,
+        presentation, buttons, step, page, button chosen, resolved_step, steps_to_recover,
+        harmful, change) and ``arrivals`` (values that arrived in the apps' state)."""
+        if not self.interrupting:
+            return {"shown": [], "arrivals": []}
+        return self.server.interruptions()
 
     def teardown(self) -> None:
         if self._owns_server and self._server is not None:

@@ -138,6 +138,21 @@ RECORD_FIELDS: dict[str, str] = {
     "duration_s": "wall time",
     "tokens": "LLM token usage",
     "state_diff": "the first differences between expected and final state",
+    "interruptions": "interruptions shown: id, kind, presentation, buttons (1 or 2), step, page, button chosen, "
+    "resolved_step, steps_to_recover, harmful, change",
+    "harmful_accepted": "the agent accepted a harmful interruption (e.g. shared its contacts)",
+    "structure": "the family's structure: single, sequential, conjunctive, conditional, hierarchical, answer",
+    "category": "the family's category (edit, decision, constraint, order, count, lookup, math, ...)",
+    "answer": "the last message the agent sent to the user (its answer), else null",
+    "answer_ok": "whether that answer was right (return-value tasks), else null",
+    "ops": "the episode's state-changing operations from the app event log ({app, op, args})",
+    "decisions": "per decision depth, whether the first operation took the correct branch (branching tasks)",
+    "correct_branch": "the branch the world called for (branching tasks), else null",
+    "wlcs": "weighted LCS of the operations against the oracle's (DAC-Bench), else null",
+    "milestones": "each essential state with the step it was first reached at (null: never)",
+    "esar": "essential-state achieved rate: share of milestones reached",
+    "first_milestone_step": "step at which the first milestone was reached, else null",
+    "steps_after_last_milestone": "steps taken after the last milestone was reached, else null",
 }
 
 
@@ -174,6 +189,20 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "duration_s": 0.0,
         "tokens": {},
         "state_diff": [],
+        "interruptions": [],
+        "harmful_accepted": False,
+        "structure": "",
+        "category": "",
+        "answer": None,
+        "answer_ok": None,
+        "ops": [],
+        "decisions": None,
+        "correct_branch": None,
+        "wlcs": None,
+        "milestones": {},
+        "esar": None,
+        "first_milestone_step": None,
+        "steps_after_last_milestone": None,
     }
 
 

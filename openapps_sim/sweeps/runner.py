@@ -38,23 +38,35 @@ def make_agent_for(spec: EpisodeSpec) -> Agent:
 
 
 class Worker:
-    """One environment reused across episodes."""
+    """Runs episodes one after another. An environment is one task family (BrowserGym's
+    contract: task kwargs are fixed when the env is made), so the worker keeps the env of the
+    family it ran last and makes a new one when the family changes; envs of a process share one
+    browser and one app server, so a new env costs a world and a browser context, not a launch."""
 
     def __init__(self, headless: bool = True):
         self.headless = headless
         self.env = None
+        self.family: tuple | None = None  # (task family, action space, several actions per step)
         self.episodes = 0
 
-    def _ensure_env(self):
-        if self.env is None:
+    def _env_for(self, family: str, space: str, multiaction: bool):
+        key = (family, space, multiaction)
+        if self.env is None or self.family != key:
             from openapps_sim.envs.registration import make_env
 
-            self.env = make_env("todo.add_item", headless=self.headless)
+            old = self.env
+            # made before the old one closes, so the process's shared browser stays up
+            self.env = make_env(
+                family, headless=self.headless, action_space=space, action_mapping=_mapping_for(space, multiaction)
+            )
+            self.family = key
+            if old is not None:
+                old.close()
         return self.env
 
     def restart(self) -> None:
-        """Throw away the browser and the server (after a crash)."""
-        import openapps_sim.envs.client as client
+        """Throw away the env, and the process's app server if it died (after a crash)."""
+        from openapps_sim.envs.client import forget_dead_server
 
         if self.env is not None:
             try:
@@ -62,10 +74,8 @@ class Worker:
             except Exception:
                 pass
         self.env = None
-        server = client._shared
-        if server is not None and not server.alive():
-            server.stop()
-            client._shared = None
+        self.family = None
+        forget_dead_server()
 
     def close(self) -> None:
         if self.env is not None:
@@ -85,16 +95,16 @@ class Worker:
         from openapps_sim.taskkit import get_family
 
         t0 = time.perf_counter()
-        env = self._ensure_env()
         fam = get_family(spec.task)
         agent = make_agent_for(spec)
+        max_actions = int(getattr(agent, "max_actions", 1) or 1)
+        env = self._env_for(spec.task, agent.action_space, max_actions > 1)
         record_shots = spec.record_screenshots
         obs_mode = "both" if record_shots else agent.obs_mode
         obs, info = env.reset(
             seed=spec.seed,
             options={
                 "task_kwargs": {
-                    "family": spec.task,
                     "variation": spec.variation,
                     "language": spec.language,
                     "style": spec.style,
@@ -103,8 +113,6 @@ class Worker:
                 "obs_mode": obs_mode,
             },
         )
-        max_actions = int(getattr(agent, "max_actions", 1) or 1)
-        env.unwrapped.action_mapping = _mapping_for(agent.action_space, max_actions > 1)
         task_info = info["task_info"]
         goal = obs["goal"]
         agent.reset(goal, task_info if agent.privileged else {}, seed=spec.agent_seed)
@@ -115,6 +123,7 @@ class Worker:
         counter = InvalidActionCounter()
         steps: list[StepRecord] = []
         actions: list[str] = []
+        checked_at: list[int] = []  # the runner step of each state check (env.step)
         visited: list[str] = []
         reward, partial, success, step_info = 0.0, 0.0, False, {}
         shot_dir = (out_dir / "screenshots" / self.episode_dir(spec)) if (out_dir and record_shots) else None
@@ -147,10 +156,9 @@ class Worker:
                     counter.add("browser_error", message, step=n)
                     steps.append(StepRecord(action, "browser_error", message, float(reward), _page_url(env)))
                     break
-                category = "valid"
-                if obs["last_action_error"]:
-                    category = classify_execution_error(obs["last_action_error"])
-                    counter.add(category, obs["last_action_error"], step=n)
+                checked_at.append(n + 1)
+                category = classify_execution_error(obs["last_action_error"])  # "valid" when no error
+                counter.add(category, obs["last_action_error"], step=n)  # valid steps count too
                 app = app_of_url(obs["url"], known, home)
                 if app and (not visited or visited[-1] != app):
                     visited.append(app)
@@ -200,8 +208,11 @@ class Worker:
             duration_s=round(time.perf_counter() - t0, 3),
             tokens=agent.usage(),
             state_diff=[d.as_dict() for d in final.diff[:20]],
+            **_progress_fields(fam, task, final, checked_at, len(actions)),
         )
         events = task.events()
+        shown = task.interruptions()["shown"]
+        record.update(interruptions=shown, harmful_accepted=any(e["harmful"] for e in shown))
         trajectory = {
             "episode_id": spec.episode_id,
             "goal": goal,
@@ -260,6 +271,30 @@ def infrastructure_fault(env) -> str | None:
     except Exception as exc:  # noqa: BLE001
         return f"the app server does not answer ({type(exc).__name__})"
     return None
+
+
+def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> dict:
+    """Structure, answer, operations, decisions, W-LCS and milestones of the finished episode."""
+    from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlcs
+
+    inst = task.instance
+    ops = compact_events(task.events())
+    reached = {
+        name: (checked_at[i - 1] if i is not None and 0 < i <= len(checked_at) else None)
+        for name, i in task.milestones_reached().items()
+    }
+    return {
+        "structure": fam.structure,
+        "category": fam.category,
+        "answer": task.last_answer,
+        "answer_ok": final.answer_ok,
+        "ops": ops,
+        "decisions": inst.branching.decisions(ops) if inst.branching is not None else None,
+        "correct_branch": inst.branching.correct if inst.branching is not None else None,
+        "wlcs": wlcs(ops, inst.oracle_ops) if inst.oracle_ops else None,
+        "milestones": reached,
+        **milestone_summary(reached, n_steps),
+    }
 
 
 def _agent_view(obs: dict, agent: Agent) -> dict:

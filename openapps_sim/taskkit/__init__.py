@@ -106,6 +106,10 @@ class Instance:
     expected_path: str | None = None
     apps: tuple[str, ...] = ()
     subgoals: list[Subgoal] = field(default_factory=list)
+    milestones: list = field(default_factory=list)  # progress.Milestone, checked every step
+    oracle_ops: list | None = None  # progress.Op: the oracle's state-changing operations
+    branching: Any = None  # progress.Branching for conditional / hierarchical families
+    ordered: bool = False  # the oracle's operations must appear in the event log in order
 
     def public_info(self) -> dict:
         """What the environment reports about the instance (the oracle reads ``params``)."""
@@ -119,6 +123,7 @@ class Instance:
             "apps": list(self.apps),
             "max_steps": self.max_steps,
             "returns_value": self.expected_answer is not None,
+            "milestones": [m.name for m in self.milestones],
         }
 
 
@@ -156,6 +161,12 @@ class TaskFamily:
     max_steps: int = 15
     description: str = ""
     returns_value: bool = False
+    #: single | sequential | conjunctive | conditional | hierarchical | answer
+    structure: str = "single"
+    #: what the family exercises (edit, navigate, decision, constraint, count, lookup, math, ...)
+    category: str = "edit"
+    #: the order of the oracle's operations is part of the goal (checked on the event log)
+    ordered: bool = False
 
     # -- to implement ------------------------------------------------------------------------
     def sample(self, state: dict, config: dict, rng: random.Random) -> dict:
@@ -174,7 +185,7 @@ class TaskFamily:
         """The value a return-value task must send back (None: no value expected)."""
         return None
 
-    def check_answer(self, given: str, expected: str) -> bool:
+    def check_answer(self, given: str, expected: str, lang: str = "en") -> bool:
         from openapps_sim.config.normalise import norm_text
 
         return norm_text(given) == norm_text(expected)
@@ -190,6 +201,48 @@ class TaskFamily:
         to those that accept them.
         """
         return []
+
+    def oracle_ops(self, params: dict, initial: dict) -> list | None:
+        """The state-changing operations (``progress.Op``) the oracle performs, in order, for
+        W-LCS and ordered goals; None: not declared."""
+        br = self.branching(params, initial)
+        return br.branches[br.correct] if br is not None else None
+
+    def branching(self, params: dict, initial: dict):
+        """For conditional / hierarchical families: a ``progress.Branching`` (every leaf's
+        operations and the correct leaf). None for families without decisions."""
+        return None
+
+    def milestone_apps(self, params: dict) -> tuple[str, ...]:
+        """The apps whose opening is an essential state (default: every app of the family)."""
+        return tuple(self.apps)
+
+    def milestones(self, params: dict, initial: dict | None = None, expected: dict | None = None) -> list:
+        """Essential states (``progress.Milestone``), checked after every step.
+
+        Default: each app (but the start page) opened, the target page for navigation goals,
+        then the family's sub-goals, or else each changed app holding its expected state.
+        """
+        from openapps_sim.taskkit import progress
+        from openapps_sim.taskkit.reward import normalise_world
+
+        out = [progress.page_milestone(f"open {a}", f"/{a}") for a in self.milestone_apps(params) if a != "start"]
+        path = self.expected_path(params)
+        if path:
+            out.append(progress.page_milestone(f"page {path}", path))
+        subgoals = _call_subgoals(self, params, initial, expected)
+        if subgoals:
+            return out + [progress.state_milestone(g.name, g.check) for g in subgoals]
+        if initial is not None and expected is not None:
+            want, before = normalise_world(expected), normalise_world(initial)
+            for app in self.apps:
+                if app in want and want[app] != before.get(app):
+                    out.append(
+                        progress.state_milestone(
+                            f"{app} as expected", lambda s, a=app, t=want[app]: normalise_world({a: s[a]})[a] == t
+                        )
+                    )
+        return out
 
     def styles(self, language: str) -> dict[str, list[str]]:
         """The goal templates in ``language``, by style (from ``tasks/phrasings/<language>.yaml``)."""
@@ -253,6 +306,7 @@ def instantiate(
     expected = copy.deepcopy(initial)
     fam.apply(expected, params)
     goal, style = fam.goal_text(params, rng, language, style)
+    br = fam.branching(params, initial)
     return Instance(
         family=fam.id,
         seed=seed,
@@ -267,26 +321,50 @@ def instantiate(
         expected_answer=fam.answer(initial, params) if fam.returns_value else None,
         expected_path=fam.expected_path(params),
         apps=tuple(fam.apps),
-        subgoals=fam.subgoals(params, initial, expected),
+        subgoals=_call_subgoals(fam, params, initial, expected),
+        milestones=fam.milestones(params, initial, expected),
+        oracle_ops=fam.oracle_ops(params, initial),
+        branching=br,
+        ordered=fam.ordered,
     )
 
 
+def _call_subgoals(fam: TaskFamily, params: dict, initial: dict | None, expected: dict | None) -> list[Subgoal]:
+    try:
+        return fam.subgoals(params, initial, expected)
+    except TypeError:
+        return fam.subgoals(params)
+
+
 def evaluate(
-    fam: TaskFamily, inst: Instance, actual: dict, answer: str | None = None, url: str | None = None
+    fam: TaskFamily,
+    inst: Instance,
+    actual: dict,
+    answer: str | None = None,
+    url: str | None = None,
+    events: list[dict] | None = None,
 ) -> Evaluation:
     """Score ``actual`` (the complete world state) against the instance.
 
     ``url`` is the active page's URL; it matters only for navigation goals
     (``expected_path``), where the state must stay unchanged and the page must be the target.
+    ``events`` (the episode's app event log) matter only for ordered goals: the oracle's
+    operations must appear in it in order.
     """
     diff = state_diff(normalise_world(inst.expected), normalise_world(actual))
     if inst.expected_path is not None:
         path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
         if not path.startswith(inst.expected_path):
             diff.append(StateDiff("page", inst.expected_path, path))
+    if inst.ordered and inst.oracle_ops:
+        from openapps_sim.taskkit.progress import in_order
+
+        if not in_order(inst.oracle_ops, events or []):
+            diff.append(StateDiff("order", [str(o) for o in inst.oracle_ops], "another order"))
     answer_ok = None
     if inst.expected_answer is not None:
-        answer_ok = answer is not None and fam.check_answer(answer, inst.expected_answer)
+        lang = str(inst.params.get("lang", "en")) if isinstance(inst.params, dict) else "en"
+        answer_ok = answer is not None and fam.check_answer(answer, inst.expected_answer, lang)
     success = not diff and answer_ok is not False
     checks = {g.name: bool(g.check(actual)) for g in inst.subgoals}
     if checks:

@@ -29,6 +29,13 @@ class MultiStepFamily(TaskFamily):
         return [get_family(p, f"multistep {self.id}") for p in self.parts]
 
     @property
+    def structure(self) -> str:  # type: ignore[override]
+        """``sequential`` when parts depend on each other (``link`` ties them), else conjunctive."""
+        return "sequential" if type(self).link is not MultiStepFamily.link else "conjunctive"
+
+    category = "multi-app"
+
+    @property
     def apps(self) -> tuple[str, ...]:  # type: ignore[override]
         apps = [a for f in self.part_families for a in f.apps]
         if len(set(apps)) != len(apps):

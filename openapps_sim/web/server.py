@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 import openapps_sim.web.fonts as fonts
+import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX
@@ -124,6 +125,8 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         if prefix:
             app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
 
+    interruptions.add_routes(app, lambda req: worlds.for_host(req.headers.get("host", "")))
+
     @app.route("/_static/fonts/{name}")
     def font_file(name: str):
         path = fonts.font_dir() / os.path.basename(name)
@@ -187,6 +190,13 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
     def config(world, req, body):
         return {"config": world.config}
 
+    def interruptions_report(world, req, body):
+        return world.interrupts.report()
+
+    def set_step(world, req, body):
+        world.interrupts.set_step(int(body.get("step", 0)))
+        return {"ok": True}
+
     def health(world, req, body):
         return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors, "worlds": len(worlds.by_id)}
 
@@ -197,6 +207,8 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         ("/_admin/events", ["GET"], events),
         ("/_admin/config", ["GET"], config),
         ("/_admin/health", ["GET"], health),
+        ("/_admin/interruptions", ["GET"], interruptions_report),
+        ("/_admin/step", ["POST"], set_step),
         ("/_admin/worlds", ["POST"], create_world),
         ("/_admin/worlds", ["DELETE"], drop_world),
     ]:

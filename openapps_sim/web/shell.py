@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from fasthtml.common import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 
+from openapps_sim.web.interruptions import INTERRUPT_CSS, interruption_layer
 from openapps_sim.web.theme import BASE_CSS, narrow_css
 
 if TYPE_CHECKING:
@@ -17,6 +18,9 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
     theme = ctx.theme
     shell = world.config["shell"]
     css = BASE_CSS + world.theme_css(theme) + ctx.app.css + narrow_css(BASE_CSS + ctx.app.css)
+    main, interruption = interruption_layer(ctx, Main(*[_auto_direction(c) for c in children]))
+    if interruption is not None:
+        css += INTERRUPT_CSS
     body_cls = f"layout-{theme['layout']} nav-{theme['nav_position']} app-{ctx.app.name}"
     topbar = Header(
         A(shell["home_label"], href="/", data_testid="nav-home"),
@@ -31,7 +35,9 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
             Title(f"{title} · {shell['brand']}"),
             Style(css),
         ),
-        Body(topbar, Main(*[_auto_direction(c) for c in children]), cls=body_cls),
+        Body(
+            *((interruption, topbar, main) if _is_banner(interruption) else (topbar, main, interruption)), cls=body_cls
+        ),
         lang=shell["lang"],
         dir=shell["dir"],
     )
@@ -53,3 +59,7 @@ def _auto_direction(node: Any) -> Any:
     for child in node.children:
         _auto_direction(child)
     return node
+
+
+def _is_banner(component: Any) -> bool:
+    return component is not None and "interrupt-banner" in str(component.attrs.get("class", ""))

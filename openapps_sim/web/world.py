@@ -8,6 +8,7 @@ import time
 
 from openapps_sim.config.catalog import composed_json, discover_apps, initial_state_json
 from openapps_sim.errors import ConfigError
+from openapps_sim.web.interruptions import DEVICE, Interruptions, device_state
 from openapps_sim.web.theme import theme_css
 
 
@@ -23,6 +24,7 @@ class World:
         self.state: dict[str, dict] = {}
         self.events: list[dict] = []
         self._css_cache: dict[str, str] | None = None
+        self.interrupts = Interruptions()
         self.server_errors = 0
         self.reset()
 
@@ -39,6 +41,9 @@ class World:
         self.variation, self.seed, self.overrides = expression, seed, overrides
         self.events = []
         self._css_cache = None
+        self.interrupts.reset(self.config.get("interruptions", {}), seed)
+        if self.interrupts.rules:
+            self.state[DEVICE] = device_state()  # what the agent accepted, compared by rewards
         return (time.perf_counter() - t0) * 1000
 
     def set_state(self, state: dict) -> None:

@@ -16,14 +16,19 @@ The definitions follow the OpenApps paper (Ullrich et al.) where it gives one:
 * fluctuation: the largest minus the smallest per-version success rate of a task;
 * loops: maximal runs of actions that consist entirely of a repeated subsequence;
 * invalid actions: malformed, unknown, bad-argument and browser-rejected actions;
-* intent misunderstanding: the agent opened an app the task does not need.
+* intent misunderstanding: the agent opened an app the task does not need;
+* ESAR (A3): the share of a task's essential states (milestones) the episode reached;
+* decision accuracy (DAC-Bench): the episode's first state-changing operation belongs to the
+  correct branch (deeper decisions for hierarchical tasks); W-LCS: the weighted longest common
+  subsequence of the episode's operations and the oracle's;
+* answer accuracy (SimuWoB): the returned value was right (return-value tasks).
 
 Grouping arguments (``by``, ``cell``, ``unit``, ``version``) are sequences of column names.
 Missing values in grouping columns (an unset temperature) form their own group: nothing is
 silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
-``reliability``, ``rates``, ``axes``); everything public is importable from here.
+``reliability``, ``rates``, ``axes``, ``robustness``, ``progress``); everything public is importable from here.
 """
 
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
@@ -33,6 +38,13 @@ from openapps_sim.analysis.metrics.behaviour import (
     count_loops,
     find_loops,
     intent_misunderstood,
+)
+from openapps_sim.analysis.metrics.progress import (
+    PROGRESS_COLUMNS,
+    deeper_decisions,
+    episode_progress,
+    first_decision,
+    progress_summary,
 )
 from openapps_sim.analysis.metrics.rates import (
     effort,
@@ -56,6 +68,12 @@ from openapps_sim.analysis.metrics.reliability import (
     version_success,
     within_version_deviation,
 )
+from openapps_sim.analysis.metrics.robustness import (
+    interruption_breakdown,
+    interruption_rows,
+    robust_success_rate,
+    rsr_table,
+)
 from openapps_sim.analysis.metrics.stats import (
     bootstrap_ci,
     mean_absolute_deviation,
@@ -77,9 +95,16 @@ from openapps_sim.analysis.metrics.table import (
     valid_episodes,
 )
 from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
+from openapps_sim.taskkit.progress import wlcs
 
 __all__ = [
     "DEFAULT_MIN_REPEATS",
+    "PROGRESS_COLUMNS",
+    "deeper_decisions",
+    "episode_progress",
+    "first_decision",
+    "progress_summary",
+    "wlcs",
     "Grouping",
     "START_APP",
     "UNSET",
@@ -102,6 +127,8 @@ __all__ = [
     "has_trials",
     "intent_misunderstanding_rate",
     "intent_misunderstood",
+    "interruption_breakdown",
+    "interruption_rows",
     "invalid_actions",
     "invalid_categories",
     "invalid_rates",
@@ -115,6 +142,8 @@ __all__ = [
     "population_std",
     "prepare",
     "reliability_summary",
+    "robust_success_rate",
+    "rsr_table",
     "sort_key",
     "success_rate",
     "token_total",

@@ -37,6 +37,8 @@ from openapps_sim.analysis.report.markdown import (
     _range_sentences,
     _title,
 )
+from openapps_sim.analysis.report.progress import progress_html
+from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.style import CSS
 from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
 from openapps_sim.analysis.report.trajectories import _Budget, _trajectory_html, select_episodes
@@ -104,6 +106,12 @@ def render_html(
         if sentences:
             body += "<ul>" + "".join(f"<li>{_e(s)}</li>" for s in sentences) + "</ul>"
         sec.append(("headline", "Headline", body))
+        robust = robustness_tables(a.df)
+        if robust:
+            body = "".join(
+                f"<p>{_e(c)}</p>" + _html_table(h, rows, ["l"] * (len(h) - 4) + ["r"] * 4) for c, h, rows in robust
+            )
+            sec.append(("robustness", "Robustness to interruptions and other versions", body))
 
         # Success per variation chart + table.
         sr_rows = Rows(m.success_rate(a.df, ["agent", "variation"], ci=True), "agent", "variation")
@@ -309,6 +317,8 @@ def render_html(
             )
             body += f'<details{" open" if i == 0 else ""}><summary>{_legend_name(ag, colours)}</summary><div class="body">{table}</div></details>'
         sec.append(("tasks", "Success per task and variation", body))
+
+        sec.append(("progress", "Decisions, answers and milestones", progress_html(a.df, _html_table)))
 
         # Trajectories.
         picked = select_episodes(v, results_dir, max_trajectories)

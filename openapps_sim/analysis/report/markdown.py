@@ -10,6 +10,8 @@ import pandas as pd
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, Analysis, Rows, headline_rows
 from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, md_table
+from openapps_sim.analysis.report.progress import PROGRESS_NOTE, progress_tables
+from openapps_sim.analysis.report.robustness import robustness_tables
 
 HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
@@ -308,6 +310,11 @@ def render_markdown(a: Analysis, top: int = 15) -> str:
         sentences = _range_sentences(a)
         if sentences:
             out += [f"- {s}" for s in sentences] + [""]
+        robust = robustness_tables(a.df)
+        if robust:
+            out += ["## Robustness to interruptions and other versions", ""]
+            for caption, h, rows in robust:
+                out += [caption, "", md_table(h, rows, ["l"] * (len(h) - 4) + ["r"] * 4), ""]
         out += [
             "## Per variation",
             "",
@@ -347,6 +354,9 @@ def render_markdown(a: Analysis, top: int = 15) -> str:
             ]
         h, rows = _matrix(a.per_task, "task", a.agents)
         out += ["## Success per task (all versions)", "", md_table(h, rows, ["l"] + ["r"] * len(a.agents)), ""]
+        out += ["## Decisions, answers and milestones", "", PROGRESS_NOTE, ""]
+        for title, h, rows in progress_tables(a.df):
+            out += [f"### {title}", "", md_table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9), ""]
     out += ["## Infrastructure errors", ""]
     n_err = int(a.df["is_error"].sum())
     if n_err == 0:

@@ -1,0 +1,91 @@
+"""Progress, decisions and answers per group: ESAR (A3), decision accuracy and W-LCS
+(DAC-Bench), answer accuracy (SimuWoB).
+
+The per-episode facts are in the record (``esar``, ``decisions``, ``wlcs``, ``answer_ok``,
+``first_milestone_step``, ``steps_after_last_milestone``), computed once by the runner with
+:mod:`openapps_sim.taskkit.progress`; here they are only averaged. An episode counts toward a
+metric only when the metric applies to its task (decision accuracy: branching tasks; W-LCS:
+tasks that declare the oracle's operations; answer accuracy: return-value tasks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.values import _as_list, _missing
+
+PROGRESS_COLUMNS = (
+    "n",
+    "success",
+    "esar",
+    "decision_accuracy",
+    "deeper_decision_accuracy",
+    "wlcs",
+    "answer_accuracy",
+    "first_milestone_step",
+    "steps_after_last_milestone",
+)
+
+
+def _num(value: Any) -> float:
+    if _missing(value) or isinstance(value, (list, dict)):
+        return np.nan
+    return float(value)
+
+
+def first_decision(decisions: Any) -> float:
+    """1.0 / 0.0: the episode's first decision was right / wrong; NaN: no decision to take."""
+    d = _as_list(decisions)
+    return float(bool(d[0])) if d else np.nan
+
+
+def deeper_decisions(decisions: Any) -> float:
+    """Share of right decisions below the first (hierarchical tasks); NaN when there are none."""
+    d = _as_list(decisions)[1:]
+    return float(np.mean([bool(x) for x in d])) if d else np.nan
+
+
+def episode_progress(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per valid episode with the numeric progress columns (NaN where not applicable)."""
+    v = valid_episodes(df)
+    col = lambda name: v[name] if name in v.columns else pd.Series([None] * len(v), index=v.index)  # noqa: E731
+    out = pd.DataFrame(index=v.index)
+    out["success"] = v["success"].astype(float) if "success" in v.columns else np.nan
+    out["esar"] = [_num(x) for x in col("esar")]
+    out["decision_accuracy"] = [first_decision(x) for x in col("decisions")]
+    out["deeper_decision_accuracy"] = [deeper_decisions(x) for x in col("decisions")]
+    out["wlcs"] = [_num(x) for x in col("wlcs")]
+    out["answer_accuracy"] = [_num(x) for x in col("answer_ok")]
+    out["first_milestone_step"] = [_num(x) for x in col("first_milestone_step")]
+    out["steps_after_last_milestone"] = [_num(x) for x in col("steps_after_last_milestone")]
+    for key in ("agent", "task", "variation", "structure", "category", "seed"):
+        if key in v.columns:
+            out[key] = v[key].astype(object).where(v[key].notna(), "(unset)")
+    return out
+
+
+def progress_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
+    """Means per group of success, ESAR, decision accuracy (first and deeper), W-LCS, answer
+    accuracy, step of the first milestone and steps after the last one; ``n`` episodes.
+    Each mean is over the episodes the metric applies to (NaN when none does)."""
+    e = episode_progress(df)
+    by = [b for b in by if b in e.columns]
+    if e.empty:
+        return pd.DataFrame(columns=[*by, *PROGRESS_COLUMNS])
+    metrics = [c for c in PROGRESS_COLUMNS if c != "n"]
+    grouped = e.groupby(by, dropna=False, sort=True) if by else [((), e)]
+    rows = []
+    for key, part in grouped:
+        key = key if isinstance(key, tuple) else (key,)
+        row = dict(zip(by, key, strict=True))
+        row["n"] = len(part)
+        for m in metrics:
+            vals = part[m].to_numpy(dtype=float)
+            row[m] = float(np.nanmean(vals)) if np.isfinite(vals).any() else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows, columns=[*by, *PROGRESS_COLUMNS])

@@ -1,0 +1,60 @@
+"""The report's "Decisions, answers and milestones" section: ESAR next to success, decision
+accuracy, W-LCS and answer accuracy, per agent, per agent and variation, per agent and task.
+Rows only; markdown and html lay them out."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+import pandas as pd
+
+import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.report.fmt import fmt_num, fmt_pct
+
+PROGRESS_NOTE = (
+    "ESAR: share of the task's essential states (milestones) reached. Decision: the first state-changing "
+    "operation took the correct branch (branching tasks; deeper: later decisions of hierarchical tasks). "
+    "W-LCS: weighted longest common subsequence of the operations against the oracle's (1 = same plan). "
+    "Answer: the returned value was right (return-value tasks). First / after: step of the first milestone, "
+    "steps spent after the last one. A dash: no episode the metric applies to."
+)
+METRIC_HEADERS = ["Episodes", "Success", "ESAR", "Decision", "Deeper", "W-LCS", "Answer", "First", "After"]
+
+
+def _cells(r: pd.Series) -> list[str]:
+    return [
+        str(int(r["n"])),
+        fmt_pct(r["success"]),
+        fmt_pct(r["esar"]),
+        fmt_pct(r["decision_accuracy"]),
+        fmt_pct(r["deeper_decision_accuracy"]),
+        fmt_num(r["wlcs"]),
+        fmt_pct(r["answer_accuracy"]),
+        fmt_num(r["first_milestone_step"], 1),
+        fmt_num(r["steps_after_last_milestone"], 1),
+    ]
+
+
+def progress_tables(df: pd.DataFrame) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(title, headers, rows) for the agent, agent x variation and agent x task tables."""
+    out = []
+    for title, by in (
+        ("By agent", ["agent"]),
+        ("By agent and variation", ["agent", "variation"]),
+        ("By agent and task", ["agent", "task"]),
+    ):
+        s = m.progress_summary(df, by)
+        if s.empty:
+            continue
+        rows = [[str(r[b]) for b in by] + _cells(r) for _, r in s.iterrows()]
+        out.append((title, [b.capitalize() for b in by] + METRIC_HEADERS, rows))
+    return out
+
+
+def progress_html(df: pd.DataFrame, table: Callable[..., str]) -> str:
+    """The section's HTML body: the note, then each table drawn by ``table(headers, rows, align)``."""
+    parts = [f"<p>{html.escape(PROGRESS_NOTE)}</p>"]
+    for title, headers, rows in progress_tables(df):
+        parts.append(f"<h3>{html.escape(title)}</h3>" + table(headers, rows, ["l"] * (len(headers) - 9) + ["r"] * 9))
+    return "".join(parts)

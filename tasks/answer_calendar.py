@@ -1,0 +1,74 @@
+"""Return-value families on the calendar: an event's time and the days between today and an
+event (a date computation, category ``math``)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from openapps_sim.tasks.calendar import day_text, open_event, unique_events
+
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+
+
+def _event_page(params: dict) -> list[str]:
+    return [f"/calendar/event/{params['event_id']}"]
+
+
+@family
+class EventTime(AnswerFamily):
+    id = "calendar.event_time"
+    apps = ("calendar",)
+    max_steps = 20
+    category = "lookup"
+    answer_kind = "time"
+    description = "Answer at what time a named event starts."
+
+    def sample(self, state, config, rng):
+        ev = pick(rng, [e for e in unique_events(state) if e.get("time")], "event with a time")
+        return {
+            "event_id": ev["id"],
+            "title": ev["title"],
+            "date": ev["date"],
+            "answer": ev["time"],
+            "lang": pack_lang(config),
+        }
+
+    def answer_pages(self, params):
+        return _event_page(params)
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
+
+    def solve(self, params, ui):
+        yield from open_event(ui, params["event_id"], params["date"])
+        yield ui.answer(params["answer"])
+
+
+@family
+class DaysBetween(AnswerFamily):
+    id = "calendar.days_until"
+    apps = ("calendar",)
+    max_steps = 20
+    category = "math"
+    answer_kind = "number"
+    description = "Answer how many days lie between today (the calendar's today) and a named event."
+
+    def sample(self, state, config, rng):
+        ev = pick(rng, unique_events(state), "event with a unique title")
+        today = date.fromisoformat(str(config["calendar"]["today"]))
+        days = abs((date.fromisoformat(ev["date"]) - today).days)
+        return {
+            "event_id": ev["id"],
+            "title": ev["title"],
+            "date": ev["date"],
+            "answer": str(days),
+            "lang": pack_lang(config),
+        }
+
+    def answer_pages(self, params):
+        return ["/calendar"]
+
+    def solve(self, params, ui):
+        yield from open_event(ui, params["event_id"], params["date"])
+        yield ui.answer(params["answer"])

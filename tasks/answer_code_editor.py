@@ -1,0 +1,73 @@
+"""Return-value families in the code editor: the line count of a file, and a structured (JSON)
+summary of a folder."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from openapps_sim.apps.code_editor.model import path_id
+
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.progress import Milestone
+
+
+def _file_open(path: str) -> Milestone:
+    query = urlencode({"file": path})
+    return Milestone(f"file {path} open", lambda state, p, q=query: p.startswith("/code_editor") and q in p)
+
+
+def line_count(text: str) -> int:
+    return len(text.splitlines())
+
+
+@family
+class CountLines(AnswerFamily):
+    id = "code_editor.count_lines"
+    apps = ("code_editor",)
+    max_steps = 6
+    category = "count"
+    answer_kind = "number"
+    description = "Answer how many lines a named file of the project has."
+
+    def sample(self, state, config, rng):
+        files = state["code_editor"]["files"]
+        path = pick(rng, sorted(p for p, c in files.items() if line_count(c) > 0), "non-empty file")
+        return {"path": path, "answer": str(line_count(files[path])), "lang": pack_lang(config)}
+
+    def milestones(self, params, initial=None, expected=None):
+        return [_file_open(params["path"])]
+
+    def solve(self, params, ui):
+        yield from ui.open_app("code_editor")
+        yield ui.click(f"code_editor-file-{path_id(params['path'])}")
+        yield ui.answer(params["answer"])
+
+
+@family
+class FolderSummary(AnswerFamily):
+    id = "code_editor.folder_summary"
+    apps = ("code_editor",)
+    max_steps = 6
+    category = "count"
+    answer_kind = "json"
+    answer_schema = {"files": "number", "folders": "number"}
+    description = (
+        "Answer, as JSON with the fields files and folders, how many files and how many sub-folders sit "
+        "directly in a named folder."
+    )
+
+    def sample(self, state, config, rng):
+        ce = state["code_editor"]
+        folder = pick(rng, sorted(ce["folders"]), "folder")
+        files = sum(1 for p in ce["files"] if p.rsplit("/", 1)[0] == folder and "/" in p)
+        folders = sum(1 for p in ce["folders"] if "/" in p and p.rsplit("/", 1)[0] == folder)
+        answer = f'{{"files": {files}, "folders": {folders}}}'
+        return {"folder": folder, "answer": answer, "lang": pack_lang(config)}
+
+    def milestones(self, params, initial=None, expected=None):
+        return [Milestone("open code_editor", lambda state, p: p.startswith("/code_editor"))]
+
+    def solve(self, params, ui):
+        yield from ui.open_app("code_editor")
+        yield ui.answer(params["answer"])

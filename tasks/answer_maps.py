@@ -1,0 +1,91 @@
+"""Return-value families on the map: the distance between two saved places (``math``) and the
+note saved with a place."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from openapps_sim.config.normalise import distance_km, norm_text
+from openapps_sim.taskkit import Infeasible, family, pick
+from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang, parse_numbers
+from openapps_sim.taskkit.progress import Milestone
+
+NOTES = ["Bring a warm jacket", "Entrance on the left side", "Closed on Mondays", "Meet at the fountain"]
+
+
+def _unique_saved(state: dict) -> list[dict]:
+    saved = state["maps"]["saved"]
+    counts = Counter(norm_text(s["name"]) for s in saved)
+    return [s for s in saved if counts[norm_text(s["name"])] == 1]
+
+
+def _saved_open(sid: str) -> Milestone:
+    return Milestone(
+        f"saved place {sid} open", lambda state, path, sid=sid: path.startswith("/maps") and f"saved={sid}" in path
+    )
+
+
+@family
+class DistanceKm(AnswerFamily):
+    id = "maps.distance_km"
+    apps = ("maps",)
+    max_steps = 8
+    category = "math"
+    answer_kind = "number"
+    description = (
+        "Answer how far apart two saved places are in kilometres (great-circle distance from the "
+        "coordinates shown; within 1 % or 1 km)."
+    )
+
+    def sample(self, state, config, rng):
+        saved = _unique_saved(state)
+        if len(saved) < 2:
+            raise Infeasible("fewer than two saved places with unique names")
+        a, b = rng.sample(saved, 2)
+        km = distance_km(a["lat"], a["lon"], b["lat"], b["lon"])
+        lang = pack_lang(config)
+        return {"a_id": a["id"], "a": a["name"], "b_id": b["id"], "b": b["name"], "km": km,
+                "answer": format_number(km, lang, 1), "lang": lang}  # fmt: skip
+
+    def milestones(self, params, initial=None, expected=None):
+        return [_saved_open(params["a_id"]), _saved_open(params["b_id"])]
+
+    def check_answer(self, given, expected, lang="en"):
+        got, want = parse_numbers(given), parse_numbers(expected)
+        return len(got) == 1 and len(want) == 1 and abs(got[0] - want[0]) <= max(1.0, 0.01 * want[0])
+
+    def solve(self, params, ui):
+        yield from ui.open_app("maps")
+        yield ui.click(f"maps-saved-{params['a_id']}")
+        yield ui.click(f"maps-saved-{params['b_id']}")
+        yield ui.answer(f"{params['answer']} km")
+
+
+@family
+class PlaceNote(AnswerFamily):
+    id = "maps.place_note"
+    apps = ("maps",)
+    max_steps = 6
+    category = "lookup"
+    answer_kind = "text"
+    description = "Answer with the note saved with a named saved place."
+
+    def sample(self, state, config, rng):
+        saved = _unique_saved(state)
+        with_note = [s for s in saved if s.get("note")]
+        s = rng.choice(with_note) if with_note else pick(rng, saved, "saved place")
+        note = s.get("note") or rng.choice(NOTES)
+        return {"saved_id": s["id"], "name": s["name"], "note": note, "answer": note, "lang": pack_lang(config)}
+
+    def prepare(self, state, params):
+        for s in state["maps"]["saved"]:
+            if s["id"] == params["saved_id"]:
+                s["note"] = params["note"]
+
+    def milestones(self, params, initial=None, expected=None):
+        return [_saved_open(params["saved_id"])]
+
+    def solve(self, params, ui):
+        yield from ui.open_app("maps")
+        yield ui.click(f"maps-saved-{params['saved_id']}")
+        yield ui.answer(params["answer"])

@@ -1,0 +1,82 @@
+"""Return-value families in the shop: the cart's cost with shipping (``math``) and a
+structured (JSON) summary of the cart."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.shop import model as cat
+from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_cart
+
+from openapps_sim.taskkit import family
+from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+
+
+def _sample_cart(state, config, rng) -> dict:
+    lines = _cart_lines(state, config, rng, 2, 3)
+    cfg = config["shop"]
+    total = cat.order_total(cfg, lines)
+    units = sum(ln["qty"] for ln in lines)
+    return {
+        "lines": lines,
+        "total": total,
+        "units": units,
+        "lang": pack_lang(config),
+        "price_text": cat.fmt_price(cfg, total),
+    }
+
+
+@family
+class CartTotalShipping(AnswerFamily):
+    id = "shop.cart_total_shipping"
+    apps = ("shop",)
+    max_steps = 8
+    category = "math"
+    answer_kind = "number"
+    tolerance = 0.005
+    description = "Answer what the cart would cost at checkout, shipping included."
+
+    def sample(self, state, config, rng):
+        params = _sample_cart(state, config, rng)
+        params["answer"] = params["price_text"]
+        return params
+
+    def prepare(self, state, params):
+        _fill_cart(state, params["lines"])
+
+    def answer_pages(self, params):
+        return ["/shop/cart"]
+
+    def solve(self, params, ui):
+        yield from _open_cart(ui)
+        yield ui.answer(params["answer"])
+
+
+@family
+class CartSummaryJson(AnswerFamily):
+    id = "shop.cart_summary_json"
+    apps = ("shop",)
+    max_steps = 8
+    category = "math"
+    answer_kind = "json"
+    answer_schema = {"lines": "number", "units": "number", "total": "number"}
+    tolerance = 0.005
+    description = (
+        "Answer as JSON how many lines and units the cart holds and its total with shipping "
+        '({"lines": N, "units": M, "total": T}).'
+    )
+
+    def sample(self, state, config, rng):
+        params = _sample_cart(state, config, rng)
+        params["answer"] = (
+            f'{{"lines": {len(params["lines"])}, "units": {params["units"]}, "total": {params["total"]:.2f}}}'
+        )
+        return params
+
+    def prepare(self, state, params):
+        _fill_cart(state, params["lines"])
+
+    def answer_pages(self, params):
+        return ["/shop/cart"]
+
+    def solve(self, params, ui):
+        yield from _open_cart(ui)
+        yield ui.answer(params["answer"])

@@ -1,0 +1,111 @@
+"""Branching and constraint families on the calendar: add an event on a day only if the day is
+free (else on the next day), and add an event in the earliest free slot of a day."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from openapps_sim.apps.calendar import model as cal_model
+from openapps_sim.tasks.calendar import _free_titles, _today, day_text
+
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.progress import Op
+
+SLOTS = [f"{h:02d}:00" for h in range(9, 18)]
+
+
+def _busy_days(state: dict) -> set[str]:
+    return {e["date"] for e in state["calendar"]["events"]}
+
+
+def _add_steps(ui, title: str, iso: str, time: str):
+    yield from ui.open_app("calendar")
+    yield ui.click("calendar-new")
+    yield ui.fill("calendar-field-title", title)
+    yield ui.fill("calendar-field-date", iso)
+    yield ui.fill("calendar-field-time", time)
+    yield ui.click("calendar-save")
+
+
+@family
+class AddIfFree(BranchingFamily):
+    id = "calendar.add_if_free"
+    apps = ("calendar",)
+    max_steps = 20
+    description = "Add an event on a day if nothing is planned that day; otherwise add it on the following day."
+
+    def sample(self, state, config, rng):
+        title = pick(rng, _free_titles(state, config), "new event title")
+        today = _today(config)
+        busy = _busy_days(state)
+        days = [(today + timedelta(days=k)).isoformat() for k in range(-30, 90)]
+        want_busy = rng.random() < 0.5
+        pool = [d for d in days if (d in busy) == want_busy] or days
+        iso = rng.choice(pool)
+        branch = "busy" if iso in busy else "free"
+        target = iso if branch == "free" else (date.fromisoformat(iso) + timedelta(days=1)).isoformat()
+        return {"title": title, "date": iso, "target": target, "time": rng.choice(SLOTS), "branch": branch,
+                }  # fmt: skip
+
+    def apply(self, state, params):
+        (op,) = self.branch_ops(params)[params["branch"]]
+        _new_event(state, title=params["title"], date=dict(op.args)["date"], time=params["time"])
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
+
+    def branch_ops(self, params):
+        nxt = (date.fromisoformat(params["date"]) + timedelta(days=1)).isoformat()
+        return {
+            "free": [Op.of("calendar", "add", title=params["title"], date=params["date"])],
+            "busy": [Op.of("calendar", "add", title=params["title"], date=nxt)],
+        }
+
+    def solve(self, params, ui):
+        yield from _add_steps(ui, params["title"], params["target"], params["time"])
+
+
+@family
+class EarliestFreeSlot(BranchingFamily):
+    id = "calendar.earliest_free_slot"
+    apps = ("calendar",)
+    max_steps = 22
+    structure = "single"
+    category = "constraint"
+    description = "Add an event on a day at the earliest full hour from 09:00 that no event of that day starts in."
+
+    def sample(self, state, config, rng):
+        titles = _free_titles(state, config)
+        title = pick(rng, titles, "new event title")
+        today = _today(config)
+        free_days = sorted({(today + timedelta(days=k)).isoformat() for k in range(1, 60)} - _busy_days(state))
+        iso = pick(rng, free_days, "day without events")
+        n_taken = rng.randint(0, 3)
+        blockers = [t for t in words(config, "calendar.new_titles") if t != title and t in titles][:n_taken]
+        taken = [{"title": b, "time": f"{9 + i:02d}:{rng.choice(['00', '30'])}"} for i, b in enumerate(blockers)]
+        slot = SLOTS[len(taken)]
+        return {"title": title, "date": iso, "taken": taken, "slot": slot, "branch": slot}
+
+    def prepare(self, state, params):
+        for ev in params["taken"]:
+            _new_event(state, title=ev["title"], date=params["date"], time=ev["time"])
+
+    def apply(self, state, params):
+        _new_event(state, title=params["title"], date=params["date"], time=params["slot"])
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
+
+    def branch_ops(self, params):
+        return {s: [Op.of("calendar", "add", title=params["title"], date=params["date"], time=s)] for s in SLOTS}
+
+    def solve(self, params, ui):
+        yield from _add_steps(ui, params["title"], params["date"], params["slot"])
+
+
+def _new_event(state: dict, **fields) -> None:
+    """Add an event the way the app does (``apps/calendar/model.py``)."""
+    raw = {"title": "", "date": "", "time": "", "description": "", "location": "", "invitees": []}
+    cal_model.add_event(state["calendar"], raw | fields)

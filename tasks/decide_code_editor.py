@@ -1,0 +1,56 @@
+"""A branching family in the code editor: delete a file if it exists, create it otherwise."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.code_editor import model as P
+from openapps_sim.apps.code_editor.model import path_id
+
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.progress import Op
+
+NAMES = ["notes.txt", "TODO.md", "scratch.py", "changelog.md", "draft.txt"]
+
+
+@family
+class DeleteOrCreate(BranchingFamily):
+    id = "code_editor.delete_or_create"
+    apps = ("code_editor",)
+    max_steps = 10
+    description = "If a folder holds a file of a given name, delete it; otherwise create that (empty) file there."
+
+    def sample(self, state, config, rng):
+        ce = state["code_editor"]
+        folder = pick(rng, sorted(ce["folders"]), "folder")
+        name = pick(rng, [n for n in NAMES if f"{folder}/{n}" not in ce["files"]], "free file name")
+        exists = rng.random() < 0.5
+        return {"folder": folder, "name": name, "path": f"{folder}/{name}", "branch": "exists" if exists else "missing"}
+
+    def prepare(self, state, params):
+        if params["branch"] == "exists":
+            P.create_file(state["code_editor"], params["path"])
+
+    def apply(self, state, params):
+        if params["branch"] == "exists":
+            P.delete_file(state["code_editor"], params["path"])
+        else:
+            P.create_file(state["code_editor"], params["path"])
+
+    def branch_ops(self, params):
+        return {
+            "exists": [Op.of("code_editor", "delete_file", path=params["path"])],
+            "missing": [Op.of("code_editor", "create_file", path=params["path"])],
+        }
+
+    def solve(self, params, ui):
+        yield from ui.open_app("code_editor")
+        if params["branch"] == "exists":
+            parts = params["folder"].split("/")
+            for i in range(len(parts)):  # open the folder and its ancestors, so the file is listed
+                yield ui.click(f"code_editor-folder-{path_id('/'.join(parts[: i + 1]))}")
+            yield ui.click(f"code_editor-delete-{path_id(params['path'])}")
+            return
+        yield ui.click("code_editor-new-file")
+        yield ui.fill("code_editor-field-name", params["name"])
+        yield ui.select("code_editor-field-parent", params["folder"])
+        yield ui.click("code_editor-create")

@@ -1,0 +1,63 @@
+"""A branching family on the map: save a place unless it is saved already, in which case set
+its note."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.maps import model as maps_model
+from openapps_sim.tasks.maps import _open_place, _unique_names
+
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.progress import Op
+
+NOTES = ["Go early to avoid the queue", "Try the café next door", "Good spot for photos", "Bring cash"]
+
+
+@family
+class SaveOrNote(BranchingFamily):
+    id = "maps.save_or_note"
+    apps = ("maps",)
+    max_steps = 10
+    description = "If a place is already among the saved places, set its note; otherwise save it."
+
+    def sample(self, state, config, rng):
+        maps = state["maps"]
+        places = config["maps"]["places"]
+        unique = _unique_names(places)
+        taken_ids = {s.get("place") for s in maps["saved"]}
+        taken_names = {norm_text(s["name"]) for s in maps["saved"]}
+        candidates = [p for p in places if p["id"] not in taken_ids and norm_text(p["name"]) in unique
+                      and norm_text(p["name"]) not in taken_names]  # fmt: skip
+        place = pick(rng, candidates, "unsaved place")
+        saved = rng.random() < 0.5
+        return {"place_id": place["id"], "name": place["name"], "lat": place["lat"], "lon": place["lon"],
+                "note": rng.choice(NOTES), "saved_id": f"s{maps['next_id']}", "branch": "saved" if saved else "new"}  # fmt: skip
+
+    def prepare(self, state, params):
+        if params["branch"] == "saved":
+            maps_model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
+
+    def apply(self, state, params):
+        if params["branch"] == "new":
+            maps_model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
+        else:
+            for entry in state["maps"]["saved"]:
+                if entry["id"] == params["saved_id"]:
+                    entry["note"] = params["note"]
+
+    def branch_ops(self, params):
+        return {
+            "new": [Op.of("maps", "save", place=params["place_id"])],
+            "saved": [Op.of("maps", "note", id=params["saved_id"], note=params["note"])],
+        }
+
+    def solve(self, params, ui):
+        if params["branch"] == "new":
+            yield from _open_place(ui, params["name"], params["place_id"])
+            yield ui.click(f"maps-save-{params['place_id']}")
+            return
+        yield from ui.open_app("maps")
+        yield ui.click(f"maps-saved-{params['saved_id']}")
+        yield ui.fill("maps-note-input", params["note"])
+        yield ui.click("maps-note-save")

@@ -1,0 +1,104 @@
+"""Branching and ordered families in the messenger: reply only when the contact is waiting
+for an answer, and send two messages in a given order."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.messenger import model as logic
+from openapps_sim.tasks.messenger import _fresh_text
+
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.progress import Op
+
+INCOMING = ["Are you around later?", "Did you see my last message?", "Let me know what you think."]
+
+
+def _send(ui, cid: str, text: str):
+    yield from ui.open_app("messenger")
+    yield ui.click(f"messenger-conv-{cid}")
+    yield ui.fill("messenger-compose", text)
+    yield ui.click("messenger-send")
+
+
+def _with_chat(state: dict) -> list[dict]:
+    m = state["messenger"]
+    return [c for c in logic.unique_contacts(m) if m["conversations"].get(c["id"])]
+
+
+@family
+class ReplyIfWaiting(BranchingFamily):
+    id = "messenger.reply_if_waiting"
+    apps = ("messenger",)
+    max_steps = 8
+    description = "If a contact wrote the last message of our conversation, send them one text; otherwise send another."
+
+    def sample(self, state, config, rng):
+        m = state["messenger"]
+        new_messages = words(config, "messenger.new_messages")
+        c = pick(rng, _with_chat(state), "contact with a conversation")
+        reply = _fresh_text(rng, m, new_messages)
+        nudge = _fresh_text(rng, m, [t for t in new_messages if t != reply])
+        theirs = rng.random() < 0.5
+        return {"contact_id": c["id"], "contact": c["name"], "reply": reply, "nudge": nudge,
+                "incoming": rng.choice(INCOMING), "branch": "theirs" if theirs else "mine"}  # fmt: skip
+
+    def prepare(self, state, params):
+        m = state["messenger"]
+        cid = params["contact_id"]
+        if params["branch"] == "mine":
+            logic.add_message(m, cid, params["nudge"] + " (earlier)")
+        else:
+            m["clock"] = logic.next_time(m["clock"])
+            m["conversations"][cid].append(
+                {"id": f"m{m['next_id']}", "sender": cid, "text": params["incoming"], "time": m["clock"]}
+            )
+            m["next_id"] += 1
+
+    def apply(self, state, params):
+        text = params["reply"] if params["branch"] == "theirs" else params["nudge"]
+        logic.add_message(state["messenger"], params["contact_id"], text)
+
+    def branch_ops(self, params):
+        cid = params["contact_id"]
+        return {
+            "theirs": [Op.of("messenger", "send", contact=cid, text=params["reply"])],
+            "mine": [Op.of("messenger", "send", contact=cid, text=params["nudge"])],
+        }
+
+    def solve(self, params, ui):
+        text = params["reply"] if params["branch"] == "theirs" else params["nudge"]
+        yield from _send(ui, params["contact_id"], text)
+
+
+@family
+class TellInOrder(OrderedFamily):
+    id = "messenger.tell_in_order"
+    apps = ("messenger",)
+    max_steps = 10
+    description = "Send one text to one contact and then another text to a second contact, in that order."
+
+    def sample(self, state, config, rng):
+        m = state["messenger"]
+        new_messages = words(config, "messenger.new_messages")
+        pool = _with_chat(state)
+        if len(pool) < 2:
+            pick(rng, [], "two contacts with a conversation")
+        a, b = rng.sample(pool, 2)
+        text_a = _fresh_text(rng, m, new_messages)
+        text_b = _fresh_text(rng, m, [t for t in new_messages if t != text_a])
+        return {"a_id": a["id"], "a": a["name"], "b_id": b["id"], "b": b["name"], "text_a": text_a, "text_b": text_b}
+
+    def apply(self, state, params):
+        logic.add_message(state["messenger"], params["a_id"], params["text_a"])
+        logic.add_message(state["messenger"], params["b_id"], params["text_b"])
+
+    def ordered_ops(self, params):
+        return [
+            Op.of("messenger", "send", contact=params["a_id"], text=params["text_a"]),
+            Op.of("messenger", "send", contact=params["b_id"], text=params["text_b"]),
+        ]
+
+    def solve(self, params, ui):
+        yield from _send(ui, params["a_id"], params["text_a"])
+        yield from _send(ui, params["b_id"], params["text_b"])

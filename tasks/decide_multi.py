@@ -1,0 +1,178 @@
+"""Cross-app branching and ordered families: a calendar condition decides between a message and
+an event; a nested todo / cart decision; a todo tick that must precede a message."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from openapps_sim.apps.calendar import model as cal_model
+from openapps_sim.apps.messenger import model as logic
+from openapps_sim.apps.shop import model as cat
+from openapps_sim.tasks.calendar import _today, day_text
+from openapps_sim.tasks.decide_calendar import _add_steps
+from openapps_sim.tasks.decide_messenger import _send, _with_chat
+from openapps_sim.tasks.messenger import _fresh_text
+from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_shop, _unique_products
+from openapps_sim.tasks.todo import unique_items
+
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.language import words, world_language
+from openapps_sim.taskkit.progress import Op
+
+CANT = {"en": "Sorry, I can't make dinner", "de": "Sorry, ich schaffe das Abendessen nicht",
+        "fr": "Désolé, je ne peux pas venir au dîner"}  # fmt: skip
+DINNER = {"en": "Dinner with {}", "de": "Abendessen mit {}", "fr": "Dîner avec {}"}
+
+
+@family
+class BusyEvening(BranchingFamily):
+    id = "multi.busy_evening"
+    apps = ("calendar", "messenger")
+    max_steps = 24
+    description = (
+        "If the calendar has anything on a given day, tell a contact you can't make dinner; otherwise add a dinner "
+        "with them at 19:00 that day."
+    )
+
+    def sample(self, state, config, rng):
+        lang = world_language(config)
+        c = pick(rng, _with_chat(state), "contact with a conversation")
+        today = _today(config)
+        busy_days = {e["date"] for e in state["calendar"]["events"]}
+        days = [(today + timedelta(days=k)).isoformat() for k in range(1, 90)]
+        want_busy = rng.random() < 0.5
+        iso = rng.choice([d for d in days if (d in busy_days) == want_busy] or days)
+        first = c["name"].split()[0]
+        return {"contact_id": c["id"], "contact": c["name"], "date": iso,
+                "cant": CANT.get(lang, CANT["en"]), "dinner": DINNER.get(lang, DINNER["en"]).format(first),
+                "branch": "busy" if iso in busy_days else "free"}  # fmt: skip
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
+
+    def milestone_apps(self, params):
+        return ("calendar", "messenger") if params["branch"] == "busy" else ("calendar",)
+
+    def apply(self, state, params):
+        if params["branch"] == "busy":
+            logic.add_message(state["messenger"], params["contact_id"], params["cant"])
+        else:
+            _new_event(state, title=params["dinner"], date=params["date"], time="19:00")
+
+    def branch_ops(self, params):
+        return {
+            "busy": [Op.of("messenger", "send", contact=params["contact_id"], text=params["cant"])],
+            "free": [Op.of("calendar", "add", title=params["dinner"], date=params["date"])],
+        }
+
+    def solve(self, params, ui):
+        if params["branch"] == "free":
+            yield from _add_steps(ui, params["dinner"], params["date"], "19:00")
+            return
+        yield from ui.open_app("calendar")  # look before deciding, as a user would
+        yield from _send(ui, params["contact_id"], params["cant"])
+
+
+@family
+class TodoCartFallback(BranchingFamily):
+    id = "multi.todo_cart_fallback"
+    apps = ("todo", "shop")
+    max_steps = 24
+    structure = "hierarchical"
+    description = (
+        "Nested decision: if a todo is still open, then add a product to an empty cart, or tick the todo off when "
+        "the cart is not empty; if the todo is done already, delete it."
+    )
+
+    def sample(self, state, config, rng):
+        item = pick(rng, unique_items(state), "todo item")
+        cfg = config["shop"]
+        products = cat.catalogue(cfg)
+        pid = pick(rng, _unique_products(cfg), "product with a unique name")
+        options = {kind: rng.choice(codes) for kind, codes in products[pid]["options"].items()}
+        opts = cat.options_text(cfg, products[pid], options)
+        done = rng.random() < 0.4
+        full = rng.random() < 0.5
+        lines = [ln for ln in _cart_lines(state, config, rng, 1, 1) if ln["product_id"] != pid] if full else []
+        branch = "done" if done else ("open/full" if lines else "open/empty")
+        return {"id": item["id"], "title": item["title"], "done": done, "lines": lines, "product_id": pid,
+                "product": products[pid]["name"] + (f" ({opts})" if options else ""), "name": products[pid]["name"],
+                "options": options, "branch": branch}  # fmt: skip
+
+    def milestone_apps(self, params):
+        return ("todo", "shop") if params["branch"] != "done" else ("todo",)
+
+    def prepare(self, state, params):
+        next(i for i in state["todo"]["items"] if i["id"] == params["id"])["done"] = params["done"]
+        _fill_cart(state, params["lines"])
+
+    def apply(self, state, params):
+        items = state["todo"]["items"]
+        if params["branch"] == "done":
+            state["todo"]["items"] = [i for i in items if i["id"] != params["id"]]
+        elif params["branch"] == "open/full":
+            next(i for i in items if i["id"] == params["id"])["done"] = True
+        else:
+            cat.add_line(state["shop"], params["product_id"], params["options"], 1)
+
+    def branch_ops(self, params):
+        return {
+            "done": [Op.of("todo", "delete", id=params["id"])],
+            "open/full": [Op.of("todo", "toggle", id=params["id"])],
+            "open/empty": [Op.of("shop", "add_to_cart", product_id=params["product_id"])],
+        }
+
+    def solve(self, params, ui):
+        yield from ui.open_app("todo")
+        if params["branch"] == "done":
+            yield ui.click(f"todo-delete-{params['id']}")
+            return
+        yield from _open_shop(ui)
+        yield ui.click("shop-cart")
+        if params["branch"] == "open/full":
+            yield from ui.open_app("todo")
+            yield ui.click(f"todo-toggle-{params['id']}")
+            return
+        yield ui.fill("shop-search", params["name"])
+        yield ui.click("shop-search-submit")
+        yield ui.click(f"shop-product-{params['product_id']}")
+        for kind, code in params["options"].items():
+            yield ui.select(f"shop-option-{kind}", code)
+        yield ui.fill("shop-qty", "1")
+        yield ui.click("shop-add-to-cart")
+
+
+@family
+class TickThenTell(OrderedFamily):
+    id = "multi.tick_then_tell"
+    apps = ("todo", "messenger")
+    max_steps = 14
+    description = "Mark a todo done and only then send a contact a message (the order is checked)."
+
+    def sample(self, state, config, rng):
+        item = pick(rng, unique_items(state, done=False), "open todo item")
+        c = pick(rng, _with_chat(state), "contact with a conversation")
+        text = _fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
+        return {"id": item["id"], "title": item["title"], "contact_id": c["id"], "contact": c["name"], "text": text}
+
+    def apply(self, state, params):
+        next(i for i in state["todo"]["items"] if i["id"] == params["id"])["done"] = True
+        logic.add_message(state["messenger"], params["contact_id"], params["text"])
+
+    def ordered_ops(self, params):
+        return [
+            Op.of("todo", "toggle", id=params["id"]),
+            Op.of("messenger", "send", contact=params["contact_id"], text=params["text"]),
+        ]
+
+    def solve(self, params, ui):
+        yield from ui.open_app("todo")
+        yield ui.click(f"todo-toggle-{params['id']}")
+        yield from _send(ui, params["contact_id"], params["text"])
+
+
+def _new_event(state: dict, **fields) -> None:
+    """Add an event the way the app does (``apps/calendar/model.py``)."""
+    raw = {"title": "", "date": "", "time": "", "description": "", "location": "", "invitees": []}
+    cal_model.add_event(state["calendar"], raw | fields)

@@ -1,0 +1,81 @@
+"""Branching and ordered families on the todo list (DAC-Bench's Conditional and Sequential
+structures; see taskkit/branching.py)."""
+
+from __future__ import annotations
+
+from openapps_sim.tasks.todo import unique_items
+
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.progress import Op
+
+
+def _item(state: dict, iid: str) -> dict:
+    return next(i for i in state["todo"]["items"] if i["id"] == iid)
+
+
+def _add(state: dict, title: str) -> None:
+    todo = state["todo"]
+    todo["items"].append({"id": f"t{todo['next_id']}", "title": title, "done": False, "notes": ""})
+    todo["next_id"] += 1
+
+
+@family
+class DoneOrDelete(BranchingFamily):
+    id = "todo.done_or_delete"
+    apps = ("todo",)
+    max_steps = 8
+    description = "If a named todo is already done, delete it; otherwise mark it done."
+
+    def sample(self, state, config, rng):
+        item = pick(rng, unique_items(state), "todo item")
+        done = rng.random() < 0.5
+        return {"id": item["id"], "title": item["title"], "done": done, "branch": "done" if done else "open"}
+
+    def prepare(self, state, params):
+        _item(state, params["id"])["done"] = params["done"]
+
+    def apply(self, state, params):
+        if params["branch"] == "done":
+            state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
+        else:
+            _item(state, params["id"])["done"] = True
+
+    def branch_ops(self, params):
+        return {"done": [Op.of("todo", "delete", id=params["id"])], "open": [Op.of("todo", "toggle", id=params["id"])]}
+
+    def solve(self, params, ui):
+        yield from ui.open_app("todo")
+        kind = "delete" if params["branch"] == "done" else "toggle"
+        yield ui.click(f"todo-{kind}-{params['id']}")
+
+
+@family
+class AddInOrder(OrderedFamily):
+    id = "todo.add_in_order"
+    apps = ("todo",)
+    max_steps = 10
+    description = "Add two new todo items, the first one first (the order is checked on the event log)."
+
+    def sample(self, state, config, rng):
+        taken = {norm_text(i["title"]) for i in state["todo"]["items"]}
+        free = [t for t in words(config, "todo.new_items") if norm_text(t) not in taken]
+        if len(free) < 2:
+            pick(rng, [], "two new todo titles")
+        first, second = rng.sample(free, 2)
+        return {"first": first, "second": second}
+
+    def apply(self, state, params):
+        _add(state, params["first"])
+        _add(state, params["second"])
+
+    def ordered_ops(self, params):
+        return [Op.of("todo", "add", title=params["first"]), Op.of("todo", "add", title=params["second"])]
+
+    def solve(self, params, ui):
+        yield from ui.open_app("todo")
+        for key in ("first", "second"):
+            yield ui.fill("todo-new-title", params[key])
+            yield ui.click("todo-add")

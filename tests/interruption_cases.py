@@ -1,0 +1,43 @@
+"""Which (family, interruption pack) pairs the interruption tests run, and which a pack claims."""
+
+from __future__ import annotations
+
+from openapps_sim.config.catalog import compose
+from openapps_sim.config.packs import list_packs
+from openapps_sim.taskkit import all_families
+
+
+def interruption_packs() -> list[str]:
+    return sorted(p for p in list_packs() if compose(p)["interruptions"])
+
+
+def claims(pack: str, family: str) -> bool:
+    """A pack claims a family when one of its triggers may fire in an app the family uses
+    (every family starts on the start page)."""
+    apps = {"start", *all_families()[family].apps}
+    return any(
+        not r["trigger"]["apps"] or apps & set(r["trigger"]["apps"]) for r in compose(pack)["interruptions"].values()
+    )
+
+
+def coverage_matrix() -> list[tuple[str, str]]:
+    return [(p, f) for p in interruption_packs() for f in sorted(all_families()) if claims(p, f)]
+
+
+def representative() -> list[tuple[str, str, int]]:
+    """Every interruption pack once, on families rotated over the apps, seeds rotated."""
+    families = [
+        "todo.add_item",
+        "calendar.remove_event",
+        "messenger.send_message",
+        "maps.save_place",
+        "shop.add_to_cart",
+        "code_editor.create_file",
+        "multi.todo_and_message",
+        "start.navigate_to_app",
+    ]
+    out = []
+    for i, pack in enumerate(interruption_packs()):
+        fams = [f for f in families[i % len(families) :] + families if claims(pack, f)]
+        out.append((fams[0], pack, i % 3))
+    return out
