@@ -14,7 +14,9 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
   (for its schema, initial state and normalisation) never imports its web code;
 * ``home`` — the app served at ``/`` (the start page) instead of ``/<name>/``;
 * ``icon_svg`` — the app's launcher icon, an SVG path string (``d`` of a 24×24 ``<path>``);
-* ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md).
+* ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md);
+* ``item_keys`` — the natural key of the items of each list in the normalised state, so that
+  explanations match items by identity (``{"items": ItemKey("title", "todo")}``).
 
 Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
 changes) and the request parameters, and return page content or a redirect. They never touch
@@ -30,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from openapps_sim.config.schema import Record, Str
+from openapps_sim.config.appearance import THEME
+from openapps_sim.config.schema import Partial, Record, Str, overlay
 
 if TYPE_CHECKING:
     from starlette.responses import Response
@@ -44,7 +47,22 @@ COMMON_FIELDS = {
     "title": Str(doc="the app's name on the start page and in its top bar"),
     "description": Str("", doc="the app's description on the start page"),
     "icon": Str("", doc="name of the icon on the start page (default: the app's own)"),
+    "theme": Partial(THEME, doc="theme values for this app's pages only, laid over the global theme"),
 }
+
+
+@dataclass(frozen=True)
+class ItemKey:
+    """The identity of the items of one list in an app's normalised state: the field(s) that
+    name an item (its natural key) and what one item is called, for explanations such as
+    ``missing todo 'buy oat milk'``. Several items may share a key (two events with one title)."""
+
+    fields: tuple[str, ...]
+    noun: str = ""
+
+    def __init__(self, fields: str | tuple[str, ...], noun: str = ""):
+        object.__setattr__(self, "fields", (fields,) if isinstance(fields, str) else tuple(fields))
+        object.__setattr__(self, "noun", noun)
 
 
 @dataclass
@@ -58,6 +76,8 @@ class AppSpec:
     order: int = 50
     icon_svg: str = ""
     css: str = ""
+    # list path in the normalised state ('items'; '*' for any mapping key) -> item identity
+    item_keys: dict[str, ItemKey] = field(default_factory=dict)
     home: bool = False
 
     @property
@@ -76,7 +96,7 @@ class AppSpec:
     @classmethod
     def from_package(cls, package: str, **fields: Any) -> AppSpec:
         """The spec of an app laid out the usual way: ``<package>.schema.SCHEMA``,
-        ``<package>.model.initial_state`` (and ``normalise`` if it has one),
+        ``<package>.model.initial_state`` (and ``normalise`` and ``ITEM_KEYS`` if it has them),
         ``<package>.style.CSS``, ``content.yaml`` next to them and the handlers in
         ``<package>.routes`` (imported only when the server builds its routes). ``fields``
         sets or overrides any other field (``order``, ``icon_svg``, ``home`` ...)."""
@@ -94,6 +114,8 @@ class AppSpec:
         }
         if hasattr(model, "normalise"):
             spec["normalise"] = model.normalise
+        if hasattr(model, "ITEM_KEYS"):
+            spec["item_keys"] = model.ITEM_KEYS
         spec.update(fields)
         return cls(**spec)
 
@@ -148,6 +170,11 @@ class AppContext:
     @property
     def state(self) -> dict:
         return self.world.state[self.app.name]
+
+    @property
+    def theme(self) -> dict:
+        """The theme of this app's pages: the global theme with the app's own ``theme`` over it."""
+        return overlay(self.world.config["theme"], self.config.get("theme") or {})
 
     @property
     def strings(self) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from openapps_sim.appkit import ItemKey
 from openapps_sim.config.normalise import norm_text
 
 FIELDS = ("title", "date", "time", "description", "url", "invitees", "location")
@@ -16,6 +17,9 @@ TIME_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d(\.\d+)?)?$")
 
 # -- data -------------------------------------------------------------------------------------
 YEARS = (1900, 2199)  # the range the calendar shows and accepts (keeps month arithmetic in range)
+
+# the natural key of the items of each list in the normalised state (for reward explanations)
+ITEM_KEYS = {"events": ItemKey("title", "event"), "events[].invitees": ItemKey((), "invitee")}
 
 
 def parse_date(text: object) -> date | None:

@@ -113,10 +113,10 @@ EVENT = Record(
 SCHEMA = Record(
     strings=STRINGS,
     today=RealDate("2026-03-10", doc="the calendar's fixed today: the month shown first and the highlighted day"),
-    week_start=Enum(["monday", "sunday"], "monday", doc="first day of the week in the month grid"),
-    clock=Enum(["24h", "12h"], "24h", doc="how times are shown (times are always entered as HH:MM)"),
+    week_start=Enum(["monday", "sunday"], "monday", doc="first day of the week in the month grid", vary=True),
+    clock=Enum(["24h", "12h"], "24h", doc="how times are shown (times are always entered as HH:MM)", vary=True),
     max_chips=Int(3, lo=0, hi=20, doc="events listed in a month-grid cell before '+N more'"),
-    show_week_numbers=Bool(False, doc="show ISO week numbers in the month grid"),
+    show_week_numbers=Bool(False, doc="show ISO week numbers in the month grid", vary=True),
     events=ListOf(EVENT, default=[], doc="the events in the calendar (ids e1, e2 ... in this order)"),
     descriptions=MapOf(
         Str(),

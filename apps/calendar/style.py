@@ -7,8 +7,9 @@ CSS = """
 .cal-head h1{margin:0;min-width:8.5em;text-align:center}
 .cal-head .spacer{flex:1 1 auto}
 .cal-head .button{padding:calc(var(--gap)*.5) var(--gap)}
-.cal-search{display:flex;gap:calc(var(--gap)/2)}
-.cal-search input{width:12em}
+.cal-search{display:flex;gap:calc(var(--gap)/2);max-width:100%}
+.cal-search input{flex:0 1 12em;width:6em;min-width:0}
+.layout-mobile .cal-grid th{font-size:.7em;padding:2px 0;white-space:nowrap;overflow:hidden}
 .layout-desktop.app-calendar main{max-width:calc(var(--width) + 200px)}
 .cal-layout{display:grid;grid-template-columns:minmax(0,2.4fr) minmax(0,1fr);gap:var(--pad);align-items:start}
 .layout-mobile .cal-layout{grid-template-columns:1fr}
@@ -25,10 +26,10 @@ table.cal-grid{table-layout:fixed;width:100%}
 .cal-daynum:hover{background:var(--border)}
 .cal-grid td.today .cal-daynum{background:var(--primary);color:var(--on-primary)}
 .cal-chip{display:block;font-size:.74em;line-height:1.35;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;
- text-decoration:none;color:var(--text);border-left:3px solid var(--primary);padding:0 3px;margin-top:2px;
+ text-decoration:none;color:var(--text);border-inline-start:3px solid var(--primary);padding:0 3px;margin-top:2px;
  background:var(--background);border-radius:2px}
-.cal-chip.allday{background:var(--primary);color:var(--on-primary);border-left-color:var(--primary)}
-.cal-chip .t{color:var(--muted);margin-right:3px}
+.cal-chip.allday{background:var(--primary);color:var(--on-primary);border-inline-start-color:var(--primary)}
+.cal-chip .t{color:var(--muted);margin-inline-end:3px}
 .cal-more{display:block;font-size:.74em;color:var(--muted);margin-top:2px}
 .cal-count{display:none}
 .layout-mobile .cal-chip,.layout-mobile .cal-more{display:none}
@@ -38,17 +39,19 @@ table.cal-grid{table-layout:fixed;width:100%}
 .cal-agenda .date-head{font-weight:700;margin-top:var(--gap);font-size:.9em;color:var(--muted)}
 .cal-agenda ul li{border-bottom:var(--bw) solid var(--border)}
 .cal-agenda ul li:last-child{border-bottom:0}
-.cal-agenda ul a{display:flex;gap:var(--gap);padding:calc(var(--gap)*.75) 0;text-decoration:none;color:var(--text)}
+.cal-agenda ul a{display:flex;flex-wrap:wrap;gap:0 var(--gap);padding:calc(var(--gap)*.75) 0;text-decoration:none;color:var(--text)}
 .cal-agenda ul a:hover .cal-title{text-decoration:underline}
-.cal-time{flex:none;width:4.6em;color:var(--muted);font-variant-numeric:tabular-nums}
-.cal-what{flex:1 1 auto;min-width:0;overflow-wrap:anywhere}
+.cal-time{flex:none;min-width:4.6em;color:var(--muted);font-variant-numeric:tabular-nums}
+.cal-what{flex:1 1 8em;unicode-bidi:plaintext;overflow-wrap:break-word}
 .cal-title{font-weight:600;color:var(--primary)}
 .cal-where{display:block;font-size:.85em;color:var(--muted)}
 .cal-detail,.cal-form-card{max-width:48em}
-.cal-detail h1{overflow-wrap:anywhere}
+.cal-detail h1{overflow-wrap:break-word;unicode-bidi:plaintext}
 .cal-detail dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:calc(var(--gap)*.75) var(--pad);margin:var(--pad) 0}
 .cal-detail dt{font-weight:600;color:var(--muted)}
-.cal-detail dd{margin:0;overflow-wrap:anywhere}
+.cal-detail dd{margin:0;overflow-wrap:break-word}
+.layout-mobile .cal-detail dl{grid-template-columns:minmax(0,1fr);row-gap:2px}
+.layout-mobile .cal-detail dd{margin-bottom:var(--gap)}
 .cal-detail dd.desc{white-space:pre-wrap}
 .cal-url{font-family:ui-monospace,monospace;font-size:.9em}
 .cal-people{display:flex;flex-wrap:wrap;gap:4px}

@@ -12,8 +12,13 @@ from __future__ import annotations
 import hashlib
 import re
 
+from openapps_sim.appkit import ItemKey
+
 MAX_NAME = 100
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+# the natural key of the items of each list in the normalised state (for reward explanations)
+ITEM_KEYS = {"files": ItemKey((), "file"), "folders": ItemKey((), "folder")}
 
 
 def path_id(path: str) -> str:

@@ -60,11 +60,11 @@ def folder_view(ctx: AppContext, params: dict, folder: str):
         rows.append(
             Tr(
                 Td(
-                    A(icon(kind), model.name_of(p), href=href, data_testid=f"code_editor-open-{pid}"),
+                    A(icon(kind), Span(model.name_of(p), dir="auto"), href=href, data_testid=f"code_editor-open-{pid}"),
                     cls="name",
                 ),
-                Td(ctx.t(f"kind_{kind}"), cls="muted small"),
-                Td(size, cls="muted small"),
+                Td(ctx.t(f"kind_{kind}"), cls="muted small kind"),
+                Td(size, cls="muted small size"),
                 Td(*actions, cls="actions"),
                 data_testid=f"code_editor-row-{pid}",
             )
@@ -89,7 +89,14 @@ def folder_view(ctx: AppContext, params: dict, folder: str):
         head_actions += [rename_link(ctx, folder), delete_folder_link(ctx, folder)]
     listing = (
         Table(
-            Thead(Tr(Th(ctx.t("col_name")), Th(""), Th(ctx.t("col_size")), Th(ctx.t("col_actions"), cls="actions"))),
+            Thead(
+                Tr(
+                    Th(ctx.t("col_name")),
+                    Th("", cls="kind"),
+                    Th(ctx.t("col_size"), cls="size"),
+                    Th(ctx.t("col_actions"), cls="actions"),
+                )
+            ),
             Tbody(*rows),
             cls="ce-list",
             data_testid="code_editor-listing",

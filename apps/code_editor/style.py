@@ -15,10 +15,10 @@ CSS = f"""
 .ce-filter{{display:flex;gap:calc(var(--gap)/2);margin-bottom:var(--gap)}}
 .ce-filter input{{flex:1 1 auto;min-width:0;padding:calc(var(--gap)*.4) calc(var(--gap)*.6)}}
 .ce-filter button{{flex:none;white-space:nowrap;padding:calc(var(--gap)*.4) calc(var(--gap)*.8)}}
-.ce-tree ul{{list-style:none;margin:0;padding:0 0 0 .9em}}
-.ce-tree>ul{{padding-left:0}}
+.ce-tree ul{{list-style:none;margin:0;padding:0;padding-inline-start:.9em}}
+.ce-tree>ul{{padding-inline-start:0}}
 .ce-tree a{{display:flex;gap:.35em;align-items:center;padding:1px 4px;border-radius:calc(var(--radius)/2);
- text-decoration:none;color:var(--text);overflow-wrap:anywhere;font-size:.92em}}
+ text-decoration:none;color:var(--text);overflow-wrap:break-word;font-size:.92em;unicode-bidi:plaintext}}
 .ce-tree a:hover{{background:var(--background)}}
 .ce-tree a.current{{background:var(--primary);color:var(--on-primary)}}
 .ce-tree .folder-link{{font-weight:600}}
@@ -28,17 +28,23 @@ CSS = f"""
 .ce-crumbs{{display:flex;flex-wrap:wrap;gap:.3em;align-items:center;color:var(--muted);font-size:.9em;margin-bottom:var(--gap)}}
 .ce-crumbs a{{text-decoration:none}}
 .ce-head{{display:flex;gap:var(--gap);align-items:center;flex-wrap:wrap;margin-bottom:var(--gap)}}
-.ce-head h1{{margin:0;font-size:1.3em;overflow-wrap:anywhere}}
-.ce-head .actions{{display:flex;gap:calc(var(--gap)/2);flex-wrap:wrap;margin-left:auto}}
+.ce-head h1{{margin:0;font-size:1.3em;overflow-wrap:break-word}}
+.ce-head .actions{{display:flex;gap:calc(var(--gap)/2);flex-wrap:wrap;margin-inline-start:auto}}
 .ce-head form,.ce-list form{{display:inline}}
 .ce-list td{{vertical-align:middle}}
-.ce-list td.name a{{display:inline-flex;gap:.35em;align-items:center;text-decoration:none;overflow-wrap:anywhere}}
-.ce-list td.actions{{white-space:nowrap;text-align:right}}
+.ce-list td.name a{{display:inline-flex;gap:.35em;align-items:center;text-decoration:none;overflow-wrap:break-word;unicode-bidi:plaintext}}
+.ce-list td.actions{{white-space:nowrap;text-align:end}}
+.layout-mobile .ce-list .kind,.layout-mobile .ce-list .size{{display:none}}
+.layout-mobile .ce-list td.actions{{white-space:normal}}
+.layout-mobile .ce-list thead{{display:none}}
+.layout-mobile .ce-list tr{{display:flex;flex-wrap:wrap;align-items:center;border-bottom:var(--bw) solid var(--border)}}
+.layout-mobile .ce-list td{{border:0}}
+.layout-mobile .ce-list td.name{{flex:1 1 8em}}
 .ce-list .button,.ce-list button{{padding:calc(var(--gap)*.35) calc(var(--gap)*.8);font-size:.85em}}
-.ce-editor{{display:flex;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
+.ce-editor{{direction:ltr;display:flex;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
  background:var(--surface);font-family:{MONO};font-size:.9em}}
-.ce-gutter{{flex:none;contain:size;overflow:hidden;margin:0;padding:var(--gap) .6em var(--gap) .4em;text-align:right;
- color:var(--muted);background:var(--background);border-right:var(--bw) solid var(--border);user-select:none;
+.ce-gutter{{flex:none;contain:size;overflow:hidden;margin:0;padding:var(--gap) .6em var(--gap) .4em;text-align:end;
+ color:var(--muted);background:var(--background);border-inline-end:var(--bw) solid var(--border);user-select:none;
  font:inherit;line-height:1.5}}
 .ce-editor textarea{{flex:1 1 auto;min-width:0;width:auto;border:0;border-radius:0;margin:0;padding:var(--gap);
  font:inherit;line-height:1.5;background:var(--surface);color:var(--text);resize:vertical;field-sizing:content;
@@ -47,7 +53,7 @@ CSS = f"""
 .ce-editor textarea:focus{{outline:2px solid var(--primary);outline-offset:-2px}}
 .ce-status{{display:flex;gap:var(--pad);flex-wrap:wrap;color:var(--muted);font-size:.85em;margin-top:calc(var(--gap)/2)}}
 .ce-savebar{{display:flex;gap:var(--gap);align-items:center;flex-wrap:wrap;margin-top:var(--gap)}}
-.ce-readme pre{{white-space:pre-wrap;overflow-wrap:anywhere;font-family:{MONO};font-size:.88em;margin:0}}
+.ce-readme pre{{direction:ltr;text-align:left;white-space:pre-wrap;overflow-wrap:break-word;font-family:{MONO};font-size:.88em;margin:0}}
 .ce-form label{{margin-top:var(--gap)}}
 .ce-form .hint{{font-size:.85em;color:var(--muted);margin:2px 0 0 0}}
 .ce-form input[type=text],.ce-form select{{width:100%;max-width:32em}}

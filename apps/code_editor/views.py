@@ -120,7 +120,7 @@ def tree(ctx: AppContext, current: str, context_folder: str, query: str):
             if kind == "folder":
                 link = A(
                     icon("folder"),
-                    model.name_of(p),
+                    Span(model.name_of(p), dir="auto"),
                     href=folder_url(ctx, p, **link_q),
                     cls="folder-link" + (" current" if p == current else ""),
                     aria_current="page" if p == current else None,
@@ -133,7 +133,7 @@ def tree(ctx: AppContext, current: str, context_folder: str, query: str):
                     Li(
                         A(
                             icon("file"),
-                            model.name_of(p),
+                            Span(model.name_of(p), dir="auto"),
                             href=file_url(ctx, p, **link_q),
                             cls="file-link" + (" current" if p == current else ""),
                             aria_current="page" if p == current else None,

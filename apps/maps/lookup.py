@@ -83,7 +83,7 @@ def view_params(view: View) -> dict:
 
 def map_size(ctx: AppContext) -> tuple[int, int, bool]:
     """Map width and height in pixels, and whether the side panel goes under the map."""
-    theme = ctx.world.config["theme"]
+    theme = ctx.theme
     width, height = ctx.config["map_width"], ctx.config["map_height"]
     pad = 12 * theme["spacing"]
     if theme["layout"] == "mobile":

@@ -323,7 +323,8 @@ def map_block(ctx: AppContext, view: View, focus: dict, browse: dict):
             map_svg(ctx, view, focus),
             *map_controls(ctx, view, browse),
             cls="maps-frame",
-            style=f"width:{view.width}px;height:{view.height}px",
+            dir="ltr",
+            style=f"--map-w:{view.width}px;width:{view.width}px;max-width:100%;height:{view.height}px",
             data_testid="maps-map",
         ),
         Div(

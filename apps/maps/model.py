@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from openapps_sim.apps.maps.geo import wrap_lon
 
+from openapps_sim.appkit import ItemKey
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
 
 COORD_DIGITS = 2  # normalise() compares coordinates rounded to this many decimals
 PIN_DIGITS = 5  # stored precision of dropped pins (about a metre)
+
+# the natural key of the items of each list in the normalised state (for reward explanations)
+ITEM_KEYS = {"saved": ItemKey("name", "saved place")}
 
 
 def round_to(value: float, digits: int) -> float:

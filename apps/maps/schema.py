@@ -118,7 +118,7 @@ SCHEMA = Record(
     kinds=KIND_LABELS,
     countries=MapOf(Str(), default={}, doc="country code to display name"),
     places=ListOf(PLACE, default=load_gazetteer(), doc="the gazetteer (built-in: places.csv)"),
-    saved=ListOf(SAVED, default=[], doc="the saved locations the app starts with"),
+    saved=ListOf(SAVED, default=[], doc="the saved locations the app starts with", unique="name"),
     start_view=Record(
         lat=Float(30.0, lo=-80.0, hi=80.0), lon=Float(10.0, lo=-180.0, hi=180.0), zoom=Int(2, lo=MIN_ZOOM, hi=MAX_ZOOM)
     ),

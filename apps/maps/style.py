@@ -11,23 +11,26 @@ CSS = """
 .maps-kinds{display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin-top:var(--gap)}
 .maps-kinds a{font-size:.85em;text-decoration:none;border:var(--bw) solid var(--border);border-radius:999px;padding:1px 8px}
 .maps-kinds a.active{background:var(--primary);border-color:var(--primary);color:var(--on-primary)}
-.maps-list li{display:flex;align-items:center;gap:var(--gap);padding:calc(var(--gap)*.6) 0;border-bottom:var(--bw) solid var(--border)}
+.maps-list li{display:flex;flex-wrap:wrap;align-items:center;gap:var(--gap);padding:calc(var(--gap)*.6) 0;border-bottom:var(--bw) solid var(--border)}
 .maps-list li:last-child{border-bottom:0}
-.maps-list .grow a{font-weight:600;text-decoration:none;overflow-wrap:anywhere}
-.maps-list .sub{display:block;font-size:.82em;color:var(--muted);overflow-wrap:anywhere}
+.maps-list .grow a{font-weight:600;text-decoration:none;overflow-wrap:break-word;unicode-bidi:plaintext}
+.maps-list .grow{flex-basis:10em}
+.maps-list .sub{display:block;font-size:.82em;color:var(--muted);overflow-wrap:break-word}
 .maps-list button{padding:2px 10px;font-size:.85em;white-space:nowrap}
 .maps-panel form{margin:calc(var(--gap)*.75) 0}
 .layout-mobile .maps-search input[type=search]{flex:0 0 auto}
 .maps-dot{flex:none;width:10px;height:10px;border-radius:50%;background:var(--primary)}
 .maps-dot.saved{background:var(--accent)}
-.maps-panel p{margin:.4em 0;overflow-wrap:anywhere}
+.maps-panel p{margin:.4em 0;overflow-wrap:break-word}
 .maps-panel .coords{font-variant-numeric:tabular-nums}
 .maps-frame{position:relative;border:var(--bw) solid var(--border);border-radius:var(--radius);overflow:hidden;
  background:var(--surface);box-shadow:var(--shadow)}
-.maps-frame form{margin:0;position:absolute;left:0;top:0}
+.maps-frame form{margin:0;position:absolute;left:50%;top:0;margin-left:calc(var(--map-w) / -2)}
 .maps-frame input.maps-canvas{display:block;padding:0;margin:0;border:0;border-radius:0;max-width:none;cursor:crosshair;
  background:transparent}
-.maps-frame svg.maps-svg{position:absolute;left:0;top:0;pointer-events:none;display:block}
+.maps-frame svg.maps-svg{position:absolute;left:50%;top:0;margin-left:calc(var(--map-w) / -2);pointer-events:none;display:block;max-width:none}
+.layout-mobile .maps-layout{grid-template-columns:minmax(0,1fr)}
+.layout-mobile .maps-layout .maps-map-col{order:-1}
 .maps-svg a{pointer-events:auto;cursor:pointer}
 .maps-svg .water{fill:color-mix(in srgb,var(--primary) 16%,var(--surface))}
 .maps-svg .ground{fill:color-mix(in srgb,var(--success) 10%,var(--surface))}

@@ -20,11 +20,15 @@ import re
 import unicodedata
 from datetime import datetime, timedelta
 
+from openapps_sim.appkit import ItemKey
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.config.schema import Field
 
 ME = "me"
 TIME_FORMAT = "%Y-%m-%dT%H:%M"
+
+# the natural key of the items of each list in the normalised state (for reward explanations)
+ITEM_KEYS = {"contacts": ItemKey("name", "contact"), "conversations.*": ItemKey((), "message")}
 
 
 class Timestamp(Field):

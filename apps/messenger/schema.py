@@ -61,7 +61,7 @@ SCHEMA = Record(
     now=Timestamp(
         "2024-05-14T18:30", doc="the app's clock: 'today' in dates; new messages come one minute apart after it"
     ),
-    contacts=ListOf(CONTACT, default=[]),
+    contacts=ListOf(CONTACT, default=[], unique="name"),
     conversations=ListOf(
         Record(contact=Str(doc="a contact id"), messages=ListOf(MESSAGE, default=[])),
         default=[],
@@ -72,6 +72,6 @@ SCHEMA = Record(
         default=[],
         doc="messages added to the conversations above (for packs that add a few without repeating the history)",
     ),
-    show_previews=Bool(True, doc="show the last message under each conversation in the list"),
-    show_avatars=Bool(True, doc="show the initials avatars"),
+    show_previews=Bool(True, doc="show the last message under each conversation in the list", vary=True),
+    show_avatars=Bool(True, doc="show the initials avatars", vary=True),
 )

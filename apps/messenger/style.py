@@ -20,6 +20,7 @@ CSS = """
  border-radius:var(--radius)}
 .conv-list a:hover{background:var(--background)}
 .conv-list a.active{background:var(--background);box-shadow:inset 3px 0 0 var(--primary)}
+[dir=rtl] .conv-list a.active{box-shadow:inset -3px 0 0 var(--primary)}
 .conv-list .meta{flex:1 1 auto;min-width:0}
 .conv-list .top{display:flex;justify-content:space-between;gap:var(--gap);align-items:baseline}
 .conv-list .name{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -44,12 +45,12 @@ CSS = """
 .msg.mine{align-self:flex-end;background:var(--primary);border-color:var(--primary);color:var(--on-primary)}
 .msg .sender{display:block;font-weight:700;font-size:.8em}
 .msg .fwd{display:block;font-size:.8em;font-style:italic;opacity:.85}
-.msg .text{white-space:pre-wrap;overflow-wrap:anywhere}
+.msg .text{white-space:pre-wrap;overflow-wrap:break-word}
 .msg .foot{display:flex;gap:var(--pad);justify-content:flex-end;align-items:center;font-size:.78em;opacity:.85;margin-top:4px}
 .msg .foot a{color:inherit}
 .compose{display:flex;gap:var(--gap);align-items:flex-end}
 .compose textarea{flex:1 1 auto;resize:vertical;min-height:2.6em}
-.fwd-quote{border-left:4px solid var(--primary);padding-left:var(--pad);white-space:pre-wrap;overflow-wrap:anywhere}
+.fwd-quote{border-inline-start:4px solid var(--primary);padding-inline-start:var(--pad);unicode-bidi:plaintext;white-space:pre-wrap;overflow-wrap:break-word}
 .fwd-list li{display:flex;gap:var(--gap);align-items:center;padding:var(--gap) 0;border-bottom:var(--bw) solid var(--border)}
 .fwd-list li:last-child{border-bottom:0}
 .fwd-list .meta{flex:1 1 auto;min-width:0}

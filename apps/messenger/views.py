@@ -157,7 +157,7 @@ def message_bubble(ctx: AppContext, m: dict, is_last: bool):
     return Div(
         Span(sender_name(ctx, m["sender"]), cls="sender"),
         Span(ctx.t("forwarded_from", name=sender_name(ctx, fwd)), cls="fwd") if fwd else None,
-        Div(m["text"], cls="text", data_testid=f"messenger-text-{mid}"),
+        Div(m["text"], cls="text", dir="auto", data_testid=f"messenger-text-{mid}"),
         Div(
             Span(model.parse_time(m["time"]).strftime("%H:%M"), cls="time"),
             A(

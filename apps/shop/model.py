@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from openapps_sim.appkit import ItemKey
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
 
@@ -25,6 +26,14 @@ def catalogue(cfg: dict) -> dict[str, dict]:
     if only:
         return {pid: products[pid] for pid in only if pid in products}
     return dict(products)
+
+
+# the natural key of the items of each list in the normalised state (for reward explanations)
+ITEM_KEYS = {
+    "cart": ItemKey(("product_id", "options"), "cart line"),
+    "orders": ItemKey((), "order"),
+    "orders[].lines": ItemKey(("product_id", "options"), "order line"),
+}
 
 
 def product_any(cfg: dict, pid: str) -> dict | None:

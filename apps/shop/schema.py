@@ -92,7 +92,7 @@ SCHEMA = Record(
     decimal_separator=Str(".", doc="'.' or ','"),
     shipping_fee=Float(4.95, lo=0, hi=1000),
     free_shipping_over=Float(50.0, lo=0, hi=100000, doc="subtotal from which shipping is free (0: never)"),
-    page_size=Int(24, lo=4, hi=500, doc="products per page in categories and search results"),
+    page_size=Int(24, lo=4, hi=500, doc="products per page in categories and search results", vary=(8, 12, 24, 48)),
     featured=ListOf(Str(), default=[], doc="product ids on the home page (default: the top rated)"),
     featured_count=Int(8, lo=0, hi=48),
     only_products=ListOf(Str(), default=[], doc="if not empty: only these product ids are on sale"),

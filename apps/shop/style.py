@@ -6,32 +6,32 @@ CSS = """
 .shop-top{padding:var(--gap) var(--pad)}
 .shop-header{justify-content:space-between}
 .shop-search{display:flex;gap:var(--gap);flex:1 1 260px}
-.shop-search input{flex:1 1 auto;min-width:0}
-.shop-links{display:flex;gap:var(--pad);align-items:center}
+.shop-search input{flex:1 1 auto;width:6em;min-width:0}
+.shop-links{display:flex;flex-wrap:wrap;gap:var(--gap) var(--pad);align-items:center}
 .shop-links a{font-weight:600;text-decoration:none;display:inline-flex;gap:4px;align-items:center}
 .shop-cats{display:flex;flex-wrap:wrap;gap:calc(var(--gap)*.5) var(--pad);margin-top:var(--gap);padding-top:var(--gap);
  border-top:var(--bw) solid var(--border)}
 .shop-cats a{text-decoration:none;color:var(--muted);font-weight:600}
 .shop-cats a.active{color:var(--primary);text-decoration:underline}
 .shop-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(180px,1fr));gap:var(--pad)}
-.layout-mobile .shop-grid{grid-template-columns:repeat(2,minmax(0,1fr))}
+.layout-mobile .shop-grid{grid-template-columns:repeat(auto-fill,minmax(min(100%,11em),1fr))}
 .shop-card{display:flex;flex-direction:column;gap:4px;text-decoration:none;color:var(--text);margin:0}
 .shop-card:hover,.shop-card:focus{border-color:var(--primary)}
 .shop-card .shop-img{width:100%;height:auto}
-.shop-name{font-weight:600;overflow-wrap:anywhere}
+.shop-name{font-weight:600;overflow-wrap:break-word}
 .shop-price{font-weight:700;color:var(--text)}
 .shop-price.big{font-size:1.5em}
 .stars{color:var(--accent);letter-spacing:1px}
 .shop-cat-tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:var(--pad)}
 .shop-cat-tile{display:flex;gap:var(--gap);align-items:center;text-decoration:none;color:var(--text);margin:0}
-.shop-cat-tile p{margin:0;overflow-wrap:anywhere}
+.shop-cat-tile p{margin:0;overflow-wrap:break-word}
 .shop-cat-tile svg{flex:none}
 .shop-hero{display:flex;gap:var(--pad);align-items:center;justify-content:space-between}
 .shop-hero p{margin:0}
-.shop-detail{display:grid;grid-template-columns:minmax(200px,340px) 1fr;gap:calc(var(--pad)*1.5);align-items:start}
+.shop-detail{display:grid;grid-template-columns:minmax(0,340px) minmax(0,1fr);gap:calc(var(--pad)*1.5);align-items:start}
 .layout-mobile .shop-detail{grid-template-columns:1fr}
 .shop-detail .shop-img{width:100%;height:auto}
-.shop-detail p{overflow-wrap:anywhere}
+.shop-detail p{overflow-wrap:break-word}
 .shop-field{display:flex;flex-direction:column;gap:2px;max-width:320px}
 .shop-field select,.shop-field input{width:100%}
 .swatches{display:flex;gap:6px;margin-top:4px}
@@ -54,9 +54,9 @@ CSS = """
 .layout-mobile .shop-line form.row,.layout-mobile .shop-search{flex-direction:row;flex:none}
 .shop-line:last-child{border-bottom:0}
 .shop-line .shop-img{flex:none}
-.shop-line .info{min-width:0;overflow-wrap:anywhere}
+.shop-line .info{min-width:0;overflow-wrap:break-word}
 .shop-line input[type=number]{width:5em}
-.shop-line .line-total{min-width:6em;text-align:right;font-weight:700}
+.shop-line .line-total{min-width:6em;text-align:end;font-weight:700}
 .sum-row{display:flex;justify-content:space-between;gap:var(--gap)}
 .sum-row.total{font-weight:700;font-size:1.15em;border-top:var(--bw) solid var(--border);padding-top:var(--gap)}
 .shop-form{display:grid;grid-template-columns:1fr 1fr;gap:var(--gap) var(--pad)}

@@ -8,5 +8,6 @@ CSS = """
  color:var(--on-primary);display:flex;align-items:center;justify-content:center}
 .tile .icon{width:28px;height:28px}
 .tile h2{margin:0 0 4px 0;color:var(--primary)}
-.tile p{margin:0;color:var(--muted);overflow-wrap:anywhere}
+.tile p{margin:0;color:var(--muted);overflow-wrap:break-word;min-width:0}
+.tile>div{min-width:0}
 """

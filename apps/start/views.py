@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fasthtml.common import H1, A, Div, NotStr, P, Span
-from openapps_sim.apps.start.model import launchable
+from openapps_sim.apps.start.model import in_tile_order, launchable
 
 from openapps_sim.appkit import AppContext, AppSpec
 from openapps_sim.web.icons import icon_path, svg
@@ -21,7 +21,7 @@ def tile_icon(apps: dict[str, AppSpec], spec: AppSpec, chosen: str) -> str:
 def launcher_page(ctx: AppContext):
     apps = ctx.world.apps
     tiles = []
-    for name in launchable(apps, ctx.world.config):
+    for name in in_tile_order(launchable(apps, ctx.world.config), ctx.world.config, ctx.config["tile_order"]):
         cfg = ctx.world.config[name]
         icon = tile_icon(apps, apps[name], cfg.get("icon", ""))
         tiles.append(

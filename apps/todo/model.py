@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from openapps_sim.appkit import ItemKey
 from openapps_sim.config.normalise import norm_text
+
+# the natural key of the items of each list in the normalised state (for reward explanations)
+ITEM_KEYS = {"items": ItemKey("title", "todo")}
 
 
 def initial_state(config: dict, rng) -> dict:

@@ -25,7 +25,7 @@ STRINGS = Record(
 
 SCHEMA = Record(
     strings=STRINGS,
-    items=ListOf(Record(title=Str(), done=Bool(False), notes=Str("")), default=[]),
+    items=ListOf(Record(title=Str(), done=Bool(False), notes=Str("")), default=[], unique="title"),
     show_filters=Bool(True, doc="show the All / Active / Done filter links"),
-    strike_done=Bool(True, doc="strike through the titles of done items"),
+    strike_done=Bool(True, doc="strike through the titles of done items", vary=True),
 )

@@ -102,6 +102,7 @@ def item_row(ctx: AppContext, it: dict, editing: bool):
             it["title"],
             Span(it["notes"], cls="notes muted") if it.get("notes") else None,
             cls="title" + (" strike" if ctx.config["strike_done"] else ""),
+            dir="auto",
             data_testid=f"todo-title-{iid}",
         ),
         Span(ctx.t("done_label"), cls="badge") if it["done"] else None,

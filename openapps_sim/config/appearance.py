@@ -4,7 +4,7 @@ the fonts they may name. Pure data; the CSS these values become is written by
 
 from __future__ import annotations
 
-from openapps_sim.config.schema import Bool, Color, Enum, Float, Int, Record, Str
+from openapps_sim.config.schema import Bool, Color, Enum, Float, Int, LanguageTag, Record, Str
 
 # name -> (npm package, CSS family, generic fallback)
 WEB_FONTS: dict[str, tuple[str, str, str]] = {
@@ -52,7 +52,23 @@ THEME = Record(
 )
 
 SHELL = Record(
-    lang=Str("en", doc="the HTML lang attribute and the language tasks phrase goals in"),
+    lang=LanguageTag("en", doc="the HTML lang attribute (a BCP 47 tag) and the language tasks phrase goals in"),
+    content_lang=LanguageTag(
+        "",
+        doc="the language of the content (items, and what tasks bring in) when it is not 'lang': "
+        "a pack that translates only the interface sets 'en'",
+    ),
+    dir=Enum(["ltr", "rtl"], "ltr", doc="text direction of every page: left-to-right or right-to-left"),
     home_label=Str("Home", doc="the link back to the start page"),
     brand=Str("OpenApps", doc="the name in the top bar"),
 )
+
+# The independent factors of the look. An appearance pack changes the keys of one factor only,
+# so that any two packs of different factors compose without one undoing the other
+# (``palette_nord+mobile`` is the Nord palette in the phone layout).
+THEME_FACTORS: dict[str, frozenset[str]] = {
+    "palette": frozenset({"colors", "radius", "border_width", "shadows", "uppercase_buttons"}),
+    "font": frozenset({"font", "heading_font", "letter_spacing"}),
+    "text_size": frozenset({"font_size", "line_height", "spacing"}),
+    "layout": frozenset({"layout", "nav_position", "content_width"}),
+}

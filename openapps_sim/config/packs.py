@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import string
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -117,14 +118,25 @@ def language_packs() -> dict[str, str]:
 
     Languages are discovered here, never listed in code: a new folder with ``shell: {lang: it}``
     in its ``pack.yaml`` is a language pack. English is the base content, so packs declaring
-    ``en`` (such as ``default``) are left out.
+    ``en`` (such as ``default``) are left out, and so are packs that translate only the
+    interface (``shell.content_lang: en`` next to ``shell.lang``, as ``arabic`` does): their items
+    and task content stay English, so they bring no goal or content language of their own.
     """
     found = {}
     for name, path in list_packs().items():
         lang = declared_language(path)
-        if lang and lang != "en":
+        if lang and lang != "en" and _content_language(path) in (None, lang):
             found[name] = lang
     return found
+
+
+def _content_language(path: Path) -> str | None:
+    """The ``shell.content_lang`` a pack declares itself (None when it leaves it to ``lang``)."""
+    path = Path(path)
+    head = read_yaml(path / "pack.yaml" if path.is_dir() else path)
+    shell = head.get("shell") if isinstance(head, dict) else None
+    value = shell.get("content_lang") if isinstance(shell, dict) else None
+    return str(value) if value else None
 
 
 @lru_cache(maxsize=512)
@@ -161,8 +173,27 @@ def _load_pack_file(path_str: str, mtime: float) -> Pack:
     return Pack(name=name, description=description, sections=tuple(sections), extends=extends, source=source)
 
 
+def _missing_pack_yaml(folder: Path) -> ConfigError:
+    return ConfigError(
+        display_path(folder),
+        "pack.yaml",
+        "this pack folder has no pack.yaml, so it is not a pack",
+        "a pack.yaml holding at least 'description: ...' (and any sections)",
+    )
+
+
+def _no_pack_yaml(name: str) -> None:
+    """A folder named like the pack but without ``pack.yaml`` gets its own error."""
+    for d in search_dirs():
+        folder = d / name
+        if folder.is_dir() and not (folder / "pack.yaml").is_file():
+            raise _missing_pack_yaml(folder)
+
+
 def load_pack_path(path: Path) -> Pack:
     path = Path(path)
+    if path.is_dir() and not (path / "pack.yaml").is_file():
+        raise _missing_pack_yaml(path)
     stamp = max(
         (p.stat().st_mtime for p in ([path] + list(path.glob("*.yaml")) if path.is_dir() else [path])), default=0
     )
@@ -186,6 +217,7 @@ def resolve_pack(part: str, source: str = "--variation", key: str = "variation",
         else:
             packs = list_packs()
             if part not in packs:
+                _no_pack_yaml(part)
                 raise unknown_name(source, key, part, list(packs) + ["random-<seed>"])
             pack = load_pack_path(packs[part])
     if not pack.extends:
@@ -220,6 +252,40 @@ def parse_override(text: str, source: str = "--set") -> tuple[str, object]:
     return key, value
 
 
+def placeholders(text: str, source: str = "", path: str = "") -> set[str]:
+    """The ``{name}`` placeholders of a format string (``{{`` and ``}}`` are literal braces)."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError as e:
+        raise ConfigError(source, path, f"{e} in {text!r} (write {{{{ and }}}} for literal braces)") from None
+
+
+def _formatted(path: str, default: str) -> bool:
+    """Whether the app fills ``default`` in with ``str.format``: every UI string (under a
+    ``strings`` record) and every other default that has placeholders (``price_format``)."""
+    return ".strings." in f".{path}." or bool(placeholders(default))
+
+
+def check_placeholders(default: object, value: object, source: str, path: str) -> None:
+    """A pack's strings must use exactly the placeholders of the default strings they replace:
+    a renamed ``{count}`` for ``{n}`` would make every page that shows it fail."""
+    if isinstance(default, dict) and isinstance(value, dict):
+        for key, sub in value.items():
+            if key in default:
+                check_placeholders(default[key], sub, source, f"{path}.{key}")
+    elif isinstance(default, str) and isinstance(value, str) and _formatted(path, default):
+        want, got = placeholders(default, "default strings", path), placeholders(value, source, path)
+        if got != want:
+            allowed = ", ".join("{" + n + "}" for n in sorted(want)) or "no placeholders"
+            wrong = sorted(got - want)
+            problem = (
+                f"unknown placeholder {', '.join('{' + n + '}' for n in wrong)}"
+                if wrong
+                else f"placeholder {', '.join('{' + n + '}' for n in sorted(want - got))} left out"
+            )
+            raise ConfigError(source, path, f"{problem} in {value!r} (the default is {default!r})", allowed)
+
+
 def apply_packs(schema: Record, base: dict, packs: list[Pack], overrides: list[str] = ()) -> dict:
     config = dict(base)
     for pack in packs:
@@ -227,6 +293,7 @@ def apply_packs(schema: Record, base: dict, packs: list[Pack], overrides: list[s
             if section not in schema.fields:
                 raise ConfigError(source, section, "unknown section", ", ".join(["description"] + list(schema.fields)))
             config[section] = schema.fields[section].merge(config[section], value, source, section)
+            check_placeholders(base.get(section), value, source, section)
     for text in overrides:
         key, value = parse_override(text)
         schema.field_at(key, "--set")  # names the bad key with what is allowed
@@ -235,4 +302,5 @@ def apply_packs(schema: Record, base: dict, packs: list[Pack], overrides: list[s
             nested = {part: nested}
         section = key.split(".")[0]
         config[section] = schema.fields[section].merge(config[section], nested, "--set", section)
+        check_placeholders(base.get(section), nested, "--set", section)
     return config

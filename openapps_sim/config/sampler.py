@@ -1,8 +1,10 @@
 """Generated variation packs: ``random-<seed>`` is a valid pack, the same for the same seed.
 
 A generated pack draws colours (a harmonious palette from one hue, light or dark), fonts, text
-size, spacing, corner radius, layout and navigation position, and may add the sections of one
-language pack and one description-style pack shipped with the package.
+size, spacing, corner radius, layout and navigation position; the structural knobs the apps
+declare (schema fields marked ``vary``: week start, clock format, page sizes, previews, folder
+order, start-page tile order...); and may build on one language pack and one description-style
+pack shipped with the package and one private pack from ``OPENAPPS_VARIATIONS``.
 ``openapps variations sample --n 1000 --seed 0 --out DIR`` writes packs ``random-0-0`` ...
 ``random-0-999`` as YAML files.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import colorsys
 import random
 import re
+from pathlib import Path
 
 import yaml
 
@@ -89,11 +92,47 @@ def sample_pack_dict(name: str) -> dict:
     languages = sorted(language_packs())  # discovered from the packs (shell.lang), not listed here
     language = rng.choice(languages) if languages and rng.random() < 4 / 7 else None
     style = rng.choice([None, None] + DESCRIPTION_PACKS)
-    extends = [p for p in (language, style) if p]
+    private = private_packs()
+    draw = random.Random(f"{name}:private")
+    own = draw.choice(private) if private and draw.random() < 1 / 3 else None
+    extends = [p for p in (language, style, own) if p]
     description = f"Generated pack {name}: {'dark' if dark else 'light'} palette, font {theme['font']}"
     if extends:
         description += ", with " + " and ".join(extends)
-    return {"description": description, "extends": extends, "theme": theme}
+    return {"description": description, "extends": extends, "theme": theme, **draw_knobs(name)}
+
+
+def private_packs() -> list[str]:
+    """The packs found in the ``OPENAPPS_VARIATIONS`` folders (not shipped with the package)."""
+    from openapps_sim.config.packs import builtin_dir, list_packs
+
+    shipped = builtin_dir().resolve()
+    return sorted(n for n, path in list_packs().items() if shipped not in Path(path).resolve().parents)
+
+
+def knobs() -> dict[str, dict[str, tuple]]:
+    """Every structural knob the apps declare (schema fields marked ``vary``): app -> field ->
+    the values a generated pack draws from."""
+    from openapps_sim.config.catalog import discover_apps
+
+    out: dict[str, dict[str, tuple]] = {}
+    for app_name, app in discover_apps().items():
+        for key, field in app.full_schema().fields.items():
+            if field.vary_values():
+                out.setdefault(app_name, {})[key] = field.vary_values()
+    return out
+
+
+def draw_knobs(name: str) -> dict[str, dict]:
+    """Per-app structural settings (week start, clock, page sizes, previews, folder order,
+    tile order...): each knob is drawn with probability one half, else left as it is."""
+    rng = random.Random(f"{name}:knobs")
+    sections: dict[str, dict] = {}
+    for app_name, fields in sorted(knobs().items()):
+        for key, values in sorted(fields.items()):
+            if rng.random() < 0.5:
+                sections.setdefault(app_name, {})[key] = rng.choice(values)
+    return sections
 
 
 def generated_pack(name: str):
@@ -103,10 +142,11 @@ def generated_pack(name: str):
 
     data = sample_pack_dict(name)
     source = f"{name} (generated)"
+    sections = [(source, key, value) for key, value in data.items() if key not in ("description", "extends")]
     return Pack(
         name=name,
         description=data["description"],
-        sections=((source, "theme", data["theme"]),),
+        sections=tuple(sections),
         extends=tuple(data["extends"]),
         source=source,
     )

@@ -13,19 +13,29 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from openapps_sim.config.textformats import is_css_color, is_language_tag
 from openapps_sim.errors import ConfigError
 
 _MISSING = object()
 
 
 class Field:
-    """One configuration value. ``doc`` appears in generated documentation."""
+    """One configuration value. ``doc`` appears in generated documentation.
+
+    ``vary`` marks a structural knob that generated packs (``random-<seed>``) draw: the values
+    to draw from, or ``True`` for every choice of an :class:`Enum` or :class:`Bool`.
+    """
 
     type_name = "value"
 
-    def __init__(self, default: Any = _MISSING, doc: str = ""):
+    def __init__(self, default: Any = _MISSING, doc: str = "", vary: tuple | bool = ()):
         self.default = default
         self.doc = doc
+        self.vary = vary
+
+    def vary_values(self) -> tuple:
+        """The values a generated pack may draw for this field (empty: not a knob)."""
+        return tuple(self.vary) if isinstance(self.vary, (tuple, list)) else ()
 
     @property
     def required(self) -> bool:
@@ -64,8 +74,10 @@ class Str(Field):
 
 
 class Int(Field):
-    def __init__(self, default: Any = _MISSING, doc: str = "", lo: int | None = None, hi: int | None = None):
-        super().__init__(default, doc)
+    def __init__(
+        self, default: Any = _MISSING, doc: str = "", lo: int | None = None, hi: int | None = None, vary: tuple = ()
+    ):
+        super().__init__(default, doc, vary)
         self.lo, self.hi = lo, hi
 
     def describe(self) -> str:
@@ -102,6 +114,9 @@ class Float(Field):
 class Bool(Field):
     type_name = "true or false"
 
+    def vary_values(self) -> tuple:
+        return (False, True) if self.vary is True else super().vary_values()
+
     def check(self, value, source, path):
         if not isinstance(value, bool):
             raise self.fail(value, source, path)
@@ -109,9 +124,12 @@ class Bool(Field):
 
 
 class Enum(Field):
-    def __init__(self, choices, default: Any = _MISSING, doc: str = ""):
-        super().__init__(default, doc)
+    def __init__(self, choices, default: Any = _MISSING, doc: str = "", vary: tuple | bool = ()):
+        super().__init__(default, doc, vary)
         self.choices = list(choices)
+
+    def vary_values(self) -> tuple:
+        return tuple(self.choices) if self.vary is True else super().vary_values()
 
     def describe(self) -> str:
         return "one of " + ", ".join(map(str, self.choices))
@@ -122,14 +140,22 @@ class Enum(Field):
         return value
 
 
-_COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/a-z]+\)|[a-z]{3,20})$")
-
-
 class Color(Field):
-    type_name = "a CSS colour such as '#1a2b3c', 'rgb(10, 20, 30)' or 'white'"
+    type_name = "a CSS colour such as '#1a2b3c', 'rgb(10, 20, 30)', 'hsl(200, 50%, 40%)' or 'white'"
 
     def check(self, value, source, path):
-        if not isinstance(value, str) or not _COLOR.match(value.strip()):
+        if not isinstance(value, str) or not is_css_color(value):
+            raise self.fail(value, source, path)
+        return value.strip()
+
+
+class LanguageTag(Field):
+    type_name = "a BCP 47 language tag such as 'en', 'de', 'pt-BR', 'zh-Hans' or 'ar'"
+
+    def check(self, value, source, path):
+        if value == "" and self.default == "":
+            return ""  # an optional tag left unset
+        if not isinstance(value, str) or not is_language_tag(value):
             raise self.fail(value, source, path)
         return value.strip()
 
@@ -171,16 +197,25 @@ ID_KEYS = ("id", "path")  # the fields that identify a list item, in order of pr
 class ListOf(Field):
     """A list. Given a list, a pack replaces it whole; given a mapping from item ids to partial
     items, it patches those items in place (a language pack translates by id, so every item of
-    the base stays, in its order). The id is the item's ``id`` (or ``path``) field, or ``key``."""
+    the base stays, in its order). The id is the item's ``id`` (or ``path``) field, or ``key``.
+    ``unique`` names a field of the items that no two items may share (compared as free text:
+    case and surrounding spaces do not count), for lists whose items tasks name by that field."""
 
     def __init__(
-        self, item: Field, default: Any = _MISSING, doc: str = "", max_items: int = 5000, key: str | None = None
+        self,
+        item: Field,
+        default: Any = _MISSING,
+        doc: str = "",
+        max_items: int = 5000,
+        key: str | None = None,
+        unique: str | None = None,
     ):
         super().__init__(default, doc)
         self.item = item
         self.max_items = max_items
         fields = item.fields if isinstance(item, Record) else {}
         self.key = key or next((k for k in ID_KEYS if k in fields), None)
+        self.unique = unique
 
     def describe(self) -> str:
         return f"a list of {self.item.describe()}"
@@ -190,7 +225,28 @@ class ListOf(Field):
             raise self.fail(value, source, path, f"expected a list, got {type(value).__name__}")
         if len(value) > self.max_items:
             raise self.fail(value, source, path, f"more than {self.max_items} items")
-        return [self.item.check(v, source, f"{path}[{i}]") for i, v in enumerate(value)]
+        out = [self.item.check(v, source, f"{path}[{i}]") for i, v in enumerate(value)]
+        if self.unique:
+            self._check_unique(out, source, path)
+        return out
+
+    def _check_unique(self, items: list, source: str, path: str) -> None:
+        from openapps_sim.config.normalise import norm_text
+
+        seen: dict[str, int] = {}
+        for i, item in enumerate(items):
+            key = norm_text(item.get(self.unique, "")) if isinstance(item, dict) else norm_text(item)
+            if not key:
+                continue  # an item without that field (a saved place named by its place id)
+            if key in seen:
+                raise ConfigError(
+                    source,
+                    f"{path}[{i}].{self.unique}",
+                    f"{item[self.unique]!r} is the same {self.unique} as {path}[{seen[key]}]; "
+                    f"tasks name these items by their {self.unique}",
+                    f"a {self.unique} no other item of {path} has",
+                )
+            seen[key] = i
 
     def merge(self, base, override, source, path):
         if isinstance(override, dict) and self.key and isinstance(base, list):
@@ -213,6 +269,8 @@ class ListOf(Field):
             if self.key in patch and str(patch[self.key]) != item_id:
                 raise ConfigError(source, _join(sub, self.key), f"differs from the item's {self.key} {item_id!r}")
             out[where[item_id]] = self.item.merge(base[where[item_id]], patch, source, sub)
+        if self.unique:
+            self._check_unique(out, source, path)
         return out
 
 
@@ -292,6 +350,8 @@ class Record(Field):
         node: Field = self
         walked = ""
         for part in dotted.split("."):
+            if isinstance(node, Partial):
+                node = node.record
             if isinstance(node, Record):
                 if part not in node.fields:
                     raise ConfigError(source, _join(walked, part), "unknown key", ", ".join(node.fields))
@@ -302,6 +362,46 @@ class Record(Field):
                 raise ConfigError(source, _join(walked, part), f"{walked} is {node.describe()} and has no keys")
             walked = _join(walked, part)
         return node
+
+
+class Partial(Field):
+    """Some keys of a :class:`Record`, checked like the record's but without defaults filled
+    in: an overlay applied on top of a complete value (see :func:`overlay`)."""
+
+    def __init__(self, record: Record, doc: str = ""):
+        super().__init__({}, doc)
+        self.record = record
+
+    def describe(self) -> str:
+        return "some keys of " + self.record.describe()
+
+    def check(self, value, source, path):
+        return self.merge({}, value, source, path)
+
+    def merge(self, base, override, source, path):
+        if override is None:
+            return base
+        if not isinstance(override, dict):
+            raise self.fail(override, source, path, f"expected a mapping, got {type(override).__name__}")
+        out = dict(base or {})
+        for key, val in override.items():
+            if key not in self.record.fields:
+                raise self.record._unknown(key, source, path)
+            field = self.record.fields[key]
+            sub = _join(path, key)
+            if isinstance(field, Record):
+                out[key] = Partial(field).merge(out.get(key), val, source, sub)
+            else:
+                out[key] = field.check(val, source, sub)
+        return out
+
+
+def overlay(base: dict, partial: dict) -> dict:
+    """``base`` with the keys of ``partial`` (a :class:`Partial` value) laid over it."""
+    out = dict(base)
+    for key, val in partial.items():
+        out[key] = overlay(out[key], val) if isinstance(val, dict) and isinstance(out.get(key), dict) else val
+    return out
 
 
 def _join(path: str, key: str) -> str:

@@ -146,7 +146,7 @@ class OpenAppsTask(AbstractBrowserTask):
             "partial_reward": ev.partial,
             "subgoals": ev.subgoals,
             "state_diff": [d.as_dict() for d in ev.diff[:50]],
-            "explanation": ev.explain(),
+            "explanation": ev.explain(events=self.events()),
             "answer_ok": ev.answer_ok,
             # the check at which each milestone was first reached; NaN: not yet. Floats throughout,
             # so that vectorised envs can batch the info (gymnasium stacks info values in arrays)

@@ -210,6 +210,7 @@ class Worker:
             state_diff=[d.as_dict() for d in final.diff[:20]],
             **_progress_fields(fam, task, final, checked_at, len(actions)),
         )
+        events = task.events()
         shown = task.interruptions()["shown"]
         record.update(interruptions=shown, harmful_accepted=any(e["harmful"] for e in shown))
         trajectory = {
@@ -223,9 +224,9 @@ class Worker:
             "params": task_info.get("params"),
             "first_screenshot": first_shot,
             "steps": [asdict(s) for s in steps],
-            "events": task.events(),
+            "events": events,
             "reward": float(reward),
-            "explanation": final.explain(),
+            "explanation": final.explain(events=events),
         }
         self.episodes += 1
         return EpisodeResult(record, trajectory)

@@ -30,7 +30,7 @@ from typing import Any
 
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.taskkit import language as lang_data
-from openapps_sim.taskkit.reward import StateDiff, normalise_world, state_diff
+from openapps_sim.taskkit.reward import StateDiff, describe_event, normalise_world, state_diff
 
 ENGLISH_STYLES = ("plain", "casual", "context")
 
@@ -136,14 +136,22 @@ class Evaluation:
     subgoals: dict[str, bool]
     answer_ok: bool | None = None
 
-    def explain(self, limit: int = 12) -> str:
+    def explain(self, limit: int = 12, events: list[dict] | None = None) -> str:
+        """The reward in words: the differences from the expected state and, when ``events``
+        (the world's event log) is given, what the episode changed, next to them."""
         if self.success:
-            return "success: the whole state equals the expected state"
-        lines = [f"{len(self.diff)} state difference(s):"] + [f"  {d}" for d in self.diff[:limit]]
-        if len(self.diff) > limit:
-            lines.append(f"  ... and {len(self.diff) - limit} more")
-        if self.answer_ok is False:
-            lines.append("  the returned answer is missing or wrong")
+            lines = ["success: the whole state equals the expected state"]
+        else:
+            lines = [f"{len(self.diff)} state difference(s):"] + [f"  {d}" for d in self.diff[:limit]]
+            if len(self.diff) > limit:
+                lines.append(f"  ... and {len(self.diff) - limit} more")
+            if self.answer_ok is False:
+                lines.append("  the returned answer is missing or wrong")
+        if events is not None:
+            lines.append(f"event log ({len(events)} change(s) in this episode):")
+            lines.extend(f"  {describe_event(e)}" for e in events[-limit:])
+            if len(events) > limit:
+                lines.insert(-limit, f"  ... {len(events) - limit} earlier change(s)")
         return "\n".join(lines)
 
 

@@ -11,7 +11,7 @@ Adding a language adds files, never code:
   titles, event titles, pin labels, messages, lines appended to files, how a date is written.
 
 The goal languages are the phrasing files present; a task samples content in the world's
-language (the pack's ``shell.lang``).
+language (the pack's ``shell.lang``, or ``shell.content_lang`` when it sets one).
 """
 
 from __future__ import annotations
@@ -102,10 +102,16 @@ def world_language(config: dict) -> str:
     return str((config.get("shell") or {}).get("lang") or ENGLISH)
 
 
+def content_language(config: dict) -> str:
+    """The language of the world's content: ``shell.content_lang`` (set by packs that translate
+    only the interface), else ``shell.lang``."""
+    return str((config.get("shell") or {}).get("content_lang") or world_language(config))
+
+
 def words(config_or_lang: dict | str, key: str) -> Any:
     """Task content named ``key`` (``todo.new_items``...) in the world's language (or the
     language given). A language without it is an error naming the file to add it to."""
-    lang = config_or_lang if isinstance(config_or_lang, str) else world_language(config_or_lang)
+    lang = config_or_lang if isinstance(config_or_lang, str) else content_language(config_or_lang)
     data = content_file(lang)
     node: Any = data
     for part in key.split("."):

@@ -1,9 +1,20 @@
-"""Full-state comparison: the normalised world state, expected versus actual, path by path."""
+"""Full-state comparison: the normalised world state, expected versus actual, explained item by item.
+
+Success is decided by equality of the normalised states (with a tolerance for floats); the list of
+differences only explains it. Items of a list are matched by identity, not by position: by the
+natural key an app declares for that list (``AppSpec.item_keys``, for example a todo's title), or
+by ``id``, or else by equal content. So one missing todo is one difference (``missing todo 'buy
+oat milk'``), one extra item is one, an item added twice is one, and one changed field is one.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
+
+from openapps_sim.appkit import ItemKey
 
 
 @dataclass(frozen=True)
@@ -11,12 +22,18 @@ class StateDiff:
     path: str
     expected: Any
     actual: Any
+    note: str = ""  # the difference in words, when it is about a whole item
 
     def __str__(self) -> str:
+        if self.note:
+            return self.note
         return f"{self.path}: expected {_short(self.expected)}, got {_short(self.actual)}"
 
     def as_dict(self) -> dict:
-        return {"path": self.path, "expected": self.expected, "actual": self.actual}
+        out = {"path": self.path, "expected": self.expected, "actual": self.actual}
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 MISSING = "<missing>"
@@ -35,34 +52,153 @@ def normalise_world(state: dict) -> dict:
     return {name: (apps[name].normalise(value) if name in apps else value) for name, value in state.items()}
 
 
-def state_diff(expected: Any, actual: Any, path: str = "") -> list[StateDiff]:
-    """Every place where ``actual`` differs from ``expected`` (empty list: equal)."""
+def declared_keys() -> dict[str, ItemKey]:
+    """Every app's list identities, by pattern over world paths (``todo.items``)."""
+    from openapps_sim.config.catalog import discover_apps
+
+    return {f"{name}.{pattern}": key for name, app in discover_apps().items() for pattern, key in app.item_keys.items()}
+
+
+def same(expected: Any, actual: Any) -> bool:
+    """Equality of two states, floats within 1e-9 (what success means)."""
     if isinstance(expected, dict) and isinstance(actual, dict):
-        out: list[StateDiff] = []
-        for key in expected.keys() | actual.keys():
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in actual:
-                out.append(StateDiff(sub, expected[key], MISSING))
-            elif key not in expected:
-                out.append(StateDiff(sub, MISSING, actual[key]))
-            else:
-                out.extend(state_diff(expected[key], actual[key], sub))
-        return sorted(out, key=lambda d: d.path)
+        return expected.keys() == actual.keys() and all(same(expected[k], actual[k]) for k in expected)
     if isinstance(expected, list) and isinstance(actual, list):
-        out = []
-        for i in range(max(len(expected), len(actual))):
-            sub = f"{path}[{i}]"
-            if i >= len(actual):
-                out.append(StateDiff(sub, expected[i], MISSING))
-            elif i >= len(expected):
-                out.append(StateDiff(sub, MISSING, actual[i]))
-            else:
-                out.extend(state_diff(expected[i], actual[i], sub))
-        return out
+        return len(expected) == len(actual) and all(same(e, a) for e, a in zip(expected, actual, strict=False))
     if isinstance(expected, float) or isinstance(actual, float):
         try:
-            if abs(float(expected) - float(actual)) <= 1e-9:
-                return []
+            return abs(float(expected) - float(actual)) <= 1e-9
         except (TypeError, ValueError):
-            pass
-    return [] if expected == actual else [StateDiff(path, expected, actual)]
+            return False
+    return expected == actual
+
+
+def state_diff(expected: Any, actual: Any, path: str = "", keys: dict[str, ItemKey] | None = None) -> list[StateDiff]:
+    """Every difference between ``actual`` and ``expected`` (empty list: equal).
+
+    ``keys`` maps list paths (``todo.items``; ``*`` stands for any mapping key, ``[]`` for any list
+    item) to the identity of their items; by default, what the apps declare.
+    """
+    if keys is None:
+        keys = declared_keys()
+    return _diff(expected, actual, path, keys)
+
+
+def _diff(expected: Any, actual: Any, path: str, keys: dict[str, ItemKey]) -> list[StateDiff]:
+    if same(expected, actual):
+        return []
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        out: list[StateDiff] = []
+        entry = _key_for(path, keys)  # a mapping declared as a collection: its keys name items
+        noun = _noun(path, entry) if entry is not None else "key"
+        for key in sorted(expected.keys() | actual.keys(), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in actual:
+                out.append(StateDiff(sub, expected[key], MISSING, f"{path or 'state'}: missing {noun} {key!r}"))
+            elif key not in expected:
+                out.append(StateDiff(sub, MISSING, actual[key], f"{path or 'state'}: extra {noun} {key!r}"))
+            else:
+                out.extend(_diff(expected[key], actual[key], sub, keys))
+        return out
+    if isinstance(expected, list) and isinstance(actual, list):
+        out = _list_diff(expected, actual, path, _key_for(path, keys), keys)
+        # Same items in another order: the only way matched items can still differ.
+        return out or [StateDiff(path, expected, actual, f"{path}: the same items in a different order")]
+    return [StateDiff(path, expected, actual)]
+
+
+def _pattern(path: str) -> str:
+    return re.sub(r"\[[^\]]*\]", "[]", path)
+
+
+def _key_for(path: str, keys: dict[str, ItemKey]) -> ItemKey | None:
+    parts = _pattern(path).split(".")
+    for pattern, key in keys.items():
+        want = pattern.split(".")
+        if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts, strict=False)):
+            return key
+    return None
+
+
+def _identity(item: Any, key: ItemKey | None) -> Any:
+    if isinstance(item, dict):
+        if key is not None and key.fields and all(f in item for f in key.fields):
+            return tuple(item[f] for f in key.fields)
+        if (key is None or not key.fields) and "id" in item:
+            return (item["id"],)
+    return None
+
+
+def _label(item: Any, key: ItemKey | None) -> str:
+    ident = _identity(item, key)
+    if ident is None:
+        return _short(item, 80)
+    return " ".join(repr(v) for v in ident)
+
+
+def _noun(path: str, key: ItemKey | None) -> str:
+    if key is not None and key.noun:
+        return key.noun
+    last = _pattern(path).split(".")[-1].replace("[]", "")
+    return last[:-1] if last.endswith("s") else f"item of {last}"
+
+
+def _list_diff(expected: list, actual: list, path: str, key: ItemKey | None, keys: dict) -> list[StateDiff]:
+    noun = _noun(path, key)
+    # Group by identity (items without one form a single anonymous group), then match within
+    # each group: equal items first, then the rest in order as changed items.
+    groups: dict[str, tuple[list, list]] = {}
+    for side, items in ((0, expected), (1, actual)):
+        for item in items:
+            ident = _identity(item, key)
+            gid = json.dumps(ident, sort_keys=True, default=str) if ident is not None else ""
+            groups.setdefault(gid, ([], []))[side].append(item)
+    out: list[StateDiff] = []
+    for gid, (exp, act) in groups.items():
+        exp, act = list(exp), list(act)
+        for item in list(exp):
+            hit = next((i for i, a in enumerate(act) if same(item, a)), None)
+            if hit is not None:
+                exp.remove(item)
+                del act[hit]
+        pairs = list(zip(exp, act, strict=False)) if gid else _similar_pairs(exp, act)
+        for e, a in pairs:
+            exp.remove(e)
+            act.remove(a)
+            out.extend(_diff(e, a, f"{path}[{_label(e, key)}]", keys))
+        for e in exp:
+            out.append(StateDiff(f"{path}[{_label(e, key)}]", e, MISSING, f"{path}: missing {noun} {_label(e, key)}"))
+        for a in act:
+            sub = f"{path}[{_label(a, key)}]"
+            if gid and len(groups[gid][0]):
+                n_exp, n_act = len(groups[gid][0]), len(groups[gid][1])
+                note = f"{path}: {noun} {_label(a, key)} is there {n_act} times, expected {n_exp}"
+            else:
+                note = f"{path}: extra {noun} {_label(a, key)}"
+            out.append(StateDiff(sub, MISSING, a, note))
+    return out
+
+
+def _similar_pairs(expected: list, actual: list) -> list[tuple[Any, Any]]:
+    """Pairs of anonymous items that are one item changed: mappings that agree on at least half
+    of their fields, best agreement first."""
+    scored = []
+    for i, e in enumerate(expected):
+        for j, a in enumerate(actual):
+            if isinstance(e, dict) and isinstance(a, dict) and e.keys() == a.keys() and e:
+                agree = sum(same(e[k], a[k]) for k in e)
+                if agree * 2 >= len(e):
+                    scored.append((-agree, i, j))
+    pairs, used_e, used_a = [], set(), set()
+    for _, i, j in sorted(scored):
+        if i not in used_e and j not in used_a:
+            used_e.add(i)
+            used_a.add(j)
+            pairs.append((expected[i], actual[j]))
+    return pairs
+
+
+def describe_event(event: dict) -> str:
+    """One line of the event log: ``#3 todo.add id='t9' title='Buy oat milk'``."""
+    args = " ".join(f"{k}={_short(v, 60)}" for k, v in (event.get("args") or {}).items())
+    return f"#{event.get('i', '?')} {event.get('app', '?')}.{event.get('op', '?')} {args}".rstrip()

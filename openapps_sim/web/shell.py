@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from fasthtml.common import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 
 from openapps_sim.web.interruptions import INTERRUPT_CSS, interruption_layer
-from openapps_sim.web.theme import BASE_CSS
+from openapps_sim.web.theme import BASE_CSS, narrow_css
 
 if TYPE_CHECKING:
     from openapps_sim.appkit import AppContext
@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 
 def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
     world = ctx.world
-    theme = world.config["theme"]
+    theme = ctx.theme
     shell = world.config["shell"]
-    css = BASE_CSS + world.theme_css() + ctx.app.css
-    main, interruption = interruption_layer(ctx, Main(*children))
+    css = BASE_CSS + world.theme_css(theme) + ctx.app.css + narrow_css(BASE_CSS + ctx.app.css)
+    main, interruption = interruption_layer(ctx, Main(*[_auto_direction(c) for c in children]))
     if interruption is not None:
         css += INTERRUPT_CSS
     body_cls = f"layout-{theme['layout']} nav-{theme['nav_position']} app-{ctx.app.name}"
@@ -39,8 +39,26 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
             *((interruption, topbar, main) if _is_banner(interruption) else (topbar, main, interruption)), cls=body_cls
         ),
         lang=shell["lang"],
+        dir=shell["dir"],
     )
     return "<!doctype html>\n" + to_xml(doc)
+
+
+_TEXT_INPUTS = {None, "text", "search", "email", "url", "tel"}
+
+
+def _auto_direction(node: Any) -> Any:
+    """Every text field and text area gets ``dir="auto"`` (unless it says otherwise), so what a
+    user types reads in its own direction on a right-to-left page and vice versa."""
+    tag = getattr(node, "tag", None)
+    if tag is None:
+        return node
+    attrs = node.attrs
+    if (tag == "textarea" or (tag == "input" and attrs.get("type") in _TEXT_INPUTS)) and "dir" not in attrs:
+        attrs["dir"] = "auto"
+    for child in node.children:
+        _auto_direction(child)
+    return node
 
 
 def _is_banner(component: Any) -> bool:

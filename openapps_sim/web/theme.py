@@ -6,7 +6,15 @@ and so on), so one theme pack restyles all six apps at once.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from openapps_sim.web.fonts import font_face_css, font_stack
+
+# Below this viewport width the desktop layout takes the phone rules too: a desktop page in a
+# narrow window (or the 480 px resolution sweep) stacks its columns like the phone layout.
+NARROW = 640
+_MOBILE = re.compile(r"\.layout-mobile(?![\w-])")
 
 
 def theme_css(theme: dict) -> str:
@@ -36,15 +44,17 @@ BASE_CSS = """
 *{box-sizing:border-box}
 html,body{margin:0;padding:0}
 body{background:var(--background);color:var(--text);font-family:var(--font);font-size:var(--fs);
- line-height:var(--lh);letter-spacing:var(--ls)}
+ line-height:var(--lh);letter-spacing:var(--ls);overflow-wrap:break-word}
+img,svg,video{max-width:100%}
+pre{max-width:100%;overflow-x:auto}
 h1,h2,h3{font-family:var(--heading-font);margin:0 0 var(--gap) 0;line-height:1.2}
 h1{font-size:1.6em}h2{font-size:1.25em}h3{font-size:1.05em}
 a{color:var(--primary)}
-.topbar{display:flex;align-items:center;gap:var(--gap);padding:var(--gap) var(--pad);
+.topbar{display:flex;flex-wrap:wrap;align-items:center;gap:var(--gap);padding:var(--gap) var(--pad);
  background:var(--surface);border-bottom:var(--bw) solid var(--border)}
 .topbar .brand{font-weight:700;color:var(--muted)}
 .topbar a{text-decoration:none;font-weight:600}
-.nav-bottom .topbar{position:fixed;bottom:0;left:0;right:0;border-top:var(--bw) solid var(--border);border-bottom:0;z-index:5}
+.nav-bottom .topbar{position:fixed;bottom:0;inset-inline:0;border-top:var(--bw) solid var(--border);border-bottom:0;z-index:5}
 .nav-bottom main{padding-bottom:64px}
 main{max-width:var(--width);margin:0 auto;padding:var(--pad)}
 .card{background:var(--surface);border:var(--bw) solid var(--border);border-radius:var(--radius);
@@ -70,8 +80,37 @@ ul.plain{list-style:none;margin:0;padding:0}
 .error{background:var(--danger);color:#fff;padding:var(--gap) var(--pad);border-radius:var(--radius);margin-bottom:var(--pad)}
 .icon{width:1.2em;height:1.2em;vertical-align:-.2em}
 table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:calc(var(--gap)/2) var(--gap);border-bottom:var(--bw) solid var(--border)}
+th,td{text-align:start;padding:calc(var(--gap)/2) var(--gap);border-bottom:var(--bw) solid var(--border)}
 .layout-mobile main{padding:calc(var(--pad)*.75)}
 .layout-mobile .row{flex-direction:column;align-items:stretch}
 .layout-mobile .topbar{flex-wrap:wrap}
 """
+
+
+def _top_level_rules(css: str):
+    """``(selector, body)`` of each plain rule at the top level (at-rules are skipped)."""
+    depth, start, selector = 0, 0, ""
+    for i, ch in enumerate(css):
+        if ch == "{":
+            if depth == 0:
+                selector, start = css[start:i].strip(), i + 1
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                if not selector.startswith("@"):
+                    yield selector, css[start:i]
+                start = i + 1
+
+
+@lru_cache(maxsize=64)
+def narrow_css(css: str, breakpoint: int = NARROW) -> str:
+    """The phone rules of ``css`` (rules whose every selector starts with ``.layout-mobile``)
+    again for the desktop layout in a viewport narrower than ``breakpoint`` pixels, so that an
+    app writes its phone layout once and no page is wider than a phone's screen."""
+    rules = []
+    for selector, body in _top_level_rules(css):
+        parts = [s.strip() for s in selector.split(",")]
+        if parts and all(_MOBILE.match(s) for s in parts):
+            rules.append(",".join(_MOBILE.sub(".layout-desktop", s, count=1) for s in parts) + "{" + body + "}")
+    return f"@media (max-width:{breakpoint}px){{{''.join(rules)}}}" if rules else ""

@@ -23,7 +23,7 @@ class World:
         self.config: dict = {}
         self.state: dict[str, dict] = {}
         self.events: list[dict] = []
-        self._css_cache: tuple[str, str] | None = None
+        self._css_cache: dict[str, str] | None = None
         self.interrupts = Interruptions()
         self.server_errors = 0
         self.reset()
@@ -57,8 +57,12 @@ class World:
     def log(self, app: str, op: str, args: dict) -> None:
         self.events.append({"i": len(self.events), "app": app, "op": op, "args": args, "t": time.time()})
 
-    def theme_css(self) -> str:
-        key = json.dumps(self.config["theme"], sort_keys=True)
-        if self._css_cache is None or self._css_cache[0] != key:
-            self._css_cache = (key, theme_css(self.config["theme"]))
-        return self._css_cache[1]
+    def theme_css(self, theme: dict | None = None) -> str:
+        """The CSS of ``theme`` (default: the global theme), cached per distinct theme."""
+        theme = self.config["theme"] if theme is None else theme
+        key = json.dumps(theme, sort_keys=True)
+        if self._css_cache is None or key not in self._css_cache:
+            if self._css_cache is None or len(self._css_cache) > 16:
+                self._css_cache = {}
+            self._css_cache[key] = theme_css(theme)
+        return self._css_cache[key]
