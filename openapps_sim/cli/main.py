@@ -6,9 +6,9 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
+from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
 from openapps_sim.taskkit.language import goal_languages
 
@@ -24,102 +24,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("Press Ctrl+C to stop.", flush=True)
 
     serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce)
-    return 0
-
-
-def cmd_variations(args: argparse.Namespace) -> int:
-    from openapps_sim.config.packs import list_packs, resolve_pack
-
-    if args.action == "sample":
-        from openapps_sim.config.sampler import write_samples
-
-        names = write_samples(args.n, args.seed, args.out)
-        if args.check:
-            from openapps_sim.config.catalog import compose
-
-            for name in names:
-                compose(str(Path(args.out) / f"{name}.yaml"))
-        print(f"wrote {len(names)} packs to {args.out} ({names[0]} ... {names[-1]})")
-        return 0
-    if args.action == "show":
-        import yaml
-
-        from openapps_sim.config.catalog import compose
-
-        print(yaml.safe_dump(compose(args.expression, args.set), allow_unicode=True, sort_keys=False))
-        return 0
-    packs = list_packs()
-    width = max(len(n) for n in packs)
-    for name in packs:
-        print(f"{name:<{width}}  {resolve_pack(name).description}")
-    print(f"{'random-<seed>':<{width}}  a generated pack (colours, fonts, sizes, layout, language, descriptions)")
-    return 0
-
-
-def cmd_tasks(args: argparse.Namespace) -> int:
-    from openapps_sim.cli.instances import distinct_instances
-    from openapps_sim.taskkit import ENGLISH_STYLES, all_families
-
-    fams = all_families()
-    counts = distinct_instances(fams, args.seeds, args.variation) if args.seeds else {}
-    rows = [
-        (
-            "id",
-            "apps",
-            "structure",
-            "category",
-            "phrasings",
-            "languages",
-            "max steps",
-            f"instances/{args.seeds}" if args.seeds else "",
-        )
-    ]
-    structures: dict[str, int] = {}
-    for fid, fam in fams.items():
-        n = sum(len(v) for v in fam.phrasings.values())
-        en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
-        structures[fam.structure] = structures.get(fam.structure, 0) + 1
-        rows.append(
-            (
-                fid,
-                ",".join(fam.apps),
-                fam.structure,
-                fam.category,
-                f"{n} ({en} en)",
-                ",".join(fam.languages()),
-                str(fam.max_steps),
-                str(counts.get(fid, "")),
-            )
-        )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-    print(f"\n{len(fams)} task families: " + ", ".join(f"{k} {v}" for k, v in sorted(structures.items())))
-    if args.seeds:
-        print(
-            f"instances/{args.seeds}: distinct instances (start state, expected state, answer; phrasing left out) "
-            f"over seeds 0..{args.seeds - 1} under {args.variation!r}; floors in docs/tasks.md"
-        )
-    return 0
-
-
-def cmd_agents(args: argparse.Namespace) -> int:
-    from openapps_sim.agent import load_agent_class, registered_agents
-
-    for name in registered_agents():
-        print(f"{name:<12} {load_agent_class(name).summary()}")
-    configs = Path(__file__).resolve().parent.parent / "agents" / "configs"
-    try:
-        from importlib import resources
-
-        configs = Path(str(resources.files("openapps_sim.agents"))) / "configs"
-    except (ModuleNotFoundError, TypeError):
-        pass
-    if configs.is_dir():
-        print("\nconfigs (--agent-config):")
-        for p in sorted(configs.glob("*.yaml")):
-            print(f"  {p.stem}")
-    print("\nYour own agent: --agent package.module:ClassName")
     return 0
 
 
@@ -245,48 +149,6 @@ def cmd_gallery(args: argparse.Namespace) -> int:
     index = build_gallery(Path(args.out), packs=args.packs, apps=args.apps, width=args.width, height=args.height)
     print(f"gallery: {index}")
     return 0
-
-
-def cmd_fonts(args: argparse.Namespace) -> int:
-    from openapps_sim.web.fonts import fetch, font_dir
-
-    missing = fetch(quiet=args.quiet)
-    if missing:
-        print(
-            f"could not fetch: {', '.join(missing)} (npm not found or the registry is unreachable); "
-            "pages fall back to generic fonts",
-            file=sys.stderr,
-        )
-    print(f"fonts in {font_dir()}")
-    return 0
-
-
-def cmd_doctor(args: argparse.Namespace) -> int:
-    from openapps_sim.envs.browser import chromium_version, find_chromium
-    from openapps_sim.web.fonts import WEB_FONTS, available, font_dir
-
-    ok = True
-    try:
-        path = find_chromium()
-        print(f"chromium (headless runs): {path} ({chromium_version(path)})")
-        headed = find_chromium(headless=False)
-        if headed != path:
-            print(f"chromium (--headed runs): {headed}")
-    except BrowserNotFound as e:
-        print(f"chromium: MISSING - {e}")
-        ok = False
-    missing = [f for f in WEB_FONTS if not available(f)]
-    print(
-        f"fonts: {font_dir()} ({len(WEB_FONTS) - len(missing)}/{len(WEB_FONTS)} web fonts"
-        + (f"; missing {', '.join(missing)}: run `openapps fonts`" if missing else "")
-        + ")"
-    )
-    t0 = time.perf_counter()
-    from openapps_sim.web.world import World
-
-    w = World()
-    print(f"apps: {', '.join(w.apps)} (world built in {(time.perf_counter() - t0) * 1000:.0f} ms)")
-    return 0 if ok else 1
 
 
 def _non_negative(text: str) -> int:
