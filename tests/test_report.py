@@ -201,7 +201,7 @@ def test_html_names_agents_variations_and_run(written):
         assert text in html
     assert "How to read this" in html
     # The trajectory viewer: goal, actions, the invalid action's category and embedded screenshots.
-    assert "Add &#x27;Buy oat milk&#x27; to my todo list" in html
+    assert "Add 'Buy oat milk' to my todo list" in html or "Add &#x27;Buy oat milk&#x27; to my todo list" in html
     assert "click(bid)" in html and "bad arguments" in html
     assert html.count("data:image/jpeg;base64,") == 3  # first page + two steps with a screenshot
     assert "/todo/?tab=done" in html  # URLs are shown as paths

@@ -132,14 +132,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.report import headline_table, load_results, write_report
 
     out = Path(args.dir)
-    if not (out / "results.jsonl").is_file():
+    if not (out / "results.jsonl").is_file() and not (out / "episode.json").is_file():
         raise ConfigError(
             str(out), "results.jsonl", "not found", "a folder written by openapps sweep (or openapps run --out)"
         )
-    md, html = write_report(out)
+    md, html = write_report(out, min_repeats=getattr(args, "loop_repeats", 2), paper=getattr(args, "paper", False))
     if not getattr(args, "quiet", False):
         print(headline_table(load_results(out)))
         print(f"\nreport: {md}\n        {html}")
+        if getattr(args, "paper", False):
+            print(f"        {out / 'paper.md'}")
     return 0
 
 
@@ -284,6 +286,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("report", help="write report.md and report.html for a results folder")
     s.add_argument("dir", help="a results folder of openapps sweep or openapps run --out")
+    s.add_argument("--paper", action="store_true", help="also write the OpenApps paper's views alone to paper.md")
+    s.add_argument(
+        "--loop-repeats", type=int, default=2, help="a loop is a block repeated at least this often (paper: 2)"
+    )
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("gallery", help="screenshot every app under every pack into a side-by-side page")

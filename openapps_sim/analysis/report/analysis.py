@@ -33,6 +33,10 @@ class Analysis:
     errors: pd.DataFrame
     error_messages: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    min_repeats: int = m.DEFAULT_MIN_REPEATS
+    baseline: str = "default"
+    n_boot: int = 2000
+    seed: int = 0
 
     @property
     def valid(self) -> pd.DataFrame:
@@ -54,13 +58,19 @@ def distinguish_agent_configs(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def analyse(
-    df: pd.DataFrame, manifest: dict | None = None, axes: Iterable[str] | None = None, n_boot: int = 2000, seed: int = 0
+    df: pd.DataFrame,
+    manifest: dict | None = None,
+    axes: Iterable[str] | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+    min_repeats: int = m.DEFAULT_MIN_REPEATS,
 ) -> Analysis:
-    """Compute every table of the report from a results table."""
+    """Compute every table of the report from a results table (loops: blocks repeated at least
+    ``min_repeats`` times)."""
     manifest = manifest or {}
     notes = list(df.attrs.get("notes", []))
     df = distinguish_agent_configs(df)
-    p = m.prepare(df)
+    p = m.prepare(df, min_repeats)
     v = m.valid_episodes(p)
     axes = list(axes or [])
     for a in manifest.get("axes", []) or []:
@@ -91,6 +101,9 @@ def analyse(
         errors=m.error_summary(p, ["agent"]),
         error_messages=m.error_messages(p),
         notes=notes,
+        min_repeats=min_repeats,
+        n_boot=n_boot,
+        seed=seed,
     )
 
 
