@@ -6,6 +6,7 @@ and 10), any axis crossed with the variation (Table 7, Figure 9) and multi-step 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,8 +26,11 @@ def _boot_rows(values: np.ndarray, n_boot: int, seed: list[int], level: float = 
     rng = np.random.default_rng(seed)
     n = len(values)
     idx = rng.integers(0, n, size=(n_boot, n))
-    with np.errstate(invalid="ignore"):
-        return np.nanmean(values[idx], axis=1) if n else np.full((n_boot, values.shape[1]), np.nan)
+    if not n:
+        return np.full((n_boot, values.shape[1]), np.nan)
+    with warnings.catch_warnings():  # a resample whose tasks all lack a deviation: NaN, skipped later
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(values[idx], axis=1)
 
 
 def _interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
