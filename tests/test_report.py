@@ -203,7 +203,9 @@ def test_html_names_agents_variations_and_run(written):
     # The trajectory viewer: goal, actions, the invalid action's category and embedded screenshots.
     assert "Add 'Buy oat milk' to my todo list" in html or "Add &#x27;Buy oat milk&#x27; to my todo list" in html
     assert "click(bid)" in html and "bad arguments" in html
-    assert html.count("data:image/jpeg;base64,") == 3  # first page + two steps with a screenshot
+    # Each step shows the page it acted on: the first page, step 1's result, the same page again
+    # (the invalid step 2 changed nothing), then the final page.
+    assert html.count("data:image/jpeg;base64,") == 4
     assert "/todo/?tab=done" in html  # URLs are shown as paths
 
 
@@ -263,6 +265,9 @@ def test_varied_viewport_gets_a_breakdown(tmp_path: Path):
     # A version is now variation x viewport: said so in the note.
     assert "one combination of variation, viewport" in text
     assert "success rate per viewport" in html.read_text(encoding="utf-8")
+    # The axis crossed with the variation (the paper's Table 7): one heat cell per viewport x variation.
+    grid = md_section(text, "Axis × variation (Table 7, Figure 9)")
+    assert "### Viewport × variation: alpha" in grid and "| 480x320 | 33% | – |" in grid
 
 
 def test_load_results_skips_torn_and_damaged_lines_with_notes(results_dir: Path, tmp_path: Path):
@@ -326,7 +331,7 @@ def test_html_renders_offline_in_chromium(written, tmp_path: Path):
         assert page.locator("svg.chart").count() >= 4
         assert page.locator("#trajectories > details").count() == 1  # (plus the "why this reward" inside)
         page.locator("#trajectories > details > summary").first.click()
-        assert page.locator("#trajectories img").count() == 3
+        assert page.locator("#trajectories img").count() == 4
         page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         external = [u for u in requests if not (u.startswith("file:") or u.startswith("data:"))]
         assert external == []

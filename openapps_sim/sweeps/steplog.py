@@ -22,7 +22,8 @@ THUMB_WIDTH = 360
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}
 
-_BID_ARG = re.compile(r"^\s*(\w+)\(\s*['\"]([^'\"]+)['\"]")
+_BID_ACTIONS = "click|dblclick|hover|fill|select_option|focus|clear|press|upload_file|drag_and_drop"
+_BID_ARG = re.compile(rf"^\s*({_BID_ACTIONS})\(\s*['\"]([^'\"]+)['\"]")
 _XY_ARGS = re.compile(
     r"^\s*(mouse_click|mouse_dblclick|mouse_move|mouse_down|mouse_up|mouse_drag_and_drop)\(\s*([-\d.]+)\s*,\s*([-\d.]+)"
 )

@@ -68,11 +68,17 @@ def length_band(n: int) -> str:
     return "3-4" if n <= 4 else "5+"
 
 
+def _app_of(task: Any, apps: Any) -> str:
+    """The app of a task: the one it needs, else "several apps" (``multi.*`` families)."""
+    needed = [a for a in _as_list(apps) if a != "start"] or [str(task).split(".")[0]]
+    return needed[0] if len(needed) == 1 else "several apps"
+
+
 def rollup_columns(df: pd.DataFrame) -> pd.DataFrame:
-    """The valid episodes with ``app`` (the task's app, from its id), ``variation_kind``,
+    """The valid episodes with ``app`` (the app the task needs, or "several apps"), ``variation_kind``,
     ``task_structure`` and ``length`` (milestone band) added."""
     v = valid_episodes(df).copy()
-    v["app"] = [str(t).split(".")[0] for t in v["task"]]
+    v["app"] = [_app_of(t, apps) for t, apps in zip(v["task"], v["task_apps"], strict=True)]
     v["variation_kind"] = [variation_kind(x) for x in v["variation"]]
     if "structure" in v.columns:
         v["task_structure"] = ["unknown" if _missing(s) or not s else str(s) for s in v["structure"]]

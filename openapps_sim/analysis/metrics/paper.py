@@ -28,9 +28,14 @@ def _boot_rows(values: np.ndarray, n_boot: int, seed: list[int], level: float = 
     idx = rng.integers(0, n, size=(n_boot, n))
     if not n:
         return np.full((n_boot, values.shape[1]), np.nan)
-    with warnings.catch_warnings():  # a resample whose tasks all lack a deviation: NaN, skipped later
+    return _nanmean(values[idx], axis=1)
+
+
+def _nanmean(values: np.ndarray, axis: int = 0) -> np.ndarray:
+    """Mean ignoring NaN; NaN (quietly) where every value is NaN (no task had a deviation)."""
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmean(values[idx], axis=1)
+        return np.nanmean(values, axis=axis)
 
 
 def _interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
@@ -63,8 +68,7 @@ def deviation_intervals(
         vals = g[stats].to_numpy(dtype=float)
         row = dict(zip(by, key, strict=True))
         row["tasks"] = len(g)
-        with np.errstate(invalid="ignore"):
-            means = np.nanmean(vals, axis=0) if len(vals) else np.full(4, np.nan)
+        means = _nanmean(vals) if len(vals) else np.full(4, np.nan)
         boot = _boot_rows(vals, n_boot, _group_seed(seed, key))
         for i, s in enumerate(stats):
             row[s] = float(means[i])
@@ -112,8 +116,7 @@ def version_reliability(
         vals = g[["success_rate", "std", "mad"]].to_numpy(dtype=float)
         row = {**dict(zip(by, key, strict=True)), "tasks": len(g), "n": int(g["n"].sum())}
         boot = _boot_rows(vals, n_boot, _group_seed(seed, key))
-        with np.errstate(invalid="ignore"):
-            means = np.nanmean(vals, axis=0)
+        means = _nanmean(vals)
         for i, s in enumerate(("success_rate", "std", "mad")):
             row[s] = float(means[i])
             row[f"{s}_lo"], row[f"{s}_hi"] = _interval(boot[:, i])

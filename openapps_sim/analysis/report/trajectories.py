@@ -163,7 +163,7 @@ def trajectory_section(
         P(
             f"{len(items)} of {n_with} recorded trajectories: both sides of success flips first, then failures, spread "
             "over agents and variations. Open one to see the goal, why it got its reward, and every step: the page "
-            "after it (a dot marks where the action clicked), the action and the element it addressed, the agent's "
+            "it acted on (a red ring marks where the action clicked), the action and the element it addressed, the agent's "
             "reasoning, any error, the app events it caused, tokens and time. Stuck loops have an orange edge; "
             "invalid actions a red border."
         ),

@@ -66,16 +66,22 @@ def _tokens(tokens: Any) -> str:
     return f"{int(total):,} tokens" if total and not _nan(total) else ""
 
 
-def _step_card(results_dir: Path, i: int, s: dict, kind: str, width: int, budget: _Budget, vp: tuple) -> Any:
+def _image(s: dict) -> Any:
+    return s.get("screenshot") or s.get("thumbnail")
+
+
+def _step_card(
+    results_dir: Path, i: int, s: dict, before: Any, kind: str, width: int, budget: _Budget, vp: tuple
+) -> Any:
+    """Step ``i``: the page the action was chosen on (``before``), marked where it clicked."""
     cat = s.get("category")
     err = s.get("error") or ""
     invalid = (cat not in (None, "", "valid")) or (cat is None and bool(err))
     target = s.get("target") or {}
-    image = s.get("screenshot") or s.get("thumbnail")
     shot: Any = ""
-    if image:
-        uri, why = _embed_image(results_dir, image, width, budget)
-        shot = _shot(uri, f"after step {i + 1}", _point(target), vp) if uri else Div(why, cls="noshot")
+    if before:
+        uri, why = _embed_image(results_dir, before, width, budget)
+        shot = _shot(uri, f"before step {i + 1}", _point(target), vp) if uri else Div(why, cls="noshot")
     tags = []
     if invalid and cat:
         tags.append(_badge(str(cat).replace("_", " "), "bad"))
@@ -183,20 +189,18 @@ def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: _
     if meta:
         body.append(HP(" · ".join(meta), cls="meta"))
     vp = _viewport(row)
-    cards = []
-    first = traj.get("first_screenshot") or traj.get("first_thumbnail")
-    if first:
-        uri, _ = _embed_image(results_dir, first, width, budget)
-        if uri:
-            cards.append(
-                Div(
-                    _shot(uri, "initial page", None, vp),
-                    Div(B("Start "), Span("the page the agent first saw", cls="meta"), cls="txt"),
-                    cls="step",
-                )
-            )
     steps = traj.get("steps") or []
-    cards += [_step_card(results_dir, i, s, kinds.get(i, ""), width, budget, vp) for i, s in enumerate(steps)]
+    # Each card shows the page its action was chosen on; a step that never reached the page
+    # (an invalid action) leaves it as it was.
+    before = [traj.get("first_screenshot") or traj.get("first_thumbnail")]
+    for s in steps:
+        before.append(_image(s) or before[-1])
+    cards = [_step_card(results_dir, i, s, before[i], kinds.get(i, ""), width, budget, vp) for i, s in enumerate(steps)]
+    if steps and before[-1]:
+        uri, _ = _embed_image(results_dir, before[-1], width, budget)
+        if uri:
+            end = Div(B("End "), Span("the page after the last step", cls="meta"), cls="txt")
+            cards.append(Div(_shot(uri, "final page", None, vp), end, cls="step"))
     body.append(Div(*cards, cls="steps") if cards else HP("No steps recorded.", cls="meta"))
     return body
 
