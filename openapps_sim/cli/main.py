@@ -138,7 +138,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         )
     md, html = write_report(out, min_repeats=getattr(args, "loop_repeats", 2), paper=getattr(args, "paper", False))
     if not getattr(args, "quiet", False):
-        print(headline_table(load_results(out)))
+        print(headline_table(load_results(out), min_repeats=getattr(args, "loop_repeats", 2)))
         print(f"\nreport: {md}\n        {html}")
         if getattr(args, "paper", False):
             print(f"        {out / 'paper.md'}")

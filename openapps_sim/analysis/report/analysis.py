@@ -33,6 +33,7 @@ class Analysis:
     errors: pd.DataFrame
     error_messages: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    per_variation_ci: pd.DataFrame = field(default_factory=pd.DataFrame)
     min_repeats: int = m.DEFAULT_MIN_REPEATS
     baseline: str = "default"
     n_boot: int = 2000
@@ -101,6 +102,7 @@ def analyse(
         errors=m.error_summary(p, ["agent"]),
         error_messages=m.error_messages(p),
         notes=notes,
+        per_variation_ci=m.version_reliability(p, ["agent", "variation"], n_boot=max(200, n_boot // 2), seed=seed),
         min_repeats=min_repeats,
         n_boot=n_boot,
         seed=seed,
@@ -196,10 +198,11 @@ def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
-def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> str:
-    """The per-agent headline as a plain-text table for the terminal."""
+def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, min_repeats: int = 2) -> str:
+    """The per-agent headline as a plain-text table for the terminal (loops counted as in the
+    report: blocks repeated at least ``min_repeats`` times)."""
     df = distinguish_agent_configs(df)
-    p = m.prepare(df)
+    p = m.prepare(df, min_repeats)
     if m.valid_episodes(p).empty:
         n_err = int(p["is_error"].sum())
         return f"no scored episodes ({n_err} infrastructure error(s))"

@@ -84,7 +84,7 @@ def table4(a: Analysis) -> Section:
 
 
 def tables5_6(a: Analysis) -> Section:
-    vr = m.version_reliability(a.df, ["agent", "variation"], n_boot=max(200, a.n_boot // 2), seed=a.seed)
+    vr = a.per_variation_ci.copy()  # m.version_reliability per agent and variation
     if vr.empty:
         return Section("table5", "Per appearance and content variation (Tables 5 and 6)")
     vr["kind"] = [m.variation_kind(v) for v in vr["variation"]]

@@ -9,7 +9,7 @@ import pandas as pd
 
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import Analysis, Rows
-from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std
+from openapps_sim.analysis.report.fmt import DASH, _nan, fmt_num, fmt_pct, fmt_rate_ci, fmt_std
 
 HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
@@ -106,17 +106,28 @@ def _manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     return facts
 
 
+def _std_ci(value: Any, ci: dict | None, stat: str) -> str:
+    """A deviation with its bootstrap interval over tasks when there is one."""
+    if ci is None or _nan(ci.get(f"{stat}_lo")) or _nan(value):
+        return fmt_std(value)
+    return f"{fmt_std(value)} [{fmt_std(ci[f'{stat}_lo'])}, {fmt_std(ci[f'{stat}_hi'])}]"
+
+
 def _per_variation_rows(a: Analysis) -> list[list[str]]:
+    """Per agent x variation; the within std and MAD with intervals over tasks when the version is
+    the variation alone (else a version is finer than a row)."""
+    cis = Rows(a.per_variation_ci, "agent", "variation") if len(a.version) == 1 and len(a.per_variation_ci) else None
     rows = []
     for _, r in a.per_variation.iterrows():
+        ci = cis.get(r["agent"], r["variation"]) if cis else None
         rows.append(
             [
                 str(r["agent"]),
                 str(r["variation"]),
                 str(int(r["n"])),
                 fmt_rate_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
-                fmt_std(r["within_std"]),
-                fmt_std(r["within_mad"]),
+                _std_ci(r["within_std"], ci, "std"),
+                _std_ci(r["within_mad"], ci, "mad"),
                 fmt_num(r["loops_per_episode"]),
                 fmt_num(r["invalid_per_episode"]),
                 fmt_pct(r["intent_rate"]),
