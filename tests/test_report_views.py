@@ -157,3 +157,26 @@ def test_addressed_element_and_point():
     assert addressed("mouse_click(320, 240)", obs) == {"point": [320.0, 240.0]}
     assert addressed("click('99')", obs)["name"] == "(not on the page)"
     assert addressed("scroll(0, 200)", obs) == {}
+
+
+def test_step_log_keeps_the_llm_agents_reasoning_and_tokens():
+    """A real OpenAI-compatible HTTP server on 127.0.0.1 (tests/fake_llm_server.py) answers."""
+    from openapps_sim.agents import make_agent
+    from openapps_sim.sweeps.steplog import StepLog
+
+    from .fake_llm_server import FakeLLMServer
+
+    obs = {"url": "http://127.0.0.1/todo/", "extra_element_properties": {"1": {}}}
+    with FakeLLMServer(["<think>the add button is bid 1</think>\n<action>click('1')</action>"]) as server:
+        config = {"model": "m", "base_url": server.url + "/v1", "require_api_key": False, "backoff": 0.0}
+        agent = make_agent("openai", config)
+        agent.reset("goal")
+        log = StepLog(None, "episode")
+        log.start(obs, agent.usage())
+        log.before(obs)
+        action = agent.act(obs)
+        entry = log.after(agent, action, dict(obs, url="http://127.0.0.1/todo/?added=1"), 0)
+    assert action == "click('1')"
+    assert entry["reasoning"] == "the add button is bid 1"
+    assert entry["tokens"] and all(v > 0 for v in entry["tokens"].values() if isinstance(v, (int, float)))
+    assert entry["changed"] and entry["thumbnail"] is None and entry["time_s"] >= 0
