@@ -162,6 +162,7 @@ def test_addressed_element_and_point():
 def test_step_log_keeps_the_llm_agents_reasoning_and_tokens():
     """A real OpenAI-compatible HTTP server on 127.0.0.1 (tests/fake_llm_server.py) answers."""
     from openapps_sim.agents import make_agent
+
     from openapps_sim.sweeps.steplog import StepLog
 
     from .fake_llm_server import FakeLLMServer
