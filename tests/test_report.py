@@ -207,6 +207,8 @@ def test_html_names_agents_variations_and_run(written):
     # (the invalid step 2 changed nothing), then the final page.
     assert html.count("data:image/jpeg;base64,") == 4
     assert "/todo/?tab=done" in html  # URLs are shown as paths
+    # alpha lost seed 0 in dark_theme: the flip links to that episode's trajectory, which is shown
+    assert 'href="#ep-alpha-dark-0"' in html and 'id="ep-alpha-dark-0"' in html
 
 
 def test_markdown_headline_matches_metrics(written):

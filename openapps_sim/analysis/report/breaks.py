@@ -123,7 +123,9 @@ def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -
             "failed in the other; gained: the reverse. Paired RSR: of the pairs solved in the baseline, the share still "
             "solved."
         ),
-        Table(["Agent", "Version", "Pairs", "Lost", "Gained", "Paired RSR [95% CI]"], rows),
+        Table(
+            ["Agent", "Version", "Pairs", "Lost", "Gained", "Paired RSR [95% CI]"], rows, ["l", "l", "r", "r", "r", "r"]
+        ),
     ]
     if len(flips):
         frows = [

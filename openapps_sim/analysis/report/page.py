@@ -12,6 +12,7 @@ from fasthtml.common import (
     A,
     B,
     Body,
+    Code,
     Details,
     Div,
     Figcaption,
@@ -44,9 +45,14 @@ from openapps_sim.analysis.report.style import CSS
 
 
 def inline(text: str) -> list[Any]:
-    """Text with ``**bold**`` parts as <b> components."""
-    parts = str(text).split("**")
-    return [B(p) if i % 2 else p for i, p in enumerate(parts) if p]
+    """Text with Markdown's ``**bold**`` and ```code``` spans as <b> and <code> components."""
+    out: list[Any] = []
+    for i, part in enumerate(str(text).split("`")):
+        if i % 2:
+            out.append(Code(part))
+            continue
+        out += [B(p) if j % 2 else p for j, p in enumerate(part.split("**")) if p]
+    return out
 
 
 def cell(value: Any, align: str, head: bool = False) -> Any:

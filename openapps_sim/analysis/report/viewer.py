@@ -106,7 +106,7 @@ def _step_card(
         txt.append(Div("events: " + ", ".join(f"{e.get('app')}.{e.get('op')}" for e in events[:8]), cls="events"))
     cost = [x for x in (_tokens(s.get("tokens")), fmt_seconds(s["time_s"]) if s.get("time_s") is not None else "") if x]
     if s.get("url"):
-        txt.append(Div(_url_path(s.get("url")), cls="url"))
+        txt.append(Div("then at " + _url_path(s.get("url")), cls="url"))
     if cost:
         txt.append(Div(" · ".join(cost), cls="meta"))
     cls = "step" + (" invalid" if invalid else "") + (" loop" if kind == "stuck loop" else "")
