@@ -24,7 +24,16 @@ from openapps_sim.analysis.report.blocks import (
     Section,
     Table,
 )
-from openapps_sim.analysis.report.fmt import ACROSS_COLOUR, AGENT_COLOURS, DASH, WITHIN_COLOUR, _nan, fmt_pct
+from openapps_sim.analysis.report.fmt import (
+    ACROSS_COLOUR,
+    AGENT_COLOURS,
+    DASH,
+    WITHIN_COLOUR,
+    _nan,
+    fmt_pct,
+    fmt_ratio,
+    fmt_std,
+)
 from openapps_sim.analysis.report.page import swatch
 from openapps_sim.analysis.report.progress import PROGRESS_NOTE, progress_tables
 from openapps_sim.analysis.report.robustness import robustness_tables
@@ -68,7 +77,7 @@ def heat(rate: Any, n: Any = None, label: str | None = None) -> Cell:
     )
 
 
-def series_by_agent(a: Analysis, frame: Any, col: str, keys: Sequence[str], key_col: str, value: str) -> tuple:
+def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, value: str) -> tuple:
     """(series, errors, counts) for a grouped bar chart: one series per agent over ``keys``."""
     rows = Rows(frame, "agent", key_col)
     colours = colours_of(a.agents)
@@ -95,7 +104,7 @@ def robustness(a: Analysis) -> Section:
 
 def per_variation(a: Analysis) -> Section:
     frame = m.success_rate(a.df, ["agent", "variation"], ci=True)
-    series, errs, counts = series_by_agent(a, frame, "variation", a.variations, "variation", "success_rate")
+    series, errs, counts = series_by_agent(a, frame, a.variations, "variation", "success_rate")
     chart = svg_grouped_bars(
         a.variations, series, "success rate", "variation", errors=errs, counts=counts, aria="success rate per variation"
     )
@@ -108,8 +117,6 @@ def per_variation(a: Analysis) -> Section:
 
 
 def deviation(a: Analysis) -> Section:
-    from openapps_sim.analysis.report.fmt import fmt_std
-
     ci = m.deviation_intervals(a.df, ["agent"], a.version, n_boot=max(200, a.n_boot // 2), seed=a.seed)
     rows_ci = Rows(ci, "agent")
     h = a.headline.set_index("agent")
@@ -151,8 +158,6 @@ def deviation(a: Analysis) -> Section:
     def with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
         if r is None:
             return DASH
-        from openapps_sim.analysis.report.fmt import fmt_ratio
-
         f = fmt_ratio if ratio else fmt_std
         lo, hi = r[f"{stat}_lo"], r[f"{stat}_hi"]
         return f"{f(r[stat])} [{f(lo)}, {f(hi)}]" if not _nan(lo) else f(r[stat])
@@ -264,7 +269,7 @@ def axes(a: Analysis) -> Section:
     for ax in others:
         b = a.breakdown[a.breakdown["axis"] == ax]
         values = list(dict.fromkeys(b["value"].tolist()))
-        series, errs, counts = series_by_agent(a, b, ax, values, "value", "success_rate")
+        series, errs, counts = series_by_agent(a, b, values, "value", "success_rate")
         name = ax.replace("_", " ")
         chart = svg_grouped_bars(
             values, series, "success rate", name, errors=errs, counts=counts, aria=f"success rate per {name}"

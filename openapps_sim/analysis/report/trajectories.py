@@ -125,9 +125,10 @@ def trajectory_section(
     first: Sequence[str] = (),
     pairs: Any = None,
     compare: int = 3,
-) -> Any:
+) -> tuple[Any, set[str]]:
     """The "Trajectories" section: up to ``max_trajectories`` episodes (those in ``first``
-    before the others) and the first ``compare`` success flips side by side."""
+    before the others) and the first ``compare`` success flips side by side; and the ids of the
+    episodes shown (links elsewhere point only to those)."""
     from openapps_sim.analysis.report.blocks import Html, P, Section
     from openapps_sim.analysis.report.load import load_trajectory
     from openapps_sim.analysis.report.viewer import episode_view, side_by_side
