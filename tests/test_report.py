@@ -339,3 +339,14 @@ def test_html_renders_offline_in_chromium(written, tmp_path: Path):
         assert external == []
     finally:
         browser.close()
+
+
+def test_loop_threshold_is_a_report_option(results_dir: Path):
+    from openapps_sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="--loop-repeats: must be at least 2, got 1"):
+        write_report(results_dir, min_repeats=1)
+    md, _ = write_report(results_dir, min_repeats=5, paper=True)
+    # click('47') x4 is a loop at the paper's 2 repeats (the default), not at 5
+    assert "| alpha | dark_theme | 3 | 0.00 |" in md.read_text(encoding="utf-8")
+    assert "blocks repeated at least 5 times" in (results_dir / "paper.md").read_text(encoding="utf-8")
