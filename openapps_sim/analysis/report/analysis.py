@@ -34,6 +34,7 @@ class Analysis:
     error_messages: pd.DataFrame
     notes: list[str] = field(default_factory=list)
     per_variation_ci: pd.DataFrame = field(default_factory=pd.DataFrame)
+    loop_kinds: pd.DataFrame = field(default_factory=pd.DataFrame)
     min_repeats: int = m.DEFAULT_MIN_REPEATS
     baseline: str = "default"
     n_boot: int = 2000
@@ -103,6 +104,7 @@ def analyse(
         error_messages=m.error_messages(p),
         notes=notes,
         per_variation_ci=m.version_reliability(p, ["agent", "variation"], n_boot=max(200, n_boot // 2), seed=seed),
+        loop_kinds=m.loop_kind_rates(p, ["agent", "variation"], min_repeats),
         min_repeats=min_repeats,
         n_boot=n_boot,
         seed=seed,

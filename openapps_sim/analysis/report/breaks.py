@@ -51,7 +51,7 @@ def rollups(a: Analysis) -> Section:
 
 
 def loops(a: Analysis) -> Section:
-    k = m.loop_kind_rates(a.df, ["agent", "variation"], a.min_repeats)
+    k = a.loop_kinds
     if k.empty or not (
         k["stuck_per_episode"].sum() + k["progressing_per_episode"].sum() + k["unknown_per_episode"].sum()
     ):

@@ -208,32 +208,23 @@ def fluctuations(a: Analysis, top: int) -> Section:
     return Section("fluctuation", "Largest fluctuations", blocks, md_title="Largest fluctuations across versions")
 
 
+def _per_variation(a: Analysis, frame: Any, value: str) -> list:
+    rows, colours = Rows(frame, "agent", "variation"), colours_of(a.agents)
+    return [
+        (ag, colours[ag], [(rows.get(ag, v) or {}).get(value, float("nan")) for v in a.variations]) for ag in a.agents
+    ]
+
+
 def behaviour(a: Analysis) -> Section:
-    loop_rows, inv_rows = Rows(a.loops, "agent", "variation"), Rows(a.invalid, "agent", "variation")
-    colours = colours_of(a.agents)
-    ls, iv = [], []
-    for ag in a.agents:
-        ls.append(
-            (
-                ag,
-                colours[ag],
-                [
-                    (r or {}).get("loops_per_episode", float("nan"))
-                    for r in (loop_rows.get(ag, v) for v in a.variations)
-                ],
-            )
-        )
-        iv.append(
-            (
-                ag,
-                colours[ag],
-                [
-                    (r or {}).get("invalid_per_episode", float("nan"))
-                    for r in (inv_rows.get(ag, v) for v in a.variations)
-                ],
-            )
-        )
-    c1 = svg_grouped_bars(a.variations, ls, "loops per episode", "variation", percent=False, aria="loops per episode")
+    # Stuck loops only: a progressing repeat (the oracle paging through months) is not a failure mode.
+    kinds = a.loop_kinds
+    known = len(kinds) and not kinds["unknown_per_episode"].sum()
+    ls = _per_variation(a, kinds, "stuck_per_episode") if known else _per_variation(a, a.loops, "loops_per_episode")
+    what = "stuck loops" if known else "loops"
+    c1 = svg_grouped_bars(
+        a.variations, ls, f"{what} per episode", "variation", percent=False, aria=f"{what} per episode"
+    )
+    iv = _per_variation(a, a.invalid, "invalid_per_episode")
     c2 = svg_grouped_bars(
         a.variations, iv, "invalid actions per episode", "variation", percent=False, aria="invalid actions"
     )
@@ -245,7 +236,14 @@ def behaviour(a: Analysis) -> Section:
             Figures(
                 [
                     Figure(
-                        c1, f"Loops per episode (runs of one action block repeated at least {a.min_repeats} times)."
+                        c1,
+                        f"{what.capitalize()} per episode (one action block repeated at least {a.min_repeats} times"
+                        + (
+                            " while nothing changed; the table below counts every loop, the section on stuck "
+                            "loops tells them apart)."
+                            if known
+                            else ")."
+                        ),
                     ),
                     Figure(
                         c2, "Invalid actions per episode (malformed, unknown, bad arguments, rejected by the browser)."
