@@ -149,7 +149,7 @@ def grids(a: Analysis) -> Section:
             ]
             blocks += [
                 Heading(f"{ax.replace('_', ' ').capitalize()} × variation: {ag}"),
-                Table([ax.replace("_", " ").capitalize(), *a.variations], rows),
+                Table([ax.replace("_", " ").capitalize(), *a.variations], rows, ["l"] + ["c"] * len(a.variations)),
             ]
     return Section("grid", "Axis × variation (Table 7, Figure 9)", blocks)
 

@@ -309,7 +309,14 @@ def tasks(a: Analysis) -> Section:
             cells = [heat(r["success_rate"], r["n"]) if (r := tv.get(t, v)) else Cell(DASH) for v in a.variations]
             pr = per_task.get(ag, t)
             rows.append([t, *cells, heat(pr["success_rate"], pr["n"]) if pr else Cell(DASH)])
-        folds.append(Fold(agent_cell(a, ag), [Table(["Task", *a.variations, "all"], rows)], open=i == 0, md=False))
+        folds.append(
+            Fold(
+                agent_cell(a, ag),
+                [Table(["Task", *a.variations, "all"], rows, ["l"] + ["c"] * (len(a.variations) + 1))],
+                open=i == 0,
+                md=False,
+            )
+        )
     h, rows = _matrix(a.per_task, "task", a.agents)
     return Section(
         "tasks",
@@ -317,7 +324,7 @@ def tasks(a: Analysis) -> Section:
         [
             P("Success rate of every task in every variation (all seeds). Darker is better."),
             *folds,
-            Table(h, rows, ["l"] + ["r"] * len(a.agents)),
+            MdOnly(Table(h, rows, ["l"] + ["r"] * len(a.agents))),
         ],
         md_title="Success per task (all versions)",
     )

@@ -44,6 +44,7 @@ td.l.wrap{white-space:normal;min-width:180px}
 th:first-child,td:first-child,td.l,th.l{text-align:left}
 tbody tr:hover td{background:#f9fafc}
 td.heat{text-align:center;min-width:64px}
+th.c,td.c{text-align:center}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:-1px}
 .kv td{white-space:normal;text-align:left;vertical-align:top}
 .kv td:first-child{color:var(--muted);width:160px}
