@@ -14,7 +14,7 @@ import pandas as pd
 from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS, find_loops
 from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.metrics.table import _PREPARED as PREPARED_KEY
-from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.table import sort_key, valid_episodes
 from openapps_sim.analysis.metrics.values import _as_dict, _as_list, _missing
 
 KINDS = ("appearance", "content", "interruption", "structure")
@@ -154,7 +154,8 @@ def loop_kind_rates(
         unknown_per_episode=("unknown", "mean"),
         episodes_stuck=("stuck", lambda s: float((s > 0).mean())),
     )
-    return out.reset_index()
+    out = out.reset_index()
+    return out.sort_values(list(by), key=lambda col: col.map(sort_key), kind="stable").reset_index(drop=True)
 
 
 def paired_versions(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:

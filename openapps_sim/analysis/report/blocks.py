@@ -73,9 +73,10 @@ class Figure:
 
 @dataclass
 class Figures:
-    """Charts side by side."""
+    """Charts side by side (one under the other when ``stacked``: wide charts)."""
 
     figures: list[Figure]
+    stacked: bool = False
 
 
 @dataclass

@@ -95,7 +95,9 @@ def block(x: Any) -> Any:
     if isinstance(x, b.Figure):
         return figure(x)
     if isinstance(x, b.Figures):
-        return Div(*[figure(f) for f in x.figures], cls="charts2" if len(x.figures) > 1 else "charts1")
+        return Div(
+            *[figure(f) for f in x.figures], cls="charts2" if len(x.figures) > 1 and not x.stacked else "charts1"
+        )
     if isinstance(x, b.Fold):
         summary = (
             x.summary.html if isinstance(x.summary, b.Cell) and x.summary.html is not None else b.text_of(x.summary)

@@ -248,7 +248,8 @@ def behaviour(a: Analysis) -> Section:
                     Figure(
                         c2, "Invalid actions per episode (malformed, unknown, bad arguments, rejected by the browser)."
                     ),
-                ]
+                ],
+                stacked=len(a.variations) * len(a.agents) > 12,
             ),
             Table(h, rows, ["l", "l"] + ["r"] * (len(h) - 2)),
         ],

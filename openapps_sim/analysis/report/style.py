@@ -77,7 +77,8 @@ details .body{padding:10px 14px}
 .step .thought{color:var(--ink);background:#f6f3ff;border-left:3px solid #8e7cc3;padding:3px 7px;margin:4px 0;white-space:pre-wrap;word-break:break-word;font-style:italic}
 .step .events{color:var(--ok);word-break:break-word}
 .explain pre{max-height:220px;margin:4px 0 10px}
-.sidebyside{display:grid;grid-template-columns:1fr 1fr;gap:14px;padding:10px}
+.sidebyside{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;padding:10px}
+.side{min-width:0}
 .sidebyside .steps{grid-template-columns:repeat(auto-fill,minmax(220px,1fr))}
 .charts1{display:block}
 .noshot{padding:18px 10px;color:var(--muted);font-size:12px;text-align:center;background:var(--soft);border-bottom:1px solid var(--line)}
