@@ -6,7 +6,7 @@ AgentLab's GenericAgent). Answers in other common shapes are read too, in this o
 function call. Every action found counts: an answer with two actions is *two* actions, which
 the action check calls ``malformed`` when the agent allows one per step (the default).
 An answer with no action at all is "unparsable": the agent asks again without spending a
-step (see :class:`openapps_sim.agents.llm.ChatAgent`).
+step (see :class:`openapps_sim.agents.chat.ChatAgent`).
 """
 
 from __future__ import annotations
