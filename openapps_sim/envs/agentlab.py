@@ -7,6 +7,11 @@ that ``EnvArgs`` with one difference: it lives here, so unpickling it in a worke
 ``openapps_sim`` (which registers the ids), and its ``make_env`` registers them again for
 good measure.
 
+AgentLab (0.4) keeps its own ``EnvArgs`` (``agentlab.experiments.loop``) and its ``Study``
+rebuilds every env args that is not one of those as a plain one (``EnvArgs(**asdict(ea))``),
+which drops this class and brings the ``NameNotFound`` back in the workers. So where AgentLab
+is installed, :class:`OpenAppsEnvArgs` subclasses AgentLab's ``EnvArgs`` and the study keeps it.
+
     from openapps_sim.envs.agentlab import benchmark
     study = Study([agent_args], benchmark(["todo.add_item"], seeds=range(5)))
 
@@ -26,14 +31,20 @@ except ImportError as e:  # pragma: no cover - depends on the installation
         "openapps_sim.envs.agentlab needs browsergym-experiments: pip install 'openapps-sim[agentlab]'"
     ) from e
 
+try:  # AgentLab's own EnvArgs, which its Study keeps as they are (see the module's doc)
+    from agentlab.experiments.loop import EnvArgs as _BaseEnvArgs
+except ImportError:  # BrowserGym without AgentLab
+    _BaseEnvArgs = EnvArgs
+
 from openapps_sim.envs.registration import ENV_PREFIX, register_all
 
 TASK_PREFIX = ENV_PREFIX.split("/", 1)[1]  # "openapps."
 
 
 @dataclass
-class OpenAppsEnvArgs(EnvArgs):
-    """BrowserGym's ``EnvArgs`` for an OpenApps task (``task_name="openapps.<family>"``)."""
+class OpenAppsEnvArgs(_BaseEnvArgs):
+    """BrowserGym's (or, where installed, AgentLab's) ``EnvArgs`` for an OpenApps task
+    (``task_name="openapps.<family>"``)."""
 
     def make_env(self, *args, **kwargs):
         register_all()
