@@ -39,6 +39,18 @@ def _agent_args():
     return GenericAgentArgs(chat_model_args=model, flags=flags)
 
 
+def test_the_study_keeps_the_openapps_env_args(tmp_path):
+    """AgentLab 0.4's ``Study`` rebuilt every env args that is not its own ``EnvArgs`` as a plain
+    one, losing the class whose unpickling imports ``openapps_sim`` in a worker."""
+    _offline_nltk()
+    from agentlab.experiments.study import Study
+
+    from openapps_sim.envs.agentlab import OpenAppsEnvArgs, benchmark
+
+    study = Study([_agent_args()], benchmark(TASKS, seeds=[0]), dir=tmp_path)
+    assert [type(e.env_args) for e in study.exp_args_list] == [OpenAppsEnvArgs] * len(TASKS)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["joblib", "ray"])
 def test_an_agentlab_study_runs_openapps_tasks_in_parallel_workers(tmp_path, monkeypatch, backend):
