@@ -160,7 +160,7 @@ HEADLINE_HEADERS = [
     "Within std",
     "Across std",
     "Across/within",
-    "Loops/ep",
+    "Loops/ep",  # stuck loops when the run recorded per-step changes (see headline_headers)
     "Invalid/ep",
     "Intent misund.",
     "Mean steps",
@@ -177,6 +177,19 @@ def fmt_tokens(total: Any, cost: Any) -> str:
     return f"{text} (${float(cost):.2f})" if cost and not pd.isna(cost) else text
 
 
+def _headline_loops(r: pd.Series) -> Any:
+    stuck = r.get("stuck_per_episode")
+    return stuck if stuck is not None and not pd.isna(stuck) else r["loops_per_episode"]
+
+
+def headline_headers(summary: pd.DataFrame) -> list[str]:
+    """The headline's column names: its loop column counts *stuck* loops (a repetition that
+    changed neither page nor state) when every agent's run recorded per-step changes, so that
+    the oracle paging through months is not a loop; all repeats otherwise, as the paper does."""
+    stuck = "stuck_per_episode" in summary.columns and summary["stuck_per_episode"].notna().all()
+    return [("Stuck loops/ep" if stuck else h) if h == "Loops/ep" else h for h in HEADLINE_HEADERS]
+
+
 def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
     """The cells of the headline table from :func:`metrics.reliability_summary` by agent."""
     rows = []
@@ -189,7 +202,7 @@ def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
                 fmt_std(r["within_std"]),
                 fmt_std(r["across_std"]),
                 fmt_ratio(r["std_ratio"]),
-                fmt_num(r["loops_per_episode"]),
+                fmt_num(_headline_loops(r)),
                 fmt_num(r["invalid_per_episode"]),
                 fmt_pct(r["intent_rate"]),
                 fmt_num(r["mean_steps"], 1),
@@ -216,4 +229,4 @@ def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, min_repe
     for _, e in errs.iterrows():
         if e["agent"] not in set(summary["agent"]):
             rows.append([str(e["agent"]), "0"] + [DASH] * (len(HEADLINE_HEADERS) - 3) + [str(int(e["errors"]))])
-    return text_table(HEADLINE_HEADERS, rows)
+    return text_table(headline_headers(summary), rows)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, Analysis, Rows, headline_rows
+from openapps_sim.analysis.report.analysis import Analysis, Rows, headline_headers, headline_rows
 from openapps_sim.analysis.report.blocks import (
     Bullets,
     Cell,
@@ -92,7 +92,7 @@ def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, 
 
 def headline(a: Analysis) -> Section:
     rows = [[agent_cell(a, r[0]), *r[1:]] for r in headline_rows(a.headline)]
-    return Section("headline", "Headline", [Table(HEADLINE_HEADERS, rows), Bullets(_range_sentences(a))])
+    return Section("headline", "Headline", [Table(headline_headers(a.headline), rows), Bullets(_range_sentences(a))])
 
 
 def robustness(a: Analysis) -> Section:
