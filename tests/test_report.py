@@ -221,18 +221,18 @@ def test_markdown_headline_matches_metrics(written):
         cells = rows[r["agent"]]
         assert cells[1] == str(int(r["n"]))
         assert cells[2] == fmt_rate_ci(r["success_rate"], r["ci_low"], r["ci_high"])
-        assert cells[3] == fmt_std(r["within_std"])
-        assert cells[4] == fmt_std(r["across_std"])
-        assert cells[5] == fmt_ratio(r["std_ratio"])
+        assert cells[3].split(" [")[0] == fmt_std(r["within_std"])  # then its interval over tasks
+        assert cells[4].split(" [")[0] == fmt_std(r["across_std"])
+        assert cells[5].split(" [")[0] == fmt_ratio(r["std_ratio"])
         assert cells[8] == fmt_pct(r["intent_rate"])
     # And by hand: alpha 4/6 successes; within std (0 + sqrt(2)/3) / 2 = 0.236; across sqrt(2)/3 = 0.471;
     # one of six episodes opened the calendar; 1 loop in 6 episodes; 1 invalid action in 6 episodes.
     alpha = rows["alpha"]
     assert alpha[1] == "6" and alpha[2].startswith("66.7% [")
-    assert alpha[3] == "0.236" and alpha[4] == "0.471" and alpha[5] == "2.00×"
+    assert alpha[3].startswith("0.236 [") and alpha[4].startswith("0.471 [") and alpha[5].startswith("2.00× [")
     assert alpha[6] == "0.17" and alpha[7] == "0.17" and alpha[8] == "16.7%"
     assert rows["beta"][1] == "6" and rows["beta"][-1] == "1"  # the error is counted apart
-    assert rows["beta"][5] == "1.00×"
+    assert rows["beta"][5].startswith("1.00× [")
 
 
 def test_markdown_sections_match_metrics(written):
@@ -294,6 +294,9 @@ def test_headline_table_for_the_terminal(results_dir: Path):
     alpha = next(line for line in lines if line.startswith("alpha"))
     assert "66.7% [" in alpha and "0.236" in alpha and "0.471" in alpha
     assert len({len(line) for line in lines[:2]}) == 1  # header and rule are aligned
+    # every std and ratio of the headline carries its bootstrap interval over tasks
+    assert re.search(r"0\.236 \[\d\.\d{3}, \d\.\d{3}\]", alpha), alpha
+    assert re.search(r"0\.471 \[\d\.\d{3}, \d\.\d{3}\]", alpha), alpha
 
 
 def test_minimal_folder_without_manifest_or_trajectories(tmp_path: Path):

@@ -65,6 +65,13 @@ def test_the_oracles_next_month_clicks_are_a_progressing_repeat(sweep_dir: Path)
         assert m.loop_kinds(r["actions"], r["step_changed"], 2) == (0, m.count_loops(r["actions"], 2), 0)
     k = m.loop_kind_rates(m.prepare(pd.DataFrame(oracle), 2), ["agent"]).iloc[0]
     assert k["stuck_per_episode"] == 0 and k["progressing_per_episode"] >= 1
+    # ... and the headline does not flag the oracle: its loop column counts stuck loops.
+    from openapps_sim.analysis.report.analysis import headline_table
+
+    table = headline_table(pd.DataFrame(records)).splitlines()
+    column = table[0].index("Stuck loops/ep")
+    oracle_row = next(line for line in table if line.startswith("oracle"))
+    assert oracle_row[column:].split()[0] in ("0", "0.00"), table
 
 
 def test_export_fills_the_observation_column(sweep_dir: Path, tmp_path: Path):

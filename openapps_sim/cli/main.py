@@ -201,13 +201,23 @@ def shipped_specs() -> list[str]:
     return sorted(p.stem for p in Path(experiments.__file__).parent.glob("*.yaml"))
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default, once: a help text that already says it
+    (``(default: the spec's workers)``) is left as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if "(default" in (action.help or "") or action.required:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from importlib.metadata import version
 
     p = argparse.ArgumentParser(
         prog="openapps",
         description="Offline apps, variations, tasks, agents and sweeps for UI agents.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"openapps-sim {version('openapps-sim')}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -263,7 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="goal language (a tasks/phrasings/<lang>.yaml), or auto for the world's language (shell.lang)",
     )
     s.add_argument("--headed", action="store_true", help="show the browser (needs a display: use xvfb-run)")
-    s.add_argument("--out", default=None, help="write the record, trajectory and screenshots here")
+    s.add_argument(
+        "--out", default=None, help="write the record, trajectory and screenshots here (default: print the result only)"
+    )
     s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
     s.set_defaults(func=cmd_run)
 
@@ -278,7 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--executor", default="local", choices=["local", "ray"], help="where workers run")
     s.add_argument("--out", default=None, help="results folder (default: runs/<spec name>)")
     s.add_argument("--resume", action="store_true", help="continue a stopped sweep in --out")
-    s.add_argument("--limit", type=positive, default=None, help="run at most this many pending episodes")
+    s.add_argument(
+        "--limit", type=positive, default=None, help="run at most this many pending episodes (default: all of them)"
+    )
     s.add_argument("--quiet", action="store_true", help="no progress line")
     s.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     s.add_argument("--headed", action="store_true", help="show the browsers (needs a display: use xvfb-run)")
@@ -312,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_parser(sub)
     mcp.add_parser(sub)
     for parser in sub.choices.values():
-        parser.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+        parser.formatter_class = HelpFormatter
     return p
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, Analysis, Rows, headline_rows
+from openapps_sim.analysis.report.analysis import Analysis, Rows, headline_headers, headline_rows
 from openapps_sim.analysis.report.blocks import (
     Bullets,
     Cell,
@@ -91,8 +91,8 @@ def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, 
 
 
 def headline(a: Analysis) -> Section:
-    rows = [[agent_cell(a, r[0]), *r[1:]] for r in headline_rows(a.headline)]
-    return Section("headline", "Headline", [Table(HEADLINE_HEADERS, rows), Bullets(_range_sentences(a))])
+    rows = [[agent_cell(a, r[0]), *r[1:]] for r in headline_rows(a.headline, a.deviation_ci)]
+    return Section("headline", "Headline", [Table(headline_headers(a.headline), rows), Bullets(_range_sentences(a))])
 
 
 def robustness(a: Analysis) -> Section:
@@ -117,8 +117,7 @@ def per_variation(a: Analysis) -> Section:
 
 
 def deviation(a: Analysis) -> Section:
-    ci = m.deviation_intervals(a.df, ["agent"], a.version, n_boot=max(200, a.n_boot // 2), seed=a.seed)
-    rows_ci = Rows(ci, "agent")
+    rows_ci = Rows(a.deviation_ci, "agent")
     h = a.headline.set_index("agent")
     stats = ("within_std", "across_std", "within_mad", "across_mad")
     vals = {s: [h.loc[ag, s] for ag in a.agents] for s in stats}
