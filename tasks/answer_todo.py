@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from openapps_sim.tasks.picks import pick_noted, set_field
 from openapps_sim.tasks.todo import unique_items
 
-from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
-
-NOTES = ["Ask at the front desk first", "Receipt is in the blue folder", "Only after payday", "Use the spare key"]
+from openapps_sim.taskkit.language import words
 
 
 @family
@@ -41,16 +41,11 @@ class ItemNotes(AnswerFamily):
     description = "Answer with the notes written under a named todo item."
 
     def sample(self, state, config, rng):
-        items = unique_items(state)
-        with_notes = [i for i in items if i.get("notes")]
-        item = rng.choice(with_notes) if with_notes else pick(rng, items, "todo item")
-        notes = item.get("notes") or rng.choice(NOTES)
+        item, notes = pick_noted(rng, unique_items(state), "notes", words(config, "todo.notes"), "todo item")
         return {"id": item["id"], "title": item["title"], "notes": notes, "answer": notes, "lang": pack_lang(config)}
 
     def prepare(self, state, params):
-        for it in state["todo"]["items"]:
-            if it["id"] == params["id"]:
-                it["notes"] = params["notes"]
+        set_field(state["todo"]["items"], params["id"], "notes", params["notes"])
 
     def answer_pages(self, params):
         return ["/todo"]

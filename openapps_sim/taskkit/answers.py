@@ -197,6 +197,11 @@ class AnswerFamily(TaskFamily):
     def answer(self, state, params):
         return str(params["answer"])
 
+    def oracle_ops(self, params, initial):
+        """Looking changes nothing: the gold sequence is empty (W-LCS is 1 for an episode that
+        changed nothing, else 0)."""
+        return []
+
     def answer_pages(self, params: dict) -> list[str]:
         """Path prefixes of the pages that show what the answer needs (navigation milestones)."""
         return [f"/{a}" for a in self.apps]
