@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from openapps_sim.apps.messenger import model as logic
+
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.language import words
 
 
 def _contacts_with_messages(state: dict) -> list[dict]:
@@ -19,6 +22,16 @@ def _contacts_with_messages(state: dict) -> list[dict]:
         if counts[norm_text(c["name"])] == 1
         and any(x["sender"] == c["id"] for x in m["conversations"].get(c["id"], []))
     ]
+
+
+def _arrivals(config: dict, rng) -> list[str]:
+    """A seeded start state: zero to three more messages the contact sent (the last ones)."""
+    return rng.sample(words(config, "messenger.incoming") + words(config, "messenger.new_messages"), rng.randint(0, 3))
+
+
+def _receive(state: dict, params: dict) -> None:
+    for text in params["arrivals"]:
+        logic.receive(state["messenger"], params["contact_id"], text)
 
 
 def _chat(ui, cid: str):
@@ -38,8 +51,13 @@ class LastFromContact(AnswerFamily):
     def sample(self, state, config, rng):
         c = pick(rng, _contacts_with_messages(state), "contact who wrote")
         conv = state["messenger"]["conversations"][c["id"]]
-        last = [x for x in conv if x["sender"] == c["id"]][-1]
-        return {"contact_id": c["id"], "contact": c["name"], "answer": last["text"], "lang": pack_lang(config)}
+        arrivals = _arrivals(config, rng)
+        last = arrivals[-1] if arrivals else [x for x in conv if x["sender"] == c["id"]][-1]["text"]
+        return {"contact_id": c["id"], "contact": c["name"], "arrivals": arrivals, "answer": last,
+                "lang": pack_lang(config)}  # fmt: skip
+
+    def prepare(self, state, params):
+        _receive(state, params)
 
     def answer_pages(self, params):
         return [f"/messenger/chat/{params['contact_id']}"]
@@ -61,8 +79,13 @@ class CountFromContact(AnswerFamily):
     def sample(self, state, config, rng):
         c = pick(rng, _contacts_with_messages(state), "contact who wrote")
         conv = state["messenger"]["conversations"][c["id"]]
-        n = sum(1 for x in conv if x["sender"] == c["id"])
-        return {"contact_id": c["id"], "contact": c["name"], "answer": str(n), "lang": pack_lang(config)}
+        arrivals = _arrivals(config, rng)
+        n = sum(1 for x in conv if x["sender"] == c["id"]) + len(arrivals)
+        return {"contact_id": c["id"], "contact": c["name"], "arrivals": arrivals, "answer": str(n),
+                "lang": pack_lang(config)}  # fmt: skip
+
+    def prepare(self, state, params):
+        _receive(state, params)
 
     def answer_pages(self, params):
         return [f"/messenger/chat/{params['contact_id']}"]

@@ -55,7 +55,6 @@ class CartTotalShipping(CartAnswer):
         return params
 
 
-
 @family
 class CartSummaryJson(CartAnswer):
     id = "shop.cart_summary_json"
@@ -72,4 +71,3 @@ class CartSummaryJson(CartAnswer):
             f'{{"lines": {len(params["lines"])}, "units": {params["units"]}, "total": {params["total"]:.2f}}}'
         )
         return params
-

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from openapps_sim.tasks.picks import pick_noted, set_field
-from openapps_sim.tasks.todo import unique_items
+from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
@@ -20,8 +20,12 @@ class CountOpen(AnswerFamily):
     description = "Answer how many items on the todo list are still open (not done)."
 
     def sample(self, state, config, rng):
-        n = sum(1 for i in state["todo"]["items"] if not i["done"])
-        return {"answer": str(n), "lang": pack_lang(config)}
+        done_ids = seeded_done(state, rng)
+        n = sum(1 for i in state["todo"]["items"] if i["id"] not in done_ids)
+        return {"answer": str(n), "done_ids": done_ids, "lang": pack_lang(config)}
+
+    def prepare(self, state, params):
+        set_done(state, params["done_ids"])
 
     def answer_pages(self, params):
         return ["/todo"]
@@ -42,9 +46,11 @@ class ItemNotes(AnswerFamily):
 
     def sample(self, state, config, rng):
         item, notes = pick_noted(rng, unique_items(state), "notes", words(config, "todo.notes"), "todo item")
-        return {"id": item["id"], "title": item["title"], "notes": notes, "answer": notes, "lang": pack_lang(config)}
+        return {"id": item["id"], "title": item["title"], "notes": notes, "answer": notes,
+                "done_ids": seeded_done(state, rng), "lang": pack_lang(config)}  # fmt: skip
 
     def prepare(self, state, params):
+        set_done(state, params["done_ids"])
         set_field(state["todo"]["items"], params["id"], "notes", params["notes"])
 
     def answer_pages(self, params):

@@ -47,11 +47,7 @@ class ReplyIfWaiting(BranchingFamily):
         if params["branch"] == "mine":
             logic.add_message(m, cid, params["nudge"] + " (earlier)")
         else:
-            m["clock"] = logic.next_time(m["clock"])
-            m["conversations"][cid].append(
-                {"id": f"m{m['next_id']}", "sender": cid, "text": params["incoming"], "time": m["clock"]}
-            )
-            m["next_id"] += 1
+            logic.receive(m, cid, params["incoming"])
 
     def apply(self, state, params):
         text = params["reply"] if params["branch"] == "theirs" else params["nudge"]

@@ -91,7 +91,8 @@ def test_wlcs_weights_later_gold_steps_more():
     assert wlcs(ev([a]), [a, b, c]) == pytest.approx(1 / 6)
     assert wlcs(ev([c]), [a, b, c]) == pytest.approx(3 / 6)
     assert wlcs(ev([b, a, c]), [a, b, c]) == pytest.approx((2 + 3) / 6)  # b, c is the latest LCS
-    assert wlcs(ev([a]), []) is None
+    assert wlcs(ev([a]), []) == 0.0 and wlcs([], []) == 1.0  # return-value and navigation families
+    assert wlcs(ev([a]), None) is None
     # arguments are compared after text normalisation; extra logged arguments do not matter
     assert Op.of("todo", "add", title="Buy Milk").matches(
         {"app": "todo", "op": "add", "args": {"title": "buy milk ", "id": "t9"}}
