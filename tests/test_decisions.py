@@ -49,6 +49,11 @@ def world():
         ("5", "4", False),
         ("between 3 and 4", "4", False),  # two numbers: not an answer
         ("no idea", "4", False),
+        ("٧", "7", True),  # Arabic-Indic digits
+        ("المسافة ١٢٫٥ كم", "12.5", True),  # and the Arabic decimal separator
+        ("ثلاثة", "3", True),
+        ("tre", "3", True),
+        ("١٢", "21", False),
     ],
 )
 def test_numbers_in_every_locale(given, expected, ok):
@@ -63,6 +68,8 @@ def test_parsers():
     day = parse_date("2026-03-14")
     assert day == parse_date("14.03.2026") == parse_date("March 14, 2026") == parse_date("14 mars 2026")
     assert day == parse_date("14. März 2026") == parse_date("14/03/2026", "de") == parse_date("03/14/2026", "en")
+    assert day == parse_date("14 marzo 2026") == parse_date("14 مارس 2026") == parse_date("sábado 14 marzo 2026")
+    assert same_answer("date", "١٤ مارس ٢٠٢٦", "2026-03-14") and same_answer("time", "١٤:٣٠", "14:30")
     assert parse_date("05/04/2026", "en").month == 5 and parse_date("05/04/2026", "fr").month == 4
     assert same_answer("time", "It starts at 9:30", "09:30") and not same_answer("time", "10:30", "09:30")
     assert same_answer("text", 'She said: "Booked a table for two at 8 PM!"', "Booked a table for two at 8 pm!")
