@@ -39,57 +39,52 @@ def _chat(ui, cid: str):
     yield ui.click(f"messenger-conv-{cid}")
 
 
-@family
-class LastFromContact(AnswerFamily):
-    id = "messenger.last_from_contact"
+class ChatAnswer(AnswerFamily):
+    """A question about one contact's messages, answered in their chat (which may first receive
+    zero to three more messages, ``arrivals``)."""
+
     apps = ("messenger",)
     max_steps = 6
+
+    def contact_and_arrivals(self, state, config, rng) -> tuple[dict, list[str]]:
+        """The contact's params (with the seeded ``arrivals``) and the texts of every message the
+        contact sent, the arrivals last."""
+        c = pick(rng, _contacts_with_messages(state), "contact who wrote")
+        conv = state["messenger"]["conversations"][c["id"]]
+        arrivals = _arrivals(config, rng)
+        theirs = [x["text"] for x in conv if x["sender"] == c["id"]] + arrivals
+        return {"contact_id": c["id"], "contact": c["name"], "arrivals": arrivals, "lang": pack_lang(config)}, theirs
+
+    def prepare(self, state, params):
+        _receive(state, params)
+
+    def answer_pages(self, params):
+        return [f"/messenger/chat/{params['contact_id']}"]
+
+    def solve(self, params, ui):
+        yield from _chat(ui, params["contact_id"])
+        yield ui.answer(params["answer"])
+
+
+@family
+class LastFromContact(ChatAnswer):
+    id = "messenger.last_from_contact"
     category = "lookup"
     answer_kind = "text"
     description = "Answer with the text of the last message a named contact sent."
 
     def sample(self, state, config, rng):
-        c = pick(rng, _contacts_with_messages(state), "contact who wrote")
-        conv = state["messenger"]["conversations"][c["id"]]
-        arrivals = _arrivals(config, rng)
-        last = arrivals[-1] if arrivals else [x for x in conv if x["sender"] == c["id"]][-1]["text"]
-        return {"contact_id": c["id"], "contact": c["name"], "arrivals": arrivals, "answer": last,
-                "lang": pack_lang(config)}  # fmt: skip
-
-    def prepare(self, state, params):
-        _receive(state, params)
-
-    def answer_pages(self, params):
-        return [f"/messenger/chat/{params['contact_id']}"]
-
-    def solve(self, params, ui):
-        yield from _chat(ui, params["contact_id"])
-        yield ui.answer(params["answer"])
+        params, theirs = self.contact_and_arrivals(state, config, rng)
+        return {**params, "answer": theirs[-1]}
 
 
 @family
-class CountFromContact(AnswerFamily):
+class CountFromContact(ChatAnswer):
     id = "messenger.count_from_contact"
-    apps = ("messenger",)
-    max_steps = 6
     category = "count"
     answer_kind = "number"
     description = "Answer how many messages a named contact has sent in our conversation."
 
     def sample(self, state, config, rng):
-        c = pick(rng, _contacts_with_messages(state), "contact who wrote")
-        conv = state["messenger"]["conversations"][c["id"]]
-        arrivals = _arrivals(config, rng)
-        n = sum(1 for x in conv if x["sender"] == c["id"]) + len(arrivals)
-        return {"contact_id": c["id"], "contact": c["name"], "arrivals": arrivals, "answer": str(n),
-                "lang": pack_lang(config)}  # fmt: skip
-
-    def prepare(self, state, params):
-        _receive(state, params)
-
-    def answer_pages(self, params):
-        return [f"/messenger/chat/{params['contact_id']}"]
-
-    def solve(self, params, ui):
-        yield from _chat(ui, params["contact_id"])
-        yield ui.answer(params["answer"])
+        params, theirs = self.contact_and_arrivals(state, config, rng)
+        return {**params, "answer": str(len(theirs))}

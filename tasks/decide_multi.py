@@ -12,7 +12,7 @@ from openapps_sim.tasks.calendar import _today, day_text
 from openapps_sim.tasks.decide_calendar import _add_steps
 from openapps_sim.tasks.decide_messenger import _send, _with_chat
 from openapps_sim.tasks.messenger import _fresh_text
-from openapps_sim.tasks.picks import cart_lines, fill_cart, open_shop, unique_products
+from openapps_sim.tasks.picks import add_this_product, cart_lines, fill_cart, open_shop, unique_products
 from openapps_sim.tasks.todo import unique_items
 
 from openapps_sim.taskkit import family, pick
@@ -137,10 +137,7 @@ class TodoCartFallback(BranchingFamily):
         yield ui.fill("shop-search", params["name"])
         yield ui.click("shop-search-submit")
         yield ui.click(f"shop-product-{params['product_id']}")
-        for kind, code in params["options"].items():
-            yield ui.select(f"shop-option-{kind}", code)
-        yield ui.fill("shop-qty", "1")
-        yield ui.click("shop-add-to-cart")
+        yield from add_this_product(ui, params["options"], 1)
 
 
 @family

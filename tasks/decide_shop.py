@@ -9,6 +9,7 @@ from collections import Counter
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.picks import (
     add_product,
+    add_this_product,
     cart_lines,
     choose_options,
     fill_cart,
@@ -187,10 +188,7 @@ class ThresholdChoice(BranchingFamily):
         key = self.chosen(params)
         if key == "alt":
             yield from find_product(ui, params["alt_id"], search=params["alt_name"])
-        for kind, code in params[f"{key}_options"].items():
-            yield ui.select(f"shop-option-{kind}", code)
-        yield ui.fill("shop-qty", "1")
-        yield ui.click("shop-add-to-cart")
+        yield from add_this_product(ui, params[f"{key}_options"], 1)
 
 
 @family

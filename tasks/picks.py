@@ -140,6 +140,11 @@ def find_product(ui, product_id: str, *, search: str = "", category: str = ""):
 def add_product(ui, product_id: str, options: dict, qty: int, *, search: str = "", category: str = ""):
     """Find the product (see :func:`find_product`), choose ``options`` and add ``qty`` units."""
     yield from find_product(ui, product_id, search=search, category=category)
+    yield from add_this_product(ui, options, qty)
+
+
+def add_this_product(ui, options: dict, qty: int):
+    """On a product's page: choose ``options`` and add ``qty`` units to the cart."""
     for kind, code in options.items():
         yield ui.select(f"shop-option-{kind}", code)
     yield ui.fill("shop-qty", str(qty))
