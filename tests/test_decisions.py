@@ -161,6 +161,27 @@ def test_wrong_branch_scores_zero_with_decision_zero(world, family_id, pack):
             assert inst.branching.decisions(as_events(inst.branching.branches[other]))[0] is False
 
 
+@pytest.mark.parametrize("family_id", ["shop.under_budget", "shop.rated_at_least"])
+@pytest.mark.parametrize("pack", ["default", "german", "arabic", "sparse"])
+def test_threshold_families_take_the_branch_the_product_calls_for(world, family_id, pack):
+    """"Under $20" and "rated at least 4.5": the branch is the product's own price or rating
+    against the threshold in the goal, and the expected cart holds one unit of that product."""
+    from openapps_sim.apps.shop import model as cat
+
+    fam = FAMS[family_id]
+    for seed in range(6):
+        world.reset(pack, seed)
+        inst = instantiate(fam, world.state, world.config, seed, pack, "auto")
+        p = inst.params
+        product = cat.catalogue(world.config["shop"])[p["product_id"]]
+        value = product["price"] if family_id == "shop.under_budget" else product["rating"]
+        meets = value < p["threshold"] if family_id == "shop.under_budget" else value >= p["threshold"]
+        assert inst.branching.correct == ("meets" if meets else "fails")
+        want = p["product_id"] if meets else p["alt_id"]
+        assert [ln["product_id"] for ln in inst.expected["shop"]["cart"]] == [want]
+        assert p["product"] in inst.goal and p["alt"] in inst.goal
+
+
 @pytest.mark.parametrize("family_id", ORDERED)
 def test_order_is_checked_on_the_event_log(world, family_id):
     fam = FAMS[family_id]
