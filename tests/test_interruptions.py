@@ -254,3 +254,19 @@ def test_every_interruption_text_is_in_every_pack_language():
             if langs - set(texts):
                 missing.append(f"{name}{path}: {sorted(langs - set(texts))}")
     assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize("lang_pack", ["mandarin", "italian", "arabic"])
+def test_mixed_message_keywords_match_the_start_page_in_every_language(lang_pack):
+    """``interrupt_mixed`` fires its message on the start page, whose tiles name the apps: its
+    keywords exist in the pack's language and meet the threshold against the apps' titles."""
+    from openapps_sim.config.interruptions import localized
+    from openapps_sim.web.interruptions import keyword_share
+
+    config = compose(f"{lang_pack}+interrupt_mixed")
+    lang = config["shell"]["lang"]
+    tiles = " ".join(config[app]["title"] for app in ("todo", "calendar", "messenger", "maps", "shop")).lower()
+    for iid in ("message_toast", "message_banner"):
+        rule = config["interruptions"][iid]["trigger"]
+        assert lang in rule["keywords"], f"{iid}: no {lang} keywords"
+        assert keyword_share(localized(rule["keywords"], lang), tiles) >= rule["threshold"]
