@@ -164,7 +164,7 @@ def test_wrong_branch_scores_zero_with_decision_zero(world, family_id, pack):
 @pytest.mark.parametrize("family_id", ["shop.under_budget", "shop.rated_at_least"])
 @pytest.mark.parametrize("pack", ["default", "german", "arabic", "sparse"])
 def test_threshold_families_take_the_branch_the_product_calls_for(world, family_id, pack):
-    """"Under $20" and "rated at least 4.5": the branch is the product's own price or rating
+    """ "Under $20" and "rated at least 4.5": the branch is the product's own price or rating
     against the threshold in the goal, and the expected cart holds one unit of that product."""
     from openapps_sim.apps.shop import model as cat
 
