@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from openapps_sim.config.normalise import distance_km, norm_text
-from openapps_sim.taskkit import Infeasible, family, pick
-from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang, parse_numbers
-from openapps_sim.taskkit.progress import Milestone
+from openapps_sim.tasks.picks import pick_noted, set_field
 
-NOTES = ["Bring a warm jacket", "Entrance on the left side", "Closed on Mondays", "Meet at the fountain"]
+from openapps_sim.config.normalise import distance_km, norm_text
+from openapps_sim.taskkit import Infeasible, family
+from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang, parse_numbers
+from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.progress import Milestone
 
 
 def _unique_saved(state: dict) -> list[dict]:
@@ -71,16 +72,11 @@ class PlaceNote(AnswerFamily):
     description = "Answer with the note saved with a named saved place."
 
     def sample(self, state, config, rng):
-        saved = _unique_saved(state)
-        with_note = [s for s in saved if s.get("note")]
-        s = rng.choice(with_note) if with_note else pick(rng, saved, "saved place")
-        note = s.get("note") or rng.choice(NOTES)
+        s, note = pick_noted(rng, _unique_saved(state), "note", words(config, "maps.place_notes"), "saved place")
         return {"saved_id": s["id"], "name": s["name"], "note": note, "answer": note, "lang": pack_lang(config)}
 
     def prepare(self, state, params):
-        for s in state["maps"]["saved"]:
-            if s["id"] == params["saved_id"]:
-                s["note"] = params["note"]
+        set_field(state["maps"]["saved"], params["saved_id"], "note", params["note"])
 
     def milestones(self, params, initial=None, expected=None):
         return [_saved_open(params["saved_id"])]

@@ -4,14 +4,14 @@ structured (JSON) summary of the cart."""
 from __future__ import annotations
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_cart
+from openapps_sim.tasks.picks import cart_lines, fill_cart, open_cart
 
 from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
 
 
 def _sample_cart(state, config, rng) -> dict:
-    lines = _cart_lines(state, config, rng, 2, 3)
+    lines = cart_lines(state, config, rng, 2, 3)
     cfg = config["shop"]
     total = cat.order_total(cfg, lines)
     units = sum(ln["qty"] for ln in lines)
@@ -24,14 +24,29 @@ def _sample_cart(state, config, rng) -> dict:
     }
 
 
-@family
-class CartTotalShipping(AnswerFamily):
-    id = "shop.cart_total_shipping"
+class CartAnswer(AnswerFamily):
+    """A question about a cart of two or three lines put there first, answered on the cart page."""
+
     apps = ("shop",)
     max_steps = 8
     category = "math"
-    answer_kind = "number"
     tolerance = 0.005
+
+    def prepare(self, state, params):
+        fill_cart(state, params["lines"])
+
+    def answer_pages(self, params):
+        return ["/shop/cart"]
+
+    def solve(self, params, ui):
+        yield from open_cart(ui)
+        yield ui.answer(params["answer"])
+
+
+@family
+class CartTotalShipping(CartAnswer):
+    id = "shop.cart_total_shipping"
+    answer_kind = "number"
     description = "Answer what the cart would cost at checkout, shipping included."
 
     def sample(self, state, config, rng):
@@ -39,26 +54,12 @@ class CartTotalShipping(AnswerFamily):
         params["answer"] = params["price_text"]
         return params
 
-    def prepare(self, state, params):
-        _fill_cart(state, params["lines"])
-
-    def answer_pages(self, params):
-        return ["/shop/cart"]
-
-    def solve(self, params, ui):
-        yield from _open_cart(ui)
-        yield ui.answer(params["answer"])
-
 
 @family
-class CartSummaryJson(AnswerFamily):
+class CartSummaryJson(CartAnswer):
     id = "shop.cart_summary_json"
-    apps = ("shop",)
-    max_steps = 8
-    category = "math"
     answer_kind = "json"
     answer_schema = {"lines": "number", "units": "number", "total": "number"}
-    tolerance = 0.005
     description = (
         "Answer as JSON how many lines and units the cart holds and its total with shipping "
         '({"lines": N, "units": M, "total": T}).'
@@ -70,13 +71,3 @@ class CartSummaryJson(AnswerFamily):
             f'{{"lines": {len(params["lines"])}, "units": {params["units"]}, "total": {params["total"]:.2f}}}'
         )
         return params
-
-    def prepare(self, state, params):
-        _fill_cart(state, params["lines"])
-
-    def answer_pages(self, params):
-        return ["/shop/cart"]
-
-    def solve(self, params, ui):
-        yield from _open_cart(ui)
-        yield ui.answer(params["answer"])

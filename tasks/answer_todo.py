@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from openapps_sim.tasks.todo import unique_items
+from openapps_sim.tasks.picks import pick_noted, set_field
+from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
-from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
-
-NOTES = ["Ask at the front desk first", "Receipt is in the blue folder", "Only after payday", "Use the spare key"]
+from openapps_sim.taskkit.language import words
 
 
 @family
@@ -20,8 +20,12 @@ class CountOpen(AnswerFamily):
     description = "Answer how many items on the todo list are still open (not done)."
 
     def sample(self, state, config, rng):
-        n = sum(1 for i in state["todo"]["items"] if not i["done"])
-        return {"answer": str(n), "lang": pack_lang(config)}
+        done_ids = seeded_done(state, rng)
+        n = sum(1 for i in state["todo"]["items"] if i["id"] not in done_ids)
+        return {"answer": str(n), "done_ids": done_ids, "lang": pack_lang(config)}
+
+    def prepare(self, state, params):
+        set_done(state, params["done_ids"])
 
     def answer_pages(self, params):
         return ["/todo"]
@@ -41,16 +45,13 @@ class ItemNotes(AnswerFamily):
     description = "Answer with the notes written under a named todo item."
 
     def sample(self, state, config, rng):
-        items = unique_items(state)
-        with_notes = [i for i in items if i.get("notes")]
-        item = rng.choice(with_notes) if with_notes else pick(rng, items, "todo item")
-        notes = item.get("notes") or rng.choice(NOTES)
-        return {"id": item["id"], "title": item["title"], "notes": notes, "answer": notes, "lang": pack_lang(config)}
+        item, notes = pick_noted(rng, unique_items(state), "notes", words(config, "todo.notes"), "todo item")
+        return {"id": item["id"], "title": item["title"], "notes": notes, "answer": notes,
+                "done_ids": seeded_done(state, rng), "lang": pack_lang(config)}  # fmt: skip
 
     def prepare(self, state, params):
-        for it in state["todo"]["items"]:
-            if it["id"] == params["id"]:
-                it["notes"] = params["notes"]
+        set_done(state, params["done_ids"])
+        set_field(state["todo"]["items"], params["id"], "notes", params["notes"])
 
     def answer_pages(self, params):
         return ["/todo"]

@@ -20,6 +20,7 @@ from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import UI, Infeasible, Step, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import page_testids
+from openapps_sim.taskkit.progress import Op
 
 PEOPLE = [
     "Priya Nair",
@@ -167,6 +168,9 @@ class AddEvent(CalendarFamily):
         raw = {k: params[k] for k in ("title", "date", "time", "description", "location")}
         model.add_event(state["calendar"], raw | {"invitees": list(params["invitees"])})
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("calendar", "add", title=params["title"], date=params["date"], time=params["time"])]
+
     def solve(self, params, ui):
         yield from ui.open_app("calendar")
         yield ui.click("calendar-new")
@@ -196,6 +200,9 @@ class RemoveEvent(CalendarFamily):
     def apply(self, state, params):
         model.delete_event(state["calendar"], params["event_id"])
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("calendar", "delete", id=params["event_id"])]
+
     def solve(self, params, ui):
         yield from open_event(ui, params["event_id"], params["date"])
         yield ui.click(f"calendar-delete-{params['event_id']}")
@@ -218,6 +225,9 @@ class DuplicateEvent(CalendarFamily):
     def apply(self, state, params):
         src = _find(state, params["event_id"])
         model.add_event(state["calendar"], model.duplicate_fields(src, date=params["new_date"]))
+
+    def oracle_ops(self, params, initial):
+        return [Op.of("calendar", "add", title=params["title"], date=params["new_date"])]
 
     def solve(self, params, ui):
         eid = params["event_id"]
@@ -250,6 +260,9 @@ class EditEvent(CalendarFamily):
     def apply(self, state, params):
         ev = _find(state, params["event_id"])
         model.edit_event(ev, ev | {params["field"]: params["value"]})
+
+    def oracle_ops(self, params, initial):
+        return [Op.of("calendar", "edit", id=params["event_id"])]
 
     def solve(self, params, ui):
         eid = params["event_id"]

@@ -13,6 +13,7 @@ from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.taskkit import Infeasible, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.progress import Op
 
 APP = "code_editor"
 
@@ -123,6 +124,9 @@ class CreateFile(TaskFamily):
     def apply(self, state, params):
         P.create_file(_ce(state), params["path"])
 
+    def oracle_ops(self, params, initial):
+        return [Op.of(APP, "create_file", path=params["path"])]
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         yield ui.click("code_editor-new-file")
@@ -146,6 +150,9 @@ class CreateFolder(TaskFamily):
 
     def apply(self, state, params):
         P.create_folder(_ce(state), params["path"])
+
+    def oracle_ops(self, params, initial):
+        return [Op.of(APP, "create_folder", path=params["path"])]
 
     def solve(self, params, ui):
         yield from _open_app(ui)
@@ -209,6 +216,9 @@ class EditFile(TaskFamily):
     def apply(self, state, params):
         P.save_file(_ce(state), params["path"], params["new_content"])
 
+    def oracle_ops(self, params, initial):
+        return [Op.of(APP, "save", path=params["path"])]
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         yield ui.click(f"code_editor-file-{path_id(params['path'])}")
@@ -242,6 +252,9 @@ class RemoveFolder(TaskFamily):
 
     def apply(self, state, params):
         P.delete_folder(_ce(state), params["path"])
+
+    def oracle_ops(self, params, initial):
+        return [Op.of(APP, "delete_folder", path=params["path"])]
 
     def solve(self, params, ui):
         pid = path_id(params["path"])
@@ -279,6 +292,9 @@ class RemoveAll(TaskFamily):
     def apply(self, state, params):
         P.clear_project(_ce(state))
 
+    def oracle_ops(self, params, initial):
+        return [Op.of(APP, f"delete_{e['kind']}", path=e["path"]) for e in params["entries"]]
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         for entry in params["entries"]:
@@ -312,6 +328,9 @@ class RenameFile(TaskFamily):
 
     def apply(self, state, params):
         P.move(_ce(state), params["path"], params["new_path"])
+
+    def oracle_ops(self, params, initial):
+        return [Op.of(APP, "rename", old=params["path"], new=params["new_path"])]
 
     def solve(self, params, ui):
         pid = path_id(params["path"])

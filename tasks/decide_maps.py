@@ -4,14 +4,12 @@ its note."""
 from __future__ import annotations
 
 from openapps_sim.apps.maps import model as maps_model
-from openapps_sim.tasks.maps import _open_place, _unique_names
+from openapps_sim.tasks.picks import open_place, set_field, unsaved_places
 
-from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
-
-NOTES = ["Go early to avoid the queue", "Try the café next door", "Good spot for photos", "Bring cash"]
 
 
 @family
@@ -22,17 +20,12 @@ class SaveOrNote(BranchingFamily):
     description = "If a place is already among the saved places, set its note; otherwise save it."
 
     def sample(self, state, config, rng):
-        maps = state["maps"]
-        places = config["maps"]["places"]
-        unique = _unique_names(places)
-        taken_ids = {s.get("place") for s in maps["saved"]}
-        taken_names = {norm_text(s["name"]) for s in maps["saved"]}
-        candidates = [p for p in places if p["id"] not in taken_ids and norm_text(p["name"]) in unique
-                      and norm_text(p["name"]) not in taken_names]  # fmt: skip
+        candidates = unsaved_places(state, config)
         place = pick(rng, candidates, "unsaved place")
         saved = rng.random() < 0.5
+        note = rng.choice(words(config, "maps.notes"))
         return {"place_id": place["id"], "name": place["name"], "lat": place["lat"], "lon": place["lon"],
-                "note": rng.choice(NOTES), "saved_id": f"s{maps['next_id']}", "branch": "saved" if saved else "new"}  # fmt: skip
+                "note": note, "saved_id": f"s{state['maps']['next_id']}", "branch": "saved" if saved else "new"}  # fmt: skip
 
     def prepare(self, state, params):
         if params["branch"] == "saved":
@@ -42,9 +35,7 @@ class SaveOrNote(BranchingFamily):
         if params["branch"] == "new":
             maps_model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
         else:
-            for entry in state["maps"]["saved"]:
-                if entry["id"] == params["saved_id"]:
-                    entry["note"] = params["note"]
+            set_field(state["maps"]["saved"], params["saved_id"], "note", params["note"])
 
     def branch_ops(self, params):
         return {
@@ -54,7 +45,7 @@ class SaveOrNote(BranchingFamily):
 
     def solve(self, params, ui):
         if params["branch"] == "new":
-            yield from _open_place(ui, params["name"], params["place_id"])
+            yield from open_place(ui, params["name"], params["place_id"])
             yield ui.click(f"maps-save-{params['place_id']}")
             return
         yield from ui.open_app("maps")

@@ -11,8 +11,6 @@ from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
-INCOMING = ["Are you around later?", "Did you see my last message?", "Let me know what you think."]
-
 
 def _send(ui, cid: str, text: str):
     yield from ui.open_app("messenger")
@@ -41,7 +39,7 @@ class ReplyIfWaiting(BranchingFamily):
         nudge = _fresh_text(rng, m, [t for t in new_messages if t != reply])
         theirs = rng.random() < 0.5
         return {"contact_id": c["id"], "contact": c["name"], "reply": reply, "nudge": nudge,
-                "incoming": rng.choice(INCOMING), "branch": "theirs" if theirs else "mine"}  # fmt: skip
+                "incoming": rng.choice(words(config, "messenger.incoming")), "branch": "theirs" if theirs else "mine"}  # fmt: skip
 
     def prepare(self, state, params):
         m = state["messenger"]
@@ -49,11 +47,7 @@ class ReplyIfWaiting(BranchingFamily):
         if params["branch"] == "mine":
             logic.add_message(m, cid, params["nudge"] + " (earlier)")
         else:
-            m["clock"] = logic.next_time(m["clock"])
-            m["conversations"][cid].append(
-                {"id": f"m{m['next_id']}", "sender": cid, "text": params["incoming"], "time": m["clock"]}
-            )
-            m["next_id"] += 1
+            logic.receive(m, cid, params["incoming"])
 
     def apply(self, state, params):
         text = params["reply"] if params["branch"] == "theirs" else params["nudge"]

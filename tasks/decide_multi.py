@@ -12,7 +12,7 @@ from openapps_sim.tasks.calendar import _today, day_text
 from openapps_sim.tasks.decide_calendar import _add_steps
 from openapps_sim.tasks.decide_messenger import _send, _with_chat
 from openapps_sim.tasks.messenger import _fresh_text
-from openapps_sim.tasks.shop import _cart_lines, _fill_cart, _open_shop, _unique_products
+from openapps_sim.tasks.picks import add_this_product, cart_lines, fill_cart, open_shop, unique_products
 from openapps_sim.tasks.todo import unique_items
 
 from openapps_sim.taskkit import family, pick
@@ -89,12 +89,12 @@ class TodoCartFallback(BranchingFamily):
         item = pick(rng, unique_items(state), "todo item")
         cfg = config["shop"]
         products = cat.catalogue(cfg)
-        pid = pick(rng, _unique_products(cfg), "product with a unique name")
+        pid = pick(rng, unique_products(cfg), "product with a unique name")
         options = {kind: rng.choice(codes) for kind, codes in products[pid]["options"].items()}
         opts = cat.options_text(cfg, products[pid], options)
         done = rng.random() < 0.4
         full = rng.random() < 0.5
-        lines = [ln for ln in _cart_lines(state, config, rng, 1, 1) if ln["product_id"] != pid] if full else []
+        lines = [ln for ln in cart_lines(state, config, rng, 1, 1) if ln["product_id"] != pid] if full else []
         branch = "done" if done else ("open/full" if lines else "open/empty")
         return {"id": item["id"], "title": item["title"], "done": done, "lines": lines, "product_id": pid,
                 "product": products[pid]["name"] + (f" ({opts})" if options else ""), "name": products[pid]["name"],
@@ -105,7 +105,7 @@ class TodoCartFallback(BranchingFamily):
 
     def prepare(self, state, params):
         next(i for i in state["todo"]["items"] if i["id"] == params["id"])["done"] = params["done"]
-        _fill_cart(state, params["lines"])
+        fill_cart(state, params["lines"])
 
     def apply(self, state, params):
         items = state["todo"]["items"]
@@ -128,7 +128,7 @@ class TodoCartFallback(BranchingFamily):
         if params["branch"] == "done":
             yield ui.click(f"todo-delete-{params['id']}")
             return
-        yield from _open_shop(ui)
+        yield from open_shop(ui)
         yield ui.click("shop-cart")
         if params["branch"] == "open/full":
             yield from ui.open_app("todo")
@@ -137,10 +137,7 @@ class TodoCartFallback(BranchingFamily):
         yield ui.fill("shop-search", params["name"])
         yield ui.click("shop-search-submit")
         yield ui.click(f"shop-product-{params['product_id']}")
-        for kind, code in params["options"].items():
-            yield ui.select(f"shop-option-{kind}", code)
-        yield ui.fill("shop-qty", "1")
-        yield ui.click("shop-add-to-cart")
+        yield from add_this_product(ui, params["options"], 1)
 
 
 @family

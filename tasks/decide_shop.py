@@ -1,17 +1,36 @@
-"""Constraint and branching families in the shop: add the cheapest product of a category, and
-remove the most expensive cart line or check out depending on a budget."""
+"""Constraint and branching families in the shop: add the cheapest product of a category; remove
+the most expensive cart line or check out depending on a budget; add a product if its price is
+under a budget, or if it is rated at least a minimum, else an alternative."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.shop import ADDRESSES, _cart_lines, _fill_cart, _open_cart, _open_shop, _unique_products
+from openapps_sim.tasks.picks import (
+    add_product,
+    add_this_product,
+    cart_lines,
+    choose_options,
+    fill_cart,
+    find_product,
+    open_cart,
+    unique_products,
+)
+from openapps_sim.tasks.shop import ADDRESSES
 
 from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.answers import format_number
 from openapps_sim.taskkit.branching import BranchingFamily
-from openapps_sim.taskkit.observation import page_testids
+from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
+
+
+def options_clause(params: dict, language: str) -> str:
+    """ " Choose <options>." in the goal's language, or nothing for a product without options."""
+    if not params["options"]:
+        return ""
+    return str(words(language, "shop.choose")).format(options=params["options_text"])
 
 
 @family
@@ -26,7 +45,7 @@ class CheapestInCategory(BranchingFamily):
     def sample(self, state, config, rng):
         cfg = config["shop"]
         products = cat.catalogue(cfg)
-        unique = set(_unique_products(cfg))
+        unique = set(unique_products(cfg))
         cheapest: dict[str, str] = {}
         for cid in sorted({p["category"] for p in products.values()}):
             in_cat = [(p["price"], pid) for pid, p in products.items() if p["category"] == cid]
@@ -37,12 +56,13 @@ class CheapestInCategory(BranchingFamily):
         cid = pick(rng, sorted(cheapest), "category with one cheapest product")
         pid = cheapest[cid]
         p = products[pid]
-        options = {kind: rng.choice(codes) for kind, codes in p["options"].items()}
-        text = cat.options_text(cfg, p, options)
-        opts = {"en": f" Choose {text}.", "de": f" Wähle {text}.", "fr": f" Choisis {text}."}
+        options = choose_options(rng, p)
         return {"category": cid, "category_name": cfg["categories"][cid]["name"], "product_id": pid,
-                "options": options, "branch": pid, **{f"opts_{k}": v if options else "" for k, v in opts.items()},
+                "options": options, "options_text": cat.options_text(cfg, p, options), "branch": pid,
                 "others": sorted(x for x, q in products.items() if q["category"] == cid and x != pid)}  # fmt: skip
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), opts=options_clause(params, language))
 
     def apply(self, state, params):
         cat.add_line(state["shop"], params["product_id"], params["options"], 1)
@@ -53,19 +73,7 @@ class CheapestInCategory(BranchingFamily):
         return ops
 
     def solve(self, params, ui):
-        yield from _open_shop(ui)
-        obs = yield ui.click(f"shop-category-{params['category']}")
-        target = f"shop-product-{params['product_id']}"
-        for _ in range(50):
-            ids = page_testids(obs)
-            if target in ids or "shop-page-next" not in ids:
-                break
-            obs = yield ui.click("shop-page-next")
-        yield ui.click(target)
-        for kind, code in params["options"].items():
-            yield ui.select(f"shop-option-{kind}", code)
-        yield ui.fill("shop-qty", "1")
-        yield ui.click("shop-add-to-cart")
+        yield from add_product(ui, params["product_id"], params["options"], 1, category=params["category"])
 
 
 @family
@@ -81,7 +89,7 @@ class CartOverBudget(BranchingFamily):
     def sample(self, state, config, rng):
         cfg = config["shop"]
         for _ in range(20):
-            lines = _cart_lines(state, config, rng, 2, 3)
+            lines = cart_lines(state, config, rng, 2, 3)
             prices = sorted(ln["price"] for ln in lines)
             if prices[-1] != prices[-2]:
                 break
@@ -97,7 +105,7 @@ class CartOverBudget(BranchingFamily):
                 "branch": "over" if total > budget else "within", **dict(rng.choice(ADDRESSES))}  # fmt: skip
 
     def prepare(self, state, params):
-        _fill_cart(state, params["lines"])
+        fill_cart(state, params["lines"])
 
     def apply(self, state, params):
         shop = state["shop"]
@@ -114,7 +122,7 @@ class CartOverBudget(BranchingFamily):
         }
 
     def solve(self, params, ui):
-        yield from _open_cart(ui)
+        yield from open_cart(ui)
         if params["branch"] == "over":
             yield ui.click(f"shop-line-remove-{params['top_line']}")
             return
@@ -122,3 +130,102 @@ class CartOverBudget(BranchingFamily):
         for key in cat.ADDRESS_FIELDS:
             yield ui.fill(f"shop-field-{key}", params[key])
         yield ui.click("shop-place-order")
+
+
+class ThresholdChoice(BranchingFamily):
+    """If a named product meets a threshold (``measure`` against ``thresholds``), add one unit of it
+    to the cart; otherwise one unit of a named alternative. Both have a unique name, and the goal
+    gives the options of both; the threshold is drawn so that either case holds about half the
+    time."""
+
+    apps = ("shop",)
+    max_steps = 20
+    category = "constraint"
+    thresholds: tuple[float, ...] = ()
+
+    def measure(self, product: dict) -> float:
+        raise NotImplementedError
+
+    def meets(self, value: float, threshold: float) -> bool:
+        raise NotImplementedError
+
+    def sample(self, state, config, rng):
+        cfg = config["shop"]
+        products = cat.catalogue(cfg)
+        pid, alt = (
+            rng.sample(unique_products(cfg), 2) if len(unique_products(cfg)) >= 2 else pick(rng, [], "two products")
+        )
+        value = self.measure(products[pid])
+        want = rng.random() < 0.5
+        if not any(self.meets(value, t) == want for t in self.thresholds):
+            want = not want
+        threshold = rng.choice([t for t in self.thresholds if self.meets(value, t) == want])
+        params = {"threshold": threshold, "value": value, "branch": "meets" if want else "fails"}
+        for key, p_id in (("product", pid), ("alt", alt)):
+            p = products[p_id]
+            options = choose_options(rng, p)
+            label = p["name"] + (f" ({cat.options_text(cfg, p, options)})" if options else "")
+            params.update({f"{key}_id": p_id, f"{key}_name": p["name"], f"{key}_options": options, key: label})
+        return params
+
+    def chosen(self, params: dict) -> str:
+        """Which product the world calls for: ``product`` or ``alt``."""
+        return "product" if params["branch"] == "meets" else "alt"
+
+    def apply(self, state, params):
+        key = self.chosen(params)
+        cat.add_line(state["shop"], params[f"{key}_id"], params[f"{key}_options"], 1)
+
+    def branch_ops(self, params):
+        return {
+            "meets": [Op.of("shop", "add_to_cart", product_id=params["product_id"])],
+            "fails": [Op.of("shop", "add_to_cart", product_id=params["alt_id"])],
+        }
+
+    def solve(self, params, ui):
+        # Look at the named product first (its page shows price and rating), then add the right one.
+        yield from find_product(ui, params["product_id"], search=params["product_name"])
+        key = self.chosen(params)
+        if key == "alt":
+            yield from find_product(ui, params["alt_id"], search=params["alt_name"])
+        yield from add_this_product(ui, params[f"{key}_options"], 1)
+
+
+@family
+class UnderBudget(ThresholdChoice):
+    id = "shop.under_budget"
+    description = (
+        'If a named product costs less than a budget ("under $20"), add one to the cart; otherwise add one of '
+        "a named alternative."
+    )
+    thresholds = (5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0)
+
+    def measure(self, product):
+        return float(product["price"])
+
+    def meets(self, value, threshold):
+        return value < threshold
+
+    def sample(self, state, config, rng):
+        params = super().sample(state, config, rng)
+        params["budget_text"] = cat.fmt_price(config["shop"], params["threshold"])
+        return params
+
+
+@family
+class RatedAtLeast(ThresholdChoice):
+    id = "shop.rated_at_least"
+    description = (
+        'If a named product is rated at least a minimum ("rated at least 4.5"), add one to the cart; otherwise '
+        "add one of a named alternative."
+    )
+    thresholds = (3.5, 4.0, 4.2, 4.5, 4.7, 4.8)
+
+    def measure(self, product):
+        return float(product.get("rating", 0.0))
+
+    def meets(self, value, threshold):
+        return value >= threshold
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), min_rating=format_number(params["threshold"], language, 1))

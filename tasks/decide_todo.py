@@ -3,7 +3,7 @@ structures; see taskkit/branching.py)."""
 
 from __future__ import annotations
 
-from openapps_sim.tasks.todo import unique_items
+from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
@@ -32,10 +32,11 @@ class DoneOrDelete(BranchingFamily):
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item")
         done = rng.random() < 0.5
-        return {"id": item["id"], "title": item["title"], "done": done, "branch": "done" if done else "open"}
+        return {"id": item["id"], "title": item["title"], "done": done, "branch": "done" if done else "open",
+                "done_ids": seeded_done(state, rng, {item["id"]: done})}  # fmt: skip
 
     def prepare(self, state, params):
-        _item(state, params["id"])["done"] = params["done"]
+        set_done(state, params["done_ids"])
 
     def apply(self, state, params):
         if params["branch"] == "done":

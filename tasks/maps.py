@@ -8,27 +8,12 @@ two decimals), which gives a dropped pin a tolerance of 0.005° around the targe
 from __future__ import annotations
 
 from openapps_sim.apps.maps import model
+from openapps_sim.tasks.picks import open_place, unique_names, unsaved_places
 
 from openapps_sim.config.normalise import distance_km, norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
-
-
-def _unique_names(items: list[dict]) -> set[str]:
-    """Folded names that occur exactly once."""
-    counts: dict[str, int] = {}
-    for item in items:
-        key = norm_text(item["name"])
-        counts[key] = counts.get(key, 0) + 1
-    return {k for k, n in counts.items() if n == 1}
-
-
-def _open_place(ui, name: str, place_id: str):
-    """Search a place by name and open it from the results (the map centres on it)."""
-    yield from ui.open_app("maps")
-    yield ui.fill("maps-search", name)
-    yield ui.click("maps-search-submit")
-    yield ui.click(f"maps-result-{place_id}")
+from openapps_sim.taskkit.progress import Op
 
 
 @family
@@ -39,24 +24,18 @@ class SavePlace(TaskFamily):
     description = "Search the map for a named place and save it to the saved locations."
 
     def sample(self, state, config, rng):
-        maps = state["maps"]
-        places = config["maps"]["places"]
-        unique = _unique_names(places)
-        taken_ids = {s.get("place") for s in maps["saved"]}
-        taken_names = {norm_text(s["name"]) for s in maps["saved"]}
-        candidates = [
-            p
-            for p in places
-            if p["id"] not in taken_ids and norm_text(p["name"]) in unique and norm_text(p["name"]) not in taken_names
-        ]
+        candidates = unsaved_places(state, config)
         place = pick(rng, candidates, "unsaved place")
         return {"place_id": place["id"], "name": place["name"], "lat": place["lat"], "lon": place["lon"]}
 
     def apply(self, state, params):
         model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("maps", "save", place=params["place_id"])]
+
     def solve(self, params, ui):
-        yield from _open_place(ui, params["name"], params["place_id"])
+        yield from open_place(ui, params["name"], params["place_id"])
         yield ui.click(f"maps-save-{params['place_id']}")
 
 
@@ -69,7 +48,7 @@ class RemoveSavedPlace(TaskFamily):
 
     def sample(self, state, config, rng):
         saved = state["maps"]["saved"]
-        unique = _unique_names(saved)
+        unique = unique_names(saved)
         entry = pick(rng, [s for s in saved if norm_text(s["name"]) in unique], "saved location")
         # A seeded start state: up to two more places from the gazetteer were saved before.
         places = config["maps"]["places"]
@@ -86,6 +65,9 @@ class RemoveSavedPlace(TaskFamily):
 
     def apply(self, state, params):
         model.remove_saved(state["maps"], params["saved_id"])
+
+    def oracle_ops(self, params, initial):
+        return [Op.of("maps", "remove", id=params["saved_id"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("maps")
@@ -115,7 +97,7 @@ class DropPin(TaskFamily):
     def sample(self, state, config, rng):
         maps = state["maps"]
         places = config["maps"]["places"]
-        unique = _unique_names(places)
+        unique = unique_names(places)
         clear = [p for p in places if norm_text(p["name"]) in unique and abs(p["lat"]) <= 75 and self._alone(p, places)]
         place = pick(rng, clear, "place for a pin")
         taken = {norm_text(s["name"]) for s in maps["saved"]}
@@ -132,9 +114,12 @@ class DropPin(TaskFamily):
     def apply(self, state, params):
         model.add_saved(state["maps"], params["label"], params["lat"], params["lon"])
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("maps", "drop_pin", name=params["label"])]
+
     def solve(self, params, ui):
         # Opening the place centres the map on it; a click on the map's centre drops the pin there.
-        yield from _open_place(ui, params["place"], params["place_id"])
+        yield from open_place(ui, params["place"], params["place_id"])
         yield ui.click("maps-canvas")
         yield ui.fill("maps-pin-name", params["label"])
         yield ui.click("maps-pin-save")

@@ -11,6 +11,7 @@ from openapps_sim.apps.messenger import model as logic
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Subgoal, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.progress import Op
 
 
 def _messenger(state: dict) -> dict:
@@ -66,6 +67,9 @@ class SendMessage(TaskFamily):
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("messenger", "send", contact=params["contact_id"], text=params["text"])]
+
     def solve(self, params, ui):
         yield from ui.open_app("messenger")
         yield ui.click(f"messenger-conv-{params['contact_id']}")
@@ -102,6 +106,9 @@ class ForwardMessage(TaskFamily):
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("forwarded", _sent(params["target_id"], params["message"], params["source_id"]))]
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("messenger", "forward", id=params["message_id"], to=params["target_id"])]
+
     def solve(self, params, ui):
         yield from ui.open_app("messenger")
         yield ui.click(f"messenger-conv-{params['source_id']}")
@@ -131,6 +138,12 @@ class StartConversation(TaskFamily):
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]
+
+    def oracle_ops(self, params, initial):
+        return [
+            Op.of("messenger", "start_conversation", contact=params["contact_id"]),
+            Op.of("messenger", "send", contact=params["contact_id"], text=params["text"]),
+        ]
 
     def solve(self, params, ui):
         yield from ui.open_app("messenger")

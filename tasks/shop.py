@@ -10,10 +10,11 @@ functions the app uses (``openapps_sim.apps.shop.model``).
 from __future__ import annotations
 
 from openapps_sim.apps.shop import model as cat
+from openapps_sim.tasks.picks import add_product, cart_lines, choose_options, fill_cart, open_cart, unique_products
 
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.taskkit import Infeasible, Subgoal, TaskFamily, family, pick
-from openapps_sim.taskkit.observation import page_testids
+from openapps_sim.taskkit import Subgoal, TaskFamily, family, pick
+from openapps_sim.taskkit.progress import Op
 
 ADDRESSES = [
     {"name": "Maria Schmidt", "street": "Hauptstraße 12", "city": "Berlin", "postcode": "10115", "country": "Germany"},
@@ -33,72 +34,6 @@ ADDRESSES = [
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def _cfg(config: dict) -> dict:
-    return config["shop"]
-
-
-def _unique_products(cfg: dict, with_options: bool = False) -> list[str]:
-    """Ids of products on sale whose folded name no other product on sale shares."""
-    products = cat.catalogue(cfg)
-    counts: dict[str, int] = {}
-    for p in products.values():
-        key = norm_text(p["name"])
-        counts[key] = counts.get(key, 0) + 1
-    return [
-        pid for pid, p in products.items() if counts[norm_text(p["name"])] == 1 and (p["options"] or not with_options)
-    ]
-
-
-def _choose_options(rng, product: dict) -> dict:
-    return {kind: rng.choice(codes) for kind, codes in product["options"].items()}
-
-
-def _cart_lines(state: dict, config: dict, rng, lo: int, hi: int) -> list[dict]:
-    """``lo``..``hi`` cart lines of distinct, unambiguous products (to put in the cart first)."""
-    cfg = _cfg(config)
-    pool = _unique_products(cfg)
-    n = rng.randint(lo, hi)
-    if len(pool) < n:
-        raise Infeasible(f"fewer than {n} products with unique names")
-    products = cat.catalogue(cfg)
-    next_line = state["shop"]["next_line"]
-    lines = []
-    for i, pid in enumerate(rng.sample(pool, n)):
-        p = products[pid]
-        options = _choose_options(rng, p)
-        lines.append(
-            {
-                "line": next_line + i,
-                "product_id": pid,
-                "product": p["name"],
-                "options": options,
-                "options_text": cat.options_text(cfg, p, options),
-                "qty": rng.randint(1, 3),
-                "price": cat.cents(p["price"]),
-            }
-        )
-    return lines
-
-
-def _fill_cart(state: dict, lines: list[dict]) -> None:
-    shop = state["shop"]
-    for ln in lines:
-        line, merged = cat.add_line(shop, ln["product_id"], ln["options"], ln["qty"])
-        assert not merged and line["id"] == ln["line"], "prepared cart lines must match the sampled ids"
-
-
-def _open_shop(ui):
-    """Go to the start page and open the shop; returns the observation of the shop's home."""
-    yield ui.click("nav-home")
-    obs = yield ui.click("launch-shop")
-    return obs
-
-
-def _open_cart(ui):
-    yield from _open_shop(ui)
-    yield ui.click("shop-cart")
-
-
 def _line_in_cart(product_id: str, options: dict, qty: int):
     def check(world: dict) -> bool:
         return any(
@@ -121,10 +56,10 @@ class AddToCart(TaskFamily):
     )
 
     def sample(self, state, config, rng):
-        cfg = _cfg(config)
-        pid = pick(rng, _unique_products(cfg, with_options=True), "product with options and a unique name")
+        cfg = config["shop"]
+        pid = pick(rng, unique_products(cfg, with_options=True), "product with options and a unique name")
         p = cat.catalogue(cfg)[pid]
-        options = _choose_options(rng, p)
+        options = choose_options(rng, p)
         return {
             "product_id": pid,
             "product": p["name"],
@@ -141,24 +76,13 @@ class AddToCart(TaskFamily):
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("line_in_cart", _line_in_cart(params["product_id"], params["options"], params["qty"]))]
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("shop", "add_to_cart", product_id=params["product_id"], qty=params["qty"])]
+
     def solve(self, params, ui):
-        obs = yield from _open_shop(ui)
-        target = f"shop-product-{params['product_id']}"
-        if params["route"] == "search":
-            yield ui.fill("shop-search", params["product"])
-            obs = yield ui.click("shop-search-submit")
-        else:
-            obs = yield ui.click(f"shop-category-{params['category']}")
-        for _ in range(50):
-            ids = page_testids(obs)
-            if target in ids or "shop-page-next" not in ids:
-                break
-            obs = yield ui.click("shop-page-next")
-        yield ui.click(target)
-        for kind, code in params["options"].items():
-            yield ui.select(f"shop-option-{kind}", code)
-        yield ui.fill("shop-qty", str(params["qty"]))
-        yield ui.click("shop-add-to-cart")
+        by_search = params["route"] == "search"
+        yield from add_product(ui, params["product_id"], params["options"], params["qty"],
+                               search=params["product"] if by_search else "", category=params["category"])  # fmt: skip
 
 
 @family
@@ -169,7 +93,7 @@ class RemoveFromCart(TaskFamily):
     description = "The cart holds two or three different products; remove the line of the given product."
 
     def sample(self, state, config, rng):
-        lines = _cart_lines(state, config, rng, 2, 3)
+        lines = cart_lines(state, config, rng, 2, 3)
         target = rng.choice(lines)
         return {
             "lines": lines,
@@ -179,7 +103,7 @@ class RemoveFromCart(TaskFamily):
         }
 
     def prepare(self, state, params):
-        _fill_cart(state, params["lines"])
+        fill_cart(state, params["lines"])
 
     def apply(self, state, params):
         shop = state["shop"]
@@ -189,8 +113,11 @@ class RemoveFromCart(TaskFamily):
         pid = params["product_id"]
         return [Subgoal("product_removed", lambda w: all(ln["product_id"] != pid for ln in w["shop"]["cart"]))]
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("shop", "remove_line", line=params["line"])]
+
     def solve(self, params, ui):
-        yield from _open_cart(ui)
+        yield from open_cart(ui)
         yield ui.click(f"shop-line-remove-{params['line']}")
 
 
@@ -202,11 +129,11 @@ class EmptyCart(TaskFamily):
     description = "The cart holds a few products; remove all of them (without placing an order)."
 
     def sample(self, state, config, rng):
-        lines = _cart_lines(state, config, rng, 2, 4)
+        lines = cart_lines(state, config, rng, 2, 4)
         return {"lines": lines, "n": len(lines)}
 
     def prepare(self, state, params):
-        _fill_cart(state, params["lines"])
+        fill_cart(state, params["lines"])
 
     def apply(self, state, params):
         cat.empty_cart(state["shop"])
@@ -214,8 +141,11 @@ class EmptyCart(TaskFamily):
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("cart_empty", lambda w: not w["shop"]["cart"])]
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("shop", "empty_cart")]
+
     def solve(self, params, ui):
-        yield from _open_cart(ui)
+        yield from open_cart(ui)
         yield ui.click("shop-empty-cart")
 
 
@@ -230,8 +160,8 @@ class Checkout(TaskFamily):
     )
 
     def sample(self, state, config, rng):
-        cfg = _cfg(config)
-        lines = _cart_lines(state, config, rng, 1, 3)
+        cfg = config["shop"]
+        lines = cart_lines(state, config, rng, 1, 3)
         order_lines = [
             {"product_id": ln["product_id"], "options": ln["options"], "qty": ln["qty"], "price": ln["price"]}
             for ln in lines
@@ -245,7 +175,7 @@ class Checkout(TaskFamily):
         }
 
     def prepare(self, state, params):
-        _fill_cart(state, params["lines"])
+        fill_cart(state, params["lines"])
 
     def apply(self, state, params):
         address = {k: params[k] for k in cat.ADDRESS_FIELDS}
@@ -260,8 +190,11 @@ class Checkout(TaskFamily):
             Subgoal("cart_empty", lambda w: not w["shop"]["cart"]),
         ]
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("shop", "checkout", total=params["total"])]
+
     def solve(self, params, ui):
-        yield from _open_cart(ui)
+        yield from open_cart(ui)
         yield ui.click("shop-checkout")
         for key in cat.ADDRESS_FIELDS:
             yield ui.fill(f"shop-field-{key}", params[key])

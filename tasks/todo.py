@@ -7,6 +7,7 @@ from openapps_sim.apps.todo import model
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Infeasible, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.progress import Op
 
 
 @family
@@ -28,6 +29,9 @@ class AddItem(TaskFamily):
 
     def apply(self, state, params):
         model.add_item(state["todo"], params["title"])
+
+    def oracle_ops(self, params, initial):
+        return [Op.of("todo", "add", title=params["title"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -105,6 +109,9 @@ class RemoveItem(TaskFamily):
     def apply(self, state, params):
         model.delete_item(state["todo"], params["id"])
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("todo", "delete", id=params["id"])]
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-delete-{params['id']}")
@@ -125,6 +132,9 @@ class MarkDone(TaskFamily):
 
     def apply(self, state, params):
         model.set_done(_find_item(state, params["id"]), True)
+
+    def oracle_ops(self, params, initial):
+        return [Op.of("todo", "toggle", id=params["id"], done=True)]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -147,6 +157,9 @@ class MarkUndone(TaskFamily):
     def apply(self, state, params):
         model.set_done(_find_item(state, params["id"]), False)
 
+    def oracle_ops(self, params, initial):
+        return [Op.of("todo", "toggle", id=params["id"], done=False)]
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-toggle-{params['id']}")
@@ -168,6 +181,9 @@ class EditItem(TaskFamily):
 
     def apply(self, state, params):
         model.rename(_find_item(state, params["id"]), params["new_title"])
+
+    def oracle_ops(self, params, initial):
+        return [Op.of("todo", "edit", id=params["id"], title=params["new_title"])]
 
     def solve(self, params, ui):
         iid = params["id"]
@@ -201,6 +217,9 @@ class ClearCompleted(TaskFamily):
 
     def apply(self, state, params):
         model.clear_completed(state["todo"])
+
+    def oracle_ops(self, params, initial):
+        return [Op.of("todo", "clear_completed")]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")

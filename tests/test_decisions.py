@@ -49,6 +49,11 @@ def world():
         ("5", "4", False),
         ("between 3 and 4", "4", False),  # two numbers: not an answer
         ("no idea", "4", False),
+        ("٧", "7", True),  # Arabic-Indic digits
+        ("المسافة ١٢٫٥ كم", "12.5", True),  # and the Arabic decimal separator
+        ("ثلاثة", "3", True),
+        ("tre", "3", True),
+        ("١٢", "21", False),
     ],
 )
 def test_numbers_in_every_locale(given, expected, ok):
@@ -63,6 +68,8 @@ def test_parsers():
     day = parse_date("2026-03-14")
     assert day == parse_date("14.03.2026") == parse_date("March 14, 2026") == parse_date("14 mars 2026")
     assert day == parse_date("14. März 2026") == parse_date("14/03/2026", "de") == parse_date("03/14/2026", "en")
+    assert day == parse_date("14 marzo 2026") == parse_date("14 مارس 2026") == parse_date("sábado 14 marzo 2026")
+    assert same_answer("date", "١٤ مارس ٢٠٢٦", "2026-03-14") and same_answer("time", "١٤:٣٠", "14:30")
     assert parse_date("05/04/2026", "en").month == 5 and parse_date("05/04/2026", "fr").month == 4
     assert same_answer("time", "It starts at 9:30", "09:30") and not same_answer("time", "10:30", "09:30")
     assert same_answer("text", 'She said: "Booked a table for two at 8 PM!"', "Booked a table for two at 8 pm!")
@@ -91,7 +98,8 @@ def test_wlcs_weights_later_gold_steps_more():
     assert wlcs(ev([a]), [a, b, c]) == pytest.approx(1 / 6)
     assert wlcs(ev([c]), [a, b, c]) == pytest.approx(3 / 6)
     assert wlcs(ev([b, a, c]), [a, b, c]) == pytest.approx((2 + 3) / 6)  # b, c is the latest LCS
-    assert wlcs(ev([a]), []) is None
+    assert wlcs(ev([a]), []) == 0.0 and wlcs([], []) == 1.0  # return-value and navigation families
+    assert wlcs(ev([a]), None) is None
     # arguments are compared after text normalisation; extra logged arguments do not matter
     assert Op.of("todo", "add", title="Buy Milk").matches(
         {"app": "todo", "op": "add", "args": {"title": "buy milk ", "id": "t9"}}
@@ -151,6 +159,27 @@ def test_wrong_branch_scores_zero_with_decision_zero(world, family_id, pack):
             ev = evaluate(fam, inst, state, None, URL, as_events(inst.branching.branches[other]))
             assert not ev.success, f"{family_id}/{pack}/{seed}: the wrong branch {other} scores 1"
             assert inst.branching.decisions(as_events(inst.branching.branches[other]))[0] is False
+
+
+@pytest.mark.parametrize("family_id", ["shop.under_budget", "shop.rated_at_least"])
+@pytest.mark.parametrize("pack", ["default", "german", "arabic", "sparse"])
+def test_threshold_families_take_the_branch_the_product_calls_for(world, family_id, pack):
+    """ "Under $20" and "rated at least 4.5": the branch is the product's own price or rating
+    against the threshold in the goal, and the expected cart holds one unit of that product."""
+    from openapps_sim.apps.shop import model as cat
+
+    fam = FAMS[family_id]
+    for seed in range(6):
+        world.reset(pack, seed)
+        inst = instantiate(fam, world.state, world.config, seed, pack, "auto")
+        p = inst.params
+        product = cat.catalogue(world.config["shop"])[p["product_id"]]
+        value = product["price"] if family_id == "shop.under_budget" else product["rating"]
+        meets = value < p["threshold"] if family_id == "shop.under_budget" else value >= p["threshold"]
+        assert inst.branching.correct == ("meets" if meets else "fails")
+        want = p["product_id"] if meets else p["alt_id"]
+        assert [ln["product_id"] for ln in inst.expected["shop"]["cart"]] == [want]
+        assert p["product"] in inst.goal and p["alt"] in inst.goal
 
 
 @pytest.mark.parametrize("family_id", ORDERED)

@@ -227,3 +227,46 @@ def test_arming_is_deterministic_and_groups_keep_one():
         assert len(groups) == len(set(groups)) and "battery" in groups
         armed.append(tuple(a.armed))
     assert len(set(armed)) > 3  # the seed really varies which kinds interrupt
+
+
+def _localized_texts(value, path=""):
+    """Every per-language mapping ({en: ..., de: ...}) in an interruptions section, with its path."""
+    if isinstance(value, dict):
+        if "en" in value and all(isinstance(k, str) and len(k) == 2 for k in value):
+            yield path, value
+            return
+        for k, v in value.items():
+            yield from _localized_texts(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _localized_texts(v, f"{path}[{i}]")
+
+
+def test_every_interruption_text_is_in_every_pack_language():
+    """Titles, bodies, buttons, recovery steps, arriving messages and keywords of every shipped
+    interruption exist in the language of every language pack (the GDPR wall too)."""
+    from openapps_sim.config.packs import language_packs, list_packs
+
+    langs = set(language_packs().values()) | {"en"}
+    missing = []
+    for name in sorted(list_packs()):
+        for path, texts in _localized_texts(compose(name).get("interruptions") or {}):
+            if langs - set(texts):
+                missing.append(f"{name}{path}: {sorted(langs - set(texts))}")
+    assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize("lang_pack", ["mandarin", "italian", "arabic"])
+def test_mixed_message_keywords_match_the_start_page_in_every_language(lang_pack):
+    """``interrupt_mixed`` fires its message on the start page, whose tiles name the apps: its
+    keywords exist in the pack's language and meet the threshold against the apps' titles."""
+    from openapps_sim.config.interruptions import localized
+    from openapps_sim.web.interruptions import keyword_share
+
+    config = compose(f"{lang_pack}+interrupt_mixed")
+    lang = config["shell"]["lang"]
+    tiles = " ".join(config[app]["title"] for app in ("todo", "calendar", "messenger", "maps", "shop")).lower()
+    for iid in ("message_toast", "message_banner"):
+        rule = config["interruptions"][iid]["trigger"]
+        assert lang in rule["keywords"], f"{iid}: no {lang} keywords"
+        assert keyword_share(localized(rule["keywords"], lang), tiles) >= rule["threshold"]

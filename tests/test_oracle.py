@@ -6,6 +6,7 @@ import pytest
 from openapps_sim.agents.oracle import OracleAgent
 
 from openapps_sim.envs.registration import make_env
+from openapps_sim.taskkit.progress import compact_events, wlcs
 
 from .oracle_cases import BRANCH_PACKS, branching_families, full_matrix, representative, seeds_per_branch
 
@@ -31,8 +32,18 @@ def run_oracle(env, family, pack, seed, language="en"):
         obs, reward, terminated, truncated, last = env.step(action)
         assert not obs["last_action_error"], f"{action}: {obs['last_action_error']}"
         if terminated:
+            if reward == 1.0:
+                _assert_gold_operations(env.unwrapped.task)
             return reward, last
     return 0.0, last
+
+
+def _assert_gold_operations(task):
+    """The oracle's episode matches the family's declared operations: W-LCS is 1 (for every
+    family, so the gold sequences the metric reads are right)."""
+    ops = compact_events(task.events())
+    gold = task.instance.oracle_ops
+    assert gold is not None and wlcs(ops, gold) == 1.0, f"event log {ops} vs gold {[str(o) for o in gold]}"
 
 
 @pytest.mark.parametrize("family,pack,seed", representative())

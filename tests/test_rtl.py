@@ -4,12 +4,14 @@ the families under it through the real browser and the real BrowserGym env."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from openapps_sim.config import packs
 from openapps_sim.config.catalog import compose
-from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, instantiate
+from openapps_sim.taskkit.language import words
 from openapps_sim.web.world import World
 
 from .test_oracle import env, run_oracle  # noqa: F401  (the module-scoped env fixture)
@@ -22,17 +24,12 @@ ONE_PER_APP = ["todo.edit_item", "calendar.add_event", "messenger.send_message",
 
 
 def test_the_rtl_pack_keeps_the_default_content():
-    """A language pack translates the interface; content ids are those of default."""
+    """A language pack translates; content ids are those of default (same items, same order)."""
     default, rtl = compose("default"), compose(RTL)
-    assert rtl["shell"] == {
-        **default["shell"],
-        "lang": "ar",
-        "content_lang": "en",
-        "dir": "rtl",
-        "home_label": rtl["shell"]["home_label"],
-    }
-    assert [i["title"] for i in rtl["todo"]["items"]] == [i["title"] for i in default["todo"]["items"]]
-    assert [e["title"] for e in rtl["calendar"]["events"]] == [e["title"] for e in default["calendar"]["events"]]
+    assert rtl["shell"] == {**default["shell"], "lang": "ar", "dir": "rtl", "home_label": rtl["shell"]["home_label"]}
+    assert len(rtl["todo"]["items"]) == len(default["todo"]["items"])
+    assert all(i["title"] != j["title"] for i, j in zip(rtl["todo"]["items"], default["todo"]["items"], strict=True))
+    assert [e["date"] for e in rtl["calendar"]["events"]] == [e["date"] for e in default["calendar"]["events"]]
     assert sorted(rtl["shop"]["products"]) == sorted(default["shop"]["products"])
     assert [p["id"] for p in rtl["maps"]["places"]] == [p["id"] for p in default["maps"]["places"]]
 
@@ -60,28 +57,25 @@ def test_pages_run_right_to_left(server, page):
     server.reset("default", 0)
 
 
-def test_the_rtl_pack_is_interface_only():
-    """``arabic`` translates the interface only (``content_language: en``): it is no language
-    pack (no goals or task content in Arabic), and ``--language auto`` under it is a clear error
-    naming the goal languages, never a crash. Its oracle runs use English goals."""
-    assert RTL not in packs.language_packs()
+def test_the_rtl_pack_is_a_language_pack():
+    """``arabic`` is a language pack: ``--language auto`` under it gives Arabic goals, and the
+    content a task brings in is Arabic."""
+    assert packs.language_packs()[RTL] == "ar"
     local_world = World()
     local_world.reset(RTL, 0)
-    with pytest.raises(ConfigError) as err:
-        instantiate(all_families()["todo.remove_item"], local_world.state, local_world.config, 0, RTL, "auto")
-    assert "ar" in str(err.value)
-    inst = instantiate(all_families()["todo.remove_item"], local_world.state, local_world.config, 0, RTL, "en")
-    assert inst.language == "en" and inst.goal
+    inst = instantiate(all_families()["todo.add_item"], local_world.state, local_world.config, 0, RTL, "auto")
+    assert inst.language == "ar" and inst.params["title"] in words("ar", "todo.new_items")
+    assert re.search("[\u0600-\u06ff]", inst.goal), inst.goal
 
 
 @pytest.mark.parametrize("family", ONE_PER_APP)
 def test_oracle_under_rtl(env, family):  # noqa: F811
-    reward, info = run_oracle(env, family, RTL, 0, language="en")
+    reward, info = run_oracle(env, family, RTL, 0, language="auto")
     assert reward == 1.0, info.get("task_info", {}).get("explanation")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", sorted(set(all_families()) - set(ONE_PER_APP)))
 def test_oracle_under_rtl_every_family(env, family):  # noqa: F811
-    reward, info = run_oracle(env, family, RTL, 1, language="en")
+    reward, info = run_oracle(env, family, RTL, 1, language="auto")
     assert reward == 1.0, info.get("task_info", {}).get("explanation")

@@ -121,6 +121,15 @@ def find_message(state: dict, mid: str) -> tuple[str, dict] | None:
     return None
 
 
+def receive(state: dict, cid: str, text: str) -> dict:
+    """Append a message from contact ``cid`` to an existing conversation (a message arriving)."""
+    state["clock"] = next_time(state["clock"])
+    msg = {"id": f"m{state['next_id']}", "sender": cid, "text": text, "time": state["clock"]}
+    state["next_id"] += 1
+    state["conversations"][cid].append(msg)
+    return msg
+
+
 def add_message(state: dict, cid: str, text: str, forwarded_from: str | None = None) -> tuple[dict, bool]:
     """Append a message from me to the conversation with ``cid``.
 

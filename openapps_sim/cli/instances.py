@@ -25,11 +25,6 @@ FLOORS: dict[str, int] = {
     "code_editor.folder_summary": 7,  # reads the base world as it is: one question per item it can ask about
     "maps.distance_km": 10,  # reads the base world as it is: one question per item it can ask about
     "maps.place_note": 4,  # reads the base world as it is: one question per item it can ask about
-    "messenger.count_from_contact": 2,  # reads the base world as it is: one question per item it can ask about
-    "messenger.last_from_contact": 15,  # reads the base world as it is: one question per item it can ask about
-    "todo.count_open": 1,  # reads the base world as it is: one question per item it can ask about
-    "todo.done_or_delete": 16,  # reads the base world as it is: one question per item it can ask about
-    "todo.item_notes": 3,  # reads the base world as it is: one question per item it can ask about
 }
 """...except these, whose app allows fewer (the reasons are in docs/tasks.md)."""
 

@@ -304,7 +304,7 @@ def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> d
         "ops": ops,
         "decisions": inst.branching.decisions(ops) if inst.branching is not None else None,
         "correct_branch": inst.branching.correct if inst.branching is not None else None,
-        "wlcs": wlcs(ops, inst.oracle_ops) if inst.oracle_ops else None,
+        "wlcs": wlcs(ops, inst.oracle_ops),
         "milestones": reached,
         **milestone_summary(reached, n_steps),
     }

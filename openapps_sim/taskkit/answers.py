@@ -7,12 +7,14 @@ Answer kinds and what counts as equal:
 * ``number`` — the message must hold exactly one number (currency signs, units and thousands
   separators are ignored; ``12,5`` and ``12.5`` are the same; ``1.234,50`` and ``1,234.50`` too;
   a lone comma before exactly three digits is a thousands separator, a lone dot is decimal;
-  small counts may be written as words in English, German or French); equal within the
-  family's ``tolerance``.
+  small counts may be written as words in English, German, French, Spanish, Italian or Arabic;
+  Arabic-Indic digits and the Arabic decimal separator ``٫`` count as digits and ``.``); equal
+  within the family's ``tolerance``.
 * ``time`` — ``14:30``, ``14.30``, ``14h30``, ``2:30 pm``, ``2 pm``; equal as minutes of the day.
 * ``date`` — ISO ``2026-03-14``, ``14.03.2026``, ``14/03/2026`` (``03/14/2026`` when the first
   part cannot be a day-first date, or in English packs), ``March 14, 2026``, ``14 mars 2026``,
-  ``14. März 2026``; equal as dates.
+  ``14. März 2026``, ``14 marzo 2026``, ``14 مارس 2026`` (month names in English, German,
+  French, Spanish, Italian and Arabic); equal as dates.
 * ``text`` — normalised free text (see "Normalisation"); the expected text must equal the
   message or appear in it.
 * ``json`` — the first ``{...}`` object of the message; every field of the family's
@@ -34,30 +36,35 @@ _WORDS = {
     w: i
     for i, group in enumerate(
         [
-            "zero null zéro",
-            "one eins un une ein eine",
-            "two zwei deux",
-            "three drei trois",
-            "four vier quatre",
-            "five fünf cinq",
-            "six sechs",
-            "seven sieben sept",
-            "eight acht huit",
-            "nine neun neuf",
-            "ten zehn dix",
-            "eleven elf onze",
-            "twelve zwölf douze",
+            "zero null zéro cero zero صفر",
+            "one eins un une ein eine uno una واحد واحدة",
+            "two zwei deux dos due اثنان اثنين",
+            "three drei trois tres tre ثلاثة ثلاث",
+            "four vier quatre cuatro quattro أربعة أربع",
+            "five fünf cinq cinco cinque خمسة خمس",
+            "six sechs seis sei ستة ست",
+            "seven sieben sept siete sette سبعة سبع",
+            "eight acht huit ocho otto ثمانية ثماني",
+            "nine neun neuf nueve nove تسعة تسع",
+            "ten zehn dix diez dieci عشرة عشر",
+            "eleven elf onze once undici",
+            "twelve zwölf douze doce dodici",
         ]
     )
     for w in group.split()
 }
+# Arabic-Indic and Eastern Arabic-Indic digits, the Arabic decimal and thousands separators
+_WESTERN = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٫٬", "01234567890123456789.,")
 _NUM = re.compile(r"[-−]?\d[\d.,' \u00a0\u202f]*\d|[-−]?\d")
 _MONTHS = {
     name: i % 12 + 1
     for i, name in enumerate(
         "january february march april may june july august september october november december "
         "januar februar märz april mai juni juli august september oktober november dezember "
-        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split()
+        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre "
+        "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre "
+        "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre "
+        "يناير فبراير مارس أبريل مايو يونيو يوليو أغسطس سبتمبر أكتوبر نوفمبر ديسمبر".split()
     )
 }
 
@@ -130,7 +137,7 @@ def parse_date(text: str, lang: str = "en") -> date | None:
 def same_answer(kind: str, given: object, expected: object, tolerance: float = 1e-6, lang: str = "en") -> bool:
     """Whether ``given`` (the agent's text, or a JSON field value) matches ``expected``."""
     g = given if isinstance(given, str) else json.dumps(given) if not isinstance(given, (int, float)) else str(given)
-    e = str(expected)
+    g, e = g.translate(_WESTERN), str(expected).translate(_WESTERN)
     if kind == "number":
         nums = parse_numbers(g)
         want = parse_numbers(e)
@@ -197,6 +204,11 @@ class AnswerFamily(TaskFamily):
     def answer(self, state, params):
         return str(params["answer"])
 
+    def oracle_ops(self, params, initial):
+        """Looking changes nothing: the gold sequence is empty (W-LCS is 1 for an episode that
+        changed nothing, else 0)."""
+        return []
+
     def answer_pages(self, params: dict) -> list[str]:
         """Path prefixes of the pages that show what the answer needs (navigation milestones)."""
         return [f"/{a}" for a in self.apps]
@@ -228,7 +240,11 @@ def pack_lang(config: dict) -> str:
 
 
 def format_number(value: float, lang: str, digits: int = 0) -> str:
-    """A number as a speaker of ``lang`` writes it: ``12.50`` in English, ``12,50`` in German,
-    French and Spanish (the oracle answers in the pack's format)."""
+    """A number as a speaker of ``lang`` writes it: ``12.50`` in English, ``12,50`` where the
+    language's content file says the decimal separator is a comma (``number.decimal`` in
+    ``tasks/content/<lang>.yaml``; the oracle answers in the pack's format)."""
+    from openapps_sim.taskkit.language import content_file
+
     text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang in ("de", "fr", "es") else text
+    decimal = str((content_file(lang).get("number") or {}).get("decimal", "."))
+    return text.replace(".", decimal)

@@ -95,6 +95,16 @@ class MultiStepFamily(TaskFamily):
         for fam, p in zip(self.part_families, params["parts"], strict=True):
             yield from fam.solve(p, ui)
 
+    def oracle_ops(self, params, initial):
+        """The parts' operations, part after part (None when a part declares none)."""
+        ops: list = []
+        for fam, p in zip(self.part_families, params["parts"], strict=True):
+            part = fam.oracle_ops(p, initial)
+            if part is None:
+                return None
+            ops += part
+        return ops
+
     def subgoals(self, params, initial, expected):
         want = normalise_world(expected)
         goals = []

@@ -93,15 +93,19 @@ def in_order(expected: list[Op], events: list[dict]) -> bool:
     return i == len(expected)
 
 
-def wlcs(events: list[dict], gold: list[Op]) -> float | None:
+def wlcs(events: list[dict], gold: list[Op] | None) -> float | None:
     """DAC-Bench's weighted LCS: matched 1-indexed gold positions summed, over ``1 + ... + N``.
 
     Among the longest common subsequences of the agent's events and the gold operations, the
-    one matching the latest gold positions counts (so the score is unique). None: no gold.
+    one matching the latest gold positions counts (so the score is unique). An empty gold
+    sequence (return-value and navigation families: the oracle changes nothing) scores 1 when
+    the agent changed nothing too, else 0; None only when no gold is declared.
     """
+    if gold is None:
+        return None
     n = len(gold)
     if n == 0:
-        return None
+        return 0.0 if events else 1.0
     # best[i][j] = (length, weight) of the best common subsequence of events[:i], gold[:j]
     best = [[(0, 0)] * (n + 1) for _ in range(len(events) + 1)]
     for i in range(1, len(events) + 1):
