@@ -13,12 +13,12 @@ from openapps_sim.apps.shop import model as cat
 
 from openapps_sim.config.catalog import base_config
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.config.packs import list_packs
+from openapps_sim.config.packs import language_packs, list_packs
 from openapps_sim.web.world import World
 
 pytestmark = pytest.mark.browser
 
-LANGUAGE_PACKS = ("german", "french", "spanish", "mandarin")
+LANGUAGE_PACKS = sorted(language_packs())  # discovered: every pack that translates the world
 
 
 # -- the catalogue (no browser) --------------------------------------------------------------
