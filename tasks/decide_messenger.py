@@ -39,13 +39,14 @@ class ReplyIfWaiting(BranchingFamily):
         nudge = _fresh_text(rng, m, [t for t in new_messages if t != reply])
         theirs = rng.random() < 0.5
         return {"contact_id": c["id"], "contact": c["name"], "reply": reply, "nudge": nudge,
-                "incoming": rng.choice(words(config, "messenger.incoming")), "branch": "theirs" if theirs else "mine"}  # fmt: skip
+                "incoming": rng.choice(words(config, "messenger.incoming")), "branch": "theirs" if theirs else "mine",
+                "earlier": words(config, "messenger.earlier")}  # fmt: skip
 
     def prepare(self, state, params):
         m = state["messenger"]
         cid = params["contact_id"]
         if params["branch"] == "mine":
-            logic.add_message(m, cid, params["nudge"] + " (earlier)")
+            logic.add_message(m, cid, f"{params['nudge']} {params.get('earlier', '(earlier)')}")
         else:
             logic.receive(m, cid, params["incoming"])
 

@@ -134,6 +134,21 @@ def test_both_branches_occur_across_seeds(world, family_id):
     assert len(top) >= 2, f"{family_id}: the first decision never varies: {dict(seen)}"
 
 
+@pytest.mark.parametrize("pack,mark", [("default", "(earlier)"), ("german", "(vorhin)"), ("arabic", "(سابقًا)")])
+def test_a_message_the_world_brings_in_is_in_the_worlds_language(world, pack, mark):
+    """messenger.reply_if_waiting puts an earlier message of ours into the chat; its marker is
+    content in the world's language, not English glued on in code."""
+    fam = FAMS["messenger.reply_if_waiting"]
+    for seed in range(24):
+        world.reset(pack, seed)
+        inst = instantiate(fam, world.state, world.config, seed, pack)
+        if inst.params["branch"] == "mine":
+            break
+    chat = inst.initial["messenger"]["conversations"][inst.params["contact_id"]]
+    last = chat["messages"][-1]["text"] if isinstance(chat, dict) else chat[-1]["text"]
+    assert last.endswith(mark) and (pack == "default" or "(earlier)" not in last), last
+
+
 def _wrong_branch_state(fam, inst, branch):
     import copy
 
