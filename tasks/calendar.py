@@ -167,6 +167,10 @@ class AddEvent(CalendarFamily):
         raw = {k: params[k] for k in ("title", "date", "time", "description", "location")}
         model.add_event(state["calendar"], raw | {"invitees": list(params["invitees"])})
 
+    def solve_api(self, params, api):
+        fields = {k: params[k] for k in ("title", "date", "time", "description", "location")}
+        yield api.call("calendar", "create_event", **fields, invitees=list(params["invitees"]))
+
     def solve(self, params, ui):
         yield from ui.open_app("calendar")
         yield ui.click("calendar-new")
@@ -195,6 +199,9 @@ class RemoveEvent(CalendarFamily):
 
     def apply(self, state, params):
         model.delete_event(state["calendar"], params["event_id"])
+
+    def solve_api(self, params, api):
+        yield api.call("calendar", "delete_event", id=params["event_id"])
 
     def solve(self, params, ui):
         yield from open_event(ui, params["event_id"], params["date"])
@@ -250,6 +257,9 @@ class EditEvent(CalendarFamily):
     def apply(self, state, params):
         ev = _find(state, params["event_id"])
         model.edit_event(ev, ev | {params["field"]: params["value"]})
+
+    def solve_api(self, params, api):
+        yield api.call("calendar", "edit_event", id=params["event_id"], **{params["field"]: params["value"]})
 
     def solve(self, params, ui):
         eid = params["event_id"]

@@ -123,6 +123,9 @@ class CreateFile(TaskFamily):
     def apply(self, state, params):
         P.create_file(_ce(state), params["path"])
 
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "create_file", path=params["path"])
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         yield ui.click("code_editor-new-file")
@@ -146,6 +149,9 @@ class CreateFolder(TaskFamily):
 
     def apply(self, state, params):
         P.create_folder(_ce(state), params["path"])
+
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "create_folder", path=params["path"])
 
     def solve(self, params, ui):
         yield from _open_app(ui)
@@ -209,6 +215,9 @@ class EditFile(TaskFamily):
     def apply(self, state, params):
         P.save_file(_ce(state), params["path"], params["new_content"])
 
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "save_file", path=params["path"], content=params["new_content"])
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         yield ui.click(f"code_editor-file-{path_id(params['path'])}")
@@ -242,6 +251,9 @@ class RemoveFolder(TaskFamily):
 
     def apply(self, state, params):
         P.delete_folder(_ce(state), params["path"])
+
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "delete_folder", path=params["path"])
 
     def solve(self, params, ui):
         pid = path_id(params["path"])
@@ -312,6 +324,9 @@ class RenameFile(TaskFamily):
 
     def apply(self, state, params):
         P.move(_ce(state), params["path"], params["new_path"])
+
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "rename", path=params["path"], new_path=params["new_path"])
 
     def solve(self, params, ui):
         pid = path_id(params["path"])

@@ -55,6 +55,9 @@ class SavePlace(TaskFamily):
     def apply(self, state, params):
         model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
 
+    def solve_api(self, params, api):
+        yield api.call("maps", "save_place", place=params["place_id"])
+
     def solve(self, params, ui):
         yield from _open_place(ui, params["name"], params["place_id"])
         yield ui.click(f"maps-save-{params['place_id']}")
@@ -86,6 +89,9 @@ class RemoveSavedPlace(TaskFamily):
 
     def apply(self, state, params):
         model.remove_saved(state["maps"], params["saved_id"])
+
+    def solve_api(self, params, api):
+        yield api.call("maps", "remove_saved", id=params["saved_id"])
 
     def solve(self, params, ui):
         yield from ui.open_app("maps")

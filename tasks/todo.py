@@ -29,6 +29,9 @@ class AddItem(TaskFamily):
     def apply(self, state, params):
         model.add_item(state["todo"], params["title"])
 
+    def solve_api(self, params, api):
+        yield api.call("todo", "add_item", title=params["title"])
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.fill("todo-new-title", params["title"])
@@ -105,6 +108,9 @@ class RemoveItem(TaskFamily):
     def apply(self, state, params):
         model.delete_item(state["todo"], params["id"])
 
+    def solve_api(self, params, api):
+        yield api.call("todo", "delete_item", id=params["id"])
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-delete-{params['id']}")
@@ -125,6 +131,9 @@ class MarkDone(TaskFamily):
 
     def apply(self, state, params):
         model.set_done(_find_item(state, params["id"]), True)
+
+    def solve_api(self, params, api):
+        yield api.call("todo", "toggle_item", id=params["id"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -147,6 +156,9 @@ class MarkUndone(TaskFamily):
     def apply(self, state, params):
         model.set_done(_find_item(state, params["id"]), False)
 
+    def solve_api(self, params, api):
+        yield api.call("todo", "toggle_item", id=params["id"])
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-toggle-{params['id']}")
@@ -168,6 +180,9 @@ class EditItem(TaskFamily):
 
     def apply(self, state, params):
         model.rename(_find_item(state, params["id"]), params["new_title"])
+
+    def solve_api(self, params, api):
+        yield api.call("todo", "edit_item", id=params["id"], title=params["new_title"])
 
     def solve(self, params, ui):
         iid = params["id"]
@@ -201,6 +216,9 @@ class ClearCompleted(TaskFamily):
 
     def apply(self, state, params):
         model.clear_completed(state["todo"])
+
+    def solve_api(self, params, api):
+        yield api.call("todo", "clear_completed")
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")

@@ -85,6 +85,11 @@ def clean_content(text: str) -> str:
     return str(text).replace("\r\n", "\n").replace("\r", "\n")
 
 
+def line_count(text: str) -> int:
+    """How many lines a file's content has (a final newline ends the last line, it starts none)."""
+    return len(text.split("\n")) - (1 if text.endswith("\n") else 0) if text else 0
+
+
 def normalise_content(text: str) -> str:
     """For comparison: trailing white space of every line dropped, one final newline (none when empty)."""
     lines = [line.rstrip() for line in clean_content(text).split("\n")]

@@ -274,6 +274,11 @@ class WorldHandle:
         """Tell the server how many actions the agent has taken (interruption triggers read it)."""
         self._admin("POST", "/_admin/step", {"step": int(step)})
 
+    def call_tool(self, app: str, tool: str, args: dict | None = None):
+        """Run the app tool ``<app>.<tool>(**args)`` on this world (the app's own operation, logged
+        as its pages log it); returns its result. A refused call is a :class:`ConfigError`."""
+        return self._admin("POST", "/_admin/tool", {"app": app, "tool": tool, "args": dict(args or {})})["result"]
+
 
 _shared: ServerHandle | None = None
 _shared_lock = threading.Lock()

@@ -35,6 +35,7 @@ from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX
 from openapps_sim.web.shell import render_page
+from openapps_sim.web.tools import run_tool
 from openapps_sim.web.world import World
 
 
@@ -152,14 +153,20 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
                 if raw:
                     try:
                         body = json.loads(raw)
-                    except json.JSONDecodeError:
-                        return JSONResponse({"error": "body is not JSON"}, status_code=400)
+                    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+                        return JSONResponse({"error": f"{req.url.path}: the body is not JSON ({e})"}, status_code=400)
+                    if not isinstance(body, dict):
+                        msg = f"{req.url.path}: the body must be a JSON object, got {type(body).__name__}"
+                        return JSONResponse({"error": msg}, status_code=400)
             try:
                 if fn is create_world:
                     return JSONResponse(fn(req, body))
                 return JSONResponse(fn(worlds.get(req.query_params.get("world", DEFAULT_WORLD)), req, body))
             except OpenAppsError as e:
                 return JSONResponse({"error": str(e)}, status_code=400)
+            except Exception as e:  # a bug, not the caller's mistake: say so, keep serving
+                traceback.print_exc(file=sys.stderr)
+                return JSONResponse({"error": f"internal error: {type(e).__name__}: {e}"}, status_code=500)
 
         return endpoint
 
@@ -167,7 +174,10 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         return {"state": world.state, "variation": world.variation, "seed": world.seed, "events": len(world.events)}
 
     def put_state(world, req, body):
-        world.set_state(body["state"])
+        state = body.get("state")
+        if not isinstance(state, dict):
+            raise ConfigError("PUT /_admin/state", "state", "missing or not an object", "{'state': {<app>: {...}}}")
+        world.set_state(state)
         return {"ok": True}
 
     def create_world(req, body):
@@ -177,14 +187,27 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         return {"dropped": worlds.drop(req.query_params.get("world", "")), "count": len(worlds.by_id)}
 
     def reset(world, req, body):
-        ms = world.reset(body.get("variation") or "default", int(body.get("seed", 0)), body.get("overrides") or [])
+        variation = body.get("variation") or "default"
+        overrides = body.get("overrides") or []
+        if not isinstance(variation, str):
+            raise ConfigError(
+                "POST /_admin/reset", "variation", f"expected a string, got {variation!r}", "pack names joined by '+'"
+            )
+        if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
+            raise ConfigError(
+                "POST /_admin/reset",
+                "overrides",
+                f"expected a list of strings, got {overrides!r}",
+                "['app.key=value', ...]",
+            )
+        ms = world.reset(variation, whole_number(body.get("seed", 0), "POST /_admin/reset", "seed"), overrides)
         out = {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
         if body.get("return_state"):
             out["state"] = world.state
         return out
 
     def events(world, req, body):
-        since = int(req.query_params.get("since", 0))
+        since = whole_number(req.query_params.get("since", 0), "GET /_admin/events", "since")
         return {"events": world.events[since:], "count": len(world.events)}
 
     def config(world, req, body):
@@ -194,8 +217,11 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         return world.interrupts.report()
 
     def set_step(world, req, body):
-        world.interrupts.set_step(int(body.get("step", 0)))
+        world.interrupts.set_step(whole_number(body.get("step", 0), "POST /_admin/step", "step"))
         return {"ok": True}
+
+    def tool(world, req, body):
+        return {"result": run_tool(world, body.get("app"), body.get("tool"), body.get("args") or {})}
 
     def health(world, req, body):
         return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors, "worlds": len(worlds.by_id)}
@@ -209,12 +235,20 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         ("/_admin/health", ["GET"], health),
         ("/_admin/interruptions", ["GET"], interruptions_report),
         ("/_admin/step", ["POST"], set_step),
+        ("/_admin/tool", ["POST"], tool),
         ("/_admin/worlds", ["POST"], create_world),
         ("/_admin/worlds", ["DELETE"], drop_world),
     ]:
         app.route(path, methods=methods)(admin(fn))
 
     return app
+
+
+def whole_number(value, source: str, key: str) -> int:
+    """``value`` as an int (JSON numbers and digit strings), else a ConfigError (HTTP 400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).lstrip("-").isdigit():
+        raise ConfigError(source, key, f"expected a whole number, got {value!r}")
+    return int(value)
 
 
 def _redirect_to(target: str):
