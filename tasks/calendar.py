@@ -226,6 +226,12 @@ class DuplicateEvent(CalendarFamily):
         src = _find(state, params["event_id"])
         model.add_event(state["calendar"], model.duplicate_fields(src, date=params["new_date"]))
 
+    def solve_api(self, params, api):
+        events = api.result((yield api.read("calendar")))["events"]
+        src = next(e for e in events if e["id"] == params["event_id"])
+        fields = model.duplicate_fields(src, date=params["new_date"])
+        yield api.call("calendar", "create_event", **fields)
+
     def solve(self, params, ui):
         eid = params["event_id"]
         yield from open_event(ui, eid, params["date"])

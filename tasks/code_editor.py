@@ -291,6 +291,10 @@ class RemoveAll(TaskFamily):
     def apply(self, state, params):
         P.clear_project(_ce(state))
 
+    def solve_api(self, params, api):
+        for entry in params["entries"]:
+            yield api.call("code_editor", f"delete_{entry['kind']}", path=entry["path"])
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         for entry in params["entries"]:

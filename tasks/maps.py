@@ -138,6 +138,9 @@ class DropPin(TaskFamily):
     def apply(self, state, params):
         model.add_saved(state["maps"], params["label"], params["lat"], params["lon"])
 
+    def solve_api(self, params, api):
+        yield api.call("maps", "drop_pin", lat=params["lat"], lon=params["lon"], name=params["label"])
+
     def solve(self, params, ui):
         # Opening the place centres the map on it; a click on the map's centre drops the pin there.
         yield from _open_place(ui, params["place"], params["place_id"])
