@@ -26,6 +26,7 @@ import time
 import traceback
 
 from fasthtml.common import FastHTML
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
@@ -221,10 +222,18 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         return {"ok": True}
 
     def tool(world, req, body):
-        return {"result": run_tool(world, body.get("app"), body.get("tool"), body.get("args") or {})}
+        return {"result": run_tool(world, body.get("app"), body.get("tool"), body.get("args", {}))}
 
     def health(world, req, body):
         return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors, "worlds": len(worlds.by_id)}
+
+    async def admin_http_error(req: Request, exc: HTTPException):
+        """FastHTML refuses a bad JSON body before the endpoint runs: say it in the admin API's words."""
+        if req.url.path.startswith("/_admin/"):
+            return JSONResponse({"error": f"{req.url.path}: {exc.detail}"}, status_code=exc.status_code)
+        return Response(str(exc.detail), status_code=exc.status_code)
+
+    app.add_exception_handler(HTTPException, admin_http_error)
 
     for path, methods, fn in [
         ("/_admin/state", ["GET"], get_state),
