@@ -110,7 +110,7 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler):
     return endpoint
 
 
-def build_app(world: World | None = None, secret: str | None = None) -> FastHTML:
+def build_app(world: World | None = None, secret: str | None = None, explore: bool = False) -> FastHTML:
     world = world or World()
     worlds = Worlds(world)
     secret = secret or secrets.token_hex(16)
@@ -128,6 +128,10 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
             app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
 
     interruptions.add_routes(app, lambda req: worlds.for_host(req.headers.get("host", "")))
+    if explore:  # the people's control page (openapps serve --explore), on explore.localhost only
+        from openapps_sim.web.explore import add_routes as add_explore_routes
+
+        add_explore_routes(app, worlds)
 
     @app.route("/_static/fonts/{name}")
     def font_file(name: str):
@@ -286,6 +290,7 @@ def serve(
     overrides: list[str] = (),
     secret: str | None = None,
     announce=None,
+    explore: bool = False,
 ) -> None:
     """Run the server in this process until interrupted."""
     import uvicorn
@@ -294,7 +299,7 @@ def serve(
     world = World()
     world.reset(variation, seed, overrides)
     secret = secret or os.environ.get(SECRET_ENV) or secrets.token_hex(16)
-    app = build_app(world, secret)
+    app = build_app(world, secret, explore=explore)
     sock = bind_socket(host, port)
     url = f"http://{host}:{sock.getsockname()[1]}"
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
