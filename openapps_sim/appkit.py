@@ -21,7 +21,9 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
   marked :func:`operation`, ``fn(ctx, **args)``, each one state change (model function plus
   its ``ctx.log``) that the route handlers call and that agents call directly as *app tools*
   (MCP tools, ``todo.add_item(title='milk')`` actions). An app with that module has tools;
-  the engine never names one.
+  the engine never names one;
+* ``showcase(state, config)`` — the app's pages worth a look beyond its first screen (a form, a
+  detail page, a filled cart): :class:`Showcase` entries, for ``openapps gallery``.
 
 Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
 changes) and the request parameters, and return page content or a redirect. They never touch
@@ -74,6 +76,16 @@ class ItemKey:
         object.__setattr__(self, "noun", noun)
 
 
+@dataclass(frozen=True)
+class Showcase:
+    """One page of an app worth a look: ``path`` below the app's prefix, reached after running
+    the app ``tools`` (``(operation, args)`` pairs) on a fresh world, e.g. to fill a cart."""
+
+    label: str
+    path: str
+    tools: tuple[tuple[str, dict], ...] = ()
+
+
 @dataclass
 class AppSpec:
     name: str
@@ -89,6 +101,7 @@ class AppSpec:
     item_keys: dict[str, ItemKey] = field(default_factory=dict)
     home: bool = False
     operations: str | None = None  # dotted module path of the app's operations (app tools)
+    showcase: Callable[[dict, dict], list[Showcase]] | None = None  # (state, config) -> pages to show
 
     @property
     def url_prefix(self) -> str:
@@ -126,6 +139,8 @@ class AppSpec:
             spec["normalise"] = model.normalise
         if hasattr(model, "ITEM_KEYS"):
             spec["item_keys"] = model.ITEM_KEYS
+        if hasattr(model, "showcase"):
+            spec["showcase"] = model.showcase
         if importlib.util.find_spec(f"{package}.operations") is not None:
             spec["operations"] = f"{package}.operations"
         spec.update(fields)

@@ -199,3 +199,15 @@ def clear_project(state: dict) -> None:
     """Delete every file and folder."""
     state["files"] = {}
     state["folders"] = []
+
+
+def showcase(state: dict, config: dict) -> list:
+    """Pages worth a look beyond the project: the first file open in the editor, the new-file form."""
+    from urllib.parse import urlencode
+
+    from openapps_sim.appkit import Showcase
+
+    pages = [Showcase("new file form", "/new")]
+    if state["files"]:
+        pages.insert(0, Showcase("file", "/?" + urlencode({"file": sorted(state["files"])[0]})))
+    return pages
