@@ -16,7 +16,9 @@ def raw(server, method: str, path: str, body: bytes | None) -> tuple[int, dict]:
     u = urlparse(server.url)
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
     try:
-        conn.request(method, path, body=body, headers={SECRET_HEADER: server.secret, "content-type": "application/json"})
+        conn.request(
+            method, path, body=body, headers={SECRET_HEADER: server.secret, "content-type": "application/json"}
+        )
         resp = conn.getresponse()
         return resp.status, json.loads(resp.read() or b"{}")
     finally:

@@ -41,7 +41,6 @@ def test_gallery_shows_forms_details_and_a_filled_cart(tmp_path):
     assert {"default__shop__cart.jpg", "default__calendar__event.jpg", "default__calendar__new_event_form.jpg"} <= shots
 
 
-
 @pytest.mark.parametrize("pack", ["default", "german", "sparse", "dense", "random-7"])
 def test_every_showcased_page_exists_in_every_version(server, pack):
     """Each app's showcase names pages that exist (200, not the not-found page) under the pack,

@@ -75,9 +75,7 @@ def test_a_sigkilled_parent_leaves_no_server():
 @pytest.mark.browser
 def test_a_sigkilled_sweep_leaves_no_worker_server_or_browser(tmp_path):
     spec = tmp_path / "spec.yaml"
-    spec.write_text(
-        yaml.safe_dump({"name": "t", "agents": ["oracle"], "tasks": ["todo.*"], "seeds": 3, "workers": 2})
-    )
+    spec.write_text(yaml.safe_dump({"name": "t", "agents": ["oracle"], "tasks": ["todo.*"], "seeds": 3, "workers": 2}))
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "openapps_sim.cli.main", "sweep", str(spec), "--out", str(out), "--quiet"]
     sweep = subprocess.Popen(cmd + ["--no-report"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
