@@ -317,14 +317,12 @@ def test_openai_vision_agent_solves_add_item_with_coordinates(env):
             env, agent, seed=2, obs_mode="both", on_obs=lambda o: state.__setitem__("obs", o)
         )
         assert reward == 1.0, actions
-        kinds = [a.split("(")[0] for a in actions]
-        # The model clicks the launcher again when the page it sees is still the start page; on a
-        # loaded machine that happens once in a while in the full suite (noted in issue 10's
-        # follow-up). Everything after the launcher is exact.
-        assert kinds[-3:] == ["mouse_click", "keyboard_type", "mouse_click"] and kinds[:-3] in (
-            ["mouse_click"],
-            ["mouse_click", "mouse_click"],
-        ), actions
+        # Launcher, title field, type, "Add": the step that submits the form scores it (the
+        # reward used to lag one step behind a coordinate click on a loaded machine, and the
+        # model clicked "Add" twice; tests/test_env_settle.py).
+        assert [a.split("(")[0] for a in actions] == ["mouse_click", "mouse_click", "keyboard_type", "mouse_click"], (
+            actions
+        )
 
 
 def _eyes(state: dict):

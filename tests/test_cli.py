@@ -39,7 +39,9 @@ def test_version():
 def test_every_option_has_a_help_text_and_shows_its_default():
     missing = []
     for name, sub in _subparsers(build_parser()).items():
-        assert sub.formatter_class is argparse.ArgumentDefaultsHelpFormatter, name
+        assert issubclass(sub.formatter_class, argparse.ArgumentDefaultsHelpFormatter), name
+        assert sub.format_help().count("(default") == sub.format_help().count("(default:"), name
+        assert "(default: None)" not in sub.format_help(), name  # said once, in words
         for action in sub._actions:
             if isinstance(action, argparse._HelpAction):
                 continue

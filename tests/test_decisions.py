@@ -314,9 +314,9 @@ def test_wrong_branch_and_doing_nothing_in_the_browser():
 
 def test_report_shows_the_progress_section():
     from openapps_sim.analysis.report.analysis import analyse
-    from openapps_sim.analysis.report.html import _html_table
+    from openapps_sim.analysis.report.build import build
+    from openapps_sim.analysis.report.html import report_html
     from openapps_sim.analysis.report.markdown import render_markdown
-    from openapps_sim.analysis.report.progress import progress_html
 
     base = {"run_id": "r", "agent_config": None, "variation": "default", "error": None, "steps": 4, "actions": [],
             "invalid": {}, "apps_visited": [], "tokens": {}, "task_apps": ["todo"], "task": "todo.done_or_delete"}  # fmt: skip
@@ -325,8 +325,9 @@ def test_report_shows_the_progress_section():
         dict(base, agent="lexical", seed=0, success=False, reward=0.0, esar=0.25, decisions=[False], wlcs=0.0),
     ]
     df = pd.DataFrame(rows)
-    md = render_markdown(analyse(df, n_boot=50))
+    a = analyse(df, n_boot=50)
+    md = render_markdown(a)
     section = md.split("## Decisions, answers and milestones", 1)[1]
     assert "| lexical | 1 | 0.0% | 25.0% | 0.0% |" in section and "| oracle | 1 | 100.0% | 100.0% | 100.0% |" in section
-    page = progress_html(df, _html_table)
+    page = report_html(build(a)).split('id="progress"', 1)[1]
     assert "25.0%" in page and "<h3>By agent and task</h3>" in page

@@ -18,6 +18,7 @@ def test_every_page_renders_offline(server, page, pack):
         path = "/" if name == "start" else f"/{name}/"
         resp = page.goto(server.url + path)
         assert resp.status == 200, f"{pack} {path}: HTTP {resp.status}"
+        assert resp.text().lower().count("<!doctype") == 1, f"{pack} {path}: not exactly one doctype"
         page.wait_for_load_state("load")
     assert page.external_requests == [], f"{pack}: requests to other hosts {page.external_requests[:5]}"
     assert page.console_errors == [], f"{pack}: console errors {page.console_errors[:5]}"

@@ -201,10 +201,14 @@ def test_html_names_agents_variations_and_run(written):
         assert text in html
     assert "How to read this" in html
     # The trajectory viewer: goal, actions, the invalid action's category and embedded screenshots.
-    assert "Add &#x27;Buy oat milk&#x27; to my todo list" in html
+    assert "Add 'Buy oat milk' to my todo list" in html or "Add &#x27;Buy oat milk&#x27; to my todo list" in html
     assert "click(bid)" in html and "bad arguments" in html
-    assert html.count("data:image/jpeg;base64,") == 3  # first page + two steps with a screenshot
+    # Each step shows the page it acted on: the first page, step 1's result, the same page again
+    # (the invalid step 2 changed nothing), then the final page.
+    assert html.count("data:image/jpeg;base64,") == 4
     assert "/todo/?tab=done" in html  # URLs are shown as paths
+    # alpha lost seed 0 in dark_theme: the flip links to that episode's trajectory, which is shown
+    assert 'href="#ep-alpha-dark-0"' in html and 'id="ep-alpha-dark-0"' in html
 
 
 def test_markdown_headline_matches_metrics(written):
@@ -217,18 +221,18 @@ def test_markdown_headline_matches_metrics(written):
         cells = rows[r["agent"]]
         assert cells[1] == str(int(r["n"]))
         assert cells[2] == fmt_rate_ci(r["success_rate"], r["ci_low"], r["ci_high"])
-        assert cells[3] == fmt_std(r["within_std"])
-        assert cells[4] == fmt_std(r["across_std"])
-        assert cells[5] == fmt_ratio(r["std_ratio"])
+        assert cells[3].split(" [")[0] == fmt_std(r["within_std"])  # then its interval over tasks
+        assert cells[4].split(" [")[0] == fmt_std(r["across_std"])
+        assert cells[5].split(" [")[0] == fmt_ratio(r["std_ratio"])
         assert cells[8] == fmt_pct(r["intent_rate"])
     # And by hand: alpha 4/6 successes; within std (0 + sqrt(2)/3) / 2 = 0.236; across sqrt(2)/3 = 0.471;
     # one of six episodes opened the calendar; 1 loop in 6 episodes; 1 invalid action in 6 episodes.
     alpha = rows["alpha"]
     assert alpha[1] == "6" and alpha[2].startswith("66.7% [")
-    assert alpha[3] == "0.236" and alpha[4] == "0.471" and alpha[5] == "2.00×"
+    assert alpha[3].startswith("0.236 [") and alpha[4].startswith("0.471 [") and alpha[5].startswith("2.00× [")
     assert alpha[6] == "0.17" and alpha[7] == "0.17" and alpha[8] == "16.7%"
     assert rows["beta"][1] == "6" and rows["beta"][-1] == "1"  # the error is counted apart
-    assert rows["beta"][5] == "1.00×"
+    assert rows["beta"][5].startswith("1.00× [")
 
 
 def test_markdown_sections_match_metrics(written):
@@ -263,6 +267,9 @@ def test_varied_viewport_gets_a_breakdown(tmp_path: Path):
     # A version is now variation x viewport: said so in the note.
     assert "one combination of variation, viewport" in text
     assert "success rate per viewport" in html.read_text(encoding="utf-8")
+    # The axis crossed with the variation (the paper's Table 7): one heat cell per viewport x variation.
+    grid = md_section(text, "Axis × variation (Table 7, Figure 9)")
+    assert "### Viewport × variation: alpha" in grid and "| 480x320 | 33% | – |" in grid
 
 
 def test_load_results_skips_torn_and_damaged_lines_with_notes(results_dir: Path, tmp_path: Path):
@@ -287,6 +294,9 @@ def test_headline_table_for_the_terminal(results_dir: Path):
     alpha = next(line for line in lines if line.startswith("alpha"))
     assert "66.7% [" in alpha and "0.236" in alpha and "0.471" in alpha
     assert len({len(line) for line in lines[:2]}) == 1  # header and rule are aligned
+    # every std and ratio of the headline carries its bootstrap interval over tasks
+    assert re.search(r"0\.236 \[\d\.\d{3}, \d\.\d{3}\]", alpha), alpha
+    assert re.search(r"0\.471 \[\d\.\d{3}, \d\.\d{3}\]", alpha), alpha
 
 
 def test_minimal_folder_without_manifest_or_trajectories(tmp_path: Path):
@@ -326,9 +336,20 @@ def test_html_renders_offline_in_chromium(written, tmp_path: Path):
         assert page.locator("svg.chart").count() >= 4
         assert page.locator("#trajectories > details").count() == 1  # (plus the "why this reward" inside)
         page.locator("#trajectories > details > summary").first.click()
-        assert page.locator("#trajectories img").count() == 3
+        assert page.locator("#trajectories img").count() == 4
         page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         external = [u for u in requests if not (u.startswith("file:") or u.startswith("data:"))]
         assert external == []
     finally:
         browser.close()
+
+
+def test_loop_threshold_is_a_report_option(results_dir: Path):
+    from openapps_sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="--loop-repeats: must be at least 2, got 1"):
+        write_report(results_dir, min_repeats=1)
+    md, _ = write_report(results_dir, min_repeats=5, paper=True)
+    # click('47') x4 is a loop at the paper's 2 repeats (the default), not at 5
+    assert "| alpha | dark_theme | 3 | 0.00 |" in md.read_text(encoding="utf-8")
+    assert "blocks repeated at least 5 times" in (results_dir / "paper.md").read_text(encoding="utf-8")

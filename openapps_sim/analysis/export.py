@@ -119,7 +119,7 @@ def _image(run: Path, rel: Any, out: Path, images: str) -> Any:
 def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, images: str) -> list[dict]:
     steps = traj.get("steps") or []
     variation = str(record.get("variation", ""))
-    before = traj.get("first_screenshot")
+    before = traj.get("first_screenshot") or traj.get("first_thumbnail")  # thumbnails: recorded by default
     rows = []
     for i, step in enumerate(steps):
         rows.append(
@@ -149,7 +149,7 @@ def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, ima
                 "episode_reward": float(record.get("reward", 0.0)),
             }
         )
-        before = step.get("screenshot")
+        before = step.get("screenshot") or step.get("thumbnail")
     return rows
 
 

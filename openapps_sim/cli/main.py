@@ -135,14 +135,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.report import headline_table, load_results, write_report
 
     out = Path(args.dir)
-    if not (out / "results.jsonl").is_file():
+    if not (out / "results.jsonl").is_file() and not (out / "episode.json").is_file():
         raise ConfigError(
             str(out), "results.jsonl", "not found", "a folder written by openapps sweep (or openapps run --out)"
         )
-    md, html = write_report(out)
+    md, html = write_report(out, min_repeats=getattr(args, "loop_repeats", 2), paper=getattr(args, "paper", False))
     if not getattr(args, "quiet", False):
-        print(headline_table(load_results(out)))
+        print(headline_table(load_results(out), min_repeats=getattr(args, "loop_repeats", 2)))
         print(f"\nreport: {md}\n        {html}")
+        if getattr(args, "paper", False):
+            print(f"        {out / 'paper.md'}")
     return 0
 
 
@@ -202,13 +204,23 @@ def shipped_specs() -> list[str]:
     return sorted(p.stem for p in Path(experiments.__file__).parent.glob("*.yaml"))
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default, once: a help text that already says it
+    (``(default: the spec's workers)``) is left as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if "(default" in (action.help or "") or action.required:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from importlib.metadata import version
 
     p = argparse.ArgumentParser(
         prog="openapps",
         description="Offline apps, variations, tasks, agents and sweeps for UI agents.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"openapps-sim {version('openapps-sim')}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -270,7 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="goal language (a tasks/phrasings/<lang>.yaml), or auto for the world's language (shell.lang)",
     )
     s.add_argument("--headed", action="store_true", help="show the browser (needs a display: use xvfb-run)")
-    s.add_argument("--out", default=None, help="write the record, trajectory and screenshots here")
+    s.add_argument(
+        "--out", default=None, help="write the record, trajectory and screenshots here (default: print the result only)"
+    )
     s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
     s.set_defaults(func=cmd_run)
 
@@ -285,7 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--executor", default="local", choices=["local", "ray"], help="where workers run")
     s.add_argument("--out", default=None, help="results folder (default: runs/<spec name>)")
     s.add_argument("--resume", action="store_true", help="continue a stopped sweep in --out")
-    s.add_argument("--limit", type=positive, default=None, help="run at most this many pending episodes")
+    s.add_argument(
+        "--limit", type=positive, default=None, help="run at most this many pending episodes (default: all of them)"
+    )
     s.add_argument("--quiet", action="store_true", help="no progress line")
     s.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     s.add_argument("--headed", action="store_true", help="show the browsers (needs a display: use xvfb-run)")
@@ -293,6 +309,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("report", help="write report.md and report.html for a results folder")
     s.add_argument("dir", help="a results folder of openapps sweep or openapps run --out")
+    s.add_argument("--paper", action="store_true", help="also write the OpenApps paper's views alone to paper.md")
+    s.add_argument(
+        "--loop-repeats", type=int, default=2, help="a loop is a block repeated at least this often (paper: 2)"
+    )
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("gallery", help="screenshot every app under every pack into a side-by-side page")
@@ -315,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_parser(sub)
     mcp.add_parser(sub)
     for parser in sub.choices.values():
-        parser.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+        parser.formatter_class = HelpFormatter
     return p
 
 

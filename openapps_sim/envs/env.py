@@ -44,6 +44,7 @@ from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
+from openapps_sim.envs.settle import LEAVING_SCRIPT, settle
 from openapps_sim.errors import ConfigError
 
 OBS_MODES = ("both", "axtree", "screenshot")
@@ -208,6 +209,7 @@ class OpenAppsEnv(BrowserEnv):
             "browsergym_page_activated", lambda source: self._activate_page_from_js(source["page"])
         )
         self.context.add_init_script(_ACTIVE_PAGE_SCRIPT)
+        self.context.add_init_script(LEAVING_SCRIPT)
         self.guard = OriginGuard(self.task.server.url)
         self.guard.install(self.context)
         from browsergym.core import _get_global_playwright
@@ -293,6 +295,14 @@ class OpenAppsEnv(BrowserEnv):
             except ConfigError as e:
                 self.last_action_error = f"ToolError: {str(e).removeprefix('server: ')}"
         return self.post_step(info)
+
+    def _wait_dom_loaded(self) -> None:
+        """BrowserGym's wait for ``domcontentloaded``, after the page load an action started
+        has replaced the document (:mod:`openapps_sim.envs.settle`): the step is validated
+        and observed after what the action did, never before."""
+        for page in list(self.context.pages):
+            settle(page, self.guard.allowed, self.action_timeout_ms)
+        super()._wait_dom_loaded()
 
     def close(self) -> None:
         browser, self.browser = self.browser, None

@@ -157,6 +157,8 @@ RECORD_FIELDS: dict[str, str] = {
     "esar": "essential-state achieved rate: share of milestones reached",
     "first_milestone_step": "step at which the first milestone was reached, else null",
     "steps_after_last_milestone": "steps taken after the last milestone was reached, else null",
+    "step_changed": "per action, whether it changed the page, the screen or the app state (tells a stuck loop "
+    "from a progressing repeat)",
 }
 
 
@@ -208,6 +210,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "esar": None,
         "first_milestone_step": None,
         "steps_after_last_milestone": None,
+        "step_changed": [],
     }
 
 

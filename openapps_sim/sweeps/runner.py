@@ -13,10 +13,12 @@ from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from openapps_sim.agent import Agent
 from openapps_sim.errors import ConfigError, SweepStopped
 from openapps_sim.sweeps.record import EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
+from openapps_sim.sweeps.steplog import StepLog, outside_app
 
 
 def app_of_url(url: str, known_apps: set[str], home: str = "") -> str | None:
@@ -107,7 +109,7 @@ class Worker:
         max_actions = int(getattr(agent, "max_actions", 1) or 1)
         env = self._env_for(spec.task, agent.action_space, max_actions > 1, spec.interface)
         record_shots = spec.record_screenshots
-        obs_mode = "both" if record_shots else agent.obs_mode
+        obs_mode = "both" if (record_shots or out_dir) else agent.obs_mode  # thumbnails and the tree
         obs, info = env.reset(
             seed=spec.seed,
             options={
@@ -137,10 +139,15 @@ class Worker:
         if shot_dir:
             shot_dir.mkdir(parents=True, exist_ok=True)
         first_shot = self._save_shot(obs, shot_dir, 0, out_dir)
+        log = StepLog(out_dir, self.episode_dir(spec))
+        log.start(obs, agent.usage())
+        first_thumb = log.start_thumbnail(obs)
+        home_host = urlparse(obs.get("url", "")).hostname or ""
         try:
             for n in range(max_steps):
                 if on_step is not None:
                     on_step(n)  # a heartbeat: the sweep's watchdog knows this worker is alive
+                log.before(obs)
                 action = agent.act(_agent_view(obs, agent))
                 actions.append(action)
                 check = check_action(action, obs, agent.action_space, max_actions, spec.interface)
@@ -150,6 +157,7 @@ class Worker:
                         obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}"
                     )
                     steps.append(StepRecord(action, check.category, obs["last_action_error"], reward, obs["url"]))
+                    log.after(agent, action, None, n)
                     continue
                 try:
                     obs, reward, terminated, truncated, step_info = env.step(action)
@@ -162,11 +170,12 @@ class Worker:
                     message = f"step failed: {type(exc).__name__}: {exc}".strip()[:1000]
                     counter.add("browser_error", message, step=n)
                     steps.append(StepRecord(action, "browser_error", message, float(reward), _page_url(env)))
+                    log.after(agent, action, None, n)
                     break
                 checked_at.append(n + 1)
                 category = classify_execution_error(obs["last_action_error"])  # "valid" when no error
                 counter.add(category, obs["last_action_error"], step=n)  # valid steps count too
-                app = app_of_url(obs["url"], known, home)
+                app = app_of_url(obs["url"], known, home) or outside_app(obs["url"], home_host)
                 if app and (not visited or visited[-1] != app):
                     visited.append(app)
                 ti = step_info.get("task_info", {})
@@ -174,6 +183,7 @@ class Worker:
                 success = bool(ti.get("success", False))
                 shot = self._save_shot(obs, shot_dir, n + 1, out_dir)
                 steps.append(StepRecord(action, category, obs["last_action_error"], float(reward), obs["url"], shot))
+                log.after(agent, action, obs, n)
                 if terminated or truncated:
                     break
         except Exception as exc:
@@ -220,6 +230,8 @@ class Worker:
         events = task.events()
         shown = task.interruptions()["shown"]
         record.update(interruptions=shown, harmful_accepted=any(e["harmful"] for e in shown))
+        step_dicts = [asdict(s) for s in steps]
+        record.update(step_changed=log.finish(step_dicts, events))
         trajectory = {
             "episode_id": spec.episode_id,
             "goal": goal,
@@ -230,7 +242,8 @@ class Worker:
             "agent": spec.agent,
             "params": task_info.get("params"),
             "first_screenshot": first_shot,
-            "steps": [asdict(s) for s in steps],
+            "first_thumbnail": first_thumb,
+            "steps": step_dicts,
             "events": events,
             "reward": float(reward),
             "explanation": final.explain(events=events),

@@ -353,13 +353,20 @@ def instantiate(
         max_steps=fam.max_steps,
         expected_answer=fam.answer(initial, params) if fam.returns_value else None,
         expected_path=fam.expected_path(params),
-        apps=tuple(fam.apps),
+        apps=needed_apps(fam.apps, fam.expected_path(params)),
         subgoals=_call_subgoals(fam, params, initial, expected),
         milestones=fam.milestones(params, initial, expected),
         oracle_ops=fam.oracle_ops(params, initial),
         branching=br,
         ordered=fam.ordered,
     )
+
+
+def needed_apps(apps: tuple[str, ...] | list[str], expected_path: str | None) -> tuple[str, ...]:
+    """The apps an instance needs: its family's, plus the app a navigation goal must end on
+    (``/todo/`` -> ``todo``), so opening the target is never an unneeded app."""
+    target = (expected_path or "").strip("/").split("/")[0].split("?")[0]
+    return tuple(dict.fromkeys([*apps, *([target] if target else [])]))
 
 
 def _call_subgoals(fam: TaskFamily, params: dict, initial: dict | None, expected: dict | None) -> list[Subgoal]:

@@ -41,7 +41,7 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
         lang=shell["lang"],
         dir=shell["dir"],
     )
-    return "<!doctype html>\n" + to_xml(doc)
+    return to_xml(doc)  # to_xml writes the doctype of an Html tree
 
 
 _TEXT_INPUTS = {None, "text", "search", "email", "url", "tel"}

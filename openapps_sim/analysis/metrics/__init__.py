@@ -28,7 +28,8 @@ Missing values in grouping columns (an unset temperature) form their own group: 
 silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
-``reliability``, ``rates``, ``axes``, ``robustness``, ``progress``); everything public is importable from here.
+``reliability``, ``rates``, ``axes``, ``robustness``, ``progress``, ``paper`` (the OpenApps
+paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, paired versions)); everything public is importable from here.
 """
 
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
@@ -38,6 +39,25 @@ from openapps_sim.analysis.metrics.behaviour import (
     count_loops,
     find_loops,
     intent_misunderstood,
+)
+from openapps_sim.analysis.metrics.breaks import (
+    KINDS,
+    loop_kind_rates,
+    loop_kinds,
+    pack_kinds,
+    paired_summary,
+    paired_versions,
+    rollup_columns,
+    rollups,
+    variation_kind,
+)
+from openapps_sim.analysis.metrics.paper import (
+    MULTI_STEP,
+    axis_grid,
+    deviation_intervals,
+    multi_step,
+    task_reliability,
+    version_reliability,
 )
 from openapps_sim.analysis.metrics.progress import (
     PROGRESS_COLUMNS,
@@ -98,6 +118,21 @@ from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
 from openapps_sim.taskkit.progress import wlcs
 
 __all__ = [
+    "KINDS",
+    "MULTI_STEP",
+    "axis_grid",
+    "deviation_intervals",
+    "loop_kind_rates",
+    "loop_kinds",
+    "multi_step",
+    "pack_kinds",
+    "paired_summary",
+    "paired_versions",
+    "rollup_columns",
+    "rollups",
+    "task_reliability",
+    "variation_kind",
+    "version_reliability",
     "DEFAULT_MIN_REPEATS",
     "PROGRESS_COLUMNS",
     "deeper_decisions",

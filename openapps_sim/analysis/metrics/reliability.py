@@ -268,7 +268,9 @@ def reliability_summary(
     ``n``, ``successes``, ``success_rate``, ``ci_low``/``ci_high``, ``mean_partial_reward``;
     ``within_std``, ``across_std``, ``std_ratio``, ``within_mad``, ``across_mad``,
     ``mad_ratio`` (:func:`agent_deviation`; versions are ``version`` minus the ``by`` columns);
-    ``loops_per_episode``, ``episodes_with_loops``; ``invalid_per_episode``,
+    ``loops_per_episode``, ``episodes_with_loops``, ``stuck_per_episode`` (loops in which a
+    repetition changed nothing; NaN when the run did not record per-step changes);
+    ``invalid_per_episode``,
     ``invalid_per_step``; ``intent_rate``; ``mean_steps``, ``mean_duration_s``,
     ``mean_tokens``, ``total_tokens``, ``total_cost_usd``; ``errors`` (infrastructure errors, excluded from everything else).
     """
@@ -281,6 +283,7 @@ def reliability_summary(
     parts = [
         dev,
         loop_rates(df, by)[[*by, "loops_per_episode", "episodes_with_loops"]],
+        _stuck_rates(df, by),
         invalid_rates(df, by)[[*by, "invalid_per_episode", "invalid_per_step"]],
         intent_misunderstanding_rate(df, by)[[*by, "rate"]].rename(columns={"rate": "intent_rate"}),
         effort(df, by)[[*by, "mean_steps", "mean_duration_s", "mean_tokens", "total_tokens", "total_cost_usd"]],
@@ -292,6 +295,16 @@ def reliability_summary(
     out = _merge(out, errs, by)
     out["errors"] = out["errors"].fillna(0).astype(int)
     return out
+
+
+def _stuck_rates(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    from openapps_sim.analysis.metrics.breaks import loop_kind_rates
+
+    kinds = loop_kind_rates(df, by)
+    if kinds.empty:
+        return pd.DataFrame(columns=[*by, "stuck_per_episode"])
+    kinds.loc[kinds["unknown_per_episode"] > 0, "stuck_per_episode"] = np.nan
+    return kinds[[*by, "stuck_per_episode"]]
 
 
 def _merge(left: pd.DataFrame, right: pd.DataFrame, on: Sequence[str]) -> pd.DataFrame:

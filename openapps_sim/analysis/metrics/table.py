@@ -31,7 +31,7 @@ UNSET = "unset"
 _PREPARED = "openapps_prepared_min_repeats"
 
 
-def prepare(df: pd.DataFrame, min_repeats: int = DEFAULT_MIN_REPEATS) -> pd.DataFrame:
+def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     """A normalised copy of a results table with the derived columns every metric uses.
 
     Fills absent optional columns with neutral values (``variation`` "default", empty
@@ -46,8 +46,12 @@ def prepare(df: pd.DataFrame, min_repeats: int = DEFAULT_MIN_REPEATS) -> pd.Data
     * ``intent_misunderstanding`` -- recomputed from ``apps_visited`` and ``task_apps``;
     * ``tokens_total`` -- see :func:`token_total`.
 
-    Idempotent: a frame already prepared with the same ``min_repeats`` is returned unchanged.
+    Idempotent: a frame already prepared with the same ``min_repeats`` is returned unchanged;
+    ``min_repeats=None`` keeps the threshold a prepared frame was made with (else
+    :data:`DEFAULT_MIN_REPEATS`), so a report's loop threshold holds through every metric.
     """
+    if min_repeats is None:
+        min_repeats = df.attrs.get(_PREPARED) or DEFAULT_MIN_REPEATS
     if df.attrs.get(_PREPARED) == min_repeats:
         return df
     out = df.copy()
@@ -128,9 +132,10 @@ def invalid_categories(df: pd.DataFrame) -> list[str]:
     ]
 
 
-def valid_episodes(df: pd.DataFrame, min_repeats: int = DEFAULT_MIN_REPEATS) -> pd.DataFrame:
+def valid_episodes(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     """The prepared rows that are not infrastructure errors (the rows every agent metric uses)."""
     p = prepare(df, min_repeats)
+    min_repeats = p.attrs[_PREPARED]
     out = p.loc[~p["is_error"].to_numpy(dtype=bool)].copy()
     out.attrs = {**df.attrs, _PREPARED: min_repeats}  # a new dict: never flag the input
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,13 @@ class Analysis:
     errors: pd.DataFrame
     error_messages: pd.DataFrame
     notes: list[str] = field(default_factory=list)
+    per_variation_ci: pd.DataFrame = field(default_factory=pd.DataFrame)
+    loop_kinds: pd.DataFrame = field(default_factory=pd.DataFrame)
+    deviation_ci: pd.DataFrame = field(default_factory=pd.DataFrame)
+    min_repeats: int = m.DEFAULT_MIN_REPEATS
+    baseline: str = "default"
+    n_boot: int = 2000
+    seed: int = 0
 
     @property
     def valid(self) -> pd.DataFrame:
@@ -54,13 +61,19 @@ def distinguish_agent_configs(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def analyse(
-    df: pd.DataFrame, manifest: dict | None = None, axes: Iterable[str] | None = None, n_boot: int = 2000, seed: int = 0
+    df: pd.DataFrame,
+    manifest: dict | None = None,
+    axes: Iterable[str] | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+    min_repeats: int = m.DEFAULT_MIN_REPEATS,
 ) -> Analysis:
-    """Compute every table of the report from a results table."""
+    """Compute every table of the report from a results table (loops: blocks repeated at least
+    ``min_repeats`` times)."""
     manifest = manifest or {}
     notes = list(df.attrs.get("notes", []))
     df = distinguish_agent_configs(df)
-    p = m.prepare(df)
+    p = m.prepare(df, min_repeats)
     v = m.valid_episodes(p)
     axes = list(axes or [])
     for a in manifest.get("axes", []) or []:
@@ -91,6 +104,12 @@ def analyse(
         errors=m.error_summary(p, ["agent"]),
         error_messages=m.error_messages(p),
         notes=notes,
+        per_variation_ci=m.version_reliability(p, ["agent", "variation"], n_boot=max(200, n_boot // 2), seed=seed),
+        loop_kinds=m.loop_kind_rates(p, ["agent", "variation"], min_repeats),
+        deviation_ci=m.deviation_intervals(p, ["agent"], version, n_boot=max(200, n_boot // 2), seed=seed),
+        min_repeats=min_repeats,
+        n_boot=n_boot,
+        seed=seed,
     )
 
 
@@ -143,7 +162,7 @@ HEADLINE_HEADERS = [
     "Within std",
     "Across std",
     "Across/within",
-    "Loops/ep",
+    "Loops/ep",  # stuck loops when the run recorded per-step changes (see headline_headers)
     "Invalid/ep",
     "Intent misund.",
     "Mean steps",
@@ -160,19 +179,43 @@ def fmt_tokens(total: Any, cost: Any) -> str:
     return f"{text} (${float(cost):.2f})" if cost and not pd.isna(cost) else text
 
 
-def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
-    """The cells of the headline table from :func:`metrics.reliability_summary` by agent."""
+def with_interval(cell: str, ci: pd.Series | None, stat: str, fmt: Callable[[Any], str]) -> str:
+    """``cell`` followed by ``[lo, hi]`` of ``stat`` in ``ci`` when both ends are numbers."""
+    if ci is None or cell == DASH or pd.isna(ci.get(f"{stat}_lo")) or pd.isna(ci.get(f"{stat}_hi")):
+        return cell
+    return f"{cell} [{fmt(ci[f'{stat}_lo'])}, {fmt(ci[f'{stat}_hi'])}]"
+
+
+def _headline_loops(r: pd.Series) -> Any:
+    stuck = r.get("stuck_per_episode")
+    return stuck if stuck is not None and not pd.isna(stuck) else r["loops_per_episode"]
+
+
+def headline_headers(summary: pd.DataFrame) -> list[str]:
+    """The headline's column names: its loop column counts *stuck* loops (a repetition that
+    changed neither page nor state) when every agent's run recorded per-step changes, so that
+    the oracle paging through months is not a loop; all repeats otherwise, as the paper does."""
+    stuck = "stuck_per_episode" in summary.columns and summary["stuck_per_episode"].notna().all()
+    return [("Stuck loops/ep" if stuck else h) if h == "Loops/ep" else h for h in HEADLINE_HEADERS]
+
+
+def headline_rows(summary: pd.DataFrame, intervals: pd.DataFrame | None = None) -> list[list[str]]:
+    """The cells of the headline table from :func:`metrics.reliability_summary` by agent; with
+    ``intervals`` (:func:`metrics.deviation_intervals` by agent) the std cells and their ratio
+    carry 95% bootstrap intervals over tasks."""
+    ci = intervals.set_index("agent") if intervals is not None and not intervals.empty else None
     rows = []
     for _, r in summary.iterrows():
+        c = ci.loc[r["agent"]] if ci is not None and r["agent"] in ci.index else None
         rows.append(
             [
                 str(r["agent"]),
                 str(int(r["n"])),
                 fmt_rate_ci(r["success_rate"], r.get("ci_low"), r.get("ci_high")),
-                fmt_std(r["within_std"]),
-                fmt_std(r["across_std"]),
-                fmt_ratio(r["std_ratio"]),
-                fmt_num(r["loops_per_episode"]),
+                with_interval(fmt_std(r["within_std"]), c, "within_std", fmt_std),
+                with_interval(fmt_std(r["across_std"]), c, "across_std", fmt_std),
+                with_interval(fmt_ratio(r["std_ratio"]), c, "std_ratio", lambda x: fmt_ratio(x).rstrip("×")),
+                fmt_num(_headline_loops(r)),
                 fmt_num(r["invalid_per_episode"]),
                 fmt_pct(r["intent_rate"]),
                 fmt_num(r["mean_steps"], 1),
@@ -183,10 +226,11 @@ def headline_rows(summary: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
-def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> str:
-    """The per-agent headline as a plain-text table for the terminal."""
+def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, min_repeats: int = 2) -> str:
+    """The per-agent headline as a plain-text table for the terminal (loops counted as in the
+    report: blocks repeated at least ``min_repeats`` times)."""
     df = distinguish_agent_configs(df)
-    p = m.prepare(df)
+    p = m.prepare(df, min_repeats)
     if m.valid_episodes(p).empty:
         n_err = int(p["is_error"].sum())
         return f"no scored episodes ({n_err} infrastructure error(s))"
@@ -194,8 +238,9 @@ def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> str:
     summary = m.reliability_summary(p, ["agent"], version, n_boot=n_boot, seed=seed)
     # Agents whose every episode errored have no summary row; list them too.
     errs = m.error_summary(p)
-    rows = headline_rows(summary)
+    ci = m.deviation_intervals(p, ["agent"], version, n_boot=max(200, n_boot // 2), seed=seed)
+    rows = headline_rows(summary, ci)
     for _, e in errs.iterrows():
         if e["agent"] not in set(summary["agent"]):
             rows.append([str(e["agent"]), "0"] + [DASH] * (len(HEADLINE_HEADERS) - 3) + [str(int(e["errors"]))])
-    return text_table(HEADLINE_HEADERS, rows)
+    return text_table(headline_headers(summary), rows)

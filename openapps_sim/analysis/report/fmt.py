@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -82,13 +81,3 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: Seq
         ).rstrip()
 
     return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
-
-
-def _e(x: Any) -> str:
-    return html.escape(str(x), quote=True)
-
-
-def _md_inline(text: str) -> str:
-    """Escape text and turn ``**bold**`` into <b>."""
-    parts = _e(text).split("**")
-    return "".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts))

@@ -13,14 +13,24 @@ from openapps_sim.sweeps.store import read_records
 
 
 def load_results(results_dir: Path | str) -> pd.DataFrame:
-    """The results table of a folder: ``results.jsonl`` read, one record per episode id.
+    """The results table of a folder: ``results.jsonl`` read, one record per episode id (or the
+    single ``episode.json`` that ``openapps run --out`` writes).
 
     A truncated last line is skipped; notes about it are in ``df.attrs["notes"]``.
     """
     path = Path(results_dir) / "results.jsonl"
-    if not path.exists():
-        raise FileNotFoundError(f"{path} does not exist: run a sweep first (openapps sweep SPEC --out DIR)")
-    records, notes = read_records(path)
+    single = Path(results_dir) / "episode.json"
+    if not path.exists() and single.is_file():  # the folder of one ``openapps run --out``
+        try:
+            records, notes = [json.loads(single.read_text(encoding="utf-8"))], []
+        except (OSError, json.JSONDecodeError) as e:
+            raise FileNotFoundError(f"{single} could not be read ({e})") from None
+    elif not path.exists():
+        raise FileNotFoundError(
+            f"{path} does not exist: run a sweep first (openapps sweep SPEC --out DIR, or openapps run ... --out DIR)"
+        )
+    else:
+        records, notes = read_records(path)
     df = pd.DataFrame(records)
     n_raw = len(df)
     df = m.deduplicate(df).reset_index(drop=True)

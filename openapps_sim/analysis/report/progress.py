@@ -1,11 +1,8 @@
 """The report's "Decisions, answers and milestones" section: ESAR next to success, decision
 accuracy, W-LCS and answer accuracy, per agent, per agent and variation, per agent and task.
-Rows only; markdown and html lay them out."""
+Rows only; the section in :mod:`.sections` lays them out."""
 
 from __future__ import annotations
-
-import html
-from collections.abc import Callable
 
 import pandas as pd
 
@@ -50,11 +47,3 @@ def progress_tables(df: pd.DataFrame) -> list[tuple[str, list[str], list[list[st
         rows = [[str(r[b]) for b in by] + _cells(r) for _, r in s.iterrows()]
         out.append((title, [b.capitalize() for b in by] + METRIC_HEADERS, rows))
     return out
-
-
-def progress_html(df: pd.DataFrame, table: Callable[..., str]) -> str:
-    """The section's HTML body: the note, then each table drawn by ``table(headers, rows, align)``."""
-    parts = [f"<p>{html.escape(PROGRESS_NOTE)}</p>"]
-    for title, headers, rows in progress_tables(df):
-        parts.append(f"<h3>{html.escape(title)}</h3>" + table(headers, rows, ["l"] * (len(headers) - 9) + ["r"] * 9))
-    return "".join(parts)

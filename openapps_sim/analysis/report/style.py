@@ -44,6 +44,7 @@ td.l.wrap{white-space:normal;min-width:180px}
 th:first-child,td:first-child,td.l,th.l{text-align:left}
 tbody tr:hover td{background:#f9fafc}
 td.heat{text-align:center;min-width:64px}
+th.c,td.c{text-align:center}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:-1px}
 .kv td{white-space:normal;text-align:left;vertical-align:top}
 .kv td:first-child{color:var(--muted);width:160px}
@@ -70,6 +71,16 @@ details .body{padding:10px 14px}
 .step .txt{padding:7px 10px;font-size:12.5px}
 .step .err{color:var(--bad);white-space:pre-wrap;word-break:break-word}
 .step .url{color:var(--muted);word-break:break-all}
+.shot{position:relative}
+.shot .marker{position:absolute;width:16px;height:16px;margin:-8px 0 0 -8px;border-radius:50%;border:3px solid #e4002b;box-shadow:0 0 0 2px #fff;pointer-events:none}
+.step .target{color:#1f4f7a;word-break:break-word}
+.step .thought{color:var(--ink);background:#f6f3ff;border-left:3px solid #8e7cc3;padding:3px 7px;margin:4px 0;white-space:pre-wrap;word-break:break-word;font-style:italic}
+.step .events{color:var(--ok);word-break:break-word}
+.explain pre{max-height:220px;margin:4px 0 10px}
+.sidebyside{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;padding:10px}
+.side{min-width:0}
+.sidebyside .steps{grid-template-columns:repeat(auto-fill,minmax(220px,1fr))}
+.charts1{display:block}
 .noshot{padding:18px 10px;color:var(--muted);font-size:12px;text-align:center;background:var(--soft);border-bottom:1px solid var(--line)}
 @media print{h2{break-before:auto}details{break-inside:avoid}nav.toc{display:none}}
 """

@@ -1,13 +1,16 @@
-"""The report's charts as inline SVG: grouped bars and pass^k curves."""
+"""The report's charts as SVG components (``fasthtml.svg``): grouped bars, pass^k curves and
+2-D heat grids. Each function returns one ``Svg`` component; nothing is built as a string."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
+from fasthtml.svg import Circle, Line, Polyline, Rect, Svg, Text, Title
 
-from openapps_sim.analysis.report.fmt import _e, _nan
+from openapps_sim.analysis.report.fmt import _nan
 
 
 def _nice_ticks(vmax: float, count: int = 5) -> list[float]:
@@ -24,6 +27,23 @@ def _text_width(s: str, size: float = 12) -> float:
     return 0.58 * size * len(s)
 
 
+def _r(v: float) -> str:
+    return f"{v:.1f}"
+
+
+def _svg(parts: list[Any], width: float, height: float, aria: str) -> Any:
+    return Svg(
+        *parts,
+        viewBox=f"0 0 {width:.0f} {height:.0f}",
+        width=f"{width:.0f}",
+        height=f"{height:.0f}",
+        role="img",
+        aria_label=aria,
+        cls="chart",
+        style="max-width:100%;height:auto",
+    )
+
+
 def svg_grouped_bars(
     categories: Sequence[str],
     series: Sequence[tuple[str, str, Sequence[float]]],
@@ -35,7 +55,7 @@ def svg_grouped_bars(
     counts: Sequence[Sequence[int | None]] | None = None,
     value_labels: bool | None = None,
     aria: str = "",
-) -> str:
+) -> Any:
     """A grouped bar chart: one group per category, one bar per series (name, colour, values).
 
     ``errors[s][c]`` draws an interval whisker, ``counts[s][c]`` goes into the hover title.
@@ -62,26 +82,21 @@ def svg_grouped_bars(
     group_w = (width - left - right) / n_cat  # spread the groups over the whole plot
     height = head + plot_h + bottom
     y = lambda v: head + plot_h - plot_h * (max(0.0, min(float(v), top)) / top)  # noqa: E731
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
-        f'role="img" aria-label="{_e(aria or y_label)}" style="max-width:100%;height:auto">'
-    ]
-    # Legend.
+    parts: list[Any] = []
     lx = left
     for name, colour, _ in series:
-        parts.append(f'<rect x="{lx}" y="8" width="12" height="12" rx="2" fill="{colour}"/>')
-        parts.append(f'<text x="{lx + 17}" y="18" class="legend">{_e(name)}</text>')
+        parts.append(Rect(12, 12, x=lx, y=8, rx=2, fill=colour))
+        parts.append(Text(name, x=lx + 17, y=18, cls="legend"))
         lx += 17 + _text_width(name) + 18
-    # Grid and y axis.
     for t in ticks:
-        ty = y(t)
-        label = f"{100 * t:.0f}%" if percent else (f"{t:g}")
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" class="grid"/>')
-        parts.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" class="tick" text-anchor="end">{label}</text>')
+        ty = _r(y(t))
+        label = f"{100 * t:.0f}%" if percent else f"{t:g}"
+        parts.append(Line(left, ty, width - right, ty, cls="grid"))
+        parts.append(Text(label, x=left - 6, y=_r(y(t) + 4), cls="tick", text_anchor="end"))
     parts.append(
-        f'<text transform="translate(15,{head + plot_h / 2:.0f}) rotate(-90)" class="axis" text-anchor="middle">{_e(y_label)}</text>'
+        Text(y_label, transform=f"translate(15,{head + plot_h / 2:.0f}) rotate(-90)", cls="axis", text_anchor="middle")
     )
-    parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" class="base"/>')
+    parts.append(Line(left, _r(y(0)), width - right, _r(y(0)), cls="base"))
     show_values = value_labels if value_labels is not None else n_cat * n_ser <= 16
     for ci, cat in enumerate(categories):
         gx = left + ci * group_w + (group_w - n_ser * bar_w) / 2
@@ -89,9 +104,7 @@ def svg_grouped_bars(
             val = values[ci] if ci < len(values) else float("nan")
             bx = gx + si * bar_w
             if _nan(val):
-                parts.append(
-                    f'<text x="{bx + bar_w / 2:.1f}" y="{y(0) - 4:.1f}" class="na" text-anchor="middle">–</text>'
-                )
+                parts.append(Text("–", x=_r(bx + bar_w / 2), y=_r(y(0) - 4), cls="na", text_anchor="middle"))
                 continue
             by = y(val)
             n = counts[si][ci] if counts and si < len(counts) and ci < len(counts[si]) else None
@@ -105,40 +118,40 @@ def svg_grouped_bars(
                     else f", interval {err[0]:.3g}–{err[1]:.3g}"
                 )
             parts.append(
-                f'<rect x="{bx + 1:.1f}" y="{by:.1f}" width="{bar_w - 2:.1f}" height="{max(0.0, y(0) - by):.1f}" '
-                f'fill="{colour}"><title>{_e(title)}</title></rect>'
+                Rect(_r(bar_w - 2), _r(max(0.0, y(0) - by)), x=_r(bx + 1), y=_r(by), fill=colour)(Title(title))
             )
             if err and not _nan(err[0]) and err[1] > err[0]:
                 cx = bx + bar_w / 2
                 y1, y2 = y(err[0]), y(err[1])
-                parts.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y1:.1f}" y2="{y2:.1f}" class="whisker"/>')
+                parts.append(Line(_r(cx), _r(y1), _r(cx), _r(y2), cls="whisker"))
                 for yy in (y1, y2):
-                    parts.append(
-                        f'<line x1="{cx - 3:.1f}" x2="{cx + 3:.1f}" y1="{yy:.1f}" y2="{yy:.1f}" class="whisker"/>'
-                    )
+                    parts.append(Line(_r(cx - 3), _r(yy), _r(cx + 3), _r(yy), cls="whisker"))
             if show_values:
                 ly = (min(by, y(err[1])) if err and not _nan(err[1]) else by) - 4
                 label = f"{100 * val:.0f}%" if percent else f"{val:.2f}"
-                parts.append(
-                    f'<text x="{bx + bar_w / 2:.1f}" y="{ly:.1f}" class="value" text-anchor="middle">{label}</text>'
-                )
+                parts.append(Text(label, x=_r(bx + bar_w / 2), y=_r(ly), cls="value", text_anchor="middle"))
         cx = gx + (n_ser * bar_w) / 2
         ly = head + plot_h + 16
         if rotate:
             parts.append(
-                f'<text transform="translate({cx:.1f},{ly - 4:.1f}) rotate(-35)" class="cat" text-anchor="end">{_e(cat)}</text>'
+                Text(cat, transform=f"translate({cx:.1f},{ly - 4:.1f}) rotate(-35)", cls="cat", text_anchor="end")
             )
         else:
-            parts.append(f'<text x="{cx:.1f}" y="{ly:.1f}" class="cat" text-anchor="middle">{_e(cat)}</text>')
+            parts.append(Text(cat, x=_r(cx), y=_r(ly), cls="cat", text_anchor="middle"))
     if x_label:
         parts.append(
-            f'<text x="{left + (width - left - right) / 2:.0f}" y="{height - 6:.0f}" class="axis" text-anchor="middle">{_e(x_label)}</text>'
+            Text(
+                x_label,
+                x=f"{left + (width - left - right) / 2:.0f}",
+                y=f"{height - 6:.0f}",
+                cls="axis",
+                text_anchor="middle",
+            )
         )
-    parts.append("</svg>")
-    return "".join(parts)
+    return _svg(parts, width, height, aria or y_label)
 
 
-def svg_pass_k(pass_k: pd.DataFrame, agents: Sequence[str], colours: dict[str, str]) -> str:
+def svg_pass_k(pass_k: pd.DataFrame, agents: Sequence[str], colours: dict[str, str]) -> Any:
     """pass^k (solid) and pass@k (dashed) against k, one colour per agent."""
     k_max = int(pass_k["k"].max())
     legend_w = 62 + sum(35 + _text_width(ag) for ag in agents) + 170
@@ -147,45 +160,51 @@ def svg_pass_k(pass_k: pd.DataFrame, agents: Sequence[str], colours: dict[str, s
     width, height = left + plot_w + right, head + plot_h + bottom
     x = lambda k: left + (plot_w * (k - 1) / (k_max - 1) if k_max > 1 else plot_w / 2)  # noqa: E731
     y = lambda v: head + plot_h - plot_h * float(v)  # noqa: E731
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-        f'aria-label="pass^k and pass@k against k" style="max-width:100%;height:auto">'
-    ]
+    parts: list[Any] = []
     lx = left
     for ag in agents:
-        parts.append(f'<line x1="{lx}" x2="{lx + 14}" y1="14" y2="14" stroke="{colours[ag]}" stroke-width="3"/>')
-        parts.append(f'<text x="{lx + 19}" y="18" class="legend">{_e(ag)}</text>')
+        parts.append(Line(lx, 14, lx + 14, 14, stroke=colours[ag], stroke_width=3))
+        parts.append(Text(ag, x=lx + 19, y=18, cls="legend"))
         lx += 19 + _text_width(ag) + 16
-    parts.append(
-        f'<line x1="{lx}" x2="{lx + 18}" y1="14" y2="14" class="key"/><text x="{lx + 22}" y="18" class="legend">pass^k</text>'
-    )
+    parts += [Line(lx, 14, lx + 18, 14, cls="key"), Text("pass^k", x=lx + 22, y=18, cls="legend")]
     lx += 22 + _text_width("pass^k") + 14
-    parts.append(
-        f'<line x1="{lx}" x2="{lx + 18}" y1="14" y2="14" class="key" stroke-dasharray="4 3"/>'
-        f'<text x="{lx + 22}" y="18" class="legend">pass@k</text>'
-    )
+    parts += [
+        Line(lx, 14, lx + 18, 14, cls="key", stroke_dasharray="4 3"),
+        Text("pass@k", x=lx + 22, y=18, cls="legend"),
+    ]
     for t in (0, 0.25, 0.5, 0.75, 1.0):
-        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(t):.1f}" y2="{y(t):.1f}" class="grid"/>')
-        parts.append(f'<text x="{left - 6}" y="{y(t) + 4:.1f}" class="tick" text-anchor="end">{100 * t:.0f}%</text>')
+        parts.append(Line(left, _r(y(t)), left + plot_w, _r(y(t)), cls="grid"))
+        parts.append(Text(f"{100 * t:.0f}%", x=left - 6, y=_r(y(t) + 4), cls="tick", text_anchor="end"))
     for k in range(1, k_max + 1):
-        parts.append(f'<text x="{x(k):.1f}" y="{head + plot_h + 18}" class="tick" text-anchor="middle">{k}</text>')
+        parts.append(Text(str(k), x=_r(x(k)), y=head + plot_h + 18, cls="tick", text_anchor="middle"))
     parts.append(
-        f'<text x="{left + plot_w / 2:.0f}" y="{height - 6}" class="axis" text-anchor="middle">k (episodes of the same task and version)</text>'
+        Text(
+            "k (episodes of the same task and version)",
+            x=f"{left + plot_w / 2:.0f}",
+            y=height - 6,
+            cls="axis",
+            text_anchor="middle",
+        )
     )
     parts.append(
-        f'<text transform="translate(15,{head + plot_h / 2:.0f}) rotate(-90)" class="axis" text-anchor="middle">probability</text>'
+        Text(
+            "probability",
+            transform=f"translate(15,{head + plot_h / 2:.0f}) rotate(-90)",
+            cls="axis",
+            text_anchor="middle",
+        )
     )
     for ag in agents:
         g = pass_k[pass_k["agent"] == ag].sort_values("k")
-        for col, dash in (("pass_hat_k", ""), ("pass_at_k", ' stroke-dasharray="5 4"')):
+        for col, dash in (("pass_hat_k", None), ("pass_at_k", "5 4")):
             pts = " ".join(f"{x(int(k)):.1f},{y(v):.1f}" for k, v in zip(g["k"], g[col], strict=True))
-            parts.append(f'<polyline points="{pts}" fill="none" stroke="{colours[ag]}" stroke-width="2.2"{dash}/>')
+            parts.append(Polyline(points=pts, fill="none", stroke=colours[ag], stroke_width=2.2, stroke_dasharray=dash))
             for k, v in zip(g["k"], g[col], strict=True):
                 fill = colours[ag] if col == "pass_hat_k" else "#fff"
                 label = "pass^" if col == "pass_hat_k" else "pass@"
                 parts.append(
-                    f'<circle cx="{x(int(k)):.1f}" cy="{y(v):.1f}" r="3.6" fill="{fill}" stroke="{colours[ag]}" stroke-width="1.8">'
-                    f"<title>{_e(ag)} · {label}{int(k)} = {100 * v:.1f}%</title></circle>"
+                    Circle(3.6, cx=_r(x(int(k))), cy=_r(y(v)), fill=fill, stroke=colours[ag], stroke_width=1.8)(
+                        Title(f"{ag} · {label}{int(k)} = {100 * v:.1f}%")
+                    )
                 )
-    parts.append("</svg>")
-    return "".join(parts)
+    return _svg(parts, width, height, "pass^k and pass@k against k")

@@ -1,10 +1,13 @@
-"""The trajectory viewer: which episodes to show, and each one's steps with (downscaled,
-embedded) screenshots."""
+"""The trajectory viewer, as FastHTML components: which episodes to show, and each one's steps
+with (downscaled, embedded) screenshots or thumbnails, a marker where the action clicked, the
+element it addressed, the agent's reasoning, the error, the app events it caused and its cost;
+the explained final diff on top; and one task side by side in two versions."""
 
 from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +15,6 @@ from typing import Any
 import pandas as pd
 
 import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.fmt import _e, _nan, fmt_num, fmt_seconds
 
 
 @dataclass
@@ -47,12 +49,6 @@ def _embed_image(results_dir: Path, rel: Any, width: int, budget: _Budget) -> tu
     return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii"), ""
 
 
-def _zoomable(uri: str, alt: str) -> str:
-    """An image that opens enlarged over the page when clicked, and closes on a second click
-    (a hidden checkbox and CSS: no script)."""
-    return f'<label class="zoom" title="click to enlarge"><input type="checkbox"><img loading="lazy" src="{uri}" alt="{_e(alt)}"></label>'
-
-
 def _url_path(url: Any) -> str:
     """Show a page URL without scheme and host: ``/todo?tab=done``."""
     text = str(url or "")
@@ -62,11 +58,12 @@ def _url_path(url: Any) -> str:
     return text
 
 
-def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int) -> list[dict]:
+def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int, first: Sequence[str] = ()) -> list[dict]:
     """Up to ``limit`` episodes that have a trajectory file, as row dicts.
 
-    Failures first, spread over agents and variations (round robin), then successes.
-    Without an ``episode_id`` column, trajectory files are taken in name order.
+    The episodes named in ``first`` (e.g. both sides of a success flip) come first; then
+    failures, spread over agents and variations (round robin), then successes. Without an
+    ``episode_id`` column, trajectory files are taken in name order.
     """
     tdir = results_dir / "trajectories"
     if limit <= 0 or not tdir.is_dir():
@@ -79,13 +76,16 @@ def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int) -> list[
     if have.empty:
         return []
     queues: dict[tuple, list[dict]] = {}
+    by_id = {str(r["episode_id"]): r for r in have.to_dict("records")}
+    picked: list[dict] = [by_id[e] for e in dict.fromkeys(str(x) for x in first) if e in by_id][:limit]
+    taken = {str(r["episode_id"]) for r in picked}
+    have = have[~have["episode_id"].astype(str).isin(taken)]
     order_cols = [c for c in ("agent", "variation", "task", "seed") if c in have.columns]
     recs = sorted(have.to_dict("records"), key=lambda r: tuple(m.sort_key(r[c]) for c in order_cols))
     for outcome in (False, True):
         for r in recs:
             if bool(r["success"]) == outcome:
                 queues.setdefault((outcome, str(r["agent"]), str(r["variation"])), []).append(r)
-    picked: list[dict] = []
     for outcome in (False, True):
         keys = [k for k in queues if k[0] == outcome]
         keys.sort(key=lambda k: (m.sort_key(k[2]), m.sort_key(k[1])))
@@ -116,85 +116,60 @@ def _interleave_tasks(recs: list[dict], start: int = 0) -> list[dict]:
     return out
 
 
-def _trajectory_html(results_dir: Path, row: dict, traj: dict, width: int, budget: _Budget) -> str:
-    agent = row.get("agent", traj.get("agent", "?"))
-    task = row.get("task", traj.get("task", "?"))
-    variation = row.get("variation", traj.get("variation", "?"))
-    seed = row.get("seed", traj.get("seed", "?"))
-    success = row.get("success")
-    if success is None:
-        success = float(traj.get("reward", 0) or 0) >= 1
-    steps = traj.get("steps") or []
-    actions = [str(s.get("action", "")) for s in steps]
-    loops = m.find_loops(actions)
-    in_loop = {i for start, period, reps in loops for i in range(start, start + period * reps)}
-    n_invalid = sum(
-        1
-        for s in steps
-        if s.get("category") not in (None, "", "valid") or (s.get("error") and s.get("category") is None)
-    )
-    badge = '<span class="badge b-ok">success</span>' if success else '<span class="badge b-bad">failure</span>'
-    extras = []
-    if loops:
-        extras.append(f'<span class="badge b-warn">{len(loops)} loop{"s" if len(loops) != 1 else ""}</span>')
-    if n_invalid:
-        extras.append(f'<span class="badge b-warn">{n_invalid} invalid</span>')
-    if row.get("intent_misunderstanding"):
-        extras.append('<span class="badge b-info">opened an unneeded app</span>')
-    summary = (
-        f"{badge} <b>{_e(agent)}</b> · {_e(task)} · {_e(variation)} · seed {_e(seed)} "
-        f'<span class="meta">— {len(steps)} step{"s" if len(steps) != 1 else ""}</span>{"".join(extras)}'
-    )
-    goal = traj.get("goal") or row.get("goal") or ""
-    body = [f"<p><b>Goal:</b> {_e(goal)}</p>"]
-    meta = []
-    if row.get("reward") is not None or traj.get("reward") is not None:
-        meta.append(f"reward {fmt_num(row.get('reward', traj.get('reward')), 2)}")
-    if row.get("partial_reward") is not None:
-        meta.append(f"partial {fmt_num(row.get('partial_reward'), 2)}")
-    if row.get("apps_visited"):
-        meta.append("apps visited: " + " → ".join(str(x) for x in row["apps_visited"]))
-    if row.get("task_apps"):
-        meta.append("task needs: " + ", ".join(str(x) for x in row["task_apps"]))
-    if row.get("duration_s") is not None and not _nan(row.get("duration_s")):
-        meta.append(fmt_seconds(row["duration_s"]))
-    if row.get("episode_id"):
-        meta.append(f"episode {row['episode_id']}")
-    if meta:
-        body.append(f'<p class="meta">{_e(" · ".join(meta))}</p>')
-    if traj.get("explanation"):
-        body.append(f"<details><summary>Why this reward</summary><pre>{_e(traj['explanation'])}</pre></details>")
-    cards = []
-    first = traj.get("first_screenshot")
-    if first:
-        uri, why = _embed_image(results_dir, first, width, budget)
-        if uri:
-            cards.append(
-                f'<div class="step">{_zoomable(uri, "initial page")}'
-                f'<div class="txt"><b>Start</b> <span class="meta">the page the agent first saw</span></div></div>'
+def trajectory_section(
+    a: Any,
+    results_dir: Path,
+    max_trajectories: int,
+    width: int,
+    budget_bytes: int,
+    first: Sequence[str] = (),
+    pairs: Any = None,
+    compare: int = 3,
+) -> tuple[Any, set[str]]:
+    """The "Trajectories" section: up to ``max_trajectories`` episodes (those in ``first``
+    before the others) and the first ``compare`` success flips side by side; and the ids of the
+    episodes shown (links elsewhere point only to those)."""
+    from openapps_sim.analysis.report.blocks import Html, P, Section
+    from openapps_sim.analysis.report.load import load_trajectory
+    from openapps_sim.analysis.report.viewer import episode_view, side_by_side
+
+    picked = select_episodes(a.valid, results_dir, max_trajectories, first)
+    budget = _Budget(budget_bytes)
+    items, rows = [], {}
+    for row in picked:
+        traj = load_trajectory(results_dir, str(row["episode_id"]))
+        if traj is None:
+            continue
+        rows[str(row["episode_id"])] = (row, traj)
+        items.append(Html(episode_view(results_dir, row, traj, width, budget, a.min_repeats)))
+    if not items:
+        return Section("trajectories", "Trajectories"), set()
+    blocks: list[Any] = []
+    if pairs is not None and len(pairs):
+        flips = pairs[pairs["flip"] != "same"]
+        shown = 0
+        for _, r in flips.iterrows():
+            ids = (str(r.get("episode_id_base")), str(r.get("episode_other")))
+            if shown >= compare or not all(i in rows for i in ids):
+                continue
+            if shown == 0:
+                blocks.append(P("One task and seed in two versions, side by side (success flips first):"))
+            blocks.append(
+                Html(side_by_side(results_dir, [rows[i] for i in ids], min(width, 640), budget, a.min_repeats))
             )
-    for i, s in enumerate(steps):
-        cat = s.get("category")
-        err = s.get("error") or ""
-        invalid = (cat not in (None, "", "valid")) or (cat is None and bool(err))
-        cls = "step" + (" invalid" if invalid else "") + (" loop" if i in in_loop else "")
-        shot = ""
-        if s.get("screenshot"):
-            uri, why = _embed_image(results_dir, s.get("screenshot"), width, budget)
-            shot = _zoomable(uri, f"after step {i + 1}") if uri else f'<div class="noshot">{_e(why)}</div>'
-        tags = ""
-        if invalid and cat:
-            tags += f'<span class="badge b-bad">{_e(str(cat).replace("_", " "))}</span>'
-        if i in in_loop:
-            tags += '<span class="badge b-warn">loop</span>'
-        txt = [f"<b>{i + 1}.</b> <code>{_e(s.get('action', ''))}</code>{tags}"]
-        if err:
-            txt.append(f'<div class="err">{_e(str(err)[:600])}</div>')
-        if s.get("url"):
-            txt.append(f'<div class="url">{_e(_url_path(s.get("url")))}</div>')
-        cards.append(f'<div class="{cls}">{shot}<div class="txt">{"".join(txt)}</div></div>')
-    if cards:
-        body.append(f'<div class="steps">{"".join(cards)}</div>')
-    else:
-        body.append('<p class="meta">No steps recorded.</p>')
-    return f'<details><summary>{summary}</summary><div class="body">{"".join(body)}</div></details>'
+            shown += 1
+    n_with = len(list((results_dir / "trajectories").glob("*.json")))
+    blocks.insert(
+        0,
+        P(
+            f"{len(items)} of {n_with} recorded trajectories: both sides of success flips first, then failures, spread "
+            "over agents and variations. Open one to see the goal, why it got its reward, and every step: the page "
+            "it acted on (a red ring marks where the action clicked), the action and the element it addressed, the agent's "
+            "reasoning, any error, the app events it caused, tokens and time. Stuck loops have an orange edge; "
+            "invalid actions a red border."
+        ),
+    )
+    blocks += items
+    if budget.remaining <= 0:
+        blocks.append(P("Some screenshots were left out to keep this file small.", cls="meta"))
+    return Section("trajectories", "Trajectories", blocks), set(rows)

@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from openapps_sim.analysis.report.analysis import analyse
+from openapps_sim.analysis.report.build import paper_only
 from openapps_sim.analysis.report.html import render_html
 from openapps_sim.analysis.report.load import load_manifest, load_results
-from openapps_sim.analysis.report.markdown import render_markdown
+from openapps_sim.analysis.report.markdown import render_markdown, report_markdown
+from openapps_sim.errors import ConfigError
 
 
 def write_report(
@@ -21,21 +23,29 @@ def write_report(
     screenshot_budget_bytes: int = 16_000_000,
     n_boot: int = 2000,
     seed: int = 0,
+    min_repeats: int = 2,
+    paper: bool = False,
 ) -> tuple[Path, Path]:
     """Write ``report.md`` and ``report.html`` into ``results_dir``; return their paths.
 
     ``axes`` names extra swept columns to break down by (the manifest's ``axes`` are added).
     At most ``max_trajectories`` episodes appear in the trajectory viewer, with screenshots
     downscaled to ``screenshot_width`` pixels and embedded until ``screenshot_budget_bytes``.
+    Loops are blocks repeated at least ``min_repeats`` times (2, as the OpenApps paper counts).
+    With ``paper`` the paper's views are also written alone to ``paper.md``.
     """
     results_dir = Path(results_dir)
     df = load_results(results_dir)
     manifest = load_manifest(results_dir)
-    a = analyse(df, manifest, axes, n_boot=n_boot, seed=seed)
+    if min_repeats < 2:
+        raise ConfigError("openapps report", "--loop-repeats", f"must be at least 2, got {min_repeats}", "2, 3, ...")
+    a = analyse(df, manifest, axes, n_boot=n_boot, seed=seed, min_repeats=min_repeats)
     md_path = results_dir / "report.md"
     html_path = results_dir / "report.html"
     md_path.write_text(render_markdown(a, top), encoding="utf-8")
     html_path.write_text(
         render_html(a, results_dir, top, max_trajectories, screenshot_width, screenshot_budget_bytes), encoding="utf-8"
     )
+    if paper:
+        (results_dir / "paper.md").write_text(report_markdown(paper_only(a)), encoding="utf-8")
     return md_path, html_path

@@ -1,0 +1,197 @@
+"""Where an agent breaks: the kind of each variation (appearance, content, interruption,
+structure), rollups of success per app, variation kind, task structure and task length, stuck
+loops versus progressing repeats, and the same task and seed paired across versions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS, find_loops
+from openapps_sim.analysis.metrics.stats import success_rate
+from openapps_sim.analysis.metrics.table import _PREPARED as PREPARED_KEY
+from openapps_sim.analysis.metrics.table import sort_key, valid_episodes
+from openapps_sim.analysis.metrics.values import _as_dict, _as_list, _missing
+
+KINDS = ("appearance", "content", "interruption", "structure")
+"""Kinds of variation, read from what a pack changes: ``interruptions`` -> interruption, the
+theme's ``layout``/``nav_position`` -> structure, any other theme key -> appearance, app data,
+texts and languages -> content."""
+
+_STRUCTURE_KEYS = {"layout", "nav_position"}
+
+
+@lru_cache(maxsize=256)
+def pack_kinds(part: str) -> tuple[str, ...]:
+    """The kinds of one pack (a name or a file); ``("other",)`` when it cannot be read here."""
+    from openapps_sim.config.packs import resolve_pack
+
+    try:
+        pack = resolve_pack(part)
+    except Exception:  # noqa: BLE001 - a pack from another machine: still reported, as "other"
+        return ("other",)
+    kinds = set()
+    for _file, section, raw in pack.sections:
+        keys = set(raw) if isinstance(raw, dict) else set()
+        if section == "interruptions":
+            kinds.add("interruption")
+        elif section == "theme":
+            if keys & _STRUCTURE_KEYS:
+                kinds.add("structure")
+            if keys - _STRUCTURE_KEYS:
+                kinds.add("appearance")
+        else:
+            kinds.add("content")
+    return tuple(k for k in KINDS if k in kinds)
+
+
+def variation_kind(expression: Any) -> str:
+    """``default``, one of :data:`KINDS`, several joined by ``+`` (a composition), or ``other``."""
+    text = "default" if _missing(expression) else str(expression)
+    parts = [p.strip() for p in text.split("+") if p.strip() and p.strip() != "default"]
+    if not parts:
+        return "default"
+    kinds = sorted({k for p in parts for k in pack_kinds(p)}, key=lambda k: (KINDS + ("other",)).index(k))
+    return "+".join(kinds) if kinds else "default"
+
+
+def length_band(n: int) -> str:
+    """Task length as the number of essential states (milestones): 1, 2, 3-4 or 5+."""
+    if n <= 1:
+        return "1"
+    if n == 2:
+        return "2"
+    return "3-4" if n <= 4 else "5+"
+
+
+def _app_of(task: Any, apps: Any) -> str:
+    """The app of a task: the one it needs, else "several apps" (``multi.*`` families)."""
+    needed = [a for a in _as_list(apps) if a != "start"] or [str(task).split(".")[0]]
+    return needed[0] if len(needed) == 1 else "several apps"
+
+
+def rollup_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """The valid episodes with ``app`` (the app the task needs, or "several apps"), ``variation_kind``,
+    ``task_structure`` and ``length`` (milestone band) added."""
+    v = valid_episodes(df).copy()
+    v["app"] = [_app_of(t, apps) for t, apps in zip(v["task"], v["task_apps"], strict=True)]
+    v["variation_kind"] = [variation_kind(x) for x in v["variation"]]
+    if "structure" in v.columns:
+        v["task_structure"] = ["unknown" if _missing(s) or not s else str(s) for s in v["structure"]]
+    else:
+        v["task_structure"] = "unknown"
+    if "milestones" in v.columns:
+        v["length"] = [length_band(len(_as_dict(ms))) if _as_dict(ms) else "unknown" for ms in v["milestones"]]
+    else:
+        v["length"] = "unknown"
+    return v
+
+
+ROLLUPS = {
+    "app": "App",
+    "variation_kind": "Variation kind",
+    "task_structure": "Task structure",
+    "length": "Task length (milestones)",
+}
+
+
+def rollups(df: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> dict[str, pd.DataFrame]:
+    """Success with intervals per agent and each rollup column of :func:`rollup_columns`."""
+    v = rollup_columns(df)
+    if v.empty:
+        return {}
+    return {col: success_rate(v, ["agent", col], ci=True, n_boot=n_boot, seed=seed) for col in ROLLUPS}
+
+
+def loop_kinds(
+    actions: Sequence[Any], changed: Sequence[Any] | None, min_repeats: int = DEFAULT_MIN_REPEATS
+) -> tuple[int, int, int]:
+    """``(stuck, progressing, unknown)`` loops of an episode.
+
+    A loop (:func:`find_loops`) is a *progressing repeat* when every repetition after the first
+    changed the page, the screen or the app state (``changed[i]`` per action, as the runner
+    records it), e.g. "next month" clicked five times; a *stuck loop* when some repetition
+    changed nothing. Without ``changed`` (older records) every loop is ``unknown``.
+    """
+    loops = find_loops(actions, min_repeats)
+    flags = [bool(x) for x in _as_list(changed)]
+    if len(flags) < len(actions):
+        return (0, 0, len(loops))
+    stuck = progressing = 0
+    for start, period, reps in loops:
+        blocks = [flags[start + r * period : start + (r + 1) * period] for r in range(1, reps)]
+        if all(any(b) for b in blocks):
+            progressing += 1
+        else:
+            stuck += 1
+    return (stuck, progressing, 0)
+
+
+def loop_kind_rates(
+    df: pd.DataFrame, by: Sequence[str] = ("agent", "variation"), min_repeats: int | None = None
+) -> pd.DataFrame:
+    """Per group: ``n``, ``stuck_per_episode``, ``progressing_per_episode``,
+    ``unknown_per_episode`` and ``episodes_stuck`` (share with at least one stuck loop)."""
+    v = valid_episodes(df, min_repeats)
+    if v.empty:
+        return pd.DataFrame()
+    min_repeats = v.attrs.get(PREPARED_KEY, DEFAULT_MIN_REPEATS)
+    changed = v["step_changed"] if "step_changed" in v.columns else [None] * len(v)
+    kinds = np.array(
+        [loop_kinds(a, c, min_repeats) for a, c in zip(v["actions"], changed, strict=True)], dtype=float
+    ).reshape(-1, 3)
+    tmp = v[list(by)].copy()
+    tmp["stuck"], tmp["progressing"], tmp["unknown"] = kinds[:, 0], kinds[:, 1], kinds[:, 2]
+    g = tmp.groupby(list(by), sort=False, dropna=False)
+    out = g.agg(
+        n=("stuck", "size"),
+        stuck_per_episode=("stuck", "mean"),
+        progressing_per_episode=("progressing", "mean"),
+        unknown_per_episode=("unknown", "mean"),
+        episodes_stuck=("stuck", lambda s: float((s > 0).mean())),
+    )
+    out = out.reset_index()
+    return out.sort_values(list(by), key=lambda col: col.map(sort_key), kind="stable").reset_index(drop=True)
+
+
+def paired_versions(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
+    """The same agent, task and seed (and trial) in ``baseline`` and in each other variation:
+    one row per pair with ``success_base``, ``success_other``, ``flip`` (``lost``, ``gained`` or
+    ``same``) and both episode ids."""
+    v = valid_episodes(df)
+    key = [c for c in ("agent", "task", "seed", "trial") if c in v.columns]
+    cols = [*key, "variation", "success", *(["episode_id"] if "episode_id" in v.columns else [])]
+    v = v[cols]
+    base = v[v["variation"] == baseline]
+    other = v[v["variation"] != baseline]
+    if base.empty or other.empty:
+        return pd.DataFrame()
+    m = other.merge(base, on=key, suffixes=("", "_base"))
+    if m.empty:
+        return pd.DataFrame()
+    m = m.rename(columns={"success": "success_other", "episode_id": "episode_other"})
+    m["flip"] = np.where(m["success_base"] == m["success_other"], "same", np.where(m["success_base"], "lost", "gained"))
+    return m.drop(columns=["variation_base"]).reset_index(drop=True)
+
+
+def paired_summary(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per agent and variation: ``pairs``, ``lost`` (solved in the baseline, failed here) and
+    ``gained`` (the reverse). The paired robust success rate itself is :func:`rsr_table`'s."""
+    if pairs.empty:
+        return pd.DataFrame()
+    rows = []
+    for (agent, var), g in pairs.groupby(["agent", "variation"], sort=False):
+        rows.append(
+            {
+                "agent": agent,
+                "variation": var,
+                "pairs": len(g),
+                "lost": int((g["flip"] == "lost").sum()),
+                "gained": int((g["flip"] == "gained").sum()),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,114 @@
+"""The whole report, defined once: the title, the overview cards, the notes and "how to read
+this", then every section in order. :mod:`.markdown` and :mod:`.html` draw the same list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.report import breaks, paper, sections
+from openapps_sim.analysis.report.analysis import Analysis
+from openapps_sim.analysis.report.blocks import Bullets, P, Section
+from openapps_sim.analysis.report.rows import HOW_TO_READ, _overview, _title
+
+
+@dataclass
+class Report:
+    title: str
+    subtitle: str
+    cards: list[tuple[str, str]]
+    notes: list[str]
+    how_to_read: list[str]
+    sections: list[Section] = field(default_factory=list)
+
+
+def how_to_read(a: Analysis) -> list[str]:
+    items = [t.format(min_repeats=a.min_repeats) for t in HOW_TO_READ]
+    if len(a.version) > 1:
+        items.append(
+            f"A *version* here is one combination of {', '.join(a.version)} (every axis that varied), so the "
+            "episodes of one version differ only by seed."
+        )
+    return items
+
+
+def build(
+    a: Analysis,
+    results_dir: Path | None = None,
+    top: int = 15,
+    max_trajectories: int = 40,
+    screenshot_width: int = 960,
+    screenshot_budget_bytes: int = 16_000_000,
+) -> Report:
+    """Every section of the report; the trajectory viewer only with a ``results_dir``."""
+    sub = []
+    if a.manifest.get("version"):
+        sub.append(f"openapps-sim {a.manifest.get('version')}")
+    if a.manifest.get("git_commit"):
+        sub.append(f"commit {str(a.manifest['git_commit'])[:10]}")
+    if a.manifest.get("spec_hash"):
+        sub.append(f"spec {a.manifest['spec_hash']}")
+    r = Report(_title(a), " · ".join(sub), _overview(a), list(a.notes), how_to_read(a))
+    if a.valid.empty:
+        r.sections = [
+            Section(
+                "none",
+                "No scored episodes",
+                [P("No scored episodes: every recorded episode is an infrastructure error (see below).")],
+            ),
+            sections.errors(a),
+            sections.manifest(a),
+        ]
+        return r
+    pairs = m.paired_versions(a.df, a.baseline)
+    viewer, shown = Section("trajectories", "Trajectories"), set()
+    if results_dir is not None:
+        from openapps_sim.analysis.report.trajectories import trajectory_section
+
+        viewer, shown = trajectory_section(
+            a,
+            results_dir,
+            max_trajectories,
+            screenshot_width,
+            screenshot_budget_bytes,
+            first=breaks.flip_ids(pairs, max(1, max_trajectories // 4)),
+            pairs=pairs,
+        )
+    r.sections = [
+        sections.headline(a),
+        sections.robustness(a),
+        sections.per_variation(a),
+        sections.deviation(a),
+        sections.fluctuations(a, top),
+        sections.behaviour(a),
+        sections.axes(a),
+        sections.pass_k(a),
+        *paper.paper_sections(a),
+        breaks.rollups(a),
+        breaks.loops(a),
+        breaks.paired(a, pairs, shown),
+        sections.tasks(a),
+        sections.progress(a),
+        viewer,
+        sections.errors(a),
+        sections.manifest(a),
+    ]
+    return r
+
+
+def paper_only(a: Analysis) -> Report:
+    """The paper's views alone (``openapps report DIR --paper`` writes them to ``paper.md``)."""
+    r = Report(_title(a) + " — the OpenApps paper's views", "", _overview(a), list(a.notes), how_to_read(a))
+    if not a.valid.empty:
+        r.sections = [sections.deviation(a), sections.fluctuations(a, 15), *paper.paper_sections(a)]
+    return r
+
+
+def preface(r: Report) -> list[Any]:
+    """The blocks before the sections, for Markdown."""
+    out: list[Any] = [P(" · ".join(f"{k}: **{v}**" for k, v in r.cards))]
+    out += [P(f"> Note: {n}") for n in r.notes]
+    out += [P("## How to read this"), Bullets(r.how_to_read)]
+    return out

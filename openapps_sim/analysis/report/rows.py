@@ -1,0 +1,301 @@
+"""The rows of the report's core tables and its fixed texts, shared by every section."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+
+import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.report.analysis import Analysis, Rows
+from openapps_sim.analysis.report.fmt import DASH, _nan, fmt_num, fmt_pct, fmt_rate_ci, fmt_std
+
+HOW_TO_READ = [
+    "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
+    "(reward 1); a side effect anywhere fails the episode. Brackets give a 95% bootstrap interval "
+    "(2,000 resamples of the episodes, seeded); it collapses to a point when every episode agrees.",
+    "**Within std** is the standard deviation of rewards inside one fixed app version -- over the repeated "
+    "trials of one instance when the sweep ran trials, else over seeds (the note above says which) -- "
+    "averaged over versions and tasks: the reliability a single fixed app clone can show. **Across std** "
+    "pools the rewards of every version of a task before taking the deviation: the reliability a "
+    "deployed agent meets. **Across/within** above 1 means that app variations add fluctuation that a "
+    "fixed version hides. Population formulas; 0.5 is the largest possible deviation of a 0/1 reward.",
+    "**Fluctuation** of a task is its best minus its worst per-version success rate.",
+    "**Loops/ep**: runs of the same action block repeated at least {min_repeats} times in a row, per episode (a stuck loop when a repetition changed "
+    "nothing on the page or in the state, a progressing repeat otherwise). "
+    "**Invalid/ep**: actions that were malformed, unknown, had bad arguments, or were rejected by the "
+    "browser, per episode. **Intent misund.**: share of episodes that opened an app the task does not "
+    "need or a page outside the apps (opening the app a navigation goal names is not one).",
+    "Infrastructure errors (crashed browser or server) are excluded from every number and counted apart.",
+]
+
+
+def _manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
+    """Key facts of the manifest as (label, value) pairs, in a fixed order, then the rest."""
+    facts: list[tuple[str, str]] = []
+
+    def add(label: str, value: Any) -> None:
+        if value is None or value == "" or value == []:
+            return
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(str(x) for x in value)
+        facts.append((label, str(value)))
+
+    pkg = manifest.get("package", "openapps-sim")
+    add("Package", f"{pkg} {manifest.get('version', '')}".strip())
+    add("Git commit", manifest.get("git_commit"))
+    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+    add("Sweep", spec.get("name") or manifest.get("spec_source"))
+    add("Spec file", manifest.get("spec_source"))
+    add("Spec hash", manifest.get("spec_hash"))
+    add("Seeds", manifest.get("seeds"))
+    agents = manifest.get("agents")
+    if isinstance(agents, list):
+        parts = []
+        for a in agents:
+            if isinstance(a, dict):
+                label = a.get("label") or a.get("name")
+                cfg = a.get("config")
+                cfg_text = json.dumps(cfg, sort_keys=True, default=str) if isinstance(cfg, (dict, list)) else cfg
+                parts.append(
+                    f"{label}"
+                    + (f" ({a.get('name')})" if a.get("label") else "")
+                    + (f": {cfg_text}" if cfg_text else "")
+                )
+            else:
+                parts.append(str(a))
+        add("Agents", "; ".join(parts))
+    browser = manifest.get("browser")
+    if browser and manifest.get("browser_binary"):
+        browser = f"{browser} ({manifest['browser_binary']})"
+    add("Browser", browser)
+    add("Viewports", manifest.get("viewports") or manifest.get("viewport"))
+    add("Swept axes", manifest.get("axes"))
+    add("Python", manifest.get("python"))
+    add("Platform", manifest.get("platform"))
+    add("Workers", f"{manifest.get('workers')} ({manifest.get('executor')})" if manifest.get("workers") else None)
+    add("Created", manifest.get("created"))
+    planned = manifest.get("episodes_planned")
+    recorded = len(df)
+    add("Episodes", f"{recorded} recorded" + (f" of {planned} planned" if planned else ""))
+    shown = {
+        "package",
+        "version",
+        "git_commit",
+        "spec",
+        "spec_source",
+        "spec_hash",
+        "seeds",
+        "agents",
+        "browser",
+        "browser_binary",
+        "viewports",
+        "viewport",
+        "axes",
+        "python",
+        "platform",
+        "workers",
+        "executor",
+        "created",
+        "episodes_planned",
+    }
+    for k in sorted(manifest):
+        if k not in shown and not isinstance(manifest[k], (dict, list)):
+            add(k.replace("_", " ").capitalize(), manifest[k])
+    return facts
+
+
+def _std_ci(value: Any, ci: dict | None, stat: str) -> str:
+    """A deviation with its bootstrap interval over tasks when there is one."""
+    if ci is None or _nan(ci.get(f"{stat}_lo")) or _nan(value):
+        return fmt_std(value)
+    return f"{fmt_std(value)} [{fmt_std(ci[f'{stat}_lo'])}, {fmt_std(ci[f'{stat}_hi'])}]"
+
+
+def _per_variation_rows(a: Analysis) -> list[list[str]]:
+    """Per agent x variation; the within std and MAD with intervals over tasks when the version is
+    the variation alone (else a version is finer than a row)."""
+    cis = Rows(a.per_variation_ci, "agent", "variation") if len(a.version) == 1 and len(a.per_variation_ci) else None
+    rows = []
+    for _, r in a.per_variation.iterrows():
+        ci = cis.get(r["agent"], r["variation"]) if cis else None
+        rows.append(
+            [
+                str(r["agent"]),
+                str(r["variation"]),
+                str(int(r["n"])),
+                fmt_rate_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
+                _std_ci(r["within_std"], ci, "std"),
+                _std_ci(r["within_mad"], ci, "mad"),
+                fmt_num(r["loops_per_episode"]),
+                fmt_num(r["invalid_per_episode"]),
+                fmt_pct(r["intent_rate"]),
+                fmt_num(r["mean_steps"], 1),
+            ]
+        )
+    return rows
+
+
+PER_VARIATION_HEADERS = [
+    "Agent",
+    "Variation",
+    "Episodes",
+    "Success [95% CI]",
+    "Within std",
+    "Within MAD",
+    "Loops/ep",
+    "Invalid/ep",
+    "Intent misund.",
+    "Mean steps",
+]
+
+
+def _fluctuation_rows(a: Analysis, top: int) -> tuple[list[list[str]], str]:
+    """The ``top`` agent x task pairs whose success moves across versions, and a sentence
+    about the pairs left out because their success is the same in every version."""
+    compared = a.fluctuation[a.fluctuation["n_versions"] >= 2]
+    f = compared[compared["fluctuation"] > 0].head(top)
+    stable = int((compared["fluctuation"] <= 0).sum())
+    if compared.empty:
+        note = "Only one version per task: nothing to compare."
+    elif stable == len(compared):
+        note = "Every agent x task pair had the same success rate in every version."
+    elif stable:
+        note = f"{stable} of {len(compared)} agent x task pairs had the same success rate in every version and are not listed."
+    else:
+        note = ""
+    rows = [
+        [
+            str(r["agent"]),
+            str(r["task"]),
+            f"{fmt_pct(r['max_success'], 0)} ({r['best_version']})",
+            f"{fmt_pct(r['min_success'], 0)} ({r['worst_version']})",
+            fmt_pct(r["fluctuation"], 0),
+        ]
+        for _, r in f.iterrows()
+    ]
+    return rows, note
+
+
+FLUCTUATION_HEADERS = ["Agent", "Task", "Best version", "Worst version", "Fluctuation"]
+
+
+def _behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
+    cats = [c for c in m.invalid_categories(a.df)]
+    headers = [
+        "Agent",
+        "Variation",
+        "Episodes",
+        "Loops/ep",
+        "With loops",
+        "Loops if success",
+        "Loops if failure",
+        "Invalid/ep",
+    ] + [f"{c.replace('_', ' ')}/ep" for c in cats]
+    rows = []
+    invalid = Rows(a.invalid, "agent", "variation")
+    for _, lr in a.loops.iterrows():
+        ir = invalid.get(lr["agent"], lr["variation"])
+        row = [
+            str(lr["agent"]),
+            str(lr["variation"]),
+            str(int(lr["n"])),
+            fmt_num(lr["loops_per_episode"]),
+            fmt_pct(lr["episodes_with_loops"], 0),
+            fmt_num(lr["loops_success"]),
+            fmt_num(lr["loops_failure"]),
+            fmt_num(ir["invalid_per_episode"]) if ir is not None else DASH,
+        ]
+        row += [fmt_num(ir[f"{c}_per_episode"]) if ir is not None else DASH for c in cats]
+        rows.append(row)
+    return headers, rows
+
+
+def _matrix(
+    frame: pd.DataFrame, row_col: str, agents: list[str], value: str = "success_rate"
+) -> tuple[list[str], list[list[str]]]:
+    """Rows: values of ``row_col``; columns: agents; cells: "rate (n=N)"."""
+    keys = sorted(frame[row_col].unique().tolist(), key=m.sort_key) if len(frame) else []
+    lookup = Rows(frame, row_col, "agent")
+    rows = []
+    for k in keys:
+        row = [str(k)]
+        for ag in agents:
+            r = lookup.get(k, ag)
+            row.append(DASH if r is None else f"{fmt_pct(r[value])} (n={int(r['n'])})")
+        rows.append(row)
+    return [row_col.capitalize()] + agents, rows
+
+
+def _axis_matrix(a: Analysis, axis: str) -> tuple[list[str], list[list[str]]]:
+    b = a.breakdown[a.breakdown["axis"] == axis]
+    values = list(dict.fromkeys(b["value"].tolist()))
+    lookup = Rows(b, "value", "agent")
+    rows = []
+    for val in values:
+        row = [val]
+        for ag in a.agents:
+            r = lookup.get(val, ag)
+            row.append(
+                DASH if r is None else f"{fmt_rate_ci(r['success_rate'], r['ci_low'], r['ci_high'])} (n={int(r['n'])})"
+            )
+        rows.append(row)
+    return [axis.replace("_", " ").capitalize()] + a.agents, rows
+
+
+def _pass_k_matrix(a: Analysis) -> tuple[list[str], list[list[str]]]:
+    if a.pass_k.empty:
+        return [], []
+    k_max = int(a.pass_k["k"].max())
+    headers = ["Agent"] + [f"pass^{k}" for k in range(1, k_max + 1)] + [f"pass@{k}" for k in range(2, k_max + 1)]
+    rows = []
+    for ag in a.agents:
+        g = a.pass_k[a.pass_k["agent"] == ag]
+        hat = {int(r["k"]): r["pass_hat_k"] for _, r in g.iterrows()}
+        at = {int(r["k"]): r["pass_at_k"] for _, r in g.iterrows()}
+        rows.append(
+            [ag]
+            + [fmt_pct(hat.get(k)) for k in range(1, k_max + 1)]
+            + [fmt_pct(at.get(k)) for k in range(2, k_max + 1)]
+        )
+    return headers, rows
+
+
+def _range_sentences(a: Analysis) -> list[str]:
+    """Per agent: the best and worst version by average task success (the paper's Figure 4)."""
+    out = []
+    vs = a.agent_versions
+    for ag in a.agents:
+        g = vs[vs["agent"] == ag]
+        if len(g) < 2:
+            continue
+        hi, lo = g.loc[g["success_rate"].idxmax()], g.loc[g["success_rate"].idxmin()]
+        name = lambda r: m.version_label([r[c] for c in a.version])  # noqa: E731
+        if hi["success_rate"] == lo["success_rate"]:
+            out.append(f"{ag}: average task success is {fmt_pct(hi['success_rate'])} in each of its {len(g)} versions.")
+            continue
+        out.append(
+            f"{ag}: average task success ranges from {fmt_pct(lo['success_rate'])} ({name(lo)}) "
+            f"to {fmt_pct(hi['success_rate'])} ({name(hi)}) across {len(g)} versions."
+        )
+    return out
+
+
+def _title(a: Analysis) -> str:
+    spec = a.manifest.get("spec") if isinstance(a.manifest.get("spec"), dict) else {}
+    name = spec.get("name") or ""
+    return f"Reliability report{': ' + str(name) if name else ''}"
+
+
+def _overview(a: Analysis) -> list[tuple[str, str]]:
+    v = a.valid
+    total = len(a.df)
+    return [
+        ("Agents", str(len(a.agents))),
+        ("Tasks", str(v["task"].nunique() if len(v) else 0)),
+        ("Variations", str(len(a.variations))),
+        ("Seeds", str(v["seed"].nunique() if "seed" in v.columns and len(v) else DASH)),
+        ("Scored episodes", str(len(v))),
+        ("Infrastructure errors", f"{total - len(v)}"),
+    ]

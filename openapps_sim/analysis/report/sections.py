@@ -1,0 +1,377 @@
+"""The report's core sections, each defined once as blocks (see :mod:`.blocks`) that both the
+Markdown and the HTML report draw: headline, robustness, per variation, within versus across,
+fluctuations, loops and invalid actions, breakdown by axis, pass^k, task heat maps, progress,
+infrastructure errors and the manifest."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.report.analysis import Analysis, Rows, headline_headers, headline_rows
+from openapps_sim.analysis.report.blocks import (
+    Bullets,
+    Cell,
+    Code,
+    Figure,
+    Figures,
+    Fold,
+    Heading,
+    MdOnly,
+    P,
+    Section,
+    Table,
+)
+from openapps_sim.analysis.report.fmt import (
+    ACROSS_COLOUR,
+    AGENT_COLOURS,
+    DASH,
+    WITHIN_COLOUR,
+    _nan,
+    fmt_pct,
+    fmt_ratio,
+    fmt_std,
+)
+from openapps_sim.analysis.report.page import swatch
+from openapps_sim.analysis.report.progress import PROGRESS_NOTE, progress_tables
+from openapps_sim.analysis.report.robustness import robustness_tables
+from openapps_sim.analysis.report.rows import (
+    FLUCTUATION_HEADERS,
+    PER_VARIATION_HEADERS,
+    _axis_matrix,
+    _behaviour_rows,
+    _fluctuation_rows,
+    _manifest_facts,
+    _matrix,
+    _pass_k_matrix,
+    _per_variation_rows,
+    _range_sentences,
+)
+from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
+
+
+def colours_of(agents: Sequence[str]) -> dict[str, str]:
+    return {a: AGENT_COLOURS[i % len(AGENT_COLOURS)] for i, a in enumerate(agents)}
+
+
+def agent_cell(a: Analysis, agent: str) -> Cell:
+    return Cell(str(agent), swatch(str(agent), colours_of(a.agents).get(str(agent), "#888")))
+
+
+def heat(rate: Any, n: Any = None, label: str | None = None) -> Cell:
+    """A heat-map cell for a rate in [0, 1] (white to deep blue)."""
+    if _nan(rate):
+        return Cell(DASH, cls="heat")
+    lo, hi = (247, 251, 255), (8, 69, 148)
+    t = max(0.0, min(1.0, float(rate)))
+    r, g, b = (round(x + (y - x) * t) for x, y in zip(lo, hi, strict=True))
+    title = f"{fmt_pct(rate)}" + (f" of {int(n)} episodes" if n is not None else "")
+    return Cell(
+        label or f"{100 * t:.0f}%",
+        bg=f"rgb({r},{g},{b})",
+        fg="#fff" if t > 0.55 else "#1d2430",
+        title=title,
+        cls="heat",
+    )
+
+
+def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, value: str) -> tuple:
+    """(series, errors, counts) for a grouped bar chart: one series per agent over ``keys``."""
+    rows = Rows(frame, "agent", key_col)
+    colours = colours_of(a.agents)
+    series, errs, counts = [], [], []
+    for ag in a.agents:
+        rs = [rows.get(ag, k) for k in keys]
+        series.append((ag, colours[ag], [float("nan") if r is None else r[value] for r in rs]))
+        errs.append([None if r is None or "ci_low" not in r else (r["ci_low"], r["ci_high"]) for r in rs])
+        counts.append([None if r is None else int(r["n"]) for r in rs])
+    return series, errs, counts
+
+
+def headline(a: Analysis) -> Section:
+    rows = [[agent_cell(a, r[0]), *r[1:]] for r in headline_rows(a.headline, a.deviation_ci)]
+    return Section("headline", "Headline", [Table(headline_headers(a.headline), rows), Bullets(_range_sentences(a))])
+
+
+def robustness(a: Analysis) -> Section:
+    blocks: list[Any] = []
+    for caption, h, rows in robustness_tables(a.df, a.baseline):
+        blocks.append(Table(h, rows, ["l"] * (len(h) - 4) + ["r"] * 4, caption=caption))
+    return Section("robustness", "Robustness to interruptions and other versions", blocks)
+
+
+def per_variation(a: Analysis) -> Section:
+    frame = m.success_rate(a.df, ["agent", "variation"], ci=True)
+    series, errs, counts = series_by_agent(a, frame, a.variations, "variation", "success_rate")
+    chart = svg_grouped_bars(
+        a.variations, series, "success rate", "variation", errors=errs, counts=counts, aria="success rate per variation"
+    )
+    caption = (
+        "Success rate per variation and agent over all tasks and seeds. Whiskers: 95% bootstrap intervals "
+        "over episodes. Hover a bar for the exact value."
+    )
+    table = Table(PER_VARIATION_HEADERS, _per_variation_rows(a), ["l", "l"] + ["r"] * 8)
+    return Section("variation", "Success per variation", [Figure(chart, caption), table], md_title="Per variation")
+
+
+def deviation(a: Analysis) -> Section:
+    rows_ci = Rows(a.deviation_ci, "agent")
+    h = a.headline.set_index("agent")
+    stats = ("within_std", "across_std", "within_mad", "across_mad")
+    vals = {s: [h.loc[ag, s] for ag in a.agents] for s in stats}
+    dmax = max([x for v in vals.values() for x in v if not _nan(x)] + [0.0])
+    ymax = 0.5 if dmax <= 0.5 else None
+
+    def errs(stat: str) -> list:
+        return [
+            None if rows_ci.get(ag) is None else (rows_ci.get(ag)[f"{stat}_lo"], rows_ci.get(ag)[f"{stat}_hi"])
+            for ag in a.agents
+        ]
+
+    charts = []
+    for kind, label, fig in (("std", "std of reward", "5"), ("mad", "mean absolute deviation of reward", "10")):
+        chart = svg_grouped_bars(
+            a.agents,
+            [
+                ("within a version", WITHIN_COLOUR, vals[f"within_{kind}"]),
+                ("across versions", ACROSS_COLOUR, vals[f"across_{kind}"]),
+            ],
+            label,
+            "agent",
+            percent=False,
+            y_max=ymax,
+            value_labels=True,
+            errors=[errs(f"within_{kind}"), errs(f"across_{kind}")],
+            aria=f"within versus across version {label}",
+        )
+        charts.append(
+            Figure(
+                chart,
+                f"{label.capitalize()}: within one fixed version versus across versions (the paper's "
+                f"Figure {fig}). Whiskers: 95% bootstrap intervals over tasks.",
+            )
+        )
+
+    def with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
+        if r is None:
+            return DASH
+        f = fmt_ratio if ratio else fmt_std
+        lo, hi = r[f"{stat}_lo"], r[f"{stat}_hi"]
+        return f"{f(r[stat])} [{f(lo)}, {f(hi)}]" if not _nan(lo) else f(r[stat])
+
+    rows = []
+    for ag in a.agents:
+        r = rows_ci.get(ag)
+        rows.append(
+            [agent_cell(a, ag), str(r["tasks"]) if r else DASH]
+            + [with_ci(r, s) for s in ("within_std", "across_std")]
+            + [with_ci(r, "std_ratio", True)]
+            + [with_ci(r, s) for s in ("within_mad", "across_mad")]
+            + [with_ci(r, "mad_ratio", True)]
+        )
+    headers = [
+        "Agent",
+        "Tasks",
+        "Within std",
+        "Across std",
+        "Across/within (std)",
+        "Within MAD",
+        "Across MAD",
+        "Across/within (MAD)",
+    ]
+    return Section(
+        "deviation",
+        "Within versus across versions",
+        [
+            Figures(charts),
+            P("Brackets: 95% bootstrap intervals over tasks (tasks resampled, deviations and their ratio recomputed)."),
+            Table(headers, rows),
+        ],
+    )
+
+
+def fluctuations(a: Analysis, top: int) -> Section:
+    fl, note = _fluctuation_rows(a, top)
+    blocks: list[Any] = [
+        P(
+            f"Tasks whose success rate differs most between the best and the worst version (top {top}; versions "
+            "with tied rates are all named; the paper's Table 2)."
+        )
+    ]
+    if fl:
+        blocks.append(Table(FLUCTUATION_HEADERS, fl, ["l", "l", "l wrap", "l wrap", "r"]))
+    if note:
+        blocks.append(P(note))
+    return Section("fluctuation", "Largest fluctuations", blocks, md_title="Largest fluctuations across versions")
+
+
+def _per_variation(a: Analysis, frame: Any, value: str) -> list:
+    rows, colours = Rows(frame, "agent", "variation"), colours_of(a.agents)
+    return [
+        (ag, colours[ag], [(rows.get(ag, v) or {}).get(value, float("nan")) for v in a.variations]) for ag in a.agents
+    ]
+
+
+def behaviour(a: Analysis) -> Section:
+    # Stuck loops only: a progressing repeat (the oracle paging through months) is not a failure mode.
+    kinds = a.loop_kinds
+    known = len(kinds) and not kinds["unknown_per_episode"].sum()
+    ls = _per_variation(a, kinds, "stuck_per_episode") if known else _per_variation(a, a.loops, "loops_per_episode")
+    what = "stuck loops" if known else "loops"
+    c1 = svg_grouped_bars(
+        a.variations, ls, f"{what} per episode", "variation", percent=False, aria=f"{what} per episode"
+    )
+    iv = _per_variation(a, a.invalid, "invalid_per_episode")
+    c2 = svg_grouped_bars(
+        a.variations, iv, "invalid actions per episode", "variation", percent=False, aria="invalid actions"
+    )
+    h, rows = _behaviour_rows(a)
+    return Section(
+        "behaviour",
+        "Loops and invalid actions by variation",
+        [
+            Figures(
+                [
+                    Figure(
+                        c1,
+                        f"{what.capitalize()} per episode (one action block repeated at least {a.min_repeats} times"
+                        + (
+                            " while nothing changed; the table below counts every loop, the section on stuck "
+                            "loops tells them apart)."
+                            if known
+                            else ")."
+                        ),
+                    ),
+                    Figure(
+                        c2, "Invalid actions per episode (malformed, unknown, bad arguments, rejected by the browser)."
+                    ),
+                ],
+                stacked=len(a.variations) * len(a.agents) > 12,
+            ),
+            Table(h, rows, ["l", "l"] + ["r"] * (len(h) - 2)),
+        ],
+    )
+
+
+def axes(a: Analysis) -> Section:
+    others = [ax for ax in a.axes if ax != "variation"]
+    if not others:
+        return Section(
+            "axes",
+            "Breakdown by varied axis",
+            [P("No axis other than the variation varied in this run (see the per-variation table).")],
+        )
+    blocks: list[Any] = []
+    for ax in others:
+        b = a.breakdown[a.breakdown["axis"] == ax]
+        values = list(dict.fromkeys(b["value"].tolist()))
+        series, errs, counts = series_by_agent(a, b, values, "value", "success_rate")
+        name = ax.replace("_", " ")
+        chart = svg_grouped_bars(
+            values, series, "success rate", name, errors=errs, counts=counts, aria=f"success rate per {name}"
+        )
+        h, rows = _axis_matrix(a, ax)
+        blocks += [
+            Heading(name.capitalize()),
+            Figure(chart, f"Success rate per {name} (all tasks, variations and seeds)."),
+            Table(h, rows),
+        ]
+    return Section("axes", "Breakdown by varied axis", blocks)
+
+
+def pass_k(a: Analysis) -> Section:
+    h, rows = _pass_k_matrix(a)
+    if not rows or int(a.pass_k["k"].max()) < 2:
+        return Section("passk", "pass^k over seeds")
+    chart = svg_pass_k(a.pass_k, a.agents, colours_of(a.agents))
+    text = (
+        "pass^k: the chance that k episodes of the same task and version (different seeds) all succeed; "
+        "pass@k: that at least one does (unbiased estimators, averaged over tasks and versions)."
+    )
+    return Section(
+        "passk",
+        "pass^k over seeds",
+        [Figure(chart, text), P(text), Table(h, rows)],
+        md_title="pass^k and pass@k over seeds",
+    )
+
+
+def tasks(a: Analysis) -> Section:
+    tasks_ = sorted(a.valid["task"].unique().tolist(), key=m.sort_key)
+    per_task = Rows(a.per_task, "agent", "task")
+    folds = []
+    for i, ag in enumerate(a.agents):
+        tv = Rows(a.task_variation[a.task_variation["agent"] == ag], "task", "variation")
+        rows = []
+        for t in tasks_:
+            cells = [heat(r["success_rate"], r["n"]) if (r := tv.get(t, v)) else Cell(DASH) for v in a.variations]
+            pr = per_task.get(ag, t)
+            rows.append([t, *cells, heat(pr["success_rate"], pr["n"]) if pr else Cell(DASH)])
+        folds.append(
+            Fold(
+                agent_cell(a, ag),
+                [Table(["Task", *a.variations, "all"], rows, ["l"] + ["c"] * (len(a.variations) + 1))],
+                open=i == 0,
+                md=False,
+            )
+        )
+    h, rows = _matrix(a.per_task, "task", a.agents)
+    return Section(
+        "tasks",
+        "Success per task and variation",
+        [
+            P("Success rate of every task in every variation (all seeds). Darker is better."),
+            *folds,
+            MdOnly(Table(h, rows, ["l"] + ["r"] * len(a.agents))),
+        ],
+        md_title="Success per task (all versions)",
+    )
+
+
+def progress(a: Analysis) -> Section:
+    blocks: list[Any] = [P(PROGRESS_NOTE)]
+    for title, h, rows in progress_tables(a.df):
+        blocks += [Heading(title), Table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9)]
+    return Section("progress", "Decisions, answers and milestones", blocks)
+
+
+def errors(a: Analysis) -> Section:
+    if not int(a.df["is_error"].sum()):
+        return Section("errors", "Infrastructure errors", [P("None: every recorded episode was scored.")])
+    rows = [
+        [str(r["agent"]), str(int(r["episodes"])), str(int(r["errors"])), fmt_pct(r["error_rate"])]
+        for _, r in a.errors.iterrows()
+    ]
+    msgs = [[r["message"], str(int(r["count"])), r["agents"]] for _, r in a.error_messages.iterrows()]
+    return Section(
+        "errors",
+        "Infrastructure errors",
+        [
+            P(
+                "Episodes the infrastructure failed (browser or server crash). They are excluded from every number above."
+            ),
+            Table(["Agent", "Episodes", "Errors", "Error rate"], rows),
+            Table(["Message", "Count", "Agents"], msgs, ["l", "r", "l"]),
+        ],
+    )
+
+
+def manifest(a: Analysis) -> Section:
+    if not a.manifest:
+        return Section(
+            "manifest",
+            "Run manifest",
+            [P("No manifest.json in this folder: the run cannot be reproduced from this report alone.")],
+        )
+    text = json.dumps(a.manifest, indent=2, sort_keys=True, default=str, ensure_ascii=False)
+    return Section(
+        "manifest",
+        "Run manifest",
+        [
+            Table(["Field", "Value"], _manifest_facts(a.manifest, a.df), ["l", "l"], cls="kv"),
+            Fold("Full manifest (JSON)", [Code(text, "json")], md=False),
+            MdOnly(Code(text, "json")),
+        ],
+    )

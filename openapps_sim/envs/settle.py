@@ -1,0 +1,78 @@
+"""Waiting, after an action, for the page load that the action started.
+
+BrowserGym waits for ``domcontentloaded`` after each action, and Playwright waits for the
+navigations an input action *signals* while it runs. A submit button pressed with
+``mouse_click(x, y)`` or with Enter, though, only *plans* its navigation: the browser queues it
+as a task after the click has been handled. On a loaded machine Playwright has returned by
+then, the old document still reports "loaded", and the step validated the world before the
+form's POST reached the server: the reward of the step that completed a task was 0, and it
+turned 1 one step later (seen 3 times in 30 coordinate episodes at load 14; every time with the
+renderer slowed 30×). The agent was also shown the page from before its own click.
+
+:data:`LEAVING_SCRIPT` (an init script of every page) notes, when a link is followed or a form
+is submitted in the page, the URL the page is leaving for. :func:`settle` waits until that
+document has been replaced — the new one has no note — or the deadline passes. Navigations
+outside the world are aborted by the origin guard, so they are not waited for; a page shown
+again from the back-forward cache forgets its note.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import playwright.sync_api
+
+LEAVING_SCRIPT = """
+(() => {
+  const note = (url) => { window.__openappsLeaving = String(url); };
+  const replaced = (url) => {
+    const to = new URL(url, location.href);
+    if (to.protocol !== "http:" && to.protocol !== "https:") return false;
+    const here = new URL(location.href);
+    return !(to.hash && to.href.split("#")[0] === here.href.split("#")[0]);
+  };
+  window.addEventListener("submit", (e) => {
+    if (e.defaultPrevented) return;
+    const form = e.target, by = e.submitter;
+    const target = (by && by.getAttribute("formtarget")) || form.getAttribute("target") || "";
+    if (target && target !== "_self") return;
+    const url = (by && by.hasAttribute("formaction") && by.formAction) || form.action || location.href;
+    if (replaced(url) || (form.method || "").toLowerCase() === "post") note(url);
+  });
+  window.addEventListener("click", (e) => {
+    if (e.defaultPrevented || e.button !== 0 || !e.target || !e.target.closest) return;
+    const a = e.target.closest("a[href]");
+    if (!a || a.hasAttribute("download") || (a.target && a.target !== "_self")) return;
+    if (replaced(a.href)) note(a.href);
+  });
+  window.addEventListener("pageshow", () => { window.__openappsLeaving = ""; });
+})();
+"""
+
+_READ = "() => window.__openappsLeaving || ''"
+
+
+def leaving_for(page: playwright.sync_api.Page) -> str | None:
+    """The URL this page's document is leaving for, ``""`` when it is staying, ``None`` while
+    the document is being replaced (its execution context is gone)."""
+    try:
+        return page.evaluate(_READ)
+    except playwright.sync_api.Error:
+        return None
+
+
+def settle(page: playwright.sync_api.Page, allowed: Callable[[str], bool], timeout_ms: int) -> bool:
+    """Wait until the navigation the last action started in ``page`` has replaced its document
+    (``allowed`` tells which URLs the browser may reach). Returns False when the deadline
+    passed first."""
+    if page.is_closed():
+        return True
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        target = leaving_for(page)
+        if target == "" or (target and not allowed(target)):
+            return True
+        if time.monotonic() >= deadline or page.is_closed():
+            return False
+        page.wait_for_timeout(20)

@@ -1,0 +1,76 @@
+"""A step is validated and observed after the page load its action started (issue 10).
+
+A submit button pressed with ``mouse_click(x, y)`` or Enter only plans its navigation; on a
+loaded machine the step used to validate the world before the form's POST arrived, so the step
+that completed the task scored 0 and the next one scored 1 (a coordinate agent then clicked
+"Add" again). The renderer is slowed 30x through CDP here, which made it happen every time.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+from browsergym.utils.obs import flatten_axtree_to_str
+
+import openapps_sim  # noqa: F401  (registers the ids)
+from openapps_sim.envs.observe import testid_bids
+from openapps_sim.envs.settle import leaving_for
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = gym.make("browsergym/openapps.todo.add_item", obs_mode="both")
+    yield e
+    e.close()
+
+
+def _centre(obs: dict, testid: str) -> str:
+    x, y, w, h = obs["extra_element_properties"][testid_bids(obs)[testid]]["bbox"]
+    return f"{x + w / 2:.1f}, {y + h / 2:.1f}"
+
+
+def _slow_renderer(env) -> None:
+    page = env.unwrapped.page
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 30})
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def _title(env) -> str:
+    return env.unwrapped.task.instance.params["title"]
+
+
+@pytest.mark.parametrize("submit", ["mouse_click", "enter"])
+def test_the_step_that_submits_the_form_scores_it(env, submit):
+    obs, _ = env.reset(seed=0)
+    obs, *_ = env.step(f"mouse_click({_centre(obs, 'launch-todo')})")
+    obs, *_ = env.step(f"fill('{testid_bids(obs)['todo-new-title']}', {_title(env)!r})")
+    _slow_renderer(env)
+    action = f"mouse_click({_centre(obs, 'todo-add')})" if submit == "mouse_click" else "keyboard_press('Enter')"
+    obs, reward, terminated, _, info = env.step(action)
+    assert (reward, terminated) == (1.0, True), info["task_info"].get("explanation")
+    # ... and the agent is shown the page after its click, with the new item on it.
+    assert _title(env) in flatten_axtree_to_str(obs["axtree_object"])
+    assert obs["url"].endswith("/todo/") and leaving_for(env.unwrapped.page) == ""
+
+
+def test_a_link_clicked_on_a_slow_page_is_followed_before_the_observation(env):
+    obs, _ = env.reset(seed=0)
+    _slow_renderer(env)
+    obs, *_ = env.step(f"mouse_click({_centre(obs, 'launch-calendar')})")
+    assert "/calendar/" in obs["url"]
+    assert "launch-calendar" not in testid_bids(obs)
+
+
+def test_a_page_shown_again_from_history_is_not_leaving(env):
+    obs, _ = env.reset(seed=0)
+    obs, *_ = env.step(f"mouse_click({_centre(obs, 'launch-todo')})")
+    obs, *_ = env.step("go_back()")
+    assert "launch-todo" in testid_bids(obs)
+    assert leaving_for(env.unwrapped.page) == ""
