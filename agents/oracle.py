@@ -13,8 +13,11 @@ crashed and restarted, a notification that opened another app), go back to where
 
 from __future__ import annotations
 
+import json
+
 from openapps_sim.agent import Agent
-from openapps_sim.taskkit import UI, Step, get_family
+from openapps_sim.envs.apptools import tool_action
+from openapps_sim.taskkit import API, UI, Step, get_family
 from openapps_sim.taskkit.observation import testid_bids
 
 
@@ -28,18 +31,28 @@ def _quote(text: str) -> str:
 
 class OracleAgent(Agent):
     """Runs each task family's own solution script (privileged: it reads the task parameters);
-    proves every task instance in every app version is solvable."""
+    proves every task instance in every app version is solvable. Under the api interface it runs
+    the family's API solution (app tools only); under mixed, the API solution where the family
+    has one, else the page script."""
 
     name = "oracle"
     obs_mode = "axtree"
     action_space = "all"
     privileged = True
+    interfaces = ("gui", "api", "mixed")
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
         if not task_info or "family" not in task_info:
             raise OracleError("the oracle needs the task's parameters (task_info from env.reset)")
         self.family = get_family(task_info["family"])
-        self.script = self.family.solve(task_info["params"], UI)
+        self.via_api = self.interface in ("api", "mixed") and self.family.api_solvable
+        self.no_api = self.interface == "api" and not self.via_api
+        if self.no_api:  # nothing but page actions would solve it: say so, as a user would
+            self.script = iter(())
+        elif self.via_api:
+            self.script = self.family.solve_api(task_info["params"], API)
+        else:
+            self.script = self.family.solve(task_info["params"], UI)
         self.started = False
         self.finished = False
         self.steps = 0
@@ -57,7 +70,10 @@ class OracleAgent(Agent):
     def act(self, obs: dict) -> str:
         if self.finished:
             return "noop()"
-        careful = self.handle_interruption(obs)
+        if self.no_api:
+            self.finished = True
+            return f"report_infeasible({_quote(self.family.id + ' has no API solution (solve_api)')})"
+        careful = None if self.via_api else self.handle_interruption(obs)
         if careful is not None:
             return careful
         step = self._next_step(obs)
@@ -96,6 +112,9 @@ class OracleAgent(Agent):
             return f"send_msg_to_user({_quote(step.value)})"
         if step.kind == "noop":
             return "noop()"
+        if step.kind == "tool":
+            app, tool = step.testid.split(".", 1)
+            return tool_action(app, tool, json.loads(step.value))
         bids = testid_bids(obs)
         if step.testid not in bids:
             near = sorted(t for t in bids if t.split("-")[0] == step.testid.split("-")[0])[:15]

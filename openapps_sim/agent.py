@@ -24,6 +24,10 @@ class Agent:
     obs_mode = "axtree"  # both | axtree | screenshot
     action_space = "bid"  # bid | coord | all
     privileged = False
+    # the interfaces the agent can act through (gui: page actions; api: app tools; mixed: both);
+    # the runner sets ``interface`` before ``reset``
+    interfaces: tuple[str, ...] = ("gui",)
+    interface = "gui"
     samples = False  # True when the agent samples (an LLM): sampling options such as temperature apply
 
     def __init__(self, **config: Any) -> None:

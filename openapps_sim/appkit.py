@@ -16,7 +16,14 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
 * ``icon_svg`` — the app's launcher icon, an SVG path string (``d`` of a 24×24 ``<path>``);
 * ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md);
 * ``item_keys`` — the natural key of the items of each list in the normalised state, so that
-  explanations match items by identity (``{"items": ItemKey("title", "todo")}``).
+  explanations match items by identity (``{"items": ItemKey("title", "todo")}``);
+* ``operations`` — the module of the app's operations (``<package>.operations``): functions
+  marked :func:`operation`, ``fn(ctx, **args)``, each one state change (model function plus
+  its ``ctx.log``) that the route handlers call and that agents call directly as *app tools*
+  (MCP tools, ``todo.add_item(title='milk')`` actions). An app with that module has tools;
+  the engine never names one;
+* ``showcase(state, config)`` — the app's pages worth a look beyond its first screen (a form, a
+  detail page, a filled cart): :class:`Showcase` entries, for ``openapps gallery``.
 
 Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
 changes) and the request parameters, and return page content or a redirect. They never touch
@@ -26,7 +33,10 @@ another app's state and never see the admin secret.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import inspect
 import random
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from openapps_sim.config.appearance import THEME
 from openapps_sim.config.schema import Partial, Record, Str, overlay
+from openapps_sim.errors import ConfigError
 
 if TYPE_CHECKING:
     from starlette.responses import Response
@@ -65,6 +76,16 @@ class ItemKey:
         object.__setattr__(self, "noun", noun)
 
 
+@dataclass(frozen=True)
+class Showcase:
+    """One page of an app worth a look: ``path`` below the app's prefix, reached after running
+    the app ``tools`` (``(operation, args)`` pairs) on a fresh world, e.g. to fill a cart."""
+
+    label: str
+    path: str
+    tools: tuple[tuple[str, dict], ...] = ()
+
+
 @dataclass
 class AppSpec:
     name: str
@@ -79,6 +100,8 @@ class AppSpec:
     # list path in the normalised state ('items'; '*' for any mapping key) -> item identity
     item_keys: dict[str, ItemKey] = field(default_factory=dict)
     home: bool = False
+    operations: str | None = None  # dotted module path of the app's operations (app tools)
+    showcase: Callable[[dict, dict], list[Showcase]] | None = None  # (state, config) -> pages to show
 
     @property
     def url_prefix(self) -> str:
@@ -116,8 +139,21 @@ class AppSpec:
             spec["normalise"] = model.normalise
         if hasattr(model, "ITEM_KEYS"):
             spec["item_keys"] = model.ITEM_KEYS
+        if hasattr(model, "showcase"):
+            spec["showcase"] = model.showcase
+        if importlib.util.find_spec(f"{package}.operations") is not None:
+            spec["operations"] = f"{package}.operations"
         spec.update(fields)
         return cls(**spec)
+
+    def load_operations(self) -> dict[str, Operation]:
+        """The app's operations by name, in the order its module defines them (none without
+        an operations module)."""
+        if not self.operations:
+            return {}
+        module = importlib.import_module(self.operations)
+        found = [v for v in vars(module).values() if isinstance(v, Operation)]
+        return {op.name: op for op in found}
 
     def full_schema(self) -> Record:
         """The app's schema plus the fields every app has (title, description, icon)."""
@@ -208,3 +244,102 @@ class AppContext:
             raise RuntimeError("this context has no page renderer: it was not made by the web server")
         html = self._render(self, title or self.config.get("title", self.app.name), children)
         return HTMLResponse(html, status_code=status)
+
+
+# -- operations (app tools) --------------------------------------------------------------------
+
+PARAM_TYPES = {"str": str, "int": int, "float": float, "bool": bool, "list[str]": list}
+READ_OPERATION = "read"  # every app's built-in tool: its state, as the reward sees it before normalising
+
+
+class OperationError(ConfigError):
+    """An app tool called with an argument the app refuses (a missing item, an empty title)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str  # a key of PARAM_TYPES
+    required: bool
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One state change of an app: ``fn(ctx, **args)`` changes ``ctx.state`` through the model
+    and logs it with ``ctx.log`` (so the event log is the same whoever calls it); returns a
+    JSON-serialisable result (the item made, the order placed ...)."""
+
+    app: str
+    name: str
+    fn: Callable[..., Any]
+    doc: str
+    params: tuple[Param, ...]
+
+    def __call__(self, ctx: AppContext, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(ctx, *args, **kwargs)
+
+    @property
+    def tool_name(self) -> str:
+        return f"{self.app}.{self.name}"
+
+    def check_args(self, args: dict) -> dict:
+        """``args`` checked against the parameters: unknown, missing or mistyped ones are one
+        :class:`OperationError` naming the tool, the argument and what is allowed."""
+        names = {p.name: p for p in self.params}
+        allowed = ", ".join(f"{p.name}: {p.type}" for p in self.params) or "(no arguments)"
+        for key in args:
+            if key not in names:
+                raise OperationError(self.tool_name, key, "unknown argument", allowed)
+        out = {}
+        for p in self.params:
+            if p.name not in args:
+                if p.required:
+                    raise OperationError(self.tool_name, p.name, "missing argument", allowed)
+                continue
+            value = args[p.name]
+            want = PARAM_TYPES[p.type]
+            ok = isinstance(value, want) and not (isinstance(value, bool) and want is not bool)
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                ok, value = True, float(value)
+            if want is list:
+                ok = ok and all(isinstance(v, str) for v in value)
+            if not ok:
+                raise OperationError(self.tool_name, p.name, f"expected {p.type}, got {value!r}")
+            out[p.name] = value
+        return out
+
+
+_HINTS = {str: "str", int: "int", float: "float", bool: "bool", list[str]: "list[str]"}
+
+
+def _param_type(name: str, hint: Any, fn: Callable) -> str:
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if type(None) in typing.get_args(hint) and len(args) == 1:
+        hint = args[0]  # ``str | None = None``: optional, None meaning "leave as it is"
+    for known, key in _HINTS.items():
+        if hint == known:
+            return key
+    raise TypeError(
+        f"{fn.__module__}.{fn.__name__}: parameter {name!r} has type {hint!r}; allowed: {list(PARAM_TYPES)}"
+    )
+
+
+def operation(fn: Callable[..., Any]) -> Operation:
+    """Mark ``fn(ctx, **args)`` in an app's ``operations`` module as one of its operations. Its
+    parameters (after ``ctx``) must be typed ``str``, ``int``, ``float``, ``bool`` or
+    ``list[str]``; its docstring is the tool's description."""
+    hints = typing.get_type_hints(fn)
+    params = []
+    for p in list(inspect.signature(fn).parameters.values())[1:]:
+        required = p.default is inspect.Parameter.empty
+        params.append(
+            Param(p.name, _param_type(p.name, hints.get(p.name), fn), required, None if required else p.default)
+        )
+    app = fn.__module__.split(".")[-2]
+    return Operation(app, fn.__name__, fn, inspect.cleandoc(fn.__doc__ or ""), tuple(params))
+
+
+def call_operation(ctx: AppContext, op: Operation, args: dict) -> Any:
+    """Run ``op`` on ``ctx``'s world with ``args`` checked (the admin API's app-tool call)."""
+    return op(ctx, **op.check_args(args))

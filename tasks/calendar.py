@@ -171,6 +171,10 @@ class AddEvent(CalendarFamily):
     def oracle_ops(self, params, initial):
         return [Op.of("calendar", "add", title=params["title"], date=params["date"], time=params["time"])]
 
+    def solve_api(self, params, api):
+        fields = {k: params[k] for k in ("title", "date", "time", "description", "location")}
+        yield api.call("calendar", "create_event", **fields, invitees=list(params["invitees"]))
+
     def solve(self, params, ui):
         yield from ui.open_app("calendar")
         yield ui.click("calendar-new")
@@ -203,6 +207,9 @@ class RemoveEvent(CalendarFamily):
     def oracle_ops(self, params, initial):
         return [Op.of("calendar", "delete", id=params["event_id"])]
 
+    def solve_api(self, params, api):
+        yield api.call("calendar", "delete_event", id=params["event_id"])
+
     def solve(self, params, ui):
         yield from open_event(ui, params["event_id"], params["date"])
         yield ui.click(f"calendar-delete-{params['event_id']}")
@@ -228,6 +235,12 @@ class DuplicateEvent(CalendarFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of("calendar", "add", title=params["title"], date=params["new_date"])]
+
+    def solve_api(self, params, api):
+        events = api.result((yield api.read("calendar")))["events"]
+        src = next(e for e in events if e["id"] == params["event_id"])
+        fields = model.duplicate_fields(src, date=params["new_date"])
+        yield api.call("calendar", "create_event", **fields)
 
     def solve(self, params, ui):
         eid = params["event_id"]
@@ -263,6 +276,9 @@ class EditEvent(CalendarFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of("calendar", "edit", id=params["event_id"])]
+
+    def solve_api(self, params, api):
+        yield api.call("calendar", "edit_event", id=params["event_id"], **{params["field"]: params["value"]})
 
     def solve(self, params, ui):
         eid = params["event_id"]

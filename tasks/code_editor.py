@@ -127,6 +127,9 @@ class CreateFile(TaskFamily):
     def oracle_ops(self, params, initial):
         return [Op.of(APP, "create_file", path=params["path"])]
 
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "create_file", path=params["path"])
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         yield ui.click("code_editor-new-file")
@@ -153,6 +156,9 @@ class CreateFolder(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of(APP, "create_folder", path=params["path"])]
+
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "create_folder", path=params["path"])
 
     def solve(self, params, ui):
         yield from _open_app(ui)
@@ -219,6 +225,9 @@ class EditFile(TaskFamily):
     def oracle_ops(self, params, initial):
         return [Op.of(APP, "save", path=params["path"])]
 
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "save_file", path=params["path"], content=params["new_content"])
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         yield ui.click(f"code_editor-file-{path_id(params['path'])}")
@@ -255,6 +264,9 @@ class RemoveFolder(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of(APP, "delete_folder", path=params["path"])]
+
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "delete_folder", path=params["path"])
 
     def solve(self, params, ui):
         pid = path_id(params["path"])
@@ -295,6 +307,10 @@ class RemoveAll(TaskFamily):
     def oracle_ops(self, params, initial):
         return [Op.of(APP, f"delete_{e['kind']}", path=e["path"]) for e in params["entries"]]
 
+    def solve_api(self, params, api):
+        for entry in params["entries"]:
+            yield api.call("code_editor", f"delete_{entry['kind']}", path=entry["path"])
+
     def solve(self, params, ui):
         yield from _open_app(ui)
         for entry in params["entries"]:
@@ -331,6 +347,9 @@ class RenameFile(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of(APP, "rename", old=params["path"], new=params["new_path"])]
+
+    def solve_api(self, params, api):
+        yield api.call("code_editor", "rename", path=params["path"], new_path=params["new_path"])
 
     def solve(self, params, ui):
         pid = path_id(params["path"])

@@ -34,6 +34,9 @@ class SavePlace(TaskFamily):
     def oracle_ops(self, params, initial):
         return [Op.of("maps", "save", place=params["place_id"])]
 
+    def solve_api(self, params, api):
+        yield api.call("maps", "save_place", place=params["place_id"])
+
     def solve(self, params, ui):
         yield from open_place(ui, params["name"], params["place_id"])
         yield ui.click(f"maps-save-{params['place_id']}")
@@ -68,6 +71,9 @@ class RemoveSavedPlace(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of("maps", "remove", id=params["saved_id"])]
+
+    def solve_api(self, params, api):
+        yield api.call("maps", "remove_saved", id=params["saved_id"])
 
     def solve(self, params, ui):
         yield from ui.open_app("maps")
@@ -116,6 +122,9 @@ class DropPin(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of("maps", "drop_pin", name=params["label"])]
+
+    def solve_api(self, params, api):
+        yield api.call("maps", "drop_pin", lat=params["lat"], lon=params["lon"], name=params["label"])
 
     def solve(self, params, ui):
         # Opening the place centres the map on it; a click on the map's centre drops the pin there.

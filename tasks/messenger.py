@@ -64,6 +64,9 @@ class SendMessage(TaskFamily):
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])
 
+    def solve_api(self, params, api):
+        yield api.call("messenger", "send_message", contact=params["contact_id"], text=params["text"])
+
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]
 
@@ -103,6 +106,9 @@ class ForwardMessage(TaskFamily):
     def apply(self, state, params):
         logic.forward(_messenger(state), params["message_id"], params["target_id"])
 
+    def solve_api(self, params, api):
+        yield api.call("messenger", "forward_message", id=params["message_id"], to=params["target_id"])
+
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("forwarded", _sent(params["target_id"], params["message"], params["source_id"]))]
 
@@ -135,6 +141,9 @@ class StartConversation(TaskFamily):
 
     def apply(self, state, params):
         logic.add_message(_messenger(state), params["contact_id"], params["text"])
+
+    def solve_api(self, params, api):
+        yield api.call("messenger", "send_message", contact=params["contact_id"], text=params["text"])
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]

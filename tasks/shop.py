@@ -73,6 +73,10 @@ class AddToCart(TaskFamily):
     def apply(self, state, params):
         cat.add_line(state["shop"], params["product_id"], params["options"], params["qty"])
 
+    def solve_api(self, params, api):
+        options = [f"{k}={v}" for k, v in params["options"].items()]
+        yield api.call("shop", "add_to_cart", product_id=params["product_id"], options=options, qty=params["qty"])
+
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("line_in_cart", _line_in_cart(params["product_id"], params["options"], params["qty"]))]
 
@@ -109,6 +113,9 @@ class RemoveFromCart(TaskFamily):
         shop = state["shop"]
         cat.remove_line(shop, cat.cart_line(shop, params["line"]))
 
+    def solve_api(self, params, api):
+        yield api.call("shop", "remove_line", line=params["line"])
+
     def subgoals(self, params, initial=None, expected=None):
         pid = params["product_id"]
         return [Subgoal("product_removed", lambda w: all(ln["product_id"] != pid for ln in w["shop"]["cart"]))]
@@ -137,6 +144,9 @@ class EmptyCart(TaskFamily):
 
     def apply(self, state, params):
         cat.empty_cart(state["shop"])
+
+    def solve_api(self, params, api):
+        yield api.call("shop", "empty_cart")
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("cart_empty", lambda w: not w["shop"]["cart"])]
@@ -180,6 +190,9 @@ class Checkout(TaskFamily):
     def apply(self, state, params):
         address = {k: params[k] for k in cat.ADDRESS_FIELDS}
         cat.record_order(state["shop"], params["order_lines"], address, params["total"])
+
+    def solve_api(self, params, api):
+        yield api.call("shop", "checkout", **{k: params[k] for k in cat.ADDRESS_FIELDS})
 
     def subgoals(self, params, initial=None, expected=None):
         name = norm_text(params["name"])

@@ -33,6 +33,9 @@ class AddItem(TaskFamily):
     def oracle_ops(self, params, initial):
         return [Op.of("todo", "add", title=params["title"])]
 
+    def solve_api(self, params, api):
+        yield api.call("todo", "add_item", title=params["title"])
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.fill("todo-new-title", params["title"])
@@ -112,6 +115,9 @@ class RemoveItem(TaskFamily):
     def oracle_ops(self, params, initial):
         return [Op.of("todo", "delete", id=params["id"])]
 
+    def solve_api(self, params, api):
+        yield api.call("todo", "delete_item", id=params["id"])
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-delete-{params['id']}")
@@ -135,6 +141,9 @@ class MarkDone(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of("todo", "toggle", id=params["id"], done=True)]
+
+    def solve_api(self, params, api):
+        yield api.call("todo", "toggle_item", id=params["id"])
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -160,6 +169,9 @@ class MarkUndone(TaskFamily):
     def oracle_ops(self, params, initial):
         return [Op.of("todo", "toggle", id=params["id"], done=False)]
 
+    def solve_api(self, params, api):
+        yield api.call("todo", "toggle_item", id=params["id"])
+
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-toggle-{params['id']}")
@@ -184,6 +196,9 @@ class EditItem(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of("todo", "edit", id=params["id"], title=params["new_title"])]
+
+    def solve_api(self, params, api):
+        yield api.call("todo", "edit_item", id=params["id"], title=params["new_title"])
 
     def solve(self, params, ui):
         iid = params["id"]
@@ -220,6 +235,9 @@ class ClearCompleted(TaskFamily):
 
     def oracle_ops(self, params, initial):
         return [Op.of("todo", "clear_completed")]
+
+    def solve_api(self, params, api):
+        yield api.call("todo", "clear_completed")
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")

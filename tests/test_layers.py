@@ -21,6 +21,7 @@ ENGINE = ROOT / "openapps_sim"
 RANKS = {
     "errors": 0,
     "protocol": 0,
+    "lifecycle": 0,
     "config": 1,
     "appkit": 2,
     "agent": 2,

@@ -30,6 +30,9 @@ GUI_TOOLS = {
     "app_url",
     "close",
 }
+# app tools: generated from each app's operations module
+APP_TOOLS = {"todo_read", "todo_add_item", "todo_toggle_item", "calendar_create_event", "messenger_send_message"}
+APP_TOOLS |= {"maps_save_place", "shop_add_to_cart", "shop_checkout", "code_editor_create_file"}
 
 
 def run_async(main) -> None:
@@ -77,13 +80,29 @@ async def solve_add_item_by_gui(s: ClientSession, variation: str = "default", se
     return {"goal": reset["goal"], "item": item, **json.loads(_text(await s.call_tool("get_reward", {})))}
 
 
+async def solve_add_item_by_api(s: ClientSession, interface: str = "api", seed: int = 2) -> dict:
+    """The same task through the todo app's own tools, never touching the page."""
+    reset = json.loads(
+        _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": seed, "interface": interface}))
+    )
+    assert reset["interface"] == interface
+    item = re.search(r"'([^']+)'", reset["goal"]).group(1)
+    if interface == "mixed":  # a page first, then the tool: the page shows the change
+        _text(await s.call_tool("act", {"action": "goto('/todo/')"}))
+    before = json.loads(_text(await s.call_tool("todo_read", {})))["tool_result"]
+    assert item not in {i["title"] for i in before["items"]}
+    step = json.loads(_text(await s.call_tool("todo_add_item", {"title": item})))
+    assert step["last_action_error"] == "" and step["tool_result"]["title"] == item, step
+    return {"item": item, "step": step, **json.loads(_text(await s.call_tool("get_reward", {})))}
+
+
 def test_stdio_session_lists_tools_and_solves_a_task_through_the_gui():
     async def main():
         params = StdioServerParameters(command=sys.executable, args=["-m", "openapps_sim.cli", "mcp"])
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
             tools = {t.name for t in (await s.list_tools()).tools}
-            assert GUI_TOOLS <= tools
+            assert GUI_TOOLS <= tools and APP_TOOLS <= tools
             tasks = json.loads(_text(await s.call_tool("list_tasks", {"app": "todo"})))
             assert "todo.add_item" in {t["id"] for t in tasks} and all("todo" in t["apps"] for t in tasks)
             packs = {p["name"] for p in json.loads(_text(await s.call_tool("list_variations", {})))}
@@ -99,6 +118,20 @@ def test_stdio_session_lists_tools_and_solves_a_task_through_the_gui():
             assert shot.content[0].type == "image" and shot.content[0].mimeType == "image/png"
             bad = await s.call_tool("reset", {"task": "todo.nothing"})
             assert bad.isError and "todo.nothing" in bad.content[0].text and "allowed" in bad.content[0].text
+            # the same task API-only: the app's own tool, the same full-state reward
+            by_api = await solve_add_item_by_api(s)
+            assert by_api["reward"] == 1 and by_api["success"] and by_api["steps"] == 2, by_api
+            # the api interface refuses page actions; a refused tool call names what is allowed
+            json.loads(_text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 3, "interface": "api"})))
+            refused = json.loads(_text(await s.call_tool("act", {"action": "click('12')"})))
+            assert "api interface" in refused["last_action_error"]
+            wrong = json.loads(_text(await s.call_tool("todo_toggle_item", {"id": "t999"})))
+            assert "no item 't999'" in wrong["last_action_error"] and "allowed" in wrong["last_action_error"]
+            # the gui interface refuses app tools
+            json.loads(_text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "interface": "gui"})))
+            off = json.loads(_text(await s.call_tool("todo_add_item", {"title": "x"})))
+            assert "gui interface" in off["last_action_error"]
+            assert json.loads(_text(await s.call_tool("get_reward", {})))["reward"] == 0
 
     run_async(main)
 
@@ -146,6 +179,12 @@ def test_http_sessions_each_own_a_world():
                 assert _text(await a.call_tool("app_url", {})) != _text(await b.call_tool("app_url", {}))
                 still = json.loads(_text(await a.call_tool("get_reward", {})))
                 assert still["reward"] == 1
+                # b solves a task through app tools (mixed: the page is reloaded after the change)
+                by_api = await solve_add_item_by_api(b, interface="mixed")
+                assert by_api["reward"] == 1, by_api
+                tree_b = _text(await b.call_tool("observe", {"mode": "text"}))
+                assert by_api["item"] in tree_b
+                assert json.loads(_text(await a.call_tool("get_reward", {})))["reward"] == 1
 
         run_async(main)
     finally:

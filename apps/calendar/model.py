@@ -134,3 +134,13 @@ def delete_event(cal: dict, eid: str) -> dict | None:
     if ev:
         cal["events"].remove(ev)
     return ev
+
+
+def showcase(state: dict, config: dict) -> list:
+    """Pages worth a look beyond the month: the new-event form and the first event."""
+    from openapps_sim.appkit import Showcase
+
+    pages = [Showcase("new event form", "/new")]
+    if state["events"]:
+        pages.append(Showcase("event", f"/event/{state['events'][0]['id']}"))
+    return pages

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.calendar import model
+from openapps_sim.apps.calendar import model, operations
 from openapps_sim.apps.calendar.forms import form_page, form_values, read_form, values_to_raw
 from openapps_sim.apps.calendar.model import FIELDS, parse_date, parse_month
 from openapps_sim.apps.calendar.views import (
@@ -47,8 +47,7 @@ def routes(r: AppRoutes) -> None:
         if error:
             back = day_href(parse_date(values["date"]) or today_of(ctx))
             return form_page(ctx, ctx.t("new_heading"), values, ctx.url("/new"), back, error)
-        ev = model.add_event(ctx.state, values_to_raw(values))
-        ctx.log("add", id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
+        ev = operations.create_event(ctx, **values_to_raw(values))
         return ctx.redirect(day_href(parse_date(ev["date"])))
 
     @r.get("/event/{eid}")
@@ -77,15 +76,12 @@ def routes(r: AppRoutes) -> None:
         values, error = read_form(ctx, params)
         if error:
             return form_page(ctx, ctx.t("edit_heading"), values, ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", error)
-        changed = model.edit_event(ev, values_to_raw(values))
-        if changed:
-            ctx.log("edit", id=eid, title=ev["title"], changed=changed)
+        operations.edit_event(ctx, eid, **values_to_raw(values))
         return ctx.redirect(f"/event/{eid}")
 
     @r.post("/event/{eid}/delete")
     def delete(ctx: AppContext, params: dict):
-        ev = model.delete_event(ctx.state, params["eid"])
-        if not ev:
+        if not model.find_event(ctx.state, params["eid"]):
             return ctx.redirect("/")
-        ctx.log("delete", id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
+        ev = operations.delete_event(ctx, params["eid"])
         return ctx.redirect(day_href(parse_date(ev["date"])))

@@ -85,6 +85,11 @@ def clean_content(text: str) -> str:
     return str(text).replace("\r\n", "\n").replace("\r", "\n")
 
 
+def line_count(text: str) -> int:
+    """How many lines a file's content has (a final newline ends the last line, it starts none)."""
+    return len(text.split("\n")) - (1 if text.endswith("\n") else 0) if text else 0
+
+
 def normalise_content(text: str) -> str:
     """For comparison: trailing white space of every line dropped, one final newline (none when empty)."""
     lines = [line.rstrip() for line in clean_content(text).split("\n")]
@@ -194,3 +199,15 @@ def clear_project(state: dict) -> None:
     """Delete every file and folder."""
     state["files"] = {}
     state["folders"] = []
+
+
+def showcase(state: dict, config: dict) -> list:
+    """Pages worth a look beyond the project: the first file open in the editor, the new-file form."""
+    from urllib.parse import urlencode
+
+    from openapps_sim.appkit import Showcase
+
+    pages = [Showcase("new file form", "/new")]
+    if state["files"]:
+        pages.insert(0, Showcase("file", "/?" + urlencode({"file": sorted(state["files"])[0]})))
+    return pages

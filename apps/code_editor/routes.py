@@ -14,11 +14,11 @@ from fasthtml.common import (
     P,
     Span,
 )
-from openapps_sim.apps.code_editor import model
+from openapps_sim.apps.code_editor import model, operations
 from openapps_sim.apps.code_editor.forms import new_form, parent_param, rename_form
 from openapps_sim.apps.code_editor.pages import file_view, folder_view
 from openapps_sim.apps.code_editor.style import MONO
-from openapps_sim.apps.code_editor.views import folder_url, layout, lines, not_found
+from openapps_sim.apps.code_editor.views import folder_url, layout, not_found
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
@@ -43,9 +43,7 @@ def routes(r: AppRoutes) -> None:
         if path not in ctx.state["files"]:
             return not_found(ctx, params, path)
         content = model.clean_content(params.get("content", ""))
-        if content != ctx.state["files"][path]:
-            model.save_file(ctx.state, path, content)
-            ctx.log("save", path=path, lines=lines(content), chars=len(content))
+        operations.save_file(ctx, path, content)
         return ctx.redirect("/?" + urlencode({"file": path, "msg": "saved"}))
 
     @r.get("/new")
@@ -73,11 +71,9 @@ def routes(r: AppRoutes) -> None:
             return new_form(ctx, params, kind, parent if model.is_folder(ctx.state, parent) else "", name, error)
         path = model.join(parent, name)
         if kind == "file":
-            model.create_file(ctx.state, path)
-            ctx.log("create_file", path=path)
+            operations.create_file(ctx, path)
             return ctx.redirect("/?" + urlencode({"file": path, "msg": "created_file"}))
-        model.create_folder(ctx.state, path)
-        ctx.log("create_folder", path=path)
+        operations.create_folder(ctx, path)
         return ctx.redirect("/?" + urlencode({"folder": path, "msg": "created_folder"}))
 
     @r.get("/rename")
@@ -112,16 +108,14 @@ def routes(r: AppRoutes) -> None:
         key = "folder" if is_dir else "file"
         if new_path == path:
             return ctx.redirect("/?" + urlencode({key: path}))
-        model.move(ctx.state, path, new_path)
-        ctx.log("rename", kind=key, old=path, new=new_path)
+        operations.rename(ctx, path, new_path)
         return ctx.redirect("/?" + urlencode({key: new_path, "msg": "renamed"}))
 
     @r.post("/delete-file")
     def delete_file(ctx: AppContext, params: dict):
         path = str(params.get("path", ""))
         if path in ctx.state["files"]:
-            model.delete_file(ctx.state, path)
-            ctx.log("delete_file", path=path)
+            operations.delete_file(ctx, path)
         parent = model.parent_of(path)
         if parent and parent not in ctx.state["folders"]:
             parent = ""
@@ -179,7 +173,6 @@ def routes(r: AppRoutes) -> None:
     def delete_folder(ctx: AppContext, params: dict):
         path = str(params.get("path", "")).strip("/")
         if path and path in ctx.state["folders"]:
-            folders, files = model.delete_folder(ctx.state, path)
-            ctx.log("delete_folder", path=path, folders=folders, files=files)
+            operations.delete_folder(ctx, path)
         parent = model.parent_of(path)
         return ctx.redirect("/?" + urlencode({"folder": parent, "msg": "deleted"} if parent else {"msg": "deleted"}))

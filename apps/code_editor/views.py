@@ -71,7 +71,7 @@ def count(ctx: AppContext, key: str, n: int) -> str:
 
 
 def lines(text: str) -> int:
-    return len(text.split("\n")) - (1 if text.endswith("\n") else 0) if text else 0
+    return model.line_count(text)
 
 
 def language(ctx: AppContext, path: str) -> str:

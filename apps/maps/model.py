@@ -105,3 +105,10 @@ def set_note(entry: dict, text: str) -> str:
     old = entry.get("note", "")
     entry["note"] = text
     return old
+
+
+def showcase(state: dict, config: dict) -> list:
+    """Pages worth a look beyond the map: the first place's details."""
+    from openapps_sim.appkit import Showcase
+
+    return [Showcase("place", f"/?place={config['places'][0]['id']}")] if config["places"] else []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from openapps_sim.apps.maps import model
+from openapps_sim.apps.maps import model, operations
 from openapps_sim.apps.maps.geo import (
     MAX_ZOOM,
     MIN_ZOOM,
@@ -55,8 +55,7 @@ def routes(r: AppRoutes) -> None:
         if not pin:
             return ctx.redirect("/?" + urlencode(keep))
         name = " ".join(str(params.get("name", "")).split())[:200] or ctx.t("dropped_pin")
-        entry = model.add_saved(ctx.state, name, pin[0], pin[1])
-        ctx.log("drop_pin", id=entry["id"], name=name, lat=entry["lat"], lon=entry["lon"])
+        entry = operations.drop_pin(ctx, pin[0], pin[1], name)
         return ctx.redirect("/?" + urlencode({**keep, "saved": entry["id"], "done": "pin"}))
 
     @r.post("/save/{place_id}")
@@ -67,17 +66,16 @@ def routes(r: AppRoutes) -> None:
             return ctx.redirect("/?" + urlencode(keep))
         done = {}
         if not model.saved_for_place(ctx.state, place["id"]):
-            entry = model.add_saved(ctx.state, place["name"], place["lat"], place["lon"], place["id"])
-            ctx.log("save", id=entry["id"], place=place["id"], name=entry["name"], lat=entry["lat"], lon=entry["lon"])
+            operations.save_place(ctx, place["id"])
             done = {"done": "saved"}
         return ctx.redirect("/?" + urlencode({**keep, "place": place["id"], **done}))
 
     @r.post("/remove/{saved_id}")
     def remove(ctx: AppContext, params: dict):
-        entry = model.remove_saved(ctx.state, params["saved_id"])
+        entry = model.saved_entry(ctx.state, params["saved_id"])
         keep = {k: v for k, v in browse_params(params).items() if k in ("q", "kind", "place", "lat", "lon", "z")}
         if entry:
-            ctx.log("remove", id=entry["id"], name=entry["name"])
+            operations.remove_saved(ctx, entry["id"])
             keep["done"] = "removed"
         return ctx.redirect("/?" + urlencode(keep) if keep else "/")
 
@@ -88,7 +86,5 @@ def routes(r: AppRoutes) -> None:
         if entry is None:
             return ctx.redirect("/?" + urlencode(keep) if keep else "/")
         text = " ".join(str(params.get("note", "")).split())[:500]
-        if text != entry.get("note", ""):
-            old = model.set_note(entry, text)
-            ctx.log("note", id=entry["id"], name=entry["name"], old=old, note=text)
+        operations.set_note(ctx, entry["id"], text)
         return ctx.redirect("/?" + urlencode({**keep, "saved": entry["id"], "done": "note"}))

@@ -197,3 +197,13 @@ def normalise(state: dict) -> dict:
         for cid, msgs in state["conversations"].items()
     }
     return {"contacts": sorted(contacts, key=lambda c: c["id"]), "conversations": conversations}
+
+
+def showcase(state: dict, config: dict) -> list:
+    """Pages worth a look beyond the inbox: the first conversation and its forward form."""
+    from openapps_sim.appkit import Showcase
+
+    for cid, msgs in state["conversations"].items():
+        if msgs:
+            return [Showcase("chat", f"/chat/{cid}"), Showcase("forward form", f"/forward/{msgs[0]['id']}")]
+    return []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.messenger import model
+from openapps_sim.apps.messenger import model, operations
 from openapps_sim.apps.messenger.views import forward_page, layout, not_found
 
 from openapps_sim.appkit import AppContext, AppRoutes
@@ -29,10 +29,7 @@ def routes(r: AppRoutes) -> None:
         if model.contact(ctx.state, cid) is None:
             return not_found(ctx)
         if text:
-            msg, created = model.add_message(ctx.state, cid, text)
-            if created:
-                ctx.log("start_conversation", contact=cid)
-            ctx.log("send", contact=cid, id=msg["id"], text=text)
+            operations.send_message(ctx, cid, text)
         return ctx.redirect(f"/chat/{cid}#latest")
 
     @r.get("/forward/{mid}")
@@ -46,11 +43,7 @@ def routes(r: AppRoutes) -> None:
     @r.post("/forward/{mid}")
     def forward(ctx: AppContext, params: dict):
         mid, to = params["mid"], str(params.get("to", ""))
-        done = model.forward(ctx.state, mid, to)
-        if done is None:
+        if model.find_message(ctx.state, mid) is None or model.contact(ctx.state, to) is None:
             return not_found(ctx)
-        msg, created = done
-        if created:
-            ctx.log("start_conversation", contact=to)
-        ctx.log("forward", id=mid, to=to, new_id=msg["id"], text=msg["text"], forwarded_from=msg["forwarded_from"])
+        operations.forward_message(ctx, mid, to)
         return ctx.redirect(f"/chat/{to}#latest")

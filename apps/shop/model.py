@@ -311,3 +311,19 @@ def empty_cart(state: dict) -> int:
     n = len(state["cart"])
     state["cart"] = []
     return n
+
+
+def showcase(state: dict, config: dict) -> list:
+    """Pages worth a look beyond the front page: a product, the cart holding it, the checkout form."""
+    from openapps_sim.appkit import Showcase
+
+    products = catalogue(config)
+    if not products:
+        return []
+    pid, product = next(iter(products.items()))
+    add = (("add_to_cart", {"product_id": pid, "options": [f"{k}={v[0]}" for k, v in product["options"].items()]}),)
+    return [
+        Showcase("product", f"/product/{pid}"),
+        Showcase("cart", "/cart", add),
+        Showcase("checkout", "/checkout", add),
+    ]

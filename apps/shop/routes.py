@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.shop import model
+from openapps_sim.apps.shop import model, operations
 from openapps_sim.apps.shop.cart_pages import cart_page, checkout_page, orders_page
 from openapps_sim.apps.shop.pages import category_page, home_page, product_page, search_page
 from openapps_sim.apps.shop.views import int_param
@@ -33,8 +33,7 @@ def routes(r: AppRoutes) -> None:
         qty = int_param(params.get("qty"), None)
         if qty is None or not 1 <= qty <= model.MAX_QTY:
             return ctx.redirect(f"/product/{pid}?error=1")
-        line, merged = model.add_line(ctx.state, pid, options, qty)
-        ctx.log("add_to_cart", line=line["id"], product_id=pid, options=options, qty=qty, merged=merged)
+        line = operations.add_to_cart(ctx, pid, [f"{k}={v}" for k, v in options.items()], qty)
         return ctx.redirect(f"/product/{pid}?added={line['id']}")
 
     @r.post("/cart/line/{line}/qty")
@@ -43,28 +42,19 @@ def routes(r: AppRoutes) -> None:
         qty = int_param(params.get("qty"))
         if line is None or qty is None:
             return ctx.redirect("/cart")
-        qty = min(qty, model.MAX_QTY)
-        if qty <= 0:
-            model.remove_line(ctx.state, line)
-            ctx.log("remove_line", line=line["id"], product_id=line["product_id"], options=line["options"])
-        elif qty != line["qty"]:
-            old = model.set_line_qty(line, qty)
-            ctx.log("set_qty", line=line["id"], product_id=line["product_id"], old=old, qty=qty)
+        operations.set_quantity(ctx, line["id"], qty)
         return ctx.redirect("/cart")
 
     @r.post("/cart/line/{line}/remove")
     def remove(ctx: AppContext, params: dict):
         line = model.cart_line(ctx.state, int_param(params.get("line")))
         if line is not None:
-            model.remove_line(ctx.state, line)
-            ctx.log("remove_line", line=line["id"], product_id=line["product_id"], options=line["options"])
+            operations.remove_line(ctx, line["id"])
         return ctx.redirect("/cart")
 
     @r.post("/cart/empty")
     def empty(ctx: AppContext, params: dict):
-        n = model.empty_cart(ctx.state)
-        if n:
-            ctx.log("empty_cart", lines=n)
+        operations.empty_cart(ctx)
         return ctx.redirect("/cart")
 
     @r.get("/checkout")
@@ -78,6 +68,5 @@ def routes(r: AppRoutes) -> None:
             return ctx.redirect("/cart")
         if not all(address.values()):
             return checkout_page(ctx, address, True)
-        order = model.place_order(ctx.state, ctx.config, address)
-        ctx.log("checkout", order=order["id"], lines=len(order["lines"]), total=order["total"], address=address)
+        order = operations.checkout(ctx, **address)
         return ctx.redirect(f"/orders?placed={order['id']}")

@@ -59,3 +59,10 @@ def clear_completed(todo: dict) -> list[dict]:
     done = [i for i in todo["items"] if i["done"]]
     todo["items"] = [i for i in todo["items"] if not i["done"]]
     return done
+
+
+def showcase(state: dict, config: dict) -> list:
+    """Pages worth a look beyond the list: the edit form of the first item."""
+    from openapps_sim.appkit import Showcase
+
+    return [Showcase("edit form", f"/?edit={state['items'][0]['id']}")] if state["items"] else []

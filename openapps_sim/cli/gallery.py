@@ -1,15 +1,50 @@
-"""``openapps gallery``: every app under every pack, screenshotted side by side."""
+"""``openapps gallery``: every app under every pack, screenshotted side by side: each app's first
+screen and the pages its ``showcase`` names (a form, a detail page, a filled cart)."""
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
+
+from fasthtml.common import (
+    H1,
+    A,
+    Body,
+    Code,
+    Div,
+    Head,
+    Html,
+    Img,
+    Meta,
+    P,
+    Span,
+    Style,
+    Table,
+    Tbody,
+    Td,
+    Th,
+    Thead,
+    Title,
+    Tr,
+    to_xml,
+)
 
 from openapps_sim.config.catalog import compose, discover_apps
 from openapps_sim.config.packs import list_packs, resolve_pack, split_expression
 from openapps_sim.envs.client import ServerHandle
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
+
+
+def _pages(app_specs: dict, app_names: list[str], state: dict, config: dict) -> list[tuple[str, str, str, tuple]]:
+    """(app, label, path, tools) of every page to show: each app's first screen, then the pages
+    its ``showcase`` names (a form, a detail page, a filled cart)."""
+    out = []
+    for app in app_names:
+        spec = app_specs[app]
+        out.append((app, "", f"{spec.url_prefix}/", ()))
+        for page in spec.showcase(state[app], config[app]) if spec.showcase else []:
+            out.append((app, page.label, spec.url_prefix + page.path, page.tools))
+    return out
 
 
 def build_gallery(
@@ -30,6 +65,7 @@ def build_gallery(
     server = ServerHandle().start()
     browser = launch_browser()
     rows = []
+    columns: list[tuple[str, str]] = []
     desktop = {"width": width, "height": height}
     try:
         context = browser.new_context(viewport=desktop)
@@ -42,49 +78,68 @@ def build_gallery(
             page.set_viewport_size(PHONE_VIEWPORT if phone else desktop)
             if phone:
                 description += f" (shown at {PHONE_VIEWPORT['width']}x{PHONE_VIEWPORT['height']})"
-            cells = []
-            for app in app_names:
-                path = f"{app_specs[app].url_prefix}/"
+            cells = {}
+            for app, label, path, tools in _pages(app_specs, app_names, server.state(), server.config()):
+                for name, args in tools:  # the app's own operations set the page up (a filled cart)
+                    server.default_world().call_tool(app, name, args)
                 page.goto(server.url + path)
                 page.wait_for_load_state("load")
-                shot = out / "shots" / f"{pack}__{app}.jpg"
+                shot = out / "shots" / f"{pack}__{app}{'__' + label.replace(' ', '_') if label else ''}.jpg"
                 page.screenshot(path=str(shot), type="jpeg", quality=70)
-                cells.append((app, shot.relative_to(out)))
+                cells[(app, label)] = shot.relative_to(out)
+                if (app, label) not in columns:
+                    columns.append((app, label))
+                if tools:
+                    server.reset(pack, seed)
             rows.append((pack, description, cells))
         context.close()
     finally:
         browser.close()
         server.stop()
     index = out / "index.html"
-    index.write_text(_page(rows, app_names), encoding="utf-8")
+    index.write_text(_page(rows, columns), encoding="utf-8")
     return index
 
 
-def _page(rows, app_names) -> str:
-    head = "".join(f"<th>{html.escape(a)}</th>" for a in app_names)
-    body = []
-    for pack, description, cells in rows:
-        tds = "".join(
-            f'<td><a href="{html.escape(str(p))}"><img loading="lazy" src="{html.escape(str(p))}" alt="{html.escape(pack)} / {html.escape(app)}"></a></td>'
-            for app, p in cells
-        )
-        body.append(f'<tr><th class="pack">{html.escape(pack)}<div>{html.escape(description)}</div></th>{tds}</tr>')
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>OpenApps-Sim gallery</title>
-<style>
-body{{font-family:system-ui,sans-serif;margin:16px;background:#fafafa;color:#222}}
-table{{border-collapse:collapse}} th,td{{border:1px solid #ddd;padding:6px;vertical-align:top;background:#fff}}
-thead th{{position:sticky;top:0;background:#eef;z-index:2}}
-th.pack{{text-align:left;min-width:170px;max-width:170px;font-size:14px;position:sticky;left:0;z-index:1}}
-th.pack div{{font-weight:normal;color:#666;font-size:12px;margin-top:4px}}
-img{{width:240px;height:150px;object-fit:cover;object-position:top;display:block;border:1px solid #ccc}}
-</style></head><body>
-<h1>OpenApps-Sim gallery</h1>
-<p>{len(rows)} packs &times; {len(app_names)} pages. Thumbnails show the top of each page; click one for the
-full screenshot. Packs compose: any
-combination such as <code>dark_theme+german</code> is a valid version too, and <code>random-&lt;seed&gt;</code> names
-generated ones.</p>
-<table><thead><tr><th>pack</th>{head}</tr></thead><tbody>
-{"".join(body)}
-</tbody></table></body></html>
+CSS = """
+body{font-family:system-ui,sans-serif;margin:16px;background:#fafafa;color:#222}
+table{border-collapse:collapse} th,td{border:1px solid #ddd;padding:6px;vertical-align:top;background:#fff}
+thead th{position:sticky;top:0;background:#eef;z-index:2;font-size:13px}
+thead th span{display:block;font-weight:normal;color:#555}
+th.pack{text-align:left;min-width:170px;max-width:170px;font-size:14px;position:sticky;left:0;z-index:1}
+th.pack div{font-weight:normal;color:#666;font-size:12px;margin-top:4px}
+img{width:240px;height:150px;object-fit:cover;object-position:top;display:block;border:1px solid #ccc}
 """
+
+
+def _page(rows: list, columns: list[tuple[str, str]]) -> str:
+    def cell(pack: str, cells: dict, key: tuple[str, str]):
+        shot = cells.get(key)
+        if shot is None:
+            return Td("-")
+        alt = f"{pack} / {key[0]}" + (f" / {key[1]}" if key[1] else "")
+        return Td(A(Img(loading="lazy", src=str(shot), alt=alt), href=str(shot)))
+
+    head = Tr(Th("pack"), *[Th(app, Span(label or "first screen")) for app, label in columns])
+    body = [
+        Tr(Th(pack, Div(description), cls="pack"), *[cell(pack, cells, key) for key in columns])
+        for pack, description, cells in rows
+    ]
+    doc = Html(
+        Head(Meta(charset="utf-8"), Title("OpenApps-Sim gallery"), Style(CSS)),
+        Body(
+            H1("OpenApps-Sim gallery"),
+            P(
+                f"{len(rows)} packs × {len(columns)} pages: each app's first screen, then the pages it names "
+                "worth a look (a form, a detail page, a filled cart). Thumbnails show the top of each page; "
+                "click one for the full screenshot. Packs compose: any combination such as ",
+                Code("dark_theme+german"),
+                " is a valid version too, and ",
+                Code("random-<seed>"),
+                " names generated ones.",
+            ),
+            Table(Thead(head), Tbody(*body)),
+        ),
+        lang="en",
+    )
+    return to_xml(doc)

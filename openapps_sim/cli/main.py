@@ -21,9 +21,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"OpenApps-Sim serving variation {args.variation!r}, seed {args.seed} at {url}/  (started in {ms:.0f} ms)"
         )
         print(f"Admin API secret (send as X-OpenApps-Secret; never shown to pages): {secret}")
+        if args.explore:
+            port = url.rsplit(":", 1)[1]
+            print(f"Explore app versions at http://explore.localhost:{port}/_explore/")
         print("Press Ctrl+C to stop.", flush=True)
 
-    serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce)
+    serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce, explore=args.explore)
     return 0
 
 
@@ -233,6 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=VALUE",
         help='override one config value, e.g. todo.title="Super Todo"',
+    )
+    s.add_argument(
+        "--explore",
+        action="store_true",
+        help="add a control page at http://explore.localhost:PORT/_explore/ to compose packs, switch the "
+        "running world and compare two versions side by side (default: off)",
     )
     s.set_defaults(func=cmd_serve)
 

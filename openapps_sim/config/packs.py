@@ -200,6 +200,23 @@ def load_pack_path(path: Path) -> Pack:
     return _load_pack_file(str(path), stamp)
 
 
+PACK_KINDS = ("appearance", "language", "content", "interruptions")
+
+
+def pack_kind(pack: Pack) -> str:
+    """What a pack changes, for people browsing packs: ``interruptions`` (it interrupts),
+    ``language`` (it sets ``shell.lang``), ``appearance`` (only ``theme`` / ``shell``), else
+    ``content`` (app data and descriptions)."""
+    names = {section for _, section, _ in pack.sections}
+    if "interruptions" in names:
+        return "interruptions"
+    if any(section == "shell" and isinstance(raw, dict) and "lang" in raw for _, section, raw in pack.sections):
+        return "language"
+    if names and names <= {"theme", "shell"}:
+        return "appearance"
+    return "content"
+
+
 def resolve_pack(part: str, source: str = "--variation", key: str = "variation", _seen: tuple = ()) -> Pack:
     """The pack named by ``part`` (a name, a generated name or a file), with every pack it
     ``extends`` applied first."""

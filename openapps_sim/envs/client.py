@@ -17,6 +17,7 @@ import http.client
 import json
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import threading
@@ -24,6 +25,7 @@ import time
 from urllib.parse import urlparse
 
 from openapps_sim.errors import ConfigError, OpenAppsError
+from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX, WORLD_PARAM
 
 
@@ -64,6 +66,7 @@ class ServerHandle:
             stderr=None,
             env=env,
             text=True,
+            preexec_fn=die_with_parent(signal.SIGTERM),  # never outlives this process, even a SIGKILLed one
         )
         deadline = time.time() + timeout
         line = ""
@@ -273,6 +276,11 @@ class WorldHandle:
     def set_step(self, step: int) -> None:
         """Tell the server how many actions the agent has taken (interruption triggers read it)."""
         self._admin("POST", "/_admin/step", {"step": int(step)})
+
+    def call_tool(self, app: str, tool: str, args: dict | None = None):
+        """Run the app tool ``<app>.<tool>(**args)`` on this world (the app's own operation, logged
+        as its pages log it); returns its result. A refused call is a :class:`ConfigError`."""
+        return self._admin("POST", "/_admin/tool", {"app": app, "tool": tool, "args": dict(args or {})})["result"]
 
 
 _shared: ServerHandle | None = None

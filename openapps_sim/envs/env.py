@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from typing import Any
@@ -38,6 +39,7 @@ from browsergym.core.observation import (
 )
 
 from openapps_sim.envs.actions import ACTION_SPACES
+from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
@@ -135,6 +137,7 @@ class OpenAppsEnv(BrowserEnv):
         timeout: int = 5000,
         headless: bool = True,
         pre_observation_delay: float = 0.0,
+        interface: str = "gui",
         **kwargs: Any,
     ):
         if obs_mode not in OBS_MODES:
@@ -154,6 +157,8 @@ class OpenAppsEnv(BrowserEnv):
             **kwargs,
         )
         self.obs_mode = obs_mode
+        self.interface = check_interface(interface, "OpenAppsEnv")
+        self.tool_result = ""
         self.action_space_name = action_space
         self.action_timeout_ms = action_timeout_ms()
         self.episodes = 0
@@ -230,6 +235,7 @@ class OpenAppsEnv(BrowserEnv):
         self.start_time = time.time()
         self.last_action = ""
         self.last_action_error = ""
+        self.tool_result = ""
         self.infeasible_message_received = False
         self.episodes += 1
         obs = self._get_obs()
@@ -252,7 +258,16 @@ class OpenAppsEnv(BrowserEnv):
 
     def step(self, action: str):
         """BrowserGym's step, with the machine-sized action timeout applied to the code of
-        whichever action mapping is set (ours or a harness's)."""
+        whichever action mapping is set (ours or a harness's); app-tool actions
+        (:mod:`openapps_sim.envs.apptools`) run on the world, as the ``interface`` allows."""
+        self.tool_result = ""
+        try:
+            call = parse_tool_call(action) if isinstance(action, str) else None
+            refused = refusal(self.interface, action, call) if isinstance(action, str) else ""
+        except ValueError as e:
+            call, refused = None, f"malformed app tool call: {e}"
+        if call is not None or refused:
+            return self._tool_step(action, call, refused)
         mapping = self.action_mapping
         for page in self.context.pages:
             self.guard.guard_page(page)
@@ -262,6 +277,24 @@ class OpenAppsEnv(BrowserEnv):
             return super().step(action)
         finally:
             self.action_mapping = mapping
+
+    def _tool_step(self, action: str, call, refused: str):
+        """One step that runs an app tool on the world (or refuses an action), scored and
+        observed as every step is. The page is reloaded after a tool changed the state, so that
+        what the agent sees stays true."""
+        self.last_action = action
+        info, _, _ = self.pre_step()
+        self.last_action_error = f"ValueError: {refused}" if refused else ""
+        if not refused:
+            try:
+                before = len(self.task.server.events())
+                result = self.task.server.call_tool(call.app, call.tool, call.args)
+                self.tool_result = json.dumps(result, ensure_ascii=False)
+                if len(self.task.server.events()) != before and self.page.url.startswith(self.task.server.url):
+                    self.page.reload()
+            except ConfigError as e:
+                self.last_action_error = f"ToolError: {str(e).removeprefix('server: ')}"
+        return self.post_step(info)
 
     def _wait_dom_loaded(self) -> None:
         """BrowserGym's wait for ``domcontentloaded``, after the page load an action started
@@ -332,5 +365,6 @@ class OpenAppsEnv(BrowserEnv):
             "url": self.page.url,
             "last_action": self.last_action,
             "last_action_error": self.last_action_error,
+            "tool_result": self.tool_result,
             "elapsed_time": np.asarray([time.time() - self.start_time]),
         }

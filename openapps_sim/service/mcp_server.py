@@ -16,13 +16,17 @@ from mcp.types import ImageContent, TextContent
 
 from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.errors import ConfigError
+from openapps_sim.service.app_tools import register_app_tools
 from openapps_sim.service.session import OBSERVE_MODES, EnvSession
 
 INSTRUCTIONS = """Offline web apps (todo, calendar, messenger, maps, shop, code editor) as tasks.
 Call reset(task, variation, seed) to start an episode and read the goal; observe() shows the page
 (accessibility tree with [bid] marks, or a screenshot); act(action) runs one BrowserGym action
 such as click('12') or fill('7', 'milk'); get_reward() scores the complete app state. Send the
-answer of a question task with act("send_msg_to_user('...')")."""
+answer of a question task with act("send_msg_to_user('...')").
+Instead of the pages, you may use the apps' own tools (todo_add_item, calendar_create_event,
+shop_add_to_cart, ...; <app>_read shows an app's data and ids) unless reset chose
+interface='gui'; with interface='api' only the app tools (and act with send_msg_to_user) work."""
 
 
 class Sessions:
@@ -97,12 +101,14 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
         language: str = "en",
         action_space: str = "bid",
         viewport: str = "1280x720",
+        interface: str = "mixed",
     ) -> str:
         """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
-        goal. `action_space`: bid (element ids), coord (pixels) or all."""
+        goal. `action_space`: bid (element ids), coord (pixels) or all. `interface`: gui (page
+        actions only), api (app tools only) or mixed (both)."""
         env = sessions.get(ctx)
         vp = _parse_viewport(viewport)
-        result = await env.call(env.reset, task, variation, seed, language, action_space, vp)
+        result = await env.call(env.reset, task, variation, seed, language, action_space, vp, interface)
         return json.dumps(result, ensure_ascii=False)
 
     @mcp.tool()
@@ -155,6 +161,7 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
         await env.call(env.close)
         return "closed"
 
+    register_app_tools(mcp, sessions.get)
     return mcp
 
 

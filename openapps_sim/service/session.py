@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from openapps_sim.envs.actions import ACTION_SPACES
+from openapps_sim.envs.apptools import check_interface
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
@@ -49,27 +51,42 @@ class EnvSession:
         self.steps = 0
         self.done = False
         self.action_space = "bid"
+        self.interface = "mixed"
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     # -- run in the session's thread ---------------------------------------------------------
 
-    def reset(self, task: str, variation: str, seed: int, language: str, action_space: str, viewport: dict) -> dict:
+    def reset(
+        self,
+        task: str,
+        variation: str,
+        seed: int,
+        language: str,
+        action_space: str,
+        viewport: dict,
+        interface: str = "mixed",
+    ) -> dict:
         from openapps_sim.envs.registration import make_env
         from openapps_sim.taskkit import get_family
 
         get_family(task, "task")
+        check_interface(interface, "reset")
         if action_space not in ACTION_SPACES:
             raise ConfigError(
                 "reset", "action_space", f"unknown action space {action_space!r}", ", ".join(ACTION_SPACES)
             )
-        if self.env is not None and (self.task_id, self.action_space) != (task, action_space):
+        if self.env is not None and (self.task_id, self.action_space, self.interface) != (
+            task,
+            action_space,
+            interface,
+        ):
             self.env.close()  # an env is one task with one action space (BrowserGym's contract)
             self.env = None
         if self.env is None:
-            self.env = make_env(task, headless=self.headless, action_space=action_space)
-            self.task_id, self.action_space = task, action_space
+            self.env = make_env(task, headless=self.headless, action_space=action_space, interface=interface)
+            self.task_id, self.action_space, self.interface = task, action_space, interface
         self.obs, self.info = self.env.reset(
             seed=seed,
             options={"task_kwargs": {"variation": variation, "language": language}, "viewport": viewport},
@@ -81,6 +98,7 @@ class EnvSession:
             "task": task,
             "variation": variation,
             "seed": seed,
+            "interface": interface,
             "max_steps": self.info["task_info"]["max_steps"],
         }
 
@@ -101,6 +119,7 @@ class EnvSession:
             "reward": float(reward),
             "done": self.done,
             "last_action_error": self.obs.get("last_action_error") or "",
+            **({"tool_result": json.loads(self.obs["tool_result"])} if self.obs.get("tool_result") else {}),
             "url": self.obs["url"],
             "steps": self.steps,
         }

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from openapps_sim.errors import ConfigError, OpenAppsError, SweepStopped
+from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.sweeps.record import EpisodeSpec, error_record, spec_to_json
 
 OnResult = Callable[[dict, dict], None]
@@ -91,7 +92,14 @@ class LocalPool:
         cmd = [sys.executable, "-m", "openapps_sim.sweeps.worker_main", "--out", str(self.out), "--run-id", self.run_id]
         if not self.headless:
             cmd.append("--headed")
-        popen = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True, bufsize=0)
+        popen = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+            bufsize=0,
+            preexec_fn=die_with_parent(signal.SIGKILL),  # a worker never outlives the sweep; its server follows it
+        )
         proc = _Proc(popen)
         self.sel.register(popen.stdout, selectors.EVENT_READ, proc)
         self.procs.append(proc)

@@ -30,6 +30,7 @@ class EpisodeSpec:
     record_screenshots: bool = False
     trial: int = 0  # repeated runs of one instance (same goal text), each with its own agent seed
     style: str | None = None  # fixed English phrasing style (plain, casual, context); None: drawn
+    interface: str = "gui"  # gui (page actions), api (app tools) or mixed
 
     @property
     def episode_id(self) -> str:
@@ -50,6 +51,8 @@ class EpisodeSpec:
             parts.append({"style": self.style})
         if self.trial:
             parts.append({"trial": self.trial})
+        if self.interface != "gui":
+            parts.append({"interface": self.interface})
         key = json.dumps(parts, sort_keys=True)
         return hashlib.sha1(key.encode()).hexdigest()[:16]
 
@@ -122,6 +125,7 @@ RECORD_FIELDS: dict[str, str] = {
     "agent_seed": "the seed the agent was reset with (the task seed for trial 0, another per trial)",
     "style": "English phrasing style of the goal (plain, casual, context), or the language for de/fr",
     "viewport": "WIDTHxHEIGHT",
+    "interface": "how the agent could act: gui (page actions), api (the apps' own tools) or mixed",
     "language": "goal language",
     "goal": "the goal text the agent was given",
     "reward": "final reward (1 only when the whole world state is as expected)",
@@ -174,6 +178,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "agent_seed": spec.agent_seed,
         "style": spec.style,
         "viewport": spec.viewport,
+        "interface": spec.interface,
         "language": spec.language,
         **{k: v for k, v in spec.agent_options},
         "goal": "",

@@ -34,8 +34,10 @@ def app_of_url(url: str, known_apps: set[str], home: str = "") -> str | None:
 
 def make_agent_for(spec: EpisodeSpec) -> Agent:
     from openapps_sim.agents import make_agent  # the agents package owns configs and the registry
+    from openapps_sim.sweeps.interface import prepare_agent
 
     agent = make_agent(spec.agent, spec.agent_config, spec.options)
+    prepare_agent(agent, spec.interface)
     return agent
 
 
@@ -48,18 +50,22 @@ class Worker:
     def __init__(self, headless: bool = True):
         self.headless = headless
         self.env = None
-        self.family: tuple | None = None  # (task family, action space, several actions per step)
+        self.family: tuple | None = None  # (task family, action space, several actions per step, interface)
         self.episodes = 0
 
-    def _env_for(self, family: str, space: str, multiaction: bool):
-        key = (family, space, multiaction)
+    def _env_for(self, family: str, space: str, multiaction: bool, interface: str = "gui"):
+        key = (family, space, multiaction, interface)
         if self.env is None or self.family != key:
             from openapps_sim.envs.registration import make_env
 
             old = self.env
             # made before the old one closes, so the process's shared browser stays up
             self.env = make_env(
-                family, headless=self.headless, action_space=space, action_mapping=_mapping_for(space, multiaction)
+                family,
+                headless=self.headless,
+                action_space=space,
+                action_mapping=_mapping_for(space, multiaction),
+                interface=interface,
             )
             self.family = key
             if old is not None:
@@ -93,14 +99,15 @@ class Worker:
         on_step: Callable[[int], None] | None = None,
     ) -> EpisodeResult:
         from openapps_sim.config.catalog import discover_apps
-        from openapps_sim.envs.actions import InvalidActionCounter, classify_action, classify_execution_error
+        from openapps_sim.envs.actions import InvalidActionCounter, classify_execution_error
+        from openapps_sim.sweeps.interface import check_action
         from openapps_sim.taskkit import get_family
 
         t0 = time.perf_counter()
         fam = get_family(spec.task)
         agent = make_agent_for(spec)
         max_actions = int(getattr(agent, "max_actions", 1) or 1)
-        env = self._env_for(spec.task, agent.action_space, max_actions > 1)
+        env = self._env_for(spec.task, agent.action_space, max_actions > 1, spec.interface)
         record_shots = spec.record_screenshots
         obs_mode = "both" if (record_shots or out_dir) else agent.obs_mode  # thumbnails and the tree
         obs, info = env.reset(
@@ -143,7 +150,7 @@ class Worker:
                 log.before(obs)
                 action = agent.act(_agent_view(obs, agent))
                 actions.append(action)
-                check = classify_action(action, obs, agent.action_space, max_actions=max_actions)
+                check = check_action(action, obs, agent.action_space, max_actions, spec.interface)
                 if check.category != "valid":
                     counter.add(check.category, check.message, step=n)
                     obs = dict(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.sweeps.interface import check_agents, interfaces_of
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
 from openapps_sim.taskkit.language import goal_languages
 
@@ -30,6 +31,7 @@ SPEC_KEYS = {
     "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto (a sweep axis)",
     "workers": "number of worker processes",
     "record_screenshots": "save a screenshot per step for the trajectory viewer",
+    "interface": "gui (page actions), api (the apps' own tools) or mixed; one or a list (a sweep axis)",
 }
 
 
@@ -50,6 +52,7 @@ class SweepSpec:
     record_screenshots: bool = False
     trials: int = 1
     style: str | None = None
+    interfaces: list[str] = field(default_factory=lambda: ["gui"])
 
     @property
     def spec_hash(self) -> str:
@@ -57,7 +60,7 @@ class SweepSpec:
 
     def episodes(self) -> list[EpisodeSpec]:
         out = []
-        for agent, task, variation, seed, viewport, temp, lang, trial in itertools.product(
+        for agent, task, variation, seed, viewport, temp, lang, trial, interface in itertools.product(
             self.agents,
             self.tasks,
             self.variations,
@@ -66,6 +69,7 @@ class SweepSpec:
             self.temperatures,
             self.languages,
             range(self.trials),
+            self.interfaces,
         ):
             options: tuple = ()
             if temp is not None and agent.get("llm", False):
@@ -88,6 +92,7 @@ class SweepSpec:
                     record_screenshots=self.record_screenshots,
                     trial=trial,
                     style=self.style,
+                    interface=interface,
                 )
             )
         return out
@@ -103,6 +108,7 @@ class SweepSpec:
             ("viewport", self.viewports),
             ("temperature", self.temperatures),
             ("language", self.languages),
+            ("interface", self.interfaces),
         ]:
             if len(values) > 1:
                 axes.append(name)
@@ -219,6 +225,8 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     shots = raw.get("record_screenshots", False)
     if not isinstance(shots, bool):
         raise ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false")
+    interfaces = interfaces_of(raw.get("interface", "gui"), source)
+    check_agents([a["name"] for a in agents], interfaces, source)
     return SweepSpec(
         name=str(raw.get("name", p.stem)),
         source=source,
@@ -235,6 +243,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         record_screenshots=shots,
         trials=trials,
         style=style,
+        interfaces=interfaces,
     )
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
 import pkgutil
 import random
 from collections.abc import Callable, Iterator
@@ -43,9 +44,9 @@ class Infeasible(Exception):
 class Step:
     """One oracle step, addressed by ``data-testid`` (never by visible text)."""
 
-    kind: str  # click | fill | select | press | goto | answer | noop
-    testid: str = ""
-    value: str = ""
+    kind: str  # click | fill | select | press | goto | answer | noop | tool
+    testid: str = ""  # for a tool step: "<app>.<tool>"
+    value: str = ""  # for a tool step: its named arguments as a JSON object
 
 
 class UI:
@@ -82,6 +83,29 @@ class UI:
         yield Step("click", "nav-home")
         obs = yield Step("click", f"launch-{name}")
         return obs
+
+
+class API:
+    """Builders of the steps of an API-only solution (``solve_api``): the apps' own operations
+    (app tools), reads of an app's data, and answers. Each ``yield`` returns the next
+    observation; :meth:`result` reads the tool's result from it."""
+
+    @staticmethod
+    def call(app: str, tool: str, **args: Any) -> Step:
+        return Step("tool", f"{app}.{tool}", json.dumps(args, ensure_ascii=False))
+
+    @staticmethod
+    def read(app: str) -> Step:
+        return Step("tool", f"{app}.read", "{}")
+
+    @staticmethod
+    def answer(text: str) -> Step:
+        return Step("answer", "", str(text))
+
+    @staticmethod
+    def result(obs: dict) -> Any:
+        text = (obs or {}).get("tool_result") or ""
+        return json.loads(text) if text else None
 
 
 @dataclass
@@ -180,6 +204,15 @@ class TaskFamily:
 
     def solve(self, params: dict, ui: type[UI]) -> Iterator[Step]:
         raise NotImplementedError
+
+    # ``solve_api(params, api)``: the same goal reached through the apps' own operations only
+    # (:class:`API` steps), for the ``api`` and ``mixed`` interfaces. Families without one are
+    # not solvable API-only by the oracle (``api_solvable``).
+    solve_api: Callable[[dict, type[API]], Iterator[Step]] | None = None
+
+    @property
+    def api_solvable(self) -> bool:
+        return self.solve_api is not None
 
     def answer(self, state: dict, params: dict) -> str | None:
         """The value a return-value task must send back (None: no value expected)."""

@@ -209,6 +209,13 @@ class AnswerFamily(TaskFamily):
         changed nothing, else 0)."""
         return []
 
+    def solve_api(self, params, api):
+        """Read the data of the family's apps with their ``read`` tools, then answer."""
+        state = {}
+        for app in self.apps:
+            state[app] = api.result((yield api.read(app)))
+        yield api.answer(self.answer(state, params))
+
     def answer_pages(self, params: dict) -> list[str]:
         """Path prefixes of the pages that show what the answer needs (navigation milestones)."""
         return [f"/{a}" for a in self.apps]

@@ -105,6 +105,15 @@ class MultiStepFamily(TaskFamily):
             ops += part
         return ops
 
+    @property
+    def api_solvable(self) -> bool:
+        return all(f.api_solvable for f in self.part_families)
+
+    def solve_api(self, params, api):
+        """The parts' API solutions one after the other (when every part has one)."""
+        for fam, p in zip(self.part_families, params["parts"], strict=True):
+            yield from fam.solve_api(p, api)
+
     def subgoals(self, params, initial, expected):
         want = normalise_world(expected)
         goals = []

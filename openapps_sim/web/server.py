@@ -26,6 +26,7 @@ import time
 import traceback
 
 from fasthtml.common import FastHTML
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
@@ -35,6 +36,7 @@ from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX
 from openapps_sim.web.shell import render_page
+from openapps_sim.web.tools import run_tool
 from openapps_sim.web.world import World
 
 
@@ -108,7 +110,7 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler):
     return endpoint
 
 
-def build_app(world: World | None = None, secret: str | None = None) -> FastHTML:
+def build_app(world: World | None = None, secret: str | None = None, explore: bool = False) -> FastHTML:
     world = world or World()
     worlds = Worlds(world)
     secret = secret or secrets.token_hex(16)
@@ -126,6 +128,10 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
             app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
 
     interruptions.add_routes(app, lambda req: worlds.for_host(req.headers.get("host", "")))
+    if explore:  # the people's control page (openapps serve --explore), on explore.localhost only
+        from openapps_sim.web.explore import add_routes as add_explore_routes
+
+        add_explore_routes(app, worlds)
 
     @app.route("/_static/fonts/{name}")
     def font_file(name: str):
@@ -152,14 +158,20 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
                 if raw:
                     try:
                         body = json.loads(raw)
-                    except json.JSONDecodeError:
-                        return JSONResponse({"error": "body is not JSON"}, status_code=400)
+                    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+                        return JSONResponse({"error": f"{req.url.path}: the body is not JSON ({e})"}, status_code=400)
+                    if not isinstance(body, dict):
+                        msg = f"{req.url.path}: the body must be a JSON object, got {type(body).__name__}"
+                        return JSONResponse({"error": msg}, status_code=400)
             try:
                 if fn is create_world:
                     return JSONResponse(fn(req, body))
                 return JSONResponse(fn(worlds.get(req.query_params.get("world", DEFAULT_WORLD)), req, body))
             except OpenAppsError as e:
                 return JSONResponse({"error": str(e)}, status_code=400)
+            except Exception as e:  # a bug, not the caller's mistake: say so, keep serving
+                traceback.print_exc(file=sys.stderr)
+                return JSONResponse({"error": f"internal error: {type(e).__name__}: {e}"}, status_code=500)
 
         return endpoint
 
@@ -167,7 +179,10 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         return {"state": world.state, "variation": world.variation, "seed": world.seed, "events": len(world.events)}
 
     def put_state(world, req, body):
-        world.set_state(body["state"])
+        state = body.get("state")
+        if not isinstance(state, dict):
+            raise ConfigError("PUT /_admin/state", "state", "missing or not an object", "{'state': {<app>: {...}}}")
+        world.set_state(state)
         return {"ok": True}
 
     def create_world(req, body):
@@ -177,14 +192,27 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         return {"dropped": worlds.drop(req.query_params.get("world", "")), "count": len(worlds.by_id)}
 
     def reset(world, req, body):
-        ms = world.reset(body.get("variation") or "default", int(body.get("seed", 0)), body.get("overrides") or [])
+        variation = body.get("variation") or "default"
+        overrides = body.get("overrides") or []
+        if not isinstance(variation, str):
+            raise ConfigError(
+                "POST /_admin/reset", "variation", f"expected a string, got {variation!r}", "pack names joined by '+'"
+            )
+        if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
+            raise ConfigError(
+                "POST /_admin/reset",
+                "overrides",
+                f"expected a list of strings, got {overrides!r}",
+                "['app.key=value', ...]",
+            )
+        ms = world.reset(variation, whole_number(body.get("seed", 0), "POST /_admin/reset", "seed"), overrides)
         out = {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
         if body.get("return_state"):
             out["state"] = world.state
         return out
 
     def events(world, req, body):
-        since = int(req.query_params.get("since", 0))
+        since = whole_number(req.query_params.get("since", 0), "GET /_admin/events", "since")
         return {"events": world.events[since:], "count": len(world.events)}
 
     def config(world, req, body):
@@ -194,11 +222,22 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         return world.interrupts.report()
 
     def set_step(world, req, body):
-        world.interrupts.set_step(int(body.get("step", 0)))
+        world.interrupts.set_step(whole_number(body.get("step", 0), "POST /_admin/step", "step"))
         return {"ok": True}
+
+    def tool(world, req, body):
+        return {"result": run_tool(world, body.get("app"), body.get("tool"), body.get("args", {}))}
 
     def health(world, req, body):
         return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors, "worlds": len(worlds.by_id)}
+
+    async def admin_http_error(req: Request, exc: HTTPException):
+        """FastHTML refuses a bad JSON body before the endpoint runs: say it in the admin API's words."""
+        if req.url.path.startswith("/_admin/"):
+            return JSONResponse({"error": f"{req.url.path}: {exc.detail}"}, status_code=exc.status_code)
+        return Response(str(exc.detail), status_code=exc.status_code)
+
+    app.add_exception_handler(HTTPException, admin_http_error)
 
     for path, methods, fn in [
         ("/_admin/state", ["GET"], get_state),
@@ -209,12 +248,20 @@ def build_app(world: World | None = None, secret: str | None = None) -> FastHTML
         ("/_admin/health", ["GET"], health),
         ("/_admin/interruptions", ["GET"], interruptions_report),
         ("/_admin/step", ["POST"], set_step),
+        ("/_admin/tool", ["POST"], tool),
         ("/_admin/worlds", ["POST"], create_world),
         ("/_admin/worlds", ["DELETE"], drop_world),
     ]:
         app.route(path, methods=methods)(admin(fn))
 
     return app
+
+
+def whole_number(value, source: str, key: str) -> int:
+    """``value`` as an int (JSON numbers and digit strings), else a ConfigError (HTTP 400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).lstrip("-").isdigit():
+        raise ConfigError(source, key, f"expected a whole number, got {value!r}")
+    return int(value)
 
 
 def _redirect_to(target: str):
@@ -243,6 +290,7 @@ def serve(
     overrides: list[str] = (),
     secret: str | None = None,
     announce=None,
+    explore: bool = False,
 ) -> None:
     """Run the server in this process until interrupted."""
     import uvicorn
@@ -251,7 +299,7 @@ def serve(
     world = World()
     world.reset(variation, seed, overrides)
     secret = secret or os.environ.get(SECRET_ENV) or secrets.token_hex(16)
-    app = build_app(world, secret)
+    app = build_app(world, secret, explore=explore)
     sock = bind_socket(host, port)
     url = f"http://{host}:{sock.getsockname()[1]}"
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")

@@ -1,0 +1,66 @@
+"""Todo's operations: each state change with its log entry, called by the route handlers and,
+as app tools, by agents (``todo.add_item(title='Buy milk')``)."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.todo import model
+
+from openapps_sim.appkit import AppContext, OperationError, operation
+
+
+def _item(ctx: AppContext, item_id: str) -> dict:
+    item = model.find_item(ctx.state, item_id)
+    if item is None:
+        raise OperationError("todo", "id", f"no item {item_id!r}", ", ".join(i["id"] for i in ctx.state["items"]))
+    return item
+
+
+@operation
+def add_item(ctx: AppContext, title: str) -> dict:
+    """Add an open item with this title to the todo list; returns the item."""
+    title = title.strip()
+    if not title:
+        raise OperationError("todo.add_item", "title", "is empty", "a non-empty title")
+    item = model.add_item(ctx.state, title)
+    ctx.log("add", id=item["id"], title=title)
+    return item
+
+
+@operation
+def toggle_item(ctx: AppContext, id: str) -> dict:
+    """Mark the item with this id done if it is open, open if it is done; returns the item."""
+    item = _item(ctx, id)
+    model.set_done(item, not item["done"])
+    ctx.log("toggle", id=item["id"], title=item["title"], done=item["done"])
+    return item
+
+
+@operation
+def edit_item(ctx: AppContext, id: str, title: str) -> dict:
+    """Give the item with this id a new title; returns the item."""
+    item = _item(ctx, id)
+    title = title.strip()
+    if not title:
+        raise OperationError("todo.edit_item", "title", "is empty", "a non-empty title")
+    if title != item["title"]:
+        old = model.rename(item, title)
+        ctx.log("edit", id=item["id"], old=old, title=title)
+    return item
+
+
+@operation
+def delete_item(ctx: AppContext, id: str) -> dict:
+    """Delete the item with this id; returns it."""
+    _item(ctx, id)
+    item = model.delete_item(ctx.state, id)
+    ctx.log("delete", id=item["id"], title=item["title"])
+    return item
+
+
+@operation
+def clear_completed(ctx: AppContext) -> list:
+    """Delete every done item; returns the deleted items."""
+    done = model.clear_completed(ctx.state)
+    if done:
+        ctx.log("clear_completed", ids=[i["id"] for i in done], titles=[i["title"] for i in done])
+    return done

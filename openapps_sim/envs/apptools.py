@@ -1,0 +1,114 @@
+"""App tools as actions: ``todo.add_item(title='Buy oat milk')`` calls the todo app's own
+operation on the env's world (through the admin API), instead of clicking through its pages.
+
+An env's ``interface`` says which actions it takes:
+
+* ``gui`` — BrowserGym actions only (an app-tool action is refused as a failed action);
+* ``api`` — app tools, plus ``send_msg_to_user``, ``report_infeasible`` and ``noop`` (to answer
+  or give up); page actions are refused;
+* ``mixed`` — both.
+
+An app tool is written as a Python call with keyword arguments and literal values; its result
+(JSON) is in the observation's ``tool_result``. Every app with state has ``<app>.read()``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from openapps_sim.appkit import READ_OPERATION, Operation
+from openapps_sim.errors import ConfigError
+
+INTERFACES = ("gui", "api", "mixed")
+API_PAGE_FREE_ACTIONS = ("send_msg_to_user", "report_infeasible", "noop")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    app: str
+    tool: str
+    args: dict
+
+
+def check_interface(interface: str, source: str = "interface") -> str:
+    if interface not in INTERFACES:
+        raise ConfigError(source, "interface", f"unknown interface {interface!r}", ", ".join(INTERFACES))
+    return interface
+
+
+def parse_tool_call(action: str) -> ToolCall | None:
+    """The app tool an action string calls (``app.tool(key=value, ...)``), None for any other
+    action. Raises ``ValueError`` for a dotted call that is not a well-formed tool call."""
+    try:
+        tree = ast.parse(action.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    call = tree.body
+    if not (
+        isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+    ):
+        return None
+    if call.args:
+        raise ValueError(
+            f"app tools take named arguments only, e.g. {call.func.value.id}.{call.func.attr}(title='...')"
+        )
+    args = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            raise ValueError("app tools take named arguments only (no **kwargs)")
+        try:
+            args[kw.arg] = ast.literal_eval(kw.value)
+        except ValueError as e:
+            raise ValueError(f"argument {kw.arg!r} is not a literal value ({e})") from None
+    return ToolCall(call.func.value.id, call.func.attr, args)
+
+
+def action_name(action: str) -> str:
+    """The function an action string calls (``click`` for ``click('12')``), or ''."""
+    try:
+        call = ast.parse(action.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return ""
+    return call.func.id if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) else ""
+
+
+def refusal(interface: str, action: str, call: ToolCall | None) -> str:
+    """Why ``interface`` refuses ``action`` ('' when it takes it)."""
+    if interface == "gui" and call is not None:
+        return "app tools are off in the gui interface; act on the page"
+    if interface == "api" and call is None and action_name(action) not in API_PAGE_FREE_ACTIONS:
+        allowed = ", ".join(API_PAGE_FREE_ACTIONS)
+        return f"the api interface takes app tools (app.tool(name=value, ...)) and {allowed}; not page actions"
+    return ""
+
+
+def app_tools() -> dict[str, dict[str, Operation | None]]:
+    """Every app's tools by app and name (``read`` is built in: None)."""
+    from openapps_sim.config.catalog import discover_apps
+
+    out: dict[str, dict[str, Operation | None]] = {}
+    for name, spec in discover_apps().items():
+        if not spec.home:
+            out[name] = {READ_OPERATION: None, **spec.load_operations()}
+    return out
+
+
+def describe_tools() -> str:
+    """The app tools as an agent reads them: one signature and description a line."""
+    lines = []
+    for app, tools in app_tools().items():
+        for name, op in tools.items():
+            if op is None:
+                lines.append(f"{app}.read() -- the {app} app's data (ids of its items)")
+                continue
+            sig = ", ".join(p.name + ": " + p.type + ("" if p.required else f" = {p.default!r}") for p in op.params)
+            doc = " ".join(op.doc.split())
+            lines.append(f"{app}.{name}({sig}) -- {doc}")
+    return "\n".join(lines)
+
+
+def tool_action(app: str, tool: str, args: dict) -> str:
+    """The action string of a tool call (what the MCP server and the oracle send)."""
+    inner = ", ".join(f"{k}={v!r}" for k, v in args.items())
+    return f"{app}.{tool}({inner})"

@@ -1,0 +1,98 @@
+"""Nothing outlives its parent: an app server whose parent is SIGKILLed goes too, and so do a
+sweep's workers and their servers when the sweep itself is SIGKILLed (PR_SET_PDEATHSIG)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+
+STARTS_A_SERVER = """
+import sys, time
+from openapps_sim.envs.client import ServerHandle
+h = ServerHandle().start()
+print(h.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"  # a zombie is gone already
+    except FileNotFoundError:
+        return False
+
+
+def gone_within(pids: list[int], seconds: float) -> list[int]:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        left = [p for p in pids if alive(p)]
+        if not left:
+            return []
+        time.sleep(0.1)
+    return [p for p in pids if alive(p)]
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (from /proc), at this moment."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{entry}/stat").read_text().split(")")[-1].split()[1])
+            except (FileNotFoundError, ProcessLookupError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def test_a_sigkilled_parent_leaves_no_server():
+    parent = subprocess.Popen([sys.executable, "-c", STARTS_A_SERVER], stdout=subprocess.PIPE, text=True)
+    try:
+        server_pid = int(parent.stdout.readline())
+        assert alive(server_pid)
+        parent.kill()  # SIGKILL: no atexit, no finally
+        parent.wait(10)
+        assert gone_within([server_pid], 10) == [], "the app server outlived its SIGKILLed parent"
+    finally:
+        parent.kill()
+
+
+@pytest.mark.browser
+def test_a_sigkilled_sweep_leaves_no_worker_server_or_browser(tmp_path):
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(yaml.safe_dump({"name": "t", "agents": ["oracle"], "tasks": ["todo.*"], "seeds": 3, "workers": 2}))
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "openapps_sim.cli.main", "sweep", str(spec), "--out", str(out), "--quiet"]
+    sweep = subprocess.Popen(cmd + ["--no-report"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 120
+        below: list[int] = []
+        while time.time() < deadline:  # until both workers run an episode (a server each)
+            below = descendants(sweep.pid)
+            cmdlines = [Path(f"/proc/{p}/cmdline").read_bytes() for p in below if alive(p)]
+            if sum(b"openapps_sim.web.server" in c for c in cmdlines) >= 2:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("the sweep's workers did not start their servers")
+        below = descendants(sweep.pid)
+        os.kill(sweep.pid, signal.SIGKILL)  # the parent alone, not its process group
+        sweep.wait(10)
+        assert gone_within(below, 20) == [], "processes outlived the SIGKILLed sweep"
+    finally:
+        sweep.kill()
