@@ -1,0 +1,77 @@
+"""The oracle's script vocabulary: :class:`Step`, built by :class:`UI` (page steps addressed by
+``data-testid``) and :class:`API` (app tools, reads and answers of an API-only solution)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Step:
+    """One oracle step, addressed by ``data-testid`` (never by visible text)."""
+
+    kind: str  # click | fill | select | press | goto | answer | noop | tool
+    testid: str = ""  # for a tool step: "<app>.<tool>"
+    value: str = ""  # for a tool step: its named arguments as a JSON object
+
+
+class UI:
+    """Builders of oracle steps. Generators ``yield`` them and receive the next observation."""
+
+    @staticmethod
+    def click(testid: str) -> Step:
+        return Step("click", testid)
+
+    @staticmethod
+    def fill(testid: str, text: str) -> Step:
+        return Step("fill", testid, str(text))
+
+    @staticmethod
+    def select(testid: str, value: str) -> Step:
+        return Step("select", testid, str(value))
+
+    @staticmethod
+    def press(testid: str, key: str) -> Step:
+        return Step("press", testid, key)
+
+    @staticmethod
+    def goto(path: str) -> Step:
+        return Step("goto", "", path)
+
+    @staticmethod
+    def answer(text: str) -> Step:
+        return Step("answer", "", str(text))
+
+    @staticmethod
+    def open_app(name: str) -> Iterator[Step]:
+        """Go to the start page and open an app through its launcher tile (returns the app's
+        first observation, for scripts that branch on it)."""
+        yield Step("click", "nav-home")
+        obs = yield Step("click", f"launch-{name}")
+        return obs
+
+
+class API:
+    """Builders of the steps of an API-only solution (``solve_api``): the apps' own operations
+    (app tools), reads of an app's data, and answers. Each ``yield`` returns the next
+    observation; :meth:`result` reads the tool's result from it."""
+
+    @staticmethod
+    def call(app: str, tool: str, **args: Any) -> Step:
+        return Step("tool", f"{app}.{tool}", json.dumps(args, ensure_ascii=False))
+
+    @staticmethod
+    def read(app: str) -> Step:
+        return Step("tool", f"{app}.read", "{}")
+
+    @staticmethod
+    def answer(text: str) -> Step:
+        return Step("answer", "", str(text))
+
+    @staticmethod
+    def result(obs: dict) -> Any:
+        text = (obs or {}).get("tool_result") or ""
+        return json.loads(text) if text else None
