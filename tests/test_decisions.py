@@ -90,6 +90,19 @@ def test_json_answers_field_by_field_and_schema_errors():
 
 
 # -- W-LCS and decisions ---------------------------------------------------------------------------
+def test_changes_the_world_makes_on_its_own_are_no_operations_of_the_agent():
+    """A message that arrives during an interruption is in the event log, but decisions and
+    W-LCS read only what the agent did (it made an answer family's W-LCS 0 for the oracle)."""
+    world = World()
+    world.reset("default", 0)
+    world.log("messenger", "interruption_arrival", {"interruption": "message_toast"}, by="world")
+    world.log("todo", "add", {"title": "x"})
+    from openapps_sim.taskkit.progress import compact_events
+
+    assert compact_events(world.events) == [{"app": "todo", "op": "add", "args": {"title": "x"}}]
+    assert wlcs(compact_events(world.events[:1]), []) == 1.0
+
+
 def test_wlcs_weights_later_gold_steps_more():
     a, b, c = Op.of("todo", "add", title="a"), Op.of("todo", "add", title="b"), Op.of("todo", "add", title="c")
     ev = as_events

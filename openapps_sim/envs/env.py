@@ -37,6 +37,7 @@ from browsergym.core.observation import (
     extract_dom_snapshot,
     extract_merged_axtree,
 )
+from browsergym.core.spaces import Unicode
 
 from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
@@ -159,6 +160,8 @@ class OpenAppsEnv(BrowserEnv):
         self.obs_mode = obs_mode
         self.interface = check_interface(interface, "OpenAppsEnv")
         self.tool_result = ""
+        # what an app tool returned (JSON; "" after a page action): declared like BrowserGym's keys
+        self.observation_space = gym.spaces.Dict({**self.observation_space.spaces, "tool_result": Unicode()})
         self.action_space_name = action_space
         self.action_timeout_ms = action_timeout_ms()
         self.episodes = 0

@@ -79,8 +79,14 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def compact_events(events: list[dict]) -> list[dict]:
-    """The event log without timestamps and counters: ``{"app", "op", "args"}`` per change."""
-    return [{"app": e.get("app"), "op": e.get("op"), "args": e.get("args") or {}} for e in events]
+    """The agent's operations: the event log without timestamps and counters (``{"app", "op",
+    "args"}`` per change), leaving out changes the world made on its own (``"by": "world"``, e.g.
+    a message arriving during an interruption), which decisions and W-LCS must not count."""
+    return [
+        {"app": e.get("app"), "op": e.get("op"), "args": e.get("args") or {}}
+        for e in events
+        if e.get("by", "agent") == "agent"
+    ]
 
 
 def in_order(expected: list[Op], events: list[dict]) -> bool:

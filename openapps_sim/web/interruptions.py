@@ -138,7 +138,9 @@ class Interruptions:
             if effect is not None:
                 apply_arrival(world.state, effect)
                 self.arrivals.append(effect)
-                world.log(arrival["app"], "interruption_arrival", {"interruption": iid, "value": effect["value"]})
+                world.log(
+                    arrival["app"], "interruption_arrival", {"interruption": iid, "value": effect["value"]}, by="world"
+                )
 
     # -- answering -------------------------------------------------------------------------
     def answer(self, world: Any, iid: str, button: str, back: str) -> str:

@@ -54,8 +54,13 @@ class World:
         self.state = copy.deepcopy(state)
         self.events = []
 
-    def log(self, app: str, op: str, args: dict) -> None:
-        self.events.append({"i": len(self.events), "app": app, "op": op, "args": args, "t": time.time()})
+    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:
+        """Record a state change; ``by="world"`` marks one the world made on its own (a message
+        arriving during an interruption), which is no operation of the agent's."""
+        event = {"i": len(self.events), "app": app, "op": op, "args": args, "t": time.time()}
+        if by != "agent":
+            event["by"] = by
+        self.events.append(event)
 
     def theme_css(self, theme: dict | None = None) -> str:
         """The CSS of ``theme`` (default: the global theme), cached per distinct theme."""
