@@ -234,7 +234,7 @@ def stock_browsergym_reset_ms(n: int = 6) -> float:
     from openapps_sim.envs.task import OpenAppsTask
 
     patch_playwright()  # the same Chromium binary and flags as OpenAppsEnv
-    env = BrowserEnv(partial(_make_task, OpenAppsTask, "todo.add_item", 0), headless=True)
+    env = BrowserEnv(partial(_make_task, OpenAppsTask, "todo.add_item"), headless=True)
     times = []
     try:
         env.reset(seed=0)
