@@ -1,0 +1,26 @@
+"""``make bench`` keeps running: its parts are exercised here once, tiny (the figures themselves
+live in bench/results.json, never in a test). The stock-BrowserGym comparison broke silently
+when ``_make_task`` gained its ``seed`` argument."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def _bench_module():
+    path = Path(__file__).resolve().parent.parent / "bench" / "bench.py"
+    spec = importlib.util.spec_from_file_location("openapps_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_stock_browsergym_comparison_runs():
+    ms = _bench_module().stock_browsergym_reset_ms(n=1)
+    assert ms > 0 and not math.isnan(ms)
