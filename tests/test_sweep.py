@@ -65,9 +65,29 @@ def test_spec_expands_axes_and_globs(tmp_path):
 
 
 def test_shipped_specs_validate():
-    for name in ("demo", "paper", "multistep"):
+    from openapps_sim.cli.main import shipped_specs
+
+    names = shipped_specs()
+    assert {"demo", "paper", "multistep", "oracle_packs", "oracle_decisions"} <= set(names)
+    for name in names:
         spec = load_spec(name)
         assert spec.episodes(), name
+
+
+def test_validity_sweeps_cover_every_pack_and_every_decision_family():
+    """The oracle validity sweeps name their packs and families: a pack or a decision, answer,
+    ordered or constraint family added later must join them, or the matrix silently skips it."""
+    from openapps_sim.config.packs import list_packs
+    from openapps_sim.taskkit import all_families
+
+    packs, interrupts = load_spec("oracle_packs"), load_spec("oracle_interruptions")
+    decisions = load_spec("oracle_decisions")
+    assert sorted(packs.variations + interrupts.variations) == sorted(list_packs())
+    assert not set(packs.variations) & set(interrupts.variations)
+    assert set(packs.tasks) == set(interrupts.tasks) == set(all_families())
+    kinds = {"decision", "math", "count", "lookup", "constraint", "order"}
+    assert set(decisions.tasks) == {f for f, fam in all_families().items() if fam.category in kinds}
+    assert decisions.variations == packs.variations and not set(decisions.seeds) & set(packs.seeds)
 
 
 @pytest.mark.browser
