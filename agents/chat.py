@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from openapps_sim.envs.actions import classify_action
+from openapps_sim.envs.apptools import check_action
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
@@ -41,6 +41,7 @@ class ChatAgent(ConfigurableAgent):
     """Shared logic of the LLM agents: prompt, memory, image, answer parsing, usage."""
 
     samples = True
+    interfaces = ("gui", "api", "mixed")  # api/mixed: the prompt lists the app tools
     DEFAULTS: dict[str, Any] = {}
     OPTIONS = COMMON_OPTIONS
 
@@ -154,7 +155,9 @@ class ChatAgent(ConfigurableAgent):
         model_action = parsed.action() if parsed.parsed else text.strip()
         action = self.to_viewport(model_action)
         space = "screenshot" if image_size else "viewport"
-        check = classify_action(model_action, obs, self.action_space, self._model_size, self.max_actions, space)
+        check = check_action(
+            model_action, obs, self.action_space, self.max_actions, self.interface, self._model_size, space
+        )
         note = f"your answer held {len(parsed.actions)} actions; give one per answer" if len(parsed.actions) > 1 else ""
         self.memory.add(
             url=obs.get("url", ""),
@@ -202,6 +205,8 @@ class ChatAgent(ConfigurableAgent):
 
     # -- the prompt -----------------------------------------------------------------------------
     def _example(self) -> str:
+        if self.interface == "api":
+            return "todo.read()"
         if self.action_space == "coord" or (self.obs_mode == "screenshot" and not self.options["set_of_marks"]):
             w, h = getattr(self, "_model_size", None) or DEFAULT_SIZE
             return f"mouse_click({round(w * 0.32)}, {round(h * 0.32)})"
@@ -210,7 +215,7 @@ class ChatAgent(ConfigurableAgent):
     def system_text(self) -> str:
         size = getattr(self, "_model_size", None) or getattr(self, "_viewport", None) or DEFAULT_SIZE
         return self.options["system_prompt"] or system_prompt(
-            self.obs_mode, self.action_space, size, self.options["set_of_marks"]
+            self.obs_mode, self.action_space, size, self.options["set_of_marks"], self.interface
         )
 
     def history_text(self) -> str:
@@ -222,6 +227,10 @@ class ChatAgent(ConfigurableAgent):
         last = self.memory.last
         if last is not None and last.error:
             lines += [f"Your last action (step {last.number}) failed: {first_line(last.error, 500)}", ""]
+        lines += self.tool_result_lines(obs)
+        if self.interface == "api":  # no page: the tool's result is the whole observation
+            lines += ["", "Answer with <think>your reasoning</think> then <action>one action</action>."]
+            return [("text", "\n".join(lines))], None
         lines.append(f"Current page: {obs.get('url', '')}")
         urls = list(obs.get("open_pages_urls") or [])
         if len(urls) > 1:
@@ -260,6 +269,18 @@ class ChatAgent(ConfigurableAgent):
             lines += ["", answer]
             parts.append(("text", "\n".join(lines)))
         return parts, image_size
+
+    def tool_result_lines(self, obs: dict) -> list[str]:
+        """The result of the last app tool call (api and mixed), cut to ``max_obs_chars``."""
+        if self.interface == "gui":
+            return []
+        result = str(obs.get("tool_result") or "")
+        if not result:
+            return ["Result of your last app tool call: none (no app tool called at the last step)", ""]
+        limit = self.options["max_obs_chars"]
+        if limit and len(result) > limit:
+            result = result[:limit] + f" ... (cut at {limit} of {len(result)} characters)"
+        return ["Result of your last app tool call:", result, ""]
 
     # -- the request ----------------------------------------------------------------------------
     def complete(

@@ -24,7 +24,10 @@ COMMON_OPTIONS: dict[str, Option] = {
     "max_actions": Option(int, 1, "actions allowed in one answer (more are malformed)"),
     "reasks": Option(int, 1, "times to ask again, without spending a step, when an answer holds no action"),
     "max_obs_chars": Option(
-        int, 60000, "the accessibility tree is shortened to this many characters (controls are kept; 0: no limit)"
+        int,
+        60000,
+        "the accessibility tree is shortened to this many characters (controls are kept), an app tool's"
+        " result cut there; 0: no limit",
     ),
     "list_window": Option(int, 10, "when shortening: list items shown with their text (later ones keep controls)"),
     "screenshot_max_side": Option(

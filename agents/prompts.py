@@ -1,10 +1,14 @@
 """The prompts of the LLM agents, kept here so that docs/agents.md can show them verbatim.
 
-``system_prompt(obs_mode, action_space)`` renders the system prompt of the ``openai`` and
-``anthropic`` agents; ``UITARS_PROMPT`` is the ``uitars`` agent's instruction.
+``system_prompt(obs_mode, action_space, ..., interface)`` renders the system prompt of the
+``openai`` and ``anthropic`` agents: :data:`SYSTEM_PROMPT` for the ``gui`` and ``mixed``
+interfaces (``mixed`` adds the app tools to the actions), :data:`SYSTEM_PROMPT_API` for ``api``
+(app tools only, no page). ``UITARS_PROMPT`` is the ``uitars`` agent's instruction.
 """
 
 from __future__ import annotations
+
+from openapps_sim.envs.apptools import describe_tools
 
 SYSTEM_PROMPT = """\
 You are an agent that uses a web browser to carry out a task for a user. The browser shows small \
@@ -28,6 +32,25 @@ Rules:
 send the answer with send_msg_to_user.
 - If the task cannot be done, call report_infeasible with the reason.
 """
+
+SYSTEM_PROMPT_API = """\
+You are an agent that carries out a task for a user through the tools of small apps (a todo \
+list, a calendar, a messenger, maps, a shop and a code editor). You do not see their pages: each \
+app tool reads or changes an app's data directly.
+
+At every step you receive the task, your previous steps (your thought, your action and the error \
+it caused, if any), and the result of your last app tool call, as JSON. Answer with your \
+reasoning, then exactly one action, in this form:
+
+<think>What has been done so far, what is left, and what to do next.</think>
+<action>todo.read()</action>
+
+{actions}
+
+Rules:
+- Give exactly one action per answer, written as a Python function call with literal arguments.
+- {quoting}
+""" + SYSTEM_PROMPT.split("{quoting}\n", 1)[1]
 
 OBSERVATION_TEXT = {
     "axtree": "as an accessibility tree, in which every element you can act on is marked with its id in "
@@ -64,14 +87,30 @@ keyboard_type(text) - type into the focused field (click it first): keyboard_typ
 keyboard_press(key) - press a key or a combination: keyboard_press('Enter')
 scroll_at(x, y, dx, dy) - scroll by pixels with the mouse at a point: scroll_at({mx}, {my}, 0, 300)"""
 
-COMMON_ACTIONS = """\
-goto(url), go_back(), go_forward() - navigate: go_back()
+# the actions that need no page: all the api interface takes besides the app tools
+API_ACTIONS = """\
 noop() - wait a moment: noop()
 send_msg_to_user(text) - answer the user and end the task: send_msg_to_user('done')
 report_infeasible(reason) - say the task cannot be done: report_infeasible('there is no such item')"""
 
+COMMON_ACTIONS = "goto(url), go_back(), go_forward() - navigate: go_back()\n" + API_ACTIONS
+
 TAB_ACTIONS = """\
 new_tab(), tab_focus(index), tab_close() - manage tabs: tab_focus(0)"""
+
+TOOL_QUOTING = (
+    "Call app tools with named arguments only: todo.add_item(title='Buy milk'); the ids they take "
+    "come from the app's read() or find tool."
+)
+
+TOOL_RESULT_TEXT = "; after an app tool call, also the tool's result, as JSON"
+
+
+def tools_help(interface: str) -> str:
+    """The app tools as the model reads them (``api``: with the few other actions it may take)."""
+    head = "App tools (app.tool(name=value, ...), each answers with JSON):"
+    return "\n".join([head, describe_tools()] + ([API_ACTIONS] if interface == "api" else []))
+
 
 # what x and y mean: pixels of the image the model sees, or of the page when it sees no image
 COORD_MEANING = {
@@ -134,19 +173,28 @@ def observation_key(obs_mode: str, action_space: str, set_of_marks: bool = False
 
 
 def system_prompt(
-    obs_mode: str, action_space: str, size: tuple[int, int] = DEFAULT_SIZE, set_of_marks: bool = False
+    obs_mode: str,
+    action_space: str,
+    size: tuple[int, int] = DEFAULT_SIZE,
+    set_of_marks: bool = False,
+    interface: str = "gui",
 ) -> str:
     """The system prompt of the ``openai`` and ``anthropic`` agents: every example in it is
-    a valid action of ``action_space`` inside an image of ``size`` (width, height)."""
+    a valid action of ``action_space`` inside an image of ``size`` (width, height), and of the
+    ``interface`` (gui: page actions; api: app tools; mixed: both)."""
+    if interface == "api":
+        return SYSTEM_PROMPT_API.format(actions=tools_help("api"), quoting=TOOL_QUOTING)
     screenshot = obs_mode in ("screenshot", "both")
     ids = action_space in ("bid", "all") and (obs_mode != "screenshot" or set_of_marks)
     example = "click('12')" if ids else f"mouse_click({round(size[0] * 0.32)}, {round(size[1] * 0.32)})"
-    return SYSTEM_PROMPT.format(
-        observation=OBSERVATION_TEXT[observation_key(obs_mode, action_space, set_of_marks)],
-        example=example,
-        actions=action_help(action_space, screenshot, size),
-        quoting=QUOTING["bid" if ids else "coord"].format(ax=round(size[0] * 0.08), ay=round(size[1] * 0.11)),
-    )
+    observation = OBSERVATION_TEXT[observation_key(obs_mode, action_space, set_of_marks)]
+    actions = action_help(action_space, screenshot, size)
+    quoting = QUOTING["bid" if ids else "coord"].format(ax=round(size[0] * 0.08), ay=round(size[1] * 0.11))
+    if interface == "mixed":
+        observation += TOOL_RESULT_TEXT
+        actions += "\n\n" + tools_help("mixed")
+        quoting += " " + TOOL_QUOTING
+    return SYSTEM_PROMPT.format(observation=observation, example=example, actions=actions, quoting=quoting)
 
 
 # The UI-TARS action grammar is the one the model was trained on; the wording around it is ours.

@@ -34,6 +34,7 @@ class UITarsAgent(OpenAIAgent):
     name = "uitars"
     obs_mode = "screenshot"
     action_space = "coord"
+    interfaces = ("gui",)  # its action grammar is the one it was trained on: screen actions only
     DEFAULTS = {
         "base_url": "http://127.0.0.1:8000/v1",
         "api_key_env": None,

@@ -415,10 +415,18 @@ def test_random_agent_is_reproducible(env):
 def test_docs_show_the_prompts_verbatim():
     from pathlib import Path
 
-    from openapps_sim.agents.prompts import OBSERVATION_TEXT, SYSTEM_PROMPT, UITARS_PROMPT, action_help
+    from openapps_sim.agents.prompts import (
+        OBSERVATION_TEXT,
+        SYSTEM_PROMPT,
+        SYSTEM_PROMPT_API,
+        TOOL_QUOTING,
+        UITARS_PROMPT,
+        action_help,
+    )
 
     docs = (Path(__file__).resolve().parent.parent / "docs" / "agents.md").read_text(encoding="utf-8")
-    assert SYSTEM_PROMPT in docs
+    assert SYSTEM_PROMPT in docs and SYSTEM_PROMPT_API in docs
+    assert " ".join(TOOL_QUOTING.split()) in " ".join(docs.split())
     assert UITARS_PROMPT in docs
     for text in OBSERVATION_TEXT.values():
         assert f"`{text}`" in docs

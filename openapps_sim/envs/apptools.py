@@ -18,6 +18,7 @@ import ast
 from dataclasses import dataclass
 
 from openapps_sim.appkit import READ_OPERATION, Operation
+from openapps_sim.envs.actions import ActionCheck, classify_action
 from openapps_sim.errors import ConfigError
 
 INTERFACES = ("gui", "api", "mixed")
@@ -81,6 +82,37 @@ def refusal(interface: str, action: str, call: ToolCall | None) -> str:
         allowed = ", ".join(API_PAGE_FREE_ACTIONS)
         return f"the api interface takes app tools (app.tool(name=value, ...)) and {allowed}; not page actions"
     return ""
+
+
+def check_action(
+    action: str,
+    obs: dict | None,
+    action_space: str,
+    max_actions: int = 1,
+    interface: str = "gui",
+    viewport: tuple[int, int] | None = None,
+    space_name: str = "viewport",
+) -> ActionCheck:
+    """One action checked before it runs, as ``interface`` takes actions: app tools (named
+    arguments, a known app and tool) where it takes those, page actions
+    (:func:`~openapps_sim.envs.actions.classify_action`) where it takes those. The sweep's
+    runner and the LLM agents use it alike."""
+    if not isinstance(action, str) or interface == "gui":
+        return classify_action(action, obs, action_space, viewport, max_actions, space_name)
+    try:
+        call = parse_tool_call(action)
+    except ValueError as e:
+        return ActionCheck("bad_arguments", str(e))
+    refused = refusal(interface, action, call)
+    if refused:
+        return ActionCheck("unknown_action", refused)
+    if call is None:
+        return classify_action(action, obs, action_space, viewport, max_actions, space_name)
+    tools = app_tools()
+    if call.tool not in tools.get(call.app, {}):
+        known = ", ".join(f"{a}.{t}" for a, ts in tools.items() for t in ts)
+        return ActionCheck("unknown_action", f"{call.app}.{call.tool} is not an app tool; allowed: {known}")
+    return ActionCheck("valid", "", f"{call.app}.{call.tool}", dict(call.args))
 
 
 def app_tools() -> dict[str, dict[str, Operation | None]]:

@@ -100,7 +100,7 @@ class Worker:
     ) -> EpisodeResult:
         from openapps_sim.config.catalog import discover_apps
         from openapps_sim.envs.actions import InvalidActionCounter, classify_execution_error
-        from openapps_sim.sweeps.interface import check_action
+        from openapps_sim.envs.apptools import check_action
         from openapps_sim.taskkit import get_family
 
         t0 = time.perf_counter()

@@ -1,0 +1,75 @@
+"""The LLM agents act through app tools: under the ``api`` interface their prompt lists every
+app tool (and no page action) and shows the last tool's result; under ``mixed`` it has both.
+A sweep with ``interface: [gui, api, mixed]`` then compares a GUI agent with a tool agent on the
+same model — run here against a real HTTP server on 127.0.0.1 (tests/fake_llm_server.py) whose
+stand-in model reads the tools and the results from the prompt (tests/fake_tool_model.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from openapps_sim.agents.prompts import BID_ACTIONS, system_prompt
+
+from openapps_sim.envs.apptools import app_tools
+from openapps_sim.sweeps.spec import load_spec
+from openapps_sim.sweeps.store import read_results
+from openapps_sim.sweeps.sweep import run_sweep
+
+from .fake_llm_server import FakeLLMServer
+from .fake_tool_model import ToolReader
+
+TOOLS = [f"{app}.{tool}(" for app, tools in app_tools().items() for tool in tools]
+
+
+def test_the_api_prompt_lists_every_app_tool_and_no_page_action():
+    api = system_prompt("axtree", "bid", interface="api")
+    assert all(t in api for t in TOOLS)
+    assert "click(bid)" not in api and "fill(" not in api and "goto(" not in api
+    assert "send_msg_to_user(text)" in api and "report_infeasible(reason)" in api
+    mixed = system_prompt("axtree", "bid", interface="mixed")
+    assert all(t in mixed for t in TOOLS) and BID_ACTIONS in mixed
+    assert "tool's result, as JSON" in mixed
+    gui = system_prompt("axtree", "bid")
+    assert not any(t in gui for t in TOOLS)
+    for prompt in (api, mixed, gui):
+        assert "{" not in prompt.replace("{'", "").split("App tools")[0]
+
+
+def spec_for(tmp_path: Path, url: str, **extra) -> Path:
+    agent = {"name": "openai", "config": {"model": "tools", "base_url": url + "/v1", "require_api_key": False}}
+    base = {"name": "t", "agents": [agent], "tasks": ["multi.todo_and_message"], "variations": ["default"], "seeds": 1}
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(base | extra))
+    return path
+
+
+def test_a_spec_may_put_llm_agents_on_every_interface(tmp_path):
+    spec = load_spec(spec_for(tmp_path, "http://127.0.0.1:9", interface=["gui", "api", "mixed"]))
+    assert [e.interface for e in spec.episodes()] == ["gui", "api", "mixed"]
+
+
+@pytest.mark.browser
+def test_an_llm_agent_solves_tasks_through_app_tools_alone(tmp_path):
+    """Todo item plus a message to a contact, with no page action: the contact's id is read
+    from ``messenger.read()``'s result in the prompt. The same model under ``gui`` sees no tool
+    and says it cannot do the task; the records keep the split."""
+    model = ToolReader()
+    with FakeLLMServer(default=model) as server:
+        spec = load_spec(spec_for(tmp_path, server.url, interface=["api", "mixed", "gui"]))
+        out = tmp_path / "out"
+        run_sweep(spec, out, workers=1, progress=False)
+    records = {r["interface"]: r for r in read_results(out / "results.jsonl")}
+    for interface in ("api", "mixed"):
+        r = records[interface]
+        assert r["error"] is None and r["success"], (interface, r["actions"], r["state_diff"])
+        assert [a.split("(")[0] for a in r["actions"]] == [
+            "todo.add_item",
+            "messenger.read",
+            "messenger.send_message",
+        ]  # the episode ends when the whole state is right
+        assert not any(r["invalid"].values()), r["invalid"]
+    assert not records["gui"]["success"] and records["gui"]["actions"][0].startswith("report_infeasible(")
+    assert any(isinstance(res, dict) and "contacts" in res for res in model.results_seen)
+    assert {len(t) for t in model.tools_seen} == {0, len(TOOLS)}
