@@ -79,3 +79,30 @@ def test_oracle_under_rtl(env, family):  # noqa: F811
 def test_oracle_under_rtl_every_family(env, family):  # noqa: F811
     reward, info = run_oracle(env, family, RTL, 1, language="auto")
     assert reward == 1.0, info.get("task_info", {}).get("explanation")
+
+
+FIRST_CHAR_LEFT_OF_SECOND = """el => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let node = walker.nextNode();
+    while (node && !node.data.trim()) node = walker.nextNode();
+    const at = i => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                      return r.getBoundingClientRect().x; };
+    return at(0) < at(1);
+}"""
+
+
+def test_file_names_keep_their_own_direction(server, page):
+    """'.gitignore' in an Arabic page reads '.gitignore', not 'gitignore.': the file's heading and
+    the breadcrumbs isolate each name and let it take its own direction."""
+    server.reset(RTL, 0)
+    page.set_viewport_size({"width": 800, "height": 700})
+    page.goto(server.url + "/code_editor/")
+    page.get_by_role("link", name=".gitignore").first.click()
+    page.wait_for_load_state()
+    title = page.get_by_test_id("code_editor-title")
+    assert title.inner_text().strip() == ".gitignore"
+    assert title.evaluate(FIRST_CHAR_LEFT_OF_SECOND), "the heading shows 'gitignore.'"
+    current = page.locator(".ce-crumbs [aria-current=page]")
+    assert current.evaluate(FIRST_CHAR_LEFT_OF_SECOND), "the breadcrumb shows 'gitignore.'"
+    assert server.health()["server_errors"] == 0
+    server.reset("default", 0)

@@ -132,7 +132,7 @@ def folder_view(ctx: AppContext, params: dict, folder: str):
             Div(
                 crumbs(ctx, folder),
                 Div(
-                    H1(title, data_testid="code_editor-title"),
+                    H1(Span(title, dir="auto"), data_testid="code_editor-title"),
                     Div(*head_actions, cls="actions"),
                     cls="ce-head",
                 ),
@@ -183,7 +183,7 @@ def file_view(ctx: AppContext, params: dict, path: str):
             Div(
                 crumbs(ctx, path),
                 Div(
-                    H1(model.name_of(path), data_testid="code_editor-title"),
+                    H1(Span(model.name_of(path), dir="auto"), data_testid="code_editor-title"),
                     Span(language(ctx, path), cls="badge ce-lang", data_testid="code_editor-language"),
                     Div(rename_link(ctx, path), delete_file_form(ctx, path), cls="actions"),
                     cls="ce-head",

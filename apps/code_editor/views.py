@@ -202,19 +202,22 @@ def layout(ctx: AppContext, params: dict, main, current: str = "", context_folde
 
 
 def crumbs(ctx: AppContext, path: str):
+    """The path as links; every name is isolated with ``dir="auto"`` so that '.gitignore' reads
+    '.gitignore' in a right-to-left page too."""
     parts = [
-        A(ctx.state["project"], href=ctx.url("/"), data_testid="code_editor-crumb-root"),
+        A(ctx.state["project"], href=ctx.url("/"), data_testid="code_editor-crumb-root", dir="auto"),
     ]
     for folder in model.ancestors(path) + ([path] if path else []):
         parts.append(Span("/", aria_hidden="true"))
         if folder == path:
-            parts.append(Span(model.name_of(folder), aria_current="page"))
+            parts.append(Span(model.name_of(folder), aria_current="page", dir="auto"))
         else:
             parts.append(
                 A(
                     model.name_of(folder),
                     href=folder_url(ctx, folder),
                     data_testid=f"code_editor-crumb-{path_id(folder)}",
+                    dir="auto",
                 )
             )
     return Div(*parts, cls="ce-crumbs", role="navigation", aria_label=ctx.t("breadcrumb_label"))
