@@ -151,6 +151,18 @@ def test_an_incoming_message_really_arrives(env, server):
     assert "Are you free later? Call me when you can." in texts
 
 
+@pytest.mark.browser
+@pytest.mark.parametrize("family", ["messenger.tell_in_order", "multi.todo_and_message"])
+def test_an_arrival_leaves_every_milestone_reachable(env, family):
+    """A message that arrives on its own is part of the expected state for the reward; the
+    milestones that compare the messenger with its expected state take it in too, so the
+    oracle's ESAR is 1 (it was < 1 with reward 1: the milestone never held)."""
+    reward, info, shown = run(env, family, "interrupt_message", 0)
+    assert reward == 1.0 and shown and env.unwrapped.task.interruptions()["arrivals"]
+    reached = env.unwrapped.task.milestones_reached()
+    assert reached and all(step is not None for step in reached.values()), reached
+
+
 def compose_armed(pack: str, seed: int) -> str:
     from openapps_sim.web.interruptions import Interruptions
 
