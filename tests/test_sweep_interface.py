@@ -73,3 +73,25 @@ def test_gui_and_api_oracle_solve_the_same_tasks_and_the_report_splits_them(tmp_
     assert not nav["success"] and nav["actions"][0].startswith("report_infeasible(")
     df = load_results(out)
     assert "interface" in varied_axes(df)
+
+
+def test_records_from_before_the_interface_axis_read_as_gui(tmp_path):
+    """A sweep resumed across versions mixes records without ``interface`` (written before the
+    axis) with ``gui`` ones: they are one version, not two (the report counted 22 versions of
+    11 packs on the oracle's interruption matrix)."""
+    import json
+
+    from openapps_sim.analysis.metrics.axes import varied_axes
+    from openapps_sim.analysis.report.load import load_results
+    from openapps_sim.sweeps.record import EpisodeSpec, new_record
+
+    lines = []
+    for seed in range(4):
+        record = new_record(EpisodeSpec(agent="oracle", task="todo.add_item", seed=seed), "r", 1)
+        record.update(reward=1.0, success=True, task_apps=["todo"])
+        if seed % 2:
+            del record["interface"]  # as written before the axis existed
+        lines.append(json.dumps(record))
+    (tmp_path / "results.jsonl").write_text("\n".join(lines) + "\n")
+    assert {r["interface"] for r in read_results(tmp_path / "results.jsonl")} == {"gui"}
+    assert "interface" not in varied_axes(load_results(tmp_path))

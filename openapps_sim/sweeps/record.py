@@ -214,6 +214,20 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
     }
 
 
+# Fields added to the record after results were already written, with the value every older
+# record meant: before the interface axis, every episode acted through the pages.
+LATER_FIELDS: dict[str, Any] = {"interface": "gui"}
+
+
+def upgrade_record(record: dict) -> dict:
+    """An older record with the fields added since (:data:`LATER_FIELDS`), so that a sweep
+    resumed across versions reads as one: a record without ``interface`` is a ``gui`` episode,
+    not a version of its own."""
+    for key, value in LATER_FIELDS.items():
+        record.setdefault(key, value)
+    return record
+
+
 def error_record(spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float) -> dict:
     record = new_record(spec, run_id, attempt)
     record.update(

@@ -10,6 +10,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from openapps_sim.sweeps.record import upgrade_record
+
 
 def read_records(path: Path) -> tuple[list[dict], list[str]]:
     """The complete records of a results file, and notes on what was skipped.
@@ -41,7 +43,7 @@ def read_records(path: Path) -> tuple[list[dict], list[str]]:
         if not isinstance(rec, dict) or "episode_id" not in rec:
             notes.append(f"skipped line {i} of {path.name}: not an episode record")
             continue
-        records.append(rec)
+        records.append(upgrade_record(rec))
     return records, notes
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 import openapps_sim.analysis.metrics as m
+from openapps_sim.sweeps.record import upgrade_record
 from openapps_sim.sweeps.store import read_records
 
 
@@ -22,7 +23,7 @@ def load_results(results_dir: Path | str) -> pd.DataFrame:
     single = Path(results_dir) / "episode.json"
     if not path.exists() and single.is_file():  # the folder of one ``openapps run --out``
         try:
-            records, notes = [json.loads(single.read_text(encoding="utf-8"))], []
+            records, notes = [upgrade_record(json.loads(single.read_text(encoding="utf-8")))], []
         except (OSError, json.JSONDecodeError) as e:
             raise FileNotFoundError(f"{single} could not be read ({e})") from None
     elif not path.exists():
