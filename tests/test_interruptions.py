@@ -163,6 +163,29 @@ def test_an_arrival_leaves_every_milestone_reachable(env, family):
     assert reached and all(step is not None for step in reached.values()), reached
 
 
+@pytest.mark.browser
+def test_an_app_an_interruption_opened_is_no_intent_misunderstanding(tmp_path):
+    """The message banner's only button opens the messenger: the oracle presses it and goes back
+    to its todo task. That visit is recorded as the interruption's, and the oracle's intent
+    misunderstanding stays 0 (it was 8.3% over the interruption matrix)."""
+    import yaml
+
+    from openapps_sim.analysis.metrics.table import prepare
+    from openapps_sim.analysis.report.load import load_results
+    from openapps_sim.sweeps.spec import load_spec
+    from openapps_sim.sweeps.store import read_results
+    from openapps_sim.sweeps.sweep import run_sweep
+
+    seed = next(s for s in range(20) if compose_armed("interrupt_message", s) == "message_banner")
+    spec = {"name": "t", "agents": ["oracle"], "tasks": ["todo.add_item"], "variations": ["interrupt_message"]}
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec | {"seeds": [seed]}))
+    run_sweep(load_spec(tmp_path / "spec.yaml"), tmp_path / "out", workers=1, progress=False)
+    (record,) = read_results(tmp_path / "out" / "results.jsonl")
+    assert record["success"] and record["interruptions"][0]["opened"] == "/messenger/"
+    assert "messenger" in record["apps_visited"] and record["apps_opened_by_interruptions"] == ["messenger"]
+    assert not prepare(load_results(tmp_path / "out"))["intent_misunderstanding"].any()
+
+
 def compose_armed(pack: str, seed: int) -> str:
     from openapps_sim.web.interruptions import Interruptions
 

@@ -18,18 +18,8 @@ from urllib.parse import urlparse
 from openapps_sim.agent import Agent
 from openapps_sim.errors import ConfigError, SweepStopped
 from openapps_sim.sweeps.record import EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
-from openapps_sim.sweeps.steplog import StepLog, outside_app
-
-
-def app_of_url(url: str, known_apps: set[str], home: str = "") -> str | None:
-    """The app a page belongs to: the first path segment, or ``home`` (the app served at ``/``)."""
-    parts = url.split("/", 4)
-    if len(parts) < 4:
-        return None
-    first = parts[3].split("?")[0].split("#")[0]
-    if first == "":
-        return home or None
-    return first if first in known_apps else None
+from openapps_sim.sweeps.steplog import StepLog
+from openapps_sim.sweeps.visits import Visits
 
 
 def make_agent_for(spec: EpisodeSpec) -> Agent:
@@ -133,7 +123,6 @@ class Worker:
         steps: list[StepRecord] = []
         actions: list[str] = []
         checked_at: list[int] = []  # the runner step of each state check (env.step)
-        visited: list[str] = []
         reward, partial, success, step_info = 0.0, 0.0, False, {}
         shot_dir = (out_dir / "screenshots" / self.episode_dir(spec)) if (out_dir and record_shots) else None
         if shot_dir:
@@ -142,7 +131,7 @@ class Worker:
         log = StepLog(out_dir, self.episode_dir(spec))
         log.start(obs, agent.usage())
         first_thumb = log.start_thumbnail(obs)
-        home_host = urlparse(obs.get("url", "")).hostname or ""
+        visits = Visits(known, home, urlparse(obs.get("url", "")).hostname or "")
         try:
             for n in range(max_steps):
                 if on_step is not None:
@@ -175,9 +164,7 @@ class Worker:
                 checked_at.append(n + 1)
                 category = classify_execution_error(obs["last_action_error"])  # "valid" when no error
                 counter.add(category, obs["last_action_error"], step=n)  # valid steps count too
-                app = app_of_url(obs["url"], known, home) or outside_app(obs["url"], home_host)
-                if app and (not visited or visited[-1] != app):
-                    visited.append(app)
+                visits.see(obs["url"], env.unwrapped.task)
                 ti = step_info.get("task_info", {})
                 partial = ti.get("partial_reward", partial)
                 success = bool(ti.get("success", False))
@@ -195,7 +182,8 @@ class Worker:
                 actions=actions,
                 invalid=counter.as_dict(),
                 invalid_detail=counter.summary(),
-                apps_visited=visited,
+                apps_visited=visits.apps,
+                apps_opened_by_interruptions=visits.by_interruption,
                 tokens=agent.usage(),
             )
             trajectory = {"episode_id": spec.episode_id, "goal": goal, "steps": [asdict(s) for s in steps]}
@@ -221,7 +209,8 @@ class Worker:
             actions=actions,
             invalid=counter.as_dict(),
             invalid_detail=counter.summary(),
-            apps_visited=visited,
+            apps_visited=visits.apps,
+            apps_opened_by_interruptions=visits.by_interruption,
             duration_s=round(time.perf_counter() - t0, 3),
             tokens=agent.usage(),
             state_diff=[d.as_dict() for d in final.diff[:20]],

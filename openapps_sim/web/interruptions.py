@@ -129,6 +129,7 @@ class Interruptions:
             "steps_to_recover": None,
             "harmful": False,
             "change": "",
+            "opened": "",  # the page the chosen button opened ("" when it left the agent where it was)
         }
         self.shown.append(entry)
         self.pending = {"id": iid, "entry": entry, "stage": -1}
@@ -177,6 +178,7 @@ class Interruptions:
         if consequence == "crash":
             first = back.lstrip("/").split("/")[0].split("?")[0]
             return f"/{first}/" if first in world.apps and first != "start" else "/"
+        entry["opened"] = chosen["navigate"] or ""
         return chosen["navigate"] or back
 
     def _resolve(self, entry: dict) -> None:

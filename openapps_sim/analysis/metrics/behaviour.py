@@ -3,6 +3,7 @@ that its task does not need. Pure functions of lists; the one owner of these def
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -70,11 +71,30 @@ def count_loops(actions: Sequence[Any], min_repeats: int = DEFAULT_MIN_REPEATS) 
     return len(find_loops(actions, min_repeats))
 
 
-def intent_misunderstood(apps_visited: Iterable[str] | None, task_apps: Iterable[str] | None) -> bool:
+def intent_misunderstood(
+    apps_visited: Iterable[str] | None,
+    task_apps: Iterable[str] | None,
+    opened_by_interruptions: Iterable[str] | None = None,
+) -> bool:
     """Whether the agent opened an app the task does not need.
 
     True when ``set(apps_visited) - set(task_apps) - {"start"}`` is not empty. The start page
-    (the launcher) is always allowed.
+    (the launcher) is always allowed, and so is each visit an interruption's button made
+    (``opened_by_interruptions``: a banner whose only button opens the messenger); a later
+    visit the agent makes to that app on its own counts again::
+
+    >>> intent_misunderstood(["start", "todo", "messenger", "todo"], ["todo"], ["messenger"])
+    False
+    >>> intent_misunderstood(["todo", "messenger", "todo", "messenger"], ["todo"], ["messenger"])
+    True
     """
     needed = set(_as_list(task_apps)) | {START_APP}
-    return any(app not in needed for app in _as_list(apps_visited))
+    forced = Counter(_as_list(opened_by_interruptions))
+    for app in _as_list(apps_visited):
+        if app in needed:
+            continue
+        if forced[app] > 0:
+            forced[app] -= 1
+            continue
+        return True
+    return False

@@ -105,8 +105,17 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
         out[f"invalid_{cat}"] = [int(d.get(cat, 0) or 0) for d in out["invalid"]]
     out["invalid_total"] = [int(sum(int(v or 0) for v in d.values())) for d in out["invalid"]]
     if "apps_visited" in df.columns or "intent_misunderstanding" not in out.columns:
+        forced = (
+            out["apps_opened_by_interruptions"]
+            if "apps_opened_by_interruptions" in out.columns
+            else pd.Series([None] * len(out), index=out.index)
+        )
         out["intent_misunderstanding"] = np.array(
-            [intent_misunderstood(v, t) for v, t in zip(out["apps_visited"], out["task_apps"], strict=True)], dtype=bool
+            [
+                intent_misunderstood(v, t, f)
+                for v, t, f in zip(out["apps_visited"], out["task_apps"], forced, strict=True)
+            ],
+            dtype=bool,
         )
     else:
         out["intent_misunderstanding"] = np.array([_as_bool(v) for v in out["intent_misunderstanding"]], dtype=bool)
