@@ -58,8 +58,10 @@ def write_spec(tmp_path: Path, **data) -> Path:
     return path
 
 
-def start_sweep(spec: Path, out: Path, tag: str, *extra: str) -> subprocess.Popen:
+def start_sweep(spec: Path, out: Path, tag: str, *extra: str, stall_s: float | None = None) -> subprocess.Popen:
     env = dict(os.environ, OPENAPPS_TEST_TAG=tag)
+    if stall_s is not None:
+        env["OPENAPPS_STALL_S"] = str(stall_s)
     return subprocess.Popen(
         [sys.executable, "-m", "openapps_sim.cli", "sweep", str(spec), "--out", str(out), "--no-report", *extra],
         stdout=subprocess.PIPE,
@@ -115,7 +117,9 @@ def test_no_process_outlives_a_normal_two_worker_sweep(tmp_path):
 def test_killed_browsers_and_servers_are_replaced_and_nothing_is_left(tmp_path):
     spec = write_spec(tmp_path, tasks=["todo.add_item", "todo.remove_item", "todo.mark_done"], seeds=2)
     out, tag = tmp_path / "out", uuid.uuid4().hex
-    proc = start_sweep(spec, out, tag)
+    # a kill can leave a worker hung inside a browser call: the watchdog replaces it after
+    # OPENAPPS_STALL_S (300 s by default, as long as this test waits), so it is shortened here
+    proc = start_sweep(spec, out, tag, stall_s=60)
     wait_for_records(out, 1)
     victims = [p for p in tagged_processes(tag) if b"chrom" in Path(f"/proc/{p}/cmdline").read_bytes()]
     victims += [
@@ -157,6 +161,32 @@ def test_a_hung_worker_is_replaced_then_recorded_as_infrastructure(tmp_path, mon
     hung, fine = got
     assert hung["error"].startswith("RuntimeError: no progress for 25 s") and hung["attempt"] == 2
     assert fine["success"] and fine["error"] is None
+    assert wait_until_gone(tag) == []
+
+
+def test_a_retry_on_a_fresh_worker_is_recorded_as_the_second_attempt(tmp_path, monkeypatch):
+    """The first worker hangs once; the episode runs again on a fresh worker and completes. Its
+    record says attempt 2 (it said 1: the retried episode looked like a first try)."""
+    from openapps_sim.sweeps.executors import execute_local
+
+    agents = tmp_path / "hangs_once.py"
+    agents.write_text(
+        "import pathlib, time\nfrom openapps_sim.agent import Agent\n\n\nclass HangsOnce(Agent):\n"
+        f"    marker = pathlib.Path({str(tmp_path / 'hung')!r})\n\n"
+        "    def reset(self, goal, task_info=None, seed=0):\n        pass\n\n"
+        "    def act(self, obs):\n"
+        "        if not self.marker.exists():\n            self.marker.touch()\n            time.sleep(3600)\n"
+        "        return \"send_msg_to_user('done')\"\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("OPENAPPS_TEST_TAG", tag)
+    got: list[dict] = []
+    execute_local(
+        [EpisodeSpec("hangs_once:HangsOnce", "todo.add_item")], tmp_path, "r", 1, lambda r, t: got.append(r), stall_s=20
+    )
+    (record,) = got
+    assert record["error"] is None and record["attempt"] == 2 and record["actions"] == ["send_msg_to_user('done')"]
     assert wait_until_gone(tag) == []
 
 

@@ -116,7 +116,8 @@ class LocalPool:
 
     def _send(self, proc: _Proc, spec: EpisodeSpec, attempt: int) -> None:
         proc.spec, proc.attempt, proc.last_beat = spec, attempt, time.monotonic()
-        proc.popen.stdin.write((json.dumps({"spec": spec_to_json(spec)}) + "\n").encode())
+        message = {"spec": spec_to_json(spec), "attempt": attempt}  # a retry on a fresh worker says so
+        proc.popen.stdin.write((json.dumps(message) + "\n").encode())
         proc.popen.stdin.flush()
 
     def close(self) -> None:

@@ -332,8 +332,11 @@ def run_with_retry(
     out_dir: Path | None,
     run_id: str,
     on_step: Callable[[int], None] | None = None,
+    first_attempt: int = 1,
 ) -> EpisodeResult:
     """Run an episode; on an infrastructure crash restart the worker and try once more.
+    ``first_attempt`` numbers the attempts (2 when the sweep retries the episode on a fresh
+    worker after the old one hung or died), so the record says which try it is.
 
     Only what reaches here is infrastructure: :meth:`Worker.run` keeps a step that the agent's
     action broke (browser and server still alive) as the agent's failed step. An
@@ -345,7 +348,8 @@ def run_with_retry(
     would fail every episode alike.
     """
     spent: dict = {}
-    for attempt in (1, 2):
+    last = first_attempt + 1
+    for attempt in (first_attempt, last):
         t0 = time.perf_counter()
         try:
             result = worker.run(spec, out_dir, run_id, attempt, on_step=on_step)
@@ -364,7 +368,7 @@ def run_with_retry(
             partial = getattr(exc, "partial", None)
             spent = add_usage(spent, partial.record.get("tokens") or {} if partial else {})
             worker.restart()
-            if attempt == 2:
+            if attempt == last:
                 if partial is None:
                     partial = EpisodeResult(error_record(spec, run_id, attempt, exc, time.perf_counter() - t0))
                 partial.record["tokens"] = spent

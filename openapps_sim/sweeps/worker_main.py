@@ -1,7 +1,8 @@
 """A sweep worker process: ``python -m openapps_sim.sweeps.worker_main --out DIR --run-id ID``.
 
 It owns one :class:`~openapps_sim.sweeps.runner.Worker` (an app server and a Chromium) and
-speaks JSON lines with the sweep's parent: it reads ``{"spec": {...}}`` on stdin and answers
+speaks JSON lines with the sweep's parent: it reads ``{"spec": {...}, "attempt": n}`` on stdin (n = 2 when
+the parent retries an episode whose first worker hung or died) and answers
 ``{"beat": step}`` after every step, then ``{"result": {"record": ..., "trajectory": ...}}``, or
 ``{"user_error": {...}}`` for a mistake in the spec that no retry can fix. Nothing else is
 written to its stdout (everything else goes to stderr). It ignores SIGINT and stops on SIGTERM
@@ -53,9 +54,17 @@ def main(argv: list[str] | None = None) -> int:
         for line in sys.stdin:
             if not line.strip():
                 continue
-            spec = spec_from_json(json.loads(line)["spec"])
+            message = json.loads(line)
+            spec, attempt = spec_from_json(message["spec"]), int(message.get("attempt", 1))
             try:
-                result = run_with_retry(worker, spec, Path(args.out), args.run_id, on_step=lambda n: send({"beat": n}))
+                result = run_with_retry(
+                    worker,
+                    spec,
+                    Path(args.out),
+                    args.run_id,
+                    on_step=lambda n: send({"beat": n}),
+                    first_attempt=attempt,
+                )
             except ConfigError as e:
                 send({"user_error": {"source": e.source, "path": e.path, "problem": e.problem, "allowed": e.allowed}})
                 continue
