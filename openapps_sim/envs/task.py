@@ -63,6 +63,7 @@ class OpenAppsTask(AbstractBrowserTask):
         self.interrupting = False  # the variation declares interruptions
         self.actions_taken = 0
         self.last_answer: str | None = None
+        self.last_interruptions: dict = {"shown": [], "arrivals": []}  # as of the last state check
         self._tracker: MilestoneTracker | None = None
         self._arrivals_seen = 0  # arrivals the milestones were last built with
         self._checks = 0
@@ -89,6 +90,7 @@ class OpenAppsTask(AbstractBrowserTask):
         self._arrivals_seen = 0
         self._checks = 0
         self.last_answer = None
+        self.last_interruptions = {"shown": [], "arrivals": []}
         page.goto(server.url + self.start_path)
         self.interrupting = bool(config.get("interruptions"))
         self.actions_taken = 0
@@ -109,7 +111,8 @@ class OpenAppsTask(AbstractBrowserTask):
         if url is not None and not same_origin(url, self.server.url):
             url = ""  # a page outside the world is never the navigation target
         instance = self.instance
-        arrivals = self.interruptions()["arrivals"] if self.interrupting else []
+        self.last_interruptions = self.interruptions()
+        arrivals = self.last_interruptions["arrivals"]
         if arrivals:  # what arrived on its own (a message) is part of the expected state too
             expected = copy.deepcopy(instance.expected)
             for effect in arrivals:

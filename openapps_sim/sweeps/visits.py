@@ -21,10 +21,9 @@ def app_of_url(url: str, known_apps: set[str], home: str = "") -> str | None:
 
 
 def opened_by_interruptions(task: Any) -> int:
-    """How many of the episode's interruptions were answered with a button that opened a page."""
-    if not getattr(task, "interrupting", False):
-        return 0
-    shown = task.interruptions()["shown"]
+    """How many of the episode's interruptions were answered with a button that opened a page
+    (as of the task's last state check: no extra round trip to the server)."""
+    shown = getattr(task, "last_interruptions", {}).get("shown", [])
     return sum(1 for e in shown if e.get("opened") and e.get("resolved_step") is not None)
 
 
