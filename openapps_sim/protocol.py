@@ -8,3 +8,8 @@ SECRET_ENV = "OPENAPPS_ADMIN_SECRET"
 DEFAULT_WORLD = "w0"
 WORLD_HOST_SUFFIX = ".localhost"
 WORLD_PARAM = "world"
+
+# A page request carrying this header gets BrowserGym element ids (``bid`` attributes) written
+# into the HTML by the server (openapps_sim.web.bids); our environments send it, stock BrowserGym
+# does not (its own marking pass refuses pages that carry them already).
+BIDS_HEADER = "x-openapps-bids"

@@ -53,7 +53,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_steps=args.max_steps,
         viewport=args.viewport,
         language=args.language,
-        record_screenshots=bool(args.out and args.screenshots),
+        record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
+        backend=args.backend,
     )
     out = Path(args.out) if args.out else None
     if out:
@@ -286,6 +287,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", default=None, help="write the record, trajectory and screenshots here (default: print the result only)"
     )
     s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
+    s.add_argument(
+        "--backend",
+        choices=["chromium", "text"],
+        default="chromium",
+        help="chromium: a real headless browser; text: no browser, the same accessibility tree (default: chromium)",
+    )
     s.set_defaults(func=cmd_run)
 
     specs = ", ".join(shipped_specs())

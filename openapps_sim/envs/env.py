@@ -45,8 +45,11 @@ from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
+from openapps_sim.envs.pagetree import drop_roles, server_marked
+from openapps_sim.envs.pagetree import extract as extract_marked
 from openapps_sim.envs.settle import LEAVING_SCRIPT, settle
 from openapps_sim.errors import ConfigError
+from openapps_sim.protocol import BIDS_HEADER
 
 OBS_MODES = ("both", "axtree", "screenshot")
 _TRANSIENT = (
@@ -205,7 +208,8 @@ class OpenAppsEnv(BrowserEnv):
             viewport=viewport,
             locale=self.locale or self.task.locale,
             timezone_id=self.timezone_id or self.task.timezone_id,
-            **self.pw_context_kwargs,
+            extra_http_headers={**self.pw_context_kwargs.get("extra_http_headers", {}), BIDS_HEADER: "1"},
+            **{k: v for k, v in self.pw_context_kwargs.items() if k != "extra_http_headers"},
         )
         self.context.set_default_timeout(timeout)
         self.context.expose_binding(
@@ -326,7 +330,10 @@ class OpenAppsEnv(BrowserEnv):
         axtree: dict = {"nodes": []}
         extra: dict = {}
         focused = ""
-        if want_tree:
+        if want_tree and server_marked(self.page):
+            dom, axtree, extra = extract_marked(self.page)
+            focused = focused_element_bid(self.page)
+        elif want_tree:
             for retries_left in reversed(range(5)):
                 try:
                     _pre_extract(self.page, tags_to_mark=self.tags_to_mark, lenient=(retries_left == 0))
@@ -342,6 +349,7 @@ class OpenAppsEnv(BrowserEnv):
                     raise
                 break
             _post_extract(self.page)
+            axtree = drop_roles(axtree)
         shot = screenshot(self.page) if want_shot else np.zeros((0, 0, 3), dtype=np.uint8)
         obs = self._raw_obs()
         del obs["page"]

@@ -22,11 +22,22 @@ import gymnasium as gym
 ENV_PREFIX = "browsergym/openapps."
 
 
-def make_env(family: str, task_kwargs: dict | None = None, **env_kwargs):
-    from openapps_sim.envs.env import OpenAppsEnv
-    from openapps_sim.envs.task import OpenAppsTask
+BACKENDS = ("chromium", "text")
 
-    return OpenAppsEnv(partial(_make_task, OpenAppsTask, family), task_kwargs=dict(task_kwargs or {}), **env_kwargs)
+
+def make_env(family: str, task_kwargs: dict | None = None, backend: str = "chromium", **env_kwargs):
+    """The env of one task family: ``backend="chromium"`` (a real browser) or ``"text"`` (no
+    browser: :mod:`openapps_sim.envs.text`)."""
+    from openapps_sim.envs.task import OpenAppsTask
+    from openapps_sim.errors import ConfigError
+
+    if backend == "chromium":
+        from openapps_sim.envs.env import OpenAppsEnv as env_cls
+    elif backend == "text":
+        from openapps_sim.envs.text.env import OpenAppsTextEnv as env_cls
+    else:
+        raise ConfigError("make_env", "backend", f"unknown backend {backend!r}", list(BACKENDS))
+    return env_cls(partial(_make_task, OpenAppsTask, family), task_kwargs=dict(task_kwargs or {}), **env_kwargs)
 
 
 def _make_task(task_cls, default_family: str, seed=None, **kwargs):

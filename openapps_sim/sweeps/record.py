@@ -31,6 +31,7 @@ class EpisodeSpec:
     trial: int = 0  # repeated runs of one instance (same goal text), each with its own agent seed
     style: str | None = None  # fixed English phrasing style (plain, casual, context); None: drawn
     interface: str = "gui"  # gui (page actions), api (app tools) or mixed
+    backend: str = "chromium"  # chromium (a real browser) or text (openapps_sim.envs.text)
 
     @property
     def episode_id(self) -> str:
@@ -53,6 +54,8 @@ class EpisodeSpec:
             parts.append({"trial": self.trial})
         if self.interface != "gui":
             parts.append({"interface": self.interface})
+        if self.backend != "chromium":
+            parts.append({"backend": self.backend})
         key = json.dumps(parts, sort_keys=True)
         return hashlib.sha1(key.encode()).hexdigest()[:16]
 
@@ -126,6 +129,7 @@ RECORD_FIELDS: dict[str, str] = {
     "style": "English phrasing style of the goal (plain, casual, context), or the language for de/fr",
     "viewport": "WIDTHxHEIGHT",
     "interface": "how the agent could act: gui (page actions), api (the apps' own tools) or mixed",
+    "backend": "what showed the pages: chromium (a real browser) or text (no browser, the same observation)",
     "language": "goal language",
     "goal": "the goal text the agent was given",
     "reward": "final reward (1 only when the whole world state is as expected)",
@@ -180,6 +184,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "style": spec.style,
         "viewport": spec.viewport,
         "interface": spec.interface,
+        "backend": spec.backend,
         "language": spec.language,
         **{k: v for k, v in spec.agent_options},
         "goal": "",
@@ -218,7 +223,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
 
 # Fields added to the record after results were already written, with the value every older
 # record meant: before the interface axis, every episode acted through the pages.
-LATER_FIELDS: dict[str, Any] = {"interface": "gui"}
+LATER_FIELDS: dict[str, Any] = {"interface": "gui", "backend": "chromium"}
 
 
 def upgrade_record(record: dict) -> dict:

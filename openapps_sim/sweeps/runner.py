@@ -43,8 +43,8 @@ class Worker:
         self.family: tuple | None = None  # (task family, action space, several actions per step, interface)
         self.episodes = 0
 
-    def _env_for(self, family: str, space: str, multiaction: bool, interface: str = "gui"):
-        key = (family, space, multiaction, interface)
+    def _env_for(self, family: str, space: str, multiaction: bool, interface: str = "gui", backend: str = "chromium"):
+        key = (family, space, multiaction, interface, backend)
         if self.env is None or self.family != key:
             from openapps_sim.envs.registration import make_env
 
@@ -56,6 +56,7 @@ class Worker:
                 action_space=space,
                 action_mapping=_mapping_for(space, multiaction),
                 interface=interface,
+                backend=backend,
             )
             self.family = key
             if old is not None:
@@ -97,9 +98,11 @@ class Worker:
         fam = get_family(spec.task)
         agent = make_agent_for(spec)
         max_actions = int(getattr(agent, "max_actions", 1) or 1)
-        env = self._env_for(spec.task, agent.action_space, max_actions > 1, spec.interface)
+        env = self._env_for(spec.task, agent.action_space, max_actions > 1, spec.interface, spec.backend)
         record_shots = spec.record_screenshots
         obs_mode = "both" if (record_shots or out_dir) else agent.obs_mode  # thumbnails and the tree
+        if spec.backend == "text":
+            obs_mode = "axtree"  # no pixels: no thumbnails (a screenshot agent is refused by the env)
         obs, info = env.reset(
             seed=spec.seed,
             options={

@@ -32,6 +32,7 @@ SPEC_KEYS = {
     "workers": "number of worker processes",
     "record_screenshots": "save a screenshot per step for the trajectory viewer",
     "interface": "gui (page actions), api (the apps' own tools) or mixed; one or a list (a sweep axis)",
+    "backends": "chromium (a real browser) and/or text (no browser, the same observation); a sweep axis",
 }
 
 
@@ -53,6 +54,7 @@ class SweepSpec:
     trials: int = 1
     style: str | None = None
     interfaces: list[str] = field(default_factory=lambda: ["gui"])
+    backends: list[str] = field(default_factory=lambda: ["chromium"])
 
     @property
     def spec_hash(self) -> str:
@@ -60,7 +62,7 @@ class SweepSpec:
 
     def episodes(self) -> list[EpisodeSpec]:
         out = []
-        for agent, task, variation, seed, viewport, temp, lang, trial, interface in itertools.product(
+        for agent, task, variation, seed, viewport, temp, lang, trial, interface, backend in itertools.product(
             self.agents,
             self.tasks,
             self.variations,
@@ -70,6 +72,7 @@ class SweepSpec:
             self.languages,
             range(self.trials),
             self.interfaces,
+            self.backends,
         ):
             options: tuple = ()
             if temp is not None and agent.get("llm", False):
@@ -93,6 +96,7 @@ class SweepSpec:
                     trial=trial,
                     style=self.style,
                     interface=interface,
+                    backend=backend,
                 )
             )
         return out
@@ -109,6 +113,7 @@ class SweepSpec:
             ("temperature", self.temperatures),
             ("language", self.languages),
             ("interface", self.interfaces),
+            ("backend", self.backends),
         ]:
             if len(values) > 1:
                 axes.append(name)
@@ -227,6 +232,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         raise ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false")
     interfaces = interfaces_of(raw.get("interface", "gui"), source)
     check_agents([a["name"] for a in agents], interfaces, source)
+    backends = backends_of(raw.get("backends", ["chromium"]), source)
     return SweepSpec(
         name=str(raw.get("name", p.stem)),
         source=source,
@@ -244,7 +250,21 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         trials=trials,
         style=style,
         interfaces=interfaces,
+        backends=backends,
     )
+
+
+def backends_of(raw: Any, source: str) -> list[str]:
+    """The spec's ``backends``: one backend or a list (a sweep axis)."""
+    from openapps_sim.envs.registration import BACKENDS
+
+    values = _as_list(raw, source, "backends")
+    if not values:
+        raise ConfigError(source, "backends", "empty list", ", ".join(BACKENDS))
+    for v in values:
+        if v not in BACKENDS:
+            raise ConfigError(source, "backends", f"unknown backend {v!r}", ", ".join(BACKENDS))
+    return list(dict.fromkeys(values))
 
 
 def _positive_int(value: Any) -> bool:

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from fasthtml.common import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 
+from openapps_sim.protocol import BIDS_HEADER
+from openapps_sim.web.bids import mark_bids
 from openapps_sim.web.interruptions import INTERRUPT_CSS, interruption_layer
 from openapps_sim.web.theme import BASE_CSS, narrow_css
 
@@ -41,7 +43,11 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
         lang=shell["lang"],
         dir=shell["dir"],
     )
-    return to_xml(doc)  # to_xml writes the doctype of an Html tree
+    html = to_xml(doc)  # to_xml writes the doctype of an Html tree
+    request = getattr(ctx, "request", None)
+    if request is not None and request.headers.get(BIDS_HEADER):
+        html = mark_bids(html)
+    return html
 
 
 _TEXT_INPUTS = {None, "text", "search", "email", "url", "tel"}

@@ -1,0 +1,184 @@
+"""A small DOM for the text backend: elements, text, and the live state of form controls.
+
+The server's pages are well-formed HTML written by FastHTML, so libxml2's HTML parser (lxml)
+builds the same element tree Chromium does, with two corrections made here: a ``<tr>`` that is
+a direct child of a ``<table>`` gets the ``<tbody>`` Chromium inserts, and tags and attribute
+names are lower case. Each element keeps what a browser keeps beside its attributes: the value
+of a text field, whether a box is checked, which options are selected.
+"""
+
+from __future__ import annotations
+
+import lxml.html
+
+from openapps_sim.web.bids import BID_ATTRIBUTE
+
+_CHECKABLE = ("checkbox", "radio")
+
+
+class Text:
+    __slots__ = ("data", "parent")
+
+    def __init__(self, data: str, parent: Element | None) -> None:
+        self.data = data
+        self.parent = parent
+
+
+class Element:
+    __slots__ = ("tag", "attrs", "children", "parent", "style", "value", "checked", "selected", "index")
+
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Element | None) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.children: list[Element | Text] = []
+        self.parent = parent
+        self.style = None  # computed by css.compute_styles
+        self.value: str | None = None  # live value of a text control
+        self.checked = False
+        self.selected = False
+        self.index = 0  # document order
+
+    @property
+    def bid(self) -> str | None:
+        return self.attrs.get(BID_ATTRIBUTE)
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        return self.attrs.get(name, default)
+
+    def has(self, name: str) -> bool:
+        return name in self.attrs
+
+    @property
+    def input_type(self) -> str:
+        if self.tag != "input":
+            return ""
+        t = (self.attrs.get("type") or "text").strip().lower()
+        return t or "text"
+
+    def iter(self):
+        """This element and its descendant elements, in document order."""
+        stack = [self]
+        while stack:
+            el = stack.pop()
+            yield el
+            stack.extend(c for c in reversed(el.children) if isinstance(c, Element))
+
+    def ancestors(self):
+        el = self.parent
+        while el is not None:
+            yield el
+            el = el.parent
+
+    def closest(self, tag: str) -> Element | None:
+        el: Element | None = self
+        while el is not None and el.tag != tag:
+            el = el.parent
+        return el
+
+    def text_content(self) -> str:
+        out: list[str] = []
+        stack: list[Element | Text] = [self]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Text):
+                out.append(node.data)
+            else:
+                stack.extend(reversed(node.children))
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        return f"<{self.tag} bid={self.bid}>"
+
+
+class Document:
+    """A parsed page: its root element, elements by bid and by id, and what is focused."""
+
+    def __init__(self, root: Element, url: str) -> None:
+        self.root = root
+        self.url = url
+        self.by_bid: dict[str, Element] = {}
+        self.by_id: dict[str, Element] = {}
+        self.elements: list[Element] = []
+        for i, el in enumerate(root.iter()):
+            el.index = i
+            self.elements.append(el)
+            if el.bid is not None:
+                self.by_bid.setdefault(el.bid, el)
+            if "id" in el.attrs:
+                self.by_id.setdefault(el.attrs["id"], el)
+        self.focused: Element | None = None
+        self.title = ""
+        head = next((c for c in root.children if isinstance(c, Element) and c.tag == "head"), None)
+        if head is not None:
+            title = next((c for c in head.children if isinstance(c, Element) and c.tag == "title"), None)
+            if title is not None:
+                self.title = " ".join(title.text_content().split())
+        self.stylesheet = "".join(el.text_content() for el in self.elements if el.tag == "style")
+        for el in self.elements:
+            _init_control(el)
+        autofocus = next((el for el in self.elements if el.has("autofocus")), None)
+        if autofocus is not None:
+            self.focused = autofocus
+
+
+def _init_control(el: Element) -> None:
+    if el.tag == "input":
+        if el.input_type in _CHECKABLE:
+            el.checked = el.has("checked")
+        el.value = el.attrs.get("value", "")
+    elif el.tag == "textarea":
+        text = el.text_content()
+        el.value = text[1:] if text.startswith("\n") else text
+    elif el.tag == "select":
+        options = [o for o in el.iter() if o.tag == "option"]
+        chosen = [o for o in options if o.has("selected")]
+        multiple = el.has("multiple")
+        for o in options:
+            o.selected = False
+        if chosen:
+            for o in chosen if multiple else chosen[-1:]:
+                o.selected = True
+        elif options and not multiple:
+            enabled = next((o for o in options if not o.has("disabled")), options[0])
+            enabled.selected = True
+
+
+def option_value(option: Element) -> str:
+    if option.has("value"):
+        return option.attrs["value"]
+    return " ".join(option.text_content().split())
+
+
+def parse(html: str, url: str) -> Document:
+    tree = lxml.html.document_fromstring(html)
+    root = _convert(tree, None)
+    return Document(root, url)
+
+
+def _convert(node, parent: Element | None) -> Element:
+    el = Element(node.tag.lower(), {k.lower(): v for k, v in node.attrib.items()}, parent)
+    if node.text:
+        el.children.append(Text(node.text, el))
+    for child in node:
+        if isinstance(child.tag, str):
+            sub = _convert(child, el)
+            if el.tag == "table" and sub.tag == "tr":
+                sub = _wrap_in_tbody(el, sub)
+            if sub is not None:
+                el.children.append(sub)
+        if child.tail:
+            el.children.append(Text(child.tail, el))
+    return el
+
+
+def _wrap_in_tbody(table: Element, row: Element) -> Element | None:
+    """Chromium puts rows written directly in a table into a ``<tbody>`` (one per run of rows)."""
+    last = table.children[-1] if table.children else None
+    if isinstance(last, Element) and last.tag == "tbody" and last.attrs.get("__implied"):
+        row.parent = last
+        last.children.append(row)
+        return None
+    body = Element("tbody", {"__implied": "1"}, table)
+    row.parent = body
+    body.children.append(row)
+    return body

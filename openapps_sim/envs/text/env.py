@@ -1,0 +1,200 @@
+"""The text environment: :class:`OpenAppsEnv`'s episodes, rewards and observation keys, with
+no browser process.
+
+``gym.make(id, backend="text")`` (or ``OpenAppsTextEnv`` directly) runs the same task in the
+same kind of world on the same app server; each page is fetched over HTTP and read by
+:mod:`openapps_sim.envs.text`. What an agent gets is what the Chromium backend gives: the
+accessibility tree (same roles, names, states, order and ``bid``s), a DOM snapshot of the
+elements and their attributes (without layout), the focused element, the chat, the URLs and
+titles of the open tabs. What needs pixels is refused with one sentence naming the backend:
+``obs_mode="screenshot"`` or ``"both"``, and every coordinate action. ``extra_element_properties``
+is empty (visibility and boxes need a layout engine).
+
+Everything the task does is the task's own code (:class:`~openapps_sim.envs.task.OpenAppsTask`):
+step budgets, interruptions, milestones, the event log and the reward behave as under
+Chromium, and app tools (``todo.add_item(...)``) run as they do there. Nothing here blocks on
+an event loop, so the env also works inside a running asyncio loop.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from browsergym.core.action.highlevel import HighLevelActionSet
+
+from openapps_sim.envs.apptools import parse_tool_call, refusal
+from openapps_sim.envs.env import GREETING, LightChat, OpenAppsEnv
+from openapps_sim.envs.text.actions import TextBrowser
+from openapps_sim.envs.text.axtree import build
+from openapps_sim.envs.text.snapshot import dom_snapshot
+from openapps_sim.errors import ConfigError
+
+TEXT_OBS_MODES = ("axtree",)
+
+
+class OpenAppsTextEnv(OpenAppsEnv):
+    backend = "text"
+
+    def __init__(self, task_entrypoint, task_kwargs: dict | None = None, obs_mode: str = "axtree", **kwargs: Any):
+        _check_obs_mode(obs_mode)
+        for ignored in ("headless", "slow_mo", "pre_observation_delay", "pw_chromium_kwargs", "pw_context_kwargs"):
+            kwargs.pop(ignored, None)
+        super().__init__(task_entrypoint, task_kwargs=task_kwargs, obs_mode="axtree", **kwargs)
+        self.browser_tabs: TextBrowser | None = None
+
+    # -- episode lifecycle -------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        import gymnasium as gym
+
+        gym.Env.reset(self, seed=seed)
+        options = options or {}
+        if "obs_mode" in options:
+            _check_obs_mode(options["obs_mode"])
+        if self.task:
+            self.task.teardown()
+            self.task = None
+        if self.browser_tabs is not None:
+            self.browser_tabs.close()
+        task_kwargs = dict(self.task_kwargs)
+        task_kwargs.pop("seed", None)
+        task_kwargs.update(options.get("task_kwargs", {}))
+        self.instance_seed = self._instance_seed(seed, options.get("task_kwargs", {}))
+        task_kwargs.pop("seed", None)
+        if "server" not in task_kwargs:
+            task_kwargs["server"] = self._own_world()
+        self.task = self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
+        viewport = options.get("viewport") or self.viewport or self.task.viewport
+        self.browser_tabs = TextBrowser(self.task.server.url, viewport, self.action_timeout_ms)
+        self.browser_tabs.send_message = lambda text: self._chat_add("assistant", text)
+        self.browser_tabs.report_infeasible = self._report_infeasible
+        self.chat = LightChat()
+        self.chat.add_message("assistant", GREETING)
+        goal, task_info = self.task.setup(page=self.browser_tabs.page)
+        self.goal_object = (
+            [] if goal is None else ([{"type": "text", "text": goal}] if isinstance(goal, str) else list(goal))
+        )
+        for message in self.goal_object:
+            if message["type"] == "text":
+                self.chat.add_message("user", message["text"])
+        self.start_time = time.time()
+        self.last_action = ""
+        self.last_action_error = ""
+        self.tool_result = ""
+        self.infeasible_message_received = False
+        self.episodes += 1
+        return self._get_obs(), {"task_info": task_info, "seed": self.instance_seed}
+
+    @property
+    def page(self):
+        return self.browser_tabs.page if self.browser_tabs is not None else None
+
+    @page.setter
+    def page(self, value) -> None:  # BrowserEnv.__init__ sets it to None
+        pass
+
+    def _chat_add(self, role: str, text: str) -> None:
+        if not isinstance(text, str):
+            raise ValueError(f"Forbidden value: {text} is not a string")
+        self.chat.add_message(role, text)
+
+    def _report_infeasible(self, reason: str) -> None:
+        self._chat_add("infeasible", reason)
+        self.infeasible_message_received = True
+
+    def step(self, action: str):
+        self.tool_result = ""
+        try:
+            call = parse_tool_call(action) if isinstance(action, str) else None
+            refused = refusal(self.interface, action, call) if isinstance(action, str) else ""
+        except ValueError as e:
+            call, refused = None, f"malformed app tool call: {e}"
+        if call is not None or refused:
+            return self._tool_step(action, call, refused)
+        self.last_action = action
+        info = {"action_exec_start": time.time(), "action_exec_timeout": 0}
+        try:
+            self.browser_tabs.run(action, self._action_set())
+            self.last_action_error = ""
+        except Exception as e:  # as BrowserGym: the action's error is the agent's observation
+            self.last_action_error = f"{type(e).__name__}: {e}"
+        return self.post_step(info)
+
+    def _action_set(self) -> HighLevelActionSet:
+        """The action set behind the env's action mapping (ours, or one a harness set up)."""
+        owner = getattr(self.action_mapping, "__self__", None)
+        if isinstance(owner, HighLevelActionSet):
+            return owner
+        return _cached_action_set(self.action_space_name)
+
+    def pre_step(self):
+        info = {"action_exec_start": time.time(), "action_exec_timeout": 0}
+        return info, (lambda t: self._chat_add("assistant", t)), self._report_infeasible
+
+    def post_step(self, info: dict, validate: bool = True):
+        info["action_exec_stop"] = time.time()
+        if validate:
+            reward, done, user_message, task_info = self.task.validate(self.page, self.chat.messages)
+            info["task_info"] = task_info
+        else:
+            reward, done, user_message = 0, False, None
+            info["task_info"] = {}
+        if user_message:
+            self.chat.add_message("user", user_message)
+        obs = self._get_obs()
+        terminated = done or (self.terminate_on_infeasible and self.infeasible_message_received)
+        return obs, reward, terminated, False, info
+
+    def close(self) -> None:
+        if self.task:
+            self.task.teardown()
+            self.task = None
+        if self.browser_tabs is not None:
+            self.browser_tabs.close()
+            self.browser_tabs = None
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+
+    # -- observation -------------------------------------------------------------------------
+    def _get_obs(self) -> dict:
+        tabs = self.browser_tabs
+        doc = tabs.page.doc
+        focused = doc.focused.bid if doc.focused is not None and doc.focused.bid is not None else ""
+        return {
+            "chat_messages": tuple(dict(m) for m in self.chat.messages),
+            "goal": self.goal_object[0]["text"] if self.goal_object and self.goal_object[0]["type"] == "text" else "",
+            "goal_object": tuple(dict(m) for m in self.goal_object),
+            "open_pages_urls": tuple(p.url for p in tabs.pages),
+            "open_pages_titles": tuple(p.title() for p in tabs.pages),
+            "active_page_index": np.asarray([tabs.active]),
+            "url": tabs.page.url,
+            "screenshot": np.zeros((0, 0, 3), dtype=np.uint8),
+            "dom_object": dom_snapshot(doc),
+            "axtree_object": build(doc),
+            "extra_element_properties": {},
+            "focused_element_bid": focused,
+            "last_action": self.last_action,
+            "last_action_error": self.last_action_error,
+            "tool_result": self.tool_result,
+            "elapsed_time": np.asarray([time.time() - self.start_time]),
+        }
+
+
+def _check_obs_mode(obs_mode: str) -> None:
+    if obs_mode not in TEXT_OBS_MODES:
+        raise ConfigError(
+            "backend=text",
+            "obs_mode",
+            f"{obs_mode!r} needs screenshots, and the text backend renders no pixels (use backend='chromium')",
+            list(TEXT_OBS_MODES),
+        )
+
+
+@lru_cache(maxsize=8)
+def _cached_action_set(space: str) -> HighLevelActionSet:
+    from openapps_sim.envs.env import action_set
+
+    return action_set(space)

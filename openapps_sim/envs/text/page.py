@@ -1,0 +1,212 @@
+"""One browser tab without a browser: it loads pages from the world over HTTP, keeps the
+history, the focus and what was typed into forms, and submits forms as a browser does.
+
+Requests carry the server's element-id header, so every page arrives with the same ``bid``
+attributes Chromium sees. Only the world's own origin is reachable, as under the Chromium
+backend's origin guard. Redirects are followed as a browser follows them (303, 302 and 301
+turn a POST into a GET; 307 and 308 repeat it).
+"""
+
+from __future__ import annotations
+
+import http.client
+from urllib.parse import urlencode, urljoin, urlsplit
+
+from openapps_sim.envs.guard import BlockedNavigation, same_origin
+from openapps_sim.envs.text.css import compute_styles
+from openapps_sim.envs.text.dom import Document, Element, option_value, parse
+from openapps_sim.protocol import BIDS_HEADER
+
+BLANK = "about:blank"
+_BLANK_HTML = "<html><head></head><body></body></html>"
+_MAX_REDIRECTS = 10
+
+
+class TextPage:
+    """A tab: ``url``, the parsed ``doc``, its history, and the viewport width CSS sees."""
+
+    def __init__(self, origin: str, viewport: dict) -> None:
+        u = urlsplit(origin)
+        self.origin = f"{u.scheme}://{u.netloc}"
+        # *.localhost names the world (its Host header); the socket goes to the loopback address,
+        # as Chromium resolves every *.localhost name
+        host = u.hostname or "127.0.0.1"
+        self._host = "127.0.0.1" if host == "localhost" or host.endswith(".localhost") else host
+        self._port = u.port or 80
+        self.viewport = dict(viewport)
+        self._conn: http.client.HTTPConnection | None = None
+        self.history: list[str] = []
+        self.position = -1
+        self.doc: Document = parse(_BLANK_HTML, BLANK)
+        self._style()
+        self.closed = False
+
+    @property
+    def url(self) -> str:
+        return self.doc.url
+
+    def title(self) -> str:
+        return self.doc.title
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    # -- navigation ------------------------------------------------------------------------------
+    def goto(self, url: str, *_, **__) -> None:
+        if url == BLANK:
+            self._show(_BLANK_HTML, BLANK)
+            self._push(BLANK)
+            return
+        if not same_origin(url, self.origin):
+            raise BlockedNavigation(
+                f"navigation to {url[:200]!r} is blocked: only {self.origin} is reachable in this episode"
+            )
+        self.navigate("GET", url)
+
+    def navigate(self, method: str, url: str, body: str | None = None, replace: bool = False) -> None:
+        final, html = self._fetch(method, url, body)
+        self._show(html, final)
+        if replace and self.position >= 0:
+            self.history[self.position] = final
+        else:
+            self._push(final)
+
+    def reload(self) -> None:
+        if self.url != BLANK:
+            final, html = self._fetch("GET", self.url, None)
+            self._show(html, final)
+
+    def go_back(self) -> None:
+        if self.position > 0:
+            self.position -= 1
+            self._revisit()
+
+    def go_forward(self) -> None:
+        if self.position < len(self.history) - 1:
+            self.position += 1
+            self._revisit()
+
+    def _revisit(self) -> None:
+        url = self.history[self.position]
+        if url == BLANK:
+            self._show(_BLANK_HTML, BLANK)
+        else:
+            final, html = self._fetch("GET", url, None)
+            self._show(html, final)
+
+    def _push(self, url: str) -> None:
+        del self.history[self.position + 1 :]
+        self.history.append(url)
+        self.position = len(self.history) - 1
+
+    def _show(self, html: str, url: str) -> None:
+        self.doc = parse(html, url)
+        self._style()
+
+    def _style(self) -> None:
+        compute_styles(self.doc.root, self.doc.stylesheet, int(self.viewport.get("width", 1280)), self.doc.focused)
+
+    def restyle(self) -> None:
+        """Compute styles again (focus changes what ``:focus`` rules match)."""
+        self._style()
+
+    # -- HTTP -------------------------------------------------------------------------------------
+    def _fetch(self, method: str, url: str, body: str | None) -> tuple[str, str]:
+        for _ in range(_MAX_REDIRECTS):
+            if not same_origin(url, self.origin):
+                raise BlockedNavigation(
+                    f"navigation to {url[:200]!r} is blocked: only {self.origin} is reachable in this episode"
+                )
+            status, location, html = self._request(method, url, body)
+            if status in (301, 302, 303, 307, 308) and location:
+                url = urljoin(url, location)
+                if status not in (307, 308):
+                    method, body = "GET", None
+                continue
+            return url, html
+        raise RuntimeError(f"net::ERR_TOO_MANY_REDIRECTS at {url}")
+
+    def _request(self, method: str, url: str, body: str | None) -> tuple[int, str, str]:
+        u = urlsplit(url)
+        target = (u.path or "/") + (f"?{u.query}" if u.query else "")
+        headers = {"Host": u.netloc, BIDS_HEADER: "1", "Accept": "text/html"}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in (0, 1):
+            if self._conn is None:
+                self._conn = http.client.HTTPConnection(self._host, self._port, timeout=30)
+            try:
+                self._conn.request(method, target, body=body.encode() if body is not None else None, headers=headers)
+                resp = self._conn.getresponse()
+                data = resp.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                self._conn.close()
+                self._conn = None
+                if attempt:
+                    raise
+        charset = resp.headers.get_content_charset() or "utf-8"
+        return resp.status, resp.headers.get("location", ""), data.decode(charset, errors="replace")
+
+    # -- forms ------------------------------------------------------------------------------------
+    def submit(self, form: Element, submitter: Element | None = None) -> None:
+        """Submit ``form`` as a browser does, ``submitter`` being the button that did it."""
+        sub = submitter.attrs if submitter is not None else {}
+        method = (sub.get("formmethod") or form.get("method") or "get").lower()
+        action = sub.get("formaction") if "formaction" in sub else form.get("action")
+        url = urljoin(self.url, action) if action else self.url
+        entries = urlencode(form_entries(self.doc, form, submitter))
+        if method == "post":
+            self.navigate("POST", url, entries)
+        else:
+            base = url.split("#")[0].split("?")[0]
+            self.navigate("GET", f"{base}?{entries}")
+
+
+def form_controls(doc: Document, form: Element) -> list[Element]:
+    owned = form.get("id")
+    out = []
+    for el in doc.elements:
+        if el.tag not in ("input", "select", "textarea", "button"):
+            continue
+        owner = el.get("form")
+        if (owner is not None and owner == owned) or (owner is None and el.closest("form") is form):
+            out.append(el)
+    return out
+
+
+def form_entries(doc: Document, form: Element, submitter: Element | None) -> list[tuple[str, str]]:
+    """The name-value pairs a browser submits, in tree order (line breaks of text areas as CRLF)."""
+    entries: list[tuple[str, str]] = []
+    for el in form_controls(doc, form):
+        name = el.get("name")
+        if el.has("disabled") or any(a.tag == "fieldset" and a.has("disabled") for a in el.ancestors()):
+            continue
+        kind = el.input_type
+        if el.tag == "button" or kind in ("submit", "reset", "button", "image"):
+            if el is not submitter:
+                continue
+            if kind == "image":
+                prefix = f"{name}." if name else ""
+                entries += [(prefix + "x", "0"), (prefix + "y", "0")]
+                continue
+        if not name:
+            continue
+        if el.tag == "select":
+            entries += [(name, option_value(o)) for o in el.iter() if o.tag == "option" and o.selected]
+        elif kind in ("checkbox", "radio"):
+            if el.checked:
+                entries.append((name, el.get("value", "on")))
+        elif el.tag == "textarea":
+            entries.append((name, (el.value or "").replace("\r\n", "\n").replace("\n", "\r\n")))
+        elif kind == "file":
+            continue
+        else:
+            entries.append((name, el.value if el.value is not None else el.get("value", "")))
+    return entries

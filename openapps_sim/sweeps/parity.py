@@ -1,0 +1,131 @@
+"""Parity of the two backends, measured: the same actions, the same world, the same text?
+
+For one task instance, an agent (the oracle by default) runs the episode under Chromium; the
+actions it took are then replayed, one by one, under the text backend in the *same* world
+(reset to the same variation and seed, so every URL is identical). After every step the two
+observations are flattened with BrowserGym's ``flatten_axtree_to_str`` — exactly what agents
+read — and compared as they are: nothing is normalised on either side. Rewards, termination
+and the action errors are compared too.
+
+:func:`check` returns a :class:`Parity` with one :class:`Difference` per step where the texts
+differ (the first differing lines of each), which ``openapps parity`` prints and
+``tests/test_text_parity.py`` asserts on.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from browsergym.utils.obs import flatten_axtree_to_str
+
+
+@dataclass
+class Difference:
+    task: str
+    variation: str
+    seed: int
+    step: int  # 0: after reset
+    action: str
+    url: str
+    what: str  # "tree", "reward", "terminated" or "error"
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.task} {self.variation} seed {self.seed} step {self.step} ({self.action or 'reset'}) {self.url}: {self.what}\n{self.detail}"
+
+
+@dataclass
+class Parity:
+    pages: int = 0  # observations compared
+    identical: int = 0
+    episodes: int = 0
+    rewards_equal: int = 0
+    differences: list[Difference] = field(default_factory=list)
+
+    def add(self, other: Parity) -> None:
+        self.pages += other.pages
+        self.identical += other.identical
+        self.episodes += other.episodes
+        self.rewards_equal += other.rewards_equal
+        self.differences += other.differences
+
+    @property
+    def share(self) -> float:
+        return self.identical / self.pages if self.pages else 1.0
+
+
+def flat(obs: dict) -> str:
+    tree = obs.get("axtree_object") or {"nodes": []}
+    return flatten_axtree_to_str(tree) if tree.get("nodes") else ""
+
+
+def _diff(a: str, b: str, lines: int = 12) -> str:
+    out = list(difflib.unified_diff(a.splitlines(), b.splitlines(), "chromium", "text", n=0, lineterm=""))
+    return "\n".join(out[2 : 2 + lines])
+
+
+def check(
+    task: str, variation: str = "default", seed: int = 0, viewport: str = "1280x720", agent: str = "oracle"
+) -> Parity:
+    """Run ``agent`` on one instance under Chromium, replay its actions under the text backend in
+    the same world, and compare every observation."""
+    from openapps_sim.envs.client import shared_server
+    from openapps_sim.envs.registration import make_env
+    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+    from openapps_sim.sweeps.runner import make_agent_for
+
+    spec = EpisodeSpec(agent=agent, task=task, variation=variation, seed=seed, viewport=viewport)
+    world = shared_server().new_world()
+    options = {
+        "task_kwargs": {"variation": variation, "server": world},
+        "viewport": parse_viewport(viewport, "viewport"),
+    }
+    result = Parity(episodes=1)
+    try:
+        env = make_env(task, backend="chromium", obs_mode="axtree")
+        try:
+            obs, info = env.reset(seed=seed, options=options)
+            bot = make_agent_for(spec)
+            bot.reset(obs["goal"], info["task_info"] if bot.privileged else {}, seed=spec.agent_seed)
+            seen = [(obs, 0.0, False)]
+            actions: list[str] = []
+            for _ in range(info["task_info"]["max_steps"]):
+                action = bot.act(obs)
+                actions.append(action)
+                obs, reward, terminated, truncated, _ = env.step(action)
+                seen.append((obs, reward, terminated))
+                if terminated or truncated:
+                    break
+        finally:
+            env.close()
+        env = make_env(task, backend="text")
+        try:
+            obs, _ = env.reset(seed=seed, options=options)
+            replay = [(obs, 0.0, False)]
+            for action in actions:
+                obs, reward, terminated, _, _ = env.step(action)
+                replay.append((obs, reward, terminated))
+        finally:
+            env.close()
+    finally:
+        world.close()
+    for step, ((a, ra, ta), (b, rb, tb)) in enumerate(zip(seen, replay, strict=True)):
+        action = actions[step - 1] if step else ""
+
+        def differ(what: str, detail: str) -> None:
+            result.differences.append(Difference(task, variation, seed, step, action, a.get("url", ""), what, detail))
+
+        result.pages += 1
+        fa, fb = flat(a), flat(b)
+        if fa == fb:
+            result.identical += 1
+        else:
+            differ("tree", _diff(fa, fb))
+        if (ra, ta) != (rb, tb):
+            differ("reward", f"chromium reward {ra} terminated {ta}; text reward {rb} terminated {tb}")
+        if bool(a.get("last_action_error")) != bool(b.get("last_action_error")):
+            differ("error", f"chromium: {a.get('last_action_error')!r}\ntext: {b.get('last_action_error')!r}")
+    if seen[-1][1] == replay[-1][1]:
+        result.rewards_equal += 1
+    return result
