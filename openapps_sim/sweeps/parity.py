@@ -111,21 +111,19 @@ def check(
     finally:
         world.close()
     for step, ((a, ra, ta), (b, rb, tb)) in enumerate(zip(seen, replay, strict=True)):
-        action = actions[step - 1] if step else ""
-
-        def differ(what: str, detail: str) -> None:
-            result.differences.append(Difference(task, variation, seed, step, action, a.get("url", ""), what, detail))
-
+        where = (task, variation, seed, step, actions[step - 1] if step else "", a.get("url", ""))
         result.pages += 1
         fa, fb = flat(a), flat(b)
         if fa == fb:
             result.identical += 1
         else:
-            differ("tree", _diff(fa, fb))
+            result.differences.append(Difference(*where, "tree", _diff(fa, fb)))
         if (ra, ta) != (rb, tb):
-            differ("reward", f"chromium reward {ra} terminated {ta}; text reward {rb} terminated {tb}")
+            detail = f"chromium reward {ra} terminated {ta}; text reward {rb} terminated {tb}"
+            result.differences.append(Difference(*where, "reward", detail))
         if bool(a.get("last_action_error")) != bool(b.get("last_action_error")):
-            differ("error", f"chromium: {a.get('last_action_error')!r}\ntext: {b.get('last_action_error')!r}")
+            detail = f"chromium: {a.get('last_action_error')!r}\ntext: {b.get('last_action_error')!r}"
+            result.differences.append(Difference(*where, "error", detail))
     if seen[-1][1] == replay[-1][1]:
         result.rewards_equal += 1
     return result

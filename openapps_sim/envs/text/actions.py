@@ -90,7 +90,7 @@ class TextBrowser:
             raise ValueError("Received an empty action.")
         if len(calls) > 1 and not action_set.multiaction:
             raise ValueError("Received a multi-action, only single-actions are allowed.")
-        for name, args in calls:
+        for name, _args in calls:
             if name not in action_set.action_set:
                 raise NameError(f"Invalid action type '{name}'.")
         for name, args in calls:

@@ -211,6 +211,6 @@ def _select_popup(b: _Builder, el: Element, node: dict) -> None:
         if opt.tag != "option":
             continue
         label = opt.get("label") or collapse(opt.text_content())
-        option = b.node("MenuListOption", popup, label, internal=True, el=opt)
+        option = b.node("option", popup, label, el=opt)
         prop(option, "focusable", "booleanOrUndefined", True)
         prop(option, "selected", "booleanOrUndefined", opt.selected)

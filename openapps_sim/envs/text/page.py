@@ -192,9 +192,10 @@ def form_entries(doc: Document, form: Element, submitter: Element | None) -> lis
         if el.tag == "button" or kind in ("submit", "reset", "button", "image"):
             if el is not submitter:
                 continue
-            if kind == "image":
+            if kind == "image":  # clicked where Playwright clicks: the middle of the image
                 prefix = f"{name}." if name else ""
-                entries += [(prefix + "x", "0"), (prefix + "y", "0")]
+                x, y = _size(el.get("width")) // 2, _size(el.get("height")) // 2
+                entries += [(prefix + "x", str(x)), (prefix + "y", str(y))]
                 continue
         if not name:
             continue
@@ -210,3 +211,10 @@ def form_entries(doc: Document, form: Element, submitter: Element | None) -> lis
         else:
             entries.append((name, el.value if el.value is not None else el.get("value", "")))
     return entries
+
+
+def _size(value: str | None) -> int:
+    try:
+        return int(float(value or 0))
+    except ValueError:
+        return 0

@@ -1,0 +1,181 @@
+"""The text backend on its own: no browser, BrowserGym's observation keys and action semantics,
+the errors that name the backend, vectorised envs and asyncio. Parity with Chromium is
+tests/test_text_parity.py."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import gymnasium as gym
+import pytest
+
+import openapps_sim  # noqa: F401 - registers the envs
+from openapps_sim.envs.observe import axtree_text, testid_bids
+from openapps_sim.errors import ConfigError
+from openapps_sim.web.bids import mark_bids
+
+
+def make(task: str = "todo.add_item", seed: int = 0, **kw):
+    env = gym.make(f"browsergym/openapps.{task}", task_kwargs={"variation": "default", "seed": seed}, backend="text", **kw)
+    obs, info = env.reset()
+    return env, obs, info
+
+
+def open_app(env, obs, app: str):
+    bid = testid_bids(obs)[f"launch-{app}"] if f"launch-{app}" in testid_bids(obs) else None
+    if bid is None:
+        return env.step(f"goto('{env.unwrapped.task.server.url}/{app}/')")[0]
+    return env.step(f"click('{bid}')")[0]
+
+
+def chromium_children() -> int:
+    """Chromium processes started by this process (other test workers may run browsers)."""
+    parents: dict[int, int] = {}
+    names: dict[int, bytes] = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                parents[int(pid)] = int(f.read().rsplit(b")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                names[int(pid)] = f.read().split(b"\0")[0]
+        except (OSError, IndexError, ValueError):
+            continue
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return sum(1 for pid, name in names.items() if b"chrom" in name and descends(pid))
+
+
+def test_mark_bids_counts_standard_elements_in_document_order():
+    html = (
+        "<!doctype html><html><head><title>a<b></title><style>p<q{}</style></head><body><!-- <p> -->"
+        "<div><svg><title>t</title><path d='1'></path></svg><p>hi</p></div></body></html>"
+    )
+    marked = mark_bids(html)
+    assert '<html bid="0">' in marked and '<style bid="3">p<q{}' in marked  # raw text untouched
+    assert "<!-- <p> -->" in marked  # comments untouched
+    assert '<svg bid="6">' in marked and '<title bid="7">' in marked and "<path d=" in marked  # shapes: no bid
+    assert '<p bid="8">' in marked
+
+
+def test_pages_carry_bids_only_when_asked(server):
+    import http.client
+    from urllib.parse import urlparse
+
+    u = urlparse(server.url)
+    for headers, expected in (({}, False), ({"x-openapps-bids": "1"}, True)):
+        conn = http.client.HTTPConnection(u.hostname, u.port)
+        conn.request("GET", "/todo/", headers=headers)
+        body = conn.getresponse().read().decode()
+        assert (' bid="' in body) is expected
+
+
+def test_text_env_starts_no_browser_and_solves_a_task():
+    env, obs, info = make("todo.add_item", seed=3)
+    try:
+        assert chromium_children() == 0
+        assert obs["screenshot"].size == 0 and obs["extra_element_properties"] == {}
+        for key in ("axtree_object", "dom_object", "focused_element_bid", "open_pages_urls", "chat_messages"):
+            assert key in obs
+        title = info["task_info"]["params"]["title"]
+        obs = open_app(env, obs, "todo")
+        ids = testid_bids(obs)
+        obs, reward, terminated, _, _ = env.step(f"fill('{ids['todo-new-title']}', {title!r})")
+        assert obs["focused_element_bid"] == ids["todo-new-title"] and reward == 0
+        assert f"value={title!r}" in axtree_text(obs)
+        obs, reward, terminated, _, info = env.step(f"press('{ids['todo-new-title']}', 'Enter')")  # implicit submission
+        assert reward == 1 and terminated, info["task_info"]["explanation"]
+    finally:
+        env.close()
+
+
+def test_errors_name_the_fault_and_the_backend():
+    env, obs, _ = make()
+    try:
+        obs = env.step("click('9999')")[0]
+        assert 'Could not find element with bid "9999"' in obs["last_action_error"]
+        home = testid_bids(obs)["nav-home"]
+        obs = env.step(f"fill('{home}', 'x')")[0]
+        assert "is not an <input>, <textarea>" in obs["last_action_error"]
+        obs = env.step(f"select_option('{home}', 'x')")[0]
+        assert "is not a <select> element" in obs["last_action_error"]
+        obs = env.step("goto('http://example.com/')")[0]
+        assert "blocked" in obs["last_action_error"]
+        obs = env.step("click 12")[0]
+        assert obs["last_action_error"]
+    finally:
+        env.close()
+    with pytest.raises(ConfigError, match="text backend renders no pixels"):
+        gym.make("browsergym/openapps.todo.add_item", backend="text", obs_mode="screenshot")
+
+
+def test_coordinate_actions_name_the_backend():
+    env = gym.make("browsergym/openapps.todo.add_item", backend="text", action_space="all")
+    env.reset(seed=0)
+    try:
+        obs = env.step("mouse_click(10, 10)")[0]
+        assert "text backend has no screen" in obs["last_action_error"] and "chromium" in obs["last_action_error"]
+    finally:
+        env.close()
+
+
+def test_history_tab_and_focus():
+    env, obs, _ = make()
+    try:
+        start = obs["url"]
+        obs = open_app(env, obs, "todo")
+        assert obs["url"].endswith("/todo/")
+        obs = env.step("go_back()")[0]
+        assert obs["url"] == start
+        obs = env.step("go_forward()")[0]
+        assert obs["url"].endswith("/todo/")
+        ids = testid_bids(obs)
+        obs = env.step(f"press('{ids['todo-new-title']}', 'Tab')")[0]
+        assert obs["focused_element_bid"] not in ("", ids["todo-new-title"])
+        obs = env.step("new_tab()")[0]
+        assert obs["open_pages_urls"][-1] == "about:blank" and int(obs["active_page_index"][0]) == 1
+        obs = env.step("tab_close()")[0]
+        assert len(obs["open_pages_urls"]) == 1
+    finally:
+        env.close()
+
+
+def test_app_tools_and_answers_run_on_the_text_backend():
+    env = gym.make("browsergym/openapps.todo.add_item", backend="text", interface="mixed")
+    obs, info = env.reset(seed=3)
+    try:
+        title = info["task_info"]["params"]["title"]
+        obs, reward, terminated, _, _ = env.step(f"todo.add_item(title={title!r})")
+        assert reward == 1 and terminated and obs["tool_result"]
+    finally:
+        env.close()
+
+
+def test_vector_env_of_text_envs_each_with_its_own_world():
+    envs = gym.make_vec("browsergym/openapps.todo.add_item", num_envs=3, vectorization_mode="sync", backend="text")
+    try:
+        obs, info = envs.reset(seed=[0, 1, 2])
+        assert len(set(obs["url"])) == 3  # three worlds, three origins
+        obs, rewards, *_ = envs.step(["noop()"] * 3)
+        assert list(rewards) == [0, 0, 0]
+    finally:
+        envs.close()
+
+
+def test_text_env_runs_inside_a_running_event_loop():
+    async def main():
+        env, obs, _ = make()
+        try:
+            return env.step("noop()")[0]["url"]
+        finally:
+            env.close()
+
+    assert asyncio.run(main()).startswith("http://")
