@@ -17,7 +17,9 @@ from openapps_sim.web.bids import mark_bids
 
 
 def make(task: str = "todo.add_item", seed: int = 0, **kw):
-    env = gym.make(f"browsergym/openapps.{task}", task_kwargs={"variation": "default", "seed": seed}, backend="text", **kw)
+    env = gym.make(
+        f"browsergym/openapps.{task}", task_kwargs={"variation": "default", "seed": seed}, backend="text", **kw
+    )
     obs, info = env.reset()
     return env, obs, info
 

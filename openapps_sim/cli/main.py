@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
+from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
 from openapps_sim.taskkit.language import goal_languages
 
@@ -313,6 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     s.add_argument("--headed", action="store_true", help="show the browsers (needs a display: use xvfb-run)")
     s.set_defaults(func=cmd_sweep)
+
+    add_parity_parser(sub)
 
     s = sub.add_parser("report", help="write report.md and report.html for a results folder")
     s.add_argument("dir", help="a results folder of openapps sweep or openapps run --out")

@@ -118,6 +118,8 @@ class TextBrowser:
             raise _timeout(self.timeout_ms, action, el.bid, "element is not visible")
         if enabled and _disabled(el):
             raise _timeout(self.timeout_ms, action, el.bid, "element is not enabled")
+        if any(node.has("inert") for node in _self_and_ancestors(el)):
+            raise _timeout(self.timeout_ms, action, el.bid, "another element intercepts pointer events")
 
     def _focus(self, el: Element | None) -> None:
         target = next((e for e in _self_and_ancestors(el) if _focusable(e)), None) if el is not None else None
@@ -405,7 +407,7 @@ def _disabled(el: Element) -> bool:
 
 
 def _focusable(el: Element) -> bool:
-    if _disabled(el):
+    if _disabled(el) or any(node.has("inert") for node in _self_and_ancestors(el)):
         return False
     if el.has("tabindex"):
         return True

@@ -81,8 +81,8 @@ def _children(b: _Builder, el: Element, parent: dict, list_level: int) -> None:
 
 def _element(b: _Builder, el: Element, parent: dict, list_level: int) -> None:
     style = el.style
-    if style is None or style.display == "none" or el.get("aria-hidden") == "true":
-        return
+    if style is None or style.display == "none" or el.get("aria-hidden") == "true" or el.has("inert"):
+        return  # not rendered, hidden from assistive technology, or inert (under a modal)
     if el.tag in ("title", "desc") and el.parent is not None and el.parent.tag != "head":
         return  # an svg's title names its parent; it is not content
     if style.visibility in ("hidden", "collapse"):
@@ -141,6 +141,11 @@ def _properties(node: dict, el: Element, role: str, doc: Document, list_level: i
         prop(node, "settable", "booleanOrUndefined", True)
         prop(node, "multiline", "boolean", el.tag == "textarea")
         prop(node, "readonly", "boolean", el.has("readonly"))
+        prop(node, "required", "boolean", el.has("required"))
+    if role in ("spinbutton", "combobox", "listbox", "checkbox", "radio") and el.tag in (
+        "input",
+        "select",
+    ):
         prop(node, "required", "boolean", el.has("required"))
     if role in ("checkbox", "radio"):
         prop(node, "checked", "tristate", "true" if el.checked else "false")

@@ -126,7 +126,7 @@ def _subtree_text(el: Element, doc: Document, seen: set) -> str:
 
 def _hidden(el: Element) -> bool:
     style = el.style
-    return style is None or style.display == "none" or el.get("aria-hidden") == "true"
+    return style is None or style.display == "none" or el.get("aria-hidden") == "true" or el.has("inert")
 
 
 def _contents(el: Element, doc: Document, seen: set, control: Element | None = None) -> str:
