@@ -9,9 +9,12 @@ Figures (medians unless said otherwise):
 * one env step versus the same action plus the same observation done with raw Playwright
   on the same page (ratio of medians), per observation mode;
 * resident memory (RSS and PSS where readable) of the server and of the browser processes;
-* the memory (PSS) of 1, 2 and 4 envs in one process, each env with its own world on the one
+* the memory (PSS) of 1, 2, 4 and 16 envs in one process, each env with its own world on the one
   shared server (``--only envs-memory`` runs just this part and updates its figures);
-* episodes per minute with 1 and 2 workers running the oracle.
+* episodes per minute with 1 and 2 workers running the oracle;
+* the text backend beside Chromium (bench/text_bench.py): a step on the same page, an oracle
+  episode, the share of ``InlineTextBox`` lines in stock BrowserGym's text, and 64 text envs in
+  one process (memory and aggregate steps per second).
 
 For scale, the issue quotes a comparable existing server on this kind of machine: starts in
 about 4 s, holds about 160 MiB, resets in about 95 ms and serves pages in 2-25 ms.
@@ -31,6 +34,10 @@ import urllib.request
 from pathlib import Path
 
 REFERENCE = {"server_start_s": 4.0, "server_rss_mib": 160.0, "reset_ms": 95.0, "page_ms": [2, 25]}
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the text section lives beside this file
+from text_bench import bench_text, text_lines  # noqa: E402
 
 
 def median(xs: list[float]) -> float:
@@ -154,7 +161,10 @@ def bench_env(figures: dict) -> None:
     figures["episode_reset_warm_ms_median"] = round(median(resets), 1)
     figures["episode_reset_stock_browsergym_ms_median"] = stock_browsergym_reset_ms()
 
-    # One step: BrowserGym env versus raw Playwright doing the same action and observation.
+    # One step: BrowserGym env versus raw Playwright doing the same action and BrowserGym's own
+    # extraction (its marking pass: a context without the server's element ids).
+    raw_context = env.unwrapped.browser.new_context(viewport={"width": 1280, "height": 720})
+    raw_page = raw_context.new_page()
     per_mode = {}
     for mode in ("both", "axtree", "screenshot"):
         env_times, raw_times = [], []
@@ -167,8 +177,8 @@ def bench_env(figures: dict) -> None:
             env.step(f"click('{bid}')")
             env_times.append((time.perf_counter() - t) * 1000)
             env.unwrapped.obs_mode = "both"
-            page = env.unwrapped.page
-            page.goto(page.url.split("?")[0])
+            page = raw_page
+            page.goto(env.unwrapped.page.url.split("?")[0])
             t = time.perf_counter()
             page.click("[data-testid=todo-filter-done]")
             page.wait_for_load_state("domcontentloaded")
@@ -188,6 +198,7 @@ def bench_env(figures: dict) -> None:
             "ratio": round(median(env_times) / median(raw_times), 2),
         }
     figures["step_vs_raw_playwright"] = per_mode
+    raw_context.close()
 
     server = shared_server()
     browser_pids = []
@@ -322,7 +333,7 @@ def bench_envs_memory(figures: dict) -> None:
     import subprocess
 
     rows = {}
-    for n in (1, 2, 4):
+    for n in (1, 2, 4, 16):
         done = subprocess.run(
             [sys.executable, __file__, "--envs-memory-child", str(n)], capture_output=True, text=True, timeout=600
         )
@@ -367,6 +378,7 @@ def main() -> int:
         ("server", lambda: bench_server(figures)),
         ("env", lambda: bench_env(figures)),
         ("envs-memory", lambda: bench_envs_memory(figures)),
+        ("text", lambda: bench_text(figures)),
     ]
     if not args.skip_sweep:
         fams = [
@@ -428,6 +440,8 @@ def summary_lines(f: dict) -> str:
         )
     if "envs_in_one_process_memory" in f:
         lines.append(envs_memory_lines(f))
+    if "text_vs_chromium_step" in f:
+        lines.append(text_lines(f))
     if "sweep_oracle_throughput" in f:
         for k, v in f["sweep_oracle_throughput"].items():
             lines.append(

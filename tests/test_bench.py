@@ -24,3 +24,16 @@ def _bench_module():
 def test_the_stock_browsergym_comparison_runs():
     ms = _bench_module().stock_browsergym_reset_ms(n=1)
     assert ms > 0 and not math.isnan(ms)
+
+
+def test_the_text_backend_section_runs():
+    import sys
+
+    _bench_module()  # puts bench/ on the path
+    text_bench = sys.modules.get("text_bench") or __import__("text_bench")
+    step = text_bench.step_ratio(n=1)
+    assert step["chromium_ms_median"] > 0 and step["text_ms_median"] > 0
+    share = text_bench.inline_text_box_share()
+    assert 0 < share["line_share"] < 1
+    envs = text_bench.text_envs_child(2)
+    assert envs["envs"] == 2 and envs["browser_processes"] == 0 and envs["steps_per_second"] > 0

@@ -323,7 +323,7 @@ def evaluate(
     ``events`` (the episode's app event log) matter only for ordered goals: the oracle's
     operations must appear in it in order.
     """
-    diff = state_diff(normalise_world(inst.expected), normalise_world(actual))
+    diff = state_diff(_normalised_expected(inst.expected), normalise_world(actual))
     if inst.expected_path is not None:
         path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
         if not path.startswith(inst.expected_path):
@@ -346,6 +346,22 @@ def evaluate(
     else:
         partial = 1.0 if success else 0.0
     return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok)
+
+
+_EXPECTED: dict[int, tuple[dict, dict]] = {}
+
+
+def _normalised_expected(expected: dict) -> dict:
+    """``normalise_world(expected)``, computed once per expected state (it is checked after
+    every step of an episode and never changes in place)."""
+    hit = _EXPECTED.get(id(expected))
+    if hit is not None and hit[0] is expected:
+        return hit[1]
+    if len(_EXPECTED) > 64:
+        _EXPECTED.clear()
+    normalised = normalise_world(expected)
+    _EXPECTED[id(expected)] = (expected, normalised)
+    return normalised
 
 
 @lru_cache(maxsize=1)

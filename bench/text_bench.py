@@ -1,0 +1,216 @@
+"""``make bench``'s text-backend section: the text backend beside Chromium, measured in one run.
+
+* ``text_vs_chromium_step``: the same action (a link click that loads the todo page) on the same
+  page, in both backends, interleaved; medians and their ratio.
+* ``text_vs_chromium_oracle_episode``: the oracle on the same instances in both backends.
+* ``inline_text_boxes``: what share of the lines and characters of ``flatten_axtree_to_str`` the
+  ``InlineTextBox`` nodes of stock BrowserGym's extraction make on each app's first page (the
+  measurement behind dropping them in both backends).
+* ``text_envs_in_one_process``: 64 text envs (each its own world) in one fresh process: PSS of
+  the process and its app server, and the aggregate steps per second of the 64 stepping round
+  robin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+APPS = ("/", "/todo/", "/calendar/", "/messenger/", "/maps/", "/shop/", "/code_editor/")
+
+
+def _median(xs: list[float]) -> float:
+    return round(statistics.median(xs), 2) if xs else 0.0
+
+
+def bench_text(figures: dict) -> None:
+    figures["text_vs_chromium_step"] = step_ratio()
+    figures["text_vs_chromium_oracle_episode"] = oracle_ratio()
+    figures["inline_text_boxes"] = inline_text_box_share()
+    figures["text_envs_in_one_process"] = text_envs_child_run(64)
+
+
+def step_ratio(n: int = 15) -> dict:
+    from openapps_sim.envs.observe import testid_bids
+    from openapps_sim.envs.registration import make_env
+
+    envs = {b: make_env("todo.add_item", backend=b, obs_mode="axtree") for b in ("chromium", "text")}
+    times: dict[str, list[float]] = {b: [] for b in envs}
+    bids = {}
+    for b, env in envs.items():
+        obs, _ = env.reset(seed=0)
+        obs, *_ = env.step(f"click('{testid_bids(obs)['launch-todo']}')")
+        bids[b] = testid_bids(obs)["todo-filter-all"]
+    for _ in range(n):
+        for b, env in envs.items():  # interleaved: both see the same load
+            t = time.perf_counter()
+            env.step(f"click('{bids[b]}')")
+            times[b].append((time.perf_counter() - t) * 1000)
+    for env in envs.values():
+        env.close()
+    chromium, text = _median(times["chromium"]), _median(times["text"])
+    return {"chromium_ms_median": chromium, "text_ms_median": text, "ratio": round(chromium / text, 1) if text else 0}
+
+
+def oracle_ratio(
+    families: tuple = ("todo.add_item", "calendar.add_event", "shop.checkout", "messenger.send_message"),
+) -> dict:
+    from openapps_sim.sweeps.record import EpisodeSpec
+    from openapps_sim.sweeps.runner import Worker
+
+    out = {}
+    for backend in ("chromium", "text"):
+        worker = Worker()
+        worker.run(EpisodeSpec(agent="oracle", task=families[0], seed=9, backend=backend))  # warm
+        t = time.perf_counter()
+        steps = episodes = solved = 0
+        for family in families:
+            for seed in range(2):
+                rec = worker.run(EpisodeSpec(agent="oracle", task=family, seed=seed, backend=backend)).record
+                steps += rec["steps"]
+                episodes += 1
+                solved += rec["reward"] == 1
+        seconds = time.perf_counter() - t
+        worker.close()
+        out[backend] = {
+            "episodes": episodes,
+            "solved": solved,
+            "ms_per_episode": round(1000 * seconds / episodes, 1),
+            "ms_per_step": round(1000 * seconds / max(steps, 1), 1),
+        }
+    out["ratio"] = round(out["chromium"]["ms_per_episode"] / out["text"]["ms_per_episode"], 1)
+    return out
+
+
+def inline_text_box_share() -> dict:
+    """Stock BrowserGym extraction (its marking pass, no server ids) of each app's first page."""
+    from browsergym.core.observation import _post_extract, _pre_extract, extract_merged_axtree
+    from browsergym.utils.obs import flatten_axtree_to_str
+
+    from openapps_sim.envs.browser import acquire_browser, release_browser
+    from openapps_sim.envs.client import shared_server
+
+    world = shared_server().new_world()
+    world.reset("default", 0)
+    browser = acquire_browser(headless=True)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    lines = boxes = chars = box_chars = 0
+    try:
+        for path in APPS:
+            page.goto(world.url + path)
+            _pre_extract(page, tags_to_mark="standard_html", lenient=False)
+            text = flatten_axtree_to_str(extract_merged_axtree(page))
+            _post_extract(page)
+            for line in text.splitlines():
+                lines += 1
+                chars += len(line)
+                if line.strip().startswith("InlineTextBox"):
+                    boxes += 1
+                    box_chars += len(line)
+    finally:
+        context.close()
+        release_browser(browser)
+        world.close()
+    return {
+        "pages": len(APPS),
+        "lines": lines,
+        "inline_text_box_lines": boxes,
+        "line_share": round(boxes / lines, 3) if lines else 0,
+        "char_share": round(box_chars / chars, 3) if chars else 0,
+    }
+
+
+def text_envs_child(n: int) -> dict:
+    """In a fresh process: ``n`` text envs, one world each; the PSS of this process and the app
+    server; then every env steps in turn (a link click), and the aggregate steps per second."""
+    from openapps_sim.envs.client import shared_server
+    from openapps_sim.envs.observe import testid_bids
+    from openapps_sim.envs.registration import make_env
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from bench import descendants, rss_mib  # noqa: F401 - the bench's own readers
+
+    envs = [make_env("todo.add_item", backend="text") for _ in range(n)]
+    actions = []
+    for i, env in enumerate(envs):
+        obs, _ = env.reset(seed=i)
+        actions.append(f"click('{testid_bids(obs)['launch-todo']}')")
+    server = shared_server()
+    t = time.perf_counter()
+    rounds = 3
+    for _ in range(rounds):
+        for env, action in zip(envs, actions, strict=True):
+            env.step(action)
+    seconds = time.perf_counter() - t
+    out = {
+        "envs": n,
+        "worlds_on_server": server.health()["worlds"] - 1,
+        "python_pss_mib": rss_mib(os.getpid()).get("pss_mib", 0.0),
+        "server_pss_mib": rss_mib(server.pid).get("pss_mib", 0.0),
+        "browser_processes": sum(1 for p in descendants(os.getpid()) if b"chrom" in _cmdline(p)),
+        "steps": rounds * n,
+        "steps_per_second": round(rounds * n / seconds, 1),
+    }
+    out["total_pss_mib"] = round(out["python_pss_mib"] + out["server_pss_mib"], 1)
+    for env in envs:
+        env.close()
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def text_envs_child_run(n: int) -> dict:
+    done = subprocess.run(
+        [sys.executable, __file__, "--text-envs-child", str(n)], capture_output=True, text=True, timeout=1200
+    )
+    line = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+    if done.returncode != 0 or not line:
+        raise RuntimeError(f"text-envs child failed: {done.stderr[-2000:]}")
+    return json.loads(line[-1])
+
+
+def text_lines(f: dict) -> str:
+    lines = []
+    s = f.get("text_vs_chromium_step")
+    if s:
+        lines.append(
+            f"  step, same page and action   chromium {s['chromium_ms_median']:.0f} ms / text {s['text_ms_median']:.1f} ms = {s['ratio']:.1f}x"
+        )
+    o = f.get("text_vs_chromium_oracle_episode")
+    if o:
+        lines.append(
+            f"  oracle episode               chromium {o['chromium']['ms_per_episode']:.0f} ms / text {o['text']['ms_per_episode']:.0f} ms = {o['ratio']:.1f}x"
+        )
+    b = f.get("inline_text_boxes")
+    if b:
+        lines.append(
+            f"  InlineTextBox share          {100 * b['line_share']:.0f}% of lines, {100 * b['char_share']:.0f}% of characters (stock extraction, {b['pages']} pages)"
+        )
+    e = f.get("text_envs_in_one_process")
+    if e:
+        lines.append(
+            f"  {e['envs']} text envs, one process   {e['total_pss_mib']:.0f} MiB PSS (python {e['python_pss_mib']:.0f} + server {e['server_pss_mib']:.0f}), "
+            f"{e['steps_per_second']:.1f} steps/s round robin, {e['browser_processes']} browser processes"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--text-envs-child":
+        print(json.dumps(text_envs_child(int(sys.argv[2]))), flush=True)
+        sys.exit(0)
+    figures: dict = {}
+    bench_text(figures)
+    print(json.dumps(figures, indent=2))
+    print(text_lines(figures))
