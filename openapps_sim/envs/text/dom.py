@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import lxml.html
 
-from openapps_sim.web.bids import BID_ATTRIBUTE
+from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE as BID_ATTRIBUTE
 
 _CHECKABLE = ("checkbox", "radio")
 
