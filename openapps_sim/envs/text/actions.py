@@ -25,25 +25,22 @@ from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.core.action.parsers import NamedArgument, highlevel_action_parser
 
 from openapps_sim.envs.text.dom import Element, option_value
+from openapps_sim.envs.text.elements import (
+    TEXT_TYPES,
+    disabled,
+    editable,
+    focusable,
+    form_of,
+    labelled_control,
+    reset,
+    self_and_ancestors,
+    visible,
+)
 from openapps_sim.envs.text.page import BLANK, TextPage, form_controls
 
 NO_SCREEN = (
     "the text backend has no screen: {name} needs pixels; use backend='chromium' for coordinate actions and screenshots"
 )
-_TEXT_TYPES = {
-    "text",
-    "search",
-    "email",
-    "url",
-    "tel",
-    "password",
-    "number",
-    "date",
-    "time",
-    "datetime-local",
-    "month",
-    "week",
-}
 _SUBMIT_TYPES = ("submit", "image")
 
 
@@ -114,15 +111,15 @@ class TextBrowser:
         return el
 
     def _actionable(self, el: Element, action: str, enabled: bool = True) -> None:
-        if not _visible(el):
+        if not visible(el):
             raise _timeout(self.timeout_ms, action, el.bid, "element is not visible")
-        if enabled and _disabled(el):
+        if enabled and disabled(el):
             raise _timeout(self.timeout_ms, action, el.bid, "element is not enabled")
-        if any(node.has("inert") for node in _self_and_ancestors(el)):
+        if any(node.has("inert") for node in self_and_ancestors(el)):
             raise _timeout(self.timeout_ms, action, el.bid, "another element intercepts pointer events")
 
     def _focus(self, el: Element | None) -> None:
-        target = next((e for e in _self_and_ancestors(el) if _focusable(e)), None) if el is not None else None
+        target = next((e for e in self_and_ancestors(el) if focusable(e)), None) if el is not None else None
         doc = self.page.doc
         if doc.focused is not target:
             doc.focused = target
@@ -146,7 +143,7 @@ class TextBrowser:
 
     def do_focus(self, bid: str) -> None:
         el = self.element(bid)
-        if _focusable(el):
+        if focusable(el):
             self._focus(el)
 
     def do_click(self, bid: str, button: str = "left", modifiers: list | None = None) -> None:
@@ -163,25 +160,25 @@ class TextBrowser:
     def activate(self, el: Element) -> None:
         """What a click on ``el`` does: the activation behaviour of it or its nearest ancestor."""
         self._focus(el)
-        for node in _self_and_ancestors(el):
+        for node in self_and_ancestors(el):
             if node.tag == "a" and node.has("href"):
                 self._follow(node)
                 return
             if node.tag == "button" or (node.tag == "input" and node.input_type in ("submit", "image", "reset")):
-                if _disabled(node):
+                if disabled(node):
                     return
                 kind = (node.get("type") or "submit").lower() if node.tag == "button" else node.input_type
-                form = _form_of(self.page, node)
+                form = form_of(self.page, node)
                 if form is not None and kind in _SUBMIT_TYPES:
                     self.page.submit(form, node)
                 elif form is not None and kind == "reset":
-                    _reset(self.page, form)
+                    reset(self.page, form)
                 return
             if node.tag == "input" and node.input_type in ("checkbox", "radio"):
                 self._toggle(node)
                 return
             if node.tag == "label":
-                control = _labelled_control(self.page, node)
+                control = labelled_control(self.page, node)
                 if control is not None and control is not el:
                     self.activate(control)
                 return
@@ -206,7 +203,7 @@ class TextBrowser:
         self.page.goto(target)
 
     def _toggle(self, box: Element) -> None:
-        if _disabled(box):
+        if disabled(box):
             return
         if box.input_type == "radio":
             name = box.get("name")
@@ -228,7 +225,7 @@ class TextBrowser:
 
     def _fill(self, el: Element, value: str, action: str) -> None:
         self._actionable(el, action)
-        if el.tag == "input" and el.input_type not in _TEXT_TYPES:
+        if el.tag == "input" and el.input_type not in TEXT_TYPES:
             raise RuntimeError(f'Error: Input of type "{el.input_type}" cannot be filled')
         if el.tag not in ("input", "textarea"):
             raise RuntimeError("Error: Element is not an <input>, <textarea> or [contenteditable] element")
@@ -283,7 +280,7 @@ class TextBrowser:
 
     def do_keyboard_type(self, text: str) -> None:
         focused = self.page.doc.focused
-        if focused is not None and _editable(focused):
+        if focused is not None and editable(focused):
             focused.value = (focused.value or "") + text
 
     do_keyboard_insert_text = do_keyboard_type
@@ -299,16 +296,16 @@ class TextBrowser:
         if key == "Enter":
             if el.tag == "textarea":
                 el.value = (el.value or "") + "\n"
-            elif el.tag == "input" and el.input_type in _TEXT_TYPES:
+            elif el.tag == "input" and el.input_type in TEXT_TYPES:
                 self._implicit_submit(el)
             elif el.tag in ("a", "button") or (el.tag == "input" and el.input_type in ("submit", "image", "reset")):
                 self.activate(el)
             return
-        if key in (" ", "Space") and not _editable(el):
+        if key in (" ", "Space") and not editable(el):
             if el.tag == "button" or el.tag == "input":
                 self.activate(el)
             return
-        if _editable(el):
+        if editable(el):
             if key == "Backspace":
                 el.value = (el.value or "")[:-1]
             elif key in (" ", "Space"):
@@ -317,7 +314,7 @@ class TextBrowser:
                 el.value = (el.value or "") + key
 
     def _implicit_submit(self, field: Element) -> None:
-        form = _form_of(self.page, field)
+        form = form_of(self.page, field)
         if form is None:
             return
         controls = form_controls(self.page.doc, form)
@@ -331,15 +328,15 @@ class TextBrowser:
             None,
         )
         if default is not None:
-            if not _disabled(default):
+            if not disabled(default):
                 self.activate(default)
             return
-        blocking = [c for c in controls if c.tag == "input" and c.input_type in _TEXT_TYPES]
+        blocking = [c for c in controls if c.tag == "input" and c.input_type in TEXT_TYPES]
         if len(blocking) == 1:
             self.page.submit(form, None)
 
     def _tab(self, el: Element, backwards: bool) -> None:
-        order = [e for e in self.page.doc.elements if _focusable(e) and _visible(e) and e.get("tabindex") != "-1"]
+        order = [e for e in self.page.doc.elements if focusable(e) and visible(e) and e.get("tabindex") != "-1"]
         if not order:
             return
         i = order.index(el) if el in order else -1
@@ -380,65 +377,3 @@ class TextBrowser:
 
     def do_drag_and_drop(self, from_bid: str, to_bid: str) -> None:
         raise NotImplementedError("the text backend has no pointer to drag with: use backend='chromium'")
-
-
-# -- element facts --------------------------------------------------------------------------------
-def _self_and_ancestors(el: Element):
-    node: Element | None = el
-    while node is not None:
-        yield node
-        node = node.parent
-
-
-def _visible(el: Element) -> bool:
-    for node in _self_and_ancestors(el):
-        style = node.style
-        if style is None or style.display == "none":
-            return False
-    return el.style.visibility not in ("hidden", "collapse")
-
-
-def _disabled(el: Element) -> bool:
-    if el.tag not in ("button", "input", "select", "textarea", "option"):
-        return False
-    if el.has("disabled"):
-        return True
-    return any(a.tag == "fieldset" and a.has("disabled") for a in el.ancestors())
-
-
-def _focusable(el: Element) -> bool:
-    if _disabled(el) or any(node.has("inert") for node in _self_and_ancestors(el)):
-        return False
-    if el.has("tabindex"):
-        return True
-    if el.tag == "a":
-        return el.has("href")
-    return el.tag in ("button", "select", "textarea") or (el.tag == "input" and el.input_type != "hidden")
-
-
-def _editable(el: Element) -> bool:
-    return (el.tag == "textarea" or (el.tag == "input" and el.input_type in _TEXT_TYPES)) and not el.has("readonly")
-
-
-def _form_of(page: TextPage, el: Element) -> Element | None:
-    owner = el.get("form")
-    if owner is not None:
-        form = page.doc.by_id.get(owner)
-        return form if form is not None and form.tag == "form" else None
-    return el.closest("form")
-
-
-def _labelled_control(page: TextPage, label: Element) -> Element | None:
-    target = label.get("for")
-    if target is not None:
-        return page.doc.by_id.get(target)
-    return next(
-        (e for e in label.iter() if e.tag in ("input", "select", "textarea", "button") and e is not label), None
-    )
-
-
-def _reset(page: TextPage, form: Element) -> None:
-    from openapps_sim.envs.text.dom import _init_control
-
-    for control in form_controls(page.doc, form):
-        _init_control(control)

@@ -10,7 +10,6 @@ of a text field, whether a box is checked, which options are selected.
 from __future__ import annotations
 
 import lxml.html
-
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE as BID_ATTRIBUTE
 
 _CHECKABLE = ("checkbox", "radio")
