@@ -189,15 +189,7 @@ class OpenAppsEnv(BrowserEnv):
             self.context = None
         if "obs_mode" in options:
             self.obs_mode = options["obs_mode"]
-        task_kwargs = dict(self.task_kwargs)
-        task_kwargs.pop("seed", None)
-        task_kwargs.update(options.get("task_kwargs", {}))
-        self.instance_seed = self._instance_seed(seed, options.get("task_kwargs", {}))
-        task_kwargs.pop("seed", None)
-        if "server" not in task_kwargs:
-            task_kwargs["server"] = self._own_world()
-        self.task = self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
-
+        self.task = self._new_task(seed, options)
         viewport = options.get("viewport") or self.viewport or self.task.viewport
         timeout = self.timeout or self.task.timeout
         if self.browser is None or not self.browser.is_connected():
@@ -228,15 +220,7 @@ class OpenAppsEnv(BrowserEnv):
         self.page_history = {}
         self.page = self.context.new_page()
         goal, task_info = self.task.setup(page=self.page)
-        if goal is None:
-            self.goal_object = []
-        elif isinstance(goal, str):
-            self.goal_object = [{"type": "text", "text": goal}]
-        else:
-            self.goal_object = list(goal)
-        for message in self.goal_object:
-            if message["type"] == "text":
-                self.chat.add_message("user", message["text"])
+        self._set_goal(goal)
         self._wait_dom_loaded()
         self._active_page_check()
         self.start_time = time.time()
@@ -247,6 +231,28 @@ class OpenAppsEnv(BrowserEnv):
         self.episodes += 1
         obs = self._get_obs()
         return obs, {"task_info": task_info, "seed": self.instance_seed}
+
+    def _new_task(self, seed: int | None, options: dict):
+        """The episode's task: the env's task kwargs, then the reset's, its seed and its world."""
+        task_kwargs = dict(self.task_kwargs)
+        task_kwargs.update(options.get("task_kwargs", {}))
+        task_kwargs.pop("seed", None)
+        self.instance_seed = self._instance_seed(seed, options.get("task_kwargs", {}))
+        if "server" not in task_kwargs:
+            task_kwargs["server"] = self._own_world()
+        return self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
+
+    def _set_goal(self, goal) -> None:
+        """The goal as BrowserGym's goal object, its text messages in the chat."""
+        if goal is None:
+            self.goal_object = []
+        elif isinstance(goal, str):
+            self.goal_object = [{"type": "text", "text": goal}]
+        else:
+            self.goal_object = list(goal)
+        for message in self.goal_object:
+            if message["type"] == "text":
+                self.chat.add_message("user", message["text"])
 
     def _instance_seed(self, seed: int | None, reset_task_kwargs: dict) -> int:
         if reset_task_kwargs.get("seed") is not None:

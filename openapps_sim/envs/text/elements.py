@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from openapps_sim.envs.text.dom import Element
 from openapps_sim.envs.text.page import TextPage, form_controls
+from openapps_sim.envs.text.roles import is_focusable
 
 TEXT_TYPES = {
     "text",
@@ -46,13 +47,8 @@ def disabled(el: Element) -> bool:
 
 
 def focusable(el: Element) -> bool:
-    if disabled(el) or any(node.has("inert") for node in self_and_ancestors(el)):
-        return False
-    if el.has("tabindex"):
-        return True
-    if el.tag == "a":
-        return el.has("href")
-    return el.tag in ("button", "select", "textarea") or (el.tag == "input" and el.input_type != "hidden")
+    """Whether ``el`` can take the focus (never under an inert modal background)."""
+    return is_focusable(el, "") and not any(node.has("inert") for node in self_and_ancestors(el))
 
 
 def editable(el: Element) -> bool:

@@ -58,14 +58,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
             self.task = None
         if self.browser_tabs is not None:
             self.browser_tabs.close()
-        task_kwargs = dict(self.task_kwargs)
-        task_kwargs.pop("seed", None)
-        task_kwargs.update(options.get("task_kwargs", {}))
-        self.instance_seed = self._instance_seed(seed, options.get("task_kwargs", {}))
-        task_kwargs.pop("seed", None)
-        if "server" not in task_kwargs:
-            task_kwargs["server"] = self._own_world()
-        self.task = self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
+        self.task = self._new_task(seed, options)
         viewport = options.get("viewport") or self.viewport or self.task.viewport
         self.browser_tabs = TextBrowser(self.task.server.url, viewport, self.action_timeout_ms)
         self.browser_tabs.send_message = lambda text: self._chat_add("assistant", text)
@@ -73,12 +66,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
         self.chat = LightChat()
         self.chat.add_message("assistant", GREETING)
         goal, task_info = self.task.setup(page=self.browser_tabs.page)
-        self.goal_object = (
-            [] if goal is None else ([{"type": "text", "text": goal}] if isinstance(goal, str) else list(goal))
-        )
-        for message in self.goal_object:
-            if message["type"] == "text":
-                self.chat.add_message("user", message["text"])
+        self._set_goal(goal)
         self.start_time = time.time()
         self.last_action = ""
         self.last_action_error = ""

@@ -214,7 +214,9 @@ def _generic(el: Element) -> str | None:
 
 
 def is_focusable(el: Element, role: str) -> bool:
-    if el.has("disabled") and el.tag in ("button", "input", "select", "textarea"):
+    if el.tag in ("button", "input", "select", "textarea") and (
+        el.has("disabled") or any(a.tag == "fieldset" and a.has("disabled") for a in el.ancestors())
+    ):
         return False
     if el.has("tabindex"):
         return True
