@@ -35,7 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.export import export_dataset, parse_splits
+    from openapps_sim.cli.main import output_folder
 
+    output_folder(args.out)
     summary = export_dataset(
         args.runs,
         args.out,

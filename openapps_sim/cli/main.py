@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -26,14 +27,49 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"Explore app versions at http://explore.localhost:{port}/_explore/")
         print("Press Ctrl+C to stop.", flush=True)
 
-    serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce, explore=args.explore)
+    try:
+        serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce, explore=args.explore)
+    except OSError as e:
+        if e.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
+            raise
+        raise ConfigError(
+            "--port", str(args.port), f"cannot listen on {args.host}:{args.port} ({e.strerror})", "a free port, or 0"
+        ) from None
     return 0
+
+
+def output_folder(path: str | Path, flag: str = "--out") -> Path:
+    """The folder ``flag`` names, created if need be; a folder that cannot be is one sentence."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(
+            flag, str(folder), f"cannot be created ({e.strerror or e})", "a folder you can write to"
+        ) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(flag, str(folder), "is not writable", "a folder you can write to")
+    return folder
+
+
+def next_trial(spec, out: Path | None):
+    """``spec`` as the next trial of its instance when ``out`` already holds a record of it, so
+    that runs into one folder add up instead of replacing each other."""
+    from dataclasses import replace
+
+    from openapps_sim.sweeps.store import read_folder
+
+    if out is None:
+        return spec
+    seen = {r["episode_id"] for r in read_folder(out)[0]}
+    while spec.episode_id in seen:
+        spec = replace(spec, trial=spec.trial + 1)
+    return spec
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
     from openapps_sim.sweeps.runner import Worker
-    from openapps_sim.sweeps.store import save_trajectory, write_json_atomic
     from openapps_sim.taskkit import get_family
 
     get_family(args.task)
@@ -44,6 +80,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         from openapps_sim.agents import load_agent_config
 
         agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
+    out = output_folder(args.out) if args.out else None
     spec = EpisodeSpec(
         agent=agent,
         agent_config=args.agent_config,
@@ -55,9 +92,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         language=args.language,
         record_screenshots=bool(args.out and args.screenshots),
     )
-    out = Path(args.out) if args.out else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
+    spec = next_trial(spec, out)
+    if spec.trial:
+        print(f"{out} already holds this episode: recorded as trial {spec.trial}")
     worker = Worker(headless=not args.headed)
     try:
         result = worker.run(spec, out)
@@ -68,8 +105,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         partial = getattr(exc, "partial", None)
         print(f"openapps: infrastructure error, not the agent's: {type(exc).__name__}: {exc}", file=sys.stderr)
         if out and partial is not None:
-            save_trajectory(out, partial.trajectory)
-            write_json_atomic(out / "episode.json", partial.record)
+            _keep(out, partial.record, partial.trajectory)
             print(f"partial record ({partial.record['steps']} steps) written to {out}", file=sys.stderr)
         return EXIT_INFRASTRUCTURE
     finally:
@@ -85,10 +121,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not rec["success"]:
         print(traj["explanation"])
     if out:
-        save_trajectory(out, traj)
-        write_json_atomic(out / "episode.json", rec)
-        print(f"trajectory written to {out}")
+        _keep(out, rec, traj)
+        print(f"record appended to {out / 'results.jsonl'}, trajectory in {out / 'trajectories'}")
     return 0 if rec["success"] else 1
+
+
+def _keep(out: Path, record: dict, trajectory: dict) -> None:
+    """Append the record to the folder's results.jsonl (as a sweep does) and save the trajectory."""
+    from openapps_sim.sweeps.store import ResultsWriter, save_trajectory
+
+    save_trajectory(out, trajectory)
+    writer = ResultsWriter(out / "results.jsonl")
+    try:
+        writer.write(record)
+    finally:
+        writer.close()
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -133,11 +180,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.report import headline_table, load_results, write_report
+    from openapps_sim.sweeps.store import result_folders
 
     out = Path(args.dir)
-    if not (out / "results.jsonl").is_file() and not (out / "episode.json").is_file():
+    if not result_folders(out):
         raise ConfigError(
-            str(out), "results.jsonl", "not found", "a folder written by openapps sweep (or openapps run --out)"
+            str(out),
+            "results.jsonl",
+            "not found",
+            "a folder written by openapps sweep or openapps run --out, or a folder of such folders",
         )
     md, html = write_report(out, min_repeats=getattr(args, "loop_repeats", 2), paper=getattr(args, "paper", False))
     if not getattr(args, "quiet", False):
@@ -151,7 +202,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_gallery(args: argparse.Namespace) -> int:
     from openapps_sim.cli.gallery import build_gallery
 
-    index = build_gallery(Path(args.out), packs=args.packs, apps=args.apps, width=args.width, height=args.height)
+    index = build_gallery(
+        output_folder(args.out), packs=args.packs, apps=args.apps, width=args.width, height=args.height
+    )
     print(f"gallery: {index}")
     return 0
 
@@ -227,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
     s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
-    s.add_argument("--seed", type=int, default=0, help="world seed (generated content, ids)")
+    s.add_argument("--seed", type=_non_negative, default=0, help="world seed (generated content, ids)")
     s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
     s.add_argument("--host", default="127.0.0.1", help="address to bind")
     s.add_argument(
@@ -257,7 +310,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("tasks", help="list the task families and their distinct instances")
     s.add_argument(
-        "--seeds", type=_non_negative, default=100, help="count distinct instances over seeds 0..N-1 (0: skip)"
+        "--seeds",
+        type=_non_negative,
+        default=0,
+        help="also count distinct instances over seeds 0..N-1 (100 takes about half a minute of CPU; "
+        "default: 0, not counted)",
     )
     s.add_argument("--variation", default="default", help="pack expression to instantiate under")
     s.set_defaults(func=cmd_tasks)
@@ -272,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
     s.add_argument("--task", required=True, help="a task family id (openapps tasks lists them)")
     s.add_argument("--variation", default="default", help="pack expression of the app version")
-    s.add_argument("--seed", type=int, default=0, help="task seed (which instance)")
+    s.add_argument("--seed", type=_non_negative, default=0, help="task seed (which instance)")
     s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
     s.add_argument(

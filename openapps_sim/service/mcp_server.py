@@ -87,9 +87,9 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
     def list_variations() -> str:
         """The shipped variation packs (name and description). Compose them with '+', e.g.
         'dark_theme+german'; 'random-<seed>' generates a version."""
-        from openapps_sim.config.packs import list_packs, resolve_pack
+        from openapps_sim.config.packs import list_packs, pack_description
 
-        packs = [{"name": n, "description": resolve_pack(n).description} for n in list_packs()]
+        packs = [{"name": n, "description": pack_description(n)} for n in list_packs()]
         return json.dumps(packs, ensure_ascii=False)
 
     @mcp.tool()
