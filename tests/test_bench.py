@@ -24,3 +24,14 @@ def _bench_module():
 def test_the_stock_browsergym_comparison_runs():
     ms = _bench_module().stock_browsergym_reset_ms(n=1)
     assert ms > 0 and not math.isnan(ms)
+
+
+def test_the_listings_section_measures_every_listing():
+    bench = _bench_module()
+    figures: dict = {}
+    bench.bench_listings(figures, repeats=1)
+    rows = figures["listings_ms_median"]
+    assert set(rows["commands_wall"]) == {"openapps tasks", "openapps variations"}
+    assert set(rows["mcp_tools_first_call"]) == {"list_tasks", "list_variations"}
+    assert all(v > 0 for part in rows.values() for v in part.values())
+    assert "MCP list_variations" in bench.listing_lines(figures)
