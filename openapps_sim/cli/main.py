@@ -10,7 +10,14 @@ import sys
 from pathlib import Path
 
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
-from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
+from openapps_sim.errors import (
+    EXIT_INFRASTRUCTURE,
+    BrowserNotFound,
+    ConfigError,
+    InfrastructureError,
+    OpenAppsError,
+    short_action_error,
+)
 from openapps_sim.taskkit.language import goal_languages
 
 
@@ -113,7 +120,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     rec, traj = result.record, result.trajectory
     print(f"goal: {rec['goal']}")
     for i, step in enumerate(traj["steps"], 1):
-        err = f"   ! {step['error']}" if step["error"] else ""
+        err = ""
+        if step["error"]:
+            full = args.verbose and short_action_error(step["error"]) != step["error"].strip()
+            err = "   ! " + (
+                step["error"].strip().replace("\n", "\n       ") if full else short_action_error(step["error"])
+            )
         print(f"{i:>3}. {step['action']}  -> reward {step['reward']:.0f}{err}")
     print(
         f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)"
@@ -342,7 +354,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--out", default=None, help="write the record, trajectory and screenshots here (default: print the result only)"
     )
-    s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
+    s.add_argument(
+        "--no-screenshots",
+        dest="screenshots",
+        action="store_false",
+        help="with --out: record no screenshots (default: screenshots are recorded)",
+    )
+    s.add_argument(
+        "--verbose",
+        action="store_true",
+        help="print a failed action's whole error, Playwright's call log included (default: one line per error)",
+    )
     s.set_defaults(func=cmd_run)
 
     specs = ", ".join(shipped_specs())
