@@ -23,6 +23,7 @@ import copy
 import importlib
 import pkgutil
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -250,7 +251,16 @@ class TaskFamily:
         if style not in styles:
             style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
         template = rng.choice(styles[style])
-        return template.format(**self.goal_values(params, language)), style
+        return tidy_punctuation(template.format(**self.goal_values(params, language))), style
+
+
+_DOUBLED_STOP = re.compile(r"""([.!?…])(['"’”»«“„]+)\.(?=\s|$)""")
+
+
+def tidy_punctuation(goal: str) -> str:
+    """A quoted value that ends its own sentence ends the goal's too: ``schick 'Ich habe die
+    Schlüssel gelassen.'.`` loses the stop after the quote (``... gelassen.'``)."""
+    return _DOUBLED_STOP.sub(r"\1\2", goal)
 
 
 def instantiate(
