@@ -131,3 +131,8 @@ def test_tasks_lists_without_counting_unless_asked():
     assert done.returncode == 0 and "todo.add_item" in done.stdout and "instances/" not in done.stdout
     done = openapps("tasks", "--seeds", "2")
     assert done.returncode == 0 and "instances/2" in done.stdout
+
+
+def test_the_screenshot_switch_says_what_happens_by_default():
+    text = " ".join(_subparsers(build_parser())["run"].format_help().split())
+    assert "(default: True)" not in text and "screenshots are recorded" in text
