@@ -14,7 +14,7 @@ def cmd_variations(args: argparse.Namespace) -> int:
     from openapps_sim.config.packs import list_packs, pack_description
 
     if args.action == "sample":
-        from openapps_sim.cli.main import output_folder
+        from openapps_sim.cli.run import output_folder
         from openapps_sim.config.sampler import write_samples
 
         output_folder(args.out)

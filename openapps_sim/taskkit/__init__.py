@@ -23,7 +23,6 @@ import copy
 import importlib
 import pkgutil
 import random
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,6 +30,7 @@ from typing import Any
 
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.taskkit import language as lang_data
+from openapps_sim.taskkit.language import tidy_punctuation
 from openapps_sim.taskkit.reward import StateDiff, describe_event, normalise_world, state_diff
 from openapps_sim.taskkit.scripts import API, UI, Step
 
@@ -252,15 +252,6 @@ class TaskFamily:
             style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
         template = rng.choice(styles[style])
         return tidy_punctuation(template.format(**self.goal_values(params, language))), style
-
-
-_DOUBLED_STOP = re.compile(r"""([.!?…])(['"’”»«“„]+)\.(?=\s|$)""")
-
-
-def tidy_punctuation(goal: str) -> str:
-    """A quoted value that ends its own sentence ends the goal's too: ``schick 'Ich habe die
-    Schlüssel gelassen.'.`` loses the stop after the quote (``... gelassen.'``)."""
-    return _DOUBLED_STOP.sub(r"\1\2", goal)
 
 
 def instantiate(
