@@ -86,11 +86,16 @@ def test_agents_are_described_in_plain_text():
         (("run", "--task", "todo.add_item", "--seed", "-1"), "--seed: expected a whole number >= 0, got '-1'"),
         (("serve", "--seed", "-1"), "--seed: expected a whole number >= 0, got '-1'"),
         (("tasks", "--seeds", "-3"), "--seeds: expected a whole number >= 0, got '-3'"),
+        (("variations", "sample", "--seed", "-1"), "--seed: expected a whole number >= 0, got '-1'"),
+        (("run", "--task", "todo.add_item", "--out", "{sweep}"), "holds a sweep (its manifest.json)"),
     ],
 )
 def test_user_mistakes_are_one_line_without_a_traceback(tmp_path, args, needle):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    done = openapps(*(a.replace("{tmp}", str(tmp_path)) for a in args), cwd=tmp_path, env=env)
+    (tmp_path / "sweep").mkdir()
+    (tmp_path / "sweep" / "manifest.json").write_text("{}")
+    args = [a.replace("{tmp}", str(tmp_path)).replace("{sweep}", str(tmp_path / "sweep")) for a in args]
+    done = openapps(*args, cwd=tmp_path, env=env)
     assert done.returncode == 2, done.stderr
     assert needle in done.stderr and "Traceback" not in done.stderr
     assert len([line for line in done.stderr.splitlines() if line.startswith("openapps")]) == 1

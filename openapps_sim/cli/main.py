@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"], help="what to do")
     s.add_argument("expression", nargs="?", default="default", help="for show: a pack expression")
     s.add_argument("--n", type=positive, default=10, help="for sample: how many packs to write")
-    s.add_argument("--seed", type=int, default=0, help="for sample: the first generated seed")
+    s.add_argument("--seed", type=_non_negative, default=0, help="for sample: the first generated seed")
     s.add_argument("--out", default="sampled-packs", help="for sample: the folder to write the packs to")
     s.add_argument("--check", action="store_true", help="for sample: validate every written pack")
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="for show: override one value")

@@ -52,6 +52,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         from openapps_sim.agents import load_agent_config
 
         agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
+    if args.out and (Path(args.out) / "manifest.json").is_file():
+        raise ConfigError(
+            "--out",
+            args.out,
+            "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results",
+            "a folder of openapps run --out, or a new one",
+        )
     out = output_folder(args.out) if args.out else None
     spec = EpisodeSpec(
         agent=agent,
