@@ -149,7 +149,7 @@ class EnvSession:
 
     def _require(self) -> None:
         if self.env is None or self.obs is None:
-            raise ConfigError("mcp", "reset", "no episode yet", "call reset(task, variation, seed) first")
+            raise ConfigError("mcp", "episode", "no episode yet", "call reset(task, variation, seed) first")
 
     def act(self, action: str) -> dict:
         """One step: the action checked as the sweep's runner checks it (an invalid one is a
