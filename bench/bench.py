@@ -11,6 +11,9 @@ Figures (medians unless said otherwise):
 * resident memory (RSS and PSS where readable) of the server and of the browser processes;
 * the memory (PSS) of 1, 2, 4 and 16 envs in one process, each env with its own world on the one
   shared server (``--only envs-memory`` runs just this part and updates its figures);
+* the listings: ``openapps tasks`` and ``openapps variations`` (a fresh process each) and the
+  MCP ``list_tasks`` / ``list_variations`` tools (first call), which should answer within a
+  second (``--only listings`` runs just this part);
 * episodes per minute with 1 and 2 workers running the oracle;
 * the text backend beside Chromium (bench/text_bench.py): a step on the same page, an oracle
   episode, the share of ``InlineTextBox`` lines in stock BrowserGym's text, and 64 text envs in
@@ -344,22 +347,83 @@ def bench_envs_memory(figures: dict) -> None:
     figures["envs_in_one_process_memory"] = rows
 
 
+LISTING_COMMANDS = {"openapps tasks": ["tasks"], "openapps variations": ["variations"]}
+_MCP_LISTING_CHILD = """
+import asyncio, json, time
+from openapps_sim.service.mcp_server import build_server
+server = build_server()
+out = {}
+for tool in ("list_tasks", "list_variations"):
+    t = time.perf_counter()
+    asyncio.run(server.call_tool(tool, {}))
+    out[tool] = (time.perf_counter() - t) * 1000
+print(json.dumps(out))
+"""
+
+
+def bench_listings(figures: dict, repeats: int = 3) -> None:
+    """Wall time of the listing commands, each a fresh process (median of ``repeats``), and of
+    the MCP listing tools' first call in a fresh server process (docs/benchmarks.md)."""
+    import subprocess
+
+    commands = {}
+    for name, argv in LISTING_COMMANDS.items():
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "openapps_sim.cli", *argv], capture_output=True, text=True, timeout=600
+            )
+            times.append((time.perf_counter() - t) * 1000)
+            if done.returncode != 0:
+                raise RuntimeError(f"{name} failed: {done.stderr[-2000:]}")
+        commands[name] = round(median(times), 1)
+    tools: dict[str, list[float]] = {}
+    for _ in range(repeats):
+        done = subprocess.run([sys.executable, "-c", _MCP_LISTING_CHILD], capture_output=True, text=True, timeout=600)
+        line = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+        if done.returncode != 0 or not line:
+            raise RuntimeError(f"MCP listing child failed: {done.stderr[-2000:]}")
+        for tool, ms in json.loads(line[-1]).items():
+            tools.setdefault(tool, []).append(ms)
+    figures["listings_ms_median"] = {
+        "commands_wall": commands,
+        "mcp_tools_first_call": {k: round(median(v), 1) for k, v in tools.items()},
+    }
+
+
+def listing_lines(f: dict) -> str:
+    rows = f["listings_ms_median"]
+    lines = ["  listings (median wall ms)"]
+    for name, ms in rows["commands_wall"].items():
+        lines.append(f"    {name:<26} {ms:>7.0f} ms  (a fresh process)")
+    for name, ms in rows["mcp_tools_first_call"].items():
+        lines.append(f"    MCP {name:<22} {ms:>7.0f} ms  (first call)")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/results.json")
     parser.add_argument("--skip-sweep", action="store_true")
-    parser.add_argument("--only", choices=["envs-memory"], help="run one part and update its figures in --out")
+    parser.add_argument(
+        "--only", choices=["envs-memory", "listings"], help="run one part and update its figures in --out"
+    )
     parser.add_argument("--envs-memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.envs_memory_child:
         print(json.dumps(envs_memory_child(args.envs_memory_child)), flush=True)
         return 0
-    if args.only == "envs-memory":
+    if args.only:
         out = Path(args.out)
         figures = json.loads(out.read_text()) if out.exists() else {}
-        bench_envs_memory(figures)
+        part, lines = {
+            "envs-memory": (bench_envs_memory, envs_memory_lines),
+            "listings": (bench_listings, listing_lines),
+        }[args.only]
+        part(figures)
         out.write_text(json.dumps(figures, indent=2))
-        print(envs_memory_lines(figures))
+        print(lines(figures))
         print(f"written to {out}")
         return 0
 
@@ -379,6 +443,7 @@ def main() -> int:
         ("env", lambda: bench_env(figures)),
         ("envs-memory", lambda: bench_envs_memory(figures)),
         ("text", lambda: bench_text(figures)),
+        ("listings", lambda: bench_listings(figures)),
     ]
     if not args.skip_sweep:
         fams = [
@@ -442,6 +507,8 @@ def summary_lines(f: dict) -> str:
         lines.append(envs_memory_lines(f))
     if "text_vs_chromium_step" in f:
         lines.append(text_lines(f))
+    if "listings_ms_median" in f:
+        lines.append(listing_lines(f))
     if "sweep_oracle_throughput" in f:
         for k, v in f["sweep_oracle_throughput"].items():
             lines.append(

@@ -58,3 +58,45 @@ def unknown_name(source: str, key: str, name: str, choices) -> ConfigError:
     """The error for a name that is not one of the known ones (pack, task, agent...)."""
     listed = ", ".join(sorted(choices)) or "(none)"
     return ConfigError(source, key, f"unknown name {name!r}", listed)
+
+
+# Lines of Playwright's call log that only say what it was doing, not why the action failed.
+_ROUTINE_LOG = (
+    "attempting ",
+    "retrying ",
+    "waiting for element to be visible",
+    "element is visible, enabled and stable",
+    "scrolling into view",
+    "done scrolling",
+    "locator resolved to",
+    "performing ",
+    "navigated to",
+)
+_WAITING_MS = ("waiting ",)
+
+
+def short_action_error(text: str, limit: int = 300) -> str:
+    """One line saying what failed, from an action's error (BrowserGym's ``last_action_error``).
+
+    Playwright's errors carry a call log of dozens of lines after their first; the line kept
+    from it is the last one that says why (``<div id="o"> intercepts pointer events``,
+    ``element is not visible``), else what it waited for. The full text stays in the records.
+    """
+    text = str(text or "").strip()
+    if not text:
+        return ""
+    head, _, log = text.partition("\nCall log:")
+    first = head.strip().splitlines()[0].strip() if head.strip() else ""
+    why = ""
+    if log:
+        lines = [ln.strip().lstrip("-").strip() for ln in log.splitlines() if ln.strip().lstrip("-").strip()]
+        telling = [
+            ln
+            for ln in lines
+            if not ln.startswith(_ROUTINE_LOG)
+            and not (ln.startswith(_WAITING_MS) and ln.rstrip("ms").split()[-1].isdigit())
+        ]
+        reasons = [ln for ln in telling if not ln.startswith("waiting for ")]
+        why = (reasons or telling or [""])[-1]
+    line = f"{first.rstrip('.')} ({why})" if why else first
+    return line if len(line) <= limit else line[: limit - 1] + "…"

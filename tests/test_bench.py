@@ -37,3 +37,14 @@ def test_the_text_backend_section_runs():
     assert 0 < share["line_share"] < 1
     envs = text_bench.text_envs_child(2)
     assert envs["envs"] == 2 and envs["browser_processes"] == 0 and envs["steps_per_second"] > 0
+
+
+def test_the_listings_section_measures_every_listing():
+    bench = _bench_module()
+    figures: dict = {}
+    bench.bench_listings(figures, repeats=1)
+    rows = figures["listings_ms_median"]
+    assert set(rows["commands_wall"]) == {"openapps tasks", "openapps variations"}
+    assert set(rows["mcp_tools_first_call"]) == {"list_tasks", "list_variations"}
+    assert all(v > 0 for part in rows.values() for v in part.values())
+    assert "MCP list_variations" in bench.listing_lines(figures)

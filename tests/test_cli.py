@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -78,11 +79,23 @@ def test_agents_are_described_in_plain_text():
         (("sweep", "nonexistent-spec"), "allowed: a path, or one of decisions, demo"),
         (("sweep", "demo", "--workers", "0"), "0 is not a positive number"),
         (("run", "--task", "todo.nothing"), "unknown name 'todo.nothing'"),
+        (("run", "--task", "todo.add_item", "--out", "/proc/x/y"), "--out: /proc/x/y: cannot be created"),
+        (("export", "{tmp}", "--out", "/proc/x"), "--out: /proc/x: cannot be created"),
+        (("gallery", "--out", "/proc/x"), "--out: /proc/x: cannot be created"),
+        (("variations", "sample", "--out", "/proc/x"), "--out: /proc/x: cannot be created"),
+        (("run", "--task", "todo.add_item", "--seed", "-1"), "--seed: expected a whole number >= 0, got '-1'"),
+        (("serve", "--seed", "-1"), "--seed: expected a whole number >= 0, got '-1'"),
+        (("tasks", "--seeds", "-3"), "--seeds: expected a whole number >= 0, got '-3'"),
+        (("variations", "sample", "--seed", "-1"), "--seed: expected a whole number >= 0, got '-1'"),
+        (("run", "--task", "todo.add_item", "--out", "{sweep}"), "holds a sweep (its manifest.json)"),
     ],
 )
 def test_user_mistakes_are_one_line_without_a_traceback(tmp_path, args, needle):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    done = openapps(*(a.replace("{tmp}", str(tmp_path)) for a in args), cwd=tmp_path, env=env)
+    (tmp_path / "sweep").mkdir()
+    (tmp_path / "sweep" / "manifest.json").write_text("{}")
+    args = [a.replace("{tmp}", str(tmp_path)).replace("{sweep}", str(tmp_path / "sweep")) for a in args]
+    done = openapps(*args, cwd=tmp_path, env=env)
     assert done.returncode == 2, done.stderr
     assert needle in done.stderr and "Traceback" not in done.stderr
     assert len([line for line in done.stderr.splitlines() if line.startswith("openapps")]) == 1
@@ -105,3 +118,26 @@ def test_shipped_specs_are_found_from_any_directory(tmp_path):
     probe = "from openapps_sim.sweeps.spec import load_spec; print(len(load_spec('demo').episodes()))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0 and int(done.stdout) > 0, done.stderr
+
+
+def test_a_port_in_use_is_one_sentence(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        done = openapps("serve", "--port", port, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert f"--port: {port}: cannot listen on 127.0.0.1:{port}" in done.stderr and "Traceback" not in done.stderr
+    assert "allowed: a free port, or 0" in done.stderr
+
+
+def test_tasks_lists_without_counting_unless_asked():
+    done = openapps("tasks")
+    assert done.returncode == 0 and "todo.add_item" in done.stdout and "instances/" not in done.stdout
+    done = openapps("tasks", "--seeds", "2")
+    assert done.returncode == 0 and "instances/2" in done.stdout
+
+
+def test_the_screenshot_switch_says_what_happens_by_default():
+    text = " ".join(_subparsers(build_parser())["run"].format_help().split())
+    assert "(default: True)" not in text and "screenshots are recorded" in text

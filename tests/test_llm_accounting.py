@@ -22,6 +22,7 @@ from openapps_sim.agents.uitars import CoordFrame, parse_uitars
 
 from openapps_sim.envs.actions import classify_action
 from openapps_sim.errors import SweepStopped
+from openapps_sim.sweeps.store import read_results
 
 from .fake_llm_server import FakeLLMServer, PromptReader
 
@@ -313,7 +314,7 @@ def test_run_counts_valid_steps_and_exits_3_with_a_partial_record(tmp_path):
     with FakeLLMServer(default=PromptReader(clumsy=True)) as server:
         out = tmp_path / "ok"
         code = main(["run", "--agent-config", _config(tmp_path, server), "--task", "todo.add_item", "--out", str(out)])
-        rec = json.loads((out / "episode.json").read_text())
+        rec = read_results(out / "results.jsonl")[-1]
         assert code == 0 and rec["success"]
         detail = rec["invalid_detail"]
         assert detail["total"] == rec["steps"] == 4 and detail["valid"] == 3 and detail["bad_arguments"] == 1
@@ -332,7 +333,7 @@ def test_run_counts_valid_steps_and_exits_3_with_a_partial_record(tmp_path):
 
         server.default = after_two
         code = main(["run", "--agent-config", cfg, "--task", "todo.add_item", "--out", str(out)])
-        rec = json.loads((out / "episode.json").read_text())
+        rec = read_results(out / "results.jsonl")[-1]
         assert code == 3
         assert rec["error"].startswith("LLMHTTPError") and rec["steps"] == 2 and rec["tokens"]["requests"] == 2
         assert rec["invalid_detail"]["valid"] == 2

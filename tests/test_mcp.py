@@ -98,7 +98,8 @@ async def solve_add_item_by_api(s: ClientSession, interface: str = "api", seed: 
 
 def test_stdio_session_lists_tools_and_solves_a_task_through_the_gui():
     async def main():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "openapps_sim.cli", "mcp"])
+        # an evaluator's server: get_reward explains the reward
+        params = StdioServerParameters(command=sys.executable, args=["-m", "openapps_sim.cli", "mcp", "--evaluator"])
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
             tools = {t.name for t in (await s.list_tools()).tools}
@@ -150,13 +151,17 @@ async def http_session(url: str):
 
 
 def test_http_sessions_each_own_a_world():
-    port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "openapps_sim.cli", "mcp", "--port", str(port)],
+        [sys.executable, "-m", "openapps_sim.cli", "mcp", "--port", "0"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        text=True,
     )
     try:
+        first = proc.stderr.readline()  # the server says where it listens before anything else
+        m = re.search(r"at (http://127\.0\.0\.1:(\d+)/mcp)", first)
+        assert m and "agent mode" in first, first
+        url, port = m.group(1), int(m.group(2))
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
@@ -164,7 +169,6 @@ def test_http_sessions_each_own_a_world():
                 break
             except OSError:
                 time.sleep(0.3)
-        url = f"http://127.0.0.1:{port}/mcp"
 
         async def main():
             async with http_session(url) as a, http_session(url) as b:
@@ -178,7 +182,7 @@ def test_http_sessions_each_own_a_world():
                 assert "Aufgaben" in tree_b or german["goal"] != solved["goal"]
                 assert _text(await a.call_tool("app_url", {})) != _text(await b.call_tool("app_url", {}))
                 still = json.loads(_text(await a.call_tool("get_reward", {})))
-                assert still["reward"] == 1
+                assert still["reward"] == 1 and "explanation" not in still  # an agent's server: no answer key
                 # b solves a task through app tools (mixed: the page is reloaded after the change)
                 by_api = await solve_add_item_by_api(b, interface="mixed")
                 assert by_api["reward"] == 1, by_api
@@ -187,6 +191,25 @@ def test_http_sessions_each_own_a_world():
                 assert json.loads(_text(await a.call_tool("get_reward", {})))["reward"] == 1
 
         run_async(main)
+        time.sleep(1)
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+    rest = proc.stderr.read()
+    # two clients came and went: a client disconnecting is not an error of the server
+    assert "Traceback" not in rest and "ClosedResourceError" not in rest, rest[:3000]
+
+
+def test_the_server_says_when_its_port_is_in_use():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        done = subprocess.run(
+            [sys.executable, "-m", "openapps_sim.cli", "mcp", "--port", port],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 2 and f"--port: {port}: cannot listen" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

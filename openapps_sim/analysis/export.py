@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from openapps_sim.errors import ConfigError
-from openapps_sim.sweeps.store import read_records
+from openapps_sim.sweeps.store import read_folder, result_folders
 
 IMAGE_MODES = ("path", "bytes", "none")
 
@@ -171,10 +171,19 @@ def export_dataset(
     rows: list[dict] = []
     skipped: dict[str, int] = {}
     episodes: dict[str, int] = {}
-    for run in map(Path, runs):
-        if not (run / "results.jsonl").is_file():
-            raise ConfigError(str(run), "results.jsonl", "not found", "a folder written by openapps sweep or run")
-        records, _notes = read_records(run / "results.jsonl")
+    folders: list[Path] = []
+    for given in map(Path, runs):
+        found = result_folders(given)
+        if not found:
+            raise ConfigError(
+                str(given),
+                "results.jsonl",
+                "not found",
+                "a folder written by openapps sweep or openapps run --out, or a folder of such folders",
+            )
+        folders += found
+    for run in folders:
+        records, _notes = read_folder(run)
         latest = {r["episode_id"]: r for r in records}  # the last record of an episode counts
         for record in latest.values():
             reason = None

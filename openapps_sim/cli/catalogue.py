@@ -11,11 +11,13 @@ from openapps_sim.errors import BrowserNotFound
 
 
 def cmd_variations(args: argparse.Namespace) -> int:
-    from openapps_sim.config.packs import list_packs, resolve_pack
+    from openapps_sim.config.packs import list_packs, pack_description
 
     if args.action == "sample":
+        from openapps_sim.cli.run import output_folder
         from openapps_sim.config.sampler import write_samples
 
+        output_folder(args.out)
         names = write_samples(args.n, args.seed, args.out)
         if args.check:
             from openapps_sim.config.catalog import compose
@@ -34,7 +36,7 @@ def cmd_variations(args: argparse.Namespace) -> int:
     packs = list_packs()
     width = max(len(n) for n in packs)
     for name in packs:
-        print(f"{name:<{width}}  {resolve_pack(name).description}")
+        print(f"{name:<{width}}  {pack_description(name)}")
     print(f"{'random-<seed>':<{width}}  a generated pack (colours, fonts, sizes, layout, language, descriptions)")
     return 0
 

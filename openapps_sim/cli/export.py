@@ -12,7 +12,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Writes OUT/data/<split>-00000.parquet, OUT/README.md (the dataset card) and, with "
         "--images path, OUT/screenshots/. Loadable with pandas.read_parquet and datasets.load_dataset('parquet').",
     )
-    s.add_argument("runs", nargs="+", metavar="RUN_DIR", help="results folders of openapps sweep or openapps run")
+    s.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN_DIR",
+        help="results folders of openapps sweep or openapps run --out, or folders of them (runs/)",
+    )
     s.add_argument("--out", required=True, help="the dataset folder (new or empty)")
     s.add_argument(
         "--split",
@@ -35,7 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.export import export_dataset, parse_splits
+    from openapps_sim.cli.run import output_folder
 
+    output_folder(args.out)
     summary = export_dataset(
         args.runs,
         args.out,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -10,7 +11,14 @@ from pathlib import Path
 
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
-from openapps_sim.errors import EXIT_INFRASTRUCTURE, BrowserNotFound, ConfigError, InfrastructureError, OpenAppsError
+from openapps_sim.cli.run import cmd_run, output_folder
+from openapps_sim.errors import (
+    EXIT_INFRASTRUCTURE,
+    BrowserNotFound,
+    ConfigError,
+    InfrastructureError,
+    OpenAppsError,
+)
 from openapps_sim.taskkit.language import goal_languages
 
 
@@ -27,70 +35,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"Explore app versions at http://explore.localhost:{port}/_explore/")
         print("Press Ctrl+C to stop.", flush=True)
 
-    serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce, explore=args.explore)
-    return 0
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
-    from openapps_sim.sweeps.runner import Worker
-    from openapps_sim.sweeps.store import save_trajectory, write_json_atomic
-    from openapps_sim.taskkit import get_family
-
-    get_family(args.task)
-    parse_viewport(args.viewport, "--viewport")
-    agent = args.agent
-    if agent is None:
-        # The agent named by the config file (agent: openai), else the oracle.
-        from openapps_sim.agents import load_agent_config
-
-        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
-    spec = EpisodeSpec(
-        agent=agent,
-        agent_config=args.agent_config,
-        task=args.task,
-        variation=args.variation,
-        seed=args.seed,
-        max_steps=args.max_steps,
-        viewport=args.viewport,
-        language=args.language,
-        record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
-        backend=args.backend,
-    )
-    out = Path(args.out) if args.out else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
-    worker = Worker(headless=not args.headed)
     try:
-        result = worker.run(spec, out)
-    except ConfigError:
-        raise
-    except Exception as exc:
-        # infrastructure (model server, browser): its own exit code, and the partial record kept
-        partial = getattr(exc, "partial", None)
-        print(f"openapps: infrastructure error, not the agent's: {type(exc).__name__}: {exc}", file=sys.stderr)
-        if out and partial is not None:
-            save_trajectory(out, partial.trajectory)
-            write_json_atomic(out / "episode.json", partial.record)
-            print(f"partial record ({partial.record['steps']} steps) written to {out}", file=sys.stderr)
-        return EXIT_INFRASTRUCTURE
-    finally:
-        worker.close()
-    rec, traj = result.record, result.trajectory
-    print(f"goal: {rec['goal']}")
-    for i, step in enumerate(traj["steps"], 1):
-        err = f"   ! {step['error']}" if step["error"] else ""
-        print(f"{i:>3}. {step['action']}  -> reward {step['reward']:.0f}{err}")
-    print(
-        f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)"
-    )
-    if not rec["success"]:
-        print(traj["explanation"])
-    if out:
-        save_trajectory(out, traj)
-        write_json_atomic(out / "episode.json", rec)
-        print(f"trajectory written to {out}")
-    return 0 if rec["success"] else 1
+        serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce, explore=args.explore)
+    except OSError as e:
+        if e.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
+            raise
+        raise ConfigError(
+            "--port", str(args.port), f"cannot listen on {args.host}:{args.port} ({e.strerror})", "a free port, or 0"
+        ) from None
+    return 0
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -135,11 +88,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.report import headline_table, load_results, write_report
+    from openapps_sim.sweeps.store import result_folders
 
     out = Path(args.dir)
-    if not (out / "results.jsonl").is_file() and not (out / "episode.json").is_file():
+    if not result_folders(out):
         raise ConfigError(
-            str(out), "results.jsonl", "not found", "a folder written by openapps sweep (or openapps run --out)"
+            str(out),
+            "results.jsonl",
+            "not found",
+            "a folder written by openapps sweep or openapps run --out, or a folder of such folders",
         )
     md, html = write_report(out, min_repeats=getattr(args, "loop_repeats", 2), paper=getattr(args, "paper", False))
     if not getattr(args, "quiet", False):
@@ -153,7 +110,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_gallery(args: argparse.Namespace) -> int:
     from openapps_sim.cli.gallery import build_gallery
 
-    index = build_gallery(Path(args.out), packs=args.packs, apps=args.apps, width=args.width, height=args.height)
+    index = build_gallery(
+        output_folder(args.out), packs=args.packs, apps=args.apps, width=args.width, height=args.height
+    )
     print(f"gallery: {index}")
     return 0
 
@@ -229,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
     s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
-    s.add_argument("--seed", type=int, default=0, help="world seed (generated content, ids)")
+    s.add_argument("--seed", type=_non_negative, default=0, help="world seed (generated content, ids)")
     s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
     s.add_argument("--host", default="127.0.0.1", help="address to bind")
     s.add_argument(
@@ -251,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"], help="what to do")
     s.add_argument("expression", nargs="?", default="default", help="for show: a pack expression")
     s.add_argument("--n", type=positive, default=10, help="for sample: how many packs to write")
-    s.add_argument("--seed", type=int, default=0, help="for sample: the first generated seed")
+    s.add_argument("--seed", type=_non_negative, default=0, help="for sample: the first generated seed")
     s.add_argument("--out", default="sampled-packs", help="for sample: the folder to write the packs to")
     s.add_argument("--check", action="store_true", help="for sample: validate every written pack")
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="for show: override one value")
@@ -259,7 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("tasks", help="list the task families and their distinct instances")
     s.add_argument(
-        "--seeds", type=_non_negative, default=100, help="count distinct instances over seeds 0..N-1 (0: skip)"
+        "--seeds",
+        type=_non_negative,
+        default=0,
+        help="also count distinct instances over seeds 0..N-1 (100 takes about half a minute of CPU; "
+        "default: 0, not counted)",
     )
     s.add_argument("--variation", default="default", help="pack expression to instantiate under")
     s.set_defaults(func=cmd_tasks)
@@ -274,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
     s.add_argument("--task", required=True, help="a task family id (openapps tasks lists them)")
     s.add_argument("--variation", default="default", help="pack expression of the app version")
-    s.add_argument("--seed", type=int, default=0, help="task seed (which instance)")
+    s.add_argument("--seed", type=_non_negative, default=0, help="task seed (which instance)")
     s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
     s.add_argument(
@@ -287,7 +250,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--out", default=None, help="write the record, trajectory and screenshots here (default: print the result only)"
     )
-    s.add_argument("--no-screenshots", dest="screenshots", action="store_false", help="with --out: no screenshots")
+    s.add_argument(
+        "--no-screenshots",
+        dest="screenshots",
+        action="store_false",
+        help="with --out: record no screenshots (default: screenshots are recorded)",
+    )
+    s.add_argument(
+        "--verbose",
+        action="store_true",
+        help="print a failed action's whole error, Playwright's call log included (default: one line per error)",
+    )
     s.add_argument(
         "--backend",
         choices=["chromium", "text"],
@@ -318,7 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_parity_parser(sub)
 
     s = sub.add_parser("report", help="write report.md and report.html for a results folder")
-    s.add_argument("dir", help="a results folder of openapps sweep or openapps run --out")
+    s.add_argument(
+        "dir", help="a results folder of openapps sweep or openapps run --out, or a folder of such folders (runs/)"
+    )
     s.add_argument("--paper", action="store_true", help="also write the OpenApps paper's views alone to paper.md")
     s.add_argument(
         "--loop-repeats", type=int, default=2, help="a loop is a block repeated at least this often (paper: 2)"

@@ -103,6 +103,18 @@ def list_packs() -> dict[str, Path]:
     return found
 
 
+def pack_description(name: str) -> str:
+    """A named pack's description, read from its head alone (``pack.yaml`` of a folder pack), so
+    that listing packs never parses their content (a language pack is hundreds of KB of YAML)."""
+    path = list_packs().get(name)
+    if path is None:
+        raise unknown_name("--variation", "variation", name, list(list_packs()) + ["random-<seed>"])
+    if path.is_dir() and not (path / "pack.yaml").is_file():
+        raise _missing_pack_yaml(path)
+    head = read_yaml(path / "pack.yaml" if path.is_dir() else path)
+    return str(head.get("description", "")) if isinstance(head, dict) else ""
+
+
 def declared_language(path: Path) -> str | None:
     """The language a pack declares with its own ``shell.lang`` (in ``pack.yaml`` for a folder),
     not one it inherits through ``extends``; None for packs that set no language."""

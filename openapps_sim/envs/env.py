@@ -48,6 +48,7 @@ from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pagetree import drop_roles, server_marked
 from openapps_sim.envs.pagetree import extract as extract_marked
 from openapps_sim.envs.settle import LEAVING_SCRIPT, settle
+from openapps_sim.envs.spaces import ActionStrings
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
 
@@ -130,6 +131,10 @@ _REFUSED = {
 
 
 class OpenAppsEnv(BrowserEnv):
+    # no render modes: the observation holds the screenshot (BrowserGym declares None, a value
+    # Gymnasium's check_env cannot iterate)
+    metadata = {**BrowserEnv.metadata, "render_modes": []}
+
     def __init__(
         self,
         task_entrypoint,
@@ -166,6 +171,7 @@ class OpenAppsEnv(BrowserEnv):
         # what an app tool returned (JSON; "" after a page action): declared like BrowserGym's keys
         self.observation_space = gym.spaces.Dict({**self.observation_space.spaces, "tool_result": Unicode()})
         self.action_space_name = action_space
+        self.action_space = ActionStrings(action_space)  # sampleable: gymnasium's check_env passes
         self.action_timeout_ms = action_timeout_ms()
         self.episodes = 0
         self.world: WorldHandle | None = None

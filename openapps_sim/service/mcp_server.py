@@ -9,13 +9,20 @@ strings; the reward is the same full-state reward as in ``gym.make``.
 from __future__ import annotations
 
 import json
+import logging
+import socket
 import weakref
+from collections.abc import Callable
+from typing import Any
 
+import anyio
 from mcp.server.fastmcp import Context, FastMCP, Image
+from mcp.server.fastmcp.exceptions import ToolError
 from mcp.types import ImageContent, TextContent
+from pydantic import ValidationError
 
 from openapps_sim.envs.actions import ACTION_SPACES
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.service.app_tools import register_app_tools
 from openapps_sim.service.session import OBSERVE_MODES, EnvSession
 
@@ -29,18 +36,68 @@ shop_add_to_cart, ...; <app>_read shows an app's data and ids) unless reset chos
 interface='gui'; with interface='api' only the app tools (and act with send_msg_to_user) work."""
 
 
+_PLAIN_TYPES = {
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "string": "text",
+    "list": "a list",
+    "dict": "an object",
+}
+
+
+def argument_error(tool: str, error: ValidationError) -> str:
+    """A tool call whose arguments fail the tool's types, as one sentence per argument naming
+    the tool, the argument and the type it takes (not pydantic's report with its URL)."""
+    parts = []
+    for item in error.errors():
+        key = ".".join(str(p) for p in item.get("loc", ()) if p != tool + "Arguments") or "arguments"
+        kind = str(item.get("type", ""))
+        if kind == "missing":
+            parts.append(f"{tool}: {key}: missing; allowed: a value for every required argument")
+            continue
+        wanted = next((words for name, words in _PLAIN_TYPES.items() if kind.startswith(name)), kind)
+        parts.append(f"{tool}: {key}: expected {wanted}, got {item.get('input')!r}")
+    return "; ".join(parts) or f"{tool}: arguments: {error}"
+
+
+class OpenAppsMCP(FastMCP):
+    """FastMCP whose errors are one sentence: argument types (see :func:`argument_error`) and
+    this package's own errors without the SDK's "Error executing tool" in front."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        try:
+            return await super().call_tool(name, arguments)
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                raise ToolError(argument_error(name, e.__cause__)) from None
+            if isinstance(e.__cause__, OpenAppsError):  # already one sentence naming tool and key
+                raise ToolError(str(e.__cause__)) from None
+            raise
+
+
+class _ClientGone(logging.Filter):
+    """The SDK logs a traceback each time an HTTP client disconnects (its SSE stream closes);
+    a client going away is not an error of the server."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream))
+
+
 class Sessions:
     """The environment of each connected client, closed when its session goes away."""
 
-    def __init__(self, headless: bool = True) -> None:
+    def __init__(self, headless: bool = True, evaluator: bool = False) -> None:
         self.headless = headless
+        self.evaluator = evaluator
         self._by_id: dict[int, EnvSession] = {}
 
     def get(self, ctx: Context) -> EnvSession:
         key = id(ctx.session)
         found = self._by_id.get(key)
         if found is None:
-            found = self._by_id[key] = EnvSession(headless=self.headless)
+            found = self._by_id[key] = EnvSession(headless=self.headless, evaluator=self.evaluator)
             weakref.finalize(ctx.session, self._forget, key)
         return found
 
@@ -65,10 +122,12 @@ def _parse_viewport(text: str) -> dict:
     return parse_viewport(text, "reset")
 
 
-def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = True) -> FastMCP:
-    """The MCP server with every tool registered."""
-    mcp = FastMCP("openapps-sim", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
-    sessions = Sessions(headless=headless)
+def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = True, evaluator: bool = False) -> FastMCP:
+    """The MCP server with every tool registered. ``evaluator``: ``get_reward`` also explains the
+    reward (the state paths that differ, with the expected values), for an evaluator's client;
+    off by default, because the client is usually the agent being evaluated."""
+    mcp = OpenAppsMCP("openapps-sim", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+    sessions = Sessions(headless=headless, evaluator=evaluator)
     mcp.sessions = sessions  # type: ignore[attr-defined]
 
     @mcp.tool()
@@ -76,9 +135,13 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
         """The task families (id, apps, description, step budget); `app` filters by app name."""
         from openapps_sim.taskkit import all_families
 
+        families = all_families()
+        apps = sorted({a for f in families.values() for a in f.apps})
+        if app and app not in apps:
+            raise ConfigError("list_tasks", "app", f"unknown app {app!r}", ", ".join(apps))
         rows = [
             {"id": fid, "apps": list(f.apps), "description": f.description, "max_steps": f.max_steps}
-            for fid, f in all_families().items()
+            for fid, f in families.items()
             if not app or app in f.apps
         ]
         return json.dumps(rows, ensure_ascii=False)
@@ -87,9 +150,9 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
     def list_variations() -> str:
         """The shipped variation packs (name and description). Compose them with '+', e.g.
         'dark_theme+german'; 'random-<seed>' generates a version."""
-        from openapps_sim.config.packs import list_packs, resolve_pack
+        from openapps_sim.config.packs import list_packs, pack_description
 
-        packs = [{"name": n, "description": resolve_pack(n).description} for n in list_packs()]
+        packs = [{"name": n, "description": pack_description(n)} for n in list_packs()]
         return json.dumps(packs, ensure_ascii=False)
 
     @mcp.tool()
@@ -134,8 +197,8 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
 
     @mcp.tool()
     async def get_reward(ctx: Context) -> str:
-        """Score the complete app state now: reward, success, partial reward and which state paths
-        differ from the expected state."""
+        """Score the complete app state now: reward, success and partial reward (a server started
+        for an evaluator, openapps mcp --evaluator, also explains which state paths differ)."""
         env = sessions.get(ctx)
         return json.dumps(await env.call(env.reward), ensure_ascii=False)
 
@@ -165,14 +228,53 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
     return mcp
 
 
-def serve_mcp(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765, headless: bool = True) -> None:
-    """Run the server until the client (stdio) or the process (HTTP) goes away."""
+def serve_mcp(
+    transport: str = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    headless: bool = True,
+    evaluator: bool = False,
+    announce: Callable[[str], None] | None = None,
+) -> None:
+    """Run the server until the client (stdio) or the process (HTTP) goes away. Over HTTP the
+    port is bound first (a port in use is a :class:`ConfigError`; 0 picks a free one) and
+    ``announce`` is called with the server's URL."""
     if transport not in ("stdio", "http"):
         raise ConfigError("--transport", "transport", f"unknown {transport!r}", "stdio, http")
     if host not in ("127.0.0.1", "localhost", "::1"):
         raise ConfigError("--host", "host", f"{host!r} is not a loopback address", "127.0.0.1, localhost, ::1")
-    mcp = build_server(host=host, port=port, headless=headless)
+    mcp = build_server(host=host, port=port, headless=headless, evaluator=evaluator)
     try:
-        mcp.run(transport="stdio" if transport == "stdio" else "streamable-http")
+        if transport == "stdio":
+            mcp.run(transport="stdio")
+        else:
+            sock = _bind(host, port)
+            url = f"http://{host}:{sock.getsockname()[1]}/mcp"
+            if announce:
+                announce(url)
+            anyio.run(_serve_http, mcp, sock)
     finally:
         mcp.sessions.close_now()  # type: ignore[attr-defined]
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise ConfigError(
+            "--port", str(port), f"cannot listen on {host}:{port} ({e.strerror})", "a free port, or 0"
+        ) from None
+    return sock
+
+
+async def _serve_http(mcp: FastMCP, sock: socket.socket) -> None:
+    import uvicorn
+
+    logging.getLogger("mcp.server.streamable_http").addFilter(_ClientGone())
+    config = uvicorn.Config(mcp.streamable_http_app(), log_level="warning", access_log=False)
+    await uvicorn.Server(config).serve(sockets=[sock])

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from openapps_sim.envs.actions import ACTION_SPACES
-from openapps_sim.envs.apptools import check_interface
+from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck
+from openapps_sim.envs.apptools import check_action, check_interface, parse_tool_call, refusal
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
@@ -37,11 +37,52 @@ def _browser_thread() -> ThreadPoolExecutor:
     return _POOL
 
 
-class EnvSession:
-    """The environment of one client, driven from its own thread."""
+EXPLANATION_LINE_CHARS = 300
+EXPLANATION_LINES = 40
 
-    def __init__(self, headless: bool = True) -> None:
+
+def shorten_explanation(text: str) -> str:
+    """A reward explanation fit to send: each line at most :data:`EXPLANATION_LINE_CHARS`
+    characters (a 50 KB title typed into a form is not echoed back whole), at most
+    :data:`EXPLANATION_LINES` lines."""
+    lines = []
+    for line in str(text or "").splitlines():
+        if len(line) > EXPLANATION_LINE_CHARS:
+            line = f"{line[:EXPLANATION_LINE_CHARS]}… ({len(line)} characters in all)"
+        lines.append(line)
+    if len(lines) > EXPLANATION_LINES:
+        lines = [*lines[:EXPLANATION_LINES], f"… and {len(lines) - EXPLANATION_LINES} more lines"]
+    return "\n".join(lines)
+
+
+def check_variation(variation: str, source: str = "reset") -> None:
+    """An unknown pack name in ``variation`` as one sentence naming the packs (the server's own
+    check would wrap it in the admin API's words)."""
+    from openapps_sim.config.packs import list_packs, split_expression
+    from openapps_sim.config.sampler import is_generated
+    from openapps_sim.errors import unknown_name
+
+    if not isinstance(variation, str):
+        raise ConfigError(source, "variation", f"expected a pack expression, got {variation!r}", "dark_theme+german")
+    packs = list_packs()
+    for part in split_expression(variation):
+        part = part.strip()
+        if part in packs or is_generated(part) or part.endswith(".yaml") or "/" in part:
+            continue
+        raise unknown_name(source, "variation", part, [*packs, "random-<seed>"])
+
+
+class EnvSession:
+    """The environment of one client, driven from its own thread.
+
+    ``evaluator`` sessions (``openapps mcp --evaluator``) are shown the reward's explanation,
+    which names the expected values; an agent's session sees the reward and success only.
+    """
+
+    def __init__(self, headless: bool = True, evaluator: bool = False) -> None:
         self.headless = headless
+        self.evaluator = evaluator
+        self.max_steps = 0
         self._pool = _browser_thread()
         self.env = None
         self.task_id: str | None = None
@@ -71,7 +112,10 @@ class EnvSession:
         from openapps_sim.envs.registration import make_env
         from openapps_sim.taskkit import get_family
 
-        get_family(task, "task")
+        get_family(task, "reset")
+        check_variation(variation)
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ConfigError("reset", "seed", f"expected a whole number >= 0, got {seed!r}", "0, 1, 2, ...")
         check_interface(interface, "reset")
         if action_space not in ACTION_SPACES:
             raise ConfigError(
@@ -92,6 +136,7 @@ class EnvSession:
             options={"task_kwargs": {"variation": variation, "language": language}, "viewport": viewport},
         )
         self.steps, self.done, self.last = 0, False, {}
+        self.max_steps = int(self.info["task_info"]["max_steps"])  # the interruptions' allowance included
         return {
             "goal": self.obs["goal"],
             "url": self.obs["url"],
@@ -104,25 +149,61 @@ class EnvSession:
 
     def _require(self) -> None:
         if self.env is None or self.obs is None:
-            raise ConfigError("mcp", "reset", "no episode yet", "call reset(task, variation, seed) first")
+            raise ConfigError("mcp", "episode", "no episode yet", "call reset(task, variation, seed) first")
 
     def act(self, action: str) -> dict:
+        """One step: the action checked as the sweep's runner checks it (an invalid one is a
+        step that runs nothing, its category and reason in ``last_action_error``), then run.
+        The episode ends when the task ends it or the step budget is spent (``truncated``)."""
+        from openapps_sim.envs.actions import classify_execution_error
+
         self._require()
         if self.done:
-            raise ConfigError("mcp", "act", "the episode has ended", "reset to start another")
-        self.obs, reward, terminated, truncated, info = self.env.step(self._absolute(action))
+            why = "its step budget is spent" if self.steps >= self.max_steps else "the task ended it"
+            raise ConfigError(
+                "act", "episode", f"the episode has ended after {self.steps} steps ({why})", "reset to start another"
+            )
+        check = self._check(action)
+        terminated = truncated = False
+        if check.category != "valid":
+            self.obs = dict(
+                self.obs,
+                last_action=action,
+                last_action_error=f"invalid action ({check.category}): {check.message}",
+                tool_result=None,
+            )
+            reward, category = float(self.last.get("reward", 0.0)), check.category
+        else:
+            self.obs, reward, terminated, truncated, info = self.env.step(self._absolute(action))
+            ti = info.get("task_info", {})
+            self.last = {"reward": float(reward), "success": bool(ti.get("success"))}
+            category = classify_execution_error(self.obs.get("last_action_error") or "")
         self.steps += 1
+        truncated = bool(truncated) or (not terminated and self.steps >= self.max_steps)
         self.done = bool(terminated or truncated)
-        ti = info.get("task_info", {})
-        self.last = {"reward": float(reward), "success": bool(ti.get("success")), "explanation": ti.get("explanation")}
         return {
             "reward": float(reward),
             "done": self.done,
+            "truncated": truncated,
+            "category": category,
             "last_action_error": self.obs.get("last_action_error") or "",
             **({"tool_result": json.loads(self.obs["tool_result"])} if self.obs.get("tool_result") else {}),
             "url": self.obs["url"],
             "steps": self.steps,
+            "max_steps": self.max_steps,
         }
+
+    def _check(self, action: str) -> ActionCheck:
+        """The runner's check, with the gui interface's own word for an app tool."""
+        if self.interface == "gui" and isinstance(action, str):
+            try:
+                call = parse_tool_call(action)
+            except ValueError:
+                call = None
+            refused = refusal(self.interface, action, call)
+            if refused:
+                return ActionCheck("unknown_action", refused)
+        return check_action(action, self.obs, self.action_space, 1, self.interface)
 
     def _absolute(self, action: str) -> str:
         """``goto('/todo/')`` means this world's todo app: a path is resolved against its origin."""
@@ -151,14 +232,16 @@ class EnvSession:
         self._require()
         task = self.env.unwrapped.task
         ev = task.evaluate_now(None, self.env.unwrapped.page.url)
-        return {
+        out = {
             "reward": ev.reward,
             "success": ev.success,
             "partial_reward": ev.partial,
-            "explanation": ev.explain(),
             "steps": self.steps,
             "done": self.done,
         }
+        if self.evaluator:  # the explanation names the expected values: the answer key
+            out["explanation"] = shorten_explanation(ev.explain())
+        return out
 
     def app_url(self) -> str:
         self._require()

@@ -90,3 +90,44 @@ def save_trajectory(out: Path, trajectory: dict) -> None:
         tdir = out / "trajectories"
         tdir.mkdir(exist_ok=True)
         write_json_atomic(tdir / f"{trajectory['episode_id']}.json", trajectory)
+
+
+LEGACY_EPISODE = "episode.json"  # the one record `openapps run --out` wrote before it appended to results.jsonl
+
+
+def holds_results(folder: Path) -> bool:
+    """Whether ``folder`` is a results folder (of ``openapps sweep`` or ``openapps run --out``)."""
+    folder = Path(folder)
+    return (folder / "results.jsonl").is_file() or (folder / LEGACY_EPISODE).is_file()
+
+
+def result_folders(path: Path) -> list[Path]:
+    """The results folders ``path`` stands for: itself when it is one, else its subfolders that
+    are (a parent of run folders, ``runs/``), in name order; empty when there is none."""
+    path = Path(path)
+    if holds_results(path):
+        return [path]
+    if not path.is_dir():
+        return []
+    return sorted(p for p in path.iterdir() if p.is_dir() and holds_results(p))
+
+
+def read_folder(folder: Path) -> tuple[list[dict], list[str]]:
+    """The records of one results folder: ``results.jsonl``, after the ``episode.json`` an older
+    ``openapps run --out`` left there (so a later record of the same episode wins)."""
+    folder = Path(folder)
+    records: list[dict] = []
+    notes: list[str] = []
+    single = folder / LEGACY_EPISODE
+    if single.is_file():
+        try:
+            rec = json.loads(single.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            notes.append(f"skipped {single}: not readable ({e})")
+        else:
+            if isinstance(rec, dict) and "episode_id" in rec:
+                records.append(upgrade_record(rec))
+            else:
+                notes.append(f"skipped {single}: not an episode record")
+    more, more_notes = read_records(folder / "results.jsonl")
+    return records + more, notes + more_notes

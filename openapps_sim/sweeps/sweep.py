@@ -114,19 +114,36 @@ class _Lock:
         import fcntl
 
         self.path = out / ".sweep.lock"
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(self.fd, 64, 0).decode(errors="replace").strip() or "another process"
-            os.close(self.fd)
-            raise ConfigError(
-                str(out), ".sweep.lock", f"another sweep (pid {holder}) is writing to this folder", "a different --out"
-            ) from None
+        while True:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(self.fd, 64, 0).decode(errors="replace").strip() or "another process"
+                os.close(self.fd)
+                raise ConfigError(
+                    str(out),
+                    ".sweep.lock",
+                    f"another sweep (pid {holder}) is writing to this folder",
+                    "a different --out",
+                ) from None
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(self.fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(self.fd)  # the holder removed the file as we opened it: lock the new one
         os.ftruncate(self.fd, 0)
         os.pwrite(self.fd, str(os.getpid()).encode(), 0)
 
     def release(self) -> None:
+        """Remove the lock file, then drop the lock (removed while held, so a sweep that opened
+        the old file sees it is gone and locks a new one)."""
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
         os.close(self.fd)  # closing drops the flock
 
 
@@ -231,8 +248,13 @@ def _run_locked(spec, out, workers, executor, resume, progress, headless, limit)
         write_json_atomic(manifest_path, manifest_for(spec, workers, executor))
     run_id = hashlib.sha1(f"{spec.spec_hash}:{time.time()}".encode()).hexdigest()[:10]
     writer = ResultsWriter(results_path)
-    bar = Progress(len(episodes), already=done_before, enabled=progress)
+    bar = Progress(len(episodes), already=done_before, enabled=progress and bool(todo))
     bar.render()
+    if progress and not todo:
+        print(
+            f"nothing left to run: all {len(episodes)} episodes of {spec.name} are recorded in {out}",
+            file=sys.stderr,
+        )
 
     def on_result(record: dict, trajectory: dict) -> None:
         save_trajectory(out, trajectory)

@@ -30,6 +30,7 @@ from typing import Any
 
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.taskkit import language as lang_data
+from openapps_sim.taskkit.language import tidy_punctuation
 from openapps_sim.taskkit.reward import StateDiff, describe_event, normalise_world, state_diff
 from openapps_sim.taskkit.scripts import API, UI, Step
 
@@ -250,7 +251,7 @@ class TaskFamily:
         if style not in styles:
             style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
         template = rng.choice(styles[style])
-        return template.format(**self.goal_values(params, language)), style
+        return tidy_punctuation(template.format(**self.goal_values(params, language))), style
 
 
 def instantiate(

@@ -16,6 +16,7 @@ language (the pack's ``shell.lang``, or ``shell.content_lang`` when it sets one)
 
 from __future__ import annotations
 
+import re
 import string
 from functools import lru_cache
 from importlib import resources
@@ -126,3 +127,12 @@ def words(config_or_lang: dict | str, key: str) -> Any:
 
 def fields_of(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+_DOUBLED_STOP = re.compile(r"""([.!?…])(['"’”»«“„]+)\.(?=\s|$)""")
+
+
+def tidy_punctuation(goal: str) -> str:
+    """A quoted value that ends its own sentence ends the goal's too: ``schick 'Ich habe die
+    Schlüssel gelassen.'.`` loses the stop after the quote (``... gelassen.'``)."""
+    return _DOUBLED_STOP.sub(r"\1\2", goal)

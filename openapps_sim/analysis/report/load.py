@@ -9,29 +9,29 @@ from pathlib import Path
 import pandas as pd
 
 import openapps_sim.analysis.metrics as m
-from openapps_sim.sweeps.record import upgrade_record
-from openapps_sim.sweeps.store import read_records
+from openapps_sim.sweeps.store import read_folder, result_folders
 
 
 def load_results(results_dir: Path | str) -> pd.DataFrame:
-    """The results table of a folder: ``results.jsonl`` read, one record per episode id (or the
-    single ``episode.json`` that ``openapps run --out`` writes).
+    """The results table of a folder: ``results.jsonl`` read, one record per episode id. The
+    folder may be one of ``openapps sweep`` or ``openapps run --out`` (an older run's
+    ``episode.json`` included), or a parent of such folders (``runs/``), whose records are read
+    together.
 
     A truncated last line is skipped; notes about it are in ``df.attrs["notes"]``.
     """
-    path = Path(results_dir) / "results.jsonl"
-    single = Path(results_dir) / "episode.json"
-    if not path.exists() and single.is_file():  # the folder of one ``openapps run --out``
-        try:
-            records, notes = [upgrade_record(json.loads(single.read_text(encoding="utf-8")))], []
-        except (OSError, json.JSONDecodeError) as e:
-            raise FileNotFoundError(f"{single} could not be read ({e})") from None
-    elif not path.exists():
+    folders = result_folders(Path(results_dir))
+    if not folders:
+        path = Path(results_dir) / "results.jsonl"
         raise FileNotFoundError(
             f"{path} does not exist: run a sweep first (openapps sweep SPEC --out DIR, or openapps run ... --out DIR)"
         )
-    else:
-        records, notes = read_records(path)
+    records: list[dict] = []
+    notes: list[str] = []
+    for folder in folders:
+        more, more_notes = read_folder(folder)
+        records += more
+        notes += more_notes
     df = pd.DataFrame(records)
     n_raw = len(df)
     df = m.deduplicate(df).reset_index(drop=True)
@@ -53,13 +53,50 @@ def load_manifest(results_dir: Path | str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def trajectory_file(results_dir: Path | str, episode_id: str) -> Path | None:
+    """Where the trajectory of ``episode_id`` is: ``trajectories/<id>.json`` of the folder, or of
+    one of its run folders when it is a parent of several (``runs/``)."""
+    root = Path(results_dir)
+    for folder in [root, *(f for f in result_folders(root) if f != root)]:
+        path = folder / "trajectories" / f"{episode_id}.json"
+        if path.is_file():
+            return path
+    return None
+
+
+def trajectory_files(results_dir: Path | str) -> list[Path]:
+    """Every trajectory file of the folder and of its run folders, in name order."""
+    root = Path(results_dir)
+    found = {}
+    for folder in [root, *(f for f in result_folders(root) if f != root)]:
+        for path in sorted((folder / "trajectories").glob("*.json")):
+            found.setdefault(path.stem, path)
+    return [found[k] for k in sorted(found)]
+
+
+_IMAGE_KEYS = ("screenshot", "thumbnail")
+
+
 def load_trajectory(results_dir: Path | str, episode_id: str) -> dict | None:
-    """``trajectories/<episode_id>.json`` or None."""
-    path = Path(results_dir) / "trajectories" / f"{episode_id}.json"
-    if not path.is_file():
+    """The trajectory of ``episode_id`` (see :func:`trajectory_file`) or None. Found in a run
+    folder under ``results_dir``, its screenshot paths are made relative to ``results_dir``."""
+    path = trajectory_file(results_dir, episode_id)
+    if path is None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    run = path.parent.parent
+    if run != Path(results_dir):
+        prefix = run.relative_to(Path(results_dir)).as_posix()
+        for key in ("first_screenshot", "first_thumbnail"):
+            if data.get(key):
+                data[key] = f"{prefix}/{data[key]}"
+        for step in data.get("steps") or []:
+            for key in _IMAGE_KEYS:
+                if isinstance(step, dict) and step.get(key):
+                    step[key] = f"{prefix}/{step[key]}"
+    return data

@@ -65,13 +65,15 @@ def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int, first: S
     failures, spread over agents and variations (round robin), then successes. Without an
     ``episode_id`` column, trajectory files are taken in name order.
     """
-    tdir = results_dir / "trajectories"
-    if limit <= 0 or not tdir.is_dir():
+    from openapps_sim.analysis.report.load import trajectory_files
+
+    files = trajectory_files(results_dir) if limit > 0 else []
+    if not files:
         return []
     if "episode_id" not in valid.columns:
-        files = sorted(tdir.glob("*.json"))[:limit]
-        return [{"episode_id": f.stem} for f in files]
-    mask = [(tdir / f"{e}.json").is_file() for e in valid["episode_id"].astype(str)]
+        return [{"episode_id": f.stem} for f in files[:limit]]
+    stems = {f.stem for f in files}
+    mask = [e in stems for e in valid["episode_id"].astype(str)]
     have = valid.loc[pd.Series(mask, index=valid.index, dtype=bool)]
     if have.empty:
         return []
@@ -130,7 +132,7 @@ def trajectory_section(
     before the others) and the first ``compare`` success flips side by side; and the ids of the
     episodes shown (links elsewhere point only to those)."""
     from openapps_sim.analysis.report.blocks import Html, P, Section
-    from openapps_sim.analysis.report.load import load_trajectory
+    from openapps_sim.analysis.report.load import load_trajectory, trajectory_files
     from openapps_sim.analysis.report.viewer import episode_view, side_by_side
 
     picked = select_episodes(a.valid, results_dir, max_trajectories, first)
@@ -158,7 +160,7 @@ def trajectory_section(
                 Html(side_by_side(results_dir, [rows[i] for i in ids], min(width, 640), budget, a.min_repeats))
             )
             shown += 1
-    n_with = len(list((results_dir / "trajectories").glob("*.json")))
+    n_with = len(trajectory_files(results_dir))
     blocks.insert(
         0,
         P(

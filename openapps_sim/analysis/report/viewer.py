@@ -15,6 +15,7 @@ import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.metrics.breaks import loop_kinds
 from openapps_sim.analysis.report.fmt import _nan, fmt_num, fmt_seconds
 from openapps_sim.analysis.report.trajectories import _Budget, _embed_image, _url_path
+from openapps_sim.errors import short_action_error
 
 
 def anchor(episode_id: Any) -> str:
@@ -100,7 +101,7 @@ def _step_card(
     if s.get("reasoning"):
         txt.append(Div(str(s["reasoning"])[:800], cls="thought"))
     if err:
-        txt.append(Div(str(err)[:600], cls="err"))
+        txt.append(Div(short_action_error(str(err)), cls="err", title=str(err)[:2000]))
     events = s.get("events") or []
     if events:
         txt.append(Div("events: " + ", ".join(f"{e.get('app')}.{e.get('op')}" for e in events[:8]), cls="events"))

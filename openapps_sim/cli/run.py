@@ -1,0 +1,123 @@
+"""``openapps run``: one episode, printed, and with ``--out`` added to a results folder."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from openapps_sim.errors import EXIT_INFRASTRUCTURE, ConfigError, short_action_error
+
+
+def output_folder(path: str | Path, flag: str = "--out") -> Path:
+    """The folder ``flag`` names, created if need be; a folder that cannot be is one sentence."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(
+            flag, str(folder), f"cannot be created ({e.strerror or e})", "a folder you can write to"
+        ) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(flag, str(folder), "is not writable", "a folder you can write to")
+    return folder
+
+
+def next_trial(spec, out: Path | None):
+    """``spec`` as the next trial of its instance when ``out`` already holds a record of it, so
+    that runs into one folder add up instead of replacing each other."""
+    from dataclasses import replace
+
+    from openapps_sim.sweeps.store import read_folder
+
+    if out is None:
+        return spec
+    seen = {r["episode_id"] for r in read_folder(out)[0]}
+    while spec.episode_id in seen:
+        spec = replace(spec, trial=spec.trial + 1)
+    return spec
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+    from openapps_sim.sweeps.runner import Worker
+    from openapps_sim.taskkit import get_family
+
+    get_family(args.task)
+    parse_viewport(args.viewport, "--viewport")
+    agent = args.agent
+    if agent is None:
+        # The agent named by the config file (agent: openai), else the oracle.
+        from openapps_sim.agents import load_agent_config
+
+        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
+    if args.out and (Path(args.out) / "manifest.json").is_file():
+        raise ConfigError(
+            "--out",
+            args.out,
+            "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results",
+            "a folder of openapps run --out, or a new one",
+        )
+    out = output_folder(args.out) if args.out else None
+    spec = EpisodeSpec(
+        agent=agent,
+        agent_config=args.agent_config,
+        task=args.task,
+        variation=args.variation,
+        seed=args.seed,
+        max_steps=args.max_steps,
+        viewport=args.viewport,
+        language=args.language,
+        record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
+        backend=args.backend,
+    )
+    spec = next_trial(spec, out)
+    if spec.trial:
+        print(f"{out} already holds this episode: recorded as trial {spec.trial}")
+    worker = Worker(headless=not args.headed)
+    try:
+        result = worker.run(spec, out)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        # infrastructure (model server, browser): its own exit code, and the partial record kept
+        partial = getattr(exc, "partial", None)
+        print(f"openapps: infrastructure error, not the agent's: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if out and partial is not None:
+            _keep(out, partial.record, partial.trajectory)
+            print(f"partial record ({partial.record['steps']} steps) written to {out}", file=sys.stderr)
+        return EXIT_INFRASTRUCTURE
+    finally:
+        worker.close()
+    rec, traj = result.record, result.trajectory
+    print(f"goal: {rec['goal']}")
+    for i, step in enumerate(traj["steps"], 1):
+        err = ""
+        if step["error"]:
+            full = args.verbose and short_action_error(step["error"]) != step["error"].strip()
+            err = "   ! " + (
+                step["error"].strip().replace("\n", "\n       ") if full else short_action_error(step["error"])
+            )
+        print(f"{i:>3}. {step['action']}  -> reward {step['reward']:.0f}{err}")
+    print(
+        f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)"
+    )
+    if not rec["success"]:
+        print(traj["explanation"])
+    if out:
+        _keep(out, rec, traj)
+        print(f"record appended to {out / 'results.jsonl'}, trajectory in {out / 'trajectories'}")
+    return 0 if rec["success"] else 1
+
+
+def _keep(out: Path, record: dict, trajectory: dict) -> None:
+    """Append the record to the folder's results.jsonl (as a sweep does) and save the trajectory."""
+    from openapps_sim.sweeps.store import ResultsWriter, save_trajectory
+
+    save_trajectory(out, trajectory)
+    writer = ResultsWriter(out / "results.jsonl")
+    try:
+        writer.write(record)
+    finally:
+        writer.close()

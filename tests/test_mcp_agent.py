@@ -1,0 +1,102 @@
+"""The MCP server as the agent under test meets it, through the MCP SDK's own client: invalid
+actions sorted as docs/agents.md sorts them, one-sentence mistakes, the step budget ending the
+episode, and no answer key unless the server was started for an evaluator (issue 26 point 4,
+issue 23 points 7 and 9)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.memory import create_connected_server_and_client_session
+
+from openapps_sim.service.session import EXPLANATION_LINE_CHARS, shorten_explanation
+
+from .test_mcp import _text, run_async
+
+
+def _error(result) -> str:
+    assert result.isError, result.content
+    return result.content[0].text
+
+
+def test_a_long_explanation_is_cut_per_line():
+    text = shorten_explanation("1 state difference(s):\n  todo.items: unexpected todo '" + "x" * 50_000 + "'")
+    first, second = text.splitlines()
+    assert first == "1 state difference(s):"
+    assert len(second) < EXPLANATION_LINE_CHARS + 40 and second.endswith("(50032 characters in all)")
+    many = shorten_explanation("\n".join(f"line {i}" for i in range(100)))
+    assert many.splitlines()[-1] == "… and 60 more lines"
+
+
+@pytest.mark.browser
+def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_answer_key():
+    async def main():
+        params = StdioServerParameters(command=sys.executable, args=["-m", "openapps_sim.cli", "mcp"])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            nope = _error(await s.call_tool("list_tasks", {"app": "nope"}))
+            assert nope.startswith("list_tasks: app: unknown app 'nope'; allowed: calendar, code_editor")
+            text = _error(await s.call_tool("reset", {"task": "todo.add_item", "variation": "dark_theme+nope"}))
+            assert text.startswith("reset: variation: unknown name 'nope'; allowed: ") and "dark_theme" in text
+            assert "server:" not in text and "--variation" not in text and "Error executing" not in text
+            text = _error(await s.call_tool("reset", {"task": "todo.nope"}))
+            assert text.startswith("reset: task: unknown name 'todo.nope'; allowed: calendar.add_event")
+            text = _error(await s.call_tool("reset", {"task": "todo.add_item", "seed": "abc"}))
+            assert text == "reset: seed: expected a whole number, got 'abc'"
+            text = _error(await s.call_tool("reset", {"task": "todo.add_item", "seed": -2}))
+            assert text.startswith("reset: seed: expected a whole number >= 0, got -2")
+
+            families = {t["id"]: t for t in json.loads(_text(await s.call_tool("list_tasks", {"app": "todo"})))}
+            reset = json.loads(
+                _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "variation": "interrupt_crash"}))
+            )
+            budget = reset["max_steps"]
+            assert budget > families["todo.add_item"]["max_steps"]  # the interruption's allowance is in it
+            sorted_as = {
+                "click 12": "malformed",
+                "__import__('os').system('id')": "unknown_action",
+                "fill('1')": "bad_arguments",
+                "click('99999')": "bad_arguments",
+            }
+            for n, (action, category) in enumerate(sorted_as.items(), 1):
+                step = json.loads(_text(await s.call_tool("act", {"action": action})))
+                assert step["category"] == category, (action, step)
+                assert step["last_action_error"].startswith(f"invalid action ({category}): "), step
+                assert step["steps"] == n and not step["done"]
+            reward = json.loads(_text(await s.call_tool("get_reward", {})))
+            assert reward["reward"] == 0 and "explanation" not in reward  # the agent never sees the answer key
+            steps = [json.loads(_text(await s.call_tool("act", {"action": "noop()"}))) for _ in range(budget - 4)]
+            assert [st["done"] for st in steps] == [False] * (budget - 5) + [True]
+            assert steps[-1]["truncated"] and steps[-1]["steps"] == budget
+            over = _error(await s.call_tool("act", {"action": "noop()"}))
+            assert over == (
+                f"act: episode: the episode has ended after {budget} steps (its step budget is spent); "
+                "allowed: reset to start another"
+            )
+
+    run_async(main)
+
+
+@pytest.mark.browser
+def test_an_evaluator_server_explains_the_reward_without_echoing_long_values():
+    from openapps_sim.service.mcp_server import build_server
+
+    async def main():
+        server = build_server(evaluator=True)
+        try:
+            async with create_connected_server_and_client_session(server) as s:
+                await s.call_tool("reset", {"task": "todo.add_item", "seed": 1})
+                huge = "Buy " + "oat milk " * 6000
+                step = json.loads(_text(await s.call_tool("todo_add_item", {"title": huge})))
+                assert step["last_action_error"] == "" and step["category"] == "valid", step
+                reward = json.loads(_text(await s.call_tool("get_reward", {})))
+                assert reward["reward"] == 0 and "todo.items" in reward["explanation"]
+                assert len(reward["explanation"]) < 2000 and "characters in all" in reward["explanation"]
+        finally:
+            server.sessions.close_now()
+
+    run_async(main)
