@@ -100,3 +100,24 @@ def test_an_evaluator_server_explains_the_reward_without_echoing_long_values():
             server.sessions.close_now()
 
     run_async(main)
+
+
+def test_an_mcp_episode_on_the_text_backend_needs_no_browser():
+    async def main():
+        params = StdioServerParameters(command=sys.executable, args=["-m", "openapps_sim.cli", "mcp"])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            text = _error(await s.call_tool("reset", {"task": "todo.add_item", "backend": "firefox"}))
+            assert text.startswith("reset: backend: unknown backend 'firefox'; allowed: chromium, text")
+            reset = json.loads(
+                _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 3, "backend": "text"}))
+            )
+            assert reset["backend"] == "text"
+            tree = _text(await s.call_tool("observe", {"mode": "text"}))
+            assert "RootWebArea" in tree and "[" in tree
+            shot = _error(await s.call_tool("observe", {"mode": "screenshot"}))
+            assert "text backend renders no pixels" in shot
+            done = json.loads(_text(await s.call_tool("act", {"action": "todo.add_item(title='Clean the fridge')"})))
+            assert done["reward"] == 1
+
+    run_async(main)

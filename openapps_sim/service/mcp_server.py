@@ -165,13 +165,15 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
         action_space: str = "bid",
         viewport: str = "1280x720",
         interface: str = "mixed",
+        backend: str = "chromium",
     ) -> str:
         """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
         goal. `action_space`: bid (element ids), coord (pixels) or all. `interface`: gui (page
-        actions only), api (app tools only) or mixed (both)."""
+        actions only), api (app tools only) or mixed (both). `backend`: chromium (a real browser)
+        or text (no browser, the same accessibility tree; no screenshots)."""
         env = sessions.get(ctx)
         vp = _parse_viewport(viewport)
-        result = await env.call(env.reset, task, variation, seed, language, action_space, vp, interface)
+        result = await env.call(env.reset, task, variation, seed, language, action_space, vp, interface, backend)
         return json.dumps(result, ensure_ascii=False)
 
     @mcp.tool()

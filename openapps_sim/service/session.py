@@ -93,6 +93,7 @@ class EnvSession:
         self.done = False
         self.action_space = "bid"
         self.interface = "mixed"
+        self.backend = "chromium"
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
@@ -108,8 +109,9 @@ class EnvSession:
         action_space: str,
         viewport: dict,
         interface: str = "mixed",
+        backend: str = "chromium",
     ) -> dict:
-        from openapps_sim.envs.registration import make_env
+        from openapps_sim.envs.registration import BACKENDS, make_env
         from openapps_sim.taskkit import get_family
 
         get_family(task, "reset")
@@ -117,20 +119,24 @@ class EnvSession:
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ConfigError("reset", "seed", f"expected a whole number >= 0, got {seed!r}", "0, 1, 2, ...")
         check_interface(interface, "reset")
+        if backend not in BACKENDS:
+            raise ConfigError("reset", "backend", f"unknown backend {backend!r}", ", ".join(BACKENDS))
         if action_space not in ACTION_SPACES:
             raise ConfigError(
                 "reset", "action_space", f"unknown action space {action_space!r}", ", ".join(ACTION_SPACES)
             )
-        if self.env is not None and (self.task_id, self.action_space, self.interface) != (
+        if self.env is not None and (self.task_id, self.action_space, self.interface, self.backend) != (
             task,
             action_space,
             interface,
+            backend,
         ):
             self.env.close()  # an env is one task with one action space (BrowserGym's contract)
             self.env = None
         if self.env is None:
-            self.env = make_env(task, headless=self.headless, action_space=action_space, interface=interface)
-            self.task_id, self.action_space, self.interface = task, action_space, interface
+            kwargs = {"headless": self.headless} if backend == "chromium" else {"obs_mode": "axtree"}
+            self.env = make_env(task, backend=backend, action_space=action_space, interface=interface, **kwargs)
+            self.task_id, self.action_space, self.interface, self.backend = task, action_space, interface, backend
         self.obs, self.info = self.env.reset(
             seed=seed,
             options={"task_kwargs": {"variation": variation, "language": language}, "viewport": viewport},
@@ -144,6 +150,7 @@ class EnvSession:
             "variation": variation,
             "seed": seed,
             "interface": interface,
+            "backend": backend,
             "max_steps": self.info["task_info"]["max_steps"],
         }
 
@@ -218,6 +225,10 @@ class EnvSession:
 
     def screenshot_png(self) -> bytes:
         self._require()
+        if self.backend == "text":
+            raise ConfigError(
+                "observe", "mode", "the text backend renders no pixels (reset with backend='chromium')", "text"
+            )
         from PIL import Image
 
         page = self.env.unwrapped.page
