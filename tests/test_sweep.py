@@ -88,6 +88,9 @@ def test_validity_sweeps_cover_every_pack_and_every_decision_family():
     kinds = {"decision", "math", "count", "lookup", "constraint", "order"}
     assert set(decisions.tasks) == {f for f, fam in all_families().items() if fam.category in kinds}
     assert decisions.variations == packs.variations and not set(decisions.seeds) & set(packs.seeds)
+    text = load_spec("oracle_text")  # the text backend's matrix: every family x every pack x 3 seeds
+    assert sorted(text.variations) == sorted(list_packs()) and set(text.tasks) == set(all_families())
+    assert text.backends == ["text"] and text.seeds == [0, 1, 2]
 
 
 @pytest.mark.browser
