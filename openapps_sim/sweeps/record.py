@@ -14,6 +14,9 @@ from typing import Any
 from openapps_sim.errors import ConfigError
 
 RECORD_VERSION = 1
+INFRASTRUCTURE = "infrastructure"  # a dead browser or app server: retried once, excluded, rerun on --resume
+MODEL_SERVICE = "model_service"  # the model API failed after its own retries: excluded, rerun on --resume
+ERROR_KINDS = (INFRASTRUCTURE, MODEL_SERVICE)
 
 
 @dataclass(frozen=True)
@@ -137,8 +140,13 @@ RECORD_FIELDS: dict[str, str] = {
     "invalid_detail": "invalid-action summary",
     "apps_visited": "apps opened, in order",
     "apps_opened_by_interruptions": "the apps of apps_visited that an interruption's button opened (not chosen by the agent)",
-    "error": "infrastructure error (a dead browser or server, not caused by an action) that stopped it, else null",
-    "traceback": "last lines of its traceback, else null",
+    "error": "the failure that stopped it and is not the agent's (error_kind says which), else null; such a record is "
+    "left out of every agent metric and runs again on --resume",
+    "error_kind": "infrastructure (a dead browser or app server, not caused by an action) or model_service (the "
+    "agent's model API still failed after its retries), else null",
+    "agent_error": "the agent's own exception (type: message) that ended the episode, else null: a failed episode of "
+    "that agent, counted in its success rate and never run again",
+    "traceback": "last lines of the traceback of error or agent_error, else null",
     "attempt": "1, or 2 after an infrastructure retry",
     "duration_s": "wall time",
     "tokens": "LLM token usage",
@@ -193,6 +201,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "apps_visited": [],
         "apps_opened_by_interruptions": [],
         "error": None,
+        "error_kind": None,
+        "agent_error": None,
         "traceback": None,
         "attempt": attempt,
         "duration_s": 0.0,
@@ -218,7 +228,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
 
 # Fields added to the record after results were already written, with the value every older
 # record meant: before the interface axis, every episode acted through the pages.
-LATER_FIELDS: dict[str, Any] = {"interface": "gui"}
+# Before error_kind, every error was filed as infrastructure (agent_error did not exist).
+LATER_FIELDS: dict[str, Any] = {"interface": "gui", "error_kind": None, "agent_error": None}
 
 
 def upgrade_record(record: dict) -> dict:
@@ -227,13 +238,20 @@ def upgrade_record(record: dict) -> dict:
     not a version of its own."""
     for key, value in LATER_FIELDS.items():
         record.setdefault(key, value)
+    if record.get("error") and not record.get("error_kind"):
+        record["error_kind"] = INFRASTRUCTURE
     return record
 
 
-def error_record(spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float) -> dict:
+def error_record(
+    spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float, kind: str = INFRASTRUCTURE
+) -> dict:
+    """The record of an episode stopped by a failure that is not the agent's (``kind``: one of
+    :data:`ERROR_KINDS`)."""
     record = new_record(spec, run_id, attempt)
     record.update(
         error=f"{type(exc).__name__}: {exc}"[:2000],
+        error_kind=kind,
         traceback=traceback.format_exc()[-4000:],
         duration_s=round(duration, 3),
     )
