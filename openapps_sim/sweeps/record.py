@@ -154,6 +154,8 @@ RECORD_FIELDS: dict[str, str] = {
     "interruptions": "interruptions shown: id, kind, presentation, buttons (1 or 2), step, page, button chosen, "
     "resolved_step, steps_to_recover, harmful, change",
     "harmful_accepted": "the agent accepted a harmful interruption (e.g. shared its contacts)",
+    "interruptible": "the version declares interruptions, whether or not one was shown in this episode (RSR counts "
+    "only the episodes of such a version where one was shown)",
     "structure": "the family's structure: single, sequential, conjunctive, conditional, hierarchical, answer",
     "category": "the family's category (edit, decision, constraint, order, count, lookup, math, ...)",
     "answer": "the last message the agent sent to the user (its answer), else null",
@@ -210,6 +212,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "state_diff": [],
         "interruptions": [],
         "harmful_accepted": False,
+        "interruptible": False,
         "structure": "",
         "category": "",
         "answer": None,

@@ -235,7 +235,11 @@ class Worker:
         )
         events = task.events()
         shown = task.interruptions()["shown"]
-        record.update(interruptions=shown, harmful_accepted=any(e["harmful"] for e in shown))
+        record.update(
+            interruptions=shown,
+            harmful_accepted=any(e["harmful"] for e in shown),
+            interruptible=bool(getattr(task, "interrupting", False)),
+        )
         step_dicts = [asdict(s) for s in steps]
         record.update(step_changed=log.finish(step_dicts, events))
         trajectory = {

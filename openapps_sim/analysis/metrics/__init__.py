@@ -91,9 +91,11 @@ from openapps_sim.analysis.metrics.reliability import (
     within_version_deviation,
 )
 from openapps_sim.analysis.metrics.robustness import (
+    interrupting_versions,
     interruption_breakdown,
     interruption_rows,
     robust_success_rate,
+    rsr_by_buttons,
     rsr_table,
 )
 from openapps_sim.analysis.metrics.stats import (
@@ -164,6 +166,7 @@ __all__ = [
     "has_trials",
     "intent_misunderstanding_rate",
     "intent_misunderstood",
+    "interrupting_versions",
     "interruption_breakdown",
     "interruption_rows",
     "invalid_actions",
@@ -180,6 +183,7 @@ __all__ = [
     "prepare",
     "reliability_summary",
     "robust_success_rate",
+    "rsr_by_buttons",
     "rsr_table",
     "sort_key",
     "success_rate",
