@@ -163,7 +163,10 @@ RECORD_FIELDS: dict[str, str] = {
     "ops": "the episode's state-changing operations from the app event log ({app, op, args})",
     "decisions": "per decision depth, whether the first operation took the correct branch (branching tasks)",
     "correct_branch": "the branch the world called for (branching tasks), else null",
-    "wlcs": "weighted LCS of the operations against the oracle's (DAC-Bench), else null",
+    "wlcs": "weighted LCS of the operations against the oracle's (DAC-Bench); null where the family expects no "
+    "operation (return-value and navigation families: undefined) or declares none",
+    "expected_ops": "how many state-changing operations the oracle's plan performs (0: the family expects none), "
+    "else null",
     "milestones": "each essential state with the step it was first reached at (null: never)",
     "esar": "essential-state achieved rate: share of milestones reached",
     "first_milestone_step": "step at which the first milestone was reached, else null",
@@ -221,6 +224,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "decisions": None,
         "correct_branch": None,
         "wlcs": None,
+        "expected_ops": None,
         "milestones": {},
         "esar": None,
         "first_milestone_step": None,

@@ -295,7 +295,9 @@ def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> d
         "ops": ops,
         "decisions": inst.branching.decisions(ops) if inst.branching is not None else None,
         "correct_branch": inst.branching.correct if inst.branching is not None else None,
-        "wlcs": wlcs(ops, inst.oracle_ops),
+        # W-LCS is undefined (N = 0 in DAC-Bench's formula) where the family expects no operation
+        "wlcs": wlcs(ops, inst.oracle_ops) if inst.oracle_ops else None,
+        "expected_ops": len(inst.oracle_ops) if inst.oracle_ops is not None else None,
         "milestones": reached,
         **milestone_summary(reached, n_steps),
     }
