@@ -10,7 +10,7 @@ import json
 import pytest
 
 from openapps_sim.taskkit import evaluate, get_family, instantiate
-from openapps_sim.taskkit.answers import names_a_rival, parse_dates, parse_times, rival_texts, same_answer
+from openapps_sim.taskkit.answers import same_answer
 from openapps_sim.web.world import World
 
 
@@ -61,6 +61,8 @@ def test_a_text_answer_wrapped_in_a_sentence_passes(family_id, seed, template):
 
 
 def test_another_place_note_is_a_competitor_and_a_short_phrase_is_not():
+    from openapps_sim.taskkit.answers import names_a_rival, rival_texts
+
     fam, inst = instance("maps.place_note", 2)
     rivals = rival_texts(inst.initial, fam.apps, inst.expected_answer)
     assert rivals and all(r != inst.expected_answer.lower() for r in rivals)
@@ -85,6 +87,8 @@ def test_time_answers_wrapped_pass_and_every_events_time_fails():
     assert evaluate(fam, inst, inst.initial, listing).answer_ok is False
     # a date next to the time is not a second time
     assert same_answer("time", "On 14.03.2026 it starts at 9:30.", "09:30")
+    from openapps_sim.taskkit.answers import parse_times
+
     assert parse_times("9:30 or 2:30 pm, 19 Uhr") == [570, 870, 1140]
 
 
@@ -103,6 +107,8 @@ def test_date_answers_wrapped_pass_and_a_second_date_fails():
     assert same_answer("date", "14.03.2026 (2026-03-14)", "2026-03-14")  # the same date twice
     assert not same_answer("date", "2026-03-14, or maybe 2026-03-21", "2026-03-14")
     assert not same_answer("date", "March 14, 2026 and 21 March 2026", "2026-03-14")
+    from openapps_sim.taskkit.answers import parse_dates
+
     assert [d.day for d in parse_dates("14.03.2026 then 2026-03-21")] == [14, 21]
 
 
