@@ -98,7 +98,7 @@ def headline(a: Analysis) -> Section:
 def robustness(a: Analysis) -> Section:
     blocks: list[Any] = []
     for caption, h, rows in robustness_tables(a.df, a.baseline):
-        blocks.append(Table(h, rows, ["l"] * (len(h) - 4) + ["r"] * 4, caption=caption))
+        blocks.append(Table(h, rows, ["l"] * 2 + ["r"] * (len(h) - 2), caption=caption))
     return Section("robustness", "Robustness to interruptions and other versions", blocks)
 
 
