@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.robustness import robustness_tables
@@ -123,3 +124,20 @@ def test_rsr_per_button_mode():
     assert headers[2] == "Buttons" and [r[2] for r in mode_rows] == ["1", "2"]
     [(_, headers, rsr_rows)] = [t for t in tables if t[0].startswith("RSR (D-GARA)")]
     assert rsr_rows[0][4] == "3/4 (25.0%)"  # interrupted units, and the share nothing interrupted
+
+
+@pytest.mark.browser
+def test_records_say_whether_their_version_interrupts():
+    """RSR needs to know a version interrupts even where nothing was shown (api interface, a
+    probability, a later step): the runner records it from the world's configuration."""
+    from openapps_sim.sweeps.record import EpisodeSpec
+    from openapps_sim.sweeps.runner import Worker, run_with_retry
+
+    worker = Worker()
+    try:
+        quiet = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "default", 0), None, "r").record
+        loud = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "interrupt_permission", 0), None, "r")
+    finally:
+        worker.close()
+    assert quiet["interruptible"] is False and quiet["interruptions"] == []
+    assert loud.record["interruptible"] is True and loud.record["interruptions"]
