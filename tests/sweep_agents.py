@@ -97,3 +97,19 @@ class SeedRecorder(Agent):
 
     def act(self, obs: dict) -> str:
         return f"send_msg_to_user('seed {self.seed}')"
+
+
+class RaisesOnStep2Agent(Agent):
+    """Acts once (a valid no-op), then raises its own exception on step 2: a bug of the agent,
+    so a failed episode of this agent, never an infrastructure error."""
+
+    name = "raises_on_step_2"
+
+    def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
+        self.n = 0
+
+    def act(self, obs: dict) -> str:
+        self.n += 1
+        if self.n == 2:
+            raise ValueError("the agent's own bug on step 2")
+        return "noop()"

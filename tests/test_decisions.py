@@ -309,6 +309,22 @@ def test_progress_summary_averages_only_where_a_metric_applies():
     assert s["decision_accuracy"] == 0.5 and s["deeper_decision_accuracy"] == 0.0
     assert s["wlcs"] == 0.5 and s["answer_accuracy"] == 0.0
     assert s["first_milestone_step"] == 2.5 and s["steps_after_last_milestone"] == 1.0
+    # W-LCS where the family expects no operation is undefined ("–") and left out of the mean,
+    # whether the record says so (expected_ops 0) or is older and holds the 1 of doing nothing
+    nothing = [
+        dict(rows[0], expected_ops=2),
+        dict(rows[1], expected_ops=2),
+        dict(rows[2], task="t.look", wlcs=1.0, expected_ops=0, structure="single"),
+        dict(rows[2], task="t.answer_old", wlcs=1.0, structure="answer"),
+    ]
+    w = m.progress_summary(pd.DataFrame(nothing), ["agent", "task"]).set_index("task")["wlcs"]
+    assert w["t.branch"] == 0.5 and np.isnan(w["t.look"]) and np.isnan(w["t.answer_old"])
+    assert m.progress_summary(pd.DataFrame(nothing), ["agent"]).iloc[0]["wlcs"] == 0.5
+    from openapps_sim.analysis.report.progress import progress_tables
+
+    [(_, headers, cells)] = [t for t in progress_tables(pd.DataFrame(nothing)) if t[0] == "By agent and task"]
+    look = next(r for r in cells if r[1] == "t.look")
+    assert look[headers.index("W-LCS")] == "–"
     old = m.progress_summary(pd.DataFrame([dict(base, agent="B", task="x", seed=0, success=True, reward=1.0)]))
     assert np.isnan(old.iloc[0]["decision_accuracy"]) and old.iloc[0]["n"] == 1
 
@@ -329,6 +345,8 @@ def test_records_of_oracle_episodes_carry_decisions_answers_and_milestones():
         ans = run_with_retry(worker, EpisodeSpec("oracle", "shop.cart_total_shipping", "german", 0), None, "r").record
         assert ans["success"] and ans["answer_ok"] is True and "," in ans["answer"]
         assert ans["ops"] == [] and ans["esar"] == 1.0 and ans["category"] == "math"
+        # no operation expected: W-LCS is undefined, not 1 for doing nothing
+        assert ans["wlcs"] is None and ans["expected_ops"] == 0 and br["expected_ops"] >= 1
         assert set(RECORD_FIELDS) >= set(br)
     finally:
         worker.close()

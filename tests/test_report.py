@@ -231,7 +231,8 @@ def test_markdown_headline_matches_metrics(written):
     assert alpha[1] == "6" and alpha[2].startswith("66.7% [")
     assert alpha[3].startswith("0.236 [") and alpha[4].startswith("0.471 [") and alpha[5].startswith("2.00× [")
     assert alpha[6] == "0.17" and alpha[7] == "0.17" and alpha[8] == "16.7%"
-    assert rows["beta"][1] == "6" and rows["beta"][-1] == "1"  # the error is counted apart
+    assert rows["beta"][1] == "6" and rows["beta"][-1] == "1 / 0"  # the error is counted apart (infra / model)
+    assert rows["beta"][-2] == "0"  # no agent exception
     assert rows["beta"][5].startswith("1.00× [")
 
 
@@ -251,7 +252,10 @@ def test_markdown_sections_match_metrics(written):
     assert beh["alpha"][:4] == ["alpha", "default", "3", "0.00"]
     assert "| alpha | dark_theme | 3 | 0.33 | 33% | 0.00 | 0.50 | 0.33 |" in md
     assert "No axis other than the variation varied" in md
-    assert "## Infrastructure errors" in md and "TargetClosedError: browser closed" in md
+    assert (
+        "## Failures: infrastructure, model service, agent exceptions" in md
+        and "TargetClosedError: browser closed" in md
+    )
     assert "| Spec hash | feedc0ffee123456 |" in md
     assert "skipped a truncated last line" in md
 

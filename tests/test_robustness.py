@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.robustness import robustness_tables
@@ -72,5 +73,71 @@ def test_breakdown_by_kind_and_buttons():
 
 def test_report_tables():
     captions = [c for c, _, _ in robustness_tables(table())]
-    assert len(captions) == 2 and "RSR" in captions[0]
+    assert len(captions) == 3 and "RSR" in captions[0] and "button mode" in captions[1]
     assert robustness_tables(pd.DataFrame([episode("a", "t", 0, "default", True)])) == []
+
+
+def _mixed_table(interruptible=True):
+    """Four units solved in the baseline; in the interrupting version three ran with nothing shown
+    (and succeeded), one was interrupted and failed."""
+    rows = [episode("a", "t", seed, "default", True) for seed in range(4)]
+    for seed in range(3):
+        rows.append(dict(episode("a", "t", seed, "interrupt_mixed", True), interruptible=interruptible))
+    rows.append(
+        dict(episode("a", "t", 3, "interrupt_mixed", False, [shown("crash", 1, "restart")]), interruptible=True)
+    )
+    return pd.DataFrame(rows)
+
+
+def test_rsr_counts_only_units_where_an_interruption_was_shown():
+    r = m.robust_success_rate(_mixed_table(), "default", "interrupt_mixed").iloc[0]
+    assert r["rsr"] == 0.0  # not 0.75: the three successes were never interrupted
+    assert r["units"] == 4 and r["interrupted"] == 1 and r["solved"] == 1
+    assert math.isclose(r["uninterrupted_share"], 0.75)
+    assert r["interrupted_sr"] == 0.0 and math.isclose(r["variation_sr"], 0.75)
+    # a version that interrupts but showed nothing (e.g. api interface): nothing to measure
+    quiet = _mixed_table()
+    quiet = quiet[~((quiet["variation"] == "interrupt_mixed") & (quiet["seed"] == 3))]
+    r = m.robust_success_rate(quiet, "default", "interrupt_mixed").iloc[0]
+    assert math.isnan(r["rsr"]) and r["uninterrupted_share"] == 1.0 and r["interrupted"] == 0
+    # a version that never interrupts (a language) counts every unit
+    lang = _mixed_table().replace({"variation": {"interrupt_mixed": "german"}})
+    lang["interruptions"] = [[] for _ in range(len(lang))]
+    lang["interruptible"] = False
+    r = m.robust_success_rate(lang, "default", "german").iloc[0]
+    assert math.isclose(r["rsr"], 0.75) and math.isnan(r["uninterrupted_share"])
+
+
+def test_rsr_per_button_mode():
+    rows = [episode("a", "t", seed, "default", True) for seed in range(4)]
+    rows += [
+        episode("a", "t", 0, "interrupt_x", True, [shown("permission", 2, "deny")]),
+        episode("a", "t", 1, "interrupt_x", False, [shown("permission", 2, "accept", harmful=True)]),
+        episode("a", "t", 2, "interrupt_x", True, [shown("crash", 1, "restart")]),
+        episode("a", "t", 3, "interrupt_x", True),  # nothing shown: in no mode
+    ]
+    out = m.rsr_by_buttons(pd.DataFrame(rows)).set_index("buttons")
+    assert out.loc[1, "rsr"] == 1.0 and out.loc[1, "interrupted"] == 1
+    assert out.loc[2, "rsr"] == 0.5 and out.loc[2, "interrupted"] == 2 and out.loc[2, "units"] == 4
+    tables = robustness_tables(pd.DataFrame(rows))
+    [(_, headers, mode_rows)] = [t for t in tables if "button mode" in t[0]]
+    assert headers[2] == "Buttons" and [r[2] for r in mode_rows] == ["1", "2"]
+    [(_, headers, rsr_rows)] = [t for t in tables if t[0].startswith("RSR (D-GARA)")]
+    assert rsr_rows[0][4] == "3/4 (25.0%)"  # interrupted units, and the share nothing interrupted
+
+
+@pytest.mark.browser
+def test_records_say_whether_their_version_interrupts():
+    """RSR needs to know a version interrupts even where nothing was shown (api interface, a
+    probability, a later step): the runner records it from the world's configuration."""
+    from openapps_sim.sweeps.record import EpisodeSpec
+    from openapps_sim.sweeps.runner import Worker, run_with_retry
+
+    worker = Worker()
+    try:
+        quiet = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "default", 0), None, "r").record
+        loud = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "interrupt_permission", 0), None, "r")
+    finally:
+        worker.close()
+    assert quiet["interruptible"] is False and quiet["interruptions"] == []
+    assert loud.record["interruptible"] is True and loud.record["interruptions"]

@@ -103,6 +103,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(
         f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)"
     )
+    if rec.get("agent_error"):
+        print(f"the agent raised (a failure of the agent, not an infrastructure error): {rec['agent_error']}")
     if not rec["success"]:
         print(traj["explanation"])
     if out:

@@ -14,6 +14,9 @@ from typing import Any
 from openapps_sim.errors import ConfigError
 
 RECORD_VERSION = 1
+INFRASTRUCTURE = "infrastructure"  # a dead browser or app server: retried once, excluded, rerun on --resume
+MODEL_SERVICE = "model_service"  # the model API failed after its own retries: excluded, rerun on --resume
+ERROR_KINDS = (INFRASTRUCTURE, MODEL_SERVICE)
 
 
 @dataclass(frozen=True)
@@ -141,8 +144,13 @@ RECORD_FIELDS: dict[str, str] = {
     "invalid_detail": "invalid-action summary",
     "apps_visited": "apps opened, in order",
     "apps_opened_by_interruptions": "the apps of apps_visited that an interruption's button opened (not chosen by the agent)",
-    "error": "infrastructure error (a dead browser or server, not caused by an action) that stopped it, else null",
-    "traceback": "last lines of its traceback, else null",
+    "error": "the failure that stopped it and is not the agent's (error_kind says which), else null; such a record is "
+    "left out of every agent metric and runs again on --resume",
+    "error_kind": "infrastructure (a dead browser or app server, not caused by an action) or model_service (the "
+    "agent's model API still failed after its retries), else null",
+    "agent_error": "the agent's own exception (type: message) that ended the episode, else null: a failed episode of "
+    "that agent, counted in its success rate and never run again",
+    "traceback": "last lines of the traceback of error or agent_error, else null",
     "attempt": "1, or 2 after an infrastructure retry",
     "duration_s": "wall time",
     "tokens": "LLM token usage",
@@ -150,6 +158,8 @@ RECORD_FIELDS: dict[str, str] = {
     "interruptions": "interruptions shown: id, kind, presentation, buttons (1 or 2), step, page, button chosen, "
     "resolved_step, steps_to_recover, harmful, change",
     "harmful_accepted": "the agent accepted a harmful interruption (e.g. shared its contacts)",
+    "interruptible": "the version declares interruptions, whether or not one was shown in this episode (RSR counts "
+    "only the episodes of such a version where one was shown)",
     "structure": "the family's structure: single, sequential, conjunctive, conditional, hierarchical, answer",
     "category": "the family's category (edit, decision, constraint, order, count, lookup, math, ...)",
     "answer": "the last message the agent sent to the user (its answer), else null",
@@ -157,7 +167,10 @@ RECORD_FIELDS: dict[str, str] = {
     "ops": "the episode's state-changing operations from the app event log ({app, op, args})",
     "decisions": "per decision depth, whether the first operation took the correct branch (branching tasks)",
     "correct_branch": "the branch the world called for (branching tasks), else null",
-    "wlcs": "weighted LCS of the operations against the oracle's (DAC-Bench), else null",
+    "wlcs": "weighted LCS of the operations against the oracle's (DAC-Bench); null where the family expects no "
+    "operation (return-value and navigation families: undefined) or declares none",
+    "expected_ops": "how many state-changing operations the oracle's plan performs (0: the family expects none), "
+    "else null",
     "milestones": "each essential state with the step it was first reached at (null: never)",
     "esar": "essential-state achieved rate: share of milestones reached",
     "first_milestone_step": "step at which the first milestone was reached, else null",
@@ -198,6 +211,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "apps_visited": [],
         "apps_opened_by_interruptions": [],
         "error": None,
+        "error_kind": None,
+        "agent_error": None,
         "traceback": None,
         "attempt": attempt,
         "duration_s": 0.0,
@@ -205,6 +220,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "state_diff": [],
         "interruptions": [],
         "harmful_accepted": False,
+        "interruptible": False,
         "structure": "",
         "category": "",
         "answer": None,
@@ -213,6 +229,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "decisions": None,
         "correct_branch": None,
         "wlcs": None,
+        "expected_ops": None,
         "milestones": {},
         "esar": None,
         "first_milestone_step": None,
@@ -223,7 +240,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
 
 # Fields added to the record after results were already written, with the value every older
 # record meant: before the interface axis, every episode acted through the pages.
-LATER_FIELDS: dict[str, Any] = {"interface": "gui", "backend": "chromium"}
+# Before error_kind, every error was filed as infrastructure (agent_error did not exist).
+LATER_FIELDS: dict[str, Any] = {"interface": "gui", "backend": "chromium", "error_kind": None, "agent_error": None}
 
 
 def upgrade_record(record: dict) -> dict:
@@ -232,13 +250,20 @@ def upgrade_record(record: dict) -> dict:
     not a version of its own."""
     for key, value in LATER_FIELDS.items():
         record.setdefault(key, value)
+    if record.get("error") and not record.get("error_kind"):
+        record["error_kind"] = INFRASTRUCTURE
     return record
 
 
-def error_record(spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float) -> dict:
+def error_record(
+    spec: EpisodeSpec, run_id: str, attempt: int, exc: BaseException, duration: float, kind: str = INFRASTRUCTURE
+) -> dict:
+    """The record of an episode stopped by a failure that is not the agent's (``kind``: one of
+    :data:`ERROR_KINDS`)."""
     record = new_record(spec, run_id, attempt)
     record.update(
         error=f"{type(exc).__name__}: {exc}"[:2000],
+        error_kind=kind,
         traceback=traceback.format_exc()[-4000:],
         duration_s=round(duration, 3),
     )

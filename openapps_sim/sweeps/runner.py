@@ -17,7 +17,16 @@ from urllib.parse import urlparse
 
 from openapps_sim.agent import Agent
 from openapps_sim.errors import ConfigError, SweepStopped
-from openapps_sim.sweeps.record import EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
+from openapps_sim.sweeps.failures import call_agent, infrastructure_fault, page_url
+from openapps_sim.sweeps.record import (
+    INFRASTRUCTURE,
+    MODEL_SERVICE,
+    EpisodeResult,
+    EpisodeSpec,
+    StepRecord,
+    error_record,
+    new_record,
+)
 from openapps_sim.sweeps.steplog import StepLog
 from openapps_sim.sweeps.visits import Visits
 
@@ -117,7 +126,6 @@ class Worker:
         )
         task_info = info["task_info"]
         goal = obs["goal"]
-        agent.reset(goal, task_info if agent.privileged else {}, seed=spec.agent_seed)
         max_steps = spec.max_steps or task_info["max_steps"]
         apps = discover_apps()
         known = set(apps)
@@ -136,11 +144,15 @@ class Worker:
         first_thumb = log.start_thumbnail(obs)
         visits = Visits(known, home, urlparse(obs.get("url", "")).hostname or "")
         try:
-            for n in range(max_steps):
+            # the agent's own exception ends the episode as its failure (sweeps.failures)
+            _, own_failure = call_agent(agent.reset, goal, task_info if agent.privileged else {}, seed=spec.agent_seed)
+            for n in range(max_steps if own_failure is None else 0):
                 if on_step is not None:
                     on_step(n)  # a heartbeat: the sweep's watchdog knows this worker is alive
                 log.before(obs)
-                action = agent.act(_agent_view(obs, agent))
+                action, own_failure = call_agent(agent.act, _agent_view(obs, agent))
+                if own_failure is not None:
+                    break
                 actions.append(action)
                 check = check_action(action, obs, agent.action_space, max_actions, spec.interface)
                 if check.category != "valid":
@@ -161,7 +173,7 @@ class Worker:
                     # step, and the episode ends there, scored on the world state like any other end.
                     message = f"step failed: {type(exc).__name__}: {exc}".strip()[:1000]
                     counter.add("browser_error", message, step=n)
-                    steps.append(StepRecord(action, "browser_error", message, float(reward), _page_url(env)))
+                    steps.append(StepRecord(action, "browser_error", message, float(reward), page_url(env)))
                     log.after(agent, action, None, n)
                     break
                 checked_at.append(n + 1)
@@ -177,8 +189,10 @@ class Worker:
                 if terminated or truncated:
                     break
         except Exception as exc:
-            # an infrastructure failure mid-episode: keep what happened so far, tokens included
-            record = error_record(spec, run_id, attempt, exc, time.perf_counter() - t0)
+            # an infrastructure or model-service failure mid-episode: keep what happened so far,
+            # tokens included
+            kind = getattr(exc, "error_kind", INFRASTRUCTURE)
+            record = error_record(spec, run_id, attempt, exc, time.perf_counter() - t0, kind=kind)
             record.update(
                 goal=goal,
                 steps=len(actions),
@@ -195,9 +209,10 @@ class Worker:
         task = env.unwrapped.task
         final = task.last_evaluation
         if final is None:
-            final = task.evaluate_now(None, _page_url(env))
-        success = final.success
-        reward = final.reward
+            final = task.evaluate_now(None, page_url(env))
+        # an agent that raised did not finish its episode: a failure, whatever the state shows
+        success = final.success and own_failure is None
+        reward = final.reward if own_failure is None else 0.0
         partial = final.partial
         apps_needed = list(task_info.get("apps", fam.apps))
         record = new_record(spec, run_id, attempt)
@@ -217,11 +232,17 @@ class Worker:
             duration_s=round(time.perf_counter() - t0, 3),
             tokens=agent.usage(),
             state_diff=[d.as_dict() for d in final.diff[:20]],
+            agent_error=own_failure[0] if own_failure else None,
+            traceback=own_failure[1] if own_failure else None,
             **_progress_fields(fam, task, final, checked_at, len(actions)),
         )
         events = task.events()
         shown = task.interruptions()["shown"]
-        record.update(interruptions=shown, harmful_accepted=any(e["harmful"] for e in shown))
+        record.update(
+            interruptions=shown,
+            harmful_accepted=any(e["harmful"] for e in shown),
+            interruptible=bool(getattr(task, "interrupting", False)),
+        )
         step_dicts = [asdict(s) for s in steps]
         record.update(step_changed=log.finish(step_dicts, events))
         trajectory = {
@@ -238,6 +259,7 @@ class Worker:
             "steps": step_dicts,
             "events": events,
             "reward": float(reward),
+            "agent_error": own_failure[0] if own_failure else None,
             "explanation": final.explain(events=events),
         }
         self.episodes += 1
@@ -258,33 +280,6 @@ class Worker:
         return str(path.relative_to(out_dir))
 
 
-def _page_url(env) -> str:
-    try:
-        return env.unwrapped.page.url
-    except Exception:  # noqa: BLE001 - a closed page has no URL to report
-        return ""
-
-
-def infrastructure_fault(env) -> str | None:
-    """Why the environment itself is broken (a dead browser or app server), else None.
-
-    Asked after ``env.step`` raised: when both still answer, the exception was caused by the
-    agent's action and is the agent's failure, never an infrastructure error.
-    """
-    u = env.unwrapped
-    try:
-        if u.browser is None or not u.browser.is_connected():
-            return "the browser is gone"
-        u.browser.new_context().close()  # a round trip to the browser process itself
-    except Exception as exc:  # noqa: BLE001 - any failure here means the browser is unusable
-        return f"the browser does not answer ({type(exc).__name__})"
-    try:
-        u.task.evaluate_now(None, _page_url(env))  # reads the whole state over the admin API
-    except Exception as exc:  # noqa: BLE001
-        return f"the app server does not answer ({type(exc).__name__})"
-    return None
-
-
 def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> dict:
     """Structure, answer, operations, decisions, W-LCS and milestones of the finished episode."""
     from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlcs
@@ -303,7 +298,9 @@ def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> d
         "ops": ops,
         "decisions": inst.branching.decisions(ops) if inst.branching is not None else None,
         "correct_branch": inst.branching.correct if inst.branching is not None else None,
-        "wlcs": wlcs(ops, inst.oracle_ops),
+        # W-LCS is undefined (N = 0 in DAC-Bench's formula) where the family expects no operation
+        "wlcs": wlcs(ops, inst.oracle_ops) if inst.oracle_ops else None,
+        "expected_ops": len(inst.oracle_ops) if inst.oracle_ops is not None else None,
         "milestones": reached,
         **milestone_summary(reached, n_steps),
     }
@@ -341,11 +338,14 @@ def run_with_retry(
     ``first_attempt`` numbers the attempts (2 when the sweep retries the episode on a fresh
     worker after the old one hung or died), so the record says which try it is.
 
-    Only what reaches here is infrastructure: :meth:`Worker.run` keeps a step that the agent's
-    action broke (browser and server still alive) as the agent's failed step. An
-    infrastructure crash is never counted as the agent's success or failure: the record carries
-    ``error`` and the steps taken before the crash; its ``tokens`` add up both attempts (the
-    first attempt's tokens were spent too). Configuration errors (unknown task, bad agent
+    Only what reaches here is infrastructure or a model-service failure
+    (:mod:`openapps_sim.sweeps.failures`): :meth:`Worker.run` keeps a step that the agent's
+    action broke (browser and server still alive) as the agent's failed step, and an exception
+    of the agent's own as its failed episode (``agent_error``). An infrastructure crash is
+    never counted as the agent's success or failure: the record carries ``error``,
+    ``error_kind`` and the steps taken before the crash; its ``tokens`` add up both attempts (the
+    first attempt's tokens were spent too). A model-service failure is tried once more too, but
+    without restarting the worker's browser and server (they are fine). Configuration errors (unknown task, bad agent
     config) are not retried: they are raised. A permanent infrastructure error (a rejected API
     key, an unknown model, a prompt over the context length) raises :class:`SweepStopped`: it
     would fail every episode alike.
@@ -370,10 +370,12 @@ def run_with_retry(
                 ) from None
             partial = getattr(exc, "partial", None)
             spent = add_usage(spent, partial.record.get("tokens") or {} if partial else {})
-            worker.restart()
+            kind = getattr(exc, "error_kind", INFRASTRUCTURE)
+            if kind != MODEL_SERVICE:  # the browser and the server are fine when only the model API failed
+                worker.restart()
             if attempt == last:
                 if partial is None:
-                    partial = EpisodeResult(error_record(spec, run_id, attempt, exc, time.perf_counter() - t0))
+                    partial = EpisodeResult(error_record(spec, run_id, attempt, exc, time.perf_counter() - t0, kind))
                 partial.record["tokens"] = spent
                 return partial
     raise AssertionError("unreachable")

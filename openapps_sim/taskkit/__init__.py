@@ -156,6 +156,11 @@ class TaskFamily:
 
         return norm_text(given) == norm_text(expected)
 
+    def judge_answer(self, given: str, expected: str, lang: str = "en", state: dict | None = None) -> bool:
+        """The answer's verdict with the world ``state`` at hand (return-value families add the
+        competing candidates of :mod:`.answers`); :meth:`check_answer` by default."""
+        return self.check_answer(given, expected, lang)
+
     def expected_path(self, params: dict) -> str | None:
         """For navigation goals: the URL path (prefix) the browser must end on; None: any page."""
         return None
@@ -337,7 +342,7 @@ def evaluate(
     answer_ok = None
     if inst.expected_answer is not None:
         lang = str(inst.params.get("lang", "en")) if isinstance(inst.params, dict) else "en"
-        answer_ok = answer is not None and fam.check_answer(answer, inst.expected_answer, lang)
+        answer_ok = answer is not None and fam.judge_answer(answer, inst.expected_answer, lang, actual)
     success = not diff and answer_ok is not False
     checks = {g.name: bool(g.check(actual)) for g in inst.subgoals}
     if checks:

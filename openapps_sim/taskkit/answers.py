@@ -16,9 +16,15 @@ Answer kinds and what counts as equal:
   ``14. März 2026``, ``14 marzo 2026``, ``14 مارس 2026`` (month names in English, German,
   French, Spanish, Italian and Arabic); equal as dates.
 * ``text`` — normalised free text (see "Normalisation"); the expected text must equal the
-  message or appear in it.
-* ``json`` — the first ``{...}`` object of the message; every field of the family's
-  ``answer_schema`` must be present and equal under its own kind (extra fields are ignored).
+  message or appear in it ("The last message was 'X'." passes), and no competing candidate may
+  appear: another text the family's apps hold under the same key (another message, another
+  note) of at least three words or twelve characters (:func:`names_a_rival`).
+* ``json`` — the ``{...}`` objects of the message that hold a field of the family's
+  ``answer_schema``: there must be one, and in each every field must be present and equal under
+  its own kind (extra fields are ignored; a second, different answer object fails).
+
+Times and dates: every time (date) the message names must be the expected one, so a list of
+every event's time is no answer; a number answer holds exactly one number.
 """
 
 from __future__ import annotations
@@ -94,17 +100,11 @@ def parse_numbers(text: str) -> list[float]:
     return found
 
 
-def parse_time(text: str) -> int | None:
-    """Minutes of the day of the (first) time in a message."""
-    t = text.lower()
-    m = re.search(r"\b(\d{1,2})\s*(?::|\.|h)\s*(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?", t)
-    if m:
-        h, mi, ampm = int(m.group(1)), int(m.group(2)), m.group(3)
-    else:
-        m = re.search(r"\b(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.|uhr|h)\b", t)
-        if not m:
-            return None
-        h, mi, ampm = int(m.group(1)), 0, m.group(2)
+_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})\s*(?::|\.|h)\s*(\d{2})(?!\.?\d)\s*(am|pm|a\.m\.|p\.m\.)?")
+_HOUR = re.compile(r"(?<![\d.:])(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.|uhr|h)\b")
+
+
+def _minutes(h: int, mi: int, ampm: str | None) -> int | None:
     if ampm and ampm.startswith("p") and h < 12:
         h += 12
     if ampm and ampm.startswith("a") and h == 12:
@@ -112,25 +112,85 @@ def parse_time(text: str) -> int | None:
     return h * 60 + mi if h < 24 and mi < 60 else None
 
 
-def parse_date(text: str, lang: str = "en") -> date | None:
-    """The (first) date in a message, in any of the formats listed in the module docstring."""
+def parse_times(text: str) -> list[int]:
+    """Minutes of the day of every time in a message (``14:30``, ``2:30 pm``, ``14h30``,
+    ``7 pm``, ``19 Uhr``), in order; the day and month of a date (``14.03.2026``) are not a time."""
     t = text.lower()
+    found: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for m in _CLOCK.finditer(t):
+        value = _minutes(int(m.group(1)), int(m.group(2)), m.group(3))
+        if value is not None:
+            found.append((m.start(), value))
+            taken.append(m.span())
+    for m in _HOUR.finditer(t):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        value = _minutes(int(m.group(1)), 0, m.group(2))
+        if value is not None:
+            found.append((m.start(), value))
+    return [v for _, v in sorted(found)]
+
+
+def parse_time(text: str) -> int | None:
+    """Minutes of the day of the (first) time in a message."""
+    times = parse_times(text)
+    return times[0] if times else None
+
+
+def _date_patterns() -> list[tuple[re.Pattern, str]]:
+    words = "|".join(sorted(_MONTHS, key=len, reverse=True))
+    return [
+        (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), "ymd"),
+        (re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b"), "dmy"),
+        (re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"), "slash"),
+        (re.compile(rf"\b({words})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})"), "mdy"),
+        (re.compile(rf"\b(\d{{1,2}})\.?\s+({words})\s+(\d{{4}})"), "d_month_y"),
+    ]
+
+
+_DATES = _date_patterns()
+
+
+def _date_of(m: re.Match, how: str, lang: str) -> date | None:
+    g = m.groups()
     try:
-        if m := re.search(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", t):
-            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        if m := re.search(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b", t):
-            return date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
-        if m := re.search(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b", t):
-            a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if how == "ymd":
+            return date(int(g[0]), int(g[1]), int(g[2]))
+        if how == "dmy":
+            return date(int(g[2]), int(g[1]), int(g[0]))
+        if how == "slash":
+            a, b, y = int(g[0]), int(g[1]), int(g[2])
             month_first = b > 12 or (lang == "en" and a <= 12)
             return date(y, a, b) if month_first else date(y, b, a)
-        words = "|".join(sorted(_MONTHS, key=len, reverse=True))
-        if m := re.search(rf"\b({words})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})", t):
-            return date(int(m.group(3)), _MONTHS[m.group(1)], int(m.group(2)))
-        if m := re.search(rf"\b(\d{{1,2}})\.?\s+({words})\s+(\d{{4}})", t):
-            return date(int(m.group(3)), _MONTHS[m.group(2)], int(m.group(1)))
+        if how == "mdy":
+            return date(int(g[2]), _MONTHS[g[0]], int(g[1]))
+        return date(int(g[2]), _MONTHS[g[1]], int(g[0]))
     except ValueError:
         return None
+
+
+def parse_dates(text: str, lang: str = "en") -> list[date | None]:
+    """Every date in a message (the formats of the module docstring), in order; an impossible
+    date (``31.02.2026``) is None."""
+    t = text.lower()
+    found: list[tuple[int, date | None]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, how in _DATES:
+        for m in pattern.finditer(t):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            taken.append(m.span())
+            found.append((m.start(), _date_of(m, how, lang)))
+    return [d for _, d in sorted(found, key=lambda x: x[0])]
+
+
+def parse_date(text: str, lang: str = "en") -> date | None:
+    """The (first) date in a message, in any of the formats listed in the module docstring."""
+    for pattern, how in _DATES:  # the formats in order of precedence, as written
+        m = pattern.search(text.lower())
+        if m:
+            return _date_of(m, how, lang)
     return None
 
 
@@ -142,21 +202,24 @@ def same_answer(kind: str, given: object, expected: object, tolerance: float = 1
         nums = parse_numbers(g)
         want = parse_numbers(e)
         return len(nums) == 1 and len(want) == 1 and abs(nums[0] - want[0]) <= tolerance + 1e-9
-    if kind == "time":
-        return parse_time(g) is not None and parse_time(g) == parse_time(e)
+    if kind == "time":  # every time the message names must be the expected one (no competitor)
+        times, want_t = parse_times(g), parse_time(e)
+        return bool(times) and want_t is not None and all(t == want_t for t in times)
     if kind == "date":
-        got = parse_date(g, lang)
-        return got is not None and got == parse_date(e, "en")
+        dates, want_d = parse_dates(g, lang), parse_date(e, "en")
+        return bool(dates) and want_d is not None and all(d == want_d for d in dates)
     if kind == "text":
         gn, en = norm_text(g), norm_text(e)
         return bool(en) and (gn == en or en in gn)
     raise ValueError(f"unknown answer kind {kind!r}")
 
 
-def first_json_object(text: str) -> dict | None:
+def json_objects(text: str) -> list[dict]:
+    """Every top-level ``{...}`` JSON object of a message, in order."""
+    out: list[dict] = []
     start = text.find("{")
     while start != -1:
-        depth = 0
+        depth, end = 0, -1
         for i in range(start, len(text)):
             depth += {"{": 1, "}": -1}.get(text[i], 0)
             if depth == 0:
@@ -164,9 +227,63 @@ def first_json_object(text: str) -> dict | None:
                     obj = json.loads(text[start : i + 1])
                 except ValueError:
                     break
-                return obj if isinstance(obj, dict) else None
-        start = text.find("{", start + 1)
-    return None
+                if isinstance(obj, dict):
+                    out.append(obj)
+                    end = i + 1
+                break
+        start = text.find("{", end if end != -1 else start + 1)
+    return out
+
+
+def first_json_object(text: str) -> dict | None:
+    found = json_objects(text)
+    return found[0] if found else None
+
+
+def _words_in(text: str, phrase: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
+def _strings(node: object, key: str = "") -> list[tuple[str, str]]:
+    """(key, text) of every string value under a mapping key, anywhere in ``node``."""
+    if isinstance(node, str):
+        return [(key, node)] if key else []
+    if isinstance(node, dict):
+        return [pair for k, v in node.items() for pair in _strings(v, str(k))]
+    if isinstance(node, (list, tuple)):
+        return [pair for v in node for pair in _strings(v, key)]
+    return []
+
+
+def rival_texts(state: dict, apps: tuple[str, ...] | list[str], expected: str) -> list[str]:
+    """The competing candidates of a text answer: the other texts the apps hold under the same
+    key as the expected one (another message's ``text``, another item's ``notes``, another
+    place's ``note``...). Empty when the expected text is not stored as such (a computed value)."""
+    want = norm_text(expected)
+    pairs = [pair for app in apps for pair in _strings(state.get(app, {}))]
+    keys = {k for k, v in pairs if norm_text(v) == want}
+    out = {norm_text(v) for k, v in pairs if k in keys}
+    return sorted(t for t in out if t and t != want)
+
+
+# a rival shorter than this (in words and characters) may be an ordinary phrase of a sentence
+# that wraps the answer ("ok", "thanks"), so it does not count as a competing candidate
+_RIVAL_WORDS, _RIVAL_CHARS = 3, 12
+
+
+def names_a_rival(given: str, expected: str, rivals: list[str]) -> bool:
+    """Whether the message also gives a competing candidate: a rival text that appears in it
+    outside the expected text (a rival inside the expected one, "See you" in "See you at 8",
+    counts only where the expected text is not)."""
+    g, e = norm_text(given), norm_text(expected)
+    rest = g.replace(e, " \n ") if e else g
+    for rival in rivals:
+        r = norm_text(rival)
+        if not r or r == e or (len(r.split()) < _RIVAL_WORDS and len(r) < _RIVAL_CHARS):
+            continue
+        if _words_in(rest if r in e else g, r):
+            return True
+    return False
 
 
 def check_schema(family_id: str, schema: dict) -> None:
@@ -229,15 +346,30 @@ class AnswerFamily(TaskFamily):
         if self.answer_kind != "json":
             return same_answer(self.answer_kind, given, expected, self.tolerance, lang)
         check_schema(self.id, self.answer_schema)
-        got, want = first_json_object(given), json.loads(expected)
-        if got is None:
-            return False
+        want = json.loads(expected)
+        fields = {norm_text(k) for k in self.answer_schema}
+        # every object that answers (has a field of the schema) must be right: a second,
+        # different object is a competing answer
+        answers = [o for o in json_objects(given) if fields & {norm_text(k) for k in o}]
+        return bool(answers) and all(self._json_ok(o, want, lang) for o in answers)
+
+    def _json_ok(self, got: dict, want: dict, lang: str) -> bool:
         folded = {norm_text(k): v for k, v in got.items()}
         for name, kind in self.answer_schema.items():
             if norm_text(name) not in folded:
                 return False
             if not same_answer(kind, folded[norm_text(name)], want[name], self.tolerance, lang):
                 return False
+        return True
+
+    def judge_answer(self, given: str, expected: str, lang: str = "en", state: dict | None = None) -> bool:
+        """:meth:`check_answer`, and for a text answer no competing candidate from the family's
+        apps in ``state`` (the world when the answer is scored): pasting every message of every
+        chat holds the right one too, but it is no answer."""
+        if not self.check_answer(given, expected, lang):
+            return False
+        if self.answer_kind == "text" and state is not None:
+            return not names_a_rival(given, expected, rival_texts(state, self.apps, expected))
         return True
 
 

@@ -2,8 +2,10 @@
 
 One row of the table is one episode (see docs/metrics.md for the columns). Every function in this package
 is pure: it reads the frame it is given, returns a new object and does no I/O. Episodes whose
-``error`` is set (an infrastructure failure: the browser crashed, the server died) are excluded
-from every agent metric; :func:`error_summary` counts them separately.
+``error`` is set (an infrastructure failure: the browser crashed, the server died; or a
+model-service failure: the agent's model API failed after its retries; ``error_kind`` says which)
+are excluded from every agent metric; :func:`error_summary` counts them separately, next to the
+episodes the agent's own exception ended (``agent_error``), which are scored failures.
 
 The definitions follow the OpenApps paper (Ullrich et al.) where it gives one:
 
@@ -89,9 +91,11 @@ from openapps_sim.analysis.metrics.reliability import (
     within_version_deviation,
 )
 from openapps_sim.analysis.metrics.robustness import (
+    interrupting_versions,
     interruption_breakdown,
     interruption_rows,
     robust_success_rate,
+    rsr_by_buttons,
     rsr_table,
 )
 from openapps_sim.analysis.metrics.stats import (
@@ -162,6 +166,7 @@ __all__ = [
     "has_trials",
     "intent_misunderstanding_rate",
     "intent_misunderstood",
+    "interrupting_versions",
     "interruption_breakdown",
     "interruption_rows",
     "invalid_actions",
@@ -178,6 +183,7 @@ __all__ = [
     "prepare",
     "reliability_summary",
     "robust_success_rate",
+    "rsr_by_buttons",
     "rsr_table",
     "sort_key",
     "success_rate",

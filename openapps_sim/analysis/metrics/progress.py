@@ -5,7 +5,8 @@ The per-episode facts are in the record (``esar``, ``decisions``, ``wlcs``, ``an
 ``first_milestone_step``, ``steps_after_last_milestone``), computed once by the runner with
 :mod:`openapps_sim.taskkit.progress`; here they are only averaged. An episode counts toward a
 metric only when the metric applies to its task (decision accuracy: branching tasks; W-LCS:
-tasks that declare the oracle's operations; answer accuracy: return-value tasks).
+tasks whose oracle performs at least one operation -- undefined, "–", and left out of every
+mean where the family expects none; answer accuracy: return-value tasks).
 """
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ def _num(value: Any) -> float:
     return float(value)
 
 
+def _expects_nothing(expected_ops: Any, structure: Any) -> bool:
+    """Whether the episode's family expects no operation, so W-LCS is undefined for it (DAC-Bench's
+    formula divides by N(N+1)/2): ``expected_ops`` is 0, or, in records from before that field,
+    the family is a return-value one (``structure`` "answer": looking changes nothing)."""
+    if not _missing(expected_ops) and not isinstance(expected_ops, (list, dict)):
+        return int(expected_ops) == 0
+    return structure == "answer"
+
+
 def first_decision(decisions: Any) -> float:
     """1.0 / 0.0: the episode's first decision was right / wrong; NaN: no decision to take."""
     d = _as_list(decisions)
@@ -59,7 +69,10 @@ def episode_progress(df: pd.DataFrame) -> pd.DataFrame:
     out["esar"] = [_num(x) for x in col("esar")]
     out["decision_accuracy"] = [first_decision(x) for x in col("decisions")]
     out["deeper_decision_accuracy"] = [deeper_decisions(x) for x in col("decisions")]
-    out["wlcs"] = [_num(x) for x in col("wlcs")]
+    out["wlcs"] = [
+        np.nan if _expects_nothing(n, s) else _num(x)
+        for x, n, s in zip(col("wlcs"), col("expected_ops"), col("structure"), strict=True)
+    ]
     out["answer_accuracy"] = [_num(x) for x in col("answer_ok")]
     out["first_milestone_step"] = [_num(x) for x in col("first_milestone_step")]
     out["steps_after_last_milestone"] = [_num(x) for x in col("steps_after_last_milestone")]

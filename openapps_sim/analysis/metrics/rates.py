@@ -1,5 +1,5 @@
 """Behaviour rates per group: loops, invalid actions, intent misunderstanding, effort, and
-infrastructure errors."""
+failures (infrastructure, model service, the agent's own exceptions)."""
 
 from __future__ import annotations
 
@@ -99,23 +99,49 @@ def effort(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
 
 
 def error_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
-    """Infrastructure errors per group: ``episodes`` (all rows), ``errors``, ``error_rate``."""
+    """The three kinds of failure per group.
+
+    ``episodes`` (all rows); ``errors`` (rows excluded from every agent metric) and
+    ``error_rate`` (over all rows), split into ``infrastructure`` (a dead browser or app server)
+    and ``model_service`` (the model API failed after its retries); ``agent_errors``: scored
+    episodes that the agent's own exception ended (failures of that agent) and
+    ``agent_error_rate`` over the scored episodes."""
     p = prepare(df)
     g = Grouping(p, by)
-    e = g.sum(p["is_error"].to_numpy(dtype=float))
-    return g.frame(episodes=g.n, errors=e.round().astype(int), error_rate=e / np.maximum(g.n, 1))
+    err = p["is_error"].to_numpy(dtype=bool)
+    e = g.sum(err.astype(float))
+    model = g.sum(np.array([k == "model_service" for k in p["error_kind"]], dtype=float))
+    own = g.sum(p["is_agent_error"].to_numpy(dtype=float))
+    scored = g.n - e
+    with np.errstate(invalid="ignore", divide="ignore"):
+        own_rate = np.where(scored > 0, own / np.maximum(scored, 1), np.nan)
+    return g.frame(
+        episodes=g.n,
+        errors=e.round().astype(int),
+        error_rate=e / np.maximum(g.n, 1),
+        infrastructure=(e - model).round().astype(int),
+        model_service=model.round().astype(int),
+        agent_errors=own.round().astype(int),
+        agent_error_rate=own_rate,
+    )
 
 
 def error_messages(df: pd.DataFrame, top: int = 10, width: int = 160) -> pd.DataFrame:
-    """The most frequent error messages (first line, cut to ``width``): ``message``, ``count``,
-    ``agents`` (comma-separated)."""
+    """The most frequent failure messages (first line, cut to ``width``): ``kind``
+    (``infrastructure``, ``model_service`` or ``agent``: the agent's own exception),
+    ``message``, ``count``, ``agents`` (comma-separated)."""
     p = prepare(df)
-    e = p[p["is_error"]]
+    e = p[p["is_error"] | p["is_agent_error"]]
     if e.empty:
-        return pd.DataFrame(columns=["message", "count", "agents"])
-    msgs = e["error"].map(lambda s: str(s).strip().splitlines()[0][:width] if str(s).strip() else "")
+        return pd.DataFrame(columns=["kind", "message", "count", "agents"])
+    text = [err if bad else own for err, own, bad in zip(e["error"], e["agent_error"], e["is_error"], strict=True)]
+    kind = [k if bad else "agent" for k, bad in zip(e["error_kind"], e["is_error"], strict=True)]
+    msgs = [str(s).strip().splitlines()[0][:width] if str(s).strip() else "" for s in text]
+    keyed = e.assign(_kind=kind, _msg=msgs)
     rows = []
-    for msg, g in e.groupby(msgs, sort=False):
-        rows.append({"message": msg, "count": len(g), "agents": ", ".join(sorted({str(a) for a in g["agent"]}))})
-    out = pd.DataFrame(rows).sort_values(["count", "message"], ascending=[False, True], kind="stable")
+    for (k, msg), g in keyed.groupby(["_kind", "_msg"], sort=False):
+        rows.append(
+            {"kind": k, "message": msg, "count": len(g), "agents": ", ".join(sorted({str(a) for a in g["agent"]}))}
+        )
+    out = pd.DataFrame(rows).sort_values(["count", "kind", "message"], ascending=[False, True, True], kind="stable")
     return out.head(top).reset_index(drop=True)

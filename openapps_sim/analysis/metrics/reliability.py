@@ -272,7 +272,10 @@ def reliability_summary(
     repetition changed nothing; NaN when the run did not record per-step changes);
     ``invalid_per_episode``,
     ``invalid_per_step``; ``intent_rate``; ``mean_steps``, ``mean_duration_s``,
-    ``mean_tokens``, ``total_tokens``, ``total_cost_usd``; ``errors`` (infrastructure errors, excluded from everything else).
+    ``mean_tokens``, ``total_tokens``, ``total_cost_usd``; ``errors`` (infrastructure and
+    model-service errors, excluded from everything else; split into ``infrastructure`` and
+    ``model_service``); ``agent_errors`` (episodes the agent's own exception ended: scored, as
+    failures).
     """
     by = list(by)
     base = success_rate(df, by, ci, n_boot, level, seed)
@@ -291,9 +294,10 @@ def reliability_summary(
     out = base
     for part in parts:
         out = _merge(out, part, by)
-    errs = error_summary(df, by)[[*by, "errors"]]
+    errs = error_summary(df, by)[[*by, "errors", "infrastructure", "model_service", "agent_errors"]]
     out = _merge(out, errs, by)
-    out["errors"] = out["errors"].fillna(0).astype(int)
+    for col in ("errors", "infrastructure", "model_service", "agent_errors"):
+        out[col] = out[col].fillna(0).astype(int)
     return out
 
 

@@ -3,9 +3,14 @@
 * **robust success rate** (RSR): among the (agent, task, seed) units solved in a baseline
   version, the share still solved in another version. Any pair of versions works: ``default``
   against ``interrupt_permission`` measures interruptions, ``default`` against ``german`` a
-  language. A unit counts as solved in a version when at least half of its episodes there
-  succeeded (one episode per unit in most sweeps). The interval is a percentile bootstrap over
-  the baseline-solved units.
+  language. Against a version that interrupts, only the units where an interruption was
+  actually shown count (one that fires with probability 0.5, only on the start page, or under
+  the api interface leaves many episodes uninterrupted; they measure nothing about
+  interruptions), and the uninterrupted share is reported next to it; RSR per button mode
+  (one versus two buttons, as D-GARA) counts the units that showed an interruption with that
+  many buttons. A unit counts as solved in a version when at least half of its (counted)
+  episodes there succeeded (one episode per unit in most sweeps). The interval is a percentile
+  bootstrap over the baseline-solved units.
 * **interruption breakdown**: the episodes in which an interruption was shown, per kind and
   per number of buttons (D-GARA's single- versus two-button contrast): success rate, how often a
   harmful offer was accepted, and the mean number of actions until the agent was back on task.
@@ -20,7 +25,7 @@ import pandas as pd
 
 from openapps_sim.analysis.metrics.stats import bootstrap_ci
 from openapps_sim.analysis.metrics.table import valid_episodes
-from openapps_sim.analysis.metrics.values import _as_list
+from openapps_sim.analysis.metrics.values import _as_list, _missing
 
 UNIT = ("agent", "task", "seed")
 RSR_COLUMNS = [
@@ -30,31 +35,87 @@ RSR_COLUMNS = [
     "units",
     "baseline_sr",
     "variation_sr",
+    "interrupted",
+    "uninterrupted_share",
+    "interrupted_sr",
     "solved",
     "rsr",
     "ci_lo",
     "ci_hi",
 ]
+BUTTON_COLUMNS = [*RSR_COLUMNS[:3], "buttons", *RSR_COLUMNS[3:]]
 
 
-def _solved(df: pd.DataFrame, variation: str, unit: Sequence[str]) -> pd.Series:
-    part = df[df["variation"] == variation]
+def _solved(part: pd.DataFrame, unit: Sequence[str]) -> pd.Series:
+    if part.empty:
+        return pd.Series([], dtype=bool, index=pd.MultiIndex.from_tuples([], names=list(unit)))
     return part.groupby(list(unit))["success"].mean() >= 0.5
 
 
-def robust_success_rate(
-    df: pd.DataFrame, baseline: str, variation: str, unit: Sequence[str] = UNIT, seed: int = 0
-) -> pd.DataFrame:
-    """RSR of every agent for ``variation`` against ``baseline``, over the units run in both."""
+def _shown(items: object, buttons: int | None = None) -> bool:
+    """Whether an episode's ``interruptions`` hold one shown (with ``buttons`` buttons if given)."""
+    shown = [i for i in _as_list(items) if isinstance(i, dict)]
+    if buttons is None:
+        return bool(shown)
+    return any(_buttons(i.get("buttons")) == buttons for i in shown)
+
+
+def _buttons(value: object) -> int | None:
+    try:
+        return int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def interrupting_versions(df: pd.DataFrame) -> set[str]:
+    """The versions whose episodes can be interrupted: a record says its version declares
+    interruptions (``interruptible``), or an interruption was shown (older records)."""
     df = valid_episodes(df)
-    base = _solved(df, baseline, unit)
-    other = _solved(df, variation, unit)
-    both = base.index.intersection(other.index)
+    flags = df["interruptible"] if "interruptible" in df.columns else [None] * len(df)
+    shown = df["interruptions"] if "interruptions" in df.columns else [None] * len(df)
+    return {
+        str(v)
+        for v, flag, items in zip(df["variation"], flags, shown, strict=True)
+        if (not _missing(flag) and bool(flag)) or _shown(items)
+    }
+
+
+def robust_success_rate(
+    df: pd.DataFrame,
+    baseline: str,
+    variation: str,
+    unit: Sequence[str] = UNIT,
+    seed: int = 0,
+    buttons: int | None = None,
+) -> pd.DataFrame:
+    """RSR of every agent for ``variation`` against ``baseline``, over the units run in both.
+
+    When ``variation`` interrupts (:func:`interrupting_versions`), a unit counts only where an
+    interruption was actually shown in it (an episode that nothing interrupted measures nothing
+    about interruptions): ``interrupted`` units, ``uninterrupted_share`` of the units run in
+    both, ``interrupted_sr`` (success in ``variation`` over the interrupted units), and ``solved``
+    and ``rsr`` over the interrupted units solved in the baseline. ``buttons`` (1 or 2) keeps the
+    episodes that showed an interruption with that many buttons (D-GARA's per-mode RSR). For a
+    version that never interrupts (a language, a theme) every unit counts
+    (``uninterrupted_share`` is NaN). ``baseline_sr`` and ``variation_sr`` are over every unit
+    run in both."""
+    df = valid_episodes(df)
+    base = _solved(df[df["variation"] == baseline], unit)
+    part = df[df["variation"] == variation]
+    interrupting = buttons is not None or variation in interrupting_versions(df)
+    every = _solved(part, unit)
+    if interrupting:
+        items = part["interruptions"] if "interruptions" in part.columns else pd.Series([None] * len(part))
+        part = part[np.array([_shown(i, buttons) for i in items], dtype=bool)]
+    other = _solved(part, unit)
+    both = base.index.intersection(every.index)
+    tested = set(base.index.intersection(other.index))
     rows = []
     for agent in sorted({k[0] for k in both}):
-        keys = [k for k in both if k[0] == agent]
-        b = base.loc[keys].to_numpy(dtype=float)
-        v = other.loc[keys].to_numpy(dtype=float)
+        keys_all = [k for k in both if k[0] == agent]
+        keys = [k for k in keys_all if k in tested]
+        b = base.loc[keys].to_numpy(dtype=float) if keys else np.array([])
+        v = other.loc[keys].to_numpy(dtype=float) if keys else np.array([])
         kept = v[b == 1]
         lo, hi = bootstrap_ci(kept, seed=seed) if len(kept) else (np.nan, np.nan)
         rows.append(
@@ -62,16 +123,22 @@ def robust_success_rate(
                 "agent": agent,
                 "baseline": baseline,
                 "variation": variation,
-                "units": len(keys),
-                "baseline_sr": float(b.mean()),
-                "variation_sr": float(v.mean()),
+                "units": len(keys_all),
+                "baseline_sr": float(base.loc[keys_all].to_numpy(dtype=float).mean()),
+                "variation_sr": float(every.loc[keys_all].to_numpy(dtype=float).mean()),
+                "interrupted": len(keys) if interrupting else np.nan,
+                "uninterrupted_share": 1 - len(keys) / len(keys_all) if interrupting else np.nan,
+                "interrupted_sr": float(v.mean()) if interrupting and len(v) else np.nan,
                 "solved": int(b.sum()),
                 "rsr": float(kept.mean()) if len(kept) else np.nan,
                 "ci_lo": lo,
                 "ci_hi": hi,
             }
         )
-    return pd.DataFrame(rows, columns=RSR_COLUMNS)
+    out = pd.DataFrame(rows, columns=RSR_COLUMNS)
+    if buttons is not None:
+        out.insert(3, "buttons", buttons)
+    return out
 
 
 def rsr_table(df: pd.DataFrame, baseline: str = "default", variations: Sequence[str] | None = None) -> pd.DataFrame:
@@ -84,6 +151,24 @@ def rsr_table(df: pd.DataFrame, baseline: str = "default", variations: Sequence[
     parts = [robust_success_rate(df, baseline, v) for v in names]
     parts = [p for p in parts if not p.empty]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=RSR_COLUMNS)
+
+
+def rsr_by_buttons(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
+    """RSR per button mode (D-GARA: one versus two buttons) of every agent in every interrupting
+    version, against ``baseline``: :func:`robust_success_rate` over the units that showed an
+    interruption with that many buttons. Rows only for the modes that were shown."""
+    df = valid_episodes(df)
+    if df.empty or baseline not in set(df["variation"]) or "interruptions" not in df.columns:
+        return pd.DataFrame(columns=BUTTON_COLUMNS)
+    parts = []
+    for variation in sorted(interrupting_versions(df) - {baseline}):
+        items = df.loc[df["variation"] == variation, "interruptions"]
+        modes = {_buttons(i.get("buttons")) for x in items for i in _as_list(x) if isinstance(i, dict)}
+        for mode in sorted(b for b in modes if b is not None):
+            part = robust_success_rate(df, baseline, variation, buttons=mode)
+            if not part.empty:
+                parts.append(part)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=BUTTON_COLUMNS)
 
 
 def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:

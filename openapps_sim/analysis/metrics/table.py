@@ -39,7 +39,10 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     (``success`` bool, ``reward`` float, ``temperature`` float with NaN for unset,
     ``agent_config`` "default" when unset) and adds:
 
-    * ``is_error`` -- the row is an infrastructure failure (excluded from agent metrics);
+    * ``is_error`` -- the row is an infrastructure or model-service failure (excluded from agent
+      metrics), with ``error_kind`` (``infrastructure`` for records older than the field);
+    * ``is_agent_error`` -- the agent's own exception ended the episode (``agent_error``): a
+      scored failure of that agent;
     * ``loops`` -- recomputed from ``actions`` with :func:`count_loops` (kept as given when the
       table has no ``actions`` column);
     * ``invalid_<category>`` for each category and ``invalid_total``;
@@ -89,6 +92,16 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     out["invalid"] = [_as_dict(v) for v in out["invalid"]] if "invalid" in out.columns else [{} for _ in range(n)]
     out["error"] = [None if not is_error(v) else str(v) for v in out["error"]] if "error" in out.columns else [None] * n
     out["is_error"] = np.array([is_error(e) for e in out["error"]], dtype=bool)
+    kinds = out["error_kind"] if "error_kind" in out.columns else [None] * n
+    out["error_kind"] = [
+        (str(k) if is_error(k) else "infrastructure") if err else None
+        for k, err in zip(kinds, out["is_error"], strict=True)
+    ]
+    own = out["agent_error"] if "agent_error" in out.columns else [None] * n
+    out["agent_error"] = [None if not is_error(v) else str(v) for v in own]
+    out["is_agent_error"] = np.array(
+        [is_error(v) and not err for v, err in zip(out["agent_error"], out["is_error"], strict=True)], dtype=bool
+    )
     if "steps" in out.columns:
         out["steps"] = [len(a) if _missing(s) else int(s) for s, a in zip(out["steps"], out["actions"], strict=True)]
     else:
@@ -142,7 +155,8 @@ def invalid_categories(df: pd.DataFrame) -> list[str]:
 
 
 def valid_episodes(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
-    """The prepared rows that are not infrastructure errors (the rows every agent metric uses)."""
+    """The prepared rows that are not infrastructure or model-service errors (the rows every agent
+    metric uses; episodes the agent's own exception ended are among them, as failures)."""
     p = prepare(df, min_repeats)
     min_repeats = p.attrs[_PREPARED]
     out = p.loc[~p["is_error"].to_numpy(dtype=bool)].copy()

@@ -114,20 +114,31 @@ def analyse(
 
 
 def integrity_notes(p: pd.DataFrame) -> list[str]:
-    """Warnings and definitions the reader needs before any number: infrastructure errors that
-    are not 0 (per agent), and what *Within std* is taken over (trials or seeds)."""
+    """Warnings and definitions the reader needs before any number: infrastructure and
+    model-service errors that are not 0 (per agent), the agents' own exceptions, and what
+    *Within std* is taken over (trials or seeds)."""
     notes = []
     errs = m.error_summary(p, ["agent"])
-    bad = errs[errs["errors"] > 0]
-    if len(bad):
-        per = "; ".join(
-            f"{r['agent']}: {int(r['errors'])} of {int(r['episodes'])} ({fmt_pct(r['error_rate'])})"
-            for _, r in bad.iterrows()
-        )
+    for col, what in (
+        ("infrastructure", "the infrastructure-error rate is not 0 ({per}). Those episodes (a dead browser or "
+         "app server that no agent action caused) are left out of every number; check the machine and re-run "
+         "them with --resume."),
+        ("model_service", "some episodes lost their model service ({per}): the model API still failed after "
+         "its retries. They are left out of every number; check the model server and re-run them with --resume."),
+    ):  # fmt: skip
+        bad = errs[errs[col] > 0]
+        if len(bad):
+            per = "; ".join(
+                f"{r['agent']}: {int(r[col])} of {int(r['episodes'])} ({fmt_pct(r[col] / max(r['episodes'], 1))})"
+                for _, r in bad.iterrows()
+            )
+            notes.append("Warning: " + what.format(per=per))
+    own = errs[errs["agent_errors"] > 0]
+    if len(own):
+        per = "; ".join(f"{r['agent']}: {int(r['agent_errors'])}" for _, r in own.iterrows())
         notes.append(
-            f"Warning: the infrastructure-error rate is not 0 ({per}). Those episodes (a dead browser or app "
-            "server that no agent action caused) are left out of every number; check the machine and re-run "
-            "them with --resume."
+            f"Episodes ended by the agent's own exception ({per}) are failures of that agent: counted in its "
+            "success rate (column Agent exceptions), never re-run."
         )
     if m.has_trials(p):
         notes.append(
@@ -167,7 +178,8 @@ HEADLINE_HEADERS = [
     "Intent misund.",
     "Mean steps",
     "Tokens (USD)",
-    "Infra errors",
+    "Agent exceptions",
+    "Not scored (infra / model)",
 ]
 
 
@@ -220,10 +232,19 @@ def headline_rows(summary: pd.DataFrame, intervals: pd.DataFrame | None = None) 
                 fmt_pct(r["intent_rate"]),
                 fmt_num(r["mean_steps"], 1),
                 fmt_tokens(r.get("total_tokens"), r.get("total_cost_usd")),
-                str(int(r["errors"])),
+                str(int(r.get("agent_errors", 0))),
+                _not_scored(r),
             ]
         )
     return rows
+
+
+def _not_scored(r: Any) -> str:
+    """``infrastructure / model service`` errors of a summary row (excluded from every number)."""
+    infra = r.get("infrastructure")
+    infra = int(r["errors"]) if infra is None or pd.isna(infra) else int(infra)
+    model = r.get("model_service")
+    return f"{infra} / {0 if model is None or pd.isna(model) else int(model)}"
 
 
 def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, min_repeats: int = 2) -> str:
@@ -233,7 +254,7 @@ def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, min_repe
     p = m.prepare(df, min_repeats)
     if m.valid_episodes(p).empty:
         n_err = int(p["is_error"].sum())
-        return f"no scored episodes ({n_err} infrastructure error(s))"
+        return f"no scored episodes ({n_err} infrastructure or model-service error(s))"
     version = m.version_columns(p)
     summary = m.reliability_summary(p, ["agent"], version, n_boot=n_boot, seed=seed)
     # Agents whose every episode errored have no summary row; list them too.
@@ -242,5 +263,5 @@ def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, min_repe
     rows = headline_rows(summary, ci)
     for _, e in errs.iterrows():
         if e["agent"] not in set(summary["agent"]):
-            rows.append([str(e["agent"]), "0"] + [DASH] * (len(HEADLINE_HEADERS) - 3) + [str(int(e["errors"]))])
+            rows.append([str(e["agent"]), "0"] + [DASH] * (len(HEADLINE_HEADERS) - 4) + ["0", _not_scored(e)])
     return text_table(headline_headers(summary), rows)

@@ -121,7 +121,7 @@ def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -
         P(
             f"The same agent, task and seed run in `{a.baseline}` and in another version. Lost: solved in `{a.baseline}`, "
             "failed in the other; gained: the reverse. Paired RSR: of the pairs solved in the baseline, the share still "
-            "solved."
+            "solved (against a version that interrupts: of the pairs where an interruption was shown)."
         ),
         Table(
             ["Agent", "Version", "Pairs", "Lost", "Gained", "Paired RSR [95% CI]"], rows, ["l", "l", "r", "r", "r", "r"]

@@ -56,7 +56,11 @@ def build(
             Section(
                 "none",
                 "No scored episodes",
-                [P("No scored episodes: every recorded episode is an infrastructure error (see below).")],
+                [
+                    P(
+                        "No scored episodes: every recorded episode is an infrastructure or model-service error (see below)."
+                    )
+                ],
             ),
             sections.errors(a),
             sections.manifest(a),

@@ -12,7 +12,8 @@ from openapps_sim.analysis.report.fmt import fmt_num, fmt_pct
 PROGRESS_NOTE = (
     "ESAR: share of the task's essential states (milestones) reached. Decision: the first state-changing "
     "operation took the correct branch (branching tasks; deeper: later decisions of hierarchical tasks). "
-    "W-LCS: weighted longest common subsequence of the operations against the oracle's (1 = same plan). "
+    "W-LCS: weighted longest common subsequence of the operations against the oracle's (1 = same plan; "
+    "undefined, a dash, where the task expects no operation: answers and navigation). "
     "Answer: the returned value was right (return-value tasks). First / after: step of the first milestone, "
     "steps spent after the last one. A dash: no episode the metric applies to."
 )

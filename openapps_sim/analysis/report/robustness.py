@@ -1,5 +1,6 @@
-"""The report's robustness section: RSR against the baseline version, and how agents answered
-interruptions (per kind, single- versus two-button). Tables as (headers, rows) for both the
+"""The report's robustness section: RSR against the baseline version (over the interrupted units
+of an interrupting version, with the uninterrupted share), RSR per button mode, and how agents
+answered interruptions (per kind, single- versus two-button). Tables as (headers, rows) for both the
 Markdown and the HTML report."""
 
 from __future__ import annotations
@@ -7,14 +8,37 @@ from __future__ import annotations
 import pandas as pd
 
 import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.fmt import fmt_num, fmt_pct, fmt_rate_ci
+from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci
 
-RSR_HEADERS = ["Agent", "Version", "SR baseline", "SR version", "Solved in baseline", "RSR [95% CI]"]
+RSR_HEADERS = [
+    "Agent",
+    "Version",
+    "SR baseline",
+    "SR version",
+    "Interrupted units (not interrupted)",
+    "SR interrupted",
+    "Solved in baseline",
+    "RSR [95% CI]",
+]
 KIND_HEADERS = ["Agent", "Kind", "Buttons", "Shown", "SR", "Harmful accepted", "Steps to recover"]
+BUTTON_HEADERS = ["Agent", "Version", "Buttons", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
 INTRO = (
     "RSR (D-GARA): among the (agent, task, seed) solved in the baseline version `{base}`, the share "
-    "still solved in the other version, with a bootstrap interval."
+    "still solved in the other version, with a bootstrap interval. Against a version that interrupts, "
+    "only the units where an interruption was actually shown count (an interruption may fire with a "
+    "probability, from a later step, only on some pages, or never under the api interface); the share "
+    "nothing interrupted is in parentheses. A dash: nothing to count."
 )
+BUTTON_INTRO = (
+    "RSR per button mode (D-GARA's one- versus two-button interruptions): over the units that showed an "
+    "interruption with that many buttons."
+)
+
+
+def _interrupted(r: pd.Series) -> str:
+    if pd.isna(r["interrupted"]):
+        return DASH  # a version that never interrupts: every unit counts
+    return f"{int(r['interrupted'])}/{int(r['units'])} ({fmt_pct(r['uninterrupted_share'])})"
 
 
 def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple[str, list[str], list[list[str]]]]:
@@ -28,12 +52,29 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
                 str(r["variation"]),
                 fmt_pct(r["baseline_sr"]),
                 fmt_pct(r["variation_sr"]),
-                f"{int(r['solved'])}/{int(r['units'])}",
+                _interrupted(r),
+                fmt_pct(r["interrupted_sr"]),
+                f"{int(r['solved'])}/{int(r['units'] if pd.isna(r['interrupted']) else r['interrupted'])}",
                 fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
             ]
             for _, r in rsr.iterrows()
         ]
         out.append((INTRO.format(base=baseline), RSR_HEADERS, rows))
+    modes = m.rsr_by_buttons(df, baseline)
+    if not modes.empty:
+        rows = [
+            [
+                str(r["agent"]),
+                str(r["variation"]),
+                str(int(r["buttons"])),
+                f"{int(r['interrupted'])}/{int(r['units'])}",
+                fmt_pct(r["interrupted_sr"]),
+                f"{int(r['solved'])}/{int(r['interrupted'])}",
+                fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
+            ]
+            for _, r in modes.iterrows()
+        ]
+        out.append((BUTTON_INTRO, BUTTON_HEADERS, rows))
     kinds = m.interruption_breakdown(df, ("agent", "kind", "buttons"))
     if not kinds.empty:
         rows = [

@@ -27,7 +27,9 @@ HOW_TO_READ = [
     "**Invalid/ep**: actions that were malformed, unknown, had bad arguments, or were rejected by the "
     "browser, per episode. **Intent misund.**: share of episodes that opened an app the task does not "
     "need or a page outside the apps (opening the app a navigation goal names is not one).",
-    "Infrastructure errors (crashed browser or server) are excluded from every number and counted apart.",
+    "Infrastructure errors (crashed browser or server) and model-service errors (the model API failed after "
+    "its retries) are excluded from every number and counted apart; an episode ended by the agent's own "
+    "exception is a failure of that agent (**Agent exceptions**).",
 ]
 
 
@@ -297,5 +299,6 @@ def _overview(a: Analysis) -> list[tuple[str, str]]:
         ("Variations", str(len(a.variations))),
         ("Seeds", str(v["seed"].nunique() if "seed" in v.columns and len(v) else DASH)),
         ("Scored episodes", str(len(v))),
-        ("Infrastructure errors", f"{total - len(v)}"),
+        ("Not scored (infrastructure / model service)", f"{total - len(v)}"),
+        ("Ended by the agent's own exception", str(int(v["is_agent_error"].sum())) if len(v) else "0"),
     ]

@@ -1,7 +1,7 @@
 """The report's core sections, each defined once as blocks (see :mod:`.blocks`) that both the
 Markdown and the HTML report draw: headline, robustness, per variation, within versus across,
 fluctuations, loops and invalid actions, breakdown by axis, pass^k, task heat maps, progress,
-infrastructure errors and the manifest."""
+failures (infrastructure, model service, agent exceptions) and the manifest."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def headline(a: Analysis) -> Section:
 def robustness(a: Analysis) -> Section:
     blocks: list[Any] = []
     for caption, h, rows in robustness_tables(a.df, a.baseline):
-        blocks.append(Table(h, rows, ["l"] * (len(h) - 4) + ["r"] * 4, caption=caption))
+        blocks.append(Table(h, rows, ["l"] * 2 + ["r"] * (len(h) - 2), caption=caption))
     return Section("robustness", "Robustness to interruptions and other versions", blocks)
 
 
@@ -338,22 +338,37 @@ def progress(a: Analysis) -> Section:
 
 
 def errors(a: Analysis) -> Section:
-    if not int(a.df["is_error"].sum()):
-        return Section("errors", "Infrastructure errors", [P("None: every recorded episode was scored.")])
+    title = "Failures: infrastructure, model service, agent exceptions"
+    if not int(a.df["is_error"].sum()) and not int(a.df["is_agent_error"].sum()):
+        return Section("errors", title, [P("None: every recorded episode was scored, and no agent raised.")])
     rows = [
-        [str(r["agent"]), str(int(r["episodes"])), str(int(r["errors"])), fmt_pct(r["error_rate"])]
+        [
+            str(r["agent"]),
+            str(int(r["episodes"])),
+            str(int(r["infrastructure"])),
+            str(int(r["model_service"])),
+            fmt_pct(r["error_rate"]),
+            str(int(r["agent_errors"])),
+            fmt_pct(r["agent_error_rate"]),
+        ]
         for _, r in a.errors.iterrows()
     ]
-    msgs = [[r["message"], str(int(r["count"])), r["agents"]] for _, r in a.error_messages.iterrows()]
+    msgs = [[r["kind"], r["message"], str(int(r["count"])), r["agents"]] for _, r in a.error_messages.iterrows()]
     return Section(
         "errors",
-        "Infrastructure errors",
+        title,
         [
             P(
-                "Episodes the infrastructure failed (browser or server crash). They are excluded from every number above."
+                "Infrastructure errors (the browser or the app server died) and model-service errors (the "
+                "agent's model API still failed after its retries) are excluded from every number above and "
+                "run again on --resume. An agent's own exception ends its episode as a failure of that agent: "
+                "counted in its success rate, never re-run."
             ),
-            Table(["Agent", "Episodes", "Errors", "Error rate"], rows),
-            Table(["Message", "Count", "Agents"], msgs, ["l", "r", "l"]),
+            Table(
+                ["Agent", "Episodes", "Infrastructure", "Model service", "Excluded", "Agent exceptions", "Of scored"],
+                rows,
+            ),
+            Table(["Kind", "Message", "Count", "Agents"], msgs, ["l", "l", "r", "l"]),
         ],
     )
 
