@@ -134,3 +134,22 @@ def test_the_browser_locale_follows_the_world_language():
         assert page.evaluate("new Date(2026, 2, 10).toLocaleDateString()") == "10.3.2026"
     finally:
         env.close()
+
+
+def test_a_product_is_drawn_as_what_it_is(server, browser):
+    """issue 26.8: the mixing bowl ("Rührschüssel") was drawn as its category's pot with a lid."""
+    server.reset("german", 0)
+    products = server.config()["shop"]["products"]
+    bowls = [pid for pid, p in products.items() if "Rührschüssel" in p["name"]]
+    pots = [pid for pid, p in products.items() if "Schmortopf" in p["name"] or "Bräter" in p["name"]]
+    assert bowls
+    context, page = _page(browser, 1280)
+    try:
+        for pid in bowls:
+            page.goto(f"{server.url}/shop/product/{pid}")
+            assert page.locator("main svg[data-picture]").first.get_attribute("data-picture") == "bowl", pid
+        for pid in pots:  # what is a pot still is one
+            page.goto(f"{server.url}/shop/product/{pid}")
+            assert page.locator("main svg[data-picture]").first.get_attribute("data-picture") == "pot", pid
+    finally:
+        context.close()
