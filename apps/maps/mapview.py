@@ -162,7 +162,7 @@ def place_labels(view: View, wanted: list[tuple[float, float, str, bool]], limit
     for x, y, text, strong in wanted:
         if len(out) >= limit:
             break
-        width = text_width(text, 12 if strong else 11, strong) + 4
+        width = text_width(text, 12 if strong else 11, strong) + 8  # and a gap to the next label
         for anchor, x0 in (("start", x + 8), ("end", x - 8)):
             left = x0 if anchor == "start" else x0 - width
             box = (left, y - 10, left + width, y + 5)
