@@ -122,6 +122,8 @@ def test_text_on_the_accent_is_readable(server, browser, pack, overrides):
 
 
 def test_the_browser_locale_follows_the_world_language():
+    """navigator.language and Intl follow shell.lang (the native date input's own display does
+    not: Chromium draws it in its UI locale; see docs/architecture.md)."""
     import gymnasium as gym
 
     import openapps_sim  # noqa: F401
