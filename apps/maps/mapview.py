@@ -155,18 +155,18 @@ def place_labels(view: View, wanted: list[tuple[float, float, str, bool]], limit
     boxes: list[tuple[float, float, float, float]] = [
         (0, 0, 100, 100),  # pan controls
         (view.width - 44, 0, view.width, 84),  # zoom controls
-        (0, view.height - 40, 150 + hidden_margin(view), view.height),  # scale bar
+        (0, view.height - 50, 150 + hidden_margin(view), view.height),  # scale bar
         *taken,
     ]
     out = []
     for x, y, text, strong in wanted:
         if len(out) >= limit:
             break
-        width = text_width(text, 12 if strong else 11, strong) + 8  # and a gap to the next label
+        width = text_width(text, 12 if strong else 11, strong)
         for anchor, x0 in (("start", x + 8), ("end", x - 8)):
             left = x0 if anchor == "start" else x0 - width
-            box = (left, y - 10, left + width, y + 5)
-            inside = box[0] >= 0 and box[2] <= view.width and box[1] >= 0 and box[3] <= view.height
+            box = (left - 4, y - 10, left + width + 4, y + 5)  # 4 px apart on both sides
+            inside = left >= 0 and left + width <= view.width and box[1] >= 0 and box[3] <= view.height
             if inside and not any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] for b in boxes):
                 boxes.append(box)
                 out.append(

@@ -47,7 +47,7 @@ CSS = """
 .maps-svg .selected path{fill:var(--primary);stroke:var(--surface);stroke-width:1.5}
 .maps-svg .pin path{fill:var(--danger);stroke:var(--surface);stroke-width:1.5}
 .maps-svg .selected circle.hole,.maps-svg .pin circle.hole{fill:var(--surface)}
-.maps-frame svg.scale{position:absolute;left:8px;bottom:6px;pointer-events:none;z-index:1;overflow:visible}
+.maps-frame svg.scale{position:absolute;left:8px;bottom:22px;pointer-events:none;z-index:1;overflow:visible}
 .maps-frame .scale line{stroke:var(--text);stroke-width:2}
 .maps-frame .scale text{fill:var(--text);font-size:10px;paint-order:stroke;stroke:var(--surface);stroke-width:3px}
 .maps-controls{position:absolute;display:flex;flex-direction:column;gap:4px;z-index:2}
