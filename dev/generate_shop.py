@@ -50,6 +50,7 @@ def load_vocab(path: Path = HERE / "vocab.yaml") -> SimpleNamespace:
             (n["category"], n["key"], n["price"], n["options"], per(n["name"]), per(n["description"]))
             for n in data["nouns"]
         ],
+        PICTURES=[n.get("picture", "") for n in data["nouns"]],
         APP_TEXT={k: per(v) for k, v in data["app_text"].items()},
         PRICE_FORMAT={k: (v["format"], v["decimal_separator"]) for k, v in data["price_format"].items()},
         PAST_ADDRESS=data["past_address"],
@@ -134,6 +135,7 @@ def _products() -> list[dict]:
                 "rating": round(rng.uniform(3.3, 4.9), 1),
                 "reviews": rng.randrange(3, 900),
                 "text": text,
+                "picture": V.PICTURES[i],
             }
         )
     names = [p["text"]["en"]["name"] for p in out]
@@ -150,6 +152,7 @@ def _record(p: dict, lang: str = "en") -> dict:
         "rating": p["rating"],
         "reviews": p["reviews"],
         "description": p["text"][lang]["description"],
+        **({"picture": p["picture"]} if p["picture"] else {}),
     }
 
 

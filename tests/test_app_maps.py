@@ -215,3 +215,20 @@ def test_gazetteer_and_projection():
     near = normalise({"saved": [{"name": " x ", "lat": 48.8641, "lon": 2.2862, "note": ""}]})
     far = normalise({"saved": [{"name": "X", "lat": 48.8661, "lon": 2.29, "note": ""}]})
     assert one == near and one != far
+
+
+@pytest.mark.parametrize("pack", ["arabic", "mandarin"])
+def test_every_place_is_named_in_the_pack_script(pack):
+    """issue 26.8/26.9: 333 of 441 places kept their English names in Arabic and Mandarin, so
+    the map mixed scripts ("Saint Petersburg" beside "موسكو")."""
+    from openapps_sim.config.catalog import compose
+
+    latin = [p["name"] for p in compose(pack)["maps"]["places"] if re.search("[A-Za-z]", p["name"])]
+    assert latin == [], f"{len(latin)} places still in Latin letters: {latin[:8]}"
+
+
+@pytest.mark.parametrize("pack,place,name", [("german", "krakow", "Krakau"), ("french", "the_hague", "La Haye")])
+def test_cities_have_their_own_names_in_european_packs(pack, place, name):
+    from openapps_sim.config.catalog import compose
+
+    assert {p["id"]: p["name"] for p in compose(pack)["maps"]["places"]}[place] == name

@@ -77,6 +77,10 @@ def test_language_packs_translate_everything(local_world, pack):
     cfg = local_world.config["shop"]
     names = [norm_text(p["name"]) for p in cfg["products"].values()]
     assert len(set(names)) == len(names)
+    # a name is a product type, not its description's sentence (issue 26.9: eight Italian and
+    # Arabic types were named "Calzini imbottiti per tutti i giorni con talloni rinforzati.")
+    sentences = [p["name"] for p in cfg["products"].values() if re.search(r"[.。]\s", p["name"] + " ")]
+    assert sentences == [], sentences[:4]
     changed = sum(1 for pid, p in cfg["products"].items() if p["name"] != base["products"][pid]["name"])
     assert changed >= 0.9 * len(base["products"])
     # every placeholder of the English string survives the translation

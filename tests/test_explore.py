@@ -97,3 +97,66 @@ def test_the_control_page_is_out_of_the_apps_reach(explore_port, server):
     # ... and an agent's server has no control page at all
     agent_port = int(server.url.rsplit(":", 1)[1])
     assert _status(agent_port, "explore.localhost") == 404
+
+
+def test_bad_input_shows_every_error_and_no_stale_world(browser, explore_port):
+    """issue 26.7: every error of the compare form at once, worded for the page, and no frame
+    showing an earlier world under a label it does not have; a refused switch keeps the picks."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    try:
+        base = f"http://explore.localhost:{explore_port}/_explore/"
+        page.goto(base + "?left=french&right=german&seed=1")
+        assert page.locator("[data-testid=explore-frame-left]").count() == 1
+        page.goto(base + "?left=darktheme&right=german+foo&seed=abc")
+        errors = page.locator("[data-testid=explore-compare-error] li").all_inner_texts()
+        assert len(errors) == 3, errors
+        text = " ".join(errors)
+        assert "--variation" not in text
+        assert "left version: no pack named 'darktheme' (did you mean dark_theme?)" in text
+        assert "right version: no pack named 'foo'" in text
+        assert "seed: 'abc' is not a whole number" in text
+        assert page.locator("iframe").count() == 0  # neither side shows french/german under the new labels
+        assert page.get_by_test_id("explore-blank-left").is_visible()
+        # one bad side: the good side is shown, the bad one is not
+        page.goto(base + "?left=darktheme&right=german&seed=0")
+        assert page.locator("[data-testid=explore-frame-right]").count() == 1
+        assert page.locator("[data-testid=explore-frame-left]").count() == 0
+
+        # the switch form: both bad numbers reported, every pick and typed value kept
+        page.goto(base)
+        page.get_by_test_id("explore-pick-appearance").select_option("palette_nord")
+        page.get_by_test_id("explore-pick-language").select_option("italian")
+        page.get_by_test_id("explore-pick-content").select_option("sparse")
+        page.locator("input[name=generated]").fill("x1")
+        page.locator("fieldset input[name=seed]").fill("-2")
+        page.get_by_test_id("explore-switch").click()
+        errors = page.locator("[data-testid=explore-error] li").all_inner_texts()
+        assert len(errors) == 2 and "generated:" in errors[0] and "world seed:" in errors[1], errors
+        assert page.get_by_test_id("explore-pick-appearance").input_value() == "palette_nord"
+        assert page.get_by_test_id("explore-pick-language").input_value() == "italian"
+        assert page.get_by_test_id("explore-pick-content").input_value() == "sparse"
+        assert page.locator("input[name=generated]").input_value() == "x1"
+    finally:
+        context.close()
+
+
+def test_a_language_under_a_content_pack_is_explained(browser, explore_port):
+    """issue 26.7: ``mandarin+dense`` shows dense's English events; the page says why."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"http://explore.localhost:{explore_port}/_explore/?left=mandarin+dense&right=dense+mandarin")
+        notes = page.locator(".pair .note").all_inner_texts()
+        assert len(notes) == 1, notes  # only the left one: in dense+mandarin the language wins
+        assert "dense comes after mandarin" in notes[0] and "calendar.events" in notes[0]
+        assert "the later one wins" in page.get_by_role("heading", name="Compose a version").locator("..").inner_text()
+    finally:
+        context.close()
+
+
+def test_default_is_listed_as_appearance():
+    """issue 26.10: the control page filed ``default`` (a pack with no section) under content."""
+    from openapps_sim.config.packs import pack_kind, resolve_pack
+
+    assert pack_kind(resolve_pack("default")) == "appearance"

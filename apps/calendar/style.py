@@ -7,8 +7,8 @@ CSS = """
 .cal-head h1{margin:0;min-width:8.5em;text-align:center}
 .cal-head .spacer{flex:1 1 auto}
 .cal-head .button{padding:calc(var(--gap)*.5) var(--gap)}
-.cal-search{display:flex;gap:calc(var(--gap)/2);max-width:100%}
-.cal-search input{flex:0 1 12em;width:6em;min-width:0}
+.cal-search{display:flex;gap:calc(var(--gap)/2);max-width:100%;flex:none}
+.cal-search input{flex:0 1 auto;min-width:min(100%,6em)}
 .layout-mobile .cal-grid th{font-size:.7em;padding:2px 0;white-space:nowrap;overflow:hidden}
 .layout-desktop.app-calendar main{max-width:calc(var(--width) + 200px)}
 .cal-layout{display:grid;grid-template-columns:minmax(0,2.4fr) minmax(0,1fr);gap:var(--pad);align-items:start}

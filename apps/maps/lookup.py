@@ -35,10 +35,17 @@ def kind_label(ctx: AppContext, kind: str) -> str:
 
 
 def coords_text(ctx: AppContext, lat: float, lon: float, digits: int = 4) -> str:
-    return (
-        f"{format_coord(lat, ctx.t('north'), ctx.t('south'), digits)}, "
-        f"{format_coord(lon, ctx.t('east'), ctx.t('west'), digits)}"
-    )
+    """``48.86° N, 2.35° E``; on a right-to-left page each ``48.86°`` is a left-to-right isolate
+    (U+2066 ... U+2069), so the degree sign stays after its number (not "°48.86 شمال")."""
+    rtl = ctx.world.config.get("shell", {}).get("dir") == "rtl"
+    parts = []
+    for value, pos, neg in ((lat, "north", "south"), (lon, "east", "west")):
+        text = format_coord(value, ctx.t(pos), ctx.t(neg), digits)
+        if rtl:
+            number, _, word = text.partition(" ")
+            text = f"\u2066{number}\u2069 {word}"
+        parts.append(text)
+    return ", ".join(parts)
 
 
 def float_param(value, lo: float, hi: float) -> float | None:
@@ -81,14 +88,18 @@ def view_params(view: View) -> dict:
     return {"lat": f"{view.lat:.5f}", "lon": f"{view.lon:.5f}", "z": str(view.zoom)}
 
 
+PHONE_WIDTH = 375
+
+
 def map_size(ctx: AppContext) -> tuple[int, int, bool]:
     """Map width and height in pixels, and whether the side panel goes under the map."""
     theme = ctx.theme
     width, height = ctx.config["map_width"], ctx.config["map_height"]
     pad = 12 * theme["spacing"]
     if theme["layout"] == "mobile":
-        avail = 430 - 2 * pad
-        return int(max(260, min(width, avail - 4))), int(min(height, 380)), True
+        # a 390 px phone less a desktop browser's 15 px scrollbar, main's padding and the frame
+        avail = PHONE_WIDTH - 1.5 * pad - 2 * theme["border_width"]
+        return int(max(260, min(width, avail))), int(min(height, 380)), True
     avail = theme["content_width"] - 2 * pad
     if avail - width - pad >= 300:
         return width, height, False

@@ -117,24 +117,37 @@ def teardrop(x: float, y: float, cls: str, testid: str, title: str):
 
 
 def scale_bar(ctx: AppContext, view: View):
+    """The scale bar, a small SVG of its own pinned to the frame's bottom-left corner: the map
+    is centred in its frame, so on a screen narrower than the map its edges are cut off, and
+    the bar must stay in sight."""
     km = nice_distance(view.km_per_px() * 110)
     if km <= 0:
         return None
     px = km / view.km_per_px()
-    x0, y0 = 12, view.height - 26
-    return G(
+    x0, y0 = 4, 20
+    return Svg(
         Line(x1=str(x0), y1=str(y0), x2=f"{x0 + px:.1f}", y2=str(y0)),
         Line(x1=str(x0), y1=str(y0 - 4), x2=str(x0), y2=str(y0 + 1)),
         Line(x1=f"{x0 + px:.1f}", y1=str(y0 - 4), x2=f"{x0 + px:.1f}", y2=str(y0 + 1)),
         Text(format_km(km), x=str(x0), y=str(y0 - 6)),
+        width=f"{max(px, 60) + 8:.0f}",
+        height="24",
         cls="scale",
+        aria_hidden="true",
         data_testid="maps-scale",
     )
 
 
-def text_width(text: str, size: float) -> float:
-    """Rough rendered width of a label: wide (CJK) characters count as a full em."""
-    return sum(size if unicodedata.east_asian_width(c) in "WF" else size * 0.57 for c in text)
+def hidden_margin(view: View) -> float:
+    """How much of each side of the map a 320 px wide frame cuts off (the map is centred)."""
+    return max(0.0, (view.width - 320) / 2)
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Generous rendered width of a label: wide (CJK) characters count as a full em, others
+    as about the widest average of the fonts a page may use (DejaVu Sans, bold wider still)."""
+    narrow = size * (0.7 if bold else 0.64)
+    return sum(size if unicodedata.east_asian_width(c) in "WF" else narrow for c in text)
 
 
 def place_labels(view: View, wanted: list[tuple[float, float, str, bool]], limit: int, taken: list) -> list:
@@ -142,18 +155,18 @@ def place_labels(view: View, wanted: list[tuple[float, float, str, bool]], limit
     boxes: list[tuple[float, float, float, float]] = [
         (0, 0, 100, 100),  # pan controls
         (view.width - 44, 0, view.width, 84),  # zoom controls
-        (0, view.height - 46, 130, view.height),  # scale bar
+        (0, view.height - 50, 150 + hidden_margin(view), view.height),  # scale bar
         *taken,
     ]
     out = []
     for x, y, text, strong in wanted:
         if len(out) >= limit:
             break
-        width = text_width(text, 12 if strong else 11) + 4
+        width = text_width(text, 12 if strong else 11, strong)
         for anchor, x0 in (("start", x + 8), ("end", x - 8)):
             left = x0 if anchor == "start" else x0 - width
-            box = (left, y - 10, left + width, y + 5)
-            inside = box[0] >= 0 and box[2] <= view.width and box[1] >= 0 and box[3] <= view.height
+            box = (left - 4, y - 10, left + width + 4, y + 5)  # 4 px apart on both sides
+            inside = left >= 0 and left + width <= view.width and box[1] >= 0 and box[3] <= view.height
             if inside and not any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3] for b in boxes):
                 boxes.append(box)
                 out.append(
@@ -266,7 +279,6 @@ def map_svg(ctx: AppContext, view: View, focus: dict) -> Svg:
         *markers,
         G(*labels, aria_hidden="true"),
         *tops,
-        scale_bar(ctx, view),
         width=str(view.width),
         height=str(view.height),
         cls="maps-svg",
@@ -321,6 +333,7 @@ def map_block(ctx: AppContext, view: View, focus: dict, browse: dict):
                 action=ctx.url("/pin"),
             ),
             map_svg(ctx, view, focus),
+            scale_bar(ctx, view),
             *map_controls(ctx, view, browse),
             cls="maps-frame",
             dir="ltr",

@@ -35,7 +35,7 @@ def load_gazetteer(path: Path = HERE / "places.csv") -> list[dict]:
 
 STRINGS = Record(
     search_label=Str("Search places"),
-    search_placeholder=Str("Search for a city, landmark, museum…"),
+    search_placeholder=Str("City, landmark, museum…"),
     search_button=Str("Search"),
     clear_search=Str("Clear"),
     browse=Str("Browse:"),

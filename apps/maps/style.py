@@ -7,7 +7,7 @@ CSS = """
 .maps-layout.stacked{grid-template-columns:minmax(0,1fr)}
 .maps-layout.stacked .maps-map-col{order:-1}
 .maps-side h2{margin-bottom:4px}
-.maps-search input[type=search]{flex:1 1 10em;min-width:0}
+.maps-search input[type=search]{flex:1 1 auto;min-width:min(100%,10em)}
 .maps-kinds{display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin-top:var(--gap)}
 .maps-kinds a{font-size:.85em;text-decoration:none;border:var(--bw) solid var(--border);border-radius:999px;padding:1px 8px}
 .maps-kinds a.active{background:var(--primary);border-color:var(--primary);color:var(--on-primary)}
@@ -47,8 +47,9 @@ CSS = """
 .maps-svg .selected path{fill:var(--primary);stroke:var(--surface);stroke-width:1.5}
 .maps-svg .pin path{fill:var(--danger);stroke:var(--surface);stroke-width:1.5}
 .maps-svg .selected circle.hole,.maps-svg .pin circle.hole{fill:var(--surface)}
-.maps-svg .scale line{stroke:var(--text);stroke-width:2}
-.maps-svg .scale text{fill:var(--text);font-size:10px;paint-order:stroke;stroke:var(--surface);stroke-width:3px}
+.maps-frame svg.scale{position:absolute;left:8px;bottom:22px;pointer-events:none;z-index:1;overflow:visible}
+.maps-frame .scale line{stroke:var(--text);stroke-width:2}
+.maps-frame .scale text{fill:var(--text);font-size:10px;paint-order:stroke;stroke:var(--surface);stroke-width:3px}
 .maps-controls{position:absolute;display:flex;flex-direction:column;gap:4px;z-index:2}
 .maps-controls.zoom{right:8px;top:8px}
 .maps-controls.pan{left:8px;top:8px;display:grid;grid-template-columns:repeat(3,28px);grid-template-rows:repeat(3,28px);gap:2px}

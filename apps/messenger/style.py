@@ -32,7 +32,7 @@ CSS = """
 .avatar.big{width:48px;height:48px;font-size:1em}
 .av0{background:var(--primary);color:var(--on-primary)}
 .av1{background:var(--success);color:#fff}
-.av2{background:var(--accent);color:#000}
+.av2{background:var(--accent);color:var(--on-accent)}
 .av3{background:var(--danger);color:#fff}
 .av4{background:var(--muted);color:var(--surface)}
 .chat-head{display:flex;gap:var(--gap);align-items:center;border-bottom:var(--bw) solid var(--border);

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 ICONS = ("pot", "shirt", "device", "book", "plant", "toy", "ball", "box")
+# pictures of one kind of product, drawn instead of its category's (a mixing bowl is no pot)
+PICTURES = ("bowl", "pan", "knife", "teapot", "board", "plate", "cup", "grinder", "apron")
 _HEX = re.compile(r"^#[0-9a-fA-F]{3,8}$")
 _EDGE = 'stroke="rgba(0,0,0,.28)" stroke-width="1.5" stroke-linejoin="round"'
 
@@ -16,6 +18,56 @@ _SHAPES = {
         '<path d="M18 44h64v22a16 16 0 0 1-16 16H34a16 16 0 0 1-16-16z" fill="{c}" {e}/>'
         '<path d="M22 42q28-18 56 0z" fill="{c}" {e}/><circle cx="50" cy="30" r="4" fill="{c}" {e}/>'
         '<path d="M28 58h44" stroke="rgba(255,255,255,.45)" stroke-width="3" stroke-linecap="round"/>'
+    ),
+    "bowl": (
+        '<path d="M10 44h80a40 36 0 0 1-80 0z" fill="{c}" {e}/>'
+        '<ellipse cx="50" cy="44" rx="40" ry="7" fill="{c}" {e}/>'
+        '<ellipse cx="50" cy="44" rx="34" ry="4.5" fill="rgba(0,0,0,.18)"/>'
+        '<path d="M24 58q8 14 22 17" fill="none" stroke="rgba(255,255,255,.45)" stroke-width="3" stroke-linecap="round"/>'
+        '<rect x="38" y="78" width="24" height="6" rx="3" fill="{c}" {e}/>'
+    ),
+    "pan": (
+        '<path d="M8 50h58v6a14 14 0 0 1-14 14H22a14 14 0 0 1-14-14z" fill="{c}" {e}/>'
+        '<ellipse cx="37" cy="50" rx="29" ry="5" fill="rgba(0,0,0,.25)" {e}/>'
+        '<rect x="64" y="48" width="30" height="7" rx="3.5" fill="#2b2f36" {e}/>'
+    ),
+    "knife": (
+        '<path d="M10 58L62 44v18L16 64q-6 0-6-6z" fill="#d9dde3" {e}/>'
+        '<rect x="60" y="44" width="32" height="18" rx="5" fill="{c}" {e}/>'
+        '<circle cx="70" cy="53" r="2" fill="rgba(255,255,255,.7)"/><circle cx="82" cy="53" r="2" fill="rgba(255,255,255,.7)"/>'
+    ),
+    "teapot": (
+        '<path d="M26 44h44q8 26-6 36H32q-14-10-6-36z" fill="{c}" {e}/>'
+        '<path d="M70 52q14-4 20-16l4 3q-6 18-22 22z" fill="{c}" {e}/>'
+        '<path d="M27 50q-16 0-14 12q2 10 14 10" fill="none" stroke="{c}" stroke-width="6"/>'
+        '<path d="M32 44q16-14 32 0z" fill="{c}" {e}/><circle cx="48" cy="31" r="4" fill="{c}" {e}/>'
+    ),
+    "board": (
+        '<rect x="12" y="30" width="70" height="44" rx="8" fill="{c}" {e}/>'
+        '<rect x="80" y="46" width="12" height="12" rx="4" fill="{c}" {e}/>'
+        '<circle cx="86" cy="52" r="2.5" fill="var(--background)"/>'
+        '<path d="M22 42h40M22 52h48M22 62h34" stroke="rgba(0,0,0,.15)" stroke-width="2" stroke-linecap="round"/>'
+    ),
+    "plate": (
+        '<ellipse cx="50" cy="56" rx="40" ry="22" fill="{c}" {e}/>'
+        '<ellipse cx="50" cy="54" rx="26" ry="13" fill="rgba(0,0,0,.1)" {e}/>'
+        '<ellipse cx="50" cy="40" rx="40" ry="22" fill="{c}" opacity=".85" {e}/>'
+        '<ellipse cx="50" cy="38" rx="26" ry="13" fill="rgba(0,0,0,.1)"/>'
+    ),
+    "cup": (
+        '<path d="M22 30h46v36a14 14 0 0 1-14 14H36a14 14 0 0 1-14-14z" fill="{c}" {e}/>'
+        '<path d="M68 40h6a10 10 0 0 1 0 20h-6" fill="none" stroke="{c}" stroke-width="6"/>'
+        '<ellipse cx="45" cy="30" rx="23" ry="4" fill="rgba(0,0,0,.25)"/>'
+    ),
+    "grinder": (
+        '<path d="M36 34h28l4 50H32z" fill="{c}" {e}/><rect x="34" y="24" width="32" height="12" rx="4" fill="#2b2f36" {e}/>'
+        '<circle cx="50" cy="18" r="5" fill="#2b2f36" {e}/>'
+        '<path d="M42 44v32" stroke="rgba(255,255,255,.45)" stroke-width="3" stroke-linecap="round"/>'
+    ),
+    "apron": (
+        '<path d="M38 14h24v18l16 4v52H22V36l16-4z" fill="{c}" {e}/>'
+        '<path d="M22 44l-12-4M78 44l12-4" stroke="{c}" stroke-width="4" stroke-linecap="round"/>'
+        '<rect x="36" y="56" width="28" height="16" rx="2" fill="rgba(0,0,0,.15)"/>'
     ),
     "shirt": (
         '<path d="M36 16L20 23L7 40l13 9l6-6v41h48V43l6 6l13-9l-13-17l-16-7q-14 12-28 0z" fill="{c}" {e}/>'
@@ -61,9 +113,10 @@ _SHAPES = {
 def product_svg(icon: str, colour: str, size: int = 160, cls: str = "shop-img") -> str:
     """An inline SVG picture (aria-hidden) of ``icon`` filled with ``colour``."""
     colour = colour if _HEX.match(colour or "") else "#7c8a99"
-    shape = _SHAPES.get(icon, _SHAPES["box"]).format(c=colour, e=_EDGE)
+    icon = icon if icon in _SHAPES else "box"
+    shape = _SHAPES[icon].format(c=colour, e=_EDGE)
     return (
-        f'<svg class="{cls}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="{int(size)}" '
+        f'<svg class="{cls}" data-picture="{icon}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="{int(size)}" '
         f'height="{int(size)}" aria-hidden="true" focusable="false">'
         f'<rect x="0" y="0" width="100" height="100" rx="8" style="fill:var(--background)"/>{shape}</svg>'
     )

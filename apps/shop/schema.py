@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.shop.images import ICONS
+from openapps_sim.apps.shop.images import ICONS, PICTURES
 
 from openapps_sim.config.schema import Enum, Float, Int, ListOf, MapOf, Record, Str
 
@@ -84,6 +84,9 @@ PRODUCT = Record(
     rating=Float(0.0, lo=0, hi=5),
     reviews=Int(0, lo=0),
     description=Str(""),
+    picture=Enum(
+        ["category", *PICTURES], "category", doc="its picture: 'category' draws its category's (a pot for kitchen)"
+    ),
 )
 
 SCHEMA = Record(

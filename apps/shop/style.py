@@ -6,7 +6,7 @@ CSS = """
 .shop-top{padding:var(--gap) var(--pad)}
 .shop-header{justify-content:space-between}
 .shop-search{display:flex;gap:var(--gap);flex:1 1 260px}
-.shop-search input{flex:1 1 auto;width:6em;min-width:0}
+.shop-search input{flex:1 1 auto;min-width:0}
 .shop-links{display:flex;flex-wrap:wrap;gap:var(--gap) var(--pad);align-items:center}
 .shop-links a{font-weight:600;text-decoration:none;display:inline-flex;gap:4px;align-items:center}
 .shop-cats{display:flex;flex-wrap:wrap;gap:calc(var(--gap)*.5) var(--pad);margin-top:var(--gap);padding-top:var(--gap);

@@ -22,7 +22,9 @@ def stars(rating: float) -> str:
 
 
 def product_img(ctx: AppContext, pid: str, p: dict, size: int, chosen: str | None = None) -> NotStr:
-    icon = (ctx.config["categories"].get(p["category"]) or {}).get("icon", "box")
+    icon = p.get("picture", "category")
+    if icon == "category":
+        icon = (ctx.config["categories"].get(p["category"]) or {}).get("icon", "box")
     return NotStr(product_svg(icon, model.product_colour(ctx.config, pid, p, chosen), size))
 
 

@@ -3,7 +3,9 @@
 CSS = """
 .todo-list li{display:flex;flex-wrap:wrap;align-items:center;gap:var(--gap);padding:var(--gap) 0;border-bottom:var(--bw) solid var(--border)}
 .todo-list li:last-child{border-bottom:0}
-.todo-list .title{flex:1 1 10em;overflow-wrap:break-word}
+.todo-list .title{flex:1 1 6em;overflow-wrap:break-word}
+.todo-list .actions{display:flex;align-items:center;gap:var(--gap);flex:none;margin-inline-start:auto}
+.todo-list .actions form{margin:0}
 .todo-list .done .title.strike{text-decoration:line-through;color:var(--muted)}
 .todo-list .check{width:1.6em;height:1.6em;border-radius:50%;border:2px solid var(--primary);background:transparent;
  padding:0;color:var(--primary);font-weight:700}

@@ -30,6 +30,7 @@ COLORS = Record(
     on_primary=Color("#ffffff", doc="text on primary-coloured buttons"),
     border=Color("#d9dde5", doc="lines around cards and inputs"),
     accent=Color("#f2a93b", doc="badges, pins and highlights"),
+    on_accent=Color("#1d2330", doc="text on accent-coloured badges and avatars"),
     danger=Color("#d64545", doc="delete buttons"),
     success=Color("#2e9d5b", doc="done marks and confirmations"),
 )

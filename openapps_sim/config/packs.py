@@ -224,7 +224,7 @@ def pack_kind(pack: Pack) -> str:
         return "interruptions"
     if any(section == "shell" and isinstance(raw, dict) and "lang" in raw for _, section, raw in pack.sections):
         return "language"
-    if names and names <= {"theme", "shell"}:
+    if names <= {"theme", "shell"}:  # default.yaml, with no section, is the standard look
         return "appearance"
     return "content"
 

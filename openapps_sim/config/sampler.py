@@ -33,6 +33,22 @@ def _hex(h: float, lightness: float, s: float) -> str:
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
+def _luminance(hex_colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb``."""
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def text_on(background: str, dark: str = "#000000", light: str = "#ffffff") -> str:
+    """Of a dark and a light text colour, the one with more contrast on ``background``: with
+    black and white one of the two always reaches 4.58:1 (the square root of 21)."""
+    lum = _luminance(background)
+    on_dark = (_luminance(light) + 0.05) / (lum + 0.05)
+    on_light = (lum + 0.05) / (_luminance(dark) + 0.05)
+    return light if on_dark > on_light else dark
+
+
 def sample_pack_dict(name: str) -> dict:
     """The pack's content as a dict (what ``variations sample`` writes to a file)."""
     m = GENERATED.match(name)
@@ -60,6 +76,7 @@ def sample_pack_dict(name: str) -> dict:
             _hex(hue, 0.85, 0.15),
         )
         primary, on_primary = _hex(hue, 0.40, sat), "#ffffff"
+    accent = _hex(hue + 0.45, 0.6, 0.8)
     theme = {
         "colors": {
             "background": bg,
@@ -69,7 +86,8 @@ def sample_pack_dict(name: str) -> dict:
             "border": border,
             "primary": primary,
             "on_primary": on_primary,
-            "accent": _hex(hue + 0.45, 0.6, 0.8),
+            "accent": accent,
+            "on_accent": text_on(accent),
             "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7),
             "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
         },

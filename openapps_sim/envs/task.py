@@ -8,10 +8,12 @@ import dataclasses
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
+from openapps_sim.config.catalog import compose
 from openapps_sim.config.interruptions import apply_arrival
 from openapps_sim.config.packs import split_expression
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
+from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
 from openapps_sim.taskkit.progress import MilestoneTracker
 
@@ -53,6 +55,12 @@ class OpenAppsTask(AbstractBrowserTask):
         self.language = language
         self.style = style
         self.viewport = dict(viewport or DEFAULT_VIEWPORT)
+        # the browser's locale follows the world's language, so date and time inputs read
+        # "10.03.2026" and "14:30" in a German world, not the US "03/10/2026" and "--:-- --"
+        try:
+            self.locale = compose(self.variation, tuple(self.overrides))["shell"]["lang"]
+        except ConfigError:
+            self.locale = None  # the server reports the variation's mistake at setup, as before
         self.slow_mo = 0
         self.timeout = 5000
         self._server = server

@@ -13,6 +13,8 @@ other host gets 404 for ``/_explore/``.
 
 from __future__ import annotations
 
+import re
+from difflib import get_close_matches
 from urllib.parse import urlencode
 
 from fasthtml.common import (
@@ -34,6 +36,7 @@ from fasthtml.common import (
     Input,
     Label,
     Legend,
+    Li,
     Meta,
     Option,
     P,
@@ -42,12 +45,15 @@ from fasthtml.common import (
     Strong,
     Style,
     Title,
+    Ul,
     to_xml,
 )
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from openapps_sim.config.catalog import compose
 from openapps_sim.config.packs import PACK_KINDS, list_packs, pack_kind, resolve_pack, split_expression
+from openapps_sim.config.sampler import is_generated
 from openapps_sim.errors import ConfigError
 
 EXPLORE_HOST = "explore.localhost"
@@ -60,7 +66,8 @@ h1 { margin: .2rem 0 1rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #d9
 fieldset { display: inline-block; vertical-align: top; border: 1px solid #d9dde6; border-radius: 8px; margin: 0 .6rem .6rem 0; }
 select, input { font: inherit; padding: .25rem; max-width: 22rem; }
 button { font: inherit; padding: .35rem .9rem; border-radius: 6px; border: 1px solid #2f6fde; background: #2f6fde; color: #fff; }
-.error { color: #a11; font-weight: 600; } .now { background: #eef3fc; padding: .6rem .9rem; border-radius: 8px; }
+.error { color: #a11; font-weight: 600; } .note { color: #6a4a00; background: #fff6dc; padding: .3rem .6rem; border-radius: 6px; }
+.blank { height: 8rem; display: flex; align-items: center; justify-content: center; border: 1px dashed #d9dde6; border-radius: 8px; color: #5d6677; } .now { background: #eef3fc; padding: .6rem .9rem; border-radius: 8px; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 .pair iframe { width: 100%; height: 640px; border: 1px solid #d9dde6; border-radius: 8px; }
 dl { display: grid; grid-template-columns: 14rem 1fr; gap: .2rem 1rem; } dt { font-weight: 600; } dd { margin: 0; }
@@ -89,45 +96,143 @@ class Explorer:
             self.versions[world_id] = (expression, seed)
 
 
-def compose_expression(form: dict) -> str:
-    """The pack expression of the picks: a generated version first, so that the packs picked by
-    hand override what it drew."""
-    parts = []
-    generated = str(form.get("generated") or "").strip()
-    if generated:
-        if not generated.isdigit():
-            raise ConfigError("explore", "generated", f"expected a whole number, got {generated!r}", "0, 1, 2 ...")
-        parts.append(f"random-{generated}")
-    parts += [str(form[k]) for k in PACK_KINDS if form.get(k) and form.get(k) != "default"]
-    return "+".join(parts) or "default"
+def _joined(text: str) -> str:
+    return "+".join(p for p in re.split(r"[+\s]+", text) if p) or "default"
 
 
-def _seed(value: object, key: str) -> int:
+def _seed(value: object, label: str) -> int:
     text = str(value if value is not None else "0").strip() or "0"
     if not text.isdigit():
-        raise ConfigError("explore", key, f"expected a whole number, got {text!r}", "0, 1, 2 ...")
+        raise ConfigError(label, "", f"{text!r} is not a whole number", "0, 1, 2 ...")
     return int(text)
 
 
-def _page(explorer: Explorer, req: Request, error: str = "") -> str:
+def _generated(form: dict) -> str:
+    text = str(form.get("generated") or "").strip()
+    if text and not text.isdigit():
+        raise ConfigError("generated", "", f"expected a whole number, got {text!r}", "0, 1, 2 ... or nothing")
+    return f"random-{text}" if text else ""
+
+
+def compose_expression(form: dict) -> str:
+    """The pack expression of the picks: a generated version first, so that the packs picked by
+    hand override what it drew, then one pack per kind in the order of ``PACK_KINDS``."""
+    parts = [_generated(form)]
+    parts += [str(form[k]) for k in PACK_KINDS if form.get(k) and form.get(k) != "default"]
+    return "+".join(p for p in parts if p) or "default"
+
+
+def check_expression(expression: str, label: str) -> None:
+    """Raise a ConfigError worded for the page (``left: no pack named 'darktheme' ...``) when
+    ``expression`` names a pack that does not exist or composes into an invalid world."""
+    known = list_packs()
+    for part in split_expression(expression):
+        part = part.strip()
+        if part in known or is_generated(part):
+            continue
+        if "/" in part or part.endswith(".yaml"):
+            resolve_pack(part, label, part)  # a file: its own errors name the file
+            continue
+        close = get_close_matches(part, list(known), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise ConfigError(
+            label,
+            "",
+            f"no pack named {part!r}{hint}",
+            "the packs listed under 'The packs' below, joined with '+', or random-<seed>",
+        )
+    try:
+        compose(expression)
+    except ConfigError as e:
+        raise ConfigError(label, "", f"{expression!r} does not compose: {e}") from None
+
+
+def _replaced(earlier: object, later: object, path: str):
+    """The key paths where ``later`` replaces what ``earlier`` set (mappings merge key by key;
+    lists and scalars are replaced whole)."""
+    if isinstance(earlier, dict) and isinstance(later, dict):
+        for key in later:
+            if key in earlier:
+                yield from _replaced(earlier[key], later[key], f"{path}.{key}" if path else str(key))
+    elif earlier != later:
+        yield path
+
+
+def _sections(name: str) -> dict:
+    out: dict = {}
+    for _, section, raw in resolve_pack(name).sections:
+        out.setdefault(section, {})
+        if isinstance(raw, dict):
+            out[section].update(raw)
+    return out
+
+
+def order_notes(expression: str) -> list[str]:
+    """What a later pack of ``expression`` replaces of a language pack before it, in one sentence
+    each: ``mandarin+dense`` shows dense's English events, since the later pack wins."""
+    parts = [p for p in split_expression(expression) if p in list_packs()]
+    kinds = {p: pack_kind(resolve_pack(p)) for p in parts}
+    notes = []
+    for i, lang in enumerate(parts):
+        if kinds[lang] != "language":
+            continue
+        for later in parts[i + 1 :]:
+            if kinds[later] not in ("content", "language"):
+                continue
+            paths = sorted(set(_replaced(_sections(lang), _sections(later), "")) - {"shell.lang"})
+            data = [p for p in paths if ".strings" not in p and not p.startswith(("shell", "theme"))]
+            if not data:
+                continue
+            shown = ", ".join(data[:5]) + (f" and {len(data) - 5} more" if len(data) > 5 else "")
+            notes.append(
+                f"{later} comes after {lang}, so its own {shown} replace {lang}'s translated ones "
+                f"(packs apply left to right and the later one wins); for {lang}'s data, "
+                f"compare '{later}+{lang}' under Side by side."
+            )
+    return notes
+
+
+def _side(explorer: Explorer, world_id: str, label: str, expression: str, seed: int | None, errors: list) -> bool:
+    """Show ``expression`` in the side's world; False (and the error added) when it cannot."""
+    try:
+        check_expression(expression, f"{label} version")
+    except ConfigError as e:
+        errors.append(str(e))
+        return False
+    if seed is None:
+        return False
+    explorer.show(world_id, expression, seed)
+    return True
+
+
+def _page(explorer: Explorer, req: Request, errors: tuple[str, ...] = (), form: dict | None = None) -> str:
     port = req.url.port
     world = explorer.worlds.default
     picked = {k: "" for k in PACK_KINDS}
-    for part in split_expression(world.variation):
-        if part in list_packs():
-            picked[pack_kind(resolve_pack(part))] = part
+    if form is not None:  # a refused switch keeps what was picked and typed
+        picked.update({k: str(form.get(k) or "") for k in PACK_KINDS})
+    else:
+        for part in split_expression(world.variation):
+            if part in list_packs():
+                picked[pack_kind(resolve_pack(part))] = part
+    typed = form or {"generated": "", "seed": str(world.seed)}
     groups = explorer.packs_by_kind()
     q = req.query_params
-    left, right = q.get("left", "default"), q.get("right", world.variation)
+    # a '+' typed into the address bar arrives as a space: both join packs
+    left, right = (_joined(q.get(k, d)) for k, d in (("left", "default"), ("right", world.variation)))
     path = q.get("path", "/todo/")
     path = path if path.startswith("/") else "/" + path
-    seed = q.get("seed", "0")
-    compare_error = ""
+    seed_text = q.get("seed", "0")
+    compare_errors: list[str] = []
     try:
-        explorer.show(explorer.left, left, _seed(seed, "seed"))
-        explorer.show(explorer.right, right, _seed(seed, "seed"))
+        seed = _seed(seed_text, "seed")
     except ConfigError as e:
-        compare_error = str(e)
+        compare_errors.append(f"{e} (neither page is shown until it is)")
+        seed = None
+    shown = {
+        "left": _side(explorer, explorer.left, "left", left, seed, compare_errors),
+        "right": _side(explorer, explorer.right, "right", right, seed, compare_errors),
+    }
 
     def choose(kind: str):
         options = [Option("(none)", value="")] + [
@@ -136,9 +241,15 @@ def _page(explorer: Explorer, req: Request, error: str = "") -> str:
         return Fieldset(Legend(kind), Select(*options, name=kind, data_testid=f"explore-pick-{kind}"))
 
     def frame(world_id: str, label: str, expression: str):
+        if not shown[label]:
+            return Div(
+                P(Strong(label), f" {expression} "),
+                P("Not shown: fix the error above.", cls="blank", data_testid=f"explore-blank-{label}"),
+            )
         src = f"http://{world_id}.localhost:{port}{path}"
         return Div(
             P(Strong(label), f" {expression} ", A("open", href=src, target="_blank")),
+            *[P(n, cls="note") for n in order_notes(expression)],
             Iframe(src=src, title=f"{label}: {expression}", data_testid=f"explore-frame-{label}"),
         )
 
@@ -154,16 +265,34 @@ def _page(explorer: Explorer, req: Request, error: str = "") -> str:
                 A(apps_url, href=apps_url, target="_blank"),
                 cls="now",
             ),
-            P(error, cls="error", data_testid="explore-error") if error else None,
+            *[P(n, cls="note", data_testid="explore-order-note") for n in order_notes(world.variation)],
+            Ul(*[Li(e) for e in errors], cls="error", data_testid="explore-error") if errors else None,
             Section(
                 H2("Compose a version and switch to it"),
+                P(
+                    "The picks apply in this order: the generated version, then "
+                    + ", ".join(PACK_KINDS)
+                    + ". Where two packs set the same thing the later one wins, so a content pack "
+                    "(dense, sparse ...) brings its own English items over a language's translated "
+                    "ones. Type an expression under Side by side to choose the order yourself.",
+                    cls="muted",
+                ),
                 Form(
                     *[choose(k) for k in PACK_KINDS],
                     Fieldset(
                         Legend("generated"),
-                        Label("random-", Input(name="generated", inputmode="numeric", size="6", placeholder="seed")),
+                        Label(
+                            "random-",
+                            Input(
+                                name="generated",
+                                value=str(typed.get("generated") or ""),
+                                inputmode="numeric",
+                                size="6",
+                                placeholder="seed",
+                            ),
+                        ),
                     ),
-                    Fieldset(Legend("world seed"), Input(name="seed", value=str(world.seed), size="6")),
+                    Fieldset(Legend("world seed"), Input(name="seed", value=str(typed.get("seed") or ""), size="6")),
                     Div(Button("Switch the running world", type="submit", data_testid="explore-switch")),
                     method="post",
                     action=PATH + "switch",
@@ -178,12 +307,14 @@ def _page(explorer: Explorer, req: Request, error: str = "") -> str:
                         " page ",
                         Select(*[Option(p, value=p, selected=(p == path)) for p in COMPARE_PATHS], name="path"),
                     ),
-                    Label(" seed ", Input(name="seed", value=seed, size="4")),
+                    Label(" seed ", Input(name="seed", value=seed_text, size="4")),
                     Button("Compare", type="submit", data_testid="explore-compare"),
                     method="get",
                     action=PATH,
                 ),
-                P(compare_error, cls="error") if compare_error else None,
+                Ul(*[Li(e) for e in compare_errors], cls="error", data_testid="explore-compare-error")
+                if compare_errors
+                else None,
                 Div(frame(explorer.left, "left", left), frame(explorer.right, "right", right), cls="pair"),
             ),
             Section(
@@ -216,12 +347,22 @@ def add_routes(app, worlds) -> Explorer:
     async def switch(req: Request):
         if not here(req):
             return Response("not found", status_code=404)
-        form = dict(await req.form())
-        try:
+        form = {k: str(v) for k, v in (await req.form()).items()}
+        errors = []
+        for check in (lambda: compose_expression(form), lambda: _seed(form.get("seed"), "world seed")):
+            try:
+                check()
+            except ConfigError as e:
+                errors.append(str(e))
+        if not errors:
             expression = compose_expression(form)
-            worlds.default.reset(expression, _seed(form.get("seed"), "seed"))
-        except ConfigError as e:
-            return HTMLResponse(_page(explorer, req, str(e)), status_code=400)
+            try:
+                check_expression(expression, "picks")
+                worlds.default.reset(expression, _seed(form.get("seed"), "world seed"))
+            except ConfigError as e:
+                errors.append(str(e))
+        if errors:
+            return HTMLResponse(_page(explorer, req, tuple(errors), form), status_code=400)
         return RedirectResponse(PATH + "?" + urlencode({"right": expression}), status_code=303)
 
     return explorer

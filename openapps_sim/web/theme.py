@@ -70,12 +70,15 @@ textarea{width:100%}
 label{display:block;font-weight:600;margin-bottom:4px}
 button,.button{font:inherit;cursor:pointer;border:var(--bw) solid var(--primary);background:var(--primary);
  color:var(--on-primary);border-radius:var(--radius);padding:calc(var(--gap)*.75) var(--pad);
- text-transform:var(--btn-transform);text-decoration:none;display:inline-block;line-height:1.2}
+ text-transform:var(--btn-transform);text-decoration:none;display:inline-block;line-height:1.2;word-break:keep-all}
+form[role=search]{flex-wrap:wrap}
+form[role=search] button{white-space:nowrap;flex:none}
+form[role=search] input[type=search]{field-sizing:content;flex:1 0 auto;max-width:100%}
 button.secondary,.button.secondary{background:transparent;color:var(--primary)}
 button.danger,.button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
 button.link{background:none;border:none;color:var(--primary);padding:0;text-decoration:underline}
 ul.plain{list-style:none;margin:0;padding:0}
-.badge{display:inline-block;background:var(--accent);color:#000;border-radius:999px;padding:0 .6em;font-size:.8em}
+.badge{display:inline-block;background:var(--accent);color:var(--on-accent);border-radius:999px;padding:0 .6em;font-size:.8em}
 .flash{background:var(--success);color:#fff;padding:var(--gap) var(--pad);border-radius:var(--radius);margin-bottom:var(--pad)}
 .error{background:var(--danger);color:#fff;padding:var(--gap) var(--pad);border-radius:var(--radius);margin-bottom:var(--pad)}
 .icon{width:1.2em;height:1.2em;vertical-align:-.2em}
