@@ -97,3 +97,16 @@ class SeedRecorder(Agent):
 
     def act(self, obs: dict) -> str:
         return f"send_msg_to_user('seed {self.seed}')"
+
+
+class WaitingAgent(Agent):
+    """Never finishes: waits at every step (``noop()``), so only the step budget ends it."""
+
+    name = "waiting"
+
+    def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
+        self.n = 0
+
+    def act(self, obs: dict) -> str:
+        self.n += 1
+        return "noop()"
