@@ -83,6 +83,7 @@ def test_private_packs_on_the_search_path_never_change_a_generated_version(priva
     """On 97af659 one private language pack on OPENAPPS_VARIATIONS turned 22 of random-0-0 ...
     random-0-59 into other worlds: generated packs drew from every pack on the search path."""
     assert {"office", "klingon"} <= set(packs.list_packs())  # found, usable by name
+    (private_dir / "broken.yaml").write_text("description: [unclosed\n", encoding="utf-8")  # not even read
     with_private = [compose(n) for n in NAMES]
     with_private_ids = {pool.pool_of(n) for n in NAMES}
     monkeypatch.delenv("OPENAPPS_VARIATIONS")

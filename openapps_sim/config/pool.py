@@ -50,11 +50,11 @@ class Pool:
 @lru_cache(maxsize=1)
 def shipped_pool() -> Pool:
     """The packs shipped with the package: their language packs and description packs."""
-    from openapps_sim.config.packs import builtin_dir, language_packs
+    from openapps_sim.config.packs import builtin_dir, language_packs, list_packs
 
-    names = {p.stem if p.suffix == ".yaml" else p.name for p in builtin_dir().iterdir()}
-    languages = sorted(n for n in language_packs() if n in names)  # shipped names come first
-    return Pool("shipped", tuple(languages), tuple(d for d in DESCRIPTION_PACKS if d in names))
+    shipped = [builtin_dir()]  # never a folder on OPENAPPS_VARIATIONS, not even to read it
+    languages = sorted(language_packs(shipped))
+    return Pool("shipped", tuple(languages), tuple(d for d in DESCRIPTION_PACKS if d in list_packs(shipped)))
 
 
 def active_pool() -> Pool:
