@@ -7,6 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
+AGENTLAB_STAMP := $(VENV)/.agentlab-stamp
 PYTEST_WORKERS ?= 2
 
 .PHONY: setup demo test test-all bench lint format gallery clean
@@ -24,6 +25,11 @@ $(RAY_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[ray]" || echo "openapps: ray could not be installed; the Ray executor test will be skipped"
 	touch $(RAY_STAMP)
 
+# The tests run a real AgentLab Study (joblib and Ray); a failed install is retried by the next
+# `make test`, and tests/test_agentlab_study.py fails saying why (it never skips).
+$(AGENTLAB_STAMP): $(RAY_STAMP)
+	$(BIN)/python -m pip install -q -e ".[agentlab-study]" && touch $(AGENTLAB_STAMP) || echo "openapps: AgentLab could not be installed; tests/test_agentlab_study.py will fail"
+
 setup: $(STAMP)
 	@$(BIN)/python -m openapps_sim.envs.browser
 	@$(BIN)/openapps fonts --quiet >/dev/null 2>&1 || echo "openapps: web fonts unavailable; pages use generic fonts"
@@ -32,10 +38,10 @@ demo: setup
 	rm -rf runs/demo
 	$(BIN)/openapps sweep demo --out runs/demo
 
-test: setup $(RAY_STAMP)
+test: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not slow"
 
-test-all: setup $(RAY_STAMP)
+test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
 
 bench: setup

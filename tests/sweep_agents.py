@@ -113,3 +113,16 @@ class RaisesOnStep2Agent(Agent):
         if self.n == 2:
             raise ValueError("the agent's own bug on step 2")
         return "noop()"
+
+
+class WaitingAgent(Agent):
+    """Never finishes: waits at every step (``noop()``), so only the step budget ends it."""
+
+    name = "waiting"
+
+    def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
+        self.n = 0
+
+    def act(self, obs: dict) -> str:
+        self.n += 1
+        return "noop()"

@@ -45,7 +45,7 @@ def test_family_is_valid_under_every_pack(local_world, family_id):
             assert not nothing.success, f"{where}: doing nothing already succeeds"
             assert inst.milestones, f"{where}: no milestone declared"
             tracker = MilestoneTracker(inst.milestones)
-            tracker.observe(1, inst.initial, start_url)
+            tracker.observe(1, inst.initial, start_url, intact=nothing.intact)
             assert not any(v is not None for v in tracker.first.values()), f"{where}: milestone at the start"
             answer = inst.expected_answer
             events = as_events(inst.oracle_ops) if inst.oracle_ops else None

@@ -89,10 +89,11 @@ def read_yaml(path: Path) -> object:
         raise ConfigError(display_path(path), "", f"malformed YAML at {where}: {problem}") from None
 
 
-def list_packs() -> dict[str, Path]:
-    """Every named pack on the search path (later folders do not shadow earlier ones)."""
+def list_packs(dirs: list[Path] | None = None) -> dict[str, Path]:
+    """Every named pack on the search path, or in ``dirs`` (later folders do not shadow earlier
+    ones)."""
     found: dict[str, Path] = {}
-    for d in search_dirs():
+    for d in search_dirs() if dirs is None else dirs:
         if not d.is_dir():
             continue
         for entry in sorted(d.iterdir()):
@@ -125,8 +126,9 @@ def declared_language(path: Path) -> str | None:
     return str(lang) if lang else None
 
 
-def language_packs() -> dict[str, str]:
-    """Every named pack that translates the world: pack name -> language code (``shell.lang``).
+def language_packs(dirs: list[Path] | None = None) -> dict[str, str]:
+    """Every named pack that translates the world (on the search path, or in ``dirs``): pack
+    name -> language code (``shell.lang``).
 
     Languages are discovered here, never listed in code: a new folder with ``shell: {lang: it}``
     in its ``pack.yaml`` is a language pack. English is the base content, so packs declaring
@@ -135,7 +137,7 @@ def language_packs() -> dict[str, str]:
     and task content stay English, so they bring no goal or content language of their own.
     """
     found = {}
-    for name, path in list_packs().items():
+    for name, path in list_packs(dirs).items():
         lang = declared_language(path)
         if lang and lang != "en" and _content_language(path) in (None, lang):
             found[name] = lang

@@ -4,7 +4,9 @@ A generated pack draws colours (a harmonious palette from one hue, light or dark
 size, spacing, corner radius, layout and navigation position; the structural knobs the apps
 declare (schema fields marked ``vary``: week start, clock format, page sizes, previews, folder
 order, start-page tile order...); and may build on one language pack and one description-style
-pack shipped with the package and one private pack from ``OPENAPPS_VARIATIONS``.
+pack from a fixed pool (:mod:`openapps_sim.config.pool`: the packs shipped with the package, or
+a pool file the user names, which may add its own packs), never from whatever else is on
+``OPENAPPS_VARIATIONS``: a generated name means one world on every machine.
 ``openapps variations sample --n 1000 --seed 0 --out DIR`` writes packs ``random-0-0`` ...
 ``random-0-999`` as YAML files.
 """
@@ -14,14 +16,14 @@ from __future__ import annotations
 import colorsys
 import random
 import re
-from pathlib import Path
 
 import yaml
 
+from openapps_sim.config import pool
 from openapps_sim.config.appearance import FONT_CHOICES
 
 GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")
-DESCRIPTION_PACKS = ["long_descriptions", "misleading_descriptions", "adversarial_descriptions"]
+DESCRIPTION_PACKS = list(pool.DESCRIPTION_PACKS)
 
 
 def is_generated(name: str) -> bool:
@@ -105,27 +107,18 @@ def sample_pack_dict(name: str) -> dict:
         "uppercase_buttons": rng.random() < 0.25,
         "shadows": rng.random() < 0.6,
     }
-    from openapps_sim.config.packs import language_packs
-
-    languages = sorted(language_packs())  # discovered from the packs (shell.lang), not listed here
+    drawn_from = pool.active_pool()
+    languages = list(drawn_from.languages)  # discovered from the shipped packs (shell.lang), not listed here
     language = rng.choice(languages) if languages and rng.random() < 4 / 7 else None
-    style = rng.choice([None, None] + DESCRIPTION_PACKS)
-    private = private_packs()
+    style = rng.choice([None, None, *drawn_from.descriptions])
+    extras = list(drawn_from.extras)
     draw = random.Random(f"{name}:private")
-    own = draw.choice(private) if private and draw.random() < 1 / 3 else None
+    own = draw.choice(extras) if extras and draw.random() < 1 / 3 else None
     extends = [p for p in (language, style, own) if p]
     description = f"Generated pack {name}: {'dark' if dark else 'light'} palette, font {theme['font']}"
     if extends:
         description += ", with " + " and ".join(extends)
     return {"description": description, "extends": extends, "theme": theme, **draw_knobs(name)}
-
-
-def private_packs() -> list[str]:
-    """The packs found in the ``OPENAPPS_VARIATIONS`` folders (not shipped with the package)."""
-    from openapps_sim.config.packs import builtin_dir, list_packs
-
-    shipped = builtin_dir().resolve()
-    return sorted(n for n, path in list_packs().items() if shipped not in Path(path).resolve().parents)
 
 
 def knobs() -> dict[str, dict[str, tuple]]:

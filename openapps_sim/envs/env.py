@@ -176,6 +176,8 @@ class OpenAppsEnv(BrowserEnv):
         self.episodes = 0
         self.world: WorldHandle | None = None
         self.instance_seed: int | None = None
+        self.step_budget: int | None = None  # actions this episode may take (see ``step``)
+        self.steps_taken = 0
 
     # -- episode lifecycle -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):
@@ -235,6 +237,7 @@ class OpenAppsEnv(BrowserEnv):
         self.tool_result = ""
         self.infeasible_message_received = False
         self.episodes += 1
+        self._start_budget(options, task_info)
         obs = self._get_obs()
         return obs, {"task_info": task_info, "seed": self.instance_seed}
 
@@ -247,6 +250,12 @@ class OpenAppsEnv(BrowserEnv):
         if "server" not in task_kwargs:
             task_kwargs["server"] = self._own_world()
         return self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
+
+    def _start_budget(self, options: dict, task_info: dict | None) -> None:
+        """The task's budget, with its interruption allowance; ``options["max_steps"]`` replaces it."""
+        budget = options.get("max_steps") or (task_info or {}).get("max_steps")
+        self.step_budget = int(budget) if budget else None
+        self.steps_taken = 0
 
     def _set_goal(self, goal) -> None:
         """The goal as BrowserGym's goal object, its text messages in the chat."""
@@ -276,6 +285,23 @@ class OpenAppsEnv(BrowserEnv):
         return self.world
 
     def step(self, action: str):
+        """One action, counted against the episode's step budget (``step_budget``: the task's
+        ``max_steps`` plus what its interruptions may cost). The step that spends the budget
+        returns ``truncated=True``; an action after that is not run (the same observation, with
+        ``last_action_error`` saying so). Gymnasium's ``TimeLimit`` cannot do this: the budget
+        depends on the world the episode runs in, so ``env.spec.max_episode_steps`` stays None."""
+        if self.step_budget is not None and self.steps_taken >= self.step_budget:
+            self.last_action = action
+            self.last_action_error = f"BudgetSpent: the episode's {self.step_budget} steps are spent; call reset()"
+            last = self.task.last_evaluation if self.task is not None else None
+            reward = last.reward if last is not None else 0.0
+            return self._get_obs(), reward, False, True, {"budget_spent": True}
+        self.steps_taken += 1
+        obs, reward, terminated, truncated, info = self._act(action)
+        truncated = bool(truncated) or (self.step_budget is not None and self.steps_taken >= self.step_budget)
+        return obs, reward, terminated, truncated, info
+
+    def _act(self, action: str):
         """BrowserGym's step, with the machine-sized action timeout applied to the code of
         whichever action mapping is set (ours or a harness's); app-tool actions
         (:mod:`openapps_sim.envs.apptools`) run on the world, as the ``interface`` allows."""

@@ -122,10 +122,11 @@ class OpenAppsTask(AbstractBrowserTask):
         self.last_interruptions = self.interruptions()
         arrivals = self.last_interruptions["arrivals"]
         if arrivals:  # what arrived on its own (a message) is part of the expected state too
-            expected = copy.deepcopy(instance.expected)
+            initial, expected = copy.deepcopy(instance.initial), copy.deepcopy(instance.expected)
             for effect in arrivals:
+                apply_arrival(initial, effect)  # and never the agent's change
                 apply_arrival(expected, effect)
-            instance = dataclasses.replace(instance, expected=expected)
+            instance = dataclasses.replace(instance, initial=initial, expected=expected)
             self._follow_arrivals(arrivals)
         events = self.server.events() if instance.ordered else None
         self.last_evaluation = evaluate(self.family, instance, actual, answer, url, events)
@@ -165,7 +166,7 @@ class OpenAppsTask(AbstractBrowserTask):
         ev, actual = self._evaluate(answer, page.url)
         self._checks += 1
         if self._tracker is not None:
-            self._tracker.observe(self._checks, actual, page.url)
+            self._tracker.observe(self._checks, actual, page.url, intact=ev.intact)
         declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in since_goal)
         done = ev.success or declared_done
         info = {

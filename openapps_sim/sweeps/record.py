@@ -11,6 +11,7 @@ import traceback
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from openapps_sim.config.pool import pool_of
 from openapps_sim.errors import ConfigError
 
 RECORD_VERSION = 1
@@ -126,6 +127,7 @@ RECORD_FIELDS: dict[str, str] = {
     "task": "task family id",
     "task_apps": "the apps the task needs",
     "variation": "pack expression of the app version",
+    "variation_pool": "the pool its generated packs (random-<seed>) drew from, e.g. shipped-1a2b3c4d; null: none generated",
     "seed": "task seed (it fixes the instance and its goal text)",
     "trial": "0, 1, ... k-1: repeated runs of one instance with the same goal text (spec key trials)",
     "agent_seed": "the seed the agent was reset with (the task seed for trial 0, another per trial)",
@@ -191,6 +193,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "task": spec.task,
         "task_apps": [],
         "variation": spec.variation,
+        "variation_pool": pool_of(spec.variation),
         "seed": spec.seed,
         "trial": spec.trial,
         "agent_seed": spec.agent_seed,
@@ -239,9 +242,16 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
 
 
 # Fields added to the record after results were already written, with the value every older
-# record meant: before the interface axis, every episode acted through the pages.
-# Before error_kind, every error was filed as infrastructure (agent_error did not exist).
-LATER_FIELDS: dict[str, Any] = {"interface": "gui", "backend": "chromium", "error_kind": None, "agent_error": None}
+# record meant: before the interface axis, every episode acted through the pages; before the
+# variation pool, the pool of a generated pack was not recorded (null: unknown); before error_kind,
+# every error was filed as infrastructure (agent_error did not exist).
+LATER_FIELDS: dict[str, Any] = {
+    "interface": "gui",
+    "backend": "chromium",
+    "error_kind": None,
+    "agent_error": None,
+    "variation_pool": None,
+}
 
 
 def upgrade_record(record: dict) -> dict:

@@ -122,11 +122,14 @@ class Worker:
                 },
                 "viewport": spec.viewport_dict,
                 "obs_mode": obs_mode,
+                "max_steps": spec.max_steps,  # None: the task's own budget, with its interruption allowance
             },
         )
         task_info = info["task_info"]
         goal = obs["goal"]
-        max_steps = spec.max_steps or task_info["max_steps"]
+        # the env's budget, so the episode ends here exactly where a plain gym loop is truncated
+        # (here invalid actions, which never reach the env, count too)
+        max_steps = env.unwrapped.step_budget
         apps = discover_apps()
         known = set(apps)
         home = next((name for name, app in apps.items() if app.home), "")

@@ -31,7 +31,7 @@ from typing import Any
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import tidy_punctuation
-from openapps_sim.taskkit.reward import StateDiff, describe_event, normalise_world, state_diff
+from openapps_sim.taskkit.reward import StateDiff, describe_event, normalise_world, outside_change, state_diff
 from openapps_sim.taskkit.scripts import API, UI, Step
 
 ENGLISH_STYLES = ("plain", "casual", "context")
@@ -92,6 +92,14 @@ class Evaluation:
     diff: list[StateDiff]
     subgoals: dict[str, bool]
     answer_ok: bool | None = None
+    #: differences outside the task's expected change (something it leaves alone was touched):
+    #: while there is one, no sub-goal and no milestone holds
+    outside: list[StateDiff] = field(default_factory=list)
+
+    @property
+    def intact(self) -> bool:
+        """Nothing outside the task's expected change differs from the initial state."""
+        return not self.outside
 
     def explain(self, limit: int = 12, events: list[dict] | None = None) -> str:
         """The reward in words: the differences from the expected state and, when ``events``
@@ -329,7 +337,9 @@ def evaluate(
     ``events`` (the episode's app event log) matter only for ordered goals: the oracle's
     operations must appear in it in order.
     """
-    diff = state_diff(_normalised_expected(inst.expected), normalise_world(actual))
+    want, got = _normalised_expected(inst.expected), normalise_world(actual)
+    diff = state_diff(want, got)
+    outside = outside_change(normalise_world(inst.initial), want, got) if diff else []
     if inst.expected_path is not None:
         path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
         if not path.startswith(inst.expected_path):
@@ -344,14 +354,16 @@ def evaluate(
         lang = str(inst.params.get("lang", "en")) if isinstance(inst.params, dict) else "en"
         answer_ok = answer is not None and fam.judge_answer(answer, inst.expected_answer, lang, actual)
     success = not diff and answer_ok is not False
-    checks = {g.name: bool(g.check(actual)) for g in inst.subgoals}
+    # A sub-goal holds only while nothing outside the expected change differs: deleting what the
+    # task should have left alone (the whole cart, every todo) is never progress.
+    checks = {g.name: not outside and bool(g.check(actual)) for g in inst.subgoals}
     if checks:
         partial = sum(checks.values()) / len(checks)
         if success:
             partial = 1.0
     else:
         partial = 1.0 if success else 0.0
-    return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok)
+    return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok, outside)
 
 
 _EXPECTED: dict[int, tuple[dict, dict]] = {}

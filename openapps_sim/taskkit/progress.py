@@ -160,7 +160,11 @@ class Branching:
 
 @dataclass
 class MilestoneTracker:
-    """Evaluates milestones after every step and keeps the step each was first reached at."""
+    """Evaluates milestones after every step and keeps the step each was first reached at.
+
+    A milestone is reached only at a step whose state is ``intact``: nothing outside the task's
+    expected change differs (``Evaluation.intact``), so a destructive shortcut (emptying the whole
+    cart to remove one line) reaches none, not even the page it was done on."""
 
     milestones: list[Milestone]
     first: dict[str, int | None] = field(default_factory=dict)
@@ -168,7 +172,9 @@ class MilestoneTracker:
     def __post_init__(self) -> None:
         self.first = {m.name: None for m in self.milestones}
 
-    def observe(self, step: int, state: dict, url: str | None) -> None:
+    def observe(self, step: int, state: dict, url: str | None, *, intact: bool) -> None:
+        if not intact:
+            return
         path = url_path(url)
         for m in self.milestones:
             if self.first[m.name] is None:

@@ -198,6 +198,80 @@ def _similar_pairs(expected: list, actual: list) -> list[tuple[Any, Any]]:
     return pairs
 
 
+def outside_change(initial: Any, expected: Any, actual: Any, keys: dict[str, ItemKey] | None = None) -> list[StateDiff]:
+    """The differences of ``actual`` from ``expected`` that lie outside the task's expected change
+    (all three normalised world states; empty list: nothing the task leaves alone was touched).
+
+    The expected change is where ``initial`` and ``expected`` differ: items the task adds or
+    removes, fields it changes. Everything else must hold in ``actual`` as it was: an item that
+    both states hold (changed by the task or not) must still be there, an item neither holds must
+    not appear, and a part the task leaves alone must be equal. Within the change itself anything
+    goes (that is the progress partial credit measures). So deleting everything an app holds is
+    always outside the change, unless the task asks for exactly that.
+    """
+    if keys is None:
+        keys = declared_keys()
+    return _outside(initial, expected, actual, "", keys)
+
+
+def _outside(initial: Any, expected: Any, actual: Any, path: str, keys: dict[str, ItemKey]) -> list[StateDiff]:
+    if same(initial, expected):  # left alone by the task: must be as it was
+        return _diff(expected, actual, path, keys)
+    if isinstance(initial, dict) and isinstance(expected, dict):
+        actual = actual if isinstance(actual, dict) else {}
+        entry = _key_for(path, keys)
+        noun = _noun(path, entry) if entry is not None else "key"
+        out: list[StateDiff] = []
+        for key in sorted(initial.keys() | expected.keys() | actual.keys(), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            kept = key in initial and key in expected
+            if kept and key not in actual:
+                out.append(StateDiff(sub, expected[key], MISSING, f"{path or 'state'}: missing {noun} {key!r}"))
+            elif kept:
+                out.extend(_outside(initial[key], expected[key], actual[key], sub, keys))
+            elif key not in initial and key not in expected:
+                out.append(StateDiff(sub, MISSING, actual[key], f"{path or 'state'}: extra {noun} {key!r}"))
+        return out
+    if isinstance(initial, list) and isinstance(expected, list):
+        return _outside_list(initial, expected, actual if isinstance(actual, list) else [], path, keys)
+    return []  # a value the task changes: any value is progress or not, never a side effect
+
+
+def _outside_list(initial: list, expected: list, actual: list, path: str, keys: dict[str, ItemKey]) -> list[StateDiff]:
+    key = _key_for(path, keys)
+    noun = _noun(path, key)
+    groups: dict[str, tuple[list, list, list]] = {}
+    for side, items in ((0, initial), (1, expected), (2, actual)):
+        for item in items:
+            ident = _identity(item, key)
+            gid = json.dumps(ident, sort_keys=True, default=str) if ident is not None else ""
+            groups.setdefault(gid, ([], [], []))[side].append(item)
+    out: list[StateDiff] = []
+    for gid, (ini, exp, act) in groups.items():
+        if not gid:  # items without identity: those the task keeps must all still be there
+            act = list(act)
+            for item in exp:
+                kept = any(same(item, i) for i in ini)
+                hit = next((n for n, a in enumerate(act) if same(item, a)), None)
+                if kept and hit is None:
+                    label = _label(item, key)
+                    out.append(StateDiff(f"{path}[{label}]", item, MISSING, f"{path}: missing {noun} {label}"))
+                elif hit is not None:
+                    del act[hit]
+            continue
+        label = _label((exp or ini or act)[0], key)
+        sub = f"{path}[{label}]"
+        if ini and exp and not act:
+            out.append(StateDiff(sub, exp[0], MISSING, f"{path}: missing {noun} {label}"))
+        elif ini and exp and len(ini) == len(exp) == len(act) == 1:
+            out.extend(_outside(ini[0], exp[0], act[0], sub, keys))
+        elif ini and exp and same(ini, exp) and not same(exp, act):
+            out.extend(_list_diff(exp, act, path, key, keys))
+        elif act and not ini and not exp:
+            out.append(StateDiff(sub, MISSING, act[0], f"{path}: extra {noun} {label}"))
+    return out
+
+
 def describe_event(event: dict) -> str:
     """One line of the event log: ``#3 todo.add id='t9' title='Buy oat milk'``."""
     args = " ".join(f"{k}={_short(v, 60)}" for k, v in (event.get("args") or {}).items())

@@ -73,6 +73,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
         self.tool_result = ""
         self.infeasible_message_received = False
         self.episodes += 1
+        self._start_budget(options, task_info)
         return self._get_obs(), {"task_info": task_info, "seed": self.instance_seed}
 
     @property
@@ -92,7 +93,8 @@ class OpenAppsTextEnv(OpenAppsEnv):
         self._chat_add("infeasible", reason)
         self.infeasible_message_received = True
 
-    def step(self, action: str):
+    def _act(self, action: str):
+        """One action on the text tabs (``OpenAppsEnv.step`` counts it against the budget)."""
         self.tool_result = ""
         try:
             call = parse_tool_call(action) if isinstance(action, str) else None
