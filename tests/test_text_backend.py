@@ -181,3 +181,15 @@ def test_text_env_runs_inside_a_running_event_loop():
             env.close()
 
     assert asyncio.run(main()).startswith("http://")
+
+
+def test_the_step_budget_truncates_on_the_text_backend_too():
+    env = gym.make("browsergym/openapps.todo.add_item", backend="text")
+    env.reset(seed=0, options={"max_steps": 2})
+    try:
+        assert env.step("noop()")[3] is False
+        assert env.step("noop()")[3] is True
+        obs, _, _, truncated, info = env.step("noop()")
+        assert truncated and info.get("budget_spent") and obs["last_action_error"].startswith("BudgetSpent")
+    finally:
+        env.close()
