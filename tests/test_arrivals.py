@@ -139,3 +139,42 @@ def test_a_plain_list_arrival_stays_out_of_the_tasks_apps():
     assert make_arrival(convs, {**pick, "key": "first"}, "en", ["c1"])["key"] == "c2"
     assert make_arrival(convs, {**pick, "key": "last"}, "en", ["c3"])["key"] == "c2"
     assert make_arrival(convs, {**pick, "key": "c1"}, "en", ["c1"]) is None
+
+
+@pytest.fixture(scope="module")
+def env():
+    from openapps_sim.envs.registration import make_env
+
+    e = make_env("todo.add_item", obs_mode="axtree")
+    yield e
+    e.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("fid, seed", REPORTED)
+def test_the_honest_oracle_solves_the_reported_cases(env, fid, seed):
+    """The oracle reads the answer, the message to forward and whose turn it is off the page (an
+    honest agent's reading). Before the rule it scored 0 on the first three: it answered "Are you
+    free later? ..." and forwarded the message that had just arrived."""
+    from .test_interruptions import run
+
+    reward, info, shown = run(env, fid, "interrupt_message", seed)
+    assert reward == 1.0, info.get("explanation")
+    arrivals = env.unwrapped.task.interruptions()["arrivals"]
+    inst = env.unwrapped.task.instance
+    assert arrivals and arrivals[0]["key"] not in task_keys(inst.params, inst.initial, inst.expected, world_config(env))
+
+
+def world_config(env) -> dict:
+    task = env.unwrapped.task
+    return task.server.config_for(task.variation, task.overrides)
+
+
+def test_the_honest_sweep_names_the_whole_matrix():
+    """``openapps sweep honest_arrivals`` runs every answer, forward and reply family under every
+    interruption pack, seeds 0-5: a family or pack added later joins it, or this fails."""
+    from openapps_sim.sweeps.spec import load_spec
+
+    spec = load_spec("honest_arrivals")
+    assert spec.tasks == honest_families() and spec.variations == interruption_packs()
+    assert spec.seeds == list(SEEDS) and [a["name"] for a in spec.agents] == ["oracle"]
