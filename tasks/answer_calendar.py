@@ -3,12 +3,14 @@ event (a date computation, category ``math``)."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from openapps_sim.tasks.calendar import day_text, open_event, unique_events
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.observation import testid_attributes, testid_texts
 
 
 def _event_page(params: dict) -> list[str]:
@@ -40,9 +42,18 @@ class EventTime(AnswerFamily):
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
+    def answer(self, state, params):
+        return next((e["time"] for e in state["calendar"]["events"] if e["id"] == params["event_id"]), "")
+
     def solve(self, params, ui):
-        yield from open_event(ui, params["event_id"], params["date"])
-        yield ui.answer(params["answer"])
+        """Read the time on the event's page; a 12-hour time with a marker in the page's language
+        is read from the edit form's time field (HH:MM) instead, leaving without saving."""
+        obs = yield from open_event(ui, params["event_id"], params["date"])
+        shown = testid_texts(obs).get("calendar-detail-time", "")
+        if not re.fullmatch(r"\d{1,2}:\d{2}", shown):
+            obs = yield ui.click(f"calendar-edit-{params['event_id']}")
+            shown = testid_attributes(obs).get("calendar-field-time", {}).get("value", "")
+        yield ui.answer(shown)
 
 
 @family

@@ -9,6 +9,7 @@ from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.observation import testid_text_parts
 from openapps_sim.taskkit.progress import Milestone
 
 
@@ -38,10 +39,15 @@ class CountLines(AnswerFamily):
     def milestones(self, params, initial=None, expected=None):
         return [_file_open(params["path"])]
 
+    def answer(self, state, params):
+        return str(line_count(state["code_editor"]["files"].get(params["path"], "")))
+
     def solve(self, params, ui):
+        """Open the file and count the lines of the editor's content."""
         yield from ui.open_app("code_editor")
-        yield ui.click(f"code_editor-file-{path_id(params['path'])}")
-        yield ui.answer(params["answer"])
+        obs = yield ui.click(f"code_editor-file-{path_id(params['path'])}")
+        content = "".join(testid_text_parts(obs).get("code_editor-editor", []))
+        yield ui.answer(str(line_count(content)))
 
 
 @family

@@ -178,3 +178,33 @@ def test_the_honest_sweep_names_the_whole_matrix():
     spec = load_spec("honest_arrivals")
     assert spec.tasks == honest_families() and spec.variations == interruption_packs()
     assert spec.seeds == list(SEEDS) and [a["name"] for a in spec.agents] == ["oracle"]
+
+
+PAGE_READERS = [  # family, pack, seed, overrides: each reads its answer off the page
+    ("todo.count_open", "interrupt_mixed", 1, ()),
+    ("todo.item_notes", "german", 1, ()),
+    ("maps.place_note", "interrupt_message", 1, ()),
+    ("calendar.event_time", "default", 1, ()),
+    ("calendar.event_time", "german", 1, ("calendar.clock=12h",)),  # "10:00 vorm.": read from the form
+    ("code_editor.count_lines", "interrupt_crash", 2, ()),  # 35 lines of a textarea
+    ("messenger.count_from_contact", "arabic", 1, ()),
+]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("fid, pack, seed, overrides", PAGE_READERS)
+def test_the_oracle_answers_what_the_page_shows(env, fid, pack, seed, overrides):
+    """The answer the oracle sends is read off the page (its parameters hold the same value, so a
+    wrong reading fails here)."""
+    from openapps_sim.agents.oracle import OracleAgent
+
+    kwargs = {"family": fid, "variation": pack, "overrides": list(overrides)}
+    obs, info = env.reset(seed=seed, options={"task_kwargs": kwargs})
+    agent = OracleAgent()
+    agent.reset(obs["goal"], info["task_info"])
+    for _ in range(info["task_info"]["max_steps"]):
+        obs, reward, terminated, truncated, last = env.step(agent.act(obs))
+        if terminated:
+            break
+    assert reward == 1.0, last["task_info"].get("explanation")
+    assert env.unwrapped.task.last_answer is not None
