@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from openapps_sim.tasks.calendar import day_text, open_event, unique_events
+from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, unique_events
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
@@ -81,5 +81,13 @@ class DaysBetween(AnswerFamily):
         return ["/calendar"]
 
     def solve(self, params, ui):
-        yield from open_event(ui, params["event_id"], params["date"])
-        yield ui.answer(params["answer"])
+        """Read today off the month grid (the day marked current), the event's date off its edit
+        form (ISO, in every language), leave without saving, and count the days between."""
+        obs = yield from ui.open_app("calendar")
+        days = {t: a for t, a in testid_attributes(obs).items() if t.startswith("calendar-day-")}
+        today = next((t.removeprefix("calendar-day-") for t, a in days.items() if a.get("aria-current") == "date"), "")
+        yield from go_to_day(ui, obs, params["date"])
+        yield ui.click(f"calendar-event-{params['event_id']}")
+        obs = yield ui.click(f"calendar-edit-{params['event_id']}")
+        when = testid_attributes(obs).get("calendar-field-date", {}).get("value", "")
+        yield ui.answer(str(abs((date.fromisoformat(when) - date.fromisoformat(today)).days)))

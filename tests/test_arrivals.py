@@ -188,6 +188,9 @@ PAGE_READERS = [  # family, pack, seed, overrides: each reads its answer off the
     ("calendar.event_time", "german", 1, ("calendar.clock=12h",)),  # "10:00 vorm.": read from the form
     ("code_editor.count_lines", "interrupt_crash", 2, ()),  # 35 lines of a textarea
     ("messenger.count_from_contact", "arabic", 1, ()),
+    ("calendar.days_until", "mandarin", 4, ()),  # today off the grid, the date off the edit form
+    ("code_editor.folder_summary", "interrupt_mixed", 3, ()),
+    ("shop.cart_summary_json", "german", 1, ()),  # "105,98 €" read off the cart
 ]
 
 
