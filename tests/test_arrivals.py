@@ -1,7 +1,8 @@
 """Arrivals never touch the task (issue 23, point 1): a message that arrives during an episode
 lands only where the task refers to nothing, so the answer, the message to forward and the
 branch to take are what the goal says whenever the agent looks. Browser-free: the worlds of the
-honest-agent matrix, built as the server builds them."""
+honest-agent matrix, built as the server builds them, every arrival fired in them. Through the
+real env (marked ``browser``): the reported cases, and the oracle reading its answers off pages."""
 
 from __future__ import annotations
 
