@@ -3,12 +3,14 @@ event (a date computation, category ``math``)."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
-from openapps_sim.tasks.calendar import day_text, open_event, unique_events
+from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, unique_events
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.observation import testid_attributes, testid_texts
 
 
 def _event_page(params: dict) -> list[str]:
@@ -40,9 +42,18 @@ class EventTime(AnswerFamily):
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
+    def answer(self, state, params):
+        return next((e["time"] for e in state["calendar"]["events"] if e["id"] == params["event_id"]), "")
+
     def solve(self, params, ui):
-        yield from open_event(ui, params["event_id"], params["date"])
-        yield ui.answer(params["answer"])
+        """Read the time on the event's page; a 12-hour time with a marker in the page's language
+        is read from the edit form's time field (HH:MM) instead, leaving without saving."""
+        obs = yield from open_event(ui, params["event_id"], params["date"])
+        shown = testid_texts(obs).get("calendar-detail-time", "")
+        if not re.fullmatch(r"\d{1,2}:\d{2}", shown):
+            obs = yield ui.click(f"calendar-edit-{params['event_id']}")
+            shown = testid_attributes(obs).get("calendar-field-time", {}).get("value", "")
+        yield ui.answer(shown)
 
 
 @family
@@ -70,5 +81,13 @@ class DaysBetween(AnswerFamily):
         return ["/calendar"]
 
     def solve(self, params, ui):
-        yield from open_event(ui, params["event_id"], params["date"])
-        yield ui.answer(params["answer"])
+        """Read today off the month grid (the day marked current), the event's date off its edit
+        form (ISO, in every language), leave without saving, and count the days between."""
+        obs = yield from ui.open_app("calendar")
+        days = {t: a for t, a in testid_attributes(obs).items() if t.startswith("calendar-day-")}
+        today = next((t.removeprefix("calendar-day-") for t, a in days.items() if a.get("aria-current") == "date"), "")
+        yield from go_to_day(ui, obs, params["date"])
+        yield ui.click(f"calendar-event-{params['event_id']}")
+        obs = yield ui.click(f"calendar-edit-{params['event_id']}")
+        when = testid_attributes(obs).get("calendar-field-date", {}).get("value", "")
+        yield ui.answer(str(abs((date.fromisoformat(when) - date.fromisoformat(today)).days)))

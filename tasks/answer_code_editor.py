@@ -3,12 +3,13 @@ summary of a folder."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.observation import testid_attributes, testid_text_parts
 from openapps_sim.taskkit.progress import Milestone
 
 
@@ -38,10 +39,15 @@ class CountLines(AnswerFamily):
     def milestones(self, params, initial=None, expected=None):
         return [_file_open(params["path"])]
 
+    def answer(self, state, params):
+        return str(line_count(state["code_editor"]["files"].get(params["path"], "")))
+
     def solve(self, params, ui):
+        """Open the file and count the lines of the editor's content."""
         yield from ui.open_app("code_editor")
-        yield ui.click(f"code_editor-file-{path_id(params['path'])}")
-        yield ui.answer(params["answer"])
+        obs = yield ui.click(f"code_editor-file-{path_id(params['path'])}")
+        content = "".join(testid_text_parts(obs).get("code_editor-editor", []))
+        yield ui.answer(str(line_count(content)))
 
 
 @family
@@ -68,6 +74,18 @@ class FolderSummary(AnswerFamily):
     def milestones(self, params, initial=None, expected=None):
         return [Milestone("open code_editor", lambda state, p: p.startswith("/code_editor"))]
 
+    def answer(self, state, params):
+        ce, folder = state["code_editor"], params["folder"]
+        files = sum(1 for p in ce["files"] if p.rsplit("/", 1)[0] == folder and "/" in p)
+        folders = sum(1 for p in ce["folders"] if "/" in p and p.rsplit("/", 1)[0] == folder)
+        return f'{{"files": {files}, "folders": {folders}}}'
+
     def solve(self, params, ui):
+        """Open the folder from the tree and count the entries its listing links to: files
+        (``?file=``) and folders (``?folder=``)."""
         yield from ui.open_app("code_editor")
-        yield ui.answer(params["answer"])
+        obs = yield ui.click(f"code_editor-folder-{path_id(params['folder'])}")
+        links = [a.get("href", "") for t, a in testid_attributes(obs).items() if t.startswith("code_editor-open-")]
+        files = sum(1 for h in links if parse_qs(urlsplit(h).query).get("file"))
+        folders = sum(1 for h in links if parse_qs(urlsplit(h).query).get("folder"))
+        yield ui.answer(f'{{"files": {files}, "folders": {folders}}}')

@@ -11,6 +11,7 @@ from openapps_sim.config.normalise import distance_km, norm_text
 from openapps_sim.taskkit import Infeasible, family
 from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang, parse_numbers
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import testid_attributes
 from openapps_sim.taskkit.progress import Milestone
 
 
@@ -81,7 +82,11 @@ class PlaceNote(AnswerFamily):
     def milestones(self, params, initial=None, expected=None):
         return [_saved_open(params["saved_id"])]
 
+    def answer(self, state, params):
+        return next((s.get("note", "") for s in state["maps"]["saved"] if s["id"] == params["saved_id"]), "")
+
     def solve(self, params, ui):
+        """Open the saved place and read its note field."""
         yield from ui.open_app("maps")
-        yield ui.click(f"maps-saved-{params['saved_id']}")
-        yield ui.answer(params["answer"])
+        obs = yield ui.click(f"maps-saved-{params['saved_id']}")
+        yield ui.answer(testid_attributes(obs).get("maps-note-input", {}).get("value", ""))

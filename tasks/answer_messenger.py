@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from openapps_sim.apps.messenger import model as logic
+from openapps_sim.tasks.messenger import open_chat, read_chat
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
@@ -34,11 +35,6 @@ def _receive(state: dict, params: dict) -> None:
         logic.receive(state["messenger"], params["contact_id"], text)
 
 
-def _chat(ui, cid: str):
-    yield from ui.open_app("messenger")
-    yield ui.click(f"messenger-conv-{cid}")
-
-
 class ChatAnswer(AnswerFamily):
     """A question about one contact's messages, answered in their chat (which may first receive
     zero to three more messages, ``arrivals``)."""
@@ -61,9 +57,20 @@ class ChatAnswer(AnswerFamily):
     def answer_pages(self, params):
         return [f"/messenger/chat/{params['contact_id']}"]
 
+    def answer(self, state, params):
+        """The value computed from the messenger's data (the API oracle's reading)."""
+        m = state["messenger"]
+        return self.from_texts([x["text"] for x in m["conversations"].get(params["contact_id"], [])
+                                if x["sender"] == params["contact_id"]])  # fmt: skip
+
+    def from_texts(self, theirs: list[str]) -> str:
+        """The answer from the texts the contact sent, in order."""
+        raise NotImplementedError
+
     def solve(self, params, ui):
-        yield from _chat(ui, params["contact_id"])
-        yield ui.answer(params["answer"])
+        """Read the contact's messages off their chat page, then answer."""
+        obs = yield from open_chat(ui, params["contact_id"])
+        yield ui.answer(self.from_texts([text for _, theirs, text in read_chat(obs) if theirs]))
 
 
 @family
@@ -77,6 +84,9 @@ class LastFromContact(ChatAnswer):
         params, theirs = self.contact_and_arrivals(state, config, rng)
         return {**params, "answer": theirs[-1]}
 
+    def from_texts(self, theirs):
+        return theirs[-1] if theirs else ""
+
 
 @family
 class CountFromContact(ChatAnswer):
@@ -88,3 +98,6 @@ class CountFromContact(ChatAnswer):
     def sample(self, state, config, rng):
         params, theirs = self.contact_and_arrivals(state, config, rng)
         return {**params, "answer": str(len(theirs))}
+
+    def from_texts(self, theirs):
+        return str(len(theirs))

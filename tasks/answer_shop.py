@@ -3,11 +3,14 @@ structured (JSON) summary of the cart."""
 
 from __future__ import annotations
 
+import json
+
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.picks import cart_lines, fill_cart, open_cart
 
 from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.observation import testid_attributes, testid_texts
 
 
 def _sample_cart(state, config, rng) -> dict:
@@ -39,8 +42,12 @@ class CartAnswer(AnswerFamily):
         return ["/shop/cart"]
 
     def solve(self, params, ui):
-        yield from open_cart(ui)
-        yield ui.answer(params["answer"])
+        """Read the cart page (its lines, quantities and total), then answer."""
+        obs = yield from open_cart(ui)
+        yield ui.answer(self.from_page(testid_texts(obs), testid_attributes(obs)))
+
+    def from_page(self, texts: dict[str, str], attributes: dict[str, dict[str, str]]) -> str:
+        raise NotImplementedError
 
 
 @family
@@ -53,6 +60,9 @@ class CartTotalShipping(CartAnswer):
         params = _sample_cart(state, config, rng)
         params["answer"] = params["price_text"]
         return params
+
+    def from_page(self, texts, attributes):
+        return texts.get("shop-total", "")
 
 
 @family
@@ -71,3 +81,10 @@ class CartSummaryJson(CartAnswer):
             f'{{"lines": {len(params["lines"])}, "units": {params["units"]}, "total": {params["total"]:.2f}}}'
         )
         return params
+
+    def from_page(self, texts, attributes):
+        lines = [a for a in attributes.values() if "shop-line" in a.get("class", "").split()]
+        units = sum(int(a.get("value") or 0) for t, a in attributes.items() if t.startswith("shop-line-qty-"))
+        return json.dumps(
+            {"lines": len(lines), "units": units, "total": texts.get("shop-total", "")}, ensure_ascii=False
+        )

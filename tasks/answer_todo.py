@@ -8,6 +8,7 @@ from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import testid_classes, testid_text_parts
 
 
 @family
@@ -30,9 +31,14 @@ class CountOpen(AnswerFamily):
     def answer_pages(self, params):
         return ["/todo"]
 
+    def answer(self, state, params):
+        return str(sum(1 for i in state["todo"]["items"] if not i["done"]))
+
     def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        yield ui.answer(params["answer"])
+        """Count the rows the list shows that are not ticked off."""
+        obs = yield from ui.open_app("todo")
+        rows = [c for t, c in testid_classes(obs).items() if t.startswith("todo-item-")]
+        yield ui.answer(str(sum(1 for c in rows if "done" not in c)))
 
 
 @family
@@ -56,6 +62,11 @@ class ItemNotes(AnswerFamily):
     def answer_pages(self, params):
         return ["/todo"]
 
+    def answer(self, state, params):
+        return next((i.get("notes", "") for i in state["todo"]["items"] if i["id"] == params["id"]), "")
+
     def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        yield ui.answer(params["answer"])
+        """Read the notes under the item's title (the title's text nodes after the first)."""
+        obs = yield from ui.open_app("todo")
+        parts = [t for t in testid_text_parts(obs).get(f"todo-title-{params['id']}", []) if t.strip()]
+        yield ui.answer(" ".join(parts[1:]))

@@ -4,7 +4,7 @@ for an answer, and send two messages in a given order."""
 from __future__ import annotations
 
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.messenger import _fresh_text
+from openapps_sim.tasks.messenger import _fresh_text, open_chat, read_chat
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
@@ -62,8 +62,11 @@ class ReplyIfWaiting(BranchingFamily):
         }
 
     def solve(self, params, ui):
-        text = params["reply"] if params["branch"] == "theirs" else params["nudge"]
-        yield from _send(ui, params["contact_id"], text)
+        """Decide from the chat page: the contact wrote the last message, or I did."""
+        shown = read_chat((yield from open_chat(ui, params["contact_id"])))
+        text = params["reply"] if shown and shown[-1][1] else params["nudge"]
+        yield ui.fill("messenger-compose", text)
+        yield ui.click("messenger-send")
 
 
 @family

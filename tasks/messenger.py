@@ -11,6 +11,7 @@ from openapps_sim.apps.messenger import model as logic
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Subgoal, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import page_testids, testid_classes, testid_texts
 from openapps_sim.taskkit.progress import Op
 
 
@@ -25,6 +26,34 @@ def _existing_texts(m: dict) -> set[str]:
 def _fresh_text(rng, m: dict, choices: list[str]) -> str:
     used = _existing_texts(m)
     return pick(rng, [t for t in choices if norm_text(t) not in used], "new message text")
+
+
+def last_from(m: dict, cid: str) -> dict | None:
+    """The last message contact ``cid`` sent in our conversation (state as the app holds it)."""
+    theirs = [x for x in m["conversations"].get(cid, []) if x["sender"] == cid]
+    return theirs[-1] if theirs else None
+
+
+def read_chat(obs: dict) -> list[tuple[str, bool, str]]:
+    """The open chat as the page shows it: ``(message id, theirs, text)`` in order."""
+    classes, texts, out = testid_classes(obs), testid_texts(obs), []
+    for testid, cls in classes.items():
+        if testid.startswith("messenger-msg-"):
+            mid = testid.removeprefix("messenger-msg-")
+            out.append((mid, "theirs" in cls, texts.get(f"messenger-text-{mid}", "")))
+    return out
+
+
+def open_chat(ui, cid: str):
+    """Open the chat with ``cid`` through the launcher and its conversation row; returns the
+    chat page's observation (clicking the row again when an interruption left another page)."""
+    yield from ui.open_app("messenger")
+    obs = yield ui.click(f"messenger-conv-{cid}")
+    for _ in range(3):
+        if f"messenger-chat-{cid}" in page_testids(obs or {}):
+            break
+        obs = yield ui.click(f"messenger-conv-{cid}")
+    return obs
 
 
 def _sent(cid: str, text: str, forwarded_from: str = ""):
@@ -107,7 +136,9 @@ class ForwardMessage(TaskFamily):
         logic.forward(_messenger(state), params["message_id"], params["target_id"])
 
     def solve_api(self, params, api):
-        yield api.call("messenger", "forward_message", id=params["message_id"], to=params["target_id"])
+        """Read the source's last message from the messenger's data, then forward it."""
+        last = last_from(api.result((yield api.read("messenger"))), params["source_id"])
+        yield api.call("messenger", "forward_message", id=last["id"] if last else "", to=params["target_id"])
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("forwarded", _sent(params["target_id"], params["message"], params["source_id"]))]
@@ -116,9 +147,11 @@ class ForwardMessage(TaskFamily):
         return [Op.of("messenger", "forward", id=params["message_id"], to=params["target_id"])]
 
     def solve(self, params, ui):
-        yield from ui.open_app("messenger")
-        yield ui.click(f"messenger-conv-{params['source_id']}")
-        yield ui.click(f"messenger-forward-{params['message_id']}")
+        """Forward the last message the source's chat shows from them (read off the page)."""
+        obs = yield from open_chat(ui, params["source_id"])
+        theirs = [mid for mid, from_them, _ in read_chat(obs) if from_them]
+        none = f"(no message from {params['source_id']} on the page)"
+        yield ui.click(f"messenger-forward-{theirs[-1] if theirs else none}")
         yield ui.click(f"messenger-forward-to-{params['target_id']}")
 
 

@@ -115,8 +115,9 @@ def open_shop(ui):
 
 
 def open_cart(ui):
+    """Open the shop and its cart; returns the cart page's observation."""
     yield from open_shop(ui)
-    yield ui.click("shop-cart")
+    return (yield ui.click("shop-cart"))
 
 
 def find_product(ui, product_id: str, *, search: str = "", category: str = ""):

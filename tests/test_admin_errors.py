@@ -36,6 +36,13 @@ def raw(server, method: str, path: str, body: bytes | None) -> tuple[int, dict]:
         ("PUT", "/_admin/state", {"todo": {}}, ["PUT /_admin/state: state: missing or not an object"]),
         ("PUT", "/_admin/state", {"state": {"todo": {}}}, ["missing app state"]),
         ("POST", "/_admin/step", {"step": "two"}, ["step: expected a whole number"]),
+        (
+            "PUT",
+            "/_admin/interruptions",
+            {"keys": "c1"},
+            ["PUT /_admin/interruptions: keys: expected a list of strings"],
+        ),
+        ("PUT", "/_admin/interruptions", {"apps": [1]}, ["apps: expected a list of strings"]),
         ("GET", "/_admin/events?since=x", None, ["since: expected a whole number, got 'x'"]),
         ("POST", "/_admin/reset", b"{not json", ["/_admin/reset:", "JSON"]),
         ("POST", "/_admin/reset", b"[1, 2]", ["/_admin/reset:", "object"]),

@@ -10,6 +10,7 @@ checks; the server side is :mod:`openapps_sim.web.interruptions`.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from openapps_sim.config.schema import _MISSING, Any_, Bool, Enum, Field, Float, Int, ListOf, MapOf, Record, Str
@@ -78,7 +79,7 @@ TRIGGER = Record(
 ARRIVAL = Record(
     app=Str("", doc="app whose state receives a value when it shows (empty: none)"),
     path=Str("", doc="dotted path of a list, or of a mapping of lists, in that app's state"),
-    key=Str("first", doc="for a mapping of lists: first, last or a literal key"),
+    key=Str("first", doc="for a mapping of lists: first, last or a literal key, never one the task refers to"),
     value=MapOf(Any_(), {}, doc="the item appended; string values may name {key}"),
 )
 
@@ -161,8 +162,16 @@ def _fill(value: Any, names: dict, lang: str) -> Any:
     return value
 
 
-def arrival_target(app_state: dict, arrival: dict) -> tuple[list, str] | None:
-    """The list an arrival appends to and the key it chose (None: the path does not exist)."""
+def arrival_target(
+    app_state: dict, arrival: dict, keep_clear: Collection[str] = (), app_in_task: bool = False
+) -> tuple[list, str] | None:
+    """The list an arrival appends to and the key it chose (None: the path does not exist, or
+    every place it could land is one the task refers to).
+
+    ``keep_clear`` are the keys of a mapping of lists (contact ids of the conversations) the
+    task refers to: ``first`` and ``last`` take the first or last key *not* among them, and a
+    literal key among them lands nowhere. A plain list lands nowhere when ``app_in_task`` (the
+    task reads the arrival's app, and a new item in that list could change its answer)."""
     node: Any = app_state
     for part in [p for p in arrival["path"].split(".") if p]:
         if not isinstance(node, dict) or part not in node:
@@ -170,17 +179,24 @@ def arrival_target(app_state: dict, arrival: dict) -> tuple[list, str] | None:
         node = node[part]
     key = ""
     if isinstance(node, dict):
-        keys = list(node)
+        keys = [k for k in node if k not in keep_clear]
         if not keys:
             return None
         key = {"first": keys[0], "last": keys[-1]}.get(arrival["key"], arrival["key"])
+        if key in keep_clear:
+            return None
         node = node.get(key)
+    elif app_in_task:
+        return None
     return (node, key) if isinstance(node, list) else None
 
 
-def make_arrival(app_state: dict, arrival: dict, lang: str) -> dict | None:
-    """The concrete effect of an arrival on this state: ``{app, path, key, index, value}``."""
-    found = arrival_target(app_state, arrival)
+def make_arrival(
+    app_state: dict, arrival: dict, lang: str, keep_clear: Collection[str] = (), app_in_task: bool = False
+) -> dict | None:
+    """The concrete effect of an arrival on this state: ``{app, path, key, index, value}``
+    (None: it lands nowhere; see :func:`arrival_target`)."""
+    found = arrival_target(app_state, arrival, keep_clear, app_in_task)
     if found is None:
         return None
     target, key = found

@@ -190,6 +190,9 @@ class ServerHandle:
     def set_step(self, step: int) -> None:
         self.default_world().set_step(step)
 
+    def refer_task(self, apps: list[str], keys: list[str]) -> None:
+        self.default_world().refer_task(apps, keys)
+
     # -- worlds ------------------------------------------------------------------------------
     def default_world(self) -> WorldHandle:
         if self._default_world is None or self._default_world._base != self.url:
@@ -272,6 +275,11 @@ class WorldHandle:
     def interruptions(self) -> dict:
         """The episode's interruptions: ``shown`` (kind, step, page, button, ...) and ``arrivals``."""
         return self._admin("GET", "/_admin/interruptions")
+
+    def refer_task(self, apps: list[str], keys: list[str]) -> None:
+        """Tell the server what the episode's task refers to (its apps, the keys of the
+        collections arrivals land in), so that no arrival lands there."""
+        self._admin("PUT", "/_admin/interruptions", {"apps": list(apps), "keys": list(keys)})
 
     def set_step(self, step: int) -> None:
         """Tell the server how many actions the agent has taken (interruption triggers read it)."""

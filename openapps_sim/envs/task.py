@@ -15,6 +15,7 @@ from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
+from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
 from openapps_sim.taskkit.progress import MilestoneTracker
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
@@ -94,6 +95,9 @@ class OpenAppsTask(AbstractBrowserTask):
         self.instance = instantiate(self.family, state, config, self.seed, self.variation, self.language, self.style)
         if self.instance.initial != state:
             server.set_state(self.instance.initial)
+        if arrival_rules(config):  # no arrival may land in what the task refers to (docs/variations.md)
+            inst = self.instance
+            server.refer_task(list(inst.apps), task_keys(inst.params, inst.initial, inst.expected, config))
         self._tracker = MilestoneTracker(list(self.instance.milestones))
         self._arrivals_seen = 0
         self._checks = 0

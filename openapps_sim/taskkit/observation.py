@@ -29,3 +29,54 @@ def testid_bids(obs: dict) -> dict[str, str]:
 
 def page_testids(obs: dict) -> set[str]:
     return set(testid_bids(obs))
+
+
+def testid_text_parts(obs: dict) -> dict[str, list[str]]:
+    """The text nodes inside every element with a ``data-testid`` (as served: a textarea's
+    content keeps its newlines), by test id, in document order."""
+    dom = obs.get("dom_object") or {}
+    strings = dom.get("strings") or []
+    out: dict[str, list[str]] = {}
+    for doc in dom.get("documents", []):
+        nodes = doc["nodes"]
+        parents, types, values = nodes.get("parentIndex", []), nodes.get("nodeType", []), nodes.get("nodeValue", [])
+        owner: list[str | None] = []  # the test id of each node, or None
+        for attrs in nodes.get("attributes", []):
+            names = {strings[attrs[k]]: strings[attrs[k + 1]] for k in range(0, len(attrs) - 1, 2)}
+            owner.append(names.get("data-testid"))
+            if owner[-1] is not None:
+                out.setdefault(owner[-1], [])
+        for i, kind in enumerate(types):
+            if kind != 3 or i >= len(values) or values[i] < 0:  # text nodes only
+                continue
+            j = parents[i] if i < len(parents) else -1
+            while j >= 0:
+                if j < len(owner) and owner[j] is not None:
+                    out[owner[j]].append(strings[values[i]])
+                j = parents[j] if j < len(parents) else -1
+    return out
+
+
+def testid_texts(obs: dict) -> dict[str, str]:
+    """The text an element with a ``data-testid`` shows (its text nodes joined, whitespace
+    folded), by test id, in document order: what a solve script reads off the page."""
+    return {k: " ".join(" ".join(parts).split()) for k, parts in testid_text_parts(obs).items()}
+
+
+def testid_attributes(obs: dict) -> dict[str, dict[str, str]]:
+    """The HTML attributes of every element with a ``data-testid`` (a field's ``value`` as the
+    page was served, its ``class`` ...), by test id, in document order."""
+    dom = obs.get("dom_object") or {}
+    strings = dom.get("strings") or []
+    out: dict[str, dict[str, str]] = {}
+    for doc in dom.get("documents", []):
+        for attrs in doc["nodes"].get("attributes", []):
+            names = {strings[attrs[k]]: strings[attrs[k + 1]] for k in range(0, len(attrs) - 1, 2)}
+            if "data-testid" in names:
+                out.setdefault(names["data-testid"], names)
+    return out
+
+
+def testid_classes(obs: dict) -> dict[str, set[str]]:
+    """The CSS classes of every element with a ``data-testid``, by test id, in document order."""
+    return {k: set(v.get("class", "").split()) for k, v in testid_attributes(obs).items()}

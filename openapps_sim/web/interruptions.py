@@ -73,7 +73,16 @@ class Interruptions:
         self.views = 0
         self.shown: list[dict] = []
         self.arrivals: list[dict] = []
+        self.withheld: list[str] = []  # interruptions whose arrival found no place the task leaves free
+        self.task_apps: set[str] = set()  # what the episode's task refers to (see refer_task)
+        self.task_keys: set[str] = set()
         self.pending: dict | None = None  # {"id", "entry", "stage"}: stage -1 = the prompt
+
+    def refer_task(self, apps: list[str], keys: list[str]) -> None:
+        """What the episode's task refers to: its apps and the keys (contact ids ...) of the
+        collections arrivals land in. An arrival never lands there (docs/variations.md,
+        "Arrivals never touch the task")."""
+        self.task_apps, self.task_keys = set(apps), set(keys)
 
     # -- steps -----------------------------------------------------------------------------
     def set_step(self, step: int) -> None:
@@ -135,8 +144,11 @@ class Interruptions:
         self.pending = {"id": iid, "entry": entry, "stage": -1}
         arrival = rule["arrival"]
         if arrival["app"] and arrival["app"] in world.state:
-            effect = make_arrival(world.state[arrival["app"]], arrival, lang)
-            if effect is not None:
+            in_task = arrival["app"] in self.task_apps
+            effect = make_arrival(world.state[arrival["app"]], arrival, lang, self.task_keys, in_task)
+            if effect is None:
+                self.withheld.append(iid)
+            else:
                 apply_arrival(world.state, effect)
                 self.arrivals.append(effect)
                 world.log(
@@ -200,6 +212,7 @@ class Interruptions:
         return {
             "shown": self.shown,
             "arrivals": self.arrivals,
+            "withheld": self.withheld,
             "armed": self.armed,
             "allowance": self.allowance(),
             "step": self.reported_step,

@@ -221,6 +221,14 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
     def interruptions_report(world, req, body):
         return world.interrupts.report()
 
+    def refer_task(world, req, body):
+        lists = {k: body.get(k, []) for k in ("apps", "keys")}
+        for key, value in lists.items():
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError("PUT /_admin/interruptions", key, f"expected a list of strings, got {value!r}")
+        world.interrupts.refer_task(lists["apps"], lists["keys"])
+        return {"ok": True}
+
     def set_step(world, req, body):
         world.interrupts.set_step(whole_number(body.get("step", 0), "POST /_admin/step", "step"))
         return {"ok": True}
@@ -247,6 +255,7 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
         ("/_admin/config", ["GET"], config),
         ("/_admin/health", ["GET"], health),
         ("/_admin/interruptions", ["GET"], interruptions_report),
+        ("/_admin/interruptions", ["PUT"], refer_task),
         ("/_admin/step", ["POST"], set_step),
         ("/_admin/tool", ["POST"], tool),
         ("/_admin/worlds", ["POST"], create_world),
