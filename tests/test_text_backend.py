@@ -193,3 +193,17 @@ def test_the_step_budget_truncates_on_the_text_backend_too():
         assert truncated and info.get("budget_spent") and obs["last_action_error"].startswith("BudgetSpent")
     finally:
         env.close()
+
+
+def test_dom_snapshot_readers_take_an_empty_value_as_empty():
+    from openapps_sim.taskkit.observation import testid_attributes
+
+    obs = {
+        "dom_object": {
+            "strings": ["input", "value", "data-testid", "f", "last"],
+            "documents": [
+                {"nodes": {"attributes": [[1, -1, 2, 3]], "parentIndex": [-1], "nodeType": [1], "nodeValue": [-1]}}
+            ],
+        }
+    }
+    assert testid_attributes(obs)["f"]["value"] == ""  # Chromium's -1: not the table's last string

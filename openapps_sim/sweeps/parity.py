@@ -5,7 +5,8 @@ actions it took are then replayed, one by one, under the text backend in the *sa
 (reset to the same variation and seed, so every URL is identical). After every step the two
 observations are flattened with BrowserGym's ``flatten_axtree_to_str`` — exactly what agents
 read — and compared as they are: nothing is normalised on either side. Rewards, termination
-and the action errors are compared too.
+and the action errors are compared too, and so is what scripts read from the DOM snapshot
+(every test id's text nodes and attributes).
 
 :func:`check` returns a :class:`Parity` with one :class:`Difference` per step where the texts
 differ (the first differing lines of each), which ``openapps parity`` prints and
@@ -58,6 +59,22 @@ class Parity:
 def flat(obs: dict) -> str:
     tree = obs.get("axtree_object") or {"nodes": []}
     return flatten_axtree_to_str(tree) if tree.get("nodes") else ""
+
+
+def dom_view(obs: dict) -> dict:
+    """What scripts read from ``dom_object``: every test id's text nodes and attributes."""
+    from openapps_sim.taskkit.observation import testid_attributes, testid_text_parts
+
+    return {"text": testid_text_parts(obs), "attributes": testid_attributes(obs)}
+
+
+def _dom_diff(a: dict, b: dict, limit: int = 6) -> str:
+    out = []
+    for part in ("text", "attributes"):
+        for key in sorted(set(a[part]) | set(b[part])):
+            if a[part].get(key) != b[part].get(key):
+                out.append(f"{part} of {key}: chromium {a[part].get(key)!r:.200} / text {b[part].get(key)!r:.200}")
+    return "\n".join(out[:limit]) + (f"\n... {len(out) - limit} more" if len(out) > limit else "")
 
 
 def _diff(a: str, b: str, lines: int = 12) -> str:
@@ -118,6 +135,9 @@ def check(
             result.identical += 1
         else:
             result.differences.append(Difference(*where, "tree", _diff(fa, fb)))
+        da, db = dom_view(a), dom_view(b)
+        if da != db:
+            result.differences.append(Difference(*where, "dom", _dom_diff(da, db)))
         if (ra, ta) != (rb, tb):
             detail = f"chromium reward {ra} terminated {ta}; text reward {rb} terminated {tb}"
             result.differences.append(Difference(*where, "reward", detail))

@@ -5,6 +5,12 @@ dict; no browser code."""
 from __future__ import annotations
 
 
+def _string(strings: list[str], index: int) -> str:
+    """An entry of a DOM snapshot's string table; Chromium writes -1 for an empty value (read
+    as ``strings[-1]``, an empty ``value=""`` became the table's last string)."""
+    return strings[index] if index >= 0 else ""
+
+
 def testid_bids(obs: dict) -> dict[str, str]:
     """Map every ``data-testid`` on the page to the element's BrowserGym ``bid``.
 
@@ -17,11 +23,11 @@ def testid_bids(obs: dict) -> dict[str, str]:
         for attrs in doc["nodes"].get("attributes", []):
             testid = bid = None
             for k in range(0, len(attrs) - 1, 2):
-                name = strings[attrs[k]]
+                name = _string(strings, attrs[k])
                 if name == "data-testid":
-                    testid = strings[attrs[k + 1]]
+                    testid = _string(strings, attrs[k + 1])
                 elif name == "bid":
-                    bid = strings[attrs[k + 1]]
+                    bid = _string(strings, attrs[k + 1])
             if testid is not None and bid is not None:
                 out.setdefault(testid, bid)
     return out
@@ -42,7 +48,7 @@ def testid_text_parts(obs: dict) -> dict[str, list[str]]:
         parents, types, values = nodes.get("parentIndex", []), nodes.get("nodeType", []), nodes.get("nodeValue", [])
         owner: list[str | None] = []  # the test id of each node, or None
         for attrs in nodes.get("attributes", []):
-            names = {strings[attrs[k]]: strings[attrs[k + 1]] for k in range(0, len(attrs) - 1, 2)}
+            names = {_string(strings, attrs[k]): _string(strings, attrs[k + 1]) for k in range(0, len(attrs) - 1, 2)}
             owner.append(names.get("data-testid"))
             if owner[-1] is not None:
                 out.setdefault(owner[-1], [])
@@ -52,7 +58,7 @@ def testid_text_parts(obs: dict) -> dict[str, list[str]]:
             j = parents[i] if i < len(parents) else -1
             while j >= 0:
                 if j < len(owner) and owner[j] is not None:
-                    out[owner[j]].append(strings[values[i]])
+                    out[owner[j]].append(_string(strings, values[i]))
                 j = parents[j] if j < len(parents) else -1
     return out
 
@@ -71,7 +77,7 @@ def testid_attributes(obs: dict) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for doc in dom.get("documents", []):
         for attrs in doc["nodes"].get("attributes", []):
-            names = {strings[attrs[k]]: strings[attrs[k + 1]] for k in range(0, len(attrs) - 1, 2)}
+            names = {_string(strings, attrs[k]): _string(strings, attrs[k + 1]) for k in range(0, len(attrs) - 1, 2)}
             if "data-testid" in names:
                 out.setdefault(names["data-testid"], names)
     return out

@@ -13,6 +13,7 @@ import lxml.html
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE as BID_ATTRIBUTE
 
 _CHECKABLE = ("checkbox", "radio")
+_LEADING_NEWLINE_DROPPED = ("pre", "textarea", "listing")
 
 
 class Text:
@@ -126,8 +127,7 @@ def _init_control(el: Element) -> None:
             el.checked = el.has("checked")
         el.value = el.attrs.get("value", "")
     elif el.tag == "textarea":
-        text = el.text_content()
-        el.value = text[1:] if text.startswith("\n") else text
+        el.value = el.text_content()
     elif el.tag == "select":
         options = [o for o in el.iter() if o.tag == "option"]
         chosen = [o for o in options if o.has("selected")]
@@ -156,8 +156,11 @@ def parse(html: str, url: str) -> Document:
 
 def _convert(node, parent: Element | None) -> Element:
     el = Element(node.tag.lower(), {k.lower(): v for k, v in node.attrib.items()}, parent)
-    if node.text:
-        el.children.append(Text(node.text, el))
+    text = node.text
+    if text and el.tag in _LEADING_NEWLINE_DROPPED and text[0] == "\n":
+        text = text[1:]  # the HTML parser drops a newline right after these start tags
+    if text:
+        el.children.append(Text(text, el))
     for child in node:
         if isinstance(child.tag, str):
             sub = _convert(child, el)
