@@ -42,6 +42,7 @@ from browsergym.core.spaces import Unicode
 from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
+from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
@@ -72,30 +73,6 @@ _ACTIVE_PAGE_SCRIPT = """
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") ping(); });
 })();
 """
-
-
-CHAT_ROLES = ("user", "user_image", "assistant", "info", "infeasible")
-GREETING = "Hi! I am your UI assistant, I can perform web tasks for you. What can I help you with?"
-
-
-class LightChat:
-    """BrowserGym's chat, without the browser window that shows it. As in BrowserGym, ``info``
-    messages are shown to a human only and never enter ``chat_messages``."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict] = []
-
-    def add_message(self, role: str, msg: str) -> None:
-        if role not in CHAT_ROLES:
-            raise ValueError(f"invalid chat role {role!r}; allowed: {', '.join(CHAT_ROLES)}")
-        if role != "info":
-            self.messages.append({"role": role, "timestamp": time.time(), "message": msg})
-
-    def wait_for_user_message(self) -> None:
-        raise RuntimeError("OpenAppsEnv has no interactive chat; use wait_for_user_message=False")
-
-    def close(self) -> None:
-        pass
 
 
 def action_set(space: str = "bid", multiaction: bool = False) -> HighLevelActionSet:

@@ -20,18 +20,23 @@ Families register themselves with :func:`family` and are looked up with :func:`g
 from __future__ import annotations
 
 import copy
-import importlib
-import pkgutil
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import tidy_punctuation
-from openapps_sim.taskkit.reward import StateDiff, describe_event, normalise_world, outside_change, state_diff
+from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
+from openapps_sim.taskkit.reward import (
+    StateDiff,
+    describe_event,
+    normalise_world,
+    normalised_expected,
+    outside_change,
+    state_diff,
+)
 from openapps_sim.taskkit.scripts import API, UI, Step
 
 ENGLISH_STYLES = ("plain", "casual", "context")
@@ -337,7 +342,7 @@ def evaluate(
     ``events`` (the episode's app event log) matter only for ordered goals: the oracle's
     operations must appear in it in order.
     """
-    want, got = _normalised_expected(inst.expected), normalise_world(actual)
+    want, got = normalised_expected(inst.expected), normalise_world(actual)
     diff = state_diff(want, got)
     outside = outside_change(normalise_world(inst.initial), want, got) if diff else []
     if inst.expected_path is not None:
@@ -364,58 +369,6 @@ def evaluate(
     else:
         partial = 1.0 if success else 0.0
     return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok, outside)
-
-
-_EXPECTED: dict[int, tuple[dict, dict]] = {}
-
-
-def _normalised_expected(expected: dict) -> dict:
-    """``normalise_world(expected)``, computed once per expected state (it is checked after
-    every step of an episode and never changes in place)."""
-    hit = _EXPECTED.get(id(expected))
-    if hit is not None and hit[0] is expected:
-        return hit[1]
-    if len(_EXPECTED) > 64:
-        _EXPECTED.clear()
-    normalised = normalise_world(expected)
-    _EXPECTED[id(expected)] = (expected, normalised)
-    return normalised
-
-
-@lru_cache(maxsize=1)
-def all_families() -> dict[str, TaskFamily]:
-    """Every family defined in the ``openapps_sim.tasks`` package, by id."""
-    import openapps_sim.tasks as tasks_pkg
-
-    for info in pkgutil.walk_packages(tasks_pkg.__path__, "openapps_sim.tasks."):
-        importlib.import_module(info.name)
-    return dict(sorted(_REGISTRY.items()))
-
-
-_REGISTRY: dict[str, TaskFamily] = {}
-
-
-def family(cls: type[TaskFamily]) -> type[TaskFamily]:
-    """Class decorator: register a family under its ``id``."""
-    if not cls.id or cls.id in _REGISTRY:
-        raise ValueError(f"task family id {cls.id!r} is empty or registered twice")
-    _REGISTRY[cls.id] = cls()
-    return cls
-
-
-def register_instance(fam: TaskFamily) -> TaskFamily:
-    """Register an already-built family object (for families made by a factory)."""
-    if not fam.id or fam.id in _REGISTRY:
-        raise ValueError(f"task family id {fam.id!r} is empty or registered twice")
-    _REGISTRY[fam.id] = fam
-    return fam
-
-
-def get_family(family_id: str, source: str = "--task") -> TaskFamily:
-    families = all_families()
-    if family_id not in families:
-        raise unknown_name(source, "task", family_id, families)
-    return families[family_id]
 
 
 def pick(rng: random.Random, items: list, what: str) -> Any:

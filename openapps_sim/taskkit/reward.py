@@ -52,6 +52,22 @@ def normalise_world(state: dict) -> dict:
     return {name: (apps[name].normalise(value) if name in apps else value) for name, value in state.items()}
 
 
+_EXPECTED: dict[int, tuple[dict, dict]] = {}
+
+
+def normalised_expected(expected: dict) -> dict:
+    """``normalise_world(expected)``, computed once per expected state (it is checked after
+    every step of an episode and never changes in place)."""
+    hit = _EXPECTED.get(id(expected))
+    if hit is not None and hit[0] is expected:
+        return hit[1]
+    if len(_EXPECTED) > 64:
+        _EXPECTED.clear()
+    normalised = normalise_world(expected)
+    _EXPECTED[id(expected)] = (expected, normalised)
+    return normalised
+
+
 def declared_keys() -> dict[str, ItemKey]:
     """Every app's list identities, by pattern over world paths (``todo.items``)."""
     from openapps_sim.config.catalog import discover_apps

@@ -26,7 +26,6 @@ from openapps_sim.envs.text.dom import Element
 PROPERTIES = ("display", "visibility", "text-transform", "white-space", "list-style-type")
 INHERITED = ("visibility", "text-transform", "white-space", "list-style-type")
 UNSUPPORTED: Counter = Counter()
-
 UA_DISPLAY = {
     **dict.fromkeys(
         "html body div p ul ol dl dd dt h1 h2 h3 h4 h5 h6 form header footer main nav section aside article "
