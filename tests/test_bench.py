@@ -35,7 +35,7 @@ def test_the_text_backend_section_runs():
     assert step["chromium_ms_median"] > 0 and step["text_ms_median"] > 0
     share = text_bench.inline_text_box_share()
     assert 0 < share["line_share"] < 1
-    envs = text_bench.text_envs_child(2)
+    envs = text_bench.text_envs_child_run(2)  # a fresh process: no browser of this test session in it
     assert envs["envs"] == 2 and envs["browser_processes"] == 0 and envs["steps_per_second"] > 0
 
 

@@ -83,7 +83,7 @@ def run(env, family, pack, seed, before=()):
         action = agent.act(obs)
         obs, reward, terminated, truncated, last = env.step(action)
         assert not obs["last_action_error"], f"{action}: {obs['last_action_error']}"
-        if terminated:
+        if terminated or truncated:  # the step budget counts the clicks made before the oracle too
             break
     else:
         reward = 0.0

@@ -11,7 +11,6 @@ import sys
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.shared.memory import create_connected_server_and_client_session
 
 from openapps_sim.service.session import EXPLANATION_LINE_CHARS, shorten_explanation
 
@@ -83,21 +82,19 @@ def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_
 
 @pytest.mark.browser
 def test_an_evaluator_server_explains_the_reward_without_echoing_long_values():
-    from openapps_sim.service.mcp_server import build_server
-
+    # a server process of its own: Playwright's sync API is bound to the thread that started it,
+    # and other tests of this process may have started it on theirs
     async def main():
-        server = build_server(evaluator=True)
-        try:
-            async with create_connected_server_and_client_session(server) as s:
-                await s.call_tool("reset", {"task": "todo.add_item", "seed": 1})
-                huge = "Buy " + "oat milk " * 6000
-                step = json.loads(_text(await s.call_tool("todo_add_item", {"title": huge})))
-                assert step["last_action_error"] == "" and step["category"] == "valid", step
-                reward = json.loads(_text(await s.call_tool("get_reward", {})))
-                assert reward["reward"] == 0 and "todo.items" in reward["explanation"]
-                assert len(reward["explanation"]) < 2000 and "characters in all" in reward["explanation"]
-        finally:
-            server.sessions.close_now()
+        params = StdioServerParameters(command=sys.executable, args=["-m", "openapps_sim.cli", "mcp", "--evaluator"])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1}))  # fails saying why
+            huge = "Buy " + "oat milk " * 6000
+            step = json.loads(_text(await s.call_tool("todo_add_item", {"title": huge})))
+            assert step["last_action_error"] == "" and step["category"] == "valid", step
+            reward = json.loads(_text(await s.call_tool("get_reward", {})))
+            assert reward["reward"] == 0 and "todo.items" in reward["explanation"]
+            assert len(reward["explanation"]) < 2000 and "characters in all" in reward["explanation"]
 
     run_async(main)
 

@@ -27,7 +27,7 @@ def add_parser(sub) -> None:
     )
     s.add_argument("--seeds", nargs="*", type=int, default=[0], help="task seeds (default: 0)")
     s.add_argument("--agent", default="oracle", help="the agent whose actions are compared (default: oracle)")
-    s.add_argument("--out", default=None, help="write the result as JSON to this file")
+    s.add_argument("--out", default=None, help="write the result as JSON to this file (default: print only)")
     s.set_defaults(func=cmd_parity)
 
 

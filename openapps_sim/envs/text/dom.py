@@ -14,6 +14,26 @@ from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE as BID_ATTRIBUTE
 
 _CHECKABLE = ("checkbox", "radio")
 _LEADING_NEWLINE_DROPPED = ("pre", "textarea", "listing")
+_SVG_ATTRIBUTES = {
+    name.lower(): name
+    for name in """attributeName attributeType baseFrequency baseProfile calcMode clipPathUnits
+    diffuseConstant edgeMode filterUnits glyphRef gradientTransform gradientUnits kernelMatrix
+    kernelUnitLength keyPoints keySplines keyTimes lengthAdjust limitingConeAngle markerHeight
+    markerUnits markerWidth maskContentUnits maskUnits numOctaves pathLength patternContentUnits
+    patternTransform patternUnits pointsAtX pointsAtY pointsAtZ preserveAlpha preserveAspectRatio
+    primitiveUnits refX refY repeatCount repeatDur requiredExtensions requiredFeatures
+    specularConstant specularExponent spreadMethod startOffset stdDeviation stitchTiles
+    surfaceScale systemLanguage tableValues targetX targetY textLength viewBox viewTarget
+    xChannelSelector yChannelSelector zoomAndPan""".split()
+}
+_SVG_TAGS = {
+    name.lower(): name
+    for name in """clipPath feBlend feColorMatrix feComponentTransfer feComposite feConvolveMatrix
+    feDiffuseLighting feDisplacementMap feDistantLight feDropShadow feFlood feFuncA feFuncB feFuncG
+    feFuncR feGaussianBlur feImage feMerge feMergeNode feMorphology feOffset fePointLight
+    feSpecularLighting feSpotLight feTile feTurbulence foreignObject linearGradient radialGradient
+    textPath""".split()
+}
 
 
 class Text:
@@ -25,7 +45,7 @@ class Text:
 
 
 class Element:
-    __slots__ = ("tag", "attrs", "children", "parent", "style", "value", "checked", "selected", "index")
+    __slots__ = ("tag", "attrs", "children", "parent", "style", "value", "checked", "selected", "index", "svg")
 
     def __init__(self, tag: str, attrs: dict[str, str], parent: Element | None) -> None:
         self.tag = tag
@@ -37,6 +57,7 @@ class Element:
         self.checked = False
         self.selected = False
         self.index = 0  # document order
+        self.svg = tag == "svg" or (parent is not None and parent.svg)  # in the SVG namespace
 
     @property
     def bid(self) -> str | None:
@@ -155,7 +176,11 @@ def parse(html: str, url: str) -> Document:
 
 
 def _convert(node, parent: Element | None) -> Element:
-    el = Element(node.tag.lower(), {k.lower(): v for k, v in node.attrib.items()}, parent)
+    tag = node.tag.lower()
+    el = Element(tag, {k.lower(): v for k, v in node.attrib.items()}, parent)
+    if el.svg:  # the HTML parser gives SVG attributes and tags their camel case back
+        el.attrs = {_SVG_ATTRIBUTES.get(k, k): v for k, v in el.attrs.items()}
+        el.tag = _SVG_TAGS.get(tag, tag)
     text = node.text
     if text and el.tag in _LEADING_NEWLINE_DROPPED and text[0] == "\n":
         text = text[1:]  # the HTML parser drops a newline right after these start tags

@@ -46,7 +46,7 @@ def dom_snapshot(doc: Document) -> dict:
             return
         el: Element = node
         nodes["nodeType"].append(1)
-        nodes["nodeName"].append(sid(el.tag.upper()))
+        nodes["nodeName"].append(sid(el.tag if el.svg else el.tag.upper()))
         nodes["nodeValue"].append(-1)
         nodes["backendNodeId"].append(el.index + 1)
         attrs = []
