@@ -33,13 +33,42 @@ class ServerError(OpenAppsError):
     pass
 
 
+class KeepAlive:
+    """One kept-alive HTTP connection to ``host:port``; a request that finds it closed by the
+    server (or never opened) is sent once more on a new one."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self._conn: http.client.HTTPConnection | None = None
+
+    def request(self, method: str, target: str, body: bytes | None, headers: dict):
+        """(response, body bytes) of one request."""
+        for attempt in (0, 1):
+            if self._conn is None:
+                self._conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            try:
+                self._conn.request(method, target, body=body, headers=headers)
+                resp = self._conn.getresponse()
+                return resp, resp.read()
+            except (http.client.HTTPException, ConnectionError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
 class ServerHandle:
     def __init__(self, url: str | None = None, secret: str | None = None):
         self.url = url
         self.secret = secret
         self.proc: subprocess.Popen | None = None
         self.startup_ms: float | None = None
-        self._conn: http.client.HTTPConnection | None = None
+        self._conn: KeepAlive | None = None
         self._lock = threading.Lock()
         self._default_world: WorldHandle | None = None
 
@@ -140,20 +169,10 @@ class ServerHandle:
         payload = json.dumps(body).encode() if body is not None else None
         headers = {SECRET_HEADER: self.secret or "", "content-type": "application/json"}
         with self._lock:
-            for attempt in (0, 1):
-                if self._conn is None:
-                    u = urlparse(self.url)
-                    self._conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
-                try:
-                    self._conn.request(method, path, body=payload, headers=headers)
-                    resp = self._conn.getresponse()
-                    data = resp.read()
-                    break
-                except (http.client.HTTPException, ConnectionError):
-                    self._conn.close()
-                    self._conn = None
-                    if attempt:
-                        raise
+            if self._conn is None:
+                u = urlparse(self.url)
+                self._conn = KeepAlive(u.hostname, u.port)
+            resp, data = self._conn.request(method, path, payload, headers)
         result = json.loads(data or b"{}")
         if resp.status == 400:
             raise ConfigError("server", "", result.get("error", "bad request"))

@@ -208,15 +208,7 @@ class OpenAppsEnv(BrowserEnv):
         self._set_goal(goal)
         self._wait_dom_loaded()
         self._active_page_check()
-        self.start_time = time.time()
-        self.last_action = ""
-        self.last_action_error = ""
-        self.tool_result = ""
-        self.infeasible_message_received = False
-        self.episodes += 1
-        self._start_budget(options, task_info)
-        obs = self._get_obs()
-        return obs, {"task_info": task_info, "seed": self.instance_seed}
+        return self._begin(options, task_info)
 
     def _new_task(self, seed: int | None, options: dict):
         """The episode's task: the env's task kwargs, then the reset's, its seed and its world."""
@@ -228,11 +220,16 @@ class OpenAppsEnv(BrowserEnv):
             task_kwargs["server"] = self._own_world()
         return self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
 
-    def _start_budget(self, options: dict, task_info: dict | None) -> None:
-        """The task's budget, with its interruption allowance; ``options["max_steps"]`` replaces it."""
+    def _begin(self, options: dict, task_info: dict):
+        """The episode starts: clocks, the step budget (``options["max_steps"]`` or the task's), the first obs."""
+        self.start_time = time.time()
+        self.last_action = self.last_action_error = self.tool_result = ""
+        self.infeasible_message_received = False
+        self.episodes += 1
         budget = options.get("max_steps") or (task_info or {}).get("max_steps")
         self.step_budget = int(budget) if budget else None
         self.steps_taken = 0
+        return self._get_obs(), {"task_info": task_info, "seed": self.instance_seed}
 
     def _set_goal(self, goal) -> None:
         """The goal as BrowserGym's goal object, its text messages in the chat."""
@@ -282,14 +279,9 @@ class OpenAppsEnv(BrowserEnv):
         """BrowserGym's step, with the machine-sized action timeout applied to the code of
         whichever action mapping is set (ours or a harness's); app-tool actions
         (:mod:`openapps_sim.envs.apptools`) run on the world, as the ``interface`` allows."""
-        self.tool_result = ""
-        try:
-            call = parse_tool_call(action) if isinstance(action, str) else None
-            refused = refusal(self.interface, action, call) if isinstance(action, str) else ""
-        except ValueError as e:
-            call, refused = None, f"malformed app tool call: {e}"
-        if call is not None or refused:
-            return self._tool_step(action, call, refused)
+        tool = self._app_tool_step(action)
+        if tool is not None:
+            return tool
         mapping = self.action_mapping
         for page in self.context.pages:
             self.guard.guard_page(page)
@@ -299,6 +291,18 @@ class OpenAppsEnv(BrowserEnv):
             return super().step(action)
         finally:
             self.action_mapping = mapping
+
+    def _app_tool_step(self, action: str):
+        """The step of an app tool (or of a refused action); None for a page action."""
+        self.tool_result = ""
+        try:
+            call = parse_tool_call(action) if isinstance(action, str) else None
+            refused = refusal(self.interface, action, call) if isinstance(action, str) else ""
+        except ValueError as e:
+            call, refused = None, f"malformed app tool call: {e}"
+        if call is not None or refused:
+            return self._tool_step(action, call, refused)
+        return None
 
     def _tool_step(self, action: str, call, refused: str):
         """One step that runs an app tool on the world (or refuses an action), scored and

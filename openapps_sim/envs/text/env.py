@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 from browsergym.core.action.highlevel import HighLevelActionSet
 
-from openapps_sim.envs.apptools import parse_tool_call, refusal
 from openapps_sim.envs.env import GREETING, LightChat, OpenAppsEnv
 from openapps_sim.envs.text.actions import TextBrowser
 from openapps_sim.envs.text.axtree import build
@@ -67,14 +66,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
         self.chat.add_message("assistant", GREETING)
         goal, task_info = self.task.setup(page=self.browser_tabs.page)
         self._set_goal(goal)
-        self.start_time = time.time()
-        self.last_action = ""
-        self.last_action_error = ""
-        self.tool_result = ""
-        self.infeasible_message_received = False
-        self.episodes += 1
-        self._start_budget(options, task_info)
-        return self._get_obs(), {"task_info": task_info, "seed": self.instance_seed}
+        return self._begin(options, task_info)
 
     @property
     def page(self):
@@ -95,14 +87,9 @@ class OpenAppsTextEnv(OpenAppsEnv):
 
     def _act(self, action: str):
         """One action on the text tabs (``OpenAppsEnv.step`` counts it against the budget)."""
-        self.tool_result = ""
-        try:
-            call = parse_tool_call(action) if isinstance(action, str) else None
-            refused = refusal(self.interface, action, call) if isinstance(action, str) else ""
-        except ValueError as e:
-            call, refused = None, f"malformed app tool call: {e}"
-        if call is not None or refused:
-            return self._tool_step(action, call, refused)
+        tool = self._app_tool_step(action)
+        if tool is not None:
+            return tool
         self.last_action = action
         info = {"action_exec_start": time.time(), "action_exec_timeout": 0}
         try:

@@ -9,9 +9,9 @@ turn a POST into a GET; 307 and 308 repeat it).
 
 from __future__ import annotations
 
-import http.client
 from urllib.parse import urlencode, urljoin, urlsplit
 
+from openapps_sim.envs.client import KeepAlive
 from openapps_sim.envs.guard import BlockedNavigation, same_origin
 from openapps_sim.envs.text.css import compute_styles
 from openapps_sim.envs.text.dom import Document, Element, option_value, parse
@@ -34,7 +34,7 @@ class TextPage:
         self._host = "127.0.0.1" if host == "localhost" or host.endswith(".localhost") else host
         self._port = u.port or 80
         self.viewport = dict(viewport)
-        self._conn: http.client.HTTPConnection | None = None
+        self._conn = KeepAlive(self._host, self._port)
         self.history: list[str] = []
         self.position = -1
         self.doc: Document = parse(_BLANK_HTML, BLANK)
@@ -53,9 +53,7 @@ class TextPage:
 
     def close(self) -> None:
         self.closed = True
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        self._conn.close()
 
     # -- navigation ------------------------------------------------------------------------------
     def goto(self, url: str, *_, **__) -> None:
@@ -138,19 +136,7 @@ class TextPage:
         headers = {"Host": u.netloc, BIDS_HEADER: "1", "Accept": "text/html"}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        for attempt in (0, 1):
-            if self._conn is None:
-                self._conn = http.client.HTTPConnection(self._host, self._port, timeout=30)
-            try:
-                self._conn.request(method, target, body=body.encode() if body is not None else None, headers=headers)
-                resp = self._conn.getresponse()
-                data = resp.read()
-                break
-            except (http.client.HTTPException, ConnectionError):
-                self._conn.close()
-                self._conn = None
-                if attempt:
-                    raise
+        resp, data = self._conn.request(method, target, body.encode() if body is not None else None, headers)
         charset = resp.headers.get_content_charset() or "utf-8"
         return resp.status, resp.headers.get("location", ""), data.decode(charset, errors="replace")
 
