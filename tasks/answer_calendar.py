@@ -91,3 +91,10 @@ class DaysBetween(AnswerFamily):
         obs = yield ui.click(f"calendar-edit-{params['event_id']}")
         when = testid_attributes(obs).get("calendar-field-date", {}).get("value", "")
         yield ui.answer(str(abs((date.fromisoformat(when) - date.fromisoformat(today)).days)))
+
+    def solve_api(self, params, api):
+        """Ask the calendar for its today and read the event's date from its data."""
+        today = api.result((yield api.call("calendar", "today")))
+        events = api.result((yield api.read("calendar")))["events"]
+        when = next((e["date"] for e in events if e["id"] == params["event_id"]), today)
+        yield api.answer(str(abs((date.fromisoformat(when) - date.fromisoformat(today)).days)))

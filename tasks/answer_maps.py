@@ -3,6 +3,7 @@ note saved with a place."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from openapps_sim.tasks.picks import pick_noted, set_field
@@ -11,7 +12,7 @@ from openapps_sim.config.normalise import distance_km, norm_text
 from openapps_sim.taskkit import Infeasible, family
 from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang, parse_numbers
 from openapps_sim.taskkit.language import words
-from openapps_sim.taskkit.observation import testid_attributes
+from openapps_sim.taskkit.observation import testid_attributes, testid_texts
 from openapps_sim.taskkit.progress import Milestone
 
 
@@ -25,6 +26,19 @@ def _saved_open(sid: str) -> Milestone:
     return Milestone(
         f"saved place {sid} open", lambda state, path, sid=sid: path.startswith("/maps") and f"saved={sid}" in path
     )
+
+
+_COORD = re.compile(r"(\d+(?:\.\d+)?)\s*°\s*\u2069?\s*([^\s,]+)")
+
+
+def page_coords(text: str, negative: list[str]) -> tuple[float, float] | None:
+    """``(lat, lon)`` from the coordinates a saved place shows (``48.8566° N, 2.3522° E``; a
+    right-to-left page isolates each number); a south or west word makes its value negative."""
+    found = _COORD.findall(text.replace("\u2066", ""))
+    if len(found) != 2:
+        return None
+    lat, lon = (float(v) * (-1 if word in negative else 1) for v, word in found)
+    return lat, lon
 
 
 @family
@@ -46,8 +60,19 @@ class DistanceKm(AnswerFamily):
         a, b = rng.sample(saved, 2)
         km = distance_km(a["lat"], a["lon"], b["lat"], b["lon"])
         lang = pack_lang(config)
+        strings = config["maps"].get("strings", {})
         return {"a_id": a["id"], "a": a["name"], "b_id": b["id"], "b": b["name"], "km": km,
-                "answer": format_number(km, lang, 1), "lang": lang}  # fmt: skip
+                "answer": format_number(km, lang, 1), "lang": lang,
+                # the page's words for south and west: reading "12.5° S" is knowing the language
+                "negative": [strings.get("south", "S"), strings.get("west", "W")]}  # fmt: skip
+
+    def answer(self, state, params):
+        """The distance between the two saved places as the world holds them now."""
+        by_id = {s["id"]: s for s in state["maps"]["saved"]}
+        a, b = by_id.get(params["a_id"]), by_id.get(params["b_id"])
+        if a is None or b is None:
+            return ""
+        return format_number(distance_km(a["lat"], a["lon"], b["lat"], b["lon"]), params["lang"], 1)
 
     def milestones(self, params, initial=None, expected=None):
         return [_saved_open(params["a_id"]), _saved_open(params["b_id"])]
@@ -57,10 +82,14 @@ class DistanceKm(AnswerFamily):
         return len(got) == 1 and len(want) == 1 and abs(got[0] - want[0]) <= max(1.0, 0.01 * want[0])
 
     def solve(self, params, ui):
+        """Open each saved place, read its coordinates off the page and compute the distance."""
         yield from ui.open_app("maps")
-        yield ui.click(f"maps-saved-{params['a_id']}")
-        yield ui.click(f"maps-saved-{params['b_id']}")
-        yield ui.answer(f"{params['answer']} km")
+        obs = yield ui.click(f"maps-saved-{params['a_id']}")
+        a = page_coords(testid_texts(obs).get("maps-saved-coords", ""), params["negative"])
+        obs = yield ui.click(f"maps-saved-{params['b_id']}")
+        b = page_coords(testid_texts(obs).get("maps-saved-coords", ""), params["negative"])
+        km = distance_km(*a, *b) if a and b else 0.0
+        yield ui.answer(f"{format_number(km, params['lang'], 1)} km")
 
 
 @family

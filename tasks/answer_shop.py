@@ -46,7 +46,14 @@ class CartAnswer(AnswerFamily):
         obs = yield from open_cart(ui)
         yield ui.answer(self.from_page(testid_texts(obs), testid_attributes(obs)))
 
+    def solve_api(self, params, api):
+        """Ask the shop what checkout would charge (``shop.cart_total``), then answer."""
+        yield api.answer(self.from_cart(api.result((yield api.call("shop", "cart_total")))))
+
     def from_page(self, texts: dict[str, str], attributes: dict[str, dict[str, str]]) -> str:
+        raise NotImplementedError
+
+    def from_cart(self, cart: dict) -> str:
         raise NotImplementedError
 
 
@@ -63,6 +70,9 @@ class CartTotalShipping(CartAnswer):
 
     def from_page(self, texts, attributes):
         return texts.get("shop-total", "")
+
+    def from_cart(self, cart):
+        return f"{cart['total']:.2f}"
 
 
 @family
@@ -88,3 +98,6 @@ class CartSummaryJson(CartAnswer):
         return json.dumps(
             {"lines": len(lines), "units": units, "total": texts.get("shop-total", "")}, ensure_ascii=False
         )
+
+    def from_cart(self, cart):
+        return json.dumps({"lines": len(cart["lines"]), "units": cart["units"], "total": cart["total"]})

@@ -33,6 +33,11 @@ def parse_date(text: object) -> date | None:
     return d if YEARS[0] <= d.year <= YEARS[1] else None
 
 
+def today(config: dict) -> date:
+    """The calendar's fixed today (``today`` in its config), never the wall clock."""
+    return parse_date(config.get("today")) or date(2026, 1, 1)
+
+
 def parse_month(text: object) -> tuple[int, int] | None:
     m = MONTH_RE.match(str(text or "").strip())
     if not m:

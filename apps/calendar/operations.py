@@ -83,3 +83,9 @@ def delete_event(ctx: AppContext, id: str) -> dict:
     ev = model.delete_event(ctx.state, id)
     ctx.log("delete", id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
     return ev
+
+
+@operation
+def today(ctx: AppContext) -> str:
+    """The calendar's today as YYYY-MM-DD (only reads): the day its month view marks."""
+    return model.today(ctx.config).isoformat()

@@ -22,6 +22,7 @@ from fasthtml.common import (
     Ul,
 )
 from openapps_sim.apps.calendar.model import YEARS, event_sort_key, parse_date
+from openapps_sim.apps.calendar.model import today as model_today
 
 from openapps_sim.appkit import AppContext
 from openapps_sim.config.normalise import norm_text
@@ -30,7 +31,7 @@ from openapps_sim.web.components import not_found_page, post_button, search_form
 
 # -- formatting -------------------------------------------------------------------------------
 def today_of(ctx: AppContext) -> date:
-    return parse_date(ctx.config["today"]) or date(2026, 1, 1)
+    return model_today(ctx.config)
 
 
 def weekday_order(ctx: AppContext) -> list[int]:

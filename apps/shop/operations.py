@@ -101,3 +101,18 @@ def checkout(ctx: AppContext, name: str, street: str, city: str, postcode: str, 
     order = model.place_order(ctx.state, ctx.config, address)
     ctx.log("checkout", order=order["id"], lines=len(order["lines"]), total=order["total"], address=address)
     return order
+
+
+@operation
+def cart_total(ctx: AppContext) -> dict:
+    """What checkout would charge now (only reads): the cart's lines with unit prices, the
+    subtotal, shipping and total, as the cart page shows them."""
+    lines = model.priced_lines(ctx.config, ctx.state["cart"])
+    sub = model.subtotal(lines)
+    return {
+        "lines": lines,
+        "units": sum(line["qty"] for line in lines),
+        "subtotal": sub,
+        "shipping": model.shipping_for(ctx.config, sub),
+        "total": model.order_total(ctx.config, lines),
+    }

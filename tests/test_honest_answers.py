@@ -1,0 +1,76 @@
+"""The oracle answers what the world shows, never what its parameters say (issue 23, point 1):
+every answer family, solved through the pages and through the app tools, with the answer-like
+parameters poisoned before the oracle sees them, still scores 1. Browser-free (text backend);
+``tests/test_arrivals.py`` reads pages under Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from openapps_sim.taskkit import all_families
+from openapps_sim.taskkit.answers import AnswerFamily
+
+# what a family's parameters may hold of its answer: the oracle must not need any of it
+ANSWER_KEYS = ("answer", "km", "total", "units", "price_text", "count", "days", "time", "note", "notes", "lines")
+POISON = "999"
+
+ANSWER_FAMILIES = sorted(f for f, fam in all_families().items() if isinstance(fam, AnswerFamily))
+CASES = [
+    (fid, pack, interface)
+    for fid in ANSWER_FAMILIES
+    for pack, interface in (("default", "gui"), ("arabic+mobile", "gui"), ("german", "api"), ("mandarin", "api"))
+]
+
+
+def poisoned(params: dict) -> dict:
+    """``params`` with every answer-like value replaced: what an honest agent never had."""
+    return {k: (POISON if k in ANSWER_KEYS else v) for k, v in params.items()}
+
+
+def run_oracle(env, fid: str, pack: str, seed: int) -> tuple[float, dict]:
+    from agents.oracle import OracleAgent
+
+    obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
+    task_info = dict(info["task_info"])
+    task_info["params"] = poisoned(task_info["params"])
+    agent = OracleAgent()
+    agent.interface = env.unwrapped.interface  # as the runner sets it
+    agent.reset(obs["goal"], task_info)
+    reward, last = 0.0, info
+    for _ in range(task_info["max_steps"]):
+        obs, reward, terminated, truncated, last = env.step(agent.act(obs))
+        if terminated or truncated:
+            break
+    return reward, last
+
+
+@pytest.fixture(scope="module")
+def envs():
+    from openapps_sim.envs.registration import make_env
+
+    made = {i: make_env("todo.add_item", backend="text", obs_mode="axtree", interface=i) for i in ("gui", "api")}
+    yield made
+    for e in made.values():
+        e.close()
+
+
+@pytest.mark.parametrize("fid, pack, interface", CASES)
+def test_the_oracle_answers_from_the_world_not_its_parameters(envs, fid, pack, interface):
+    for seed in (0, 1, 2):
+        reward, info = run_oracle(envs[interface], fid, pack, seed)
+        assert reward == 1.0, (fid, pack, interface, seed, info["task_info"].get("explanation"))
+
+
+def test_the_distance_reads_south_and_west_off_the_page():
+    """A saved place south of the equator or west of Greenwich shows "33.87° S" / "70.65° W" in
+    its language; the sign comes from that word, so a distance across hemispheres is right."""
+    from openapps_sim.tasks.answer_maps import page_coords
+
+    assert page_coords("33.8688° S, 151.2093° E", ["S", "W"]) == (-33.8688, 151.2093)
+    assert page_coords("\u206640.7128°\u2069 شمال, \u206674.006°\u2069 غرب", ["جنوب", "غرب"]) == (40.7128, -74.006)
+    assert page_coords("48.86° N", ["S", "W"]) is None
+
+
+def test_the_answer_families_are_all_covered():
+    """A new answer family joins the poisoned matrix by existing; this fails if none do."""
+    assert {"maps.distance_km", "calendar.days_until", "shop.cart_total_shipping"} <= set(ANSWER_FAMILIES)
