@@ -49,6 +49,23 @@ def page(browser, server):
     context.close()
 
 
+@pytest.fixture(scope="module")
+def env_on():
+    """``env_on(backend)``: one env per backend for the module (made when first asked for)."""
+    from openapps_sim.envs.registration import make_env
+
+    made = {}
+
+    def get(backend: str):
+        if backend not in made:
+            made[backend] = make_env("todo.add_item", obs_mode="axtree", backend=backend)
+        return made[backend]
+
+    yield get
+    for e in made.values():
+        e.close()
+
+
 @pytest.fixture()
 def world(server):
     """Reset the server's world to default/seed 0 and return the handle."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from openapps_sim.config.packs import list_packs
 from openapps_sim.taskkit import all_families
 
@@ -12,6 +14,18 @@ def representative() -> list[tuple[str, str, int]]:
     packs = sorted(list_packs())
     n = max(len(families), len(packs))
     return [(families[i % len(families)], packs[i % len(packs)], i % 3) for i in range(n)]
+
+
+CHROMIUM_EVERY = 4  # every 4th case also runs under Chromium (docs/backends.md: parity)
+
+
+def on_backends(cases: list[tuple], every: int = CHROMIUM_EVERY) -> list:
+    """Every case on the text backend (no browser: the logic under test is the task's), and every
+    ``every``-th case also under Chromium (marked ``browser``): ``tests/test_text_parity.py``
+    holds the two backends to the same tree, these hold them to the same outcome."""
+    out = [pytest.param(*c, "text") for c in cases]
+    out += [pytest.param(*c, "chromium", marks=pytest.mark.browser) for c in cases[::every]]
+    return out
 
 
 def full_matrix(seeds=(0, 1, 2)) -> list[tuple[str, str, int]]:

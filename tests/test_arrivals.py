@@ -17,6 +17,7 @@ from openapps_sim.taskkit.arrivals import task_keys
 from openapps_sim.web.world import World
 
 from .honest_cases import SEEDS, honest_families, interruption_packs
+from .oracle_cases import on_backends
 
 
 @pytest.fixture(scope="module")
@@ -142,21 +143,12 @@ def test_a_plain_list_arrival_stays_out_of_the_tasks_apps():
     assert make_arrival(convs, {**pick, "key": "c1"}, "en", ["c1"]) is None
 
 
-@pytest.fixture(scope="module")
-def env():
-    from openapps_sim.envs.registration import make_env
-
-    e = make_env("todo.add_item", obs_mode="axtree")
-    yield e
-    e.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("fid, seed", REPORTED)
-def test_the_honest_oracle_solves_the_reported_cases(env, fid, seed):
+@pytest.mark.parametrize("fid, seed, backend", on_backends(REPORTED, every=2))
+def test_the_honest_oracle_solves_the_reported_cases(env_on, fid, seed, backend):
     """The oracle reads the answer, the message to forward and whose turn it is off the page (an
     honest agent's reading). Before the rule it scored 0 on the first three: it answered "Are you
     free later? ..." and forwarded the message that had just arrived."""
+    env = env_on(backend)
     from .test_interruptions import run
 
     reward, info, shown = run(env, fid, "interrupt_message", seed)
@@ -195,12 +187,13 @@ PAGE_READERS = [  # family, pack, seed, overrides: each reads its answer off the
 ]
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("fid, pack, seed, overrides", PAGE_READERS)
-def test_the_oracle_answers_what_the_page_shows(env, fid, pack, seed, overrides):
+@pytest.mark.parametrize("fid, pack, seed, overrides, backend", on_backends(PAGE_READERS, every=2))
+def test_the_oracle_answers_what_the_page_shows(env_on, fid, pack, seed, overrides, backend):
     """The answer the oracle sends is read off the page (its parameters hold the same value, so a
     wrong reading fails here)."""
     from openapps_sim.agents.oracle import OracleAgent
+
+    env = env_on(backend)
 
     kwargs = {"family": fid, "variation": pack, "overrides": list(overrides)}
     obs, info = env.reset(seed=seed, options={"task_kwargs": kwargs})

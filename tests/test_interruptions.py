@@ -11,6 +11,7 @@ from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError
 
 from .interruption_cases import coverage_matrix, representative
+from .oracle_cases import on_backends
 
 BAD = {
     "three buttons": (
@@ -90,10 +91,9 @@ def run(env, family, pack, seed, before=()):
     return reward, last.get("task_info", {}), env.unwrapped.task.interruptions()["shown"]
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("family,pack,seed", representative())
-def test_oracle_under_interruptions(env, family, pack, seed):
-    reward, info, shown = run(env, family, pack, seed)
+@pytest.mark.parametrize("family,pack,seed,backend", on_backends(representative()))
+def test_oracle_under_interruptions(env_on, family, pack, seed, backend):
+    reward, info, shown = run(env_on(backend), family, pack, seed)
     assert shown, f"{pack} never fired in {family}"
     assert reward == 1.0, info.get("explanation")
     assert not any(e["harmful"] for e in shown)  # (a last page may show one after the goal is reached)
@@ -116,12 +116,12 @@ def fires(env, family, pack, seed):
 
 
 @pytest.mark.slow
-@pytest.mark.browser
 @pytest.mark.parametrize("pack,family", coverage_matrix())
-def test_each_pack_fires_in_every_family_it_claims(env, pack, family):
-    """Coverage: a trigger that never fires measures nothing. (That the oracle still reaches
-    reward 1 under every pack is the oracle matrix of tests/test_oracle.py.)"""
-    assert fires(env, family, pack, 0), f"{pack} never fired in {family}"
+def test_each_pack_fires_in_every_family_it_claims(env_on, pack, family):
+    """Coverage: a trigger that never fires measures nothing (text backend: the trigger is the
+    server's). (That the oracle still reaches reward 1 under every pack is the oracle matrix of
+    tests/test_oracle.py.)"""
+    assert fires(env_on("text"), family, pack, 0), f"{pack} never fired in {family}"
 
 
 @pytest.mark.browser

@@ -1,4 +1,5 @@
-"""The oracle solves every family through the real browser and the real BrowserGym env."""
+"""The oracle solves every family through the real BrowserGym env: every case on the text
+backend, a sample of them (and the slow full matrix) through the real browser."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from openapps_sim.agents.oracle import OracleAgent
 from openapps_sim.envs.registration import make_env
 from openapps_sim.taskkit.progress import compact_events, wlcs
 
-from .oracle_cases import BRANCH_PACKS, branching_families, full_matrix, representative, seeds_per_branch
-
-pytestmark = pytest.mark.browser
+from .oracle_cases import BRANCH_PACKS, branching_families, full_matrix, on_backends, representative, seeds_per_branch
 
 
 @pytest.fixture(scope="module")
@@ -46,23 +45,25 @@ def _assert_gold_operations(task):
     assert gold is not None and wlcs(ops, gold) == 1.0, f"event log {ops} vs gold {[str(o) for o in gold]}"
 
 
-@pytest.mark.parametrize("family,pack,seed", representative())
-def test_oracle_representative(env, family, pack, seed):
-    reward, info = run_oracle(env, family, pack, seed)
+@pytest.mark.parametrize("family,pack,seed,backend", on_backends(representative()))
+def test_oracle_representative(env_on, family, pack, seed, backend):
+    reward, info = run_oracle(env_on(backend), family, pack, seed)
     assert reward == 1.0, info.get("task_info", {}).get("explanation")
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize("family,pack,seed", full_matrix())
 def test_oracle_full_matrix(env, family, pack, seed):
     reward, info = run_oracle(env, family, pack, seed)
     assert reward == 1.0, info.get("task_info", {}).get("explanation")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("pack", BRANCH_PACKS)
 @pytest.mark.parametrize("family", branching_families())
-def test_oracle_takes_every_branch(env, family, pack):
+def test_oracle_takes_every_branch(env_on, family, pack):
+    """Every branch of every branching family, on the text backend (on every run)."""
+    env = env_on("text")
     seeds = seeds_per_branch(family, pack)
     assert len(seeds) >= 2, f"{family}/{pack}: one branch only: {seeds}"
     for branch, seed in seeds.items():
@@ -84,8 +85,9 @@ ITALIAN_FAMILIES = [
 ]
 
 
-@pytest.mark.parametrize("family", ITALIAN_FAMILIES)
-def test_oracle_in_a_language_added_as_data(env, family):
+@pytest.mark.parametrize("family,backend", on_backends([(f,) for f in ITALIAN_FAMILIES]))
+def test_oracle_in_a_language_added_as_data(env_on, family, backend):
+    env = env_on(backend)
     obs, info = env.reset(
         seed=1, options={"task_kwargs": {"family": family, "variation": "italian", "language": "auto"}}
     )
