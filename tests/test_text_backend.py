@@ -214,3 +214,24 @@ def test_dom_snapshot_readers_take_an_empty_value_as_empty():
         }
     }
     assert testid_attributes(obs)["f"]["value"] == ""  # Chromium's -1: not the table's last string
+
+
+def test_sweep_backend_flag_runs_a_spec_on_the_text_backend(tmp_path):
+    """``openapps sweep SPEC --backend text`` runs the spec's episodes without a browser and
+    records the backend (the demo spec runs so by default)."""
+    import json
+    import subprocess
+    import sys
+
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: s\nagents: [oracle]\ntasks: [todo.add_item]\nvariations: [german]\nseeds: [0]\nworkers: 1\n")
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "openapps_sim.cli", "sweep", str(spec), "--backend", "text", "--out", str(out)]
+    done = subprocess.run(cmd + ["--quiet", "--no-report"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert record["backend"] == "text" and record["success"] is True
+
+    from openapps_sim.sweeps.spec import load_spec
+
+    assert load_spec("demo").backends == ["text"]

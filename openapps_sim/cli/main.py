@@ -52,6 +52,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.sweep import run_sweep
 
     spec = load_spec(args.spec)
+    if args.backend:  # the one backend to run, instead of the spec's backends
+        import dataclasses
+
+        spec = dataclasses.replace(spec, backends=[args.backend])
     out = Path(args.out or f"runs/{spec.name}")
     print(
         f"sweep {spec.name}: {len(spec.episodes())} episodes "
@@ -278,6 +282,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("spec", help=f"a YAML spec path, or a shipped spec: {specs}")
     s.add_argument("--workers", type=positive, default=None, help="worker processes (default: the spec's workers)")
     s.add_argument("--executor", default="local", choices=["local", "ray"], help="where workers run")
+    s.add_argument(
+        "--backend",
+        choices=["chromium", "text"],
+        default=None,
+        help="run every episode on this backend instead of the spec's backends (docs/backends.md)",
+    )
     s.add_argument("--out", default=None, help="results folder (default: runs/<spec name>)")
     s.add_argument("--resume", action="store_true", help="continue a stopped sweep in --out")
     s.add_argument(
