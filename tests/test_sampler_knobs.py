@@ -109,9 +109,15 @@ def test_a_named_pool_adds_private_packs_and_is_recorded(private_dir, tmp_path, 
     spec = EpisodeSpec(agent="random", task="todo.add_item", variation=f"dark_theme+{NAMES[3]}")
     assert new_record(spec, "r", 1)["variation_pool"] == ours.id
     assert new_record(EpisodeSpec(agent="random", task="todo.add_item"), "r", 1)["variation_pool"] is None
+    ours_id = spec.episode_id
+    plain = EpisodeSpec(agent="random", task="todo.add_item", variation="dark_theme")
+    plain_id = plain.episode_id
     monkeypatch.delenv(pool.POOL_ENV)
     _clear_caches()
     assert new_record(spec, "r", 1)["variation_pool"] == pool.shipped_pool().id
+    # the same name under another pool is another world: --resume must not take one for the other
+    assert spec.episode_id != ours_id
+    assert plain.episode_id == plain_id  # a version that generates nothing keeps its id
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,9 @@ class EpisodeSpec:
             parts.append({"interface": self.interface})
         if self.backend != "chromium":
             parts.append({"backend": self.backend})
+        pool = pool_of(self.variation)
+        if pool is not None and not pool.startswith("shipped-"):  # a named pool: other worlds
+            parts.append({"pool": pool})
         key = json.dumps(parts, sort_keys=True)
         return hashlib.sha1(key.encode()).hexdigest()[:16]
 
