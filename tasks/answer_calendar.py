@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from openapps_sim.apps.calendar.datefmt import read_date
 from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, unique_events
 
 from openapps_sim.taskkit import family, pick
@@ -82,14 +83,16 @@ class DaysBetween(AnswerFamily):
 
     def solve(self, params, ui):
         """Read today off the month grid (the day marked current), the event's date off its edit
-        form (ISO, in every language), leave without saving, and count the days between."""
+        form (written as the language writes dates: the field's ``data-format`` says how), leave
+        without saving, and count the days between."""
         obs = yield from ui.open_app("calendar")
         days = {t: a for t, a in testid_attributes(obs).items() if t.startswith("calendar-day-")}
         today = next((t.removeprefix("calendar-day-") for t, a in days.items() if a.get("aria-current") == "date"), "")
         yield from go_to_day(ui, obs, params["date"])
         yield ui.click(f"calendar-event-{params['event_id']}")
         obs = yield ui.click(f"calendar-edit-{params['event_id']}")
-        when = testid_attributes(obs).get("calendar-field-date", {}).get("value", "")
+        field = testid_attributes(obs).get("calendar-field-date", {})
+        when = read_date(field.get("value", ""), field.get("data-format", "YYYY-MM-DD")) or ""
         yield ui.answer(str(abs((date.fromisoformat(when) - date.fromisoformat(today)).days)))
 
     def solve_api(self, params, api):

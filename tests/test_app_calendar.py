@@ -103,10 +103,10 @@ def test_create_event(page, world):
     page.goto(world.url + "/calendar/?month=2026-04&day=2026-04-09")
     page.get_by_test_id("calendar-new-on-day").click()
     page.wait_for_url(re.compile(r"/calendar/new\?date=2026-04-09"))
-    assert page.get_by_test_id("calendar-field-date").input_value() == "2026-04-09"
+    assert page.get_by_test_id("calendar-field-date").input_value() == "04/09/2026"
     page.get_by_test_id("calendar-field-title").fill("  Tennis with Lucas ")
-    page.get_by_test_id("calendar-field-date").fill("2026-04-14")
-    page.get_by_test_id("calendar-field-time").fill("14:30")
+    page.get_by_test_id("calendar-field-date").fill("4/14/2026")  # as English writes it
+    page.get_by_test_id("calendar-field-time").fill("2:30 PM")
     page.get_by_test_id("calendar-field-location").fill("Sports centre, court 2")
     page.get_by_test_id("calendar-field-invitees").fill(" Lucas Martin ,Mei Chen,, ")
     page.get_by_test_id("calendar-field-url").fill("https://club.example.com/court-2")
@@ -134,7 +134,7 @@ def test_create_event(page, world):
     # an event without a time is an all-day event; the header's New event starts on today
     page.get_by_test_id("calendar-new").click()
     page.wait_for_url(re.compile(r"/calendar/new$"))
-    assert page.get_by_test_id("calendar-field-date").input_value() == "2026-03-10"
+    assert page.get_by_test_id("calendar-field-date").input_value() == "03/10/2026"
     page.get_by_test_id("calendar-field-title").fill("Library books due")
     page.get_by_test_id("calendar-save").click()
     page.wait_for_url(re.compile(r"day=2026-03-10"))

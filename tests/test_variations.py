@@ -68,6 +68,8 @@ def _is_language(value: str) -> bool:
     """Whether a UI string holds words to translate (not only placeholders, symbols or a URL)."""
     if "://" in value and " " not in value:
         return False
+    if re.fullmatch(r"[A-Z]+(?:[^\w\s]+[A-Z]+)+", value):  # a format pattern: HH:MM, MM/DD/YYYY
+        return False
     letters = re.sub(r"\{\w*\}", "", value)
     return sum(ch.isalpha() for ch in letters) > 3
 

@@ -12,7 +12,8 @@ from fasthtml.common import (
     P,
     Textarea,
 )
-from openapps_sim.apps.calendar.model import FIELDS, TIME_RE, parse_date, split_invitees
+from openapps_sim.apps.calendar.datefmt import format_date, read_date, read_time
+from openapps_sim.apps.calendar.model import FIELDS, split_invitees
 
 from openapps_sim.appkit import AppContext
 from openapps_sim.web.components import field
@@ -39,17 +40,21 @@ def read_form(ctx: AppContext, params: dict) -> tuple[dict, str | None]:
 
     values = {f: text(f) for f in FIELDS}
     values["title"] = " ".join(values["title"].split())
-    values["date"] = values["date"].strip()
-    values["time"] = values["time"].strip()
+    values["date"] = " ".join(values["date"].split())
+    values["time"] = " ".join(values["time"].split())
+    # the date and time as the language writes them (or ISO), kept as typed when they do not read
+    iso = read_date(values["date"], ctx.t("date_format"))
+    if iso:
+        values["date"] = iso
+    hhmm = read_time(values["time"], (ctx.t("am"), ctx.t("pm"))) if values["time"] else ""
+    if hhmm:
+        values["time"] = hhmm
     if not values["title"]:
         return values, ctx.t("error_title")
-    if parse_date(values["date"]) is None:
+    if iso is None:
         return values, ctx.t("error_date")
-    if values["time"]:
-        tm = TIME_RE.match(values["time"])
-        if not tm:
-            return values, ctx.t("error_time")
-        values["time"] = f"{tm.group(1)}:{tm.group(2)}"
+    if hhmm is None:
+        return values, ctx.t("error_time")
     return values, None
 
 
@@ -65,11 +70,11 @@ def _field(ctx: AppContext, name: str, control, hint: str | None = None):
 
 def form_page(ctx: AppContext, heading: str, values: dict, action: str, cancel: str, error: str | None):
     def text_input(name: str, **kw):
+        kw.setdefault("value", values.get(name, ""))
         return Input(
             type="text",
             name=name,
             id=f"cal-{name}",
-            value=values.get(name, ""),
             autocomplete="off",
             data_testid=f"calendar-field-{name}",
             **kw,
@@ -85,25 +90,21 @@ def form_page(ctx: AppContext, heading: str, values: dict, action: str, cancel: 
                     _field(
                         ctx,
                         "date",
-                        Input(
-                            type="date",
-                            name="date",
-                            id="cal-date",
-                            value=values.get("date", ""),
+                        text_input(
+                            "date",
+                            value=format_date(values.get("date", ""), ctx.t("date_format")),
+                            placeholder=ctx.t("date_placeholder"),
                             required=True,
-                            data_testid="calendar-field-date",
+                            data_format=ctx.t("date_format"),
                         ),
                     ),
                     _field(
                         ctx,
                         "time",
-                        Input(
-                            type="time",
-                            name="time",
-                            id="cal-time",
-                            value=values.get("time", ""),
+                        text_input(
+                            "time",
+                            placeholder=ctx.t("time_placeholder"),
                             aria_describedby="cal-time-hint",
-                            data_testid="calendar-field-time",
                         ),
                         ctx.t("time_hint"),
                     ),

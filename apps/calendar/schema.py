@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from openapps_sim.apps.calendar.datefmt import format_problem
 from openapps_sim.apps.calendar.model import YEARS, parse_date
 
 from openapps_sim.config.schema import Bool, Date, Enum, Int, ListOf, MapOf, Record, Str, Time
@@ -31,6 +32,20 @@ class RealDate(Date):
         text = super().check(value, source, path)
         if parse_date(text) is None:
             raise self.fail(value, source, path, f"{text!r} is not a date from {YEARS[0]} to {YEARS[1]}")
+        return text
+
+
+class DateFormat(Str):
+    """The order a language writes a date in: YYYY, MM and DD apart by signs (DD.MM.YYYY)."""
+
+    def describe(self) -> str:
+        return "a date format such as DD.MM.YYYY, MM/DD/YYYY or YYYY/MM/DD"
+
+    def check(self, value, source, path):
+        text = super().check(value, source, path)
+        problem = format_problem(text)
+        if problem:
+            raise self.fail(value, source, path, problem)
         return text
 
 
@@ -84,6 +99,12 @@ STRINGS = Record(
     field_url=Str("Link"),
     field_invitees=Str("Invitees"),
     field_location=Str("Location"),
+    date_format=DateFormat(
+        "MM/DD/YYYY",
+        doc="how the event form shows and reads a date (ISO YYYY-MM-DD is read in every language too)",
+    ),
+    date_placeholder=Str("MM/DD/YYYY", doc="the date field's placeholder: date_format in the language's letters"),
+    time_placeholder=Str("HH:MM", doc="the time field's placeholder"),
     time_hint=Str("Leave empty for an all-day event."),
     invitees_hint=Str("Separate names with commas."),
     url_placeholder=Str("https://..."),
@@ -95,8 +116,8 @@ STRINGS = Record(
     back=Str("Back to calendar"),
     nobody=Str("Nobody invited"),
     error_title=Str("Please enter a title."),
-    error_date=Str("Please enter a valid date (YYYY-MM-DD)."),
-    error_time=Str("Please enter a valid time (HH:MM), or leave it empty for an all-day event."),
+    error_date=Str("Please enter a valid date (MM/DD/YYYY or YYYY-MM-DD)."),
+    error_time=Str("Please enter a valid time (HH:MM, e.g. 14:30), or leave it empty for an all-day event."),
     not_found=Str("This event does not exist (any more)."),
 )
 

@@ -85,6 +85,7 @@ ul.plain{list-style:none;margin:0;padding:0}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:start;padding:calc(var(--gap)/2) var(--gap);border-bottom:var(--bw) solid var(--border)}
 .layout-mobile main{padding:calc(var(--pad)*.75)}
+.layout-mobile .card{padding-inline:calc(var(--pad)*.5)}
 .layout-mobile .row{flex-direction:column;align-items:stretch}
 .layout-mobile .topbar{flex-wrap:wrap}
 """
