@@ -191,6 +191,9 @@ class ServerHandle:
     def state(self) -> dict:
         return self.default_world().state()
 
+    def state_unless(self, revision: int | None) -> tuple[int, dict | None]:
+        return self.default_world().state_unless(revision)
+
     def set_state(self, state: dict) -> None:
         self.default_world().set_state(state)
 
@@ -266,6 +269,12 @@ class WorldHandle:
 
     def state(self) -> dict:
         return self._admin("GET", "/_admin/state")["state"]
+
+    def state_unless(self, revision: int | None) -> tuple[int, dict | None]:
+        """``(revision, state)`` of the world now; the state is None when the world is still at
+        ``revision`` (nothing a task checks has changed since: the caller has that state)."""
+        out = self._admin("GET", "/_admin/state" + ("" if revision is None else f"?unless={int(revision)}"))
+        return int(out["revision"]), (None if out.get("unchanged") else out["state"])
 
     def set_state(self, state: dict) -> None:
         self._admin("PUT", "/_admin/state", {"state": state})

@@ -126,6 +126,7 @@ class Interruptions:
 
     def _fire(self, world: Any, iid: str, path: str, lang: str) -> None:
         rule = self.rules[iid]
+        world.touch()  # what was shown is part of what a task checks
         entry = {
             "id": iid,
             "kind": rule["kind"],
@@ -290,6 +291,7 @@ def add_routes(app: Any, world_for: Callable[[Request], Any]) -> None:
         back = str(form.get("back") or "/")
         parts = urlsplit(back)
         back = parts.path + (f"?{parts.query}" if parts.query else "") if parts.path.startswith("/") else "/"
+        world.touch()
         target = world.interrupts.answer(world, req.path_params["iid"], req.path_params["button"], back)
         return RedirectResponse(target, status_code=303)
 

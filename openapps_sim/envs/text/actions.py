@@ -188,7 +188,7 @@ class TextBrowser:
                     del details.attrs["open"]
                 else:
                     details.attrs["open"] = ""
-                self.page.restyle()
+                self.page.restyle(focus_only=False)
                 return
 
     def _follow(self, link: Element) -> None:
@@ -214,7 +214,7 @@ class TextBrowser:
             box.checked = True
         else:
             box.checked = not box.checked
-        self.page.restyle()
+        # no restyle: a selector's [checked] reads the attribute, which a click does not change
 
     def do_fill(self, bid: str, value: str, enable_autocomplete_menu: bool = False) -> None:
         el = self.element(bid)

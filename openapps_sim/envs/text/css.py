@@ -212,6 +212,13 @@ class StyleSheet:
                 parts, spec = parsed
                 order += 1
                 self.rules.append((media, Rule(parts, spec, order, decls)))
+        # whether moving the focus can change a computed style (else a focus change needs none)
+        self.reads_focus = any(
+            "focus" in name or "focus" in (arg or "")
+            for _, rule in self.rules
+            for _, comp in rule.parts
+            for name, arg in comp.pseudos
+        )
 
     def _flat(self, css: str, media: str | None):
         for prelude, body in _blocks(css):
