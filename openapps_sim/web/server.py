@@ -116,11 +116,10 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = Tr
             world.server_errors += 1
             return HTMLResponse("<h1>Internal error</h1>", status_code=500)
         if isinstance(result, Response):
-            return result
-        if not isinstance(result, tuple):
-            result = (result,)
-        response = ctx.page(*result)
-        if reuse and world.revision == revision:
+            response = result
+        else:
+            response = ctx.page(*(result if isinstance(result, tuple) else (result,)))
+        if reuse and world.revision == revision and isinstance(response, HTMLResponse):
             if len(world.pages) >= _PAGES_KEPT:
                 world.pages.pop(next(iter(world.pages)))
             world.pages[key] = (response.status_code, response.body)
