@@ -82,7 +82,7 @@ def normalised_expected(expected: dict) -> dict:
     hit = _EXPECTED.get(id(expected))
     if hit is not None and hit[0] is expected:
         return hit[1]
-    if len(_EXPECTED) > 64:
+    if len(_EXPECTED) > 256:  # two per episode (expected, initial): 64 envs of one process fit
         _EXPECTED.clear()
     normalised = normalise_world(expected)
     _EXPECTED[id(expected)] = (expected, normalised)
@@ -98,6 +98,8 @@ def declared_keys() -> dict[str, ItemKey]:
 
 def same(expected: Any, actual: Any) -> bool:
     """Equality of two states, floats within 1e-9 (what success means)."""
+    if expected == actual and type(expected) is type(actual):
+        return True  # equal as Python compares them (in C): equal within any tolerance too
     if isinstance(expected, dict) and isinstance(actual, dict):
         return expected.keys() == actual.keys() and all(same(expected[k], actual[k]) for k in expected)
     if isinstance(expected, list) and isinstance(actual, list):

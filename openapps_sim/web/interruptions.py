@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from openapps_sim.config.interruptions import CAREFUL_BUTTON, apply_arrival, localized, make_arrival
+from openapps_sim.protocol import REVISION_HEADER
 
 if TYPE_CHECKING:
     from openapps_sim.appkit import AppContext
@@ -293,7 +294,7 @@ def add_routes(app: Any, world_for: Callable[[Request], Any]) -> None:
         back = parts.path + (f"?{parts.query}" if parts.query else "") if parts.path.startswith("/") else "/"
         world.touch()
         target = world.interrupts.answer(world, req.path_params["iid"], req.path_params["button"], back)
-        return RedirectResponse(target, status_code=303)
+        return RedirectResponse(target, status_code=303, headers={REVISION_HEADER: str(world.revision)})
 
     app.route("/_interrupt/{iid}/{button}", methods=["POST"])(answer)
 

@@ -34,7 +34,14 @@ import openapps_sim.web.fonts as fonts
 import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
-from openapps_sim.protocol import BIDS_HEADER, DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX
+from openapps_sim.protocol import (
+    BIDS_HEADER,
+    DEFAULT_WORLD,
+    REVISION_HEADER,
+    SECRET_ENV,
+    SECRET_HEADER,
+    WORLD_HOST_SUFFIX,
+)
 from openapps_sim.web.shell import render_page
 from openapps_sim.web.tools import run_tool
 from openapps_sim.web.world import World
@@ -92,6 +99,13 @@ _PAGES_KEPT = 4  # pages a world keeps per revision
 
 def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = True):
     async def endpoint(req: Request):
+        response = await respond(req)
+        world = worlds.for_host(req.headers.get("host", ""))
+        if world is not None:
+            response.headers[REVISION_HEADER] = str(world.revision)
+        return response
+
+    async def respond(req: Request):
         world = worlds.for_host(req.headers.get("host", ""))
         if world is None:
             return HTMLResponse("<h1>No such world</h1>", status_code=404)
@@ -188,7 +202,9 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
                 world = worlds.get(req.query_params.get("world", DEFAULT_WORLD))
                 if req.method != "GET" and fn is not set_step:
                     world.touch()
-                return JSONResponse(fn(world, req, body))
+                response = JSONResponse(fn(world, req, body))
+                response.headers[REVISION_HEADER] = str(world.revision)
+                return response
             except OpenAppsError as e:
                 return JSONResponse({"error": str(e)}, status_code=400)
             except Exception as e:  # a bug, not the caller's mistake: say so, keep serving

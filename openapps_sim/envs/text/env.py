@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from browsergym.core.action.highlevel import HighLevelActionSet
 
+from openapps_sim.envs.client import WorldHandle
 from openapps_sim.envs.env import GREETING, LightChat, OpenAppsEnv
 from openapps_sim.envs.text.actions import TextBrowser
 from openapps_sim.envs.text.axtree import build
@@ -61,7 +62,12 @@ class OpenAppsTextEnv(OpenAppsEnv):
             self.browser_tabs.close()
         self.task = self._new_task(seed, options)
         viewport = options.get("viewport") or self.viewport or self.task.viewport
-        self.browser_tabs = TextBrowser(self.task.server.url, viewport, self.action_timeout_ms)
+        world = self.task.server
+        on_revision = None
+        if isinstance(world, WorldHandle):  # every request to this world passes through this env
+            world.sole_client = True
+            on_revision = world.note_revision
+        self.browser_tabs = TextBrowser(world.url, viewport, self.action_timeout_ms, on_revision)
         self.browser_tabs.send_message = lambda text: self._chat_add("assistant", text)
         self.browser_tabs.report_infeasible = self._report_infeasible
         self.chat = LightChat()

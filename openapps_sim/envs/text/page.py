@@ -9,9 +9,10 @@ turn a POST into a GET; 307 and 308 repeat it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlencode, urljoin, urlsplit
 
-from openapps_sim.envs.client import KeepAlive
+from openapps_sim.envs.client import KeepAlive, revision_of
 from openapps_sim.envs.guard import BlockedNavigation, same_origin
 from openapps_sim.envs.text.css import compute_styles, stylesheet
 from openapps_sim.envs.text.dom import Document, Element, option_value, parse
@@ -25,7 +26,7 @@ _MAX_REDIRECTS = 10
 class TextPage:
     """A tab: ``url``, the parsed ``doc``, its history, and the viewport width CSS sees."""
 
-    def __init__(self, origin: str, viewport: dict) -> None:
+    def __init__(self, origin: str, viewport: dict, on_revision: Callable[[int | None], None] | None = None) -> None:
         u = urlsplit(origin)
         self.origin = f"{u.scheme}://{u.netloc}"
         # *.localhost names the world (its Host header); the socket goes to the loopback address,
@@ -35,6 +36,7 @@ class TextPage:
         self._port = u.port or 80
         self.viewport = dict(viewport)
         self._conn = KeepAlive(self._host, self._port)
+        self.on_revision = on_revision  # told the world revision every response carries
         self.history: list[str] = []
         self.position = -1
         self.doc: Document = parse(_BLANK_HTML, BLANK)
@@ -151,7 +153,14 @@ class TextPage:
         headers = {"Host": u.netloc, BIDS_HEADER: "1", "Accept": "text/html"}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        resp, data = self._conn.request(method, target, body.encode() if body is not None else None, headers)
+        try:
+            resp, data = self._conn.request(method, target, body.encode() if body is not None else None, headers)
+        except Exception:
+            if self.on_revision is not None:
+                self.on_revision(None)  # the request may have reached the world: its revision is unknown
+            raise
+        if self.on_revision is not None:
+            self.on_revision(revision_of(resp))
         charset = resp.headers.get_content_charset() or "utf-8"
         return resp.status, resp.headers.get("location", ""), data.decode(charset, errors="replace")
 
