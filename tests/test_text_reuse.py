@@ -107,3 +107,30 @@ def test_a_step_that_changes_nothing_transfers_no_state_and_scores_the_same():
     finally:
         world.state_unless = unless
         env.close()
+
+
+def test_a_text_step_that_reaches_no_server_asks_the_admin_api_nothing():
+    """The text env is its world's only client: the revision of the last response is the
+    world's, so a noop or a fill is checked without a request; a page load is checked with
+    the revision its response carried, and a form that changes the state is checked anew."""
+    env, obs = todo_env()
+    server = env.unwrapped.task.server.server
+    calls: list[str] = []
+    admin_call = server.admin_call
+
+    def recording(method, path, body=None):
+        calls.append(f"{method} {path.split('?')[0]}")
+        return admin_call(method, path, body)
+
+    server.admin_call = recording
+    try:
+        ids = testid_bids(obs)
+        env.step("noop()")
+        env.step(f"fill('{ids['todo-new-title']}', 'x')")
+        env.step(f"click('{ids['todo-filter-all']}')")
+        assert calls == []
+        obs, reward, *_ = env.step(f"click('{ids['todo-add']}')")  # adds 'x': the state moved
+        assert calls == ["GET /_admin/state", "GET /_admin/events"] and reward == 0
+    finally:
+        server.admin_call = admin_call
+        env.close()
