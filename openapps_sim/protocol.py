@@ -13,3 +13,8 @@ WORLD_PARAM = "world"
 # into the HTML by the server (openapps_sim.web.bids); our environments send it, stock BrowserGym
 # does not (its own marking pass refuses pages that carry them already).
 BIDS_HEADER = "x-openapps-bids"
+
+# Every response of a world (its pages, redirects, the admin API acting on it) carries the world's
+# revision after the request (openapps_sim.web.world.World.revision): a client that is the world's
+# only client knows from it, without asking, whether anything a task checks has changed.
+REVISION_HEADER = "x-openapps-revision"

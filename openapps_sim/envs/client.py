@@ -26,7 +26,14 @@ from urllib.parse import urlparse
 
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.lifecycle import die_with_parent
-from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX, WORLD_PARAM
+from openapps_sim.protocol import (
+    DEFAULT_WORLD,
+    REVISION_HEADER,
+    SECRET_ENV,
+    SECRET_HEADER,
+    WORLD_HOST_SUFFIX,
+    WORLD_PARAM,
+)
 
 
 class ServerError(OpenAppsError):
@@ -60,6 +67,12 @@ class KeepAlive:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def revision_of(resp: http.client.HTTPResponse) -> int | None:
+    """The world revision a response carries (None: it carries none)."""
+    value = resp.getheader(REVISION_HEADER)
+    return int(value) if value is not None and value.isdigit() else None
 
 
 class ServerHandle:
@@ -164,6 +177,10 @@ class ServerHandle:
 
     # -- admin API ---------------------------------------------------------------------------
     def admin(self, method: str, path: str, body: dict | None = None) -> dict:
+        return self.admin_call(method, path, body)[0]
+
+    def admin_call(self, method: str, path: str, body: dict | None = None) -> tuple[dict, int | None]:
+        """The answer of one admin request, and the world's revision its response carried."""
         if not self.url:
             raise ServerError("the app server is not running")
         payload = json.dumps(body).encode() if body is not None else None
@@ -178,7 +195,7 @@ class ServerHandle:
             raise ConfigError("server", "", result.get("error", "bad request"))
         if resp.status != 200:
             raise ServerError(f"{method} {path} answered {resp.status}: {result.get('error', data[:200])}")
-        return result
+        return result, revision_of(resp)
 
     def reset(
         self, variation: str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
@@ -190,6 +207,9 @@ class ServerHandle:
 
     def state(self) -> dict:
         return self.default_world().state()
+
+    def state_unless(self, revision: int | None) -> tuple[int, dict | None]:
+        return self.default_world().state_unless(revision)
 
     def set_state(self, state: dict) -> None:
         self.default_world().set_state(state)
@@ -234,6 +254,11 @@ class WorldHandle:
     def __init__(self, server: ServerHandle, world_id: str):
         self.server = server
         self.world_id = world_id
+        # Set by a client through which every request to this world passes (the text backend's
+        # env: its tabs report each page response with note_revision): then the revision of the
+        # last response is the world's revision now, and a state check at it needs no request.
+        self.sole_client = False
+        self.seen_revision: int | None = None
         self._config_cache: dict[tuple, dict] = {}
         self._base = server.url
         u = urlparse(server.url or "")
@@ -248,7 +273,17 @@ class WorldHandle:
 
     def _admin(self, method: str, path: str, body: dict | None = None) -> dict:
         sep = "&" if "?" in path else "?"
-        return self.server.admin(method, f"{path}{sep}{WORLD_PARAM}={self.world_id}", body)
+        try:
+            result, revision = self.server.admin_call(method, f"{path}{sep}{WORLD_PARAM}={self.world_id}", body)
+        except Exception:
+            self.seen_revision = None  # a failed request may still have changed the world
+            raise
+        self.note_revision(revision)
+        return result
+
+    def note_revision(self, revision: int | None) -> None:
+        """A response from this world carried ``revision`` (None: none, so it is unknown now)."""
+        self.seen_revision = revision
 
     def reset(
         self, variation: str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
@@ -266,6 +301,14 @@ class WorldHandle:
 
     def state(self) -> dict:
         return self._admin("GET", "/_admin/state")["state"]
+
+    def state_unless(self, revision: int | None) -> tuple[int, dict | None]:
+        """``(revision, state)`` of the world now; the state is None when the world is still at
+        ``revision`` (nothing a task checks has changed since: the caller has that state)."""
+        if self.sole_client and revision is not None and self.seen_revision == revision:
+            return revision, None  # nothing reached the world since that revision but through us
+        out = self._admin("GET", "/_admin/state" + ("" if revision is None else f"?unless={int(revision)}"))
+        return int(out["revision"]), (None if out.get("unchanged") else out["state"])
 
     def set_state(self, state: dict) -> None:
         self._admin("PUT", "/_admin/state", {"state": state})

@@ -76,6 +76,7 @@ class OpenAppsTask(AbstractBrowserTask):
         self._tracker: MilestoneTracker | None = None
         self._arrivals_seen = 0  # arrivals the milestones were last built with
         self._checks = 0
+        self._forget_checks()
 
     @classmethod
     def get_task_id(cls) -> str:
@@ -101,6 +102,7 @@ class OpenAppsTask(AbstractBrowserTask):
         self._tracker = MilestoneTracker(list(self.instance.milestones))
         self._arrivals_seen = 0
         self._checks = 0
+        self._forget_checks()
         self.last_answer = None
         self.last_interruptions = {"shown": [], "arrivals": []}
         page.goto(server.url + self.start_path)
@@ -118,22 +120,61 @@ class OpenAppsTask(AbstractBrowserTask):
         ev, _ = self._evaluate(answer, url)
         return ev
 
+    # -- checking the state ------------------------------------------------------------------
+    # The world's revision (web.world.World.revision) moves whenever something a check reads may
+    # have changed: the state, the event log, what arrived during an interruption. A check at the
+    # revision of the last one reuses its state, events and evaluation (for the same answer and
+    # page), so a step that changed nothing (a fill, a focus, a link to another page) costs one
+    # small admin call instead of the whole state and its normalisation.
+    def _forget_checks(self) -> None:
+        self._revision: int | None = None  # the revision _actual and _events belong to
+        self._actual: dict = {}
+        self._events: list[dict] | None = None
+        self._evaluated: tuple | None = None  # (key, Evaluation) of the last evaluation
+        self._observed: tuple | None = None  # what the milestones were last observed with
+        self._with_arrivals: tuple | None = None  # (arrivals, instance with them applied)
+
+    def _current_state(self) -> dict:
+        revision, state = self.server.state_unless(self._revision)
+        if state is not None:
+            self._revision, self._actual, self._events = revision, state, None
+        return self._actual
+
+    def _current_events(self) -> list[dict]:
+        """The event log at the revision of the last state check."""
+        if self._events is None:
+            self._events = self.server.events()
+        return self._events
+
+    def _instance_with(self, arrivals: list[dict]):
+        """The instance with what arrived on its own (a message) in its initial and expected
+        states (and never the agent's change); made once per list of arrivals."""
+        if self._with_arrivals is None or self._with_arrivals[0] != arrivals:
+            initial, expected = copy.deepcopy(self.instance.initial), copy.deepcopy(self.instance.expected)
+            for effect in arrivals:
+                apply_arrival(initial, effect)
+                apply_arrival(expected, effect)
+            instance = dataclasses.replace(self.instance, initial=initial, expected=expected)
+            self._with_arrivals = (copy.deepcopy(arrivals), instance)
+        return self._with_arrivals[1]
+
     def _evaluate(self, answer: str | None, url: str | None) -> tuple[Evaluation, dict]:
-        actual = self.server.state()
+        actual = self._current_state()
         if url is not None and not same_origin(url, self.server.url):
             url = ""  # a page outside the world is never the navigation target
         instance = self.instance
         self.last_interruptions = self.interruptions()
         arrivals = self.last_interruptions["arrivals"]
         if arrivals:  # what arrived on its own (a message) is part of the expected state too
-            initial, expected = copy.deepcopy(instance.initial), copy.deepcopy(instance.expected)
-            for effect in arrivals:
-                apply_arrival(initial, effect)  # and never the agent's change
-                apply_arrival(expected, effect)
-            instance = dataclasses.replace(instance, initial=initial, expected=expected)
+            instance = self._instance_with(arrivals)
             self._follow_arrivals(arrivals)
-        events = self.server.events() if instance.ordered else None
+        key = (self._revision, answer, url, id(instance))
+        if self._evaluated is not None and self._evaluated[0] == key:
+            self.last_evaluation = self._evaluated[1]
+            return self.last_evaluation, actual
+        events = self._current_events() if instance.ordered else None
         self.last_evaluation = evaluate(self.family, instance, actual, answer, url, events)
+        self._evaluated = (key, self.last_evaluation)
         return self.last_evaluation, actual
 
     def _follow_arrivals(self, arrivals: list[dict]) -> None:
@@ -170,21 +211,33 @@ class OpenAppsTask(AbstractBrowserTask):
         ev, actual = self._evaluate(answer, page.url)
         self._checks += 1
         if self._tracker is not None:
-            self._tracker.observe(self._checks, actual, page.url, intact=ev.intact)
+            # the same state, page and milestones as at the last observation: nothing new is reached
+            seen = (self._revision, page.url, ev.intact, id(self._tracker.milestones))
+            if seen != self._observed:
+                self._tracker.observe(self._checks, actual, page.url, intact=ev.intact)
+                self._observed = seen
         declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in since_goal)
         done = ev.success or declared_done
         info = {
             "success": ev.success,
             "partial_reward": ev.partial,
-            "subgoals": ev.subgoals,
-            "state_diff": [d.as_dict() for d in ev.diff[:50]],
-            "explanation": ev.explain(events=self.events()),
+            # fresh objects every step (an evaluation is reused while nothing changed)
+            "subgoals": dict(ev.subgoals),
+            "state_diff": copy.deepcopy([d.as_dict() for d in ev.diff[:50]]),
+            "explanation": self._explanation(ev),
             "answer_ok": ev.answer_ok,
             # the check at which each milestone was first reached; NaN: not yet. Floats throughout,
             # so that vectorised envs can batch the info (gymnasium stacks info values in arrays)
             "milestones": {k: float("nan") if v is None else float(v) for k, v in self.milestones_reached().items()},
         }
         return ev.reward, done, "", info
+
+    def _explanation(self, ev: Evaluation) -> str:
+        if self._evaluated is None or self._evaluated[1] is not ev:
+            return ev.explain(events=self.events())
+        if len(self._evaluated) == 2:  # explained once per evaluation
+            self._evaluated = (*self._evaluated, ev.explain(events=self._current_events()))
+        return self._evaluated[2]
 
     def events(self) -> list[dict]:
         """The app event log of this episode's world (every state change, in order)."""

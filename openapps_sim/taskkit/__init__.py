@@ -342,9 +342,9 @@ def evaluate(
     ``events`` (the episode's app event log) matter only for ordered goals: the oracle's
     operations must appear in it in order.
     """
-    want, got = normalised_expected(inst.expected), normalise_world(actual)
+    want, got = normalised_expected(inst.expected), normalise_world(actual, memo=True)
     diff = state_diff(want, got)
-    outside = outside_change(normalise_world(inst.initial), want, got) if diff else []
+    outside = outside_change(normalised_expected(inst.initial), want, got) if diff else []
     if inst.expected_path is not None:
         path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
         if not path.startswith(inst.expected_path):

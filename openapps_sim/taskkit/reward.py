@@ -44,12 +44,32 @@ def _short(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def normalise_world(state: dict) -> dict:
-    """Each app's state through that app's ``normalise`` (see docs/tasks.md)."""
+def normalise_world(state: dict, memo: bool = False) -> dict:
+    """Each app's state through that app's ``normalise`` (see docs/tasks.md).
+
+    ``memo``: ``state`` was read from JSON (the server's state: only dicts, lists, strings,
+    numbers, booleans and None), so an app's state with the same JSON text normalises to the
+    same value, kept from an earlier call; the result must then be read, never changed."""
     from openapps_sim.config.catalog import discover_apps
 
     apps = discover_apps()
-    return {name: (apps[name].normalise(value) if name in apps else value) for name, value in state.items()}
+    out = {}
+    for name, value in state.items():
+        if name not in apps:
+            out[name] = value
+        elif memo:
+            key = (name, json.dumps(value, ensure_ascii=False))
+            if key not in _NORMALISED:
+                if len(_NORMALISED) >= 256:
+                    _NORMALISED.pop(next(iter(_NORMALISED)))
+                _NORMALISED[key] = apps[name].normalise(value)
+            out[name] = _NORMALISED[key]
+        else:
+            out[name] = apps[name].normalise(value)
+    return out
+
+
+_NORMALISED: dict[tuple[str, str], Any] = {}  # (app, JSON text of its state) -> normalised
 
 
 _EXPECTED: dict[int, tuple[dict, dict]] = {}
@@ -57,11 +77,12 @@ _EXPECTED: dict[int, tuple[dict, dict]] = {}
 
 def normalised_expected(expected: dict) -> dict:
     """``normalise_world(expected)``, computed once per expected state (it is checked after
-    every step of an episode and never changes in place)."""
+    every step of an episode and never changes in place); the same for an instance's initial
+    state."""
     hit = _EXPECTED.get(id(expected))
     if hit is not None and hit[0] is expected:
         return hit[1]
-    if len(_EXPECTED) > 64:
+    if len(_EXPECTED) > 256:  # two per episode (expected, initial): 64 envs of one process fit
         _EXPECTED.clear()
     normalised = normalise_world(expected)
     _EXPECTED[id(expected)] = (expected, normalised)
@@ -77,6 +98,8 @@ def declared_keys() -> dict[str, ItemKey]:
 
 def same(expected: Any, actual: Any) -> bool:
     """Equality of two states, floats within 1e-9 (what success means)."""
+    if expected == actual and type(expected) is type(actual):
+        return True  # equal as Python compares them (in C): equal within any tolerance too
     if isinstance(expected, dict) and isinstance(actual, dict):
         return expected.keys() == actual.keys() and all(same(expected[k], actual[k]) for k in expected)
     if isinstance(expected, list) and isinstance(actual, list):

@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from openapps_sim.config.interruptions import CAREFUL_BUTTON, apply_arrival, localized, make_arrival
+from openapps_sim.protocol import REVISION_HEADER
 
 if TYPE_CHECKING:
     from openapps_sim.appkit import AppContext
@@ -126,6 +127,7 @@ class Interruptions:
 
     def _fire(self, world: Any, iid: str, path: str, lang: str) -> None:
         rule = self.rules[iid]
+        world.touch()  # what was shown is part of what a task checks
         entry = {
             "id": iid,
             "kind": rule["kind"],
@@ -290,8 +292,9 @@ def add_routes(app: Any, world_for: Callable[[Request], Any]) -> None:
         back = str(form.get("back") or "/")
         parts = urlsplit(back)
         back = parts.path + (f"?{parts.query}" if parts.query else "") if parts.path.startswith("/") else "/"
+        world.touch()
         target = world.interrupts.answer(world, req.path_params["iid"], req.path_params["button"], back)
-        return RedirectResponse(target, status_code=303)
+        return RedirectResponse(target, status_code=303, headers={REVISION_HEADER: str(world.revision)})
 
     app.route("/_interrupt/{iid}/{button}", methods=["POST"])(answer)
 

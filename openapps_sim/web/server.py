@@ -34,7 +34,14 @@ import openapps_sim.web.fonts as fonts
 import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
-from openapps_sim.protocol import DEFAULT_WORLD, SECRET_ENV, SECRET_HEADER, WORLD_HOST_SUFFIX
+from openapps_sim.protocol import (
+    BIDS_HEADER,
+    DEFAULT_WORLD,
+    REVISION_HEADER,
+    SECRET_ENV,
+    SECRET_HEADER,
+    WORLD_HOST_SUFFIX,
+)
 from openapps_sim.web.shell import render_page
 from openapps_sim.web.tools import run_tool
 from openapps_sim.web.world import World
@@ -87,14 +94,35 @@ def _params(request: Request, form) -> dict:
     return params
 
 
-def _make_endpoint(worlds: Worlds, app: AppSpec, handler):
+_PAGES_KEPT = 4  # pages a world keeps per revision
+
+
+def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = True):
     async def endpoint(req: Request):
+        response = await respond(req)
+        world = worlds.for_host(req.headers.get("host", ""))
+        if world is not None:
+            response.headers[REVISION_HEADER] = str(world.revision)
+        return response
+
+    async def respond(req: Request):
         world = worlds.for_host(req.headers.get("host", ""))
         if world is None:
             return HTMLResponse("<h1>No such world</h1>", status_code=404)
         form = await req.form() if req.method == "POST" else None
+        if req.method != "GET":
+            world.touch()  # a POST may change the state: whatever was checked or rendered is stale
+        # A GET reads the world only (apps keep browsing state in the URL), so at the same
+        # revision the same request renders the same page; not with interruptions armed (a page
+        # view may fire one) nor on the explore server (its controls reconfigure worlds).
+        key = (app.name, req.url.path, req.url.query, bool(req.headers.get(BIDS_HEADER)))
+        reuse = reuse_pages and req.method == "GET" and not world.interrupts.rules
+        if reuse and key in world.pages:
+            status, body = world.pages[key]
+            return HTMLResponse(body, status_code=status)
         ctx = AppContext(world, app, req, render_page)
         ctx.form = form
+        revision = world.revision
         try:
             result = handler(ctx, _params(req, form))
         except Exception:
@@ -102,10 +130,14 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler):
             world.server_errors += 1
             return HTMLResponse("<h1>Internal error</h1>", status_code=500)
         if isinstance(result, Response):
-            return result
-        if not isinstance(result, tuple):
-            result = (result,)
-        return ctx.page(*result)
+            response = result
+        else:
+            response = ctx.page(*(result if isinstance(result, tuple) else (result,)))
+        if reuse and world.revision == revision and isinstance(response, HTMLResponse):
+            if len(world.pages) >= _PAGES_KEPT:
+                world.pages.pop(next(iter(world.pages)))
+            world.pages[key] = (response.status_code, response.body)
+        return response
 
     return endpoint
 
@@ -123,7 +155,8 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
         prefix = spec.url_prefix
         for route in r.routes:
             path = prefix + route.path if route.path != "/" or not prefix else prefix + "/"
-            app.route(path, methods=[route.method])(_make_endpoint(worlds, spec, route.handler))
+            endpoint = _make_endpoint(worlds, spec, route.handler, reuse_pages=not explore)
+            app.route(path, methods=[route.method])(endpoint)
         if prefix:
             app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
 
@@ -166,7 +199,12 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
             try:
                 if fn is create_world:
                     return JSONResponse(fn(req, body))
-                return JSONResponse(fn(worlds.get(req.query_params.get("world", DEFAULT_WORLD)), req, body))
+                world = worlds.get(req.query_params.get("world", DEFAULT_WORLD))
+                if req.method != "GET" and fn is not set_step:
+                    world.touch()
+                response = JSONResponse(fn(world, req, body))
+                response.headers[REVISION_HEADER] = str(world.revision)
+                return response
             except OpenAppsError as e:
                 return JSONResponse({"error": str(e)}, status_code=400)
             except Exception as e:  # a bug, not the caller's mistake: say so, keep serving
@@ -176,7 +214,16 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
         return endpoint
 
     def get_state(world, req, body):
-        return {"state": world.state, "variation": world.variation, "seed": world.seed, "events": len(world.events)}
+        out = {
+            "revision": world.revision,
+            "variation": world.variation,
+            "seed": world.seed,
+            "events": len(world.events),
+        }
+        unless = req.query_params.get("unless")
+        if unless is not None and whole_number(unless, "GET /_admin/state", "unless") == world.revision:
+            return {**out, "unchanged": True}  # the caller has this revision's state already
+        return {**out, "state": world.state}
 
     def put_state(world, req, body):
         state = body.get("state")
@@ -213,7 +260,7 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
 
     def events(world, req, body):
         since = whole_number(req.query_params.get("since", 0), "GET /_admin/events", "since")
-        return {"events": world.events[since:], "count": len(world.events)}
+        return {"events": world.events[since:], "count": len(world.events), "revision": world.revision}
 
     def config(world, req, body):
         return {"config": world.config}

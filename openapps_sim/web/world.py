@@ -13,9 +13,17 @@ from openapps_sim.web.theme import theme_css
 
 
 class World:
-    """All apps' state plus the log of every change. Reset happens in memory."""
+    """All apps' state plus the log of every change. Reset happens in memory.
+
+    ``revision`` counts what may have changed what a task checks (the state, the event log,
+    what arrived during an interruption): it moves on every reset, ``set_state``, logged event,
+    interruption shown, and every request that may change something (any POST to a page, an app
+    tool). Clients compare it to skip work when nothing moved (``GET /_admin/state?unless=N``),
+    and the server reuses a page it rendered at the same revision."""
 
     def __init__(self) -> None:
+        self.revision = 0
+        self.pages: dict[tuple, tuple[int, bytes]] = {}  # GET pages rendered at this revision
         self.apps = discover_apps()
         self.variation = "default"
         self.overrides: tuple[str, ...] = ()
@@ -40,6 +48,7 @@ class World:
         self.state = json.loads(initial_state_json(expression, overrides, seed))
         self.variation, self.seed, self.overrides = expression, seed, overrides
         self.events = []
+        self.touch()
         self._css_cache = None
         self.interrupts.reset(self.config.get("interruptions", {}), seed)
         if self.interrupts.rules:
@@ -53,6 +62,7 @@ class World:
             raise ConfigError("set_state", ",".join(sorted(missing)), "missing app state")
         self.state = copy.deepcopy(state)
         self.events = []
+        self.touch()
 
     def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:
         """Record a state change; ``by="world"`` marks one the world made on its own (a message
@@ -61,6 +71,12 @@ class World:
         if by != "agent":
             event["by"] = by
         self.events.append(event)
+        self.touch()
+
+    def touch(self) -> None:
+        """Something a task checks may have changed: move the revision on."""
+        self.revision += 1
+        self.pages.clear()
 
     def theme_css(self, theme: dict | None = None) -> str:
         """The CSS of ``theme`` (default: the global theme), cached per distinct theme."""

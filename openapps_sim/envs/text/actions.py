@@ -16,8 +16,10 @@ nothing a text page shows.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
+from functools import lru_cache
 from urllib.parse import urljoin
 
 from browsergym.core.action import functions as bgym_functions
@@ -44,6 +46,19 @@ NO_SCREEN = (
 _SUBMIT_TYPES = ("submit", "image")
 
 
+@lru_cache(maxsize=1024)
+def _parsed(action: str, strict: bool) -> list:
+    """BrowserGym's parse of an action string (the same string is parsed once per process)."""
+    if strict:
+        return highlevel_action_parser.parse_string(action, parse_all=True).as_list()
+    return sum(highlevel_action_parser.search_string(action).as_list(), [])
+
+
+@lru_cache(maxsize=64)
+def _signature(name: str) -> inspect.Signature:
+    return inspect.signature(getattr(bgym_functions, name))
+
+
 class ActionTimeout(Exception):
     """Playwright's time-out, with the reason its call log gives."""
 
@@ -59,11 +74,12 @@ def _timeout(ms: int, action: str, bid: str, why: str) -> ActionTimeout:
 class TextBrowser:
     """The tabs of one episode and the actions on them."""
 
-    def __init__(self, origin: str, viewport: dict, timeout_ms: int = 3000) -> None:
+    def __init__(self, origin: str, viewport: dict, timeout_ms: int = 3000, on_revision=None) -> None:
         self.origin = origin
         self.viewport = dict(viewport)
         self.timeout_ms = timeout_ms
-        self.pages: list[TextPage] = [TextPage(origin, viewport)]
+        self.on_revision = on_revision  # given to every tab (TextPage.on_revision)
+        self.pages: list[TextPage] = [self._new_page()]
         self.active = 0
         self.send_message = None
         self.report_infeasible = None
@@ -72,6 +88,9 @@ class TextBrowser:
     def page(self) -> TextPage:
         return self.pages[self.active]
 
+    def _new_page(self) -> TextPage:
+        return TextPage(self.origin, self.viewport, self.on_revision)
+
     def close(self) -> None:
         for p in self.pages:
             p.close()
@@ -79,10 +98,7 @@ class TextBrowser:
     # -- running an action string --------------------------------------------------------------
     def run(self, action: str, action_set: HighLevelActionSet) -> None:
         """Run one action string (raises what BrowserGym's ``execute_python_code`` would)."""
-        if action_set.strict:
-            calls = highlevel_action_parser.parse_string(action, parse_all=True).as_list()
-        else:
-            calls = sum(highlevel_action_parser.search_string(action).as_list(), [])
+        calls = copy.deepcopy(_parsed(action, action_set.strict))
         if not calls:
             raise ValueError("Received an empty action.")
         if len(calls) > 1 and not action_set.multiaction:
@@ -93,8 +109,7 @@ class TextBrowser:
         for name, args in calls:
             positional = [a for a in args if not isinstance(a, NamedArgument)]
             named = {a.name: a.value for a in args if isinstance(a, NamedArgument)}
-            reference = getattr(bgym_functions, name)
-            bound = inspect.signature(reference).bind(*positional, **named)  # TypeError as in Python
+            bound = _signature(name).bind(*positional, **named)  # TypeError as in Python
             bound.apply_defaults()
             handler = getattr(self, f"do_{name}", None)
             if handler is None:
@@ -188,7 +203,7 @@ class TextBrowser:
                     del details.attrs["open"]
                 else:
                     details.attrs["open"] = ""
-                self.page.restyle()
+                self.page.restyle(focus_only=False)
                 return
 
     def _follow(self, link: Element) -> None:
@@ -214,7 +229,7 @@ class TextBrowser:
             box.checked = True
         else:
             box.checked = not box.checked
-        self.page.restyle()
+        # no restyle: a selector's [checked] reads the attribute, which a click does not change
 
     def do_fill(self, bid: str, value: str, enable_autocomplete_menu: bool = False) -> None:
         el = self.element(bid)
@@ -356,7 +371,7 @@ class TextBrowser:
         self.page.go_forward()
 
     def do_new_tab(self) -> None:
-        self.pages.append(TextPage(self.origin, self.viewport))
+        self.pages.append(self._new_page())
         self.active = len(self.pages) - 1
         self.page.goto(BLANK)
 
@@ -364,7 +379,7 @@ class TextBrowser:
         self.page.close()
         del self.pages[self.active]
         if not self.pages:
-            self.pages.append(TextPage(self.origin, self.viewport))
+            self.pages.append(self._new_page())
         self.active = len(self.pages) - 1
 
     def do_tab_focus(self, index: int) -> None:

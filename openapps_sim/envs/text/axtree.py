@@ -15,6 +15,7 @@ page and lists every difference.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urljoin
 
 from openapps_sim.envs.text.dom import Document, Element, Text
@@ -123,6 +124,11 @@ def _element(b: _Builder, el: Element, parent: dict, list_level: int) -> None:
     _children(b, el, node, list_level)
 
 
+@lru_cache(maxsize=4096)
+def _join(base: str, href: str) -> str:
+    return urljoin(base, href)
+
+
 INTERNAL_ROLES = {"LabelText", "DescriptionList", "Date", "InputTime", "StaticText", "ListMarker"}
 
 
@@ -163,7 +169,7 @@ def _properties(node: dict, el: Element, role: str, doc: Document, list_level: i
     if role == "link" or (role == "button" and el.input_type == "image"):
         href = el.get("href") if role == "link" else el.get("src")
         if href is not None:
-            prop(node, "url", "string", urljoin(doc.url, href))
+            prop(node, "url", "string", _join(doc.url, href))
     if el.has("disabled") and el.tag in ("button", "input", "select", "textarea", "option", "fieldset"):
         prop(node, "disabled", "boolean", True)
     live = {"alert": "assertive", "status": "polite", "log": "polite"}.get(role)

@@ -212,6 +212,8 @@ class StyleSheet:
                 parts, spec = parsed
                 order += 1
                 self.rules.append((media, Rule(parts, spec, order, decls)))
+        pseudos = [f"{n}({a})" for _, rule in self.rules for _, comp in rule.parts for n, a in comp.pseudos]
+        self.reads_focus = any("focus" in p for p in pseudos)  # else a focus change changes no style
 
     def _flat(self, css: str, media: str | None):
         for prelude, body in _blocks(css):

@@ -9,6 +9,8 @@ of a text field, whether a box is checked, which options are selected.
 
 from __future__ import annotations
 
+from typing import Any
+
 import lxml.html
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE as BID_ATTRIBUTE
 
@@ -137,9 +139,40 @@ class Document:
         self.stylesheet = "".join(el.text_content() for el in self.elements if el.tag == "style")
         for el in self.elements:
             _init_control(el)
-        autofocus = next((el for el in self.elements if el.has("autofocus")), None)
-        if autofocus is not None:
-            self.focused = autofocus
+        self.autofocus = next((el for el in self.elements if el.has("autofocus")), None)
+        self.focused = self.autofocus
+        self.parsed_url = url
+        # what actions change: the live state of these elements, the focus, the URL's fragment
+        self.controls = [el for el in self.elements if el.tag in ("input", "textarea", "select", "option")]
+        self.details = [el for el in self.elements if el.tag == "details"]
+        self._details_open = tuple(d.attrs.get("open") for d in self.details)
+        self.styled_focus: Element | None = None  # the focus the styles were computed with
+        self.observed: dict[tuple, Any] = {}  # live_state() -> what was observed in it
+
+    def live_state(self) -> tuple:
+        """Everything actions change on a parsed page (what the observation depends on beyond
+        the HTML): the URL, the focus, the controls' values, checks and selections, and which
+        ``<details>`` are open."""
+        return (
+            self.url,
+            self.focused.index if self.focused is not None else -1,
+            tuple((el.value, el.checked, el.selected) for el in self.controls),
+            tuple(d.attrs.get("open") for d in self.details),
+        )
+
+    def restore(self) -> bool:
+        """Back to the state the page was parsed in (what a reload of the same HTML gives):
+        controls as their attributes say, the autofocus element focused, the parsed URL. False
+        (nothing done) when an action changed an attribute (a ``<details>`` opened), which a
+        fresh parse alone restores exactly."""
+        if tuple(d.attrs.get("open") for d in self.details) != self._details_open:
+            return False
+        for el in self.controls:
+            if el.tag != "option":
+                _init_control(el)
+        self.focused = self.autofocus
+        self.url = self.parsed_url
+        return True
 
 
 def _init_control(el: Element) -> None:

@@ -18,6 +18,7 @@ an event loop, so the env also works inside a running asyncio loop.
 
 from __future__ import annotations
 
+import pickle
 import time
 from functools import lru_cache
 from typing import Any
@@ -25,9 +26,11 @@ from typing import Any
 import numpy as np
 from browsergym.core.action.highlevel import HighLevelActionSet
 
+from openapps_sim.envs.client import WorldHandle
 from openapps_sim.envs.env import GREETING, LightChat, OpenAppsEnv
 from openapps_sim.envs.text.actions import TextBrowser
 from openapps_sim.envs.text.axtree import build
+from openapps_sim.envs.text.dom import Document
 from openapps_sim.envs.text.snapshot import dom_snapshot
 from openapps_sim.errors import ConfigError
 
@@ -59,7 +62,12 @@ class OpenAppsTextEnv(OpenAppsEnv):
             self.browser_tabs.close()
         self.task = self._new_task(seed, options)
         viewport = options.get("viewport") or self.viewport or self.task.viewport
-        self.browser_tabs = TextBrowser(self.task.server.url, viewport, self.action_timeout_ms)
+        world = self.task.server
+        on_revision = None
+        if isinstance(world, WorldHandle):  # every request to this world passes through this env
+            world.sole_client = True
+            on_revision = world.note_revision
+        self.browser_tabs = TextBrowser(world.url, viewport, self.action_timeout_ms, on_revision)
         self.browser_tabs.send_message = lambda text: self._chat_add("assistant", text)
         self.browser_tabs.report_infeasible = self._report_infeasible
         self.chat = LightChat()
@@ -140,6 +148,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
         tabs = self.browser_tabs
         doc = tabs.page.doc
         focused = doc.focused.bid if doc.focused is not None and doc.focused.bid is not None else ""
+        axtree_object, dom_object = page_observation(doc)
         return {
             "chat_messages": tuple(dict(m) for m in self.chat.messages),
             "goal": self.goal_object[0]["text"] if self.goal_object and self.goal_object[0]["type"] == "text" else "",
@@ -149,8 +158,8 @@ class OpenAppsTextEnv(OpenAppsEnv):
             "active_page_index": np.asarray([tabs.active]),
             "url": tabs.page.url,
             "screenshot": np.zeros((0, 0, 3), dtype=np.uint8),
-            "dom_object": dom_snapshot(doc),
-            "axtree_object": build(doc),
+            "dom_object": dom_object,
+            "axtree_object": axtree_object,
             "extra_element_properties": {},
             "focused_element_bid": focused,
             "last_action": self.last_action,
@@ -158,6 +167,24 @@ class OpenAppsTextEnv(OpenAppsEnv):
             "tool_result": self.tool_result,
             "elapsed_time": np.asarray([time.time() - self.start_time]),
         }
+
+
+_KEPT_STATES = 2  # per page: the state it was loaded in, and the last one observed
+
+
+def page_observation(doc: Document) -> tuple[dict, dict]:
+    """``(axtree_object, dom_object)`` of the page in its current state, built once per state of
+    a page (an action that changed nothing on it, a reload of the same HTML, gives the state
+    observed before) and handed out as fresh objects every time, so an agent may change what it
+    got without changing what the next step shows."""
+    key = doc.live_state()
+    blob = doc.observed.get(key)
+    if blob is None:
+        blob = pickle.dumps((build(doc), dom_snapshot(doc)), protocol=pickle.HIGHEST_PROTOCOL)
+        if len(doc.observed) >= _KEPT_STATES:
+            del doc.observed[list(doc.observed)[-1]]
+        doc.observed[key] = blob
+    return pickle.loads(blob)
 
 
 def _check_obs_mode(obs_mode: str) -> None:

@@ -9,11 +9,12 @@ turn a POST into a GET; 307 and 308 repeat it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlencode, urljoin, urlsplit
 
-from openapps_sim.envs.client import KeepAlive
+from openapps_sim.envs.client import KeepAlive, revision_of
 from openapps_sim.envs.guard import BlockedNavigation, same_origin
-from openapps_sim.envs.text.css import compute_styles
+from openapps_sim.envs.text.css import compute_styles, stylesheet
 from openapps_sim.envs.text.dom import Document, Element, option_value, parse
 from openapps_sim.protocol import BIDS_HEADER
 
@@ -25,7 +26,7 @@ _MAX_REDIRECTS = 10
 class TextPage:
     """A tab: ``url``, the parsed ``doc``, its history, and the viewport width CSS sees."""
 
-    def __init__(self, origin: str, viewport: dict) -> None:
+    def __init__(self, origin: str, viewport: dict, on_revision: Callable[[int | None], None] | None = None) -> None:
         u = urlsplit(origin)
         self.origin = f"{u.scheme}://{u.netloc}"
         # *.localhost names the world (its Host header); the socket goes to the loopback address,
@@ -35,9 +36,11 @@ class TextPage:
         self._port = u.port or 80
         self.viewport = dict(viewport)
         self._conn = KeepAlive(self._host, self._port)
+        self.on_revision = on_revision  # told the world revision every response carries
         self.history: list[str] = []
         self.position = -1
         self.doc: Document = parse(_BLANK_HTML, BLANK)
+        self._html = _BLANK_HTML
         self._style()
         self.closed = False
 
@@ -104,14 +107,28 @@ class TextPage:
         self.position = len(self.history) - 1
 
     def _show(self, html: str, url: str) -> None:
+        # The same HTML at the same URL (a reload, a link to the page shown, a redirect back to
+        # it) is the page already parsed, brought back to its state as loaded: no new parse,
+        # styles or tree (the observation is kept per state of the page: Document.observed).
+        if html == self._html and url == self.doc.parsed_url and self.doc.restore():
+            if self.doc.focused is not self.doc.styled_focus:
+                self.restyle()
+            return
         self.doc = parse(html, url)
+        self._html = html
         self._style()
 
     def _style(self) -> None:
-        compute_styles(self.doc.root, self.doc.stylesheet, int(self.viewport.get("width", 1280)), self.doc.focused)
+        doc = self.doc
+        compute_styles(doc.root, doc.stylesheet, int(self.viewport.get("width", 1280)), doc.focused)
+        doc.styled_focus = doc.focused
 
-    def restyle(self) -> None:
-        """Compute styles again (focus changes what ``:focus`` rules match)."""
+    def restyle(self, focus_only: bool = True) -> None:
+        """Compute styles again: after the focus moved (only when a rule of the page's style
+        sheet reads ``:focus``), or after an attribute changed (``focus_only=False``)."""
+        if focus_only and not stylesheet(self.doc.stylesheet).reads_focus:
+            self.doc.styled_focus = self.doc.focused  # no rule reads it: the styles hold
+            return
         self._style()
 
     # -- HTTP -------------------------------------------------------------------------------------
@@ -136,7 +153,14 @@ class TextPage:
         headers = {"Host": u.netloc, BIDS_HEADER: "1", "Accept": "text/html"}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        resp, data = self._conn.request(method, target, body.encode() if body is not None else None, headers)
+        try:
+            resp, data = self._conn.request(method, target, body.encode() if body is not None else None, headers)
+        except Exception:
+            if self.on_revision is not None:
+                self.on_revision(None)  # the request may have reached the world: its revision is unknown
+            raise
+        if self.on_revision is not None:
+            self.on_revision(revision_of(resp))
         charset = resp.headers.get_content_charset() or "utf-8"
         return resp.status, resp.headers.get("location", ""), data.decode(charset, errors="replace")
 

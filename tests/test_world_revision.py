@@ -1,0 +1,95 @@
+"""The world's revision and what it lets clients and the server skip (issue 22, point 3).
+
+The revision moves on every change a task checks (state, event log, interruptions shown); a
+state check at an unchanged revision gets no state (``GET /_admin/state?unless=N``), and a GET
+page at an unchanged revision is the page rendered before, unless a page view may fire an
+interruption. Pure server logic: the real ASGI app in this process, no browser."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+import openapps_sim.web.server as server
+from openapps_sim.web.world import World
+
+SECRET = "s"
+ADMIN = {"x-openapps-secret": SECRET}
+
+
+@pytest.fixture
+def client():
+    world = World()
+    world.reset("default", 0)
+    return world, TestClient(server.build_app(world, SECRET))
+
+
+def test_the_revision_moves_with_every_change_a_task_checks_and_only_then(client):
+    world, c = client
+    r = world.revision
+    c.get("/todo/")
+    c.get("/todo/?filter=done")
+    assert world.revision == r  # looking around changes nothing
+    c.post("/todo/add", data={"title": "Buy oat milk"})
+    assert world.revision > r and world.events[-1]["op"] == "add"
+    r = world.revision
+    c.post("/_admin/step", json={"step": 3}, headers=ADMIN)  # the actions counted: no change checked
+    assert world.revision == r
+    c.post("/_admin/tool", json={"app": "todo", "tool": "add_item", "args": {"title": "Tea"}}, headers=ADMIN)
+    assert world.revision > r
+    r = world.revision
+    world.set_state(world.state)
+    assert world.revision > r
+    r = world.revision
+    world.reset("default", 1)
+    assert world.revision > r
+
+
+def test_a_state_check_at_the_same_revision_gets_no_state(client):
+    world, c = client
+    first = c.get("/_admin/state", headers=ADMIN).json()
+    assert first["revision"] == world.revision and "todo" in first["state"]
+    same = c.get(f"/_admin/state?unless={first['revision']}", headers=ADMIN).json()
+    assert same == {**same, "unchanged": True, "revision": first["revision"]} and "state" not in same
+    c.post("/todo/add", data={"title": "Buy oat milk"})
+    moved = c.get(f"/_admin/state?unless={first['revision']}", headers=ADMIN).json()
+    assert "unchanged" not in moved and moved["revision"] > first["revision"]
+    assert any(i["title"] == "Buy oat milk" for i in moved["state"]["todo"]["items"])
+    bad = c.get("/_admin/state?unless=x", headers=ADMIN)
+    assert bad.status_code == 400 and "unless" in bad.json()["error"]
+
+
+def _count_renders(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    render = server.render_page
+
+    def counting(ctx, title, children):
+        calls.append(ctx.request.url.path)
+        return render(ctx, title, children)
+
+    monkeypatch.setattr(server, "render_page", counting)
+    return calls
+
+
+def test_a_page_at_the_same_revision_is_not_rendered_again(client, monkeypatch):
+    world, c = client
+    renders = _count_renders(monkeypatch)
+    bids = {"x-openapps-bids": "1"}
+    first = c.get("/todo/", headers=bids).text
+    assert c.get("/todo/", headers=bids).text == first and renders == ["/todo/"]
+    assert c.get("/todo/").text != first and len(renders) == 2  # without element ids: another page
+    c.post("/todo/add", data={"title": "Buy oat milk"})  # renders /todo/ after its redirect
+    after = c.get("/todo/", headers=bids).text
+    assert "Buy oat milk" in after and after != first
+
+
+def test_pages_are_rendered_every_time_while_interruptions_may_fire(monkeypatch):
+    world = World()
+    world.reset("interrupt_mixed", 0)
+    assert world.interrupts.rules
+    c = TestClient(server.build_app(world, SECRET))
+    renders = _count_renders(monkeypatch)
+    views = world.interrupts.views
+    c.get("/todo/")
+    c.get("/todo/")
+    assert len(renders) == 2 and world.interrupts.views == views + 2
