@@ -16,8 +16,9 @@ from .layout_probe import WIDTHS, problems
 
 pytestmark = pytest.mark.browser
 
-# Long words (German), wide glyphs (large text), the phone layout and right to left.
-QUICK = ["default", "german", "large_text+mobile", "arabic"]
+# Long words (German), wide glyphs (large text), the phone layout and right to left; French at
+# 22 px once pushed the todo row's buttons 28 px past a 360 px phone.
+QUICK = ["default", "german", "large_text+mobile", "arabic", "french+large_text"]
 
 
 @pytest.mark.parametrize("pack", QUICK)

@@ -4,7 +4,7 @@ CSS = """
 .todo-list li{display:flex;flex-wrap:wrap;align-items:center;gap:var(--gap);padding:var(--gap) 0;border-bottom:var(--bw) solid var(--border)}
 .todo-list li:last-child{border-bottom:0}
 .todo-list .title{flex:1 1 6em;overflow-wrap:break-word}
-.todo-list .actions{display:flex;align-items:center;gap:var(--gap);flex:none;margin-inline-start:auto}
+.todo-list .actions{display:flex;flex-wrap:wrap;justify-content:flex-end;align-items:center;gap:var(--gap);flex:0 1 auto;min-width:0;margin-inline-start:auto}
 .todo-list .actions form{margin:0}
 .todo-list .done .title.strike{text-decoration:line-through;color:var(--muted)}
 .todo-list .check{width:1.6em;height:1.6em;border-radius:50%;border:2px solid var(--primary);background:transparent;
