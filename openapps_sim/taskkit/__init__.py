@@ -41,6 +41,10 @@ from openapps_sim.taskkit.scripts import API, UI, Step
 
 ENGLISH_STYLES = ("plain", "casual", "context")
 
+#: how an episode ends: ``auto`` (the paper's: as soon as the state is right) or ``agent`` (only
+#: when the agent declares it is done, with ``send_msg_to_user`` or ``report_infeasible``)
+TERMINATIONS = ("auto", "agent")
+
 
 class Infeasible(Exception):
     """The state offers no valid parameters for this family (e.g. nothing to remove)."""
@@ -72,6 +76,9 @@ class Instance:
     oracle_ops: list | None = None  # progress.Op: the oracle's state-changing operations
     branching: Any = None  # progress.Branching for conditional / hierarchical families
     ordered: bool = False  # the oracle's operations must appear in the event log in order
+    #: the goal cannot be done in this world: success is ``report_infeasible`` with nothing changed;
+    #: the value names what is missing (part of the instance, never shown to the agent)
+    infeasible: str | None = None
 
     def public_info(self) -> dict:
         """What the environment reports about the instance (the oracle reads ``params``)."""
@@ -100,6 +107,11 @@ class Evaluation:
     #: differences outside the task's expected change (something it leaves alone was touched):
     #: while there is one, no sub-goal and no milestone holds
     outside: list[StateDiff] = field(default_factory=list)
+    #: whether the agent's way of declaring was right: an infeasible task needs
+    #: ``report_infeasible``, a feasible one must not be reported infeasible (None: nothing to check)
+    declared_ok: bool | None = None
+    #: termination ``agent``: the goal holds but the agent has not declared it done (reward 0)
+    undeclared: bool = False
 
     @property
     def intact(self) -> bool:
@@ -111,12 +123,20 @@ class Evaluation:
         (the world's event log) is given, what the episode changed, next to them."""
         if self.success:
             lines = ["success: the whole state equals the expected state"]
+        elif self.undeclared:
+            lines = ["the whole state equals the expected state, but the agent has not declared the task done"]
         else:
             lines = [f"{len(self.diff)} state difference(s):"] + [f"  {d}" for d in self.diff[:limit]]
             if len(self.diff) > limit:
                 lines.append(f"  ... and {len(self.diff) - limit} more")
             if self.answer_ok is False:
                 lines.append("  the returned answer is missing or wrong")
+            if self.declared_ok is False:
+                lines.append(
+                    "  the task cannot be done here: it had to be reported with report_infeasible"
+                    if not self.diff
+                    else "  the agent reported the task infeasible"
+                )
         if events is not None:
             lines.append(f"event log ({len(events)} change(s) in this episode):")
             lines.extend(f"  {describe_event(e)}" for e in events[-limit:])
@@ -137,6 +157,9 @@ class TaskFamily:
     category: str = "edit"
     #: the order of the oracle's operations is part of the goal (checked on the event log)
     ordered: bool = False
+    #: the goal cannot be done in the world (``infeasible_target`` names what is missing): success
+    #: is ``report_infeasible`` with nothing changed (``tasks/infeasible_*.py``)
+    infeasible: bool = False
 
     # -- to implement ------------------------------------------------------------------------
     def sample(self, state: dict, config: dict, rng: random.Random) -> dict:
@@ -173,6 +196,11 @@ class TaskFamily:
         """The answer's verdict with the world ``state`` at hand (return-value families add the
         competing candidates of :mod:`.answers`); :meth:`check_answer` by default."""
         return self.check_answer(given, expected, lang)
+
+    def infeasible_target(self, params: dict) -> str:
+        """For infeasible families: what the goal names that the world does not hold (part of
+        the instance: two seeds naming different missing things are different instances)."""
+        return ""
 
     def expected_path(self, params: dict) -> str | None:
         """For navigation goals: the URL path (prefix) the browser must end on; None: any page."""
@@ -310,6 +338,7 @@ def instantiate(
         oracle_ops=fam.oracle_ops(params, initial),
         branching=br,
         ordered=fam.ordered,
+        infeasible=(fam.infeasible_target(params) or fam.id) if fam.infeasible else None,
     )
 
 
@@ -334,13 +363,15 @@ def evaluate(
     answer: str | None = None,
     url: str | None = None,
     events: list[dict] | None = None,
+    reported_infeasible: bool = False,
 ) -> Evaluation:
     """Score ``actual`` (the complete world state) against the instance.
 
     ``url`` is the active page's URL; it matters only for navigation goals
     (``expected_path``), where the state must stay unchanged and the page must be the target.
     ``events`` (the episode's app event log) matter only for ordered goals: the oracle's
-    operations must appear in it in order.
+    operations must appear in it in order. ``reported_infeasible``: the agent called
+    ``report_infeasible``, which an infeasible task needs and a feasible one fails with.
     """
     want, got = normalised_expected(inst.expected), normalise_world(actual)
     diff = state_diff(want, got)
@@ -358,7 +389,11 @@ def evaluate(
     if inst.expected_answer is not None:
         lang = str(inst.params.get("lang", "en")) if isinstance(inst.params, dict) else "en"
         answer_ok = answer is not None and fam.judge_answer(answer, inst.expected_answer, lang, actual)
-    success = not diff and answer_ok is not False
+    if inst.infeasible is not None:
+        declared_ok: bool | None = reported_infeasible
+    else:
+        declared_ok = False if reported_infeasible else None
+    success = not diff and answer_ok is not False and declared_ok is not False
     # A sub-goal holds only while nothing outside the expected change differs: deleting what the
     # task should have left alone (the whole cart, every todo) is never progress.
     checks = {g.name: not outside and bool(g.check(actual)) for g in inst.subgoals}
@@ -368,7 +403,7 @@ def evaluate(
             partial = 1.0
     else:
         partial = 1.0 if success else 0.0
-    return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok, outside)
+    return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok, outside, declared_ok)
 
 
 def pick(rng: random.Random, items: list, what: str) -> Any:
