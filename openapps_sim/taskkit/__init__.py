@@ -112,6 +112,8 @@ class Evaluation:
     declared_ok: bool | None = None
     #: termination ``agent``: the goal holds but the agent has not declared it done (reward 0)
     undeclared: bool = False
+    #: the agent called ``report_infeasible``
+    reported_infeasible: bool = False
 
     @property
     def intact(self) -> bool:
@@ -133,9 +135,9 @@ class Evaluation:
                 lines.append("  the returned answer is missing or wrong")
             if self.declared_ok is False:
                 lines.append(
-                    "  the task cannot be done here: it had to be reported with report_infeasible"
-                    if not self.diff
-                    else "  the agent reported the task infeasible"
+                    "  the agent reported the task infeasible, but it can be done"
+                    if self.reported_infeasible
+                    else "  the task cannot be done here: it had to be reported with report_infeasible"
                 )
         if events is not None:
             lines.append(f"event log ({len(events)} change(s) in this episode):")
@@ -403,7 +405,18 @@ def evaluate(
             partial = 1.0
     else:
         partial = 1.0 if success else 0.0
-    return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok, outside, declared_ok)
+    return Evaluation(
+        success,
+        1.0 if success else 0.0,
+        partial,
+        diff,
+        checks,
+        answer_ok,
+        outside,
+        declared_ok,
+        False,
+        reported_infeasible,
+    )
 
 
 def pick(rng: random.Random, items: list, what: str) -> Any:
