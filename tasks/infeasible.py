@@ -215,13 +215,15 @@ class RenameOntoExisting(InfeasibleFamily):
     def sample(self, state, config, rng):
         ce, files = _ce(state), _files(state)
         pairs = [(a, b) for a in files for b in files if a != b and ce_model.parent_of(a) == ce_model.parent_of(b)]
-        # a name of the same kind reads naturally ("test_storage.py" onto "test_search.py"); where no
+        # a name of the same kind reads naturally ("test_storage.py" onto "test_search.py"), so half of
+        # the seeds draw one; where no
         # folder holds two files (the sparse project), a sibling folder's name is taken as well
         alike = [(a, b) for a, b in pairs if ce_model.extension(a) == ce_model.extension(b)]
         folders = [
             (a, b) for a in files for b in sorted(ce["folders"]) if b and ce_model.parent_of(a) == ce_model.parent_of(b)
         ]
-        path, other = pick(rng, alike or pairs or folders, "a file and another name in its folder")
+        pool = alike if alike and rng.random() < 0.5 else (pairs or folders)
+        path, other = pick(rng, pool, "a file and another name in its folder")
         return {"path": path, "name": ce_model.name_of(path), "new_name": ce_model.name_of(other), "existing": other}
 
     def infeasible_target(self, params):
