@@ -35,7 +35,6 @@ paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, pair
 ``completion`` (termination modes: declarations, premature stops, overruns)); everything public is importable from here.
 """
 
-from openapps_sim.analysis.metrics.completion import COMPLETION_COLUMNS, completion_summary, terminations
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
 from openapps_sim.analysis.metrics.behaviour import (
     DEFAULT_MIN_REPEATS,
@@ -55,6 +54,7 @@ from openapps_sim.analysis.metrics.breaks import (
     rollups,
     variation_kind,
 )
+from openapps_sim.analysis.metrics.completion import COMPLETION_COLUMNS, completion_summary, terminations
 from openapps_sim.analysis.metrics.paper import (
     MULTI_STEP,
     axis_grid,
