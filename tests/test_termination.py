@@ -90,6 +90,21 @@ def test_a_gym_env_under_agent_termination_goes_on_until_declared():
         env.close()
 
 
+def test_gym_make_takes_the_termination():
+    import gymnasium as gym
+
+    import openapps_sim  # noqa: F401  (registers the ids)
+
+    env = gym.make("browsergym/openapps.todo.tick_missing_item", backend="text", termination="agent", obs_mode="axtree")
+    try:
+        _, info = env.reset(seed=3)
+        assert info["task_info"]["termination"] == "agent"
+        _, reward, terminated, _, _ = env.step("report_infeasible('It is not on the list.')")
+        assert (reward, terminated) == (1.0, True)
+    finally:
+        env.close()
+
+
 def test_a_wrong_termination_is_one_clear_error():
     from openapps_sim.envs.registration import make_env
 
