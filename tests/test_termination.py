@@ -204,3 +204,51 @@ def test_an_infeasible_episode_does_not_end_by_itself_under_auto():
         assert (reward, terminated, step["task_info"]["success"]) == (1.0, True, True)
     finally:
         env.close()
+
+
+# -- the report ----------------------------------------------------------------------------------
+def _record(agent: str, termination: str, success: bool, **outcome) -> dict:
+    from openapps_sim.sweeps.record import new_record
+
+    spec = EpisodeSpec(agent=agent, task="todo.add_item", seed=len(outcome), termination=termination)
+    rec = new_record(spec, "r1", 1)
+    rec.update(success=success, reward=float(success), steps=5, **outcome)
+    rec["episode_id"] += f"-{agent}-{termination}-{sorted(outcome.items())}"
+    return rec
+
+
+def test_the_report_counts_premature_stops_and_overruns_and_shows_the_mode(tmp_path):
+    import json
+
+    from openapps_sim.analysis.metrics import completion_summary
+    from openapps_sim.analysis.report.write import write_report
+
+    records = [
+        _record("a", "agent", False, declared="message", premature_stop=True),
+        _record("a", "agent", True, declared="message", goal_met_step=3, overrun_steps=2),
+        _record("a", "agent", False, goal_met_step=2, overrun_steps=3),  # never declared
+        _record("a", "agent", True, declared="infeasible"),
+        _record("a", "auto", True, goal_met_step=5, overrun_steps=0),
+    ]
+    import pandas as pd
+
+    summary = completion_summary(pd.DataFrame(records), ["agent"]).set_index("termination")
+    agent = summary.loc["agent"]
+    assert (agent["n"], agent["declared"], agent["reported_infeasible"]) == (4, 3, 1)
+    assert (agent["premature_stops"], agent["overruns"], agent["overrun_steps"], agent["never_declared"]) == (
+        1,
+        2,
+        5,
+        1,
+    )
+    assert (summary.loc["auto", "overruns"], summary.loc["auto", "premature_stops"]) == (0, 0)
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    md, _ = write_report(run)
+    text = md.read_text(encoding="utf-8")
+    assert "Termination: **agent, auto**" in text
+    section = text[text.index("## How episodes ended") :]
+    row = next(line for line in section.splitlines() if line.startswith("| a | agent"))
+    assert [c.strip() for c in row.strip("|").split("|")][2:] == ["4", "50.0%", "3", "1", "1", "2", "5", "1"]
