@@ -60,7 +60,9 @@ def test_auto_ends_when_the_state_is_right(worker):
 
 
 def test_the_oracle_declares_done_under_agent(worker):
-    for task in ("todo.add_item", "calendar.event_time", "shop.add_missing_product"):
+    # messenger.tell_in_order: the oracle's script spends the family's whole budget, so the
+    # declaring step needs the one step agent termination adds (it was truncated undeclared before)
+    for task in ("todo.add_item", "calendar.event_time", "shop.add_missing_product", "messenger.tell_in_order"):
         rec = _run(worker, "oracle", task=task).record
         assert rec["success"] and rec["overrun_steps"] == 0 and not rec["premature_stop"], (task, rec["state_diff"])
 
@@ -80,6 +82,7 @@ def test_a_gym_env_under_agent_termination_goes_on_until_declared():
     try:
         obs, info = env.reset(seed=1)
         assert info["task_info"]["termination"] == "agent"
+        assert info["task_info"]["max_steps"] == get_family("todo.add_item").max_steps + 1  # the declaring step
         title = info["task_info"]["params"]["title"]
         obs, reward, terminated, truncated, step = env.step(f"todo.add_item(title={title!r})")
         assert (reward, terminated) == (0.0, False)

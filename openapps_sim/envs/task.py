@@ -122,6 +122,8 @@ class OpenAppsTask(AbstractBrowserTask):
             server.set_step(0)
             # the step budget grows by what the armed interruptions may cost (see docs/variations.md)
             self.instance.max_steps += int(self.interruptions().get("allowance", 0))
+        if self.termination == "agent":
+            self.instance.max_steps += 1  # the declaring step is part of the task under agent termination
         info = self.instance.public_info()
         info["goal"] = self.instance.goal
         info["termination"] = self.termination
