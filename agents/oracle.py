@@ -53,6 +53,8 @@ class OracleAgent(Agent):
             self.script = self.family.solve_api(task_info["params"], API)
         else:
             self.script = self.family.solve(task_info["params"], UI)
+        # under termination "agent" the episode ends only when the oracle declares it is done
+        self.must_declare = task_info.get("termination") == "agent"
         self.started = False
         self.finished = False
         self.steps = 0
@@ -79,6 +81,9 @@ class OracleAgent(Agent):
         step = self._next_step(obs)
         if step is None:
             self.finished = True
+            if self.must_declare:  # the script is done: say so (an answer or a report ended it already)
+                self.steps += 1
+                return f"send_msg_to_user({_quote('Done.')})"
             return "noop()"
         self.steps += 1
         return self.to_action(step, obs)
@@ -110,6 +115,8 @@ class OracleAgent(Agent):
             return f"goto({_quote('/'.join(base[:3]) + step.value)})"
         if step.kind == "answer":
             return f"send_msg_to_user({_quote(step.value)})"
+        if step.kind == "infeasible":
+            return f"report_infeasible({_quote(step.value)})"
         if step.kind == "noop":
             return "noop()"
         if step.kind == "tool":

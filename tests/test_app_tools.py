@@ -26,8 +26,12 @@ def world() -> World:
     return World()
 
 
+REPORTED = "<report_infeasible>"
+
+
 def solve_api_on(world: World, fam, inst) -> str | None:
-    """Run the family's API solution on ``world``; returns the answer it sent (if any)."""
+    """Run the family's API solution on ``world``; returns the answer it sent (if any), or
+    :data:`REPORTED` when it called ``report_infeasible``."""
     world.set_state(inst.initial)
     script = fam.solve_api(inst.params, API)
     obs: dict = {}
@@ -40,6 +44,8 @@ def solve_api_on(world: World, fam, inst) -> str | None:
                 obs = {"tool_result": json.dumps(run_tool(world, app, tool, json.loads(step.value)))}
             elif step.kind == "answer":
                 answer, obs = step.value, {}
+            elif step.kind == "infeasible":
+                answer, obs = REPORTED, {}
             else:
                 raise AssertionError(f"an API solution yielded a page step: {step}")
             step = script.send(obs)
@@ -60,7 +66,10 @@ def test_api_solution_reaches_reward_one(world, family_id):
             world.reset(pack, seed)
             inst = instantiate(fam, world.state, world.config, seed, pack)
             answer = solve_api_on(world, fam, inst)
-            ev = evaluate(fam, inst, world.state, answer=answer, url="http://127.0.0.1:1/", events=world.events)
+            reported = answer == REPORTED
+            answer = None if reported else answer
+            url = "http://127.0.0.1:1/"
+            ev = evaluate(fam, inst, world.state, answer, url, world.events, reported_infeasible=reported)
             assert ev.success, f"{family_id} / {pack} / seed {seed}: {ev.explain()}"
 
 

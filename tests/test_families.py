@@ -49,11 +49,19 @@ def test_family_is_valid_under_every_pack(local_world, family_id):
             assert not any(v is not None for v in tracker.first.values()), f"{where}: milestone at the start"
             answer = inst.expected_answer
             events = as_events(inst.oracle_ops) if inst.oracle_ops else None
-            done = evaluate(fam, inst, inst.expected, answer=answer, url=target_url, events=events)
+            # an infeasible goal is done by reporting it (report_infeasible) and changing nothing
+            report = inst.infeasible is not None
+            done = evaluate(fam, inst, inst.expected, answer, target_url, events, reported_infeasible=report)
             assert done.success, f"{where}: the expected state fails: {done.explain()}"
             side_app = next((a for a in fam.apps if a != "start"), "todo")
             noisy = evaluate(
-                fam, inst, with_side_effect(inst.expected, side_app), answer=answer, url=target_url, events=events
+                fam,
+                inst,
+                with_side_effect(inst.expected, side_app),
+                answer,
+                target_url,
+                events,
+                reported_infeasible=report,
             )
             assert not noisy.success, f"{where}: a side effect was not noticed"
             assert inst.goal and "{" not in inst.goal, f"{where}: unformatted goal {inst.goal!r}"

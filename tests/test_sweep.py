@@ -76,7 +76,7 @@ def test_shipped_specs_validate():
 
 def test_validity_sweeps_cover_every_pack_and_every_decision_family():
     """The oracle validity sweeps name their packs and families: a pack or a decision, answer,
-    ordered or constraint family added later must join them, or the matrix silently skips it."""
+    ordered, constraint or infeasible family added later must join them, or the matrix silently skips it."""
     from openapps_sim.config.packs import list_packs
     from openapps_sim.taskkit import all_families
 
@@ -85,7 +85,7 @@ def test_validity_sweeps_cover_every_pack_and_every_decision_family():
     assert sorted(packs.variations + interrupts.variations) == sorted(list_packs())
     assert not set(packs.variations) & set(interrupts.variations)
     assert set(packs.tasks) == set(interrupts.tasks) == set(all_families())
-    kinds = {"decision", "math", "count", "lookup", "constraint", "order"}
+    kinds = {"decision", "math", "count", "lookup", "constraint", "order", "infeasible"}
     assert set(decisions.tasks) == {f for f, fam in all_families().items() if fam.category in kinds}
     assert decisions.variations == packs.variations and not set(decisions.seeds) & set(packs.seeds)
     text = load_spec("oracle_text")  # the text backend's matrix: every family x every pack x 3 seeds

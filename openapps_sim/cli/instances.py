@@ -1,7 +1,8 @@
 """How many distinct instances a task family has: offline, without a browser or a server.
 
 An instance is what the agent must achieve -- the start state, the expected state, and the
-expected answer or page -- of the family's apps; the goal's phrasing is not part of it. A
+expected answer or page (or, for an infeasible goal, what it names that is missing) -- of the
+family's apps; the goal's phrasing is not part of it. A
 family whose seeds mostly change the phrasing measures memorised phrasings, not agents; the
 floors each family is held to are in docs/tasks.md.
 """
@@ -43,7 +44,14 @@ def instance_key(fam: TaskFamily, state: dict, config: dict, seed: int, variatio
     except KeyError:  # the family reads an app it does not list: give it the whole world
         inst = instantiate(fam, state, config, seed, variation)
     return json.dumps(
-        [normalise_world(inst.initial), normalise_world(inst.expected), inst.expected_answer, inst.expected_path],
+        [
+            normalise_world(inst.initial),
+            normalise_world(inst.expected),
+            inst.expected_answer,
+            inst.expected_path,
+            # an infeasible goal: what it names that the world does not hold is what must be noticed
+            *([inst.infeasible] if inst.infeasible is not None else []),
+        ],
         sort_keys=True,
         default=str,
     )

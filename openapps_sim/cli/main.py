@@ -271,6 +271,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="chromium",
         help="chromium: a real headless browser; text: no browser, the same accessibility tree (default: chromium)",
     )
+    s.add_argument(
+        "--termination",
+        choices=["auto", "agent"],
+        default="auto",
+        help="auto: the episode ends once the state is right (the paper's); agent: only when the agent declares it "
+        "is done (send_msg_to_user or report_infeasible) or its step budget is spent (default: auto)",
+    )
     s.set_defaults(func=cmd_run)
 
     specs = ", ".join(shipped_specs())

@@ -71,6 +71,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         language=args.language,
         record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
         backend=args.backend,
+        termination=args.termination,
     )
     spec = next_trial(spec, out)
     if spec.trial:
@@ -103,6 +104,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(
         f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)"
     )
+    if rec.get("termination") == "agent":
+        declared = (
+            f"declared done ({rec['declared']}) at step {rec['declared_step']}"
+            if rec["declared"]
+            else "never declared done"
+        )
+        extra = ", a premature stop" if rec["premature_stop"] else ""
+        if rec["overrun_steps"]:
+            extra += (
+                f", an overrun of {rec['overrun_steps']} step(s) after the goal held at step {rec['goal_met_step']}"
+            )
+        print(f"termination agent: {declared}{extra}")
     if rec.get("agent_error"):
         print(f"the agent raised (a failure of the agent, not an infrastructure error): {rec['agent_error']}")
     if not rec["success"]:

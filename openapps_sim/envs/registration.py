@@ -25,11 +25,27 @@ ENV_PREFIX = "browsergym/openapps."
 BACKENDS = ("chromium", "text")
 
 
-def make_env(family: str, task_kwargs: dict | None = None, backend: str = "chromium", **env_kwargs):
+def make_env(
+    family: str,
+    task_kwargs: dict | None = None,
+    backend: str = "chromium",
+    termination: str | None = None,
+    **env_kwargs,
+):
     """The env of one task family: ``backend="chromium"`` (a real browser) or ``"text"`` (no
-    browser: :mod:`openapps_sim.envs.text`)."""
+    browser: :mod:`openapps_sim.envs.text`). ``termination="agent"``: episodes end only when the
+    agent declares it is done (docs/tasks.md); default ``"auto"``, or ``task_kwargs["termination"]``."""
     from openapps_sim.envs.task import OpenAppsTask
     from openapps_sim.errors import ConfigError
+    from openapps_sim.taskkit import TERMINATIONS
+
+    task_kwargs = dict(task_kwargs or {})
+    if termination is not None:
+        task_kwargs["termination"] = termination
+    if task_kwargs.get("termination", "auto") not in TERMINATIONS:
+        raise ConfigError(
+            "make_env", "termination", f"unknown termination {task_kwargs['termination']!r}", list(TERMINATIONS)
+        )
 
     if backend == "chromium":
         from openapps_sim.envs.env import OpenAppsEnv as env_cls
@@ -37,7 +53,7 @@ def make_env(family: str, task_kwargs: dict | None = None, backend: str = "chrom
         from openapps_sim.envs.text.env import OpenAppsTextEnv as env_cls
     else:
         raise ConfigError("make_env", "backend", f"unknown backend {backend!r}", list(BACKENDS))
-    return env_cls(partial(_make_task, OpenAppsTask, family), task_kwargs=dict(task_kwargs or {}), **env_kwargs)
+    return env_cls(partial(_make_task, OpenAppsTask, family), task_kwargs=task_kwargs, **env_kwargs)
 
 
 def _make_task(task_cls, default_family: str, seed=None, **kwargs):

@@ -14,7 +14,7 @@ from openapps_sim.config.packs import split_expression
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.errors import ConfigError
-from openapps_sim.taskkit import Evaluation, evaluate, get_family, instantiate
+from openapps_sim.taskkit import TERMINATIONS, Evaluation, evaluate, get_family, instantiate
 from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
 from openapps_sim.taskkit.progress import MilestoneTracker
 
@@ -29,6 +29,10 @@ class OpenAppsTask(AbstractBrowserTask):
     for tasks that return a value, the agent's message carries it), or with reward 0 when the
     agent declares it is done (``send_msg_to_user``) in any other state. Only messages after
     the last user message (the goal) count, so BrowserGym's greeting is never an answer.
+
+    ``termination="agent"``: the episode ends only when the agent declares it is done (a message,
+    or ``report_infeasible``) or its step budget runs out; success is the state at that moment
+    (plus the answer, for tasks that return a value). ``"auto"`` (the default) is the above.
 
     ``server`` is the world the task runs in (an ``OpenAppsEnv`` passes its own); without one
     the task creates a world of its own on the process's server and drops it at teardown.
@@ -46,8 +50,12 @@ class OpenAppsTask(AbstractBrowserTask):
         viewport: dict | None = None,
         server: WorldHandle | ServerHandle | None = None,
         start_path: str = "/",
+        termination: str = "auto",
     ) -> None:
         super().__init__(seed or 0)
+        if termination not in TERMINATIONS:
+            raise ConfigError("task_kwargs", "termination", f"unknown termination {termination!r}", list(TERMINATIONS))
+        self.termination = termination
         self.family_id = family
         self.family = get_family(family)
         self.seed = int(seed or 0)
@@ -77,6 +85,7 @@ class OpenAppsTask(AbstractBrowserTask):
         self._arrivals_seen = 0  # arrivals the milestones were last built with
         self._checks = 0
         self._forget_checks()
+        self.completion: dict = {}
 
     @classmethod
     def get_task_id(cls) -> str:
@@ -103,6 +112,9 @@ class OpenAppsTask(AbstractBrowserTask):
         self._arrivals_seen = 0
         self._checks = 0
         self._forget_checks()
+        # how the episode ended: declared (message / infeasible / None), the check it was declared
+        # at, whether the state was not yet right then, and the check the goal first held at
+        self.completion = {"declared": None, "declared_at": None, "premature": False, "goal_met_at": None}
         self.last_answer = None
         self.last_interruptions = {"shown": [], "arrivals": []}
         page.goto(server.url + self.start_path)
@@ -112,12 +124,17 @@ class OpenAppsTask(AbstractBrowserTask):
             server.set_step(0)
             # the step budget grows by what the armed interruptions may cost (see docs/variations.md)
             self.instance.max_steps += int(self.interruptions().get("allowance", 0))
+        if self.termination == "agent":
+            self.instance.max_steps += 1  # the declaring step is part of the task under agent termination
         info = self.instance.public_info()
         info["goal"] = self.instance.goal
+        info["termination"] = self.termination
         return self.instance.goal, info
 
     def evaluate_now(self, answer: str | None = None, url: str | None = None) -> Evaluation:
         ev, _ = self._evaluate(answer, url)
+        if self.termination == "agent" and ev.success:  # nothing was declared
+            ev = self.last_evaluation = dataclasses.replace(ev, success=False, reward=0.0, undeclared=True)
         return ev
 
     # -- checking the state ------------------------------------------------------------------
@@ -158,7 +175,7 @@ class OpenAppsTask(AbstractBrowserTask):
             self._with_arrivals = (copy.deepcopy(arrivals), instance)
         return self._with_arrivals[1]
 
-    def _evaluate(self, answer: str | None, url: str | None) -> tuple[Evaluation, dict]:
+    def _evaluate(self, answer: str | None, url: str | None, reported: bool = False) -> tuple[Evaluation, dict]:
         actual = self._current_state()
         if url is not None and not same_origin(url, self.server.url):
             url = ""  # a page outside the world is never the navigation target
@@ -168,12 +185,12 @@ class OpenAppsTask(AbstractBrowserTask):
         if arrivals:  # what arrived on its own (a message) is part of the expected state too
             instance = self._instance_with(arrivals)
             self._follow_arrivals(arrivals)
-        key = (self._revision, answer, url, id(instance))
+        key = (self._revision, answer, url, reported, id(instance))
         if self._evaluated is not None and self._evaluated[0] == key:
             self.last_evaluation = self._evaluated[1]
             return self.last_evaluation, actual
         events = self._current_events() if instance.ordered else None
-        self.last_evaluation = evaluate(self.family, instance, actual, answer, url, events)
+        self.last_evaluation = evaluate(self.family, instance, actual, answer, url, events, reported)
         self._evaluated = (key, self.last_evaluation)
         return self.last_evaluation, actual
 
@@ -208,7 +225,8 @@ class OpenAppsTask(AbstractBrowserTask):
             self.actions_taken += 1
             self.server.set_step(self.actions_taken)
         self.last_answer = answer
-        ev, actual = self._evaluate(answer, page.url)
+        reported = any(m.get("role") == "infeasible" for m in since_goal)
+        ev, actual = self._evaluate(answer, page.url, reported)
         self._checks += 1
         if self._tracker is not None:
             # the same state, page and milestones as at the last observation: nothing new is reached
@@ -216,8 +234,9 @@ class OpenAppsTask(AbstractBrowserTask):
             if seen != self._observed:
                 self._tracker.observe(self._checks, actual, page.url, intact=ev.intact)
                 self._observed = seen
-        declared_done = bool(answers) or any(m.get("role") == "infeasible" for m in since_goal)
-        done = ev.success or declared_done
+        declared = "infeasible" if reported else ("message" if answers else None)
+        done = self._follow_completion(ev, declared)
+        ev = self.last_evaluation
         info = {
             "success": ev.success,
             "partial_reward": ev.partial,
@@ -238,6 +257,22 @@ class OpenAppsTask(AbstractBrowserTask):
         if len(self._evaluated) == 2:  # explained once per evaluation
             self._evaluated = (*self._evaluated, ev.explain(events=self._current_events()))
         return self._evaluated[2]
+
+    def _follow_completion(self, ev: Evaluation, declared: str | None) -> bool:
+        """Whether the episode ends now, noting when the goal first held and how the agent
+        declared completion. Under ``agent`` termination a goal that holds without a
+        declaration scores 0 and the episode goes on."""
+        c = self.completion
+        if ev.success and c["goal_met_at"] is None:
+            c["goal_met_at"] = self._checks
+        if declared and c["declared"] is None:
+            # a premature stop: declared done while the state (or page, or order) was not yet right
+            c.update(declared=declared, declared_at=self._checks, premature=bool(ev.diff))
+        if self.termination == "agent":
+            if not declared and ev.success:
+                self.last_evaluation = dataclasses.replace(ev, success=False, reward=0.0, undeclared=True)
+            return bool(declared)
+        return ev.success or bool(declared)
 
     def events(self) -> list[dict]:
         """The app event log of this episode's world (every state change, in order)."""

@@ -166,14 +166,19 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
         viewport: str = "1280x720",
         interface: str = "mixed",
         backend: str = "chromium",
+        termination: str = "auto",
     ) -> str:
         """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
         goal. `action_space`: bid (element ids), coord (pixels) or all. `interface`: gui (page
         actions only), api (app tools only) or mixed (both). `backend`: chromium (a real browser)
-        or text (no browser, the same accessibility tree; no screenshots)."""
+        or text (no browser, the same accessibility tree; no screenshots). `termination`: auto (the
+        episode ends once the state is right) or agent (only when you declare it done with
+        send_msg_to_user or report_infeasible, or at the step budget)."""
         env = sessions.get(ctx)
         vp = _parse_viewport(viewport)
-        result = await env.call(env.reset, task, variation, seed, language, action_space, vp, interface, backend)
+        result = await env.call(
+            env.reset, task, variation, seed, language, action_space, vp, interface, backend, termination
+        )
         return json.dumps(result, ensure_ascii=False)
 
     @mcp.tool()

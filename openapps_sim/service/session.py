@@ -110,9 +110,10 @@ class EnvSession:
         viewport: dict,
         interface: str = "mixed",
         backend: str = "chromium",
+        termination: str = "auto",
     ) -> dict:
         from openapps_sim.envs.registration import BACKENDS, make_env
-        from openapps_sim.taskkit import get_family
+        from openapps_sim.taskkit import TERMINATIONS, get_family
 
         get_family(task, "reset")
         check_variation(variation)
@@ -121,6 +122,8 @@ class EnvSession:
         check_interface(interface, "reset")
         if backend not in BACKENDS:
             raise ConfigError("reset", "backend", f"unknown backend {backend!r}", ", ".join(BACKENDS))
+        if termination not in TERMINATIONS:
+            raise ConfigError("reset", "termination", f"unknown termination {termination!r}", ", ".join(TERMINATIONS))
         if action_space not in ACTION_SPACES:
             raise ConfigError(
                 "reset", "action_space", f"unknown action space {action_space!r}", ", ".join(ACTION_SPACES)
@@ -139,7 +142,10 @@ class EnvSession:
             self.task_id, self.action_space, self.interface, self.backend = task, action_space, interface, backend
         self.obs, self.info = self.env.reset(
             seed=seed,
-            options={"task_kwargs": {"variation": variation, "language": language}, "viewport": viewport},
+            options={
+                "task_kwargs": {"variation": variation, "language": language, "termination": termination},
+                "viewport": viewport,
+            },
         )
         self.steps, self.done, self.last = 0, False, {}
         self.max_steps = int(self.info["task_info"]["max_steps"])  # the interruptions' allowance included
@@ -151,6 +157,7 @@ class EnvSession:
             "seed": seed,
             "interface": interface,
             "backend": backend,
+            "termination": termination,
             "max_steps": self.info["task_info"]["max_steps"],
         }
 

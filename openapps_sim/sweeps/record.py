@@ -36,6 +36,7 @@ class EpisodeSpec:
     style: str | None = None  # fixed English phrasing style (plain, casual, context); None: drawn
     interface: str = "gui"  # gui (page actions), api (app tools) or mixed
     backend: str = "chromium"  # chromium (a real browser) or text (openapps_sim.envs.text)
+    termination: str = "auto"  # auto (ends once the state is right) or agent (when the agent declares done)
 
     @property
     def episode_id(self) -> str:
@@ -60,6 +61,8 @@ class EpisodeSpec:
             parts.append({"interface": self.interface})
         if self.backend != "chromium":
             parts.append({"backend": self.backend})
+        if self.termination != "auto":
+            parts.append({"termination": self.termination})
         pool = pool_of(self.variation)
         if pool is not None and not pool.startswith("shipped-"):  # a named pool: other worlds
             parts.append({"pool": pool})
@@ -138,6 +141,8 @@ RECORD_FIELDS: dict[str, str] = {
     "viewport": "WIDTHxHEIGHT",
     "interface": "how the agent could act: gui (page actions), api (the apps' own tools) or mixed",
     "backend": "what showed the pages: chromium (a real browser) or text (no browser, the same observation)",
+    "termination": "how the episode could end: auto (once the state is right, the paper's) or agent (only when the "
+    "agent declares it is done, or at the step budget)",
     "language": "goal language",
     "goal": "the goal text the agent was given",
     "reward": "final reward (1 only when the whole world state is as expected)",
@@ -180,6 +185,13 @@ RECORD_FIELDS: dict[str, str] = {
     "esar": "essential-state achieved rate: share of milestones reached",
     "first_milestone_step": "step at which the first milestone was reached, else null",
     "steps_after_last_milestone": "steps taken after the last milestone was reached, else null",
+    "declared": "how the agent declared it was done: message (send_msg_to_user), infeasible (report_infeasible), "
+    "else null",
+    "declared_step": "the step at which it declared it was done, else null",
+    "premature_stop": "it declared it was done while the state (or page) was not yet right",
+    "goal_met_step": "the step at which the goal first held (state, page, answer), else null",
+    "overrun_steps": "steps taken after the goal first held (termination agent: the agent went on instead of "
+    "declaring), else null",
     "step_changed": "per action, whether it changed the page, the screen or the app state (tells a stuck loop "
     "from a progressing repeat)",
 }
@@ -204,6 +216,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "viewport": spec.viewport,
         "interface": spec.interface,
         "backend": spec.backend,
+        "termination": spec.termination,
         "language": spec.language,
         **{k: v for k, v in spec.agent_options},
         "goal": "",
@@ -240,6 +253,11 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "esar": None,
         "first_milestone_step": None,
         "steps_after_last_milestone": None,
+        "declared": None,
+        "declared_step": None,
+        "premature_stop": False,
+        "goal_met_step": None,
+        "overrun_steps": None,
         "step_changed": [],
     }
 
@@ -254,6 +272,12 @@ LATER_FIELDS: dict[str, Any] = {
     "error_kind": None,
     "agent_error": None,
     "variation_pool": None,
+    "termination": "auto",
+    "declared": None,
+    "declared_step": None,
+    "premature_stop": None,
+    "goal_met_step": None,
+    "overrun_steps": None,
 }
 
 

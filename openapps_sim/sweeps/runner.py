@@ -17,6 +17,7 @@ from urllib.parse import urlparse
 
 from openapps_sim.agent import Agent
 from openapps_sim.errors import ConfigError, SweepStopped
+from openapps_sim.sweeps.completion import completion_fields
 from openapps_sim.sweeps.failures import call_agent, infrastructure_fault, page_url
 from openapps_sim.sweeps.record import (
     INFRASTRUCTURE,
@@ -119,6 +120,7 @@ class Worker:
                     "variation": spec.variation,
                     "language": spec.language,
                     "style": spec.style,
+                    "termination": spec.termination,
                 },
                 "viewport": spec.viewport_dict,
                 "obs_mode": obs_mode,
@@ -306,6 +308,7 @@ def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> d
         "expected_ops": len(inst.oracle_ops) if inst.oracle_ops is not None else None,
         "milestones": reached,
         **milestone_summary(reached, n_steps),
+        **completion_fields(task, checked_at, n_steps),
     }
 
 

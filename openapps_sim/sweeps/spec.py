@@ -14,6 +14,7 @@ from typing import Any
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.interface import check_agents, interfaces_of
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+from openapps_sim.taskkit import TERMINATIONS
 from openapps_sim.taskkit.language import goal_languages
 
 SPEC_KEYS = {
@@ -33,6 +34,8 @@ SPEC_KEYS = {
     "record_screenshots": "save a screenshot per step for the trajectory viewer",
     "interface": "gui (page actions), api (the apps' own tools) or mixed; one or a list (a sweep axis)",
     "backends": "chromium (a real browser) and/or text (no browser, the same observation); a sweep axis",
+    "termination": "auto (an episode ends once the state is right, the paper's) and/or agent (only when the agent "
+    "declares it is done); a sweep axis",
 }
 
 
@@ -55,6 +58,7 @@ class SweepSpec:
     style: str | None = None
     interfaces: list[str] = field(default_factory=lambda: ["gui"])
     backends: list[str] = field(default_factory=lambda: ["chromium"])
+    terminations: list[str] = field(default_factory=lambda: ["auto"])
 
     @property
     def spec_hash(self) -> str:
@@ -62,7 +66,7 @@ class SweepSpec:
 
     def episodes(self) -> list[EpisodeSpec]:
         out = []
-        for agent, task, variation, seed, viewport, temp, lang, trial, interface, backend in itertools.product(
+        for agent, task, variation, seed, viewport, temp, lang, trial, interface, backend, end in itertools.product(
             self.agents,
             self.tasks,
             self.variations,
@@ -73,6 +77,7 @@ class SweepSpec:
             range(self.trials),
             self.interfaces,
             self.backends,
+            self.terminations,
         ):
             options: tuple = ()
             if temp is not None and agent.get("llm", False):
@@ -97,6 +102,7 @@ class SweepSpec:
                     style=self.style,
                     interface=interface,
                     backend=backend,
+                    termination=end,
                 )
             )
         return out
@@ -114,6 +120,7 @@ class SweepSpec:
             ("language", self.languages),
             ("interface", self.interfaces),
             ("backend", self.backends),
+            ("termination", self.terminations),
         ]:
             if len(values) > 1:
                 axes.append(name)
@@ -233,6 +240,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     interfaces = interfaces_of(raw.get("interface", "gui"), source)
     check_agents([a["name"] for a in agents], interfaces, source)
     backends = backends_of(raw.get("backends", ["chromium"]), source)
+    terminations = _choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS)
     return SweepSpec(
         name=str(raw.get("name", p.stem)),
         source=source,
@@ -251,6 +259,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         style=style,
         interfaces=interfaces,
         backends=backends,
+        terminations=terminations,
     )
 
 
@@ -264,6 +273,17 @@ def backends_of(raw: Any, source: str) -> list[str]:
     for v in values:
         if v not in BACKENDS:
             raise ConfigError(source, "backends", f"unknown backend {v!r}", ", ".join(BACKENDS))
+    return list(dict.fromkeys(values))
+
+
+def _choices(raw: Any, source: str, key: str, allowed: tuple[str, ...]) -> list[str]:
+    """One value of ``allowed`` or a list of them (a sweep axis)."""
+    values = _as_list(raw, source, key)
+    if not values:
+        raise ConfigError(source, key, "empty list", ", ".join(allowed))
+    for v in values:
+        if v not in allowed:
+            raise ConfigError(source, key, f"unknown value {v!r}", ", ".join(allowed))
     return list(dict.fromkeys(values))
 
 

@@ -29,7 +29,7 @@ from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import tidy_punctuation
 from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
-from openapps_sim.taskkit.reward import (
+from openapps_sim.taskkit.reward import (  # noqa: F401 - re-exported
     StateDiff,
     describe_event,
     normalise_world,
@@ -37,9 +37,14 @@ from openapps_sim.taskkit.reward import (
     outside_change,
     state_diff,
 )
+from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step
 
 ENGLISH_STYLES = ("plain", "casual", "context")
+
+#: how an episode ends: ``auto`` (the paper's: as soon as the state is right) or ``agent`` (only
+#: when the agent declares it is done, with ``send_msg_to_user`` or ``report_infeasible``)
+TERMINATIONS = ("auto", "agent")
 
 
 class Infeasible(Exception):
@@ -72,6 +77,9 @@ class Instance:
     oracle_ops: list | None = None  # progress.Op: the oracle's state-changing operations
     branching: Any = None  # progress.Branching for conditional / hierarchical families
     ordered: bool = False  # the oracle's operations must appear in the event log in order
+    #: the goal cannot be done in this world: success is ``report_infeasible`` with nothing changed;
+    #: the value names what is missing (part of the instance, never shown to the agent)
+    infeasible: str | None = None
 
     def public_info(self) -> dict:
         """What the environment reports about the instance (the oracle reads ``params``)."""
@@ -89,42 +97,6 @@ class Instance:
         }
 
 
-@dataclass
-class Evaluation:
-    success: bool
-    reward: float
-    partial: float
-    diff: list[StateDiff]
-    subgoals: dict[str, bool]
-    answer_ok: bool | None = None
-    #: differences outside the task's expected change (something it leaves alone was touched):
-    #: while there is one, no sub-goal and no milestone holds
-    outside: list[StateDiff] = field(default_factory=list)
-
-    @property
-    def intact(self) -> bool:
-        """Nothing outside the task's expected change differs from the initial state."""
-        return not self.outside
-
-    def explain(self, limit: int = 12, events: list[dict] | None = None) -> str:
-        """The reward in words: the differences from the expected state and, when ``events``
-        (the world's event log) is given, what the episode changed, next to them."""
-        if self.success:
-            lines = ["success: the whole state equals the expected state"]
-        else:
-            lines = [f"{len(self.diff)} state difference(s):"] + [f"  {d}" for d in self.diff[:limit]]
-            if len(self.diff) > limit:
-                lines.append(f"  ... and {len(self.diff) - limit} more")
-            if self.answer_ok is False:
-                lines.append("  the returned answer is missing or wrong")
-        if events is not None:
-            lines.append(f"event log ({len(events)} change(s) in this episode):")
-            lines.extend(f"  {describe_event(e)}" for e in events[-limit:])
-            if len(events) > limit:
-                lines.insert(-limit, f"  ... {len(events) - limit} earlier change(s)")
-        return "\n".join(lines)
-
-
 class TaskFamily:
     id: str = ""
     apps: tuple[str, ...] = ()
@@ -137,6 +109,9 @@ class TaskFamily:
     category: str = "edit"
     #: the order of the oracle's operations is part of the goal (checked on the event log)
     ordered: bool = False
+    #: the goal cannot be done in the world (``infeasible_target`` names what is missing): success
+    #: is ``report_infeasible`` with nothing changed (``tasks/infeasible_*.py``)
+    infeasible: bool = False
 
     # -- to implement ------------------------------------------------------------------------
     def sample(self, state: dict, config: dict, rng: random.Random) -> dict:
@@ -174,6 +149,11 @@ class TaskFamily:
         competing candidates of :mod:`.answers`); :meth:`check_answer` by default."""
         return self.check_answer(given, expected, lang)
 
+    def infeasible_target(self, params: dict) -> str:
+        """For infeasible families: what the goal names that the world does not hold (part of
+        the instance: two seeds naming different missing things are different instances)."""
+        return ""
+
     def expected_path(self, params: dict) -> str | None:
         """For navigation goals: the URL path (prefix) the browser must end on; None: any page."""
         return None
@@ -208,7 +188,6 @@ class TaskFamily:
         then the family's sub-goals, or else each changed app holding its expected state.
         """
         from openapps_sim.taskkit import progress
-        from openapps_sim.taskkit.reward import normalise_world
 
         out = [progress.page_milestone(f"open {a}", f"/{a}") for a in self.milestone_apps(params) if a != "start"]
         path = self.expected_path(params)
@@ -310,6 +289,7 @@ def instantiate(
         oracle_ops=fam.oracle_ops(params, initial),
         branching=br,
         ordered=fam.ordered,
+        infeasible=(fam.infeasible_target(params) or fam.id) if fam.infeasible else None,
     )
 
 
@@ -325,50 +305,6 @@ def _call_subgoals(fam: TaskFamily, params: dict, initial: dict | None, expected
         return fam.subgoals(params, initial, expected)
     except TypeError:
         return fam.subgoals(params)
-
-
-def evaluate(
-    fam: TaskFamily,
-    inst: Instance,
-    actual: dict,
-    answer: str | None = None,
-    url: str | None = None,
-    events: list[dict] | None = None,
-) -> Evaluation:
-    """Score ``actual`` (the complete world state) against the instance.
-
-    ``url`` is the active page's URL; it matters only for navigation goals
-    (``expected_path``), where the state must stay unchanged and the page must be the target.
-    ``events`` (the episode's app event log) matter only for ordered goals: the oracle's
-    operations must appear in it in order.
-    """
-    want, got = normalised_expected(inst.expected), normalise_world(actual, memo=True)
-    diff = state_diff(want, got)
-    outside = outside_change(normalised_expected(inst.initial), want, got) if diff else []
-    if inst.expected_path is not None:
-        path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
-        if not path.startswith(inst.expected_path):
-            diff.append(StateDiff("page", inst.expected_path, path))
-    if inst.ordered and inst.oracle_ops:
-        from openapps_sim.taskkit.progress import in_order
-
-        if not in_order(inst.oracle_ops, events or []):
-            diff.append(StateDiff("order", [str(o) for o in inst.oracle_ops], "another order"))
-    answer_ok = None
-    if inst.expected_answer is not None:
-        lang = str(inst.params.get("lang", "en")) if isinstance(inst.params, dict) else "en"
-        answer_ok = answer is not None and fam.judge_answer(answer, inst.expected_answer, lang, actual)
-    success = not diff and answer_ok is not False
-    # A sub-goal holds only while nothing outside the expected change differs: deleting what the
-    # task should have left alone (the whole cart, every todo) is never progress.
-    checks = {g.name: not outside and bool(g.check(actual)) for g in inst.subgoals}
-    if checks:
-        partial = sum(checks.values()) / len(checks)
-        if success:
-            partial = 1.0
-    else:
-        partial = 1.0 if success else 0.0
-    return Evaluation(success, 1.0 if success else 0.0, partial, diff, checks, answer_ok, outside)
 
 
 def pick(rng: random.Random, items: list, what: str) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 class Step:
     """One oracle step, addressed by ``data-testid`` (never by visible text)."""
 
-    kind: str  # click | fill | select | press | goto | answer | noop | tool
+    kind: str  # click | fill | select | press | goto | answer | infeasible | noop | tool
     testid: str = ""  # for a tool step: "<app>.<tool>"
     value: str = ""  # for a tool step: its named arguments as a JSON object
 
@@ -46,6 +46,11 @@ class UI:
         return Step("answer", "", str(text))
 
     @staticmethod
+    def report_infeasible(reason: str) -> Step:
+        """Tell the user the goal cannot be done in this world (``report_infeasible``)."""
+        return Step("infeasible", "", str(reason))
+
+    @staticmethod
     def open_app(name: str) -> Iterator[Step]:
         """Go to the start page and open an app through its launcher tile (returns the app's
         first observation, for scripts that branch on it)."""
@@ -70,6 +75,10 @@ class API:
     @staticmethod
     def answer(text: str) -> Step:
         return Step("answer", "", str(text))
+
+    @staticmethod
+    def report_infeasible(reason: str) -> Step:
+        return Step("infeasible", "", str(reason))
 
     @staticmethod
     def result(obs: dict) -> Any:

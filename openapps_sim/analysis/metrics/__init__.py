@@ -31,7 +31,8 @@ silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
 ``reliability``, ``rates``, ``axes``, ``robustness``, ``progress``, ``paper`` (the OpenApps
-paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, paired versions)); everything public is importable from here.
+paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, paired versions),
+``completion`` (termination modes: declarations, premature stops, overruns)); everything public is importable from here.
 """
 
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
@@ -53,6 +54,7 @@ from openapps_sim.analysis.metrics.breaks import (
     rollups,
     variation_kind,
 )
+from openapps_sim.analysis.metrics.completion import COMPLETION_COLUMNS, completion_summary, terminations
 from openapps_sim.analysis.metrics.paper import (
     MULTI_STEP,
     axis_grid,
@@ -122,6 +124,9 @@ from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
 from openapps_sim.taskkit.progress import wlcs
 
 __all__ = [
+    "COMPLETION_COLUMNS",
+    "completion_summary",
+    "terminations",
     "KINDS",
     "MULTI_STEP",
     "axis_grid",

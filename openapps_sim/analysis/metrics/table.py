@@ -16,7 +16,15 @@ INVALID_CATEGORIES: tuple[str, ...] = ("malformed", "unknown_action", "bad_argum
 """The invalid-action categories the runner records (other keys are kept as extra columns)."""
 
 
-STANDARD_AXES: tuple[str, ...] = ("variation", "viewport", "temperature", "language", "interface", "agent_config")
+STANDARD_AXES: tuple[str, ...] = (
+    "variation",
+    "viewport",
+    "temperature",
+    "language",
+    "interface",
+    "termination",
+    "agent_config",
+)
 """Columns that may be swept; :func:`varied_axes` checks these plus any named by the caller."""
 
 

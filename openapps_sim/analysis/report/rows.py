@@ -301,4 +301,5 @@ def _overview(a: Analysis) -> list[tuple[str, str]]:
         ("Scored episodes", str(len(v))),
         ("Not scored (infrastructure / model service)", f"{total - len(v)}"),
         ("Ended by the agent's own exception", str(int(v["is_agent_error"].sum())) if len(v) else "0"),
+        ("Termination", ", ".join(m.terminations(v)) or DASH),
     ]
