@@ -57,7 +57,7 @@ class Instance:
     family: str
     seed: int
     variation: str
-    language: str
+    language: str  # the language asked for (``auto`` resolved to the world's)
     style: str
     goal: str
     params: dict
@@ -72,6 +72,9 @@ class Instance:
     oracle_ops: list | None = None  # progress.Op: the oracle's state-changing operations
     branching: Any = None  # progress.Branching for conditional / hierarchical families
     ordered: bool = False  # the oracle's operations must appear in the event log in order
+    goal_language: str = ""  # the language the goal is written in (English when ``language`` lacks it)
+    #: every English fallback taken for this instance (a goal, a content key), in words
+    fallbacks: list[str] = field(default_factory=list)
 
     def public_info(self) -> dict:
         """What the environment reports about the instance (the oracle reads ``params``)."""
@@ -80,6 +83,8 @@ class Instance:
             "seed": self.seed,
             "variation": self.variation,
             "language": self.language,
+            "goal_language": self.goal_language or self.language,
+            "language_fallbacks": list(self.fallbacks),
             "style": self.style,
             "params": self.params,
             "apps": list(self.apps),
@@ -256,9 +261,14 @@ class TaskFamily:
 
     def goal_text(
         self, params: dict, rng: random.Random, language: str = "en", style: str | None = None
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str, str]:
+        """The goal in ``language`` (in English when the family has no phrasing in it, noted as
+        a fallback): the text, its style and the language it is written in."""
         key = self.phrasing_id(params)
         styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
+        if not styles and language != lang_data.ENGLISH:
+            language = lang_data.phrasing_fallback(key, language)
+            styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
         if not styles:
             raise ConfigError(
                 f"task {self.id}",
@@ -269,7 +279,7 @@ class TaskFamily:
         if style not in styles:
             style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
         template = rng.choice(styles[style])
-        return tidy_punctuation(template.format(**self.goal_values(params, language))), style
+        return tidy_punctuation(template.format(**self.goal_values(params, language))), style, language
 
 
 def instantiate(
@@ -283,13 +293,14 @@ def instantiate(
 ) -> Instance:
     rng = random.Random(f"{fam.id}:{seed}")
     if language == "auto":
-        language = lang_data.world_language(config)  # a family without it raises, never falls back
-    params = fam.sample(copy.deepcopy(state), config, rng)
-    initial = copy.deepcopy(state)
-    fam.prepare(initial, params)
-    expected = copy.deepcopy(initial)
-    fam.apply(expected, params)
-    goal, style = fam.goal_text(params, rng, language, style)
+        language = lang_data.world_language(config)
+    with lang_data.collect_fallbacks() as fallbacks:  # what the languages lacked, in English
+        params = fam.sample(copy.deepcopy(state), config, rng)
+        initial = copy.deepcopy(state)
+        fam.prepare(initial, params)
+        expected = copy.deepcopy(initial)
+        fam.apply(expected, params)
+        goal, style, goal_language = fam.goal_text(params, rng, language, style)
     br = fam.branching(params, initial)
     return Instance(
         family=fam.id,
@@ -310,6 +321,8 @@ def instantiate(
         oracle_ops=fam.oracle_ops(params, initial),
         branching=br,
         ordered=fam.ordered,
+        goal_language=goal_language,
+        fallbacks=fallbacks,
     )
 
 
