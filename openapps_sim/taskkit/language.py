@@ -46,7 +46,7 @@ KINDS = ("phrasings", "content")
 log = logging.getLogger(__name__)
 
 
-def _tasks_dir() -> Path:
+def package_tasks_dir() -> Path:
     return Path(str(resources.files("openapps_sim.tasks")))
 
 
@@ -56,7 +56,7 @@ def _search_key() -> str:
 
 @lru_cache(maxsize=16)
 def _task_dirs(search: str) -> tuple[Path, ...]:
-    dirs = [_tasks_dir()]
+    dirs = [package_tasks_dir()]
     for path in list_packs().values():
         if path.is_dir() and (path / "tasks").is_dir():
             dirs.append(path / "tasks")
