@@ -74,7 +74,7 @@ def _leaves(node: object):
 
 
 def test_the_fixture_is_a_language_from_outside_the_package():
-    assert [(n, lang) for n, lang, where in LANGUAGE_PACKS if where] == [("japanese", "ja")]
+    assert [(n, lang) for n, lang, where in LANGUAGE_PACKS if where] == [("japanese_sample", "ja")]
     assert SHIPPED == _shipped_languages() and SHIPPED <= set(content_languages())
     for name, lang, where in LANGUAGE_PACKS:  # a shipped language pack has its files in the package
         if where is None and packs.list_packs()[name].parent == packs.builtin_dir():
@@ -158,17 +158,21 @@ def test_a_pack_folder_brings_its_own_language(search_path):
 
 def test_missing_content_falls_back_key_by_key(local_world, search_path, caplog):
     search_path(FIXTURE_PACKS)  # its content has todo, calendar, messenger and multi, no maps
-    local_world.reset("japanese", 0)
+    local_world.reset("japanese_sample", 0)
     with caplog.at_level(logging.WARNING, logger="openapps_sim.taskkit.language"):
-        add = instantiate(all_families()["todo.add_item"], local_world.state, local_world.config, 0, "japanese", "auto")
-        pin = instantiate(all_families()["maps.drop_pin"], local_world.state, local_world.config, 0, "japanese", "auto")
+        add = instantiate(
+            all_families()["todo.add_item"], local_world.state, local_world.config, 0, "japanese_sample", "auto"
+        )
+        pin = instantiate(
+            all_families()["maps.drop_pin"], local_world.state, local_world.config, 0, "japanese_sample", "auto"
+        )
     assert add.params["title"] in words("ja", "todo.new_items") and not add.fallbacks
     assert pin.params["label"] in words("en", "maps.pin_labels")
     note = "content maps.pin_labels: none in 'ja'"
     assert any(n.startswith(note) for n in pin.public_info()["language_fallbacks"])
     assert any(r.getMessage().startswith(note) for r in caplog.records)
     assert pin.goal_language == "en"  # the fixture has no Japanese goal for maps.drop_pin
-    assert "tests/data/packs/japanese/tasks/phrasings/ja.yaml" in " ".join(pin.fallbacks)
+    assert "tests/data/packs/japanese_sample/tasks/phrasings/ja.yaml" in " ".join(pin.fallbacks)
 
 
 def test_a_language_without_any_file_falls_back_to_english(local_world, search_path, tmp_path):
@@ -221,7 +225,7 @@ def test_the_oracle_solves_families_in_a_language_from_outside_the_package(searc
     env = make_env("todo.add_item", task_kwargs={"server": server.new_world()}, backend="text", obs_mode="axtree")
     try:
         for fid in ORACLE_SAMPLE:
-            kwargs = {"family": fid, "variation": "japanese", "language": "auto"}
+            kwargs = {"family": fid, "variation": "japanese_sample", "language": "auto"}
             obs, info = env.reset(seed=0, options={"task_kwargs": kwargs})
             task_info = info["task_info"]
             assert task_info["language"] == "ja", fid
