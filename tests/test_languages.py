@@ -156,23 +156,26 @@ def test_a_pack_folder_brings_its_own_language(search_path):
     assert args.language == "ja"
 
 
-def test_missing_content_falls_back_key_by_key(local_world, search_path, caplog):
-    search_path(FIXTURE_PACKS)  # its content has todo, calendar, messenger and multi, no maps
-    local_world.reset("japanese_sample", 0)
+def test_missing_content_falls_back_key_by_key(local_world, search_path, tmp_path, caplog):
+    pack = tmp_path / "klingon"
+    (pack / "tasks" / "content").mkdir(parents=True)
+    (pack / "tasks" / "phrasings").mkdir(parents=True)
+    (pack / "pack.yaml").write_text("description: x\nshell: {lang: tlh}\n", encoding="utf-8")
+    (pack / "tasks" / "content" / "tlh.yaml").write_text("todo: {new_items: [Qapla]}\n", encoding="utf-8")
+    (pack / "tasks" / "phrasings" / "tlh.yaml").write_text("goals: {todo.add_item: ['{title} chel']}\n")
+    search_path(tmp_path)
+    local_world.reset("klingon", 0)
     with caplog.at_level(logging.WARNING, logger="openapps_sim.taskkit.language"):
-        add = instantiate(
-            all_families()["todo.add_item"], local_world.state, local_world.config, 0, "japanese_sample", "auto"
-        )
-        pin = instantiate(
-            all_families()["maps.drop_pin"], local_world.state, local_world.config, 0, "japanese_sample", "auto"
-        )
-    assert add.params["title"] in words("ja", "todo.new_items") and not add.fallbacks
-    assert pin.params["label"] in words("en", "maps.pin_labels")
-    note = "content maps.pin_labels: none in 'ja'"
-    assert any(n.startswith(note) for n in pin.public_info()["language_fallbacks"])
+        add = instantiate(all_families()["todo.add_item"], local_world.state, local_world.config, 0, "klingon", "auto")
+        pin = instantiate(all_families()["maps.drop_pin"], local_world.state, local_world.config, 0, "klingon", "auto")
+    assert (add.goal, add.goal_language, add.fallbacks) == ("Qapla chel", "tlh", [])
+    assert pin.params["label"] in words("en", "maps.pin_labels") and pin.goal_language == "en"
+    note = "content maps.pin_labels: none in 'tlh' (in "
+    assert any(n.startswith(note) and "klingon/tasks/content/tlh.yaml" in n for n in pin.fallbacks)
+    assert any(
+        n.startswith("goal of maps.drop_pin: no 'tlh' phrasing") for n in pin.public_info()["language_fallbacks"]
+    )
     assert any(r.getMessage().startswith(note) for r in caplog.records)
-    assert pin.goal_language == "en"  # the fixture has no Japanese goal for maps.drop_pin
-    assert "tests/data/packs/japanese_sample/tasks/phrasings/ja.yaml" in " ".join(pin.fallbacks)
 
 
 def test_a_language_without_any_file_falls_back_to_english(local_world, search_path, tmp_path):
