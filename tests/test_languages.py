@@ -248,3 +248,16 @@ def test_the_oracle_solves_families_in_a_language_from_outside_the_package(searc
     finally:
         env.close()
         server.stop()
+
+
+def test_an_unknown_goal_language_is_a_mistake_not_a_fallback(local_world):
+    """``language="english"`` is a typo: one clear message naming the languages there are (only a
+    language that exists but lacks a family's goal falls back)."""
+    from openapps_sim.errors import ConfigError
+
+    local_world.reset("default", 0)
+    with pytest.raises(ConfigError) as err:
+        instantiate(all_families()["todo.add_item"], local_world.state, local_world.config, 0, "default", "english")
+    message = str(err.value)
+    assert message.startswith("task_kwargs: language: no goal phrasings in 'english'"), message
+    assert "allowed: en, ar, de" in message and message.endswith("auto"), message

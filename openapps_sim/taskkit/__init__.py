@@ -294,6 +294,8 @@ def instantiate(
     rng = random.Random(f"{fam.id}:{seed}")
     if language == "auto":
         language = lang_data.world_language(config)
+    elif language not in lang_data.goal_languages():  # a typo, not a language that lacks a goal
+        raise ConfigError("task_kwargs", "language", f"no goal phrasings in {language!r} anywhere", _languages())
     with lang_data.collect_fallbacks() as fallbacks:  # what the languages lacked, in English
         params = fam.sample(copy.deepcopy(state), config, rng)
         initial = copy.deepcopy(state)
@@ -324,6 +326,10 @@ def instantiate(
         goal_language=goal_language,
         fallbacks=fallbacks,
     )
+
+
+def _languages() -> str:
+    return ", ".join([*lang_data.goal_languages(), "auto"])
 
 
 def needed_apps(apps: tuple[str, ...] | list[str], expected_path: str | None) -> tuple[str, ...]:
