@@ -42,7 +42,6 @@ from openapps_sim.config.packs import display_path, list_packs, read_yaml
 from openapps_sim.errors import ConfigError
 
 ENGLISH = "en"
-KINDS = ("phrasings", "content")
 log = logging.getLogger(__name__)
 
 
@@ -109,24 +108,26 @@ def content_file(lang: str) -> dict:
     return _merged("content", lang, _search_key())
 
 
-def _languages(kind: str) -> tuple[str, ...]:
+@lru_cache(maxsize=16)
+def _languages(kind: str, search: str) -> tuple[str, ...]:
     found = {p.stem for d in task_dirs() for p in (d / kind).glob("*.yaml")}
     return tuple(sorted(found, key=lambda lang: (lang != ENGLISH, lang)))
 
 
 def goal_languages() -> tuple[str, ...]:
     """Every language with a phrasing file (in the package or a pack folder), English first."""
-    return _languages("phrasings")
+    return _languages("phrasings", _search_key())
 
 
 def content_languages() -> tuple[str, ...]:
-    return _languages("content")
+    return _languages("content", _search_key())
 
 
 def clear_cache() -> None:
     """Forget what was read (tests that write language files call it)."""
     _task_dirs.cache_clear()
     _merged.cache_clear()
+    _languages.cache_clear()
     _warned.clear()
 
 
