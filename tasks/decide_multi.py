@@ -17,12 +17,8 @@ from openapps_sim.tasks.todo import unique_items
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
-from openapps_sim.taskkit.language import words, world_language
+from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
-
-CANT = {"en": "Sorry, I can't make dinner", "de": "Sorry, ich schaffe das Abendessen nicht",
-        "fr": "Désolé, je ne peux pas venir au dîner"}  # fmt: skip
-DINNER = {"en": "Dinner with {}", "de": "Abendessen mit {}", "fr": "Dîner avec {}"}
 
 
 @family
@@ -36,7 +32,6 @@ class BusyEvening(BranchingFamily):
     )
 
     def sample(self, state, config, rng):
-        lang = world_language(config)
         c = pick(rng, _with_chat(state), "contact with a conversation")
         today = _today(config)
         busy_days = {e["date"] for e in state["calendar"]["events"]}
@@ -45,7 +40,8 @@ class BusyEvening(BranchingFamily):
         iso = rng.choice([d for d in days if (d in busy_days) == want_busy] or days)
         first = c["name"].split()[0]
         return {"contact_id": c["id"], "contact": c["name"], "date": iso,
-                "cant": CANT.get(lang, CANT["en"]), "dinner": DINNER.get(lang, DINNER["en"]).format(first),
+                "cant": words(config, "multi.cant_make_dinner"),
+                "dinner": words(config, "multi.dinner_with").format(name=first),
                 "branch": "busy" if iso in busy_days else "free"}  # fmt: skip
 
     def goal_values(self, params, language):

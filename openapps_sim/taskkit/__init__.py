@@ -62,7 +62,7 @@ class Instance:
     family: str
     seed: int
     variation: str
-    language: str
+    language: str  # the language asked for (``auto`` resolved to the world's)
     style: str
     goal: str
     params: dict
@@ -80,6 +80,9 @@ class Instance:
     #: the goal cannot be done in this world: success is ``report_infeasible`` with nothing changed;
     #: the value names what is missing (part of the instance, never shown to the agent)
     infeasible: str | None = None
+    goal_language: str = ""  # the language the goal is written in (English when ``language`` lacks it)
+    #: every English fallback taken for this instance (a goal, a content key), in words
+    fallbacks: list[str] = field(default_factory=list)
 
     def public_info(self) -> dict:
         """What the environment reports about the instance (the oracle reads ``params``)."""
@@ -88,6 +91,8 @@ class Instance:
             "seed": self.seed,
             "variation": self.variation,
             "language": self.language,
+            "goal_language": self.goal_language or self.language,
+            "language_fallbacks": list(self.fallbacks),
             "style": self.style,
             "params": self.params,
             "apps": list(self.apps),
@@ -235,9 +240,14 @@ class TaskFamily:
 
     def goal_text(
         self, params: dict, rng: random.Random, language: str = "en", style: str | None = None
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str, str]:
+        """The goal in ``language`` (in English when the family has no phrasing in it, noted as
+        a fallback): the text, its style and the language it is written in."""
         key = self.phrasing_id(params)
         styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
+        if not styles and language != lang_data.ENGLISH:
+            language = lang_data.phrasing_fallback(key, language)
+            styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
         if not styles:
             raise ConfigError(
                 f"task {self.id}",
@@ -248,7 +258,7 @@ class TaskFamily:
         if style not in styles:
             style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
         template = rng.choice(styles[style])
-        return tidy_punctuation(template.format(**self.goal_values(params, language))), style
+        return tidy_punctuation(template.format(**self.goal_values(params, language))), style, language
 
 
 def instantiate(
@@ -262,13 +272,16 @@ def instantiate(
 ) -> Instance:
     rng = random.Random(f"{fam.id}:{seed}")
     if language == "auto":
-        language = lang_data.world_language(config)  # a family without it raises, never falls back
-    params = fam.sample(copy.deepcopy(state), config, rng)
-    initial = copy.deepcopy(state)
-    fam.prepare(initial, params)
-    expected = copy.deepcopy(initial)
-    fam.apply(expected, params)
-    goal, style = fam.goal_text(params, rng, language, style)
+        language = lang_data.world_language(config)
+    elif language not in lang_data.goal_languages():  # a typo, not a language that lacks a goal
+        raise ConfigError("task_kwargs", "language", f"no goal phrasings in {language!r} anywhere", _languages())
+    with lang_data.collect_fallbacks() as fallbacks:  # what the languages lacked, in English
+        params = fam.sample(copy.deepcopy(state), config, rng)
+        initial = copy.deepcopy(state)
+        fam.prepare(initial, params)
+        expected = copy.deepcopy(initial)
+        fam.apply(expected, params)
+        goal, style, goal_language = fam.goal_text(params, rng, language, style)
     br = fam.branching(params, initial)
     return Instance(
         family=fam.id,
@@ -290,7 +303,13 @@ def instantiate(
         branching=br,
         ordered=fam.ordered,
         infeasible=(fam.infeasible_target(params) or fam.id) if fam.infeasible else None,
+        goal_language=goal_language,
+        fallbacks=fallbacks,
     )
+
+
+def _languages() -> str:
+    return ", ".join([*lang_data.goal_languages(), "auto"])
 
 
 def needed_apps(apps: tuple[str, ...] | list[str], expected_path: str | None) -> tuple[str, ...]:

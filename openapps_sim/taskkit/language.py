@@ -1,72 +1,175 @@
-"""Goal phrasings and task content per language, read from data files of the tasks package.
+"""Goal phrasings and task content per language: data files, found in the tasks package and in
+the pack folders on the search path.
 
 Adding a language adds files, never code:
 
-* ``tasks/phrasings/<lang>.yaml`` — the goals: ``goals`` maps a family id to a list of
+* ``phrasings/<lang>.yaml`` — the goals: ``goals`` maps a family id to a list of
   templates (or to styles, each a list: English has ``plain``, ``casual`` and ``context``);
   ``clauses`` maps a single-app family id to one imperative clause and ``joiners`` says how
   multi-step goals join clauses (``first``, ``next`` with ``{clause}`` — ``{Clause}``
   capitalised — and ``end``).
-* ``tasks/content/<lang>.yaml`` — what tasks bring into the world in that language: new todo
+* ``content/<lang>.yaml`` — what tasks bring into the world in that language: new todo
   titles, event titles, pin labels, messages, lines appended to files, how a date is written.
 
-The goal languages are the phrasing files present; a task samples content in the world's
-language (the pack's ``shell.lang``, or ``shell.content_lang`` when it sets one).
+Both are read from ``tasks/`` of the package first, then from ``tasks/`` inside every pack
+folder on the search path (``OPENAPPS_VARIATIONS``, see :mod:`openapps_sim.config.packs`), so a
+language (or a phrasing for a family the package lacks) can come from outside the package. An
+entry the package has is never shadowed, as a shipped pack name is never shadowed.
+
+The goal languages are the phrasing files found; a task samples content in the world's
+language (the pack's ``shell.lang``, or ``shell.content_lang`` when it sets one). What a
+language lacks falls back to English, never a stop: a family without a goal in the language
+gets an English goal, a content key missing (or a whole content file) the English content; each
+fallback is logged once and noted in the instance (``Instance.fallbacks``, the task info's
+``language_fallbacks``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 import re
 import string
+from collections.abc import Iterator
+from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from openapps_sim.config.packs import display_path, list_packs, read_yaml
 from openapps_sim.errors import ConfigError
 
 ENGLISH = "en"
+log = logging.getLogger(__name__)
 
 
-def _tasks_dir() -> Path:
+def package_tasks_dir() -> Path:
     return Path(str(resources.files("openapps_sim.tasks")))
 
 
-def _read(kind: str, lang: str) -> dict:
-    from openapps_sim.config.packs import display_path, read_yaml
+def _search_key() -> str:
+    return os.environ.get("OPENAPPS_VARIATIONS", "")
 
-    path = _tasks_dir() / kind / f"{lang}.yaml"
-    if not path.is_file():
-        return {}
+
+@lru_cache(maxsize=16)
+def _task_dirs(search: str) -> tuple[Path, ...]:
+    dirs = [package_tasks_dir()]
+    for path in list_packs().values():
+        if path.is_dir() and (path / "tasks").is_dir():
+            dirs.append(path / "tasks")
+    return tuple(dirs)
+
+
+def task_dirs() -> tuple[Path, ...]:
+    """Where phrasings and content are read, in order: the tasks package, then ``tasks/`` of
+    every pack folder on the search path."""
+    return _task_dirs(_search_key())
+
+
+def _read(path: Path) -> dict:
     data = read_yaml(path) or {}
     if not isinstance(data, dict):
         raise ConfigError(display_path(path), "", "expected a mapping at the top level")
     return data
 
 
-@lru_cache(maxsize=64)
+def _fill(into: dict, more: dict) -> dict:
+    """``into`` with what ``more`` adds: keys ``into`` lacks, mappings filled key by key (the
+    earlier file wins where both give a value)."""
+    out = dict(into)
+    for key, value in more.items():
+        if key not in out or out[key] in (None, [], {}):
+            out[key] = value
+        elif isinstance(out[key], dict) and isinstance(value, dict):
+            out[key] = _fill(out[key], value)
+    return out
+
+
+def files_of(kind: str, lang: str) -> list[Path]:
+    """Every ``<kind>/<lang>.yaml`` found, in the order they are read."""
+    return [p for d in task_dirs() if (p := d / kind / f"{lang}.yaml").is_file()]
+
+
+@lru_cache(maxsize=128)
+def _merged(kind: str, lang: str, search: str) -> dict:
+    data: dict = {}
+    for path in files_of(kind, lang):
+        data = _fill(data, _read(path))
+    return data
+
+
 def phrasing_file(lang: str) -> dict:
-    return _read("phrasings", lang)
+    return _merged("phrasings", lang, _search_key())
 
 
-@lru_cache(maxsize=64)
 def content_file(lang: str) -> dict:
-    return _read("content", lang)
+    return _merged("content", lang, _search_key())
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=16)
+def _languages(kind: str, search: str) -> tuple[str, ...]:
+    found = {p.stem for d in task_dirs() for p in (d / kind).glob("*.yaml")}
+    return tuple(sorted(found, key=lambda lang: (lang != ENGLISH, lang)))
+
+
 def goal_languages() -> tuple[str, ...]:
-    """Every language with a phrasing file, English first."""
-    found = sorted(p.stem for p in (_tasks_dir() / "phrasings").glob("*.yaml"))
-    return tuple(sorted(found, key=lambda lang: (lang != ENGLISH, lang)))
+    """Every language with a phrasing file (in the package or a pack folder), English first."""
+    return _languages("phrasings", _search_key())
 
 
-@lru_cache(maxsize=1)
 def content_languages() -> tuple[str, ...]:
-    found = sorted(p.stem for p in (_tasks_dir() / "content").glob("*.yaml"))
-    return tuple(sorted(found, key=lambda lang: (lang != ENGLISH, lang)))
+    return _languages("content", _search_key())
 
 
+def clear_cache() -> None:
+    """Forget what was read (tests that write language files call it)."""
+    _task_dirs.cache_clear()
+    _merged.cache_clear()
+    _languages.cache_clear()
+    _warned.clear()
+
+
+# -- fallbacks -------------------------------------------------------------------------------------
+_notes: ContextVar[list[str] | None] = ContextVar("language_fallbacks", default=None)
+_warned: set[str] = set()
+
+
+@contextlib.contextmanager
+def collect_fallbacks() -> Iterator[list[str]]:
+    """Collect the notes of every English fallback taken inside the block (for one instance)."""
+    notes: list[str] = []
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _notes.reset(token)
+
+
+def note_fallback(note: str) -> None:
+    """Log ``note`` (once per process) and add it to the instance being made."""
+    if note not in _warned:
+        _warned.add(note)
+        log.warning("%s", note)
+    notes = _notes.get()
+    if notes is not None and note not in notes:
+        notes.append(note)
+
+
+def _where(kind: str, lang: str) -> str:
+    """The files of ``kind`` in ``lang``, for notes: "in a.yaml, b.yaml" or "no file in ..."."""
+    found = files_of(kind, lang)
+    if found:
+        return "in " + ", ".join(display_path(p) for p in found)
+    return f"no {kind}/{lang}.yaml in {_looked_in()}"
+
+
+def _looked_in() -> str:
+    return " or ".join(display_path(d) for d in task_dirs())
+
+
+# -- phrasings -------------------------------------------------------------------------------------
 def family_styles(family_id: str, lang: str) -> dict[str, list[str]]:
     """The goal templates of a family in one language, by style (a language without styles has
     one style named after it)."""
@@ -76,6 +179,12 @@ def family_styles(family_id: str, lang: str) -> dict[str, list[str]]:
     if isinstance(entry, list):
         return {lang: [str(t) for t in entry]}
     return {str(style): [str(t) for t in templates] for style, templates in entry.items() if templates}
+
+
+def phrasing_fallback(family_id: str, lang: str) -> str:
+    """Note that ``family_id`` has no goal in ``lang`` and gets an English one; returns English."""
+    note_fallback(f"goal of {family_id}: no {lang!r} phrasing ({_where('phrasings', lang)}); the goal is in English")
+    return ENGLISH
 
 
 def clause(family_id: str, lang: str) -> str | None:
@@ -99,6 +208,7 @@ def join_clauses(joiner: dict, clauses: list[str]) -> str:
     return put(str(joiner["first"]), first) + "".join(put(str(joiner["next"]), c) for c in rest) + str(joiner["end"])
 
 
+# -- content ---------------------------------------------------------------------------------------
 def world_language(config: dict) -> str:
     return str((config.get("shell") or {}).get("lang") or ENGLISH)
 
@@ -109,20 +219,28 @@ def content_language(config: dict) -> str:
     return str((config.get("shell") or {}).get("content_lang") or world_language(config))
 
 
-def words(config_or_lang: dict | str, key: str) -> Any:
-    """Task content named ``key`` (``todo.new_items``...) in the world's language (or the
-    language given). A language without it is an error naming the file to add it to."""
-    lang = config_or_lang if isinstance(config_or_lang, str) else content_language(config_or_lang)
-    data = content_file(lang)
+def _lookup(data: dict, key: str) -> Any:
     node: Any = data
     for part in key.split("."):
         node = node.get(part) if isinstance(node, dict) else None
-    if node is None:
-        where = f"tasks/content/{lang}.yaml"
-        have = ", ".join(content_languages())
-        problem = "no such file" if not data else "missing"
-        raise ConfigError(where, key, f"{problem}: tasks need it to bring content in language {lang!r}", have)
     return node
+
+
+def words(config_or_lang: dict | str, key: str) -> Any:
+    """Task content named ``key`` (``todo.new_items``...) in the world's language (or the
+    language given). A language without it gets the English content, noted (see
+    :func:`collect_fallbacks`); a key English lacks too is an error naming the files."""
+    lang = config_or_lang if isinstance(config_or_lang, str) else content_language(config_or_lang)
+    node = _lookup(content_file(lang), key)
+    if node is not None:
+        return node
+    if lang != ENGLISH:
+        node = _lookup(content_file(ENGLISH), key)
+        if node is not None:
+            note_fallback(f"content {key}: none in {lang!r} ({_where('content', lang)}); the English content is used")
+            return node
+    english = ", ".join(display_path(p) for p in files_of("content", ENGLISH)) or "tasks/content/en.yaml"
+    raise ConfigError(english, key, "missing: tasks need it to bring content into a world, and English is the fallback")
 
 
 def fields_of(template: str) -> set[str]:
