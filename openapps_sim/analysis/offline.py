@@ -70,7 +70,7 @@ def summarise(rows: list[dict], modes: list[str]) -> dict[str, dict]:
     """``{mode: {"overall": ..., "by_action": {type: ...}, "by_app": ..., ...}}``."""
     out: dict[str, dict] = {}
     for mode in modes:
-        mine = [r for r in rows if r["mode"] == mode]
+        mine = [r for r in rows if r["mode"] == mode and not r.get("idle")]
         block: dict[str, Any] = {"overall": {**step_measures(mine), **episode_measures(mine)}}
         for group, (_, column) in GROUPS.items():
             values: dict[str, list[dict]] = defaultdict(list)
@@ -135,7 +135,8 @@ def markdown(result: dict) -> str:
         f"# Offline evaluation: {result['agent']}",
         "",
         f"Agent `{result['agent']}`" + (f" (config `{result['agent_config']}`)" if result.get("agent_config") else "")
-        + f", gold: {result['gold']} — {result['episodes']} gold episodes, {result['gold_steps']} steps, "
+        + f", gold: {result['gold']} — {result['episodes']} gold episodes, {result['gold_steps']} steps "
+        + f"({result['idle_steps']} idle: they changed nothing, so they are replayed but not scored), "
         + "modes: " + ", ".join(MODE_NAMES[m] for m in modes) + ".",
         "",
         "EM: exact match (same action, same element, same arguments); TM: type match (same action "

@@ -183,11 +183,15 @@ def cmd_offline(args: argparse.Namespace) -> int:
         "modes": list(modes),
         "episodes": gold_steps["episodes"],
         "gold_steps": gold_steps["steps"],
+        "idle_steps": sum(1 for r in rows if r["idle"] and r["mode"] == modes[0]),
         "summary": summary,
         "notes": notes,
         "steps": rows,
     }
-    print(f"\noffline: {name} on {label}: {gold_steps['episodes']} gold episodes, {gold_steps['steps']} steps (%)")
+    print(
+        f"\noffline: {name} on {label}: {gold_steps['episodes']} gold episodes, {gold_steps['steps']} steps, "
+        f"{result['idle_steps']} of them idle (changed nothing: replayed, not scored); in %"
+    )
     print(text_table(summary, list(modes)))
     js, md = write_offline(out, result)
     print(f"\nwritten: {js}\n         {md}")

@@ -51,6 +51,22 @@ class GoldKey:
 class GoldStep:
     obs: dict  # the complete observation the gold action was chosen on
     action: str  # the gold action (a goto written for this world's origin)
+    idle: bool = False  # it changed nothing: the same page after it, and no app event
+
+
+def _look(env, obs: dict) -> tuple:
+    """What a step may change: the page (URL and tree) and the app event log's length."""
+    return obs.get("url", ""), observation_text(obs), len(env.unwrapped.task.events())
+
+
+def _take(env, episode: GoldEpisode, obs: dict, action: str):
+    """Take a gold step, noting whether it changed nothing."""
+    before = _look(env, obs)
+    step = GoldStep(obs, action)
+    episode.steps.append(step)
+    result = env.step(action)
+    step.idle = _look(env, result[0]) == before
+    return result
 
 
 @dataclass
@@ -185,8 +201,7 @@ def _replay(env, key: GoldKey, record: dict, recorded: list[str]) -> tuple[GoldE
         if seen and _same_text(seen, origin) != _same_text(observation_text(obs), origin):
             return None, f"the page at step {n + 1} differs from the recorded observation"
         action = localise(recorded_action, obs)
-        episode.steps.append(GoldStep(obs, action))
-        obs, _, terminated, truncated, step_info = env.step(action)
+        obs, _, terminated, truncated, step_info = _take(env, episode, obs, action)
         if obs.get("last_action_error"):
             return None, f"step {n + 1} ({action}) failed: {str(obs['last_action_error']).splitlines()[0][:200]}"
         success = bool(step_info.get("task_info", {}).get("success"))
@@ -246,8 +261,7 @@ def oracle_episode(env, key: GoldKey) -> tuple[GoldEpisode | None, str]:
         action = oracle.act(obs)
         if getattr(oracle, "finished", False):
             break
-        episode.steps.append(GoldStep(obs, action))
-        obs, _, terminated, truncated, step_info = env.step(action)
+        obs, _, terminated, truncated, step_info = _take(env, episode, obs, action)
         success = bool(step_info.get("task_info", {}).get("success"))
         if terminated or truncated:
             break

@@ -116,6 +116,7 @@ def score_episode(episode: GoldEpisode, mode: str, settings: OfflineSettings) ->
                 "seed": key.seed,
                 "episode": episode.source,
                 "step": n + 1,
+                "idle": step.idle,
                 "instruction": hint,
                 "gold": step.action,
                 "predicted": predicted,
