@@ -91,7 +91,9 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
-def _table_rows(summary: dict, modes: list[str], groups: tuple[str, ...]) -> tuple[list[str], list[list[str]]]:
+def _table_rows(
+    summary: dict, modes: list[str], groups: tuple[str, ...], prefixed: bool = True
+) -> tuple[list[str], list[list[str]]]:
     header = ["", "steps"] + [f"{m} {k}" for m in modes for k in ("EM", "TM", "GR")]
     lines: list[list[str]] = []
 
@@ -107,7 +109,7 @@ def _table_rows(summary: dict, modes: list[str], groups: tuple[str, ...]) -> tup
         label = GROUPS[group][0]
         names = sorted({n for m in modes for n in summary[m][group]})
         for name in names:
-            lines.append(line(f"{label}: {name}", [summary[m][group].get(name) for m in modes]))
+            lines.append(line(f"{label}: {name}" if prefixed else name, [summary[m][group].get(name) for m in modes]))
     return header, lines
 
 
@@ -134,10 +136,13 @@ def markdown(result: dict) -> str:
     out = [
         f"# Offline evaluation: {result['agent']}",
         "",
-        f"Agent `{result['agent']}`" + (f" (config `{result['agent_config']}`)" if result.get("agent_config") else "")
+        f"Agent `{result['agent']}`"
+        + (f" (config `{result['agent_config']}`)" if result.get("agent_config") else "")
         + f", gold: {result['gold']} — {result['episodes']} gold episodes, {result['gold_steps']} steps "
         + f"({result['idle_steps']} idle: they changed nothing, so they are replayed but not scored), "
-        + "modes: " + ", ".join(MODE_NAMES[m] for m in modes) + ".",
+        + "modes: "
+        + ", ".join(MODE_NAMES[m] for m in modes)
+        + ".",
         "",
         "EM: exact match (same action, same element, same arguments); TM: type match (same action "
         "name); GR: grounding precision (the gold element among steps whose type matched); SR: "
@@ -158,8 +163,8 @@ def markdown(result: dict) -> str:
     out += _md(head, rows)
     for group in GROUPS:
         out += ["", f"## By {GROUPS[group][0]}", ""]
-        header, lines = _table_rows(summary, modes, (group,))
-        out += _md(header, lines[1:])
+        header, lines = _table_rows(summary, modes, (group,), prefixed=False)
+        out += _md([GROUPS[group][0], *header[1:]], lines[1:])
     if result.get("notes"):
         out += ["", "## Left out", ""] + [f"- {n}" for n in result["notes"]]
     return "\n".join(out) + "\n"

@@ -26,11 +26,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from openapps_sim.errors import ConfigError
-from openapps_sim.sweeps.steplog import observation_text
 from openapps_sim.sweeps.store import read_folder, result_folders
 
 GOLD_AGENT = "oracle"
-FOLDER_HELP = "a results folder written by openapps sweep of a spec with agents: [oracle] (e.g. experiments/demonstrations.yaml)"
+FOLDER_HELP = (
+    "a results folder written by openapps sweep of a spec with agents: [oracle] (e.g. experiments/demonstrations.yaml)"
+)
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,20 @@ class GoldKey:
 class GoldStep:
     obs: dict  # the complete observation the gold action was chosen on
     action: str  # the gold action (a goto written for this world's origin)
-    idle: bool = False  # it changed nothing: the same page after it, and no app event
+    idle: bool = False  # it changed nothing: the same page, chat and tool result after it, no app event
 
 
 def _look(env, obs: dict) -> tuple:
-    """What a step may change: the page (URL and tree) and the app event log's length."""
-    return obs.get("url", ""), observation_text(obs), len(env.unwrapped.task.events())
+    """What a step may change: the page (URL and tree), the chat (an answer), an app tool's
+    result and the app event log's length."""
+    chat = len(obs.get("chat_messages") or [])
+    return (
+        obs.get("url", ""),
+        _full_text(obs),
+        chat,
+        str(obs.get("tool_result") or ""),
+        len(env.unwrapped.task.events()),
+    )
 
 
 def _take(env, episode: GoldEpisode, obs: dict, action: str):
@@ -86,6 +95,27 @@ def _origin(url: str) -> str:
 
 def _same_text(text: str, origin: str) -> str:
     return re.sub(r"https?://[^/'\"\s]+", "ORIGIN", text.replace(origin, "ORIGIN")) if text else ""
+
+
+def _full_text(obs: dict) -> str:
+    from openapps_sim.envs.observe import axtree_text
+
+    try:
+        return axtree_text(obs)
+    except Exception:  # noqa: BLE001 - a tree that cannot be flattened reads as empty, as in the record
+        return ""
+
+
+_CUT = re.compile(r"\n\.\.\. \(\d+ more characters not recorded\)$")
+
+
+def same_page(recorded: str, obs: dict) -> bool:
+    """Whether the replayed page is the recorded one: the same tree, the world's origin aside
+    (each run has its own), up to where the record cut the text."""
+    origin = _origin(obs.get("url", ""))
+    body, cut = _CUT.subn("", recorded)
+    mine, theirs = _same_text(_full_text(obs), origin), _same_text(body, origin)
+    return mine.startswith(theirs) if cut else mine == theirs
 
 
 def localise(action: str, obs: dict) -> str:
@@ -196,9 +226,8 @@ def _replay(env, key: GoldKey, record: dict, recorded: list[str]) -> tuple[GoldE
     episode = GoldEpisode(key, obs["goal"], info["task_info"], _structure(key.task), source=record["episode_id"])
     success = False
     for n, recorded_action in enumerate(record["actions"]):
-        origin = _origin(obs.get("url", ""))
         seen = recorded[n] if n < len(recorded) else ""
-        if seen and _same_text(seen, origin) != _same_text(observation_text(obs), origin):
+        if seen and not same_page(seen, obs):
             return None, f"the page at step {n + 1} differs from the recorded observation"
         action = localise(recorded_action, obs)
         obs, _, terminated, truncated, step_info = _take(env, episode, obs, action)
@@ -270,7 +299,9 @@ def oracle_episode(env, key: GoldKey) -> tuple[GoldEpisode | None, str]:
     return episode, ""
 
 
-def from_episodes(keys: list[GoldKey], limit: int | None = None, notes: list[str] | None = None) -> Iterator[GoldEpisode]:
+def from_episodes(
+    keys: list[GoldKey], limit: int | None = None, notes: list[str] | None = None
+) -> Iterator[GoldEpisode]:
     """Gold episodes generated here: the oracle on the text backend, one per key."""
     notes = notes if notes is not None else []
     envs = _Envs()

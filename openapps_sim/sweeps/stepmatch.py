@@ -145,6 +145,25 @@ def _quote(text: str, limit: int = 80) -> str:
     return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
 
 
+LONG_NAME = 40  # a longer accessible name (a launcher tile: title and description) is named by its first text
+
+
+def _first_text(bid: str, obs: dict) -> str:
+    """The first text inside the element (a tile's title), or ""."""
+    nodes = (obs.get("axtree_object") or {}).get("nodes") or []
+    by_id = {n.get("nodeId"): n for n in nodes}
+    start = next((n for n in nodes if str(n.get("browsergym_id")) == str(bid)), None)
+    stack = list((start or {}).get("childIds") or [])
+    while stack:
+        node = by_id.get(stack.pop(0)) or {}
+        role = (node.get("role") or {}).get("value")
+        name = str((node.get("name") or {}).get("value") or "").strip()
+        if role == "StaticText" and name:
+            return name
+        stack[0:0] = list(node.get("childIds") or [])
+    return ""
+
+
 def _element(bid: str, obs: dict) -> tuple[str, str]:
     """The role word and accessible name of an element on the page."""
     found = addressed(f"click({bid!r})", obs)
@@ -152,6 +171,8 @@ def _element(bid: str, obs: dict) -> tuple[str, str]:
     name = found.get("name") or ""
     if name == "(not on the page)":
         name = ""
+    if len(name) > LONG_NAME:
+        name = _first_text(bid, obs) or name
     return _ROLE_WORDS.get(role, role), name
 
 
