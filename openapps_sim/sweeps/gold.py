@@ -111,9 +111,11 @@ _CUT = re.compile(r"\n\.\.\. \(\d+ more characters not recorded\)$")
 
 def same_page(recorded: str, obs: dict) -> bool:
     """Whether the replayed page is the recorded one: the same tree, the world's origin aside
-    (each run has its own), up to where the record cut the text."""
+    (each run has its own), up to the last line the record kept whole where it cut the text."""
     origin = _origin(obs.get("url", ""))
     body, cut = _CUT.subn("", recorded)
+    if cut:  # compare the lines the record kept whole (the cut may fall inside a URL)
+        body = body[: body.rfind("\n") + 1]
     mine, theirs = _same_text(_full_text(obs), origin), _same_text(body, origin)
     return mine.startswith(theirs) if cut else mine == theirs
 
