@@ -46,22 +46,32 @@ def add_parser(sub) -> None:
         nargs="?",
         default=None,
         help="a results folder of openapps sweep with the oracle's episodes (e.g. runs/demonstrations), a sweep "
-        "spec (YAML path or shipped name) whose episodes the oracle runs here, or nothing with --tasks",
+        "spec (YAML path or shipped name) whose episodes the oracle runs here, or nothing with --tasks (default: none; then --tasks is needed)",
     )
     s.add_argument("--agent", default=None, help="registry name or package.module:Class (default: the config's agent)")
-    s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
-    s.add_argument("--tasks", nargs="+", default=None, help="only these task families (ids or globs such as todo.*)")
-    s.add_argument("--variations", nargs="+", default=None, help="only these app versions (pack expressions)")
-    s.add_argument("--seeds", nargs="+", type=_non_negative, default=None, help="only these task seeds")
+    s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/ (default: none)")
+    s.add_argument(
+        "--tasks", nargs="+", default=None, help="only these task families (ids or globs such as todo.*) (default: all)"
+    )
+    s.add_argument(
+        "--variations", nargs="+", default=None, help="only these app versions (default: all; with no GOLD: default)"
+    )
+    s.add_argument(
+        "--seeds",
+        nargs="+",
+        type=_non_negative,
+        default=None,
+        help="only these task seeds (default: all; with no GOLD: 0)",
+    )
     s.add_argument(
         "--mode",
         choices=sorted(MODE_CHOICES),
         default="both",
         help="goal: the goal only; steps: the goal plus a short instruction per step; both",
     )
-    s.add_argument("--limit", type=_positive, default=None, help="score at most this many gold episodes")
+    s.add_argument("--limit", type=_positive, default=None, help="score at most this many gold episodes (default: all)")
     s.add_argument("--out", default=None, help="folder for offline.json and offline.md (default: runs/offline-<agent>)")
-    s.add_argument("--quiet", action="store_true", help="no line per episode")
+    s.add_argument("--quiet", action="store_true", help="no line per episode (default: off)")
     s.set_defaults(func=cmd_offline)
 
 
@@ -116,7 +126,7 @@ def gold_source(args: argparse.Namespace, notes: list[str]):
             for v in (args.variations or ["default"])
             for s in (args.seeds if args.seeds is not None else [0])
         ]
-        return gold.from_episodes(keys, args.limit, notes), f"the oracle on {len(keys)} episodes (--tasks)"
+        return gold.from_episodes(keys, args.limit, notes), f"the oracle run here on {len(keys)} episodes (--tasks)"
     path = Path(args.gold)
     if path.is_dir():
         return gold.from_folder(path, keep, args.limit, notes), str(path)
@@ -131,7 +141,9 @@ def gold_source(args: argparse.Namespace, notes: list[str]):
             )
         )
         keys = [k for k in keys if keep(k)]
-        return gold.from_episodes(keys, args.limit, notes), f"the oracle on spec {spec.name} ({len(keys)} episodes)"
+        return gold.from_episodes(
+            keys, args.limit, notes
+        ), f"the oracle run here on spec {spec.name} ({len(keys)} episodes)"
     raise ConfigError(
         "GOLD",
         args.gold,
@@ -163,7 +175,7 @@ def cmd_offline(args: argparse.Namespace) -> int:
             return
         scores = []
         for mode in modes:
-            mine = [r for r in rows if r["mode"] == mode]
+            mine = [r for r in rows if r["mode"] == mode and not r["idle"]]
             scores.append(f"{mode} EM {sum(r['exact'] for r in mine)}/{len(mine)}")
         k = episode.key
         print(f"[{gold_steps['episodes']}] {k.task} ({k.variation}, seed {k.seed}): {', '.join(scores)}", flush=True)
@@ -189,7 +201,7 @@ def cmd_offline(args: argparse.Namespace) -> int:
         "steps": rows,
     }
     print(
-        f"\noffline: {name} on {label}: {gold_steps['episodes']} gold episodes, {gold_steps['steps']} steps, "
+        f"\noffline: {name} against {label}: {gold_steps['episodes']} gold episodes, {gold_steps['steps']} steps, "
         f"{result['idle_steps']} of them idle (changed nothing: replayed, not scored); in %"
     )
     print(text_table(summary, list(modes)))
