@@ -286,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend",
         choices=["chromium", "text"],
         default=None,
-        help="run every episode on this backend instead of the spec's backends (docs/backends.md)",
+        help="run every episode on this backend (docs/backends.md) (default: the spec's backends)",
     )
     s.add_argument("--out", default=None, help="results folder (default: runs/<spec name>)")
     s.add_argument("--resume", action="store_true", help="continue a stopped sweep in --out")
