@@ -92,9 +92,10 @@ def _pct(value: float | None) -> str:
 
 
 def _table_rows(
-    summary: dict, modes: list[str], groups: tuple[str, ...], prefixed: bool = True
+    summary: dict, modes: list[str], groups: tuple[str, ...], prefixed: bool = True, episodic: bool = False
 ) -> tuple[list[str], list[list[str]]]:
-    header = ["", "steps"] + [f"{m} {k}" for m in modes for k in ("EM", "TM", "GR")]
+    keys = ("EM", "TM", "GR", "SR", "GP") if episodic else ("EM", "TM", "GR")
+    header = ["", "steps"] + [f"{m} {k}" for m in modes for k in keys]
     lines: list[list[str]] = []
 
     def line(label: str, cells: list[dict | None]) -> list[str]:
@@ -102,6 +103,8 @@ def _table_rows(
         row = [label, str(steps)]
         for c in cells:
             row += [_pct(c and c["exact_match"]), _pct(c and c["type_match"]), _pct(c and c["grounding_precision"])]
+            if episodic:
+                row += [_pct(c and c.get("all_exact")), _pct(c and c.get("goal_progress"))]
         return row
 
     lines.append(line("overall", [summary[m]["overall"] for m in modes]))
@@ -163,7 +166,7 @@ def markdown(result: dict) -> str:
     out += _md(head, rows)
     for group in GROUPS:
         out += ["", f"## By {GROUPS[group][0]}", ""]
-        header, lines = _table_rows(summary, modes, (group,), prefixed=False)
+        header, lines = _table_rows(summary, modes, (group,), prefixed=False, episodic=group in EPISODE_GROUPS)
         out += _md([GROUPS[group][0], *header[1:]], lines[1:])
     if result.get("notes"):
         out += ["", "## Left out", ""] + [f"- {n}" for n in result["notes"]]
