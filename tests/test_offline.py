@@ -101,6 +101,18 @@ def test_the_random_agent_scores_low(gold_folder, tmp_path, capsys):
     assert all(hints) and any(h.startswith("Type '") for h in hints) and "Send the user your answer." in hints
 
 
+def test_a_spec_names_the_episodes_the_oracle_runs_here(tmp_path, capsys):
+    spec = tmp_path / "tiny.yaml"
+    spec.write_text(
+        "name: tiny\nagents: [random]\ntasks: [todo.*]\nvariations: [german]\nseeds: [3]\n", encoding="utf-8"
+    )
+    args = [str(spec), "--agent", "oracle", "--tasks", "todo.add_item", "--mode", "steps", "--out", str(tmp_path / "s")]
+    code, result, out, _ = _offline(args, capsys)
+    assert code == 0, out
+    assert {(r["task"], r["variation"], r["seed"]) for r in result["steps"]} == {("todo.add_item", "german", 3)}
+    assert result["summary"]["steps"]["overall"]["exact_match"] == 1.0 and "spec tiny" in result["gold"]
+
+
 def test_filters_limit_and_one_mode(gold_folder, tmp_path, capsys):
     args = [str(gold_folder), "--agent", "lexical", "--tasks", "todo.*", "shop.*", "--mode", "goal", "--limit", "1"]
     code, result, out, _ = _offline([*args, "--out", str(tmp_path / "l")], capsys)
@@ -276,6 +288,14 @@ def test_bad_input_is_one_sentence(gold_folder, tmp_path, capsys):
     shutil.copy(gold_folder / "results.jsonl", bare / "results.jsonl")
     err = _error([str(bare), "--agent", "oracle", "--out", str(tmp_path / "x")], capsys)
     assert "holds no trajectories/" in err and "allowed:" in err
+    others = tmp_path / "others"
+    others.mkdir()
+    shutil.copytree(gold_folder / "trajectories", others / "trajectories")
+    records = [json.loads(line) for line in (gold_folder / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    lines = [json.dumps({**r, "agent": "random"}) for r in records]
+    (others / "results.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    err = _error([str(others), "--agent", "oracle", "--out", str(tmp_path / "x")], capsys)
+    assert "holds no oracle episode to use as gold trajectories" in err
     empty = tmp_path / "empty"
     empty.mkdir()
     err = _error([str(empty), "--agent", "oracle", "--out", str(tmp_path / "x")], capsys)
