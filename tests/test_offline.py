@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from openapps_sim.agent import Agent
 from openapps_sim.analysis.offline import summarise
 from openapps_sim.cli.main import main
 from openapps_sim.sweeps import gold
@@ -111,6 +112,29 @@ def test_a_spec_names_the_episodes_the_oracle_runs_here(tmp_path, capsys):
     assert code == 0, out
     assert {(r["task"], r["variation"], r["seed"]) for r in result["steps"]} == {("todo.add_item", "german", 3)}
     assert result["summary"]["steps"]["overall"]["exact_match"] == 1.0 and "spec tiny" in result["gold"]
+
+
+class Clumsy(Agent):
+    """Answers the start page with the Home link and raises on every other page."""
+
+    def reset(self, goal, task_info=None, seed=0):
+        pass
+
+    def act(self, obs):
+        if obs["url"].rstrip("/").count("/") == 2:
+            return "click('8')"
+        raise ValueError("lost")
+
+
+def test_an_agent_that_raises_misses_that_step_only():
+    rows = run_offline(
+        gold.from_episodes([gold.GoldKey("todo.add_item")]),
+        OfflineSettings("tests.test_offline:Clumsy", modes=("goal",)),
+    )
+    scored = [r for r in rows if not r["idle"]]
+    assert [r["agent_error"] for r in scored] == [None, "ValueError: lost", "ValueError: lost"]
+    overall = summarise(rows, ["goal"])["goal"]["overall"]
+    assert overall["agent_errors"] == 2 and overall["steps"] == 3 and overall["type_match"] == round(1 / 3, 4)
 
 
 def test_filters_limit_and_one_mode(gold_folder, tmp_path, capsys):
