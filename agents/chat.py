@@ -170,6 +170,16 @@ class ChatAgent(ConfigurableAgent):
         )
         return action
 
+    def follow(self, action: str) -> None:
+        """Offline evaluation: the gold action was taken instead of the answer; the history shows
+        the gold action (with no thought: the model's thought was about its own answer)."""
+        last = self.memory.last
+        if last is None or last.executed == action:
+            return
+        last.action = last.executed = last.raw = action
+        last.thought = last.note = last.reply = ""
+        last.error = None  # the environment's result for the gold action, read at the next step
+
     # -- coordinates ----------------------------------------------------------------------------
     def _frame(self, obs: dict, image_size: tuple[int, int] | None) -> None:
         """Remember the page (viewport) and the model's (image) sizes for this step."""
@@ -224,6 +234,8 @@ class ChatAgent(ConfigurableAgent):
     def render_observation(self, obs: dict) -> tuple[list[tuple[str, str]], tuple[int, int] | None]:
         """The user message as parts ``("text", str)`` / ``("image", base64 png)``."""
         lines = [f"Task: {self.goal}", "", self.history_text(), ""]
+        if self.step_instruction:  # step-by-step offline evaluation (openapps offline --mode steps)
+            lines[1:1] = [f"Instruction for this step: {self.step_instruction}"]
         last = self.memory.last
         if last is not None and last.error:
             lines += [f"Your last action (step {last.number}) failed: {first_line(last.error, 500)}", ""]

@@ -28,6 +28,7 @@ follows the description), and by distracting content (item names that look like 
 
 from __future__ import annotations
 
+import copy
 import re
 
 from openapps_sim.agents.lexical_goal import (
@@ -116,6 +117,17 @@ class LexicalAgent(ConfigurableAgent):
 
     # -- policy -------------------------------------------------------------------------------
     def act(self, obs: dict) -> str:
+        self._before = copy.deepcopy({k: v for k, v in vars(self).items() if k not in ("_before", "_answer")})
+        self._answer = self._act(obs)
+        return self._answer
+
+    def follow(self, action: str) -> None:
+        """Offline evaluation: when the gold action was not its answer, it forgets its answer (its
+        bookkeeping of apps tried, values filled, actions done is as it was before it)."""
+        if action != getattr(self, "_answer", action) and getattr(self, "_before", None):
+            vars(self).update(self._before)
+
+    def _act(self, obs: dict) -> str:
         if self.finished:
             return "noop()"
         elements = interactive_elements(obs)

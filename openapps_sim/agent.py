@@ -39,6 +39,21 @@ class Agent:
     def act(self, obs: dict) -> str:
         raise NotImplementedError
 
+    # Offline evaluation (``openapps offline``): the agent answers at every step of a gold
+    # trajectory, and the world moves on with the gold action.
+    step_instruction: str | None = None
+
+    def instruct(self, text: str | None) -> None:
+        """A short instruction for the next step only ("Click the 'Add' button"), given before
+        ``act`` in step-by-step evaluation; None in goal-only evaluation. An agent that ignores
+        ``step_instruction`` is scored on the goal alone."""
+        self.step_instruction = text
+
+    def follow(self, action: str) -> None:
+        """The action actually taken at the step ``act`` just answered (the gold one, which may
+        differ from the agent's answer). An agent that remembers its own steps replaces its
+        answer with it, so its next step starts from the true history."""
+
     @classmethod
     def summary(cls) -> str:
         """One plain-text line saying what the agent is: its ``description``, else the first line

@@ -293,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend",
         choices=["chromium", "text"],
         default=None,
-        help="run every episode on this backend instead of the spec's backends (docs/backends.md)",
+        help="run every episode on this backend (docs/backends.md) (default: the spec's backends)",
     )
     s.add_argument("--out", default=None, help="results folder (default: runs/<spec name>)")
     s.add_argument("--resume", action="store_true", help="continue a stopped sweep in --out")
@@ -332,10 +332,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("doctor", help="check the browser, fonts and apps")
     s.set_defaults(func=cmd_doctor)
 
-    from openapps_sim.cli import export, mcp
+    from openapps_sim.cli import export, mcp, offline
 
     export.add_parser(sub)
     mcp.add_parser(sub)
+    offline.add_parser(sub)
     for parser in sub.choices.values():
         parser.formatter_class = HelpFormatter
     return p
