@@ -62,11 +62,14 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
         if name not in apps:
             out[name] = value
             continue
-        text = _json_text(value) if memo or known is not None else None
-        if known is not None and text is not None and known[2].get(name) == text and known[0][name] == value:
-            out[name] = known[1][name]
-        elif memo and text is not None:
-            key = (name, text)
+        text = None
+        if known is not None and name in known[0] and known[0][name] == value:
+            text = _json_text(value)  # equal, and of the same types throughout?
+            if text is not None and _app_text(known, name) == text:
+                out[name] = known[1][name]
+                continue
+        if memo:
+            key = (name, text if text is not None else json.dumps(value, ensure_ascii=False))
             if key not in _NORMALISED:
                 if len(_NORMALISED) >= 256:
                     _NORMALISED.pop(next(iter(_NORMALISED)))
@@ -87,7 +90,15 @@ def _json_text(value: Any) -> str | None:
         return None
 
 
-# id(state) -> (state, normalised, JSON text of each app's state)
+def _app_text(entry: tuple[dict, dict, dict[str, str | None]], name: str) -> str | None:
+    """The JSON text of app ``name``'s state in ``entry``, made once."""
+    texts = entry[2]
+    if name not in texts:
+        texts[name] = _json_text(entry[0][name])
+    return texts[name]
+
+
+# id(state) -> (state, normalised, JSON text of an app's state, made when first asked)
 _EXPECTED: dict[int, tuple[dict, dict, dict[str, str | None]]] = {}
 
 
@@ -106,7 +117,7 @@ def _normalised_entry(state: dict, base: dict | None = None) -> tuple[dict, dict
     if len(_EXPECTED) > 256:  # two per episode (expected, initial): 64 envs of one process fit
         _EXPECTED.clear()
     normalised = normalise_world(state, base=base) if base is not None and base is not state else normalise_world(state)
-    entry = (state, normalised, {name: _json_text(value) for name, value in state.items()})
+    entry = (state, normalised, {})
     _EXPECTED[id(state)] = entry
     return entry
 
