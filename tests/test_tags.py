@@ -77,3 +77,17 @@ def test_svg_tags_build_fasthtmls_tree():
     _same(svgtags.Path(d="M0 0L1 1", fill="none"), fsvg.Path(d="M0 0L1 1", fill="none"))
     _same(svgtags.Polyline((0, 1), (2, 3)), fsvg.Polyline((0, 1), (2, 3)))
     _same(svgtags.LinearGradient(id="g"), fsvg.LinearGradient(id="g"))
+
+
+def test_apps_and_the_shell_take_their_tags_from_here():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    files = [*(root / "apps").rglob("*.py"), *(root / "openapps_sim" / "web").glob("*.py")]
+    slow = ("from fasthtml.common import", "from fasthtml.svg import", "from fastcore.xml import")
+    offenders = [
+        str(f.relative_to(root))
+        for f in files
+        if f.name not in ("tags.py", "svgtags.py", "server.py", "explore.py") and any(s in f.read_text() for s in slow)
+    ]
+    assert offenders == []
