@@ -49,6 +49,8 @@ def _plain_name(key: str) -> str:
 
 def _value(v: Any) -> Any:
     """FastHTML's ``valmap``."""
+    if type(v) is str:  # most values: none of the cases below
+        return v
     if isinstance(v, _LISTY):
         return " ".join(map(str, v)) if v else None
     if isinstance(v, dict):
