@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from fasthtml.common import (
+from openapps_sim.apps.calendar.datefmt import format_date, read_date, read_time
+from openapps_sim.apps.calendar.model import FIELDS, split_invitees
+
+from openapps_sim.appkit import AppContext
+from openapps_sim.web.components import field
+from openapps_sim.web.tags import (
     H1,
     A,
     Button,
@@ -12,11 +17,6 @@ from fasthtml.common import (
     P,
     Textarea,
 )
-from openapps_sim.apps.calendar.datefmt import format_date, read_date, read_time
-from openapps_sim.apps.calendar.model import FIELDS, split_invitees
-
-from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import field
 
 
 def form_values(ev: dict) -> dict:

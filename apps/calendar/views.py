@@ -6,8 +6,13 @@ import calendar as pycal
 from datetime import date
 from urllib.parse import urlencode
 
-from fastcore.xml import ft as _h
-from fasthtml.common import (
+from openapps_sim.apps.calendar.model import YEARS, event_sort_key, parse_date
+from openapps_sim.apps.calendar.model import today as model_today
+
+from openapps_sim.appkit import AppContext
+from openapps_sim.config.normalise import norm_text
+from openapps_sim.web.components import not_found_page, post_button, search_form
+from openapps_sim.web.tags import (
     H1,
     H2,
     A,
@@ -21,12 +26,7 @@ from fasthtml.common import (
     Span,
     Ul,
 )
-from openapps_sim.apps.calendar.model import YEARS, event_sort_key, parse_date
-from openapps_sim.apps.calendar.model import today as model_today
-
-from openapps_sim.appkit import AppContext
-from openapps_sim.config.normalise import norm_text
-from openapps_sim.web.components import not_found_page, post_button, search_form
+from openapps_sim.web.tags import ft as _h
 
 
 # -- formatting -------------------------------------------------------------------------------

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from fasthtml.common import (
+from openapps_sim.apps.code_editor import model
+from openapps_sim.apps.code_editor.views import file_url, folder_url, layout
+
+from openapps_sim.appkit import AppContext
+from openapps_sim.web.tags import (
     H1,
     A,
     Button,
@@ -14,10 +18,6 @@ from fasthtml.common import (
     P,
     Select,
 )
-from openapps_sim.apps.code_editor import model
-from openapps_sim.apps.code_editor.views import file_url, folder_url, layout
-
-from openapps_sim.appkit import AppContext
 
 
 def parent_select(ctx: AppContext, selected: str, exclude: str | None = None):

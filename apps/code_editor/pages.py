@@ -4,24 +4,6 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from fasthtml.common import (
-    H1,
-    A,
-    Button,
-    Div,
-    Form,
-    Input,
-    P,
-    Pre,
-    Span,
-    Table,
-    Tbody,
-    Td,
-    Textarea,
-    Th,
-    Thead,
-    Tr,
-)
 from openapps_sim.apps.code_editor import model
 from openapps_sim.apps.code_editor.model import path_id
 from openapps_sim.apps.code_editor.views import (
@@ -40,6 +22,24 @@ from openapps_sim.apps.code_editor.views import (
 )
 
 from openapps_sim.appkit import AppContext
+from openapps_sim.web.tags import (
+    H1,
+    A,
+    Button,
+    Div,
+    Form,
+    Input,
+    P,
+    Pre,
+    Span,
+    Table,
+    Tbody,
+    Td,
+    Textarea,
+    Th,
+    Thead,
+    Tr,
+)
 
 
 def folder_view(ctx: AppContext, params: dict, folder: str):

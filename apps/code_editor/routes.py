@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from fasthtml.common import (
+from openapps_sim.apps.code_editor import model, operations
+from openapps_sim.apps.code_editor.forms import new_form, parent_param, rename_form
+from openapps_sim.apps.code_editor.pages import file_view, folder_view
+from openapps_sim.apps.code_editor.style import MONO
+from openapps_sim.apps.code_editor.views import folder_url, layout, not_found
+
+from openapps_sim.appkit import AppContext, AppRoutes
+from openapps_sim.web.tags import (
     H1,
     A,
     Button,
@@ -14,13 +21,6 @@ from fasthtml.common import (
     P,
     Span,
 )
-from openapps_sim.apps.code_editor import model, operations
-from openapps_sim.apps.code_editor.forms import new_form, parent_param, rename_form
-from openapps_sim.apps.code_editor.pages import file_view, folder_view
-from openapps_sim.apps.code_editor.style import MONO
-from openapps_sim.apps.code_editor.views import folder_url, layout, not_found
-
-from openapps_sim.appkit import AppContext, AppRoutes
 
 
 def routes(r: AppRoutes) -> None:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from fasthtml.common import (
+from openapps_sim.apps.code_editor import model
+from openapps_sim.apps.code_editor.model import path_id
+
+from openapps_sim.appkit import AppContext
+from openapps_sim.web.components import flash, not_found_card, post_button, search_form
+from openapps_sim.web.tags import (
     H2,
     A,
     Div,
@@ -14,11 +19,6 @@ from fasthtml.common import (
     Span,
     Ul,
 )
-from openapps_sim.apps.code_editor import model
-from openapps_sim.apps.code_editor.model import path_id
-
-from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import flash, not_found_card, post_button, search_form
 
 LANGUAGES = {
     "py": "Python",

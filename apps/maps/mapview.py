@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from fasthtml.common import A, Div, Form, Input, P, Span
-from fasthtml.svg import Circle, G, Line, Rect, Svg, Text, Title
-from fasthtml.svg import Path as SvgPath
 from openapps_sim.apps.maps import land
 from openapps_sim.apps.maps.geo import (
     View,
@@ -20,6 +17,9 @@ from openapps_sim.apps.maps.geo import (
 from openapps_sim.apps.maps.lookup import all_places, coords_text, page_href, place_by_id, view_params
 
 from openapps_sim.appkit import AppContext
+from openapps_sim.web.svgtags import Circle, G, Line, Rect, Svg, Text, Title
+from openapps_sim.web.svgtags import Path as SvgPath
+from openapps_sim.web.tags import A, Div, Form, Input, P, Span
 
 UNIT = 1000.0  # outlines are written once in a 1000 x 1000 world square and scaled per view
 

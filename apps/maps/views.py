@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Label, Li, P, Section, Span, Ul
 from openapps_sim.apps.maps import model
 from openapps_sim.apps.maps.geo import (
     MAX_ZOOM,
@@ -31,6 +30,7 @@ from openapps_sim.apps.maps.schema import KINDS
 
 from openapps_sim.appkit import AppContext
 from openapps_sim.web.components import flash, post_button, search_form
+from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Input, Label, Li, P, Section, Span, Ul
 
 
 def search_card(ctx: AppContext, browse: dict):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, H2, A, Button, Div, Form, Li, P, Span, Textarea, Ul
 from openapps_sim.apps.messenger import model
 from openapps_sim.apps.messenger.model import ME
 from openapps_sim.apps.messenger.schema import MONTHS
@@ -10,6 +9,7 @@ from openapps_sim.apps.messenger.schema import MONTHS
 from openapps_sim.appkit import AppContext
 from openapps_sim.web.components import not_found_page, post_button
 from openapps_sim.web.components import search_form as _search_form
+from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Li, P, Span, Textarea, Ul
 
 
 def initials(name: str) -> str:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, H2, A, Button, Div, Form, Input, Li, P, Span, Ul
 from openapps_sim.apps.shop import model
 from openapps_sim.apps.shop.views import layout, money, option_text, order_summary, product_img, product_name
 
 from openapps_sim.appkit import AppContext
 from openapps_sim.web.components import field, flash, post_button
+from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Input, Li, P, Span, Ul
 
 
 def cart_page(ctx: AppContext, params: dict):

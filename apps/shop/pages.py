@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, H2, A, Button, Div, Form, Input, NotStr, Option, P, Select, Span
 from openapps_sim.apps.shop import model
 from openapps_sim.apps.shop.images import product_svg
 from openapps_sim.apps.shop.views import layout, listing, money, product_grid, product_img, stars
 
 from openapps_sim.appkit import AppContext
 from openapps_sim.web.components import field
+from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Input, NotStr, Option, P, Select, Span
 
 
 def home_page(ctx: AppContext, params: dict):

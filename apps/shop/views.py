@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fasthtml.common import A, Div, Nav, NotStr, P, Span
 from openapps_sim.apps.shop import model
 from openapps_sim.apps.shop.images import product_svg
 from openapps_sim.apps.shop.style import ICON
@@ -10,6 +9,7 @@ from openapps_sim.apps.shop.style import ICON
 from openapps_sim.appkit import AppContext
 from openapps_sim.web.components import search_form
 from openapps_sim.web.icons import svg
+from openapps_sim.web.tags import A, Div, Nav, NotStr, P, Span
 
 
 def money(ctx: AppContext, amount: float) -> str:

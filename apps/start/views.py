@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, A, Div, NotStr, P, Span
 from openapps_sim.apps.start.model import in_tile_order, launchable
 
 from openapps_sim.appkit import AppContext, AppSpec
 from openapps_sim.web.icons import icon_path, svg
+from openapps_sim.web.tags import H1, A, Div, NotStr, P, Span
 
 
 def tile_icon(apps: dict[str, AppSpec], spec: AppSpec, chosen: str) -> str:

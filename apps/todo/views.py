@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from fasthtml.common import H1, A, Button, Div, Form, Input, Li, P, Span, Ul
-
 from openapps_sim.appkit import AppContext
 from openapps_sim.web.components import post_button
+from openapps_sim.web.tags import H1, A, Button, Div, Form, Input, Li, P, Span, Ul
 
 
 def index_page(ctx: AppContext, flt: str, editing: str | None):

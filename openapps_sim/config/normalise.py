@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -16,7 +17,18 @@ def norm_text(value: object) -> str:
     ``"  Buy milk. "`` and ``"buy MILK"`` compare equal; inner punctuation is kept, so
     ``"v1.2"`` and ``"v12"`` do not.
     """
-    text = unicodedata.normalize("NFKC", str(value))
+    if type(value) is str:  # a state check folds the same texts again and again: kept once folded
+        return _norm_str(value)
+    return _fold(str(value))
+
+
+@functools.lru_cache(maxsize=65536)
+def _norm_str(value: str) -> str:
+    return _fold(value)
+
+
+def _fold(value: str) -> str:
+    text = unicodedata.normalize("NFKC", value)
     text = _SPACE.sub(" ", text).strip().strip(_EDGE_PUNCT).strip()
     return text.casefold()
 

@@ -44,21 +44,32 @@ def _short(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def normalise_world(state: dict, memo: bool = False) -> dict:
+def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -> dict:
     """Each app's state through that app's ``normalise`` (see docs/tasks.md).
 
     ``memo``: ``state`` was read from JSON (the server's state: only dicts, lists, strings,
     numbers, booleans and None), so an app's state with the same JSON text normalises to the
-    same value, kept from an earlier call; the result must then be read, never changed."""
+    same value, kept from an earlier call; the result must then be read, never changed.
+    ``base``: a state given to :func:`normalised_expected` before (an instance's initial state);
+    an app whose state is the same as there (equal, and the same JSON text: the same types
+    throughout) takes the normalisation made there; read it, never change it."""
     from openapps_sim.config.catalog import discover_apps
 
     apps = discover_apps()
+    known = _normalised_entry(base) if base is not None else None
     out = {}
     for name, value in state.items():
         if name not in apps:
             out[name] = value
-        elif memo:
-            key = (name, json.dumps(value, ensure_ascii=False))
+            continue
+        text = None
+        if known is not None and name in known[0] and known[0][name] == value:
+            text = _json_text(value)  # equal, and of the same types throughout?
+            if text is not None and _app_text(known, name) == text:
+                out[name] = known[1][name]
+                continue
+        if memo:
+            key = (name, text if text is not None else json.dumps(value, ensure_ascii=False))
             if key not in _NORMALISED:
                 if len(_NORMALISED) >= 256:
                     _NORMALISED.pop(next(iter(_NORMALISED)))
@@ -72,21 +83,43 @@ def normalise_world(state: dict, memo: bool = False) -> dict:
 _NORMALISED: dict[tuple[str, str], Any] = {}  # (app, JSON text of its state) -> normalised
 
 
-_EXPECTED: dict[int, tuple[dict, dict]] = {}
+def _json_text(value: Any) -> str | None:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON (a set, a tuple key): never taken as the same
+        return None
 
 
-def normalised_expected(expected: dict) -> dict:
+def _app_text(entry: tuple[dict, dict, dict[str, str | None]], name: str) -> str | None:
+    """The JSON text of app ``name``'s state in ``entry``, made once."""
+    texts = entry[2]
+    if name not in texts:
+        texts[name] = _json_text(entry[0][name])
+    return texts[name]
+
+
+# id(state) -> (state, normalised, JSON text of an app's state, made when first asked)
+_EXPECTED: dict[int, tuple[dict, dict, dict[str, str | None]]] = {}
+
+
+def normalised_expected(expected: dict, base: dict | None = None) -> dict:
     """``normalise_world(expected)``, computed once per expected state (it is checked after
     every step of an episode and never changes in place); the same for an instance's initial
-    state."""
-    hit = _EXPECTED.get(id(expected))
-    if hit is not None and hit[0] is expected:
-        return hit[1]
+    state. ``base`` (the instance's initial state): an app whose expected state is the same as
+    there takes its normalisation from there (most tasks change one app)."""
+    return _normalised_entry(expected, base)[1]
+
+
+def _normalised_entry(state: dict, base: dict | None = None) -> tuple[dict, dict, dict[str, str | None]]:
+    hit = _EXPECTED.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit
     if len(_EXPECTED) > 256:  # two per episode (expected, initial): 64 envs of one process fit
         _EXPECTED.clear()
-    normalised = normalise_world(expected)
-    _EXPECTED[id(expected)] = (expected, normalised)
-    return normalised
+    normalised = normalise_world(state, base=base) if base is not None and base is not state else normalise_world(state)
+    entry = (state, normalised, {})
+    _EXPECTED[id(state)] = entry
+    return entry
 
 
 def declared_keys() -> dict[str, ItemKey]:

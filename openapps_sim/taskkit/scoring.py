@@ -88,9 +88,12 @@ def evaluate(
     operations must appear in it in order. ``reported_infeasible``: the agent called
     ``report_infeasible``, which an infeasible task needs and a feasible one fails with.
     """
-    want, got = normalised_expected(inst.expected), normalise_world(actual, memo=True)
+    # an app the task leaves alone is normalised once, in the initial state
+    initial = normalised_expected(inst.initial)
+    want = normalised_expected(inst.expected, base=inst.initial)
+    got = normalise_world(actual, memo=True, base=inst.initial)
     diff = state_diff(want, got)
-    outside = outside_change(normalised_expected(inst.initial), want, got) if diff else []
+    outside = outside_change(initial, want, got) if diff else []
     if inst.expected_path is not None:
         path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
         if not path.startswith(inst.expected_path):

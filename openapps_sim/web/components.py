@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fasthtml.common import A, Button, Div, Form, Input, Label, P
+from openapps_sim.web.tags import A, Button, Div, Form, Input, Label, P
 
 if TYPE_CHECKING:
     from openapps_sim.appkit import AppContext

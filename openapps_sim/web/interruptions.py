@@ -21,12 +21,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from fasthtml.common import H2, Button, Div, Form, Input, P, Span, to_xml
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from openapps_sim.config.interruptions import CAREFUL_BUTTON, apply_arrival, localized, make_arrival
 from openapps_sim.protocol import REVISION_HEADER
+from openapps_sim.web.tags import H2, Button, Div, Form, Input, P, Span, to_xml
 
 if TYPE_CHECKING:
     from openapps_sim.appkit import AppContext

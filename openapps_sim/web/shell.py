@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fasthtml.common import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
-
 from openapps_sim.protocol import BIDS_HEADER
 from openapps_sim.web.bids import mark_bids
 from openapps_sim.web.interruptions import INTERRUPT_CSS, interruption_layer
+from openapps_sim.web.tags import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 from openapps_sim.web.theme import BASE_CSS, narrow_css
 
 if TYPE_CHECKING:
