@@ -24,12 +24,16 @@ CASES = [
     ("messenger.send_message", "interrupt_mixed"),
     ("shop.checkout", "palette_nord+large_text"),
     ("code_editor.edit_file", "dense"),
+    # a 355 px phone map put the middle of the map on a half pixel: Chromium dropped the pin one
+    # pixel east of where the text backend did (16.5702 vs 16.5698); the map is now even-sized
+    ("maps.drop_pin", "mobile", 1),
 ]
 
 
-@pytest.mark.parametrize("task,variation", CASES)
-def test_text_backend_matches_chromium(task, variation):
-    result = check(task, variation, seed=0)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
+def test_text_backend_matches_chromium(case):
+    task, variation, seed = (*case, 0)[:3]
+    result = check(task, variation, seed=seed)
     assert result.pages >= 2
     assert not result.differences, "\n".join(d.line() for d in result.differences)
     assert result.rewards_equal == 1

@@ -92,18 +92,25 @@ PHONE_WIDTH = 375
 
 
 def map_size(ctx: AppContext) -> tuple[int, int, bool]:
-    """Map width and height in pixels, and whether the side panel goes under the map."""
+    """Map width and height in pixels, and whether the side panel goes under the map. Both are
+    even: a click in the middle of the map (where Playwright clicks) is then the same pixel
+    whether the map starts on a whole or a half pixel, so the pin an agent drops does not depend
+    on sub-pixel layout (and the text backend, which has no layout, drops it where Chromium does)."""
     theme = ctx.theme
     width, height = ctx.config["map_width"], ctx.config["map_height"]
     pad = 12 * theme["spacing"]
     if theme["layout"] == "mobile":
         # a 390 px phone less a desktop browser's 15 px scrollbar, main's padding and the frame
         avail = PHONE_WIDTH - 1.5 * pad - 2 * theme["border_width"]
-        return int(max(260, min(width, avail))), int(min(height, 380)), True
+        return _even(max(260, min(width, avail))), _even(min(height, 380)), True
     avail = theme["content_width"] - 2 * pad
     if avail - width - pad >= 300:
-        return width, height, False
-    return int(max(260, min(width, avail - 4))), height, True
+        return _even(width), _even(height), False
+    return _even(max(260, min(width, avail - 4))), _even(height), True
+
+
+def _even(px: float) -> int:
+    return int(px) // 2 * 2
 
 
 def search_places(ctx: AppContext, query: str, kind: str | None) -> list[dict]:

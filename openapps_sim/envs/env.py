@@ -48,7 +48,7 @@ from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid,
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pagetree import drop_roles, server_marked
 from openapps_sim.envs.pagetree import extract as extract_marked
-from openapps_sim.envs.settle import LEAVING_SCRIPT, settle
+from openapps_sim.envs.settle import LEAVING_SCRIPT, images_loaded, settle
 from openapps_sim.envs.spaces import ActionStrings
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
@@ -329,6 +329,8 @@ class OpenAppsEnv(BrowserEnv):
         for page in list(self.context.pages):
             settle(page, self.guard.allowed, self.action_timeout_ms)
         super()._wait_dom_loaded()
+        for page in list(self.context.pages):
+            images_loaded(page, self.action_timeout_ms)
 
     def close(self) -> None:
         browser, self.browser = self.browser, None

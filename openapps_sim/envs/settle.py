@@ -18,6 +18,7 @@ again from the back-forward cache forgets its note.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -76,3 +77,11 @@ def settle(page: playwright.sync_api.Page, allowed: Callable[[str], bool], timeo
         if time.monotonic() >= deadline or page.is_closed():
             return False
         page.wait_for_timeout(20)
+
+
+def images_loaded(page: playwright.sync_api.Page, timeout_ms: float) -> None:
+    """Wait (at most ``timeout_ms``) for the page's ``load`` event: its images too. Until then
+    Chromium's tree marks the page ``busy=1`` (seen on the map page, whose canvas is an image),
+    an attribute the text backend, which loads no images, never shows."""
+    with contextlib.suppress(playwright.sync_api.Error):
+        page.wait_for_load_state("load", timeout=timeout_ms)
