@@ -27,7 +27,6 @@ KNOWN: list[set[str]] = [
     },
     # each imports the other's private helpers (_Budget, _embed_image, _url_path ...)
     {"openapps_sim.analysis.report.trajectories", "openapps_sim.analysis.report.viewer"},
-    {"openapps_sim.cli.main", "openapps_sim.cli.mcp"},
     {"openapps_sim.envs.text.axtree", "openapps_sim.envs.text.widgets"},
 ]
 

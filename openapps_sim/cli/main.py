@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+from openapps_sim.cli.args import port, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, output_folder
@@ -131,17 +132,6 @@ def _non_negative(text: str) -> int:
     return value
 
 
-def port(text: str) -> int:
-    """A TCP port for --port (0 picks a free one)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a TCP port (0-65535; 0 picks a free one)")
-    return value
-
-
 def positive(text: str) -> int:
     try:
         value = int(text)
@@ -161,12 +151,6 @@ def check_display(args: argparse.Namespace) -> None:
             "there is no display to show a browser on",
             "run under a virtual display: xvfb-run -a openapps ...",
         )
-
-
-def shipped_specs() -> list[str]:
-    import openapps_sim.experiments as experiments
-
-    return sorted(p.stem for p in Path(experiments.__file__).parent.glob("*.yaml"))
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):

@@ -7,7 +7,7 @@ import sys
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from openapps_sim.cli.main import port
+    from openapps_sim.cli.args import port
 
     s = sub.add_parser(
         "mcp",

@@ -110,7 +110,7 @@ def _keep(args: argparse.Namespace):
 
 def gold_source(args: argparse.Namespace, notes: list[str]):
     """The gold episodes the arguments name (a generator), and a label for them."""
-    from openapps_sim.cli.main import shipped_specs
+    from openapps_sim.cli.args import shipped_specs
     from openapps_sim.sweeps import gold
 
     keep = _keep(args)
