@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from openapps_sim.cli.main import build_parser, shipped_specs
+from openapps_sim.cli.args import shipped_specs
+from openapps_sim.cli.main import build_parser
 
 
 def openapps(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 120):

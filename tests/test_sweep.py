@@ -65,7 +65,7 @@ def test_spec_expands_axes_and_globs(tmp_path):
 
 
 def test_shipped_specs_validate():
-    from openapps_sim.cli.main import shipped_specs
+    from openapps_sim.cli.args import shipped_specs
 
     names = shipped_specs()
     assert {"demo", "paper", "multistep", "oracle_packs", "oracle_decisions"} <= set(names)

@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from openapps_sim.cli.args import port, shipped_specs
+from openapps_sim.cli.args import non_negative, port, positive, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, output_folder
@@ -122,26 +122,6 @@ def cmd_gallery(args: argparse.Namespace) -> int:
     return 0
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
-
-
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
-    return value
-
-
 def check_display(args: argparse.Namespace) -> None:
     """--headed needs a display: say how to get one instead of failing deep in the browser."""
     if getattr(args, "headed", False) and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -176,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
     s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
-    s.add_argument("--seed", type=_non_negative, default=0, help="world seed (generated content, ids)")
+    s.add_argument("--seed", type=non_negative, default=0, help="world seed (generated content, ids)")
     s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
     s.add_argument("--host", default="127.0.0.1", help="address to bind")
     s.add_argument(
@@ -198,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"], help="what to do")
     s.add_argument("expression", nargs="?", default="default", help="for show: a pack expression")
     s.add_argument("--n", type=positive, default=10, help="for sample: how many packs to write")
-    s.add_argument("--seed", type=_non_negative, default=0, help="for sample: the first generated seed")
+    s.add_argument("--seed", type=non_negative, default=0, help="for sample: the first generated seed")
     s.add_argument("--out", default="sampled-packs", help="for sample: the folder to write the packs to")
     s.add_argument("--check", action="store_true", help="for sample: validate every written pack")
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="for show: override one value")
@@ -207,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("tasks", help="list the task families and their distinct instances")
     s.add_argument(
         "--seeds",
-        type=_non_negative,
+        type=non_negative,
         default=0,
         help="also count distinct instances over seeds 0..N-1 (100 takes about half a minute of CPU; "
         "default: 0, not counted)",
@@ -225,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
     s.add_argument("--task", required=True, help="a task family id (openapps tasks lists them)")
     s.add_argument("--variation", default="default", help="pack expression of the app version")
-    s.add_argument("--seed", type=_non_negative, default=0, help="task seed (which instance)")
+    s.add_argument("--seed", type=non_negative, default=0, help="task seed (which instance)")
     s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
     s.add_argument(

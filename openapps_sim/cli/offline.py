@@ -8,29 +8,10 @@ import fnmatch
 import sys
 from pathlib import Path
 
+from openapps_sim.cli.args import non_negative, positive
 from openapps_sim.errors import ConfigError
 
 MODE_CHOICES = {"goal": ("goal",), "steps": ("steps",), "both": ("goal", "steps")}
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
 
 
 def add_parser(sub) -> None:
@@ -59,7 +40,7 @@ def add_parser(sub) -> None:
     s.add_argument(
         "--seeds",
         nargs="+",
-        type=_non_negative,
+        type=non_negative,
         default=None,
         help="only these task seeds (default: all; with no GOLD: 0)",
     )
@@ -69,7 +50,7 @@ def add_parser(sub) -> None:
         default="both",
         help="goal: the goal only; steps: the goal plus a short instruction per step; both",
     )
-    s.add_argument("--limit", type=_positive, default=None, help="score at most this many gold episodes (default: all)")
+    s.add_argument("--limit", type=positive, default=None, help="score at most this many gold episodes (default: all)")
     s.add_argument("--out", default=None, help="folder for offline.json and offline.md (default: runs/offline-<agent>)")
     s.add_argument("--quiet", action="store_true", help="no line per episode (default: off)")
     s.set_defaults(func=cmd_offline)
