@@ -5,8 +5,7 @@
 * owns one isolated world on the process's app server (its own variation, state, event log
   and origin), so envs of one process never share state;
 * shares one warm Chromium with the other envs of its process and gives each episode a fresh
-  browser context (no cookie, storage or history leaks), instead of relaunching two browsers
-  per episode;
+  browser context (no cookie, storage or history leaks), not two new browsers per episode;
 * keeps the browser inside the world's origin (:mod:`openapps_sim.envs.guard`) and takes
   screenshots that leave the viewport alone (:mod:`openapps_sim.envs.extract`);
 * replaces BrowserGym's chat window (a second Chromium) with an in-memory message list that
@@ -323,9 +322,8 @@ class OpenAppsEnv(BrowserEnv):
         return self.post_step(info)
 
     def _wait_dom_loaded(self) -> None:
-        """BrowserGym's wait for ``domcontentloaded``, after the page load an action started
-        has replaced the document (:mod:`openapps_sim.envs.settle`): the step is validated
-        and observed after what the action did, never before."""
+        """BrowserGym's wait, after the page load an action started has replaced the document
+        (:mod:`openapps_sim.envs.settle`), and for its images: validated after the action."""
         for page in list(self.context.pages):
             settle(page, self.guard.allowed, self.action_timeout_ms)
         super()._wait_dom_loaded()

@@ -4,15 +4,13 @@ Chromium's accessibility tree changes with a handful of computed properties: ``d
 (``none`` removes a subtree; block or inline decides which containers are kept and where
 names get spaces), ``visibility``, ``text-transform`` (names read transformed text),
 ``white-space`` (how text collapses) and ``list-style-type`` (list markers). This module
-parses a page's style sheet once (cached by its text), keeps the rules that set one of those
-properties or a custom property, and computes them per element with the cascade: media
-queries against the viewport width, specificity, source order, inheritance and ``var()``.
+parses a style sheet once (cached by its text), keeps the rules that set those properties or a
+custom property, and computes them per element with the cascade: media queries against the
+viewport width, specificity, source order, inheritance and ``var()``.
 
-Selectors supported: type, ``*``, ``.class``, ``#id``, attribute selectors, ``:root``,
-``:first-child``, ``:last-child``, ``:not(<compound>)``, ``:focus`` and descendant, child
-and sibling combinators; ``:hover`` and ``:active`` never match (no pointer rests on a text
-page). A selector using anything else is counted in :data:`UNSUPPORTED` and never matches.
-"""
+Selectors: type, ``*``, ``.class``, ``#id``, attributes, ``:root``, ``:first-child``,
+``:last-child``, ``:not(<compound>)``, ``:focus``, descendant, child and sibling combinators;
+``:hover``/``:active`` never match (no pointer); anything else never matches (:data:`UNSUPPORTED`)."""
 
 from __future__ import annotations
 
