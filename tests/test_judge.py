@@ -256,7 +256,7 @@ def test_a_failing_model_service_stops_with_one_message_and_the_rerun_goes_on(re
         code, _, _, err = _judge(args, capsys)
         assert code == 3, err
         assert "HTTP 503" in err and "3 verdicts are kept" in err and "run the same command again" in err
-        assert "Traceback" not in err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
         assert len((tmp_path / "stop" / "judge.jsonl").read_text(encoding="utf-8").splitlines()) == 3
         server.failures.clear()
         before = len(server.requests)

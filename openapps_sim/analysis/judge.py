@@ -135,6 +135,29 @@ def calibration(episodes: list[dict], verdicts: list[dict]) -> dict[str, Any]:
     return {"success": _grouped(success, SUCCESS_GROUPS), "milestones": _grouped(milestones, MILESTONE_GROUPS)}
 
 
+def judge_result(
+    results: str, judge: dict, max_prompt_chars: int, episodes: list[dict], verdicts: list[dict], notes: list[str]
+) -> dict[str, Any]:
+    """``judge.json``: the judge, the counts of what it was asked and the calibration."""
+    truth = {ep["episode_id"] for ep in episodes}
+    judged = [v for v in verdicts if v["episode_id"] in truth]
+    return {
+        "results": results,
+        "judge": judge,
+        "max_prompt_chars": max_prompt_chars,
+        "episodes": len(episodes),
+        "verdicts": len(judged),
+        "unparseable": sum(1 for v in judged if v["unparseable"]),
+        "reasked": sum(1 for v in judged if v["reasked"]),
+        "truncated": sum(1 for v in judged if v["steps_left_out"] or v["observations_cut"]),
+        "tokens": {
+            k: sum((v.get("tokens") or {}).get(k, 0) for v in judged) for k in ("prompt_tokens", "completion_tokens")
+        },
+        "summary": calibration(episodes, judged),
+        "notes": notes,
+    }
+
+
 # -- tables and files ---------------------------------------------------------------------------
 
 COLUMNS = ("n", "accuracy", "precision", "recall", "f1", "base_rate", "tp", "fp", "fn", "tn", "no_verdict")

@@ -72,7 +72,7 @@ def _line(n: int, row: dict, truth: dict) -> str:
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    from openapps_sim.analysis.judge import calibration, judgeable_episodes, text_table, write_judge
+    from openapps_sim.analysis.judge import judge_result, judgeable_episodes, text_table, write_judge
     from openapps_sim.cli.run import output_folder
     from openapps_sim.sweeps.judge import VERDICTS, Judge, JudgeSettings, judge_episodes, read_verdicts
     from openapps_sim.sweeps.judgeprompt import MIN_PROMPT_CHARS
@@ -106,27 +106,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
         judge_episodes(judge, _pending(results, episodes, done, args.limit, notes), out, progress)
     except InfrastructureError as e:
         raise InfrastructureError(
-            f"{e}\n{len(done) + len(new)} verdicts are kept in {out / VERDICTS}; run the same command again to judge the rest"
+            f"{e}; {len(done) + len(new)} verdicts are kept in {out / VERDICTS}; run the same command again to judge the rest"
         ) from None
     verdicts += new
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    judged = [v for v in verdicts if v["episode_id"] in truth]
-    result = {
-        "results": str(results),
-        "judge": judge.identity,
-        "max_prompt_chars": args.max_prompt_chars,
-        "episodes": len(episodes),
-        "verdicts": len(judged),
-        "unparseable": sum(1 for v in judged if v["unparseable"]),
-        "reasked": sum(1 for v in judged if v["reasked"]),
-        "truncated": sum(1 for v in judged if v["steps_left_out"] or v["observations_cut"]),
-        "tokens": {
-            k: sum((v.get("tokens") or {}).get(k, 0) for v in judged) for k in ("prompt_tokens", "completion_tokens")
-        },
-        "summary": calibration(episodes, judged),
-        "notes": notes,
-    }
+    result = judge_result(str(results), judge.identity, args.max_prompt_chars, episodes, verdicts, notes)
     print(
         f"\njudged {result['verdicts']} of {result['episodes']} episodes ({len(new)} now); "
         f"{result['unparseable']} unreadable replies, {result['reasked']} asked again; in %"
