@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import yaml
 
 from openapps_sim.cli.main import main
 from openapps_sim.sweeps.judgeprompt import MIN_PROMPT_CHARS, SYSTEM, build_prompt, parse_verdict
@@ -31,14 +32,18 @@ TASKS = ["todo.add_item", "messenger.send_message", "shop.add_to_cart", "calenda
 def results(tmp_path_factory) -> Path:
     """A real sweep: the oracle and the random agent, four families, two app versions."""
     root = tmp_path_factory.mktemp("judged")
-    spec = root / "small.yaml"
-    spec.write_text(
-        f"name: small\nagents: [oracle, random]\ntasks: {json.dumps(TASKS)}\n"
-        "variations: [default, german]\nseeds: 1\nworkers: 1\nbackends: [text]\n",
-        encoding="utf-8",
-    )
+    spec = {
+        "name": "small",
+        "agents": ["oracle", "random"],
+        "tasks": TASKS,
+        "variations": ["default", "german"],
+        "seeds": 1,
+        "workers": 1,
+        "backends": ["text"],
+    }
+    (root / "small.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
     out = root / "runs"
-    assert main(["sweep", str(spec), "--out", str(out), "--quiet", "--no-report"]) == 0
+    assert main(["sweep", str(root / "small.yaml"), "--out", str(out), "--quiet", "--no-report"]) == 0
     return out
 
 

@@ -23,7 +23,6 @@ apart (``no_verdict``) and left out of the matrix.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -215,9 +214,12 @@ def markdown(result: dict) -> str:
 
 
 def write_judge(out: Path, result: dict) -> tuple[Path, Path]:
-    """``judge.json`` (the summary) and ``judge.md`` in ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    js, md = out / "judge.json", out / "judge.md"
-    js.write_text(json.dumps(result, indent=1, ensure_ascii=False, default=str), encoding="utf-8")
-    md.write_text(markdown(result), encoding="utf-8")
-    return js, md
+    """``judge.json`` (the summary) and ``judge.md`` in ``out``, each replaced whole."""
+    from openapps_sim.sweeps.store import write_json_atomic
+
+    write_json_atomic(out / "judge.json", result)
+    md = out / "judge.md"
+    tmp = md.with_suffix(".md.tmp")
+    tmp.write_text(markdown(result), encoding="utf-8")
+    tmp.replace(md)
+    return out / "judge.json", md
