@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -185,6 +186,21 @@ def test_the_calibration_counts_a_prompt_reading_judge_exactly(results, tmp_path
     assert {v["episode_id"]: v["success"] for v in lines} == {i: e["success"] for i, e in expected.items()}
     assert all(v["reason"].startswith("read ") and v["reply"].startswith("{") for v in lines)
     assert "success: overall" in printed and "# Judge calibration: judge-model" in (out / "judge.md").read_text()
+    # the judge never sees what only the full-state check knows
+    for prompt in judge.prompts:
+        assert "whole state equals the expected state" not in prompt and "change(s) in this episode" not in prompt
+
+
+def test_a_folder_of_run_folders_is_judged_into_its_own_judge_folder(results, tmp_path, capsys):
+    parent = tmp_path / "runs"
+    shutil.copytree(results, parent / "one")
+    with FakeLLMServer(default='{"success": true}') as server:
+        config = _config(tmp_path, server)
+        assert main(["judge", str(parent), "--agent-config", str(config), "--limit", "2", "--quiet"]) == 0
+    out = parent / f"judge-{config.stem}"
+    result = json.loads((out / "judge.json").read_text(encoding="utf-8"))
+    assert result["episodes"] == 16 and result["verdicts"] == 2 and len(server.requests) == 2
+    assert "judged 2 of 16 episodes" in capsys.readouterr().out
 
 
 def test_a_judge_that_always_says_success_has_the_base_rate_as_precision(results, tmp_path, capsys):
