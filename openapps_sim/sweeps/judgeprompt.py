@@ -43,11 +43,12 @@ REASK = (
 STEP_FIELD_CHARS = {"reasoning": 300, "action": 500, "error": 300}
 """Each step's reasoning, action and error are cut to these many characters."""
 MIN_OBSERVATION_CHARS = 200
-"""Below this share of the bound a step's page text is left out (with a marker) instead of cut."""
+"""A page with less room than this is left out (with a marker) instead of cut."""
 MIN_PROMPT_CHARS = 4000
 """The smallest bound :func:`build_prompt` accepts (``--max-prompt-chars``)."""
 
 LEFT_OUT = "[page text left out to fit the prompt]"
+STEPS_MARKER_ROOM = 120  # room kept for the "[... steps i to j left out ...]" line
 _TRUE = {"true", "yes", "y", "success", "successful", "succeeded", "reached", "done", "completed", "1"}
 _FALSE = {"false", "no", "n", "failure", "failed", "fail", "not reached", "unreached", "not done", "0"}
 
@@ -108,11 +109,10 @@ def _kept_steps(sizes: list[int], budget: int) -> tuple[list[int], int]:
     front, back = [], []
     used = 0
     i, j = 0, len(sizes) - 1
-    marker = 120  # room for the "left out" line
     while i <= j:
         k = i if len(front) <= len(back) else j
         need = sizes[k]
-        if used + need + (marker if i < j else 0) > budget:
+        if used + need + (STEPS_MARKER_ROOM if i < j else 0) > budget:
             break
         used += need
         if k == i:
@@ -157,7 +157,7 @@ def build_prompt(goal: str, steps: list[dict], milestones: list[str], max_chars:
     wrapper = len("\nPage content:\n")
     reserve = len(LEFT_OUT) + wrapper  # every page gets at least room for its marker
     kept, left_out = _kept_steps([len(h) + 2 + reserve for h in headers], budget)
-    used = sum(len(headers[k]) + 2 for k in kept) + (120 if left_out else 0)
+    used = sum(len(headers[k]) + 2 for k in kept) + (STEPS_MARKER_ROOM if left_out else 0)
     pages = [str(steps[k].get("observation") or "") for k in kept]
     allowance = _allot([max(0, len(p) + wrapper - reserve) for p in pages], budget - used - reserve * len(pages))
     blocks, cut = [], 0
