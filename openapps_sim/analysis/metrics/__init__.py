@@ -30,7 +30,7 @@ Missing values in grouping columns (an unset temperature) form their own group: 
 silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
-``reliability``, ``rates``, ``axes``, ``robustness``, ``progress``, ``paper`` (the OpenApps
+``reliability``, ``rates``, ``axes``, ``robustness`` (RSR, interruptions, perception drift), ``progress``, ``paper`` (the OpenApps
 paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, paired versions),
 ``completion`` (termination modes: declarations, premature stops, overruns)); everything public is importable from here.
 """
@@ -96,6 +96,7 @@ from openapps_sim.analysis.metrics.robustness import (
     interrupting_versions,
     interruption_breakdown,
     interruption_rows,
+    perception_drift,
     robust_success_rate,
     rsr_by_buttons,
     rsr_table,
@@ -181,6 +182,7 @@ __all__ = [
     "loop_rates",
     "mean_absolute_deviation",
     "pass_at_k",
+    "perception_drift",
     "pass_hat_k",
     "pass_k",
     "pass_k_summary",
