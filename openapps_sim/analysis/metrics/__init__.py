@@ -30,9 +30,11 @@ Missing values in grouping columns (an unset temperature) form their own group: 
 silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
-``reliability``, ``rates``, ``axes``, ``robustness`` (RSR, interruptions, perception drift), ``progress``, ``paper`` (the OpenApps
-paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, paired versions),
-``completion`` (termination modes: declarations, premature stops, overruns)); everything public is importable from here.
+``reliability``, ``rates``, ``axes``, ``robustness`` (RSR, interruptions, perception drift),
+``progress``, ``paper`` (the OpenApps paper's tables with intervals over tasks), ``breaks``
+(rollups, loop kinds, paired versions), ``completion`` (termination modes: declarations,
+premature stops, overruns), ``categories`` (success by task category and by SimuWoB's classes));
+everything public is importable from here.
 """
 
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
@@ -53,6 +55,12 @@ from openapps_sim.analysis.metrics.breaks import (
     rollup_columns,
     rollups,
     variation_kind,
+)
+from openapps_sim.analysis.metrics.categories import (
+    SIMUWOB_CLASSES,
+    category_success,
+    simuwob_class,
+    with_classes,
 )
 from openapps_sim.analysis.metrics.completion import COMPLETION_COLUMNS, completion_summary, terminations
 from openapps_sim.analysis.metrics.paper import (
@@ -125,6 +133,10 @@ from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
 from openapps_sim.taskkit.progress import wlcs
 
 __all__ = [
+    "SIMUWOB_CLASSES",
+    "category_success",
+    "simuwob_class",
+    "with_classes",
     "COMPLETION_COLUMNS",
     "completion_summary",
     "terminations",
