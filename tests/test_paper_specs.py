@@ -37,7 +37,7 @@ def test_fig_9_sweeps_the_temperature_of_two_llm_agents_from_their_configs():
 
 
 def test_table_8_mixes_versions_across_apps():
-    spec = load_spec("combinations")
+    spec = load_spec("mixed_versions")
     assert {"default", "dark_theme", "german"} < set(spec.variations)
     assert {"mix_dark_default", "mix_english_german", "mix_dark_german"} < set(spec.variations)
     assert len(spec.tasks) * len(spec.seeds) == 12, "the paper's twelve tasks"
@@ -51,7 +51,7 @@ def test_table_10_has_popular_fonts_palettes_and_languages():
     assert set(spec.variations) <= set(list_packs())
 
 
-@pytest.mark.parametrize("name", ["resolution", "combinations", "popular"])
+@pytest.mark.parametrize("name", ["resolution", "mixed_versions", "popular"])
 def test_a_slice_runs_with_the_oracle_on_the_text_backend(tmp_path, name):
     spec = load_spec(name, {"agents": ["oracle"], "seeds": [0], "backends": ["text"]})
     out = tmp_path / name
