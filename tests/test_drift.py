@@ -100,3 +100,22 @@ def test_drift_is_the_same_on_chromium(worker):
         text, chromium = _run(worker, agent), _run(worker, agent, backend="chromium")
         assert _flags(chromium) == _flags(text), agent
         assert chromium.record["stale_actions"] == text.record["stale_actions"], agent
+
+
+def test_the_report_shows_drift_next_to_rsr_and_marks_stale_steps(tmp_path):
+    from openapps_sim.analysis.report import write_report
+    from openapps_sim.sweeps.spec import load_spec
+    from openapps_sim.sweeps.sweep import run_sweep
+
+    spec_path = tmp_path / "drift.yaml"
+    spec_path.write_text(
+        f"agents: [oracle, '{STALE}']\ntasks: [todo.add_item]\nvariations: [default, interrupt_crash]\n"
+        "seeds: [1]\nbackends: [text]\n"
+    )
+    out = tmp_path / "out"
+    run_sweep(load_spec(spec_path), out, workers=1, progress=False)
+    md_path, html_path = write_report(out)
+    md, html = md_path.read_text(encoding="utf-8"), html_path.read_text(encoding="utf-8")
+    assert f"| {STALE} | interrupt_crash |" in md and "100.0% of 1 (3 stale) |" in md
+    assert "| oracle | interrupt_crash |" in md and "0.0% of 1 (0 stale) |" in md
+    assert html.count(">stale target<") == 3, "each stale step is marked in the trajectory viewer"
