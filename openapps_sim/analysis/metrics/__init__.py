@@ -30,9 +30,11 @@ Missing values in grouping columns (an unset temperature) form their own group: 
 silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
-``reliability``, ``rates``, ``axes``, ``robustness``, ``progress``, ``paper`` (the OpenApps
-paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, paired versions),
-``completion`` (termination modes: declarations, premature stops, overruns)); everything public is importable from here.
+``reliability``, ``rates``, ``axes``, ``robustness`` (RSR, interruptions, perception drift),
+``progress``, ``paper`` (the OpenApps paper's tables with intervals over tasks), ``breaks``
+(rollups, loop kinds, paired versions), ``completion`` (termination modes: declarations,
+premature stops, overruns), ``categories`` (success by task category and by SimuWoB's classes));
+everything public is importable from here.
 """
 
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
@@ -53,6 +55,12 @@ from openapps_sim.analysis.metrics.breaks import (
     rollup_columns,
     rollups,
     variation_kind,
+)
+from openapps_sim.analysis.metrics.categories import (
+    SIMUWOB_CLASSES,
+    category_success,
+    simuwob_class,
+    with_classes,
 )
 from openapps_sim.analysis.metrics.completion import COMPLETION_COLUMNS, completion_summary, terminations
 from openapps_sim.analysis.metrics.paper import (
@@ -96,6 +104,7 @@ from openapps_sim.analysis.metrics.robustness import (
     interrupting_versions,
     interruption_breakdown,
     interruption_rows,
+    perception_drift,
     robust_success_rate,
     rsr_by_buttons,
     rsr_table,
@@ -124,6 +133,10 @@ from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
 from openapps_sim.taskkit.progress import wlcs
 
 __all__ = [
+    "SIMUWOB_CLASSES",
+    "category_success",
+    "simuwob_class",
+    "with_classes",
     "COMPLETION_COLUMNS",
     "completion_summary",
     "terminations",
@@ -181,6 +194,7 @@ __all__ = [
     "loop_rates",
     "mean_absolute_deviation",
     "pass_at_k",
+    "perception_drift",
     "pass_hat_k",
     "pass_k",
     "pass_k_summary",
