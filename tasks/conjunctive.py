@@ -11,7 +11,7 @@ from __future__ import annotations
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _free_titles, day_text
 from openapps_sim.tasks.decide_calendar import SLOTS
-from openapps_sim.tasks.hierarchy import days_ahead, new_event, open_day
+from openapps_sim.tasks.hierarchy import days_ahead, new_event, open_day, three
 from openapps_sim.tasks.hierarchy_multi import BUDGETS, price_shown
 from openapps_sim.tasks.multistep import make_family
 from openapps_sim.tasks.picks import add_this_product, find_product, set_field, unique_products
@@ -47,11 +47,8 @@ class OpenWithoutNotes(OneOfThree):
     description = "Of three named todos, mark done the one that is still open and has no notes (yes/no attributes)."
 
     def sample(self, state, config, rng):
-        items = unique_items(state)
-        if len(items) < 3:
-            raise Infeasible("fewer than three todo items with unique titles")
         params = self.roles(rng)
-        chosen = dict(zip(ROLES, rng.sample(items, 3), strict=True))
+        chosen = dict(zip(ROLES, three(rng, unique_items(state), "todo items with unique titles"), strict=True))
         done = {chosen["target"]["id"]: False, chosen["miss_first"]["id"]: True, chosen["miss_second"]["id"]: False}
         for key, role in zip("abc", params["order"], strict=True):
             params.update({f"{key}_id": chosen[role]["id"], key: chosen[role]["title"]})
@@ -94,16 +91,14 @@ class TimedWithoutLocation(OneOfThree):
     )
 
     def sample(self, state, config, rng):
-        titles = _free_titles(state, config)
-        if len(titles) < 3:
-            raise Infeasible("fewer than three new event titles")
+        titles = three(rng, _free_titles(state, config), "new event titles")
         (day,), _ = days_ahead(state, config, rng, [True], [])
         params = self.roles(rng)
         first = state["calendar"]["next_id"]
         times = sorted(rng.sample(SLOTS, 3))
         where = rng.choice(words(config, "calendar.new_locations"))
         events = []
-        for i, (role, title) in enumerate(zip(params["order"], rng.sample(titles, 3), strict=True)):
+        for i, (role, title) in enumerate(zip(params["order"], titles, strict=True)):
             events.append({"id": f"e{first + i}", "title": title, "date": day,
                            "time": "" if role == "miss_first" else times[i],
                            "location": where if role == "miss_second" else ""})  # fmt: skip

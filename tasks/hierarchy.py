@@ -39,9 +39,9 @@ class FallbackChain(BranchingFamily):
 
     structure = "hierarchical"
     levels = 3
-    #: the app each level's condition is read in (for milestones)
+    #: the app each level's condition is read in, and the app each leaf's action changes (for the
+    #: milestones of a cross-app chain; a single-app chain leaves them empty)
     condition_apps: tuple[str, ...] = ()
-    #: the app each leaf's action changes
     action_apps: tuple[str, ...] = ()
 
     def draw(self, state: dict, config: dict, rng, holds: list[bool]) -> dict:
@@ -80,6 +80,8 @@ class FallbackChain(BranchingFamily):
         return dict(zip(LEAVES, self.leaf_ops(params), strict=True))
 
     def milestone_apps(self, params):
+        if not self.action_apps:  # a single-app chain
+            return tuple(self.apps)
         k = self.leaf(params)
         apps = [*self.condition_apps[: min(k + 1, self.levels)], self.action_apps[k]]
         return tuple(dict.fromkeys(a for a in apps if a != "start"))
@@ -142,6 +144,13 @@ def waiting_params(state: dict, config: dict, rng, contact: dict, theirs: bool, 
             "earlier": f"{mine} {words(config, 'messenger.earlier')}"}  # fmt: skip
 
 
+def three(rng, pool: list, what: str) -> list:
+    """Three distinct entries of ``pool``, drawn (:class:`Infeasible` when it has fewer)."""
+    if len(pool) < 3:
+        raise Infeasible(f"fewer than three {what}")
+    return rng.sample(pool, 3)
+
+
 def new_event(state: dict, **fields) -> None:
     """Add an event the way the app does (``apps/calendar/model.py``)."""
     raw = {"title": "", "date": "", "time": "", "description": "", "location": "", "invitees": []}
@@ -173,18 +182,13 @@ class FirstDoneTodo(FallbackChain):
     id = "todo.first_done_chain"
     apps = ("todo",)
     max_steps = 10
-    condition_apps = ("todo", "todo", "todo")
-    action_apps = ("todo", "todo", "todo", "todo")
     description = (
         "Three todos in order: delete the first of them that is done; if none is, add a new todo "
         "(three levels of decision)."
     )
 
     def draw(self, state, config, rng, holds):
-        items = unique_items(state)
-        if len(items) < 3:
-            raise Infeasible("fewer than three todo items with unique titles")
-        a, b, c = rng.sample(items, 3)
+        a, b, c = three(rng, unique_items(state), "todo items with unique titles")
         titles = {i["title"].casefold() for i in state["todo"]["items"]}
         new = pick(rng, [t for t in words(config, "todo.new_items") if t.casefold() not in titles], "new todo")
         fixed = {x["id"]: h for x, h in zip((a, b, c), holds, strict=True)}
@@ -222,8 +226,6 @@ class FirstFreeDay(FallbackChain):
     id = "calendar.first_free_day"
     apps = ("calendar",)
     max_steps = 36
-    condition_apps = ("calendar", "calendar", "calendar")
-    action_apps = ("calendar", "calendar", "calendar", "calendar")
     description = (
         "Add an event on the first of three days that has nothing planned; if none is free, on a fourth day "
         "(three levels of decision)."
@@ -262,22 +264,18 @@ class FirstWaitingContact(FallbackChain):
     id = "messenger.first_waiting_chain"
     apps = ("messenger",)
     max_steps = 16
-    condition_apps = ("messenger", "messenger", "messenger")
-    action_apps = ("messenger", "messenger", "messenger", "messenger")
     description = (
         "Three contacts in order: reply to the first of them who wrote the last message of our chat; if none "
         "did, send the first one a nudge (three levels of decision)."
     )
 
     def draw(self, state, config, rng, holds):
-        pool = _with_chat(state)
-        if len(pool) < 3:
-            raise Infeasible("fewer than three contacts with a conversation")
+        people = three(rng, _with_chat(state), "contacts with a conversation")
         texts = words(config, "messenger.new_messages")
         reply = _fresh_text(rng, state["messenger"], texts)
         nudge = _fresh_text(rng, state["messenger"], [t for t in texts if t != reply])
         params = {"reply": reply, "nudge": nudge}
-        for key, c, theirs in zip("abc", rng.sample(pool, 3), holds, strict=True):
+        for key, c, theirs in zip("abc", people, holds, strict=True):
             wait = waiting_params(state, config, rng, c, theirs, [reply, nudge])
             params.update({f"{key}_{k}": v for k, v in wait.items()}, **{key: c["name"]})
         return params

@@ -72,8 +72,6 @@ class PriceFallback(FallbackChain):
     id = "shop.price_fallback"
     apps = ("shop",)
     max_steps = 30
-    condition_apps = ("shop", "shop", "shop")
-    action_apps = ("shop", "shop", "shop", "shop")
     description = (
         "Three products in order: add one of the first that costs less than a budget; if none does, one of a "
         "fourth product (three levels of decision)."
