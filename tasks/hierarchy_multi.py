@@ -131,10 +131,9 @@ class ErrandChain(FallbackChain):
     def draw(self, state, config, rng, holds):
         item = pick(rng, unique_items(state), "todo item")
         cfg = config["shop"]
-        pid = pick(rng, unique_products(cfg), "product with a unique name")
-        lines = [] if holds[1] else [ln for ln in cart_lines(state, config, rng, 1, 2) if ln["product_id"] != pid]
-        if not holds[1] and not lines:
-            raise Infeasible("no cart line besides the named product")
+        lines = [] if holds[1] else cart_lines(state, config, rng, 1, 2)
+        in_cart = {ln["product_id"] for ln in lines}
+        pid = pick(rng, [p for p in unique_products(cfg) if p not in in_cart], "product with a unique name")
         titles = _free_titles(state, config)
         title = pick(rng, titles, "new event title")
         (day,), blockers = days_ahead(state, config, rng, [holds[2]], [t for t in titles if t != title])
@@ -206,11 +205,11 @@ class EveningChain(FallbackChain):
     )
 
     def draw(self, state, config, rng, holds):
-        contact = pick(rng, _with_chat(state), "contact with a conversation")
-        cant = words(config, "multi.cant_make_dinner")
-        dinner = words(config, "multi.dinner_with").format(name=contact["name"].split()[0])
-        if dinner.casefold() in {e["title"].casefold() for e in state["calendar"]["events"]}:
-            raise Infeasible("the dinner is in the calendar already")
+        taken = {e["title"].casefold() for e in state["calendar"]["events"]}
+        dinner_with = lambda c: words(config, "multi.dinner_with").format(name=c["name"].split()[0])  # noqa: E731
+        free = [c for c in _with_chat(state) if dinner_with(c).casefold() not in taken]
+        contact = pick(rng, free, "contact with a conversation and no dinner planned")
+        cant, dinner = words(config, "multi.cant_make_dinner"), dinner_with(contact)
         (day,), blockers = days_ahead(state, config, rng, [holds[0]], _free_titles(state, config))
         item = pick(rng, unique_items(state), "todo item")
         return {"date": day, "blockers": blockers, "dinner": dinner, "cant": cant, "id": item["id"],
