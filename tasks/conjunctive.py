@@ -11,7 +11,7 @@ from __future__ import annotations
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _free_titles, day_text
 from openapps_sim.tasks.decide_calendar import SLOTS
-from openapps_sim.tasks.hierarchy import days_ahead, new_event, open_day, three
+from openapps_sim.tasks.hierarchy import days_ahead, new_event, open_day, read_app, three
 from openapps_sim.tasks.hierarchy_multi import BUDGETS, price_shown
 from openapps_sim.tasks.multistep import make_family
 from openapps_sim.tasks.picks import add_this_product, find_product, set_field, unique_products
@@ -79,6 +79,14 @@ class OpenWithoutNotes(OneOfThree):
                 yield ui.click(f"todo-toggle-{iid}")
                 return
 
+    def solve_api(self, params, api):
+        items = {i["id"]: i for i in (yield from read_app(api, "todo")).get("items", [])}
+        for k in "abc":
+            item = items.get(params[f"{k}_id"], {"done": True})
+            if not item["done"] and not item.get("notes"):
+                yield api.call("todo", "toggle_item", id=item["id"])
+                return
+
 
 @family
 class TimedWithoutLocation(OneOfThree):
@@ -134,6 +142,12 @@ class TimedWithoutLocation(OneOfThree):
                 yield ui.click(f"calendar-delete-{testid.removeprefix('calendar-event-')}")
                 return
 
+    def solve_api(self, params, api):
+        for ev in (yield from read_app(api, "calendar")).get("events", []):
+            if ev["date"] == params["date"] and ev["time"] and not ev["location"]:
+                yield api.call("calendar", "delete_event", id=ev["id"])
+                return
+
 
 @family
 class CheapInColour(OneOfThree):
@@ -185,6 +199,14 @@ class CheapInColour(OneOfThree):
             offered = [t.strip() for t in testid_text_parts(obs or {}).get("shop-option-colour", [])]
             if price is not None and price < params["budget"] and params["colour_name"] in offered:
                 yield from add_this_product(ui, {"colour": params["colour"]}, 1)
+                return
+
+    def solve_api(self, params, api):
+        for k in "abc":
+            found = api.result((yield api.call("shop", "find_products", query=params[k]))) or []
+            p = next((p for p in found if p["id"] == params[f"{k}_id"]), None)
+            if p and p["price"] < params["budget"] and params["colour"] in p["options"].get("colour", []):
+                yield api.call("shop", "add_to_cart", product_id=p["id"], options=[f"colour={params['colour']}"], qty=1)
                 return
 
 

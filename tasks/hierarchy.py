@@ -62,6 +62,14 @@ class FallbackChain(BranchingFamily):
     def act(self, leaf: int, params: dict, ui) -> Iterator:
         raise NotImplementedError
 
+    def check_api(self, level: int, params: dict, api) -> Iterator:
+        """Condition ``level`` read from the apps' data (a generator returning True / False)."""
+        raise NotImplementedError
+
+    def leaf_call(self, leaf: int, params: dict) -> tuple[str, str, dict]:
+        """The leaf's action as one app tool call: (app, tool, arguments)."""
+        raise NotImplementedError
+
     @staticmethod
     def leaf(params: dict) -> int:
         return LEAVES.index(params["branch"])
@@ -92,6 +100,40 @@ class FallbackChain(BranchingFamily):
                 yield from self.act(level, params, ui)
                 return
         yield from self.act(self.levels, params, ui)
+
+    def solve_api(self, params, api):
+        """The same decisions read from the apps' data, then the leaf's one tool call."""
+        leaf = self.levels
+        for level in range(self.levels):
+            if (yield from self.check_api(level, params, api)):
+                leaf = level
+                break
+        app, tool, args = self.leaf_call(leaf, params)
+        yield api.call(app, tool, **args)
+
+
+# -- readers of the apps' data (the API path) ----------------------------------------------------
+def read_app(api, app: str) -> Iterator:
+    """``<app>.read()``: the app's data."""
+    return api.result((yield api.read(app))) or {}
+
+
+def todo_done_api(api, iid: str) -> Iterator:
+    items = (yield from read_app(api, "todo")).get("items", [])
+    return any(i["id"] == iid and i["done"] for i in items)
+
+
+def day_free_api(api, iso: str) -> Iterator:
+    return not any(e["date"] == iso for e in (yield from read_app(api, "calendar")).get("events", []))
+
+
+def waiting_api(api, cid: str) -> Iterator:
+    chat = (yield from read_app(api, "messenger")).get("conversations", {}).get(cid) or []
+    return bool(chat) and chat[-1]["sender"] == cid
+
+
+def send_call(cid: str, text: str) -> tuple[str, str, dict]:
+    return "messenger", "send_message", {"contact": cid, "text": text}
 
 
 # -- page readers ---------------------------------------------------------------------------------
@@ -213,6 +255,14 @@ class FirstDoneTodo(FallbackChain):
     def check(self, level, params, ui):
         return (yield from todo_is_done(ui, params["abc"[level] + "_id"]))
 
+    def check_api(self, level, params, api):
+        return (yield from todo_done_api(api, params["abc"[level] + "_id"]))
+
+    def leaf_call(self, leaf, params):
+        if leaf < 3:
+            return "todo", "delete_item", {"id": params["abc"[leaf] + "_id"]}
+        return "todo", "add_item", {"title": params["new"]}
+
     def act(self, leaf, params, ui):
         if leaf < 3:
             yield ui.click(f"todo-delete-{params['abc'[leaf] + '_id']}")
@@ -255,6 +305,13 @@ class FirstFreeDay(FallbackChain):
     def check(self, level, params, ui):
         return (yield from day_is_free(ui, params[f"d{level + 1}"]))
 
+    def check_api(self, level, params, api):
+        return (yield from day_free_api(api, params[f"d{level + 1}"]))
+
+    def leaf_call(self, leaf, params):
+        return "calendar", "create_event", {"title": params["title"], "date": params[f"d{leaf + 1}"],
+                                            "time": params["time"]}  # fmt: skip
+
     def act(self, leaf, params, ui):
         yield from _add_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
 
@@ -290,14 +347,19 @@ class FirstWaitingContact(FallbackChain):
         return [*replies, [Op.of("messenger", "send", contact=params["a_contact_id"], text=params["nudge"])]]
 
     def effect(self, state, params, leaf):
-        (op,) = self.leaf_ops(params)[leaf]
-        args = dict(op.args)
+        _, _, args = self.leaf_call(leaf, params)
         logic.add_message(state["messenger"], args["contact"], args["text"])
 
     def check(self, level, params, ui):
         return (yield from contact_waiting(ui, params["abc"[level] + "_contact_id"]))
 
+    def check_api(self, level, params, api):
+        return (yield from waiting_api(api, params["abc"[level] + "_contact_id"]))
+
+    def leaf_call(self, leaf, params):
+        args = dict(self.leaf_ops(params)[leaf][0].args)
+        return send_call(args["contact"], args["text"])
+
     def act(self, leaf, params, ui):
-        (op,) = self.leaf_ops(params)[leaf]
-        args = dict(op.args)
+        _, _, args = self.leaf_call(leaf, params)
         yield from send_in_chat(ui, args["contact"], args["text"])

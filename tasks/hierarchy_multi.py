@@ -13,12 +13,17 @@ from openapps_sim.tasks.decide_messenger import _with_chat
 from openapps_sim.tasks.hierarchy import (
     FallbackChain,
     contact_waiting,
+    day_free_api,
     day_is_free,
     days_ahead,
     new_event,
+    read_app,
+    send_call,
     send_in_chat,
     set_waiting,
+    todo_done_api,
     todo_is_done,
+    waiting_api,
     waiting_params,
 )
 from openapps_sim.tasks.messenger import _fresh_text
@@ -59,6 +64,18 @@ def price_shown(obs: dict) -> float | None:
 def product_price(ui, pid: str, name: str) -> Iterator:
     """Open the product's page (by searching its name): the price it shows."""
     return price_shown((yield from find_product(ui, pid, search=name)))
+
+
+def price_api(api, pid: str, name: str) -> Iterator:
+    """``shop.find_products(name)``: the product's price in the shop's data."""
+    found = api.result((yield api.call("shop", "find_products", query=name))) or []
+    return next((float(p["price"]) for p in found if p["id"] == pid), None)
+
+
+def add_call(params: dict, key: str) -> tuple[str, str, dict]:
+    """One unit of the goal's product ``key`` with its options, as a tool call."""
+    options = [f"{k}={v}" for k, v in params[f"{key}_options"].items()]
+    return "shop", "add_to_cart", {"product_id": params[f"{key}_id"], "options": options, "qty": 1}
 
 
 def cart_is_empty(ui) -> Iterator:
@@ -108,6 +125,14 @@ class PriceFallback(FallbackChain):
         key = "abcd"[level]
         price = yield from product_price(ui, params[f"{key}_id"], params[f"{key}_name"])
         return price is not None and price < params["budget"]
+
+    def check_api(self, level, params, api):
+        key = "abcd"[level]
+        price = yield from price_api(api, params[f"{key}_id"], params[f"{key}_name"])
+        return price is not None and price < params["budget"]
+
+    def leaf_call(self, leaf, params):
+        return add_call(params, "abcd"[leaf])
 
     def act(self, leaf, params, ui):
         key = "abcd"[leaf]
@@ -180,6 +205,21 @@ class ErrandChain(FallbackChain):
             return (yield from cart_is_empty(ui))
         return (yield from day_is_free(ui, params["date"]))
 
+    def check_api(self, level, params, api):
+        if level == 0:
+            return (yield from todo_done_api(api, params["id"]))
+        if level == 1:
+            return not (yield from read_app(api, "shop")).get("cart")
+        return (yield from day_free_api(api, params["date"]))
+
+    def leaf_call(self, leaf, params):
+        return [
+            ("todo", "delete_item", {"id": params["id"]}),
+            add_call(params, "product"),
+            ("calendar", "create_event", {"title": params["event"], "date": params["date"], "time": params["time"]}),
+            send_call(params["contact_id"], params["text"]),
+        ][leaf]
+
     def act(self, leaf, params, ui):
         if leaf == 0:
             yield ui.click(f"todo-delete-{params['id']}")
@@ -250,6 +290,21 @@ class EveningChain(FallbackChain):
         if level == 1:
             return (yield from contact_waiting(ui, params["contact_id"]))
         return not (yield from todo_is_done(ui, params["id"]))
+
+    def check_api(self, level, params, api):
+        if level == 0:
+            return (yield from day_free_api(api, params["date"]))
+        if level == 1:
+            return (yield from waiting_api(api, params["contact_id"]))
+        return not (yield from todo_done_api(api, params["id"]))
+
+    def leaf_call(self, leaf, params):
+        return [
+            ("calendar", "create_event", {"title": params["dinner"], "date": params["date"], "time": "19:00"}),
+            send_call(params["contact_id"], params["cant"]),
+            ("todo", "toggle_item", {"id": params["id"]}),
+            ("todo", "delete_item", {"id": params["id"]}),
+        ][leaf]
 
     def act(self, leaf, params, ui):
         if leaf == 0:

@@ -115,6 +115,7 @@ def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
     for k in [k for k in task_info["params"] if k.endswith("_theirs")]:
         task_info["params"][k] = not task_info["params"][k]
     agent = OracleAgent()
+    agent.interface = env.unwrapped.interface  # as the runner sets it
     agent.reset(obs["goal"], task_info)
     reward = 0.0
     for _ in range(task_info["max_steps"]):
@@ -125,21 +126,22 @@ def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
 
 
 @pytest.fixture(scope="module")
-def text_env():
+def text_envs():
     from openapps_sim.envs.registration import make_env
 
-    env = make_env("todo.add_item", backend="text", obs_mode="axtree")
-    yield env
-    env.close()
+    made = {i: make_env("todo.add_item", backend="text", obs_mode="axtree", interface=i) for i in ("gui", "api")}
+    yield made
+    for env in made.values():
+        env.close()
 
 
+@pytest.mark.parametrize("interface,pack", [("gui", "german"), ("api", "mandarin")])
 @pytest.mark.parametrize("family_id", CHAINS + YES_NO)
-def test_the_oracle_decides_from_the_pages_not_its_parameters(text_env, family_id):
-    seeds = (
-        sorted(seeds_per_branch(family_id, "german").values()) if family_id in CHAINS else [0, 1, 2]
-    )  # every leaf of a chain
+def test_the_oracle_decides_from_the_world_not_its_parameters(text_envs, family_id, interface, pack):
+    """Through the pages (``solve``) and through the apps' data (``solve_api``), on every leaf."""
+    seeds = sorted(seeds_per_branch(family_id, pack).values()) if family_id in CHAINS else [0, 1, 2]
     for seed in seeds:
-        assert _run_poisoned(text_env, family_id, "german", seed) == 1.0, (family_id, seed)
+        assert _run_poisoned(text_envs[interface], family_id, pack, seed) == 1.0, (family_id, seed)
 
 
 def test_decision_accuracy_by_level():
