@@ -73,6 +73,7 @@ from openapps_sim.analysis.metrics.paper import (
 )
 from openapps_sim.analysis.metrics.progress import (
     PROGRESS_COLUMNS,
+    decisions_by_level,
     deeper_decisions,
     episode_progress,
     first_decision,
@@ -157,6 +158,7 @@ __all__ = [
     "version_reliability",
     "DEFAULT_MIN_REPEATS",
     "PROGRESS_COLUMNS",
+    "decisions_by_level",
     "deeper_decisions",
     "episode_progress",
     "first_decision",
