@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openapps_sim.config.world import AUTO, check_language, check_variation
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.interface import check_agents, interfaces_of
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
@@ -29,7 +30,8 @@ SPEC_KEYS = {
     "max_steps": "step budget per episode (default: the family's)",
     "viewports": "list of WIDTHxHEIGHT (a sweep axis)",
     "temperatures": "list of LLM temperatures (a sweep axis for LLM agents)",
-    "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto (a sweep axis)",
+    "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto, the world's own (the default; "
+    "a sweep axis)",
     "workers": "number of worker processes",
     "record_screenshots": "save a screenshot per step for the trajectory viewer",
     "interface": "gui (page actions), api (the apps' own tools) or mixed; one or a list (a sweep axis)",
@@ -51,7 +53,7 @@ class SweepSpec:
     max_steps: int | None = None
     viewports: list[str] = field(default_factory=lambda: ["1280x720"])
     temperatures: list[float | None] = field(default_factory=lambda: [None])
-    languages: list[str] = field(default_factory=lambda: ["en"])
+    languages: list[str] = field(default_factory=lambda: [AUTO])
     workers: int = 1
     record_screenshots: bool = False
     trials: int = 1
@@ -65,7 +67,8 @@ class SweepSpec:
         return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def episodes(self) -> list[EpisodeSpec]:
-        out = []
+        """Every episode of the spec, once (``auto`` and the language it resolves to are one)."""
+        out: dict[str, EpisodeSpec] = {}
         for agent, task, variation, seed, viewport, temp, lang, trial, interface, backend, end in itertools.product(
             self.agents,
             self.tasks,
@@ -86,26 +89,25 @@ class SweepSpec:
                 # A temperature axis means nothing to a non-LLM agent: run it once.
                 if temp != self.temperatures[0]:
                     continue
-            out.append(
-                EpisodeSpec(
-                    agent=agent["name"],
-                    agent_config=agent.get("config"),
-                    agent_options=options,
-                    task=task,
-                    variation=variation,
-                    seed=seed,
-                    max_steps=self.max_steps,
-                    viewport=viewport,
-                    language=lang,
-                    record_screenshots=self.record_screenshots,
-                    trial=trial,
-                    style=self.style,
-                    interface=interface,
-                    backend=backend,
-                    termination=end,
-                )
+            episode = EpisodeSpec(
+                agent=agent["name"],
+                agent_config=agent.get("config"),
+                agent_options=options,
+                task=task,
+                variation=variation,
+                seed=seed,
+                max_steps=self.max_steps,
+                viewport=viewport,
+                language=lang,
+                record_screenshots=self.record_screenshots,
+                trial=trial,
+                style=self.style,
+                interface=interface,
+                backend=backend,
+                termination=end,
             )
-        return out
+            out.setdefault(episode.episode_id, episode)
+        return list(out.values())
 
     def axes(self) -> list[str]:
         """Columns that vary in this sweep (the report breaks results down by each)."""
@@ -142,7 +144,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     from importlib import resources
 
     from openapps_sim.agent import load_agent_class, registered_agents
-    from openapps_sim.config.packs import display_path, read_yaml, resolve_pack, split_expression
+    from openapps_sim.config.packs import display_path, read_yaml
     from openapps_sim.config.sampler import sample_names
     from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
@@ -204,8 +206,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
             variations += sample_names(n, seed)
             continue
         expression = str(entry)
-        for part in split_expression(expression):
-            resolve_pack(part, f"{source}: variations[{i}]")
+        check_variation(expression, source, f"variations[{i}]")
         variations.append(expression)
 
     seeds = _seeds(raw.get("seeds", 1), source)
@@ -219,11 +220,9 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
             raise ConfigError(
                 source, f"temperatures[{i}]", f"expected a number >= 0, got {t!r}", "numbers such as 0, 0.7, 1.0"
             )
-    langs = [str(x) for x in _as_list(raw.get("languages", ["en"]), source, "languages")]
-    known = [*goal_languages(), "auto"]  # the phrasing files present (tasks/phrasings/<lang>.yaml)
-    for lang in langs:
-        if lang not in known:
-            raise ConfigError(source, "languages", f"unknown language {lang!r}", ", ".join(known))
+    langs = [str(x) for x in _as_list(raw.get("languages", [AUTO]), source, "languages")]
+    for lang in langs:  # the phrasing files present (tasks/phrasings/<lang>.yaml), or auto
+        check_language(lang, source, goal_languages(), "languages")
     workers = check_workers(raw.get("workers", 1), source, "workers")
     max_steps = raw.get("max_steps")
     if max_steps is not None and not _positive_int(max_steps):
