@@ -8,14 +8,18 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from openapps_sim.agent import load_agent_class, registered_agents
+from openapps_sim.config.packs import display_path, read_yaml
+from openapps_sim.config.sampler import sample_names
 from openapps_sim.config.world import AUTO, check_language, check_variation
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.interface import check_agents, interfaces_of
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
-from openapps_sim.taskkit import TERMINATIONS
+from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, all_families
 from openapps_sim.taskkit.language import goal_languages
 
 SPEC_KEYS = {
@@ -141,23 +145,45 @@ def _as_list(value: Any, source: str, key: str) -> list:
 
 def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/)."""
-    from importlib import resources
+    p, source, raw = _read_spec(path, overrides)
+    # checked in this order, so that a spec with several mistakes reports the first one
+    agents, tasks, variations = _agents(raw, source), _tasks(raw, source), _variations(raw, source)
+    seeds, viewports, temps = _seeds(raw.get("seeds", 1), source), _viewports(raw, source), _temperatures(raw, source)
+    languages, workers = _languages(raw, source), check_workers(raw.get("workers", 1), source, "workers")
+    options = _episode_options(raw, source)
+    interfaces = interfaces_of(raw.get("interface", "gui"), source)
+    check_agents([a["name"] for a in agents], interfaces, source)
+    return SweepSpec(
+        name=str(raw.get("name", p.stem)),
+        source=source,
+        raw=raw,
+        agents=agents,
+        tasks=tasks,
+        variations=variations,
+        seeds=seeds,
+        viewports=viewports,
+        temperatures=temps,
+        languages=languages,
+        workers=workers,
+        interfaces=interfaces,
+        backends=backends_of(raw.get("backends", ["chromium"]), source),
+        terminations=_choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS),
+        **options,
+    )
 
-    from openapps_sim.agent import load_agent_class, registered_agents
-    from openapps_sim.config.packs import display_path, read_yaml
-    from openapps_sim.config.sampler import sample_names
-    from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
+def _read_spec(path: str | Path, overrides: dict | None) -> tuple[Path, str, dict]:
+    """The spec file (a path, or a shipped spec's name), its display name and its mapping with
+    ``overrides`` applied; an unknown key is an error."""
     p = Path(path)
     if not p.exists():
         shipped = Path(str(resources.files("openapps_sim.experiments"))) / (
             str(path) if str(path).endswith(".yaml") else f"{path}.yaml"
         )
-        if shipped.exists():
-            p = shipped
-        else:
+        if not shipped.exists():
             names = sorted(x.stem for x in shipped.parent.glob("*.yaml"))
             raise ConfigError(str(path), "", "no such sweep spec file", "a path, or one of " + ", ".join(names))
+        p = shipped
     source = display_path(p)
     raw = read_yaml(p) or {}
     if not isinstance(raw, dict):
@@ -166,7 +192,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     for key in raw:
         if key not in SPEC_KEYS:
             raise ConfigError(source, key, "unknown key", ", ".join(SPEC_KEYS))
+    return p, source, raw
 
+
+def _agents(raw: dict, source: str) -> list[dict]:
     agents = []
     for i, entry in enumerate(_as_list(raw.get("agents"), source, "agents")):
         if isinstance(entry, str):
@@ -185,7 +214,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         agents.append(entry)
     if not agents:
         raise ConfigError(source, "agents", "at least one agent is required")
+    return agents
 
+
+def _tasks(raw: dict, source: str) -> list[str]:
     families = all_families()
     tasks: list[str] = []
     for i, pattern in enumerate(_as_list(raw.get("tasks"), source, "tasks")):
@@ -195,7 +227,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         tasks += [m for m in matched if m not in tasks]
     if not tasks:
         raise ConfigError(source, "tasks", "at least one task is required")
+    return tasks
 
+
+def _variations(raw: dict, source: str) -> list[str]:
     variations: list[str] = []
     for i, entry in enumerate(_as_list(raw.get("variations", ["default"]), source, "variations")):
         if isinstance(entry, dict):
@@ -208,22 +243,35 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         expression = str(entry)
         check_variation(expression, source, f"variations[{i}]")
         variations.append(expression)
+    return variations
 
-    seeds = _seeds(raw.get("seeds", 1), source)
 
+def _viewports(raw: dict, source: str) -> list[str]:
     viewports = [str(v) for v in _as_list(raw.get("viewports", ["1280x720"]), source, "viewports")]
     for v in viewports:
         parse_viewport(v, source)
+    return viewports
+
+
+def _temperatures(raw: dict, source: str) -> list[float | None]:
     temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
     for i, t in enumerate(temps):
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
             raise ConfigError(
                 source, f"temperatures[{i}]", f"expected a number >= 0, got {t!r}", "numbers such as 0, 0.7, 1.0"
             )
+    return temps
+
+
+def _languages(raw: dict, source: str) -> list[str]:
     langs = [str(x) for x in _as_list(raw.get("languages", [AUTO]), source, "languages")]
     for lang in langs:  # the phrasing files present (tasks/phrasings/<lang>.yaml), or auto
         check_language(lang, source, goal_languages(), "languages")
-    workers = check_workers(raw.get("workers", 1), source, "workers")
+    return langs
+
+
+def _episode_options(raw: dict, source: str) -> dict:
+    """``max_steps``, ``trials``, ``style`` and ``record_screenshots``, checked."""
     max_steps = raw.get("max_steps")
     if max_steps is not None and not _positive_int(max_steps):
         raise ConfigError(source, "max_steps", f"expected a positive integer, got {max_steps!r}", "1, 2, 3 ...")
@@ -236,30 +284,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     shots = raw.get("record_screenshots", False)
     if not isinstance(shots, bool):
         raise ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false")
-    interfaces = interfaces_of(raw.get("interface", "gui"), source)
-    check_agents([a["name"] for a in agents], interfaces, source)
-    backends = backends_of(raw.get("backends", ["chromium"]), source)
-    terminations = _choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS)
-    return SweepSpec(
-        name=str(raw.get("name", p.stem)),
-        source=source,
-        raw=raw,
-        agents=agents,
-        tasks=tasks,
-        variations=variations,
-        seeds=seeds,
-        max_steps=max_steps,
-        viewports=viewports,
-        temperatures=temps,
-        languages=langs,
-        workers=workers,
-        record_screenshots=shots,
-        trials=trials,
-        style=style,
-        interfaces=interfaces,
-        backends=backends,
-        terminations=terminations,
-    )
+    return {"max_steps": max_steps, "trials": trials, "style": style, "record_screenshots": shots}
 
 
 def backends_of(raw: Any, source: str) -> list[str]:
