@@ -88,8 +88,9 @@ class WorldSpec:
         )
 
     def config(self) -> dict:
-        """The composed, validated configuration of this world."""
-        return json.loads(composed_json(self.variation, self.overrides))
+        """The composed, validated configuration of this world: one dict per variation and
+        overrides, shared by the episodes of a process (read it, never change it)."""
+        return _config(self.variation, self.overrides)
 
     def world_language(self) -> str:
         """The language the world is in: its packs' ``shell.lang`` (English when unset)."""
@@ -168,7 +169,12 @@ def check_overrides(value: Any, source: str, key: str = "overrides") -> tuple[st
     return tuple(value)
 
 
+@lru_cache(maxsize=32)
+def _config(variation: str, overrides: tuple[str, ...]) -> dict:
+    return json.loads(composed_json(variation, overrides))
+
+
 @lru_cache(maxsize=256)
 def _shell_lang(variation: str, overrides: tuple[str, ...]) -> str:
-    shell = json.loads(composed_json(variation, overrides)).get("shell") or {}
+    shell = _config(variation, overrides).get("shell") or {}
     return str(shell.get("lang") or ENGLISH)
