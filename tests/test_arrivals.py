@@ -159,8 +159,7 @@ def test_the_honest_oracle_solves_the_reported_cases(env_on, fid, seed, backend)
 
 
 def world_config(env) -> dict:
-    task = env.unwrapped.task
-    return task.server.config_for(task.variation, task.overrides)
+    return env.unwrapped.task.world.config()
 
 
 def test_the_honest_sweep_names_the_whole_matrix():

@@ -210,9 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
     s.add_argument(
         "--language",
-        default="en",
+        default="auto",
         choices=[*goal_languages(), "auto"],
-        help="goal language (a tasks/phrasings/<lang>.yaml), or auto for the world's language (shell.lang)",
+        help="goal language (a tasks/phrasings/<lang>.yaml), or auto: the world's language, the packs' shell.lang "
+        "(default: auto)",
     )
     s.add_argument("--headed", action="store_true", help="show the browser (needs a display: use xvfb-run)")
     s.add_argument(

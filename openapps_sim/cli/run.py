@@ -40,12 +40,15 @@ def next_trial(spec, out: Path | None):
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from openapps_sim.config.world import WorldSpec
     from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
     from openapps_sim.sweeps.runner import Worker
     from openapps_sim.taskkit import get_family
+    from openapps_sim.taskkit.language import goal_languages
 
     get_family(args.task)
     parse_viewport(args.viewport, "--viewport")
+    world = WorldSpec.make("openapps run", args.variation, args.seed, args.language, languages=goal_languages())
     agent = args.agent
     if agent is None:
         # The agent named by the config file (agent: openai), else the oracle.
@@ -64,11 +67,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         agent=agent,
         agent_config=args.agent_config,
         task=args.task,
-        variation=args.variation,
-        seed=args.seed,
+        variation=world.variation,
+        seed=world.seed,
         max_steps=args.max_steps,
         viewport=args.viewport,
-        language=args.language,
+        language=world.language,
         record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
         backend=args.backend,
         termination=args.termination,

@@ -24,13 +24,13 @@ category per step for episode records.
 from __future__ import annotations
 
 import ast
-import inspect
 import re
-import types
 import typing
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from openapps_sim.envs.arguments import bind_arguments
 
 ACTION_CATEGORIES = ("valid", "malformed", "unknown_action", "bad_arguments", "browser_error")
 INVALID_CATEGORIES = ACTION_CATEGORIES[1:]
@@ -92,58 +92,6 @@ def all_action_names() -> set[str]:
     return set(space_functions("all"))
 
 
-def _signature(fn: typing.Callable) -> str:
-    return f"{fn.__name__}{inspect.signature(fn)}".replace("typing.", "")
-
-
-def _type_ok(value, annotation) -> bool:
-    """Does a literal value fit a BrowserGym parameter annotation?"""
-    if annotation is inspect.Parameter.empty or annotation is typing.Any:
-        return True
-    if annotation is str:
-        return isinstance(value, str)
-    if annotation is bool:
-        return isinstance(value, bool)
-    if annotation is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if annotation is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    origin = typing.get_origin(annotation)
-    if origin is typing.Literal:
-        return value in typing.get_args(annotation)
-    if origin in (typing.Union, types.UnionType):
-        return any(_type_ok(value, a) for a in typing.get_args(annotation))
-    if origin is list:
-        (inner,) = typing.get_args(annotation) or (typing.Any,)
-        return isinstance(value, (list, tuple)) and all(_type_ok(v, inner) for v in value)
-    return True
-
-
-def _describe_type(annotation) -> str:
-    if annotation in (str, int, float, bool):
-        return {str: "a string", int: "an integer", float: "a number", bool: "True or False"}[annotation]
-    origin = typing.get_origin(annotation)
-    if origin is typing.Literal:
-        return "one of " + ", ".join(repr(a) for a in typing.get_args(annotation))
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(_describe_type(a) for a in typing.get_args(annotation))
-    if origin is list:
-        (inner,) = typing.get_args(annotation) or (typing.Any,)
-        return f"a list of {_describe_type(inner)}"
-    return str(annotation)
-
-
-def _literal(node: ast.expr):
-    """(ok, value, problem) for an argument expression; only literals are accepted."""
-    try:
-        return True, ast.literal_eval(node), ""
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        pass
-    if isinstance(node, ast.Name):
-        return False, None, f"{node.id} is a bare name, not a value (quote strings: '{node.id}')"
-    return False, None, f"{ast.unparse(node)!r} is not a literal value"
-
-
 def page_bids(obs: dict | None) -> set[str] | None:
     """The bids of the current page, or None when the observation carries no element ids."""
     if not obs:
@@ -196,6 +144,29 @@ def classify_action(
     if not isinstance(action, str):
         return ActionCheck("malformed", f"the action must be a string, got {type(action).__name__}")
     text = action.strip()
+    tree = _statements(text, max_actions)
+    if isinstance(tree, ActionCheck):
+        return tree
+    if len(tree.body) > 1:
+        lines = text.splitlines()
+        checks = [
+            classify_action("\n".join(lines[st.lineno - 1 : st.end_lineno]), obs, action_space, viewport, 1, space_name)
+            for st in tree.body
+        ]
+        bad = [c for c in checks if not c.valid]
+        return bad[0] if bad else ActionCheck("valid", "", checks[0].name, checks[0].args)
+    found = _action_call(tree.body[0], action_space)
+    if isinstance(found, ActionCheck):
+        return found
+    name, fn, call = found
+    values = bind_arguments(fn, call)
+    if isinstance(values, str):
+        return ActionCheck("bad_arguments", values, name)
+    return _on_page(name, values, obs, viewport, space_name)
+
+
+def _statements(text: str, max_actions: int) -> ast.Module | ActionCheck:
+    """The action's statements: 1 to ``max_actions`` of them, else why not."""
     if not text:
         return ActionCheck("malformed", "empty action")
     try:
@@ -206,15 +177,11 @@ def classify_action(
         what = "nothing" if not tree.body else f"{len(tree.body)} statements"
         wanted = "exactly one action call" if max_actions == 1 else f"1 to {max_actions} action calls"
         return ActionCheck("malformed", f"expected {wanted}, got {what}")
-    if len(tree.body) > 1:
-        lines = text.splitlines()
-        checks = [
-            classify_action("\n".join(lines[st.lineno - 1 : st.end_lineno]), obs, action_space, viewport, 1, space_name)
-            for st in tree.body
-        ]
-        bad = [c for c in checks if not c.valid]
-        return bad[0] if bad else ActionCheck("valid", "", checks[0].name, checks[0].args)
-    stmt = tree.body[0]
+    return tree
+
+
+def _action_call(stmt: ast.stmt, action_space: str) -> tuple[str, typing.Any, ast.Call] | ActionCheck:
+    """The statement as a call of an action of ``action_space``: its name, function and call."""
     if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
         return ActionCheck("malformed", f"expected one function call like click('12'), got {ast.unparse(stmt)!r}")
     call = stmt.value
@@ -227,43 +194,11 @@ def classify_action(
         if name in all_action_names():
             return ActionCheck("unknown_action", f"{name} is not in the {action_space!r} action space", name)
         return ActionCheck("unknown_action", f"{name} is not a BrowserGym action", name)
-    fn = funcs[name]
-    sig = inspect.signature(fn)
-    hints = typing.get_type_hints(fn)
+    return name, funcs[name], call
 
-    args, kwargs = [], {}
-    for i, node in enumerate(call.args):
-        if isinstance(node, ast.Starred):
-            return ActionCheck("bad_arguments", f"*-arguments are not allowed; signature: {_signature(fn)}", name)
-        ok, value, problem = _literal(node)
-        if not ok:
-            return ActionCheck("bad_arguments", f"argument {i + 1}: {problem}; signature: {_signature(fn)}", name)
-        args.append(value)
-    for kw in call.keywords:
-        if kw.arg is None:
-            return ActionCheck("bad_arguments", f"**-arguments are not allowed; signature: {_signature(fn)}", name)
-        ok, value, problem = _literal(kw.value)
-        if not ok:
-            return ActionCheck("bad_arguments", f"argument {kw.arg}: {problem}; signature: {_signature(fn)}", name)
-        kwargs[kw.arg] = value
-    unexpected = [k for k in kwargs if k not in sig.parameters]
-    if unexpected:
-        names = ", ".join(unexpected)
-        return ActionCheck("bad_arguments", f"{name} has no parameter {names}; signature: {_signature(fn)}", name)
-    try:
-        bound = sig.bind(*args, **kwargs)
-    except TypeError as e:
-        return ActionCheck("bad_arguments", f"{e}; signature: {_signature(fn)}", name)
-    for pname, value in bound.arguments.items():
-        annotation = hints.get(pname, inspect.Parameter.empty)
-        if not _type_ok(value, annotation):
-            return ActionCheck(
-                "bad_arguments",
-                f"{pname} must be {_describe_type(annotation)}, got {value!r}; signature: {_signature(fn)}",
-                name,
-            )
-    values = dict(bound.arguments)
 
+def _on_page(name: str, values: dict, obs: dict | None, viewport, space_name: str) -> ActionCheck:
+    """The action's element ids on the page the agent saw, its points inside the image or viewport."""
     bids = page_bids(obs)
     if bids is not None:
         for pname in BID_PARAMS:

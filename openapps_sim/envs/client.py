@@ -24,6 +24,7 @@ import threading
 import time
 from urllib.parse import urlparse
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.protocol import (
@@ -198,12 +199,9 @@ class ServerHandle:
         return result, revision_of(resp)
 
     def reset(
-        self, variation: str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
+        self, world: WorldSpec | str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
     ) -> dict:
-        return self.default_world().reset(variation, seed, overrides, return_state)
-
-    def config_for(self, variation: str, overrides: list[str] = ()) -> dict:
-        return self.default_world().config_for(variation, overrides)
+        return self.default_world().reset(world, seed, overrides, return_state)
 
     def state(self) -> dict:
         return self.default_world().state()
@@ -259,7 +257,6 @@ class WorldHandle:
         # last response is the world's revision now, and a state check at it needs no request.
         self.sole_client = False
         self.seen_revision: int | None = None
-        self._config_cache: dict[tuple, dict] = {}
         self._base = server.url
         u = urlparse(server.url or "")
         if world_id == DEFAULT_WORLD:
@@ -286,18 +283,13 @@ class WorldHandle:
         self.seen_revision = revision
 
     def reset(
-        self, variation: str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
+        self, world: WorldSpec | str = "default", seed: int = 0, overrides: list[str] = (), return_state: bool = False
     ) -> dict:
-        body = {"variation": variation, "seed": seed, "overrides": list(overrides), "return_state": return_state}
-        return self._admin("POST", "/_admin/reset", body)
-
-    def config_for(self, variation: str, overrides: list[str] = ()) -> dict:
-        """The composed config of a variation, fetched once per world (the world must be
-        reset to that variation when it is first asked for)."""
-        key = (variation, tuple(overrides))
-        if key not in self._config_cache:
-            self._config_cache[key] = self.config()
-        return self._config_cache[key]
+        """Reset the world to ``world`` (a :class:`~openapps_sim.config.world.WorldSpec`; or, for a
+        quick call, a variation expression with ``seed`` and ``overrides``, checked here)."""
+        if not isinstance(world, WorldSpec):
+            world = WorldSpec.make("reset", world, seed, overrides=overrides)
+        return self._admin("POST", "/_admin/reset", {**world.wire(), "return_state": return_state})
 
     def state(self) -> dict:
         return self._admin("GET", "/_admin/state")["state"]

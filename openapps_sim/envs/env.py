@@ -18,15 +18,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import os
 import time
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 import playwright.sync_api
-from browsergym.core.action.highlevel import HighLevelActionSet
+from browsergym.core import _get_global_playwright
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 from browsergym.core.env import BrowserEnv
 from browsergym.core.observation import (
@@ -38,7 +38,7 @@ from browsergym.core.observation import (
 )
 from browsergym.core.spaces import Unicode
 
-from openapps_sim.envs.actions import ACTION_SPACES
+from openapps_sim.config.world import WorldSpec, check_seed, split_kwargs
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
@@ -48,9 +48,10 @@ from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pagetree import drop_roles
 from openapps_sim.envs.pagetree import extract as extract_marked
 from openapps_sim.envs.settle import LEAVING_SCRIPT, images_loaded, settle
-from openapps_sim.envs.spaces import ActionStrings
+from openapps_sim.envs.spaces import ActionStrings, action_mapping, action_set, action_timeout_ms  # noqa: F401 - re-exported
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
+from openapps_sim.taskkit.language import goal_languages
 
 OBS_MODES = ("both", "axtree", "screenshot")
 _TRANSIENT = (
@@ -72,30 +73,6 @@ _ACTIVE_PAGE_SCRIPT = """
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") ping(); });
 })();
 """
-
-
-def action_set(space: str = "bid", multiaction: bool = False) -> HighLevelActionSet:
-    if space not in ACTION_SPACES:
-        raise ValueError(f"unknown action space {space!r}; allowed: {', '.join(ACTION_SPACES)}")
-    return HighLevelActionSet(subsets=ACTION_SPACES[space], multiaction=multiaction, strict=False)
-
-
-DEFAULT_ACTION_TIMEOUT_MS = 3000
-
-
-def action_timeout_ms() -> int:
-    """BrowserGym's action functions wait at most 500 ms for an element and for the navigation
-    a click starts; on a busy 2-core machine a click that worked then reports a TimeoutError,
-    which would be counted against the agent. The timeout is a property of the machine, not of
-    the agent: ``OpenAppsEnv.step`` raises it for whatever action mapping is in use
-    (``OPENAPPS_ACTION_TIMEOUT_MS`` overrides the default)."""
-    return int(os.environ.get("OPENAPPS_ACTION_TIMEOUT_MS", DEFAULT_ACTION_TIMEOUT_MS))
-
-
-def action_mapping(space: str = "bid", multiaction: bool = False):
-    """BrowserGym's action-to-code mapping for one of :data:`ACTION_SPACES` (``multiaction``:
-    several actions per step, for agents configured to send them)."""
-    return action_set(space, multiaction).to_python_code
 
 
 # BrowserEnv options this environment cannot honour: refused when set, never ignored.
@@ -130,9 +107,12 @@ class OpenAppsEnv(BrowserEnv):
             if kwargs.get(key):
                 raise ConfigError("OpenAppsEnv", key, f"{key}={kwargs[key]!r} is not supported: {why}", ["unset"])
         kwargs.setdefault("action_mapping", action_mapping(action_space))
+        world_kwargs, task_kwargs = split_kwargs(task_kwargs or {})
+        # the world the env's episodes run in (its seed None: drawn at each reset), checked once here
+        self.world_spec = WorldSpec().updated("task_kwargs", world_kwargs, goal_languages())
         super().__init__(
             task_entrypoint,
-            task_kwargs=task_kwargs or {},
+            task_kwargs=task_kwargs,
             viewport=viewport,
             slow_mo=slow_mo,
             timeout=timeout,
@@ -155,11 +135,26 @@ class OpenAppsEnv(BrowserEnv):
 
     # -- episode lifecycle -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """Start an episode. The instance seed is, in order: ``options["task_kwargs"]["seed"]``,
-        ``seed``, the ``seed`` in the env's ``task_kwargs``, else a draw from the env's RNG
-        (``self.np_random``, itself seeded by the last ``reset(seed=...)``)."""
+        """Start an episode in the world of :meth:`_episode_world` (its seed: see there)."""
         gym.Env.reset(self, seed=seed)
         options = options or {}
+        self._close_episode()
+        if "obs_mode" in options:
+            self.obs_mode = options["obs_mode"]
+        self.task = self._new_task(seed, options)
+        self._open_context(options.get("viewport") or self.viewport or self.task.viewport)
+        self.chat = LightChat()
+        self.chat.add_message("assistant", GREETING)
+        self.page_history = {}
+        self.page = self.context.new_page()
+        goal, task_info = self.task.setup(page=self.page)
+        self._set_goal(goal)
+        self._wait_dom_loaded()
+        self._active_page_check()
+        return self._begin(options, task_info)
+
+    def _close_episode(self) -> None:
+        """The last episode's task torn down and its browser context closed."""
         if self.task:
             self.task.teardown()
             self.task = None
@@ -169,11 +164,10 @@ class OpenAppsEnv(BrowserEnv):
             except playwright.sync_api.Error:
                 pass
             self.context = None
-        if "obs_mode" in options:
-            self.obs_mode = options["obs_mode"]
-        self.task = self._new_task(seed, options)
-        viewport = options.get("viewport") or self.viewport or self.task.viewport
-        timeout = self.timeout or self.task.timeout
+
+    def _open_context(self, viewport: dict) -> None:
+        """A fresh browser context on the process's warm browser (launched again if it died):
+        the world's origin only, server-written element ids, BrowserGym's page scripts."""
         if self.browser is None or not self.browser.is_connected():
             if self.browser is not None:
                 release_browser(self.browser)
@@ -185,7 +179,7 @@ class OpenAppsEnv(BrowserEnv):
             extra_http_headers={**self.pw_context_kwargs.get("extra_http_headers", {}), BIDS_HEADER: "1"},
             **{k: v for k, v in self.pw_context_kwargs.items() if k != "extra_http_headers"},
         )
-        self.context.set_default_timeout(timeout)
+        self.context.set_default_timeout(self.timeout or self.task.timeout)
         self.context.expose_binding(
             "browsergym_page_activated", lambda source: self._activate_page_from_js(source["page"])
         )
@@ -193,29 +187,36 @@ class OpenAppsEnv(BrowserEnv):
         self.context.add_init_script(LEAVING_SCRIPT)
         self.guard = OriginGuard(self.task.server.url)
         self.guard.install(self.context)
-        from browsergym.core import _get_global_playwright
-
         _get_global_playwright().selectors.set_test_id_attribute(BROWSERGYM_ID_ATTRIBUTE)
 
-        self.chat = LightChat()
-        self.chat.add_message("assistant", GREETING)
-        self.page_history = {}
-        self.page = self.context.new_page()
-        goal, task_info = self.task.setup(page=self.page)
-        self._set_goal(goal)
-        self._wait_dom_loaded()
-        self._active_page_check()
-        return self._begin(options, task_info)
-
     def _new_task(self, seed: int | None, options: dict):
-        """The episode's task: the env's task kwargs, then the reset's, its seed and its world."""
-        task_kwargs = dict(self.task_kwargs)
-        task_kwargs.update(options.get("task_kwargs", {}))
-        task_kwargs.pop("seed", None)
-        self.instance_seed = self._instance_seed(seed, options.get("task_kwargs", {}))
+        """The episode's task: the env's task kwargs, then the reset's, in the episode's world."""
+        world = self._episode_world(seed, options)
+        self.instance_seed = world.seed
+        task_kwargs = {**self.task_kwargs, **split_kwargs(options.get("task_kwargs") or {})[1]}
         if "server" not in task_kwargs:
             task_kwargs["server"] = self._own_world()
-        return self.task_entrypoint(seed=self.instance_seed, **task_kwargs)
+        return self.task_entrypoint(seed=world.seed, world=world, **task_kwargs)
+
+    def _episode_world(self, seed: int | None, options: dict) -> WorldSpec:
+        """The episode's world: ``options["world"]`` (a ``WorldSpec``) or the env's, with what
+        ``options["task_kwargs"]`` gives of it. Its seed is, in order: the reset's (that world's
+        or its task kwargs'), ``seed``, the ``seed`` in the env's ``task_kwargs``, else a draw
+        from the env's RNG (``self.np_random``, itself seeded by the last ``reset(seed=...)``)."""
+        world = options.get("world")
+        if world is not None and not isinstance(world, WorldSpec):
+            raise ConfigError("reset", "options.world", f"expected a WorldSpec, got {world!r}", "WorldSpec.make(...)")
+        world = world if world is not None else dataclasses.replace(self.world_spec, seed=None)
+        given = split_kwargs(options.get("task_kwargs") or {})[0]
+        if given:
+            world = world.updated("reset options.task_kwargs", given, goal_languages())
+        if world.seed is not None:
+            return world
+        if seed is not None:
+            return world.seeded(check_seed(seed, "reset"))
+        if self.world_spec.seed is not None:
+            return world.seeded(self.world_spec.seed)
+        return world.seeded(int(self.np_random.integers(0, 2**31 - 1)))
 
     def _begin(self, options: dict, task_info: dict):
         """The episode starts: clocks, the step budget (``options["max_steps"]`` or the task's), the first obs."""
@@ -239,15 +240,6 @@ class OpenAppsEnv(BrowserEnv):
         for message in self.goal_object:
             if message["type"] == "text":
                 self.chat.add_message("user", message["text"])
-
-    def _instance_seed(self, seed: int | None, reset_task_kwargs: dict) -> int:
-        if reset_task_kwargs.get("seed") is not None:
-            return int(reset_task_kwargs["seed"])
-        if seed is not None:
-            return int(seed)
-        if self.task_kwargs.get("seed") is not None:
-            return int(self.task_kwargs["seed"])
-        return int(self.np_random.integers(0, 2**31 - 1))
 
     def _own_world(self) -> WorldHandle:
         """This env's world on the process's app server (created once, again after a restart)."""

@@ -10,7 +10,9 @@ experiments get the same through :mod:`openapps_sim.envs.agentlab`.
 Seeds follow Gymnasium: ``reset(seed=N)`` gives instance ``N``; ``reset()`` draws a new
 instance from the env's RNG; a ``seed`` in ``task_kwargs`` (at ``make`` or in
 ``reset(options={"task_kwargs": {...}})``) fixes the instance. The ids are registered
-``nondeterministic=True``: observations carry wall-clock time.
+``nondeterministic=True``: observations carry wall-clock time. The ``variation``, ``seed``,
+``language`` (default ``auto``: the world's) and ``overrides`` of ``task_kwargs`` are the env's
+:class:`~openapps_sim.config.world.WorldSpec`, checked when the env is made.
 """
 
 from __future__ import annotations

@@ -8,7 +8,12 @@ agent's actions are not drawn from here; the space's members are all strings, as
 
 from __future__ import annotations
 
+import os
+
+from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.core.spaces import Unicode
+
+from openapps_sim.envs.actions import ACTION_SPACES
 
 
 class ActionStrings(Unicode):
@@ -34,3 +39,27 @@ class ActionStrings(Unicode):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ActionStrings) and other.space == self.space
+
+
+def action_set(space: str = "bid", multiaction: bool = False) -> HighLevelActionSet:
+    if space not in ACTION_SPACES:
+        raise ValueError(f"unknown action space {space!r}; allowed: {', '.join(ACTION_SPACES)}")
+    return HighLevelActionSet(subsets=ACTION_SPACES[space], multiaction=multiaction, strict=False)
+
+
+DEFAULT_ACTION_TIMEOUT_MS = 3000
+
+
+def action_timeout_ms() -> int:
+    """BrowserGym's action functions wait at most 500 ms for an element and for the navigation
+    a click starts; on a busy 2-core machine a click that worked then reports a TimeoutError,
+    which would be counted against the agent. The timeout is a property of the machine, not of
+    the agent: ``OpenAppsEnv.step`` raises it for whatever action mapping is in use
+    (``OPENAPPS_ACTION_TIMEOUT_MS`` overrides the default)."""
+    return int(os.environ.get("OPENAPPS_ACTION_TIMEOUT_MS", DEFAULT_ACTION_TIMEOUT_MS))
+
+
+def action_mapping(space: str = "bid", multiaction: bool = False):
+    """BrowserGym's action-to-code mapping for one of :data:`ACTION_SPACES` (``multiaction``:
+    several actions per step, for agents configured to send them)."""
+    return action_set(space, multiaction).to_python_code

@@ -8,9 +8,8 @@ import dataclasses
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
-from openapps_sim.config.catalog import compose
 from openapps_sim.config.interruptions import apply_arrival
-from openapps_sim.config.packs import split_expression
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.errors import ConfigError
@@ -22,7 +21,9 @@ DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 
 
 class OpenAppsTask(AbstractBrowserTask):
-    """Resets the world to ``variation`` and ``seed``, prepares the instance, scores the state.
+    """Resets the world to ``world`` (a :class:`~openapps_sim.config.world.WorldSpec`: variation,
+    seed, goal language, overrides; ``seed`` chooses its seed), prepares the instance, scores
+    the state.
 
     ``validate`` reads the complete state through the admin API after every step; the
     episode ends with reward 1 as soon as the normalised state equals the expected one (and,
@@ -43,9 +44,7 @@ class OpenAppsTask(AbstractBrowserTask):
         self,
         seed: int | None,
         family: str,
-        variation: str = "default",
-        overrides: list[str] | tuple = (),
-        language: str = "en",
+        world: WorldSpec | None = None,
         style: str | None = None,
         viewport: dict | None = None,
         server: WorldHandle | ServerHandle | None = None,
@@ -58,16 +57,15 @@ class OpenAppsTask(AbstractBrowserTask):
         self.termination = termination
         self.family_id = family
         self.family = get_family(family)
-        self.seed = int(seed or 0)
-        self.variation = "+".join(split_expression(variation))
-        self.overrides = list(overrides)
-        self.language = language
+        world = world or WorldSpec()
+        self.world = world.seeded(seed if seed is not None else world.seed or 0)
+        self.seed = self.world.seed
         self.style = style
         self.viewport = dict(viewport or DEFAULT_VIEWPORT)
         # the browser's locale follows the world's language, so date and time inputs read
         # "10.03.2026" and "14:30" in a German world, not the US "03/10/2026" and "--:-- --"
         try:
-            self.locale = compose(self.variation, tuple(self.overrides))["shell"]["lang"]
+            self.locale = self.world.world_language()
         except ConfigError:
             self.locale = None  # the server reports the variation's mistake at setup, as before
         self.slow_mo = 0
@@ -100,9 +98,10 @@ class OpenAppsTask(AbstractBrowserTask):
 
     def setup(self, page: playwright.sync_api.Page) -> tuple[str, dict]:
         server = self.server
-        state = server.reset(self.variation, self.seed, self.overrides, return_state=True)["state"]
-        config = server.config_for(self.variation, self.overrides)
-        self.instance = instantiate(self.family, state, config, self.seed, self.variation, self.language, self.style)
+        world = self.world
+        state = server.reset(world, return_state=True)["state"]
+        config = world.config()
+        self.instance = instantiate(self.family, state, config, world.seed, world.variation, world.language, self.style)
         if self.instance.initial != state:
             server.set_state(self.instance.initial)
         if arrival_rules(config):  # no arrival may land in what the task refers to (docs/variations.md)

@@ -161,7 +161,7 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
         task: str,
         variation: str = "default",
         seed: int = 0,
-        language: str = "en",
+        language: str = "auto",
         action_space: str = "bid",
         viewport: str = "1280x720",
         interface: str = "mixed",
@@ -169,11 +169,11 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
         termination: str = "auto",
     ) -> str:
         """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
-        goal. `action_space`: bid (element ids), coord (pixels) or all. `interface`: gui (page
-        actions only), api (app tools only) or mixed (both). `backend`: chromium (a real browser)
-        or text (no browser, the same accessibility tree; no screenshots). `termination`: auto (the
-        episode ends once the state is right) or agent (only when you declare it done with
-        send_msg_to_user or report_infeasible, or at the step budget)."""
+        goal, in `language` (auto: the app version's own). `action_space`: bid (element ids), coord
+        (pixels) or all. `interface`: gui (page actions only), api (app tools only) or mixed (both).
+        `backend`: chromium (a real browser) or text (no browser, the same accessibility tree; no
+        screenshots). `termination`: auto (the episode ends once the state is right) or agent (only
+        when you declare it done with send_msg_to_user or report_infeasible, or at the step budget)."""
         env = sessions.get(ctx)
         vp = _parse_viewport(viewport)
         result = await env.call(

@@ -55,23 +55,6 @@ def shorten_explanation(text: str) -> str:
     return "\n".join(lines)
 
 
-def check_variation(variation: str, source: str = "reset") -> None:
-    """An unknown pack name in ``variation`` as one sentence naming the packs (the server's own
-    check would wrap it in the admin API's words)."""
-    from openapps_sim.config.packs import list_packs, split_expression
-    from openapps_sim.config.sampler import is_generated
-    from openapps_sim.errors import unknown_name
-
-    if not isinstance(variation, str):
-        raise ConfigError(source, "variation", f"expected a pack expression, got {variation!r}", "dark_theme+german")
-    packs = list_packs()
-    for part in split_expression(variation):
-        part = part.strip()
-        if part in packs or is_generated(part) or part.endswith(".yaml") or "/" in part:
-            continue
-        raise unknown_name(source, "variation", part, [*packs, "random-<seed>"])
-
-
 class EnvSession:
     """The environment of one client, driven from its own thread.
 
@@ -112,13 +95,13 @@ class EnvSession:
         backend: str = "chromium",
         termination: str = "auto",
     ) -> dict:
+        from openapps_sim.config.world import WorldSpec
         from openapps_sim.envs.registration import BACKENDS, make_env
         from openapps_sim.taskkit import TERMINATIONS, get_family
+        from openapps_sim.taskkit.language import goal_languages
 
         get_family(task, "reset")
-        check_variation(variation)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ConfigError("reset", "seed", f"expected a whole number >= 0, got {seed!r}", "0, 1, 2, ...")
+        world = WorldSpec.make("reset", variation, seed, language, languages=goal_languages())
         check_interface(interface, "reset")
         if backend not in BACKENDS:
             raise ConfigError("reset", "backend", f"unknown backend {backend!r}", ", ".join(BACKENDS))
@@ -141,11 +124,8 @@ class EnvSession:
             self.env = make_env(task, backend=backend, action_space=action_space, interface=interface, **kwargs)
             self.task_id, self.action_space, self.interface, self.backend = task, action_space, interface, backend
         self.obs, self.info = self.env.reset(
-            seed=seed,
-            options={
-                "task_kwargs": {"variation": variation, "language": language, "termination": termination},
-                "viewport": viewport,
-            },
+            seed=world.seed,
+            options={"world": world, "task_kwargs": {"termination": termination}, "viewport": viewport},
         )
         self.steps, self.done, self.last = 0, False, {}
         self.max_steps = int(self.info["task_info"]["max_steps"])  # the interruptions' allowance included
@@ -153,8 +133,8 @@ class EnvSession:
             "goal": self.obs["goal"],
             "url": self.obs["url"],
             "task": task,
-            "variation": variation,
-            "seed": seed,
+            "variation": world.variation,
+            "seed": world.seed,
             "interface": interface,
             "backend": backend,
             "termination": termination,

@@ -161,12 +161,16 @@ class _Envs:
 
 
 def _reset(env, key: GoldKey, style: str | None) -> tuple[dict, dict]:
+    from openapps_sim.config.world import WorldSpec
     from openapps_sim.sweeps.record import parse_viewport
+    from openapps_sim.taskkit.language import goal_languages
 
+    world = WorldSpec.make("gold record", key.variation, key.seed, key.language, languages=goal_languages())
     return env.reset(
         seed=key.seed,
         options={
-            "task_kwargs": {"variation": key.variation, "language": key.language, "style": style},
+            "world": world,
+            "task_kwargs": {"style": style},
             "viewport": parse_viewport(key.viewport),
             "obs_mode": "axtree",
             "max_steps": key.max_steps,

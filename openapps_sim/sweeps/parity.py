@@ -88,62 +88,80 @@ def check(
     """Run ``agent`` on one instance under Chromium, replay its actions under the text backend in
     the same world, and compare every observation."""
     from openapps_sim.envs.client import shared_server
-    from openapps_sim.envs.registration import make_env
     from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
-    from openapps_sim.sweeps.runner import make_agent_for
 
     spec = EpisodeSpec(agent=agent, task=task, variation=variation, seed=seed, viewport=viewport)
     world = shared_server().new_world()
-    options = {
-        "task_kwargs": {"variation": variation, "server": world},
-        "viewport": parse_viewport(viewport, "viewport"),
-    }
-    result = Parity(episodes=1)
+    options = {"world": spec.world, "task_kwargs": {"server": world}, "viewport": parse_viewport(viewport, "viewport")}
     try:
-        env = make_env(task, backend="chromium", obs_mode="axtree")
-        try:
-            obs, info = env.reset(seed=seed, options=options)
-            bot = make_agent_for(spec)
-            bot.reset(obs["goal"], info["task_info"] if bot.privileged else {}, seed=spec.agent_seed)
-            seen = [(obs, 0.0, False)]
-            actions: list[str] = []
-            for _ in range(info["task_info"]["max_steps"]):
-                action = bot.act(obs)
-                actions.append(action)
-                obs, reward, terminated, truncated, _ = env.step(action)
-                seen.append((obs, reward, terminated))
-                if terminated or truncated:
-                    break
-        finally:
-            env.close()
-        env = make_env(task, backend="text")
-        try:
-            obs, _ = env.reset(seed=seed, options=options)
-            replay = [(obs, 0.0, False)]
-            for action in actions:
-                obs, reward, terminated, _, _ = env.step(action)
-                replay.append((obs, reward, terminated))
-        finally:
-            env.close()
+        seen, actions = _play_chromium(spec, options)
+        replay = _replay_text(spec, options, actions)
     finally:
         world.close()
-    for step, ((a, ra, ta), (b, rb, tb)) in enumerate(zip(seen, replay, strict=True)):
-        where = (task, variation, seed, step, actions[step - 1] if step else "", a.get("url", ""))
-        result.pages += 1
-        fa, fb = flat(a), flat(b)
-        if fa == fb:
-            result.identical += 1
-        else:
-            result.differences.append(Difference(*where, "tree", _diff(fa, fb)))
-        da, db = dom_view(a), dom_view(b)
-        if da != db:
-            result.differences.append(Difference(*where, "dom", _dom_diff(da, db)))
-        if (ra, ta) != (rb, tb):
-            detail = f"chromium reward {ra} terminated {ta}; text reward {rb} terminated {tb}"
-            result.differences.append(Difference(*where, "reward", detail))
-        if bool(a.get("last_action_error")) != bool(b.get("last_action_error")):
-            detail = f"chromium: {a.get('last_action_error')!r}\ntext: {b.get('last_action_error')!r}"
-            result.differences.append(Difference(*where, "error", detail))
+    result = Parity(episodes=1)
+    for step, (a, b) in enumerate(zip(seen, replay, strict=True)):
+        where = (task, variation, seed, step, actions[step - 1] if step else "", a[0].get("url", ""))
+        _compare(result, where, a, b)
     if seen[-1][1] == replay[-1][1]:
         result.rewards_equal += 1
     return result
+
+
+def _play_chromium(spec, options: dict) -> tuple[list[tuple], list[str]]:
+    """The agent's episode under Chromium: every (observation, reward, terminated), and its actions."""
+    from openapps_sim.envs.registration import make_env
+    from openapps_sim.sweeps.runner import make_agent_for
+
+    env = make_env(spec.task, backend="chromium", obs_mode="axtree")
+    try:
+        obs, info = env.reset(seed=spec.seed, options=options)
+        bot = make_agent_for(spec)
+        bot.reset(obs["goal"], info["task_info"] if bot.privileged else {}, seed=spec.agent_seed)
+        seen = [(obs, 0.0, False)]
+        actions: list[str] = []
+        for _ in range(info["task_info"]["max_steps"]):
+            action = bot.act(obs)
+            actions.append(action)
+            obs, reward, terminated, truncated, _ = env.step(action)
+            seen.append((obs, reward, terminated))
+            if terminated or truncated:
+                break
+    finally:
+        env.close()
+    return seen, actions
+
+
+def _replay_text(spec, options: dict, actions: list[str]) -> list[tuple]:
+    """The same actions under the text backend: every (observation, reward, terminated)."""
+    from openapps_sim.envs.registration import make_env
+
+    env = make_env(spec.task, backend="text")
+    try:
+        obs, _ = env.reset(seed=spec.seed, options=options)
+        replay = [(obs, 0.0, False)]
+        for action in actions:
+            obs, reward, terminated, _, _ = env.step(action)
+            replay.append((obs, reward, terminated))
+    finally:
+        env.close()
+    return replay
+
+
+def _compare(result: Parity, where: tuple, chromium: tuple, text: tuple) -> None:
+    """One step's two observations, rewards and errors compared; what differs noted in ``result``."""
+    (a, ra, ta), (b, rb, tb) = chromium, text
+    result.pages += 1
+    fa, fb = flat(a), flat(b)
+    if fa == fb:
+        result.identical += 1
+    else:
+        result.differences.append(Difference(*where, "tree", _diff(fa, fb)))
+    da, db = dom_view(a), dom_view(b)
+    if da != db:
+        result.differences.append(Difference(*where, "dom", _dom_diff(da, db)))
+    if (ra, ta) != (rb, tb):
+        detail = f"chromium reward {ra} terminated {ta}; text reward {rb} terminated {tb}"
+        result.differences.append(Difference(*where, "reward", detail))
+    if bool(a.get("last_action_error")) != bool(b.get("last_action_error")):
+        detail = f"chromium: {a.get('last_action_error')!r}\ntext: {b.get('last_action_error')!r}"
+        result.differences.append(Difference(*where, "error", detail))

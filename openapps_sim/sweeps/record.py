@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from openapps_sim.config.pool import pool_of
+from openapps_sim.config.world import WorldSpec, canonical
 from openapps_sim.errors import ConfigError
 
 RECORD_VERSION = 1
@@ -30,7 +31,7 @@ class EpisodeSpec:
     agent_options: tuple[tuple[str, Any], ...] = ()  # swept agent options, e.g. temperature
     max_steps: int | None = None
     viewport: str = "1280x720"
-    language: str = "en"
+    language: str = "auto"  # the goal language; auto: the world's (docs/tasks.md)
     record_screenshots: bool = False
     trial: int = 0  # repeated runs of one instance (same goal text), each with its own agent seed
     style: str | None = None  # fixed English phrasing style (plain, casual, context); None: drawn
@@ -49,7 +50,7 @@ class EpisodeSpec:
             self.seed,
             self.max_steps,
             self.viewport,
-            self.language,
+            self.world.goal_language(),  # auto as what it resolves to: an English world's id stays the same
         ]
         # Added only when set, so that the ids of sweeps without trials or a fixed style stay
         # what they were (their results still resume).
@@ -76,6 +77,11 @@ class EpisodeSpec:
             return self.seed
         digest = hashlib.sha1(f"{self.seed}:trial:{self.trial}".encode()).hexdigest()
         return int(digest[:8], 16)
+
+    @property
+    def world(self) -> WorldSpec:
+        """The episode's world, as the spec's checked values (a sweep spec, ``openapps run``) give it."""
+        return WorldSpec(canonical(self.variation), self.seed, self.language)
 
     @property
     def viewport_dict(self) -> dict:
@@ -143,7 +149,7 @@ RECORD_FIELDS: dict[str, str] = {
     "backend": "what showed the pages: chromium (a real browser) or text (no browser, the same observation)",
     "termination": "how the episode could end: auto (once the state is right, the paper's) or agent (only when the "
     "agent declares it is done, or at the step budget)",
-    "language": "goal language",
+    "language": "goal language asked for (auto resolved to the world's, the packs' shell.lang)",
     "goal": "the goal text the agent was given",
     "reward": "final reward (1 only when the whole world state is as expected)",
     "partial_reward": "share of sub-goals reached",
@@ -220,7 +226,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "interface": spec.interface,
         "backend": spec.backend,
         "termination": spec.termination,
-        "language": spec.language,
+        "language": spec.world.goal_language(),
         **{k: v for k, v in spec.agent_options},
         "goal": "",
         "reward": 0.0,

@@ -10,31 +10,21 @@ import os
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 from openapps_sim.agent import Agent
+from openapps_sim.envs.client import forget_dead_server
+from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError, SweepStopped
-from openapps_sim.sweeps.completion import completion_fields
-from openapps_sim.sweeps.failures import call_agent, infrastructure_fault, page_url
-from openapps_sim.sweeps.record import (
-    INFRASTRUCTURE,
-    MODEL_SERVICE,
-    EpisodeResult,
-    EpisodeSpec,
-    StepRecord,
-    error_record,
-    new_record,
-)
-from openapps_sim.sweeps.steplog import StepLog
-from openapps_sim.sweeps.visits import Visits
+from openapps_sim.sweeps.episode import Episode
+from openapps_sim.sweeps.interface import prepare_agent
+from openapps_sim.sweeps.record import INFRASTRUCTURE, MODEL_SERVICE, EpisodeResult, EpisodeSpec, error_record
+from openapps_sim.taskkit import get_family
 
 
 def make_agent_for(spec: EpisodeSpec) -> Agent:
     from openapps_sim.agents import make_agent  # the agents package owns configs and the registry
-    from openapps_sim.sweeps.interface import prepare_agent
 
     agent = make_agent(spec.agent, spec.agent_config, spec.options)
     prepare_agent(agent, spec.interface)
@@ -56,8 +46,6 @@ class Worker:
     def _env_for(self, family: str, space: str, multiaction: bool, interface: str = "gui", backend: str = "chromium"):
         key = (family, space, multiaction, interface, backend)
         if self.env is None or self.family != key:
-            from openapps_sim.envs.registration import make_env
-
             old = self.env
             # made before the old one closes, so the process's shared browser stays up
             self.env = make_env(
@@ -75,8 +63,6 @@ class Worker:
 
     def restart(self) -> None:
         """Throw away the env, and the process's app server if it died (after a crash)."""
-        from openapps_sim.envs.client import forget_dead_server
-
         if self.env is not None:
             try:
                 self.env.close()
@@ -99,225 +85,17 @@ class Worker:
         attempt: int = 1,
         on_step: Callable[[int], None] | None = None,
     ) -> EpisodeResult:
-        from openapps_sim.config.catalog import discover_apps
-        from openapps_sim.envs.actions import InvalidActionCounter, classify_execution_error
-        from openapps_sim.envs.apptools import check_action
-        from openapps_sim.taskkit import get_family
-
+        """One episode of ``spec`` (:mod:`openapps_sim.sweeps.episode`): its record and trajectory."""
         t0 = time.perf_counter()
-        fam = get_family(spec.task)
+        get_family(spec.task)  # an unknown task is the user's mistake, before anything is made
         agent = make_agent_for(spec)
         max_actions = int(getattr(agent, "max_actions", 1) or 1)
         env = self._env_for(spec.task, agent.action_space, max_actions > 1, spec.interface, spec.backend)
-        record_shots = spec.record_screenshots
-        obs_mode = "both" if (record_shots or out_dir) else agent.obs_mode  # thumbnails and the tree
-        if spec.backend == "text":
-            obs_mode = "axtree"  # no pixels: no thumbnails (a screenshot agent is refused by the env)
-        obs, info = env.reset(
-            seed=spec.seed,
-            options={
-                "task_kwargs": {
-                    "variation": spec.variation,
-                    "language": spec.language,
-                    "style": spec.style,
-                    "termination": spec.termination,
-                },
-                "viewport": spec.viewport_dict,
-                "obs_mode": obs_mode,
-                "max_steps": spec.max_steps,  # None: the task's own budget, with its interruption allowance
-            },
-        )
-        task_info = info["task_info"]
-        goal = obs["goal"]
-        # the env's budget, so the episode ends here exactly where a plain gym loop is truncated
-        # (here invalid actions, which never reach the env, count too)
-        max_steps = env.unwrapped.step_budget
-        apps = discover_apps()
-        known = set(apps)
-        home = next((name for name, app in apps.items() if app.home), "")
-        counter = InvalidActionCounter()
-        steps: list[StepRecord] = []
-        actions: list[str] = []
-        checked_at: list[int] = []  # the runner step of each state check (env.step)
-        reward, partial, success, step_info = 0.0, 0.0, False, {}
-        shot_dir = (out_dir / "screenshots" / self.episode_dir(spec)) if (out_dir and record_shots) else None
-        if shot_dir:
-            shot_dir.mkdir(parents=True, exist_ok=True)
-        first_shot = self._save_shot(obs, shot_dir, 0, out_dir)
-        log = StepLog(out_dir, self.episode_dir(spec))
-        log.start(obs, agent.usage())
-        first_thumb = log.start_thumbnail(obs)
-        visits = Visits(known, home, urlparse(obs.get("url", "")).hostname or "")
-        try:
-            # the agent's own exception ends the episode as its failure (sweeps.failures)
-            _, own_failure = call_agent(agent.reset, goal, task_info if agent.privileged else {}, seed=spec.agent_seed)
-            for n in range(max_steps if own_failure is None else 0):
-                if on_step is not None:
-                    on_step(n)  # a heartbeat: the sweep's watchdog knows this worker is alive
-                log.before(obs)
-                action, own_failure = call_agent(agent.act, _agent_view(obs, agent))
-                if own_failure is not None:
-                    break
-                actions.append(action)
-                check = check_action(action, obs, agent.action_space, max_actions, spec.interface)
-                if check.category != "valid":
-                    counter.add(check.category, check.message, step=n)
-                    obs = dict(
-                        obs, last_action=action, last_action_error=f"invalid action ({check.category}): {check.message}"
-                    )
-                    steps.append(StepRecord(action, check.category, obs["last_action_error"], reward, obs["url"]))
-                    log.after(agent, action, None, n)
-                    continue
-                try:
-                    obs, reward, terminated, truncated, step_info = env.step(action)
-                except Exception as exc:  # noqa: BLE001 - sorted below: the agent's failure or the infrastructure's
-                    if isinstance(exc, ConfigError) or infrastructure_fault(env):
-                        raise
-                    # The browser and the server are alive: the agent's action broke the step (e.g.
-                    # a page the observation cannot be read from). The agent's failure: a failed
-                    # step, and the episode ends there, scored on the world state like any other end.
-                    message = f"step failed: {type(exc).__name__}: {exc}".strip()[:1000]
-                    counter.add("browser_error", message, step=n)
-                    steps.append(StepRecord(action, "browser_error", message, float(reward), page_url(env)))
-                    log.after(agent, action, None, n)
-                    break
-                checked_at.append(n + 1)
-                category = classify_execution_error(obs["last_action_error"])  # "valid" when no error
-                counter.add(category, obs["last_action_error"], step=n)  # valid steps count too
-                visits.see(obs["url"], env.unwrapped.task)
-                ti = step_info.get("task_info", {})
-                partial = ti.get("partial_reward", partial)
-                success = bool(ti.get("success", False))
-                shot = self._save_shot(obs, shot_dir, n + 1, out_dir)
-                steps.append(StepRecord(action, category, obs["last_action_error"], float(reward), obs["url"], shot))
-                log.after(agent, action, obs, n)
-                if terminated or truncated:
-                    break
-        except Exception as exc:
-            # an infrastructure or model-service failure mid-episode: keep what happened so far,
-            # tokens included
-            kind = getattr(exc, "error_kind", INFRASTRUCTURE)
-            record = error_record(spec, run_id, attempt, exc, time.perf_counter() - t0, kind=kind)
-            record.update(
-                goal=goal,
-                steps=len(actions),
-                actions=actions,
-                invalid=counter.as_dict(),
-                invalid_detail=counter.summary(),
-                apps_visited=visits.apps,
-                apps_opened_by_interruptions=visits.by_interruption,
-                tokens=agent.usage(),
-            )
-            trajectory = {"episode_id": spec.episode_id, "goal": goal, "steps": [asdict(s) for s in steps]}
-            exc.partial = EpisodeResult(record, trajectory)
-            raise
-        task = env.unwrapped.task
-        final = task.last_evaluation
-        if final is None:
-            final = task.evaluate_now(None, page_url(env))
-        # an agent that raised did not finish its episode: a failure, whatever the state shows
-        success = final.success and own_failure is None
-        reward = final.reward if own_failure is None else 0.0
-        partial = final.partial
-        apps_needed = list(task_info.get("apps", fam.apps))
-        record = new_record(spec, run_id, attempt)
-        record.update(
-            task_apps=apps_needed,
-            goal=goal,
-            style=task_info.get("style", spec.style),
-            reward=float(reward),
-            partial_reward=float(partial),
-            success=bool(success),
-            steps=len(actions),
-            actions=actions,
-            invalid=counter.as_dict(),
-            invalid_detail=counter.summary(),
-            apps_visited=visits.apps,
-            apps_opened_by_interruptions=visits.by_interruption,
-            duration_s=round(time.perf_counter() - t0, 3),
-            tokens=agent.usage(),
-            state_diff=[d.as_dict() for d in final.diff[:20]],
-            agent_error=own_failure[0] if own_failure else None,
-            traceback=own_failure[1] if own_failure else None,
-            **_progress_fields(fam, task, final, checked_at, len(actions)),
-        )
-        events = task.events()
-        shown = task.interruptions()["shown"]
-        record.update(
-            interruptions=shown,
-            harmful_accepted=any(e["harmful"] for e in shown),
-            interruptible=bool(getattr(task, "interrupting", False)),
-        )
-        step_dicts = [asdict(s) for s in steps]
-        record.update(step_changed=log.finish(step_dicts, events), stale_actions=log.drift(step_dicts, shown))
-        trajectory = {
-            "episode_id": spec.episode_id,
-            "goal": goal,
-            "task": spec.task,
-            "variation": spec.variation,
-            "seed": spec.seed,
-            "trial": spec.trial,
-            "agent": spec.agent,
-            "params": task_info.get("params"),
-            "first_screenshot": first_shot,
-            "first_thumbnail": first_thumb,
-            "steps": step_dicts,
-            "events": events,
-            "reward": float(reward),
-            "agent_error": own_failure[0] if own_failure else None,
-            "explanation": final.explain(events=events),
-        }
+        episode = Episode(spec, agent, env, out_dir, run_id, attempt, t0)
+        episode.play(on_step)
+        result = episode.result()
         self.episodes += 1
-        return EpisodeResult(record, trajectory)
-
-    @staticmethod
-    def episode_dir(spec: EpisodeSpec) -> str:
-        return spec.episode_id
-
-    @staticmethod
-    def _save_shot(obs: dict, shot_dir: Path | None, n: int, out_dir: Path | None) -> str | None:
-        if shot_dir is None or obs.get("screenshot") is None or not getattr(obs["screenshot"], "size", 0):
-            return None
-        from PIL import Image
-
-        path = shot_dir / f"{n:03d}.png"
-        Image.fromarray(obs["screenshot"]).save(path, optimize=False, compress_level=1)
-        return str(path.relative_to(out_dir))
-
-
-def _progress_fields(fam, task, final, checked_at: list[int], n_steps: int) -> dict:
-    """Structure, answer, operations, decisions, W-LCS and milestones of the finished episode."""
-    from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlcs
-
-    inst = task.instance
-    ops = compact_events(task.events())
-    reached = {
-        name: (checked_at[i - 1] if i is not None and 0 < i <= len(checked_at) else None)
-        for name, i in task.milestones_reached().items()
-    }
-    return {
-        "structure": fam.structure,
-        "category": fam.category,
-        "answer": task.last_answer,
-        "answer_ok": final.answer_ok,
-        "ops": ops,
-        "decisions": inst.branching.decisions(ops) if inst.branching is not None else None,
-        "correct_branch": inst.branching.correct if inst.branching is not None else None,
-        # W-LCS is undefined (N = 0 in DAC-Bench's formula) where the family expects no operation
-        "wlcs": wlcs(ops, inst.oracle_ops) if inst.oracle_ops else None,
-        "expected_ops": len(inst.oracle_ops) if inst.oracle_ops is not None else None,
-        "milestones": reached,
-        **milestone_summary(reached, n_steps),
-        **completion_fields(task, checked_at, n_steps),
-    }
-
-
-def _agent_view(obs: dict, agent: Agent) -> dict:
-    """Drop what the agent does not read (e.g. the screenshot taken only for the record)."""
-    if agent.obs_mode == "axtree" and obs.get("screenshot") is not None and getattr(obs["screenshot"], "size", 0):
-        obs = dict(obs)
-        obs["screenshot"] = None
-    return obs
+        return result
 
 
 _MAPPINGS: dict[str, Any] = {}
@@ -326,7 +104,7 @@ _MAPPINGS: dict[str, Any] = {}
 def _mapping_for(space: str, multiaction: bool = False):
     key = f"{space}:{multiaction}"
     if key not in _MAPPINGS:
-        from openapps_sim.envs.env import action_mapping
+        from openapps_sim.envs.spaces import action_mapping  # loads BrowserGym: in the worker only
 
         _MAPPINGS[key] = action_mapping(space, multiaction=multiaction)
     return _MAPPINGS[key]

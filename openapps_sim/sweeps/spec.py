@@ -8,13 +8,18 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from openapps_sim.agent import load_agent_class, registered_agents
+from openapps_sim.config.packs import display_path, read_yaml
+from openapps_sim.config.sampler import sample_names
+from openapps_sim.config.world import AUTO, check_language, check_variation
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.interface import check_agents, interfaces_of
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
-from openapps_sim.taskkit import TERMINATIONS
+from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, all_families
 from openapps_sim.taskkit.language import goal_languages
 
 SPEC_KEYS = {
@@ -29,7 +34,8 @@ SPEC_KEYS = {
     "max_steps": "step budget per episode (default: the family's)",
     "viewports": "list of WIDTHxHEIGHT (a sweep axis)",
     "temperatures": "list of LLM temperatures (a sweep axis for LLM agents)",
-    "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto (a sweep axis)",
+    "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto, the world's own (the default; "
+    "a sweep axis)",
     "workers": "number of worker processes",
     "record_screenshots": "save a screenshot per step for the trajectory viewer",
     "interface": "gui (page actions), api (the apps' own tools) or mixed; one or a list (a sweep axis)",
@@ -51,7 +57,7 @@ class SweepSpec:
     max_steps: int | None = None
     viewports: list[str] = field(default_factory=lambda: ["1280x720"])
     temperatures: list[float | None] = field(default_factory=lambda: [None])
-    languages: list[str] = field(default_factory=lambda: ["en"])
+    languages: list[str] = field(default_factory=lambda: [AUTO])
     workers: int = 1
     record_screenshots: bool = False
     trials: int = 1
@@ -65,7 +71,8 @@ class SweepSpec:
         return hashlib.sha256(json.dumps(self.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def episodes(self) -> list[EpisodeSpec]:
-        out = []
+        """Every episode of the spec, once (``auto`` and the language it resolves to are one)."""
+        out: dict[str, EpisodeSpec] = {}
         for agent, task, variation, seed, viewport, temp, lang, trial, interface, backend, end in itertools.product(
             self.agents,
             self.tasks,
@@ -86,26 +93,25 @@ class SweepSpec:
                 # A temperature axis means nothing to a non-LLM agent: run it once.
                 if temp != self.temperatures[0]:
                     continue
-            out.append(
-                EpisodeSpec(
-                    agent=agent["name"],
-                    agent_config=agent.get("config"),
-                    agent_options=options,
-                    task=task,
-                    variation=variation,
-                    seed=seed,
-                    max_steps=self.max_steps,
-                    viewport=viewport,
-                    language=lang,
-                    record_screenshots=self.record_screenshots,
-                    trial=trial,
-                    style=self.style,
-                    interface=interface,
-                    backend=backend,
-                    termination=end,
-                )
+            episode = EpisodeSpec(
+                agent=agent["name"],
+                agent_config=agent.get("config"),
+                agent_options=options,
+                task=task,
+                variation=variation,
+                seed=seed,
+                max_steps=self.max_steps,
+                viewport=viewport,
+                language=lang,
+                record_screenshots=self.record_screenshots,
+                trial=trial,
+                style=self.style,
+                interface=interface,
+                backend=backend,
+                termination=end,
             )
-        return out
+            out.setdefault(episode.episode_id, episode)
+        return list(out.values())
 
     def axes(self) -> list[str]:
         """Columns that vary in this sweep (the report breaks results down by each)."""
@@ -139,23 +145,45 @@ def _as_list(value: Any, source: str, key: str) -> list:
 
 def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/)."""
-    from importlib import resources
+    p, source, raw = _read_spec(path, overrides)
+    # checked in this order, so that a spec with several mistakes reports the first one
+    agents, tasks, variations = _agents(raw, source), _tasks(raw, source), _variations(raw, source)
+    seeds, viewports, temps = _seeds(raw.get("seeds", 1), source), _viewports(raw, source), _temperatures(raw, source)
+    languages, workers = _languages(raw, source), check_workers(raw.get("workers", 1), source, "workers")
+    options = _episode_options(raw, source)
+    interfaces = interfaces_of(raw.get("interface", "gui"), source)
+    check_agents([a["name"] for a in agents], interfaces, source)
+    return SweepSpec(
+        name=str(raw.get("name", p.stem)),
+        source=source,
+        raw=raw,
+        agents=agents,
+        tasks=tasks,
+        variations=variations,
+        seeds=seeds,
+        viewports=viewports,
+        temperatures=temps,
+        languages=languages,
+        workers=workers,
+        interfaces=interfaces,
+        backends=backends_of(raw.get("backends", ["chromium"]), source),
+        terminations=_choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS),
+        **options,
+    )
 
-    from openapps_sim.agent import load_agent_class, registered_agents
-    from openapps_sim.config.packs import display_path, read_yaml, resolve_pack, split_expression
-    from openapps_sim.config.sampler import sample_names
-    from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
+def _read_spec(path: str | Path, overrides: dict | None) -> tuple[Path, str, dict]:
+    """The spec file (a path, or a shipped spec's name), its display name and its mapping with
+    ``overrides`` applied; an unknown key is an error."""
     p = Path(path)
     if not p.exists():
         shipped = Path(str(resources.files("openapps_sim.experiments"))) / (
             str(path) if str(path).endswith(".yaml") else f"{path}.yaml"
         )
-        if shipped.exists():
-            p = shipped
-        else:
+        if not shipped.exists():
             names = sorted(x.stem for x in shipped.parent.glob("*.yaml"))
             raise ConfigError(str(path), "", "no such sweep spec file", "a path, or one of " + ", ".join(names))
+        p = shipped
     source = display_path(p)
     raw = read_yaml(p) or {}
     if not isinstance(raw, dict):
@@ -164,7 +192,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     for key in raw:
         if key not in SPEC_KEYS:
             raise ConfigError(source, key, "unknown key", ", ".join(SPEC_KEYS))
+    return p, source, raw
 
+
+def _agents(raw: dict, source: str) -> list[dict]:
     agents = []
     for i, entry in enumerate(_as_list(raw.get("agents"), source, "agents")):
         if isinstance(entry, str):
@@ -183,7 +214,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         agents.append(entry)
     if not agents:
         raise ConfigError(source, "agents", "at least one agent is required")
+    return agents
 
+
+def _tasks(raw: dict, source: str) -> list[str]:
     families = all_families()
     tasks: list[str] = []
     for i, pattern in enumerate(_as_list(raw.get("tasks"), source, "tasks")):
@@ -193,7 +227,10 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         tasks += [m for m in matched if m not in tasks]
     if not tasks:
         raise ConfigError(source, "tasks", "at least one task is required")
+    return tasks
 
+
+def _variations(raw: dict, source: str) -> list[str]:
     variations: list[str] = []
     for i, entry in enumerate(_as_list(raw.get("variations", ["default"]), source, "variations")):
         if isinstance(entry, dict):
@@ -204,27 +241,37 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
             variations += sample_names(n, seed)
             continue
         expression = str(entry)
-        for part in split_expression(expression):
-            resolve_pack(part, f"{source}: variations[{i}]")
+        check_variation(expression, source, f"variations[{i}]")
         variations.append(expression)
+    return variations
 
-    seeds = _seeds(raw.get("seeds", 1), source)
 
+def _viewports(raw: dict, source: str) -> list[str]:
     viewports = [str(v) for v in _as_list(raw.get("viewports", ["1280x720"]), source, "viewports")]
     for v in viewports:
         parse_viewport(v, source)
+    return viewports
+
+
+def _temperatures(raw: dict, source: str) -> list[float | None]:
     temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
     for i, t in enumerate(temps):
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
             raise ConfigError(
                 source, f"temperatures[{i}]", f"expected a number >= 0, got {t!r}", "numbers such as 0, 0.7, 1.0"
             )
-    langs = [str(x) for x in _as_list(raw.get("languages", ["en"]), source, "languages")]
-    known = [*goal_languages(), "auto"]  # the phrasing files present (tasks/phrasings/<lang>.yaml)
-    for lang in langs:
-        if lang not in known:
-            raise ConfigError(source, "languages", f"unknown language {lang!r}", ", ".join(known))
-    workers = check_workers(raw.get("workers", 1), source, "workers")
+    return temps
+
+
+def _languages(raw: dict, source: str) -> list[str]:
+    langs = [str(x) for x in _as_list(raw.get("languages", [AUTO]), source, "languages")]
+    for lang in langs:  # the phrasing files present (tasks/phrasings/<lang>.yaml), or auto
+        check_language(lang, source, goal_languages(), "languages")
+    return langs
+
+
+def _episode_options(raw: dict, source: str) -> dict:
+    """``max_steps``, ``trials``, ``style`` and ``record_screenshots``, checked."""
     max_steps = raw.get("max_steps")
     if max_steps is not None and not _positive_int(max_steps):
         raise ConfigError(source, "max_steps", f"expected a positive integer, got {max_steps!r}", "1, 2, 3 ...")
@@ -237,30 +284,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     shots = raw.get("record_screenshots", False)
     if not isinstance(shots, bool):
         raise ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false")
-    interfaces = interfaces_of(raw.get("interface", "gui"), source)
-    check_agents([a["name"] for a in agents], interfaces, source)
-    backends = backends_of(raw.get("backends", ["chromium"]), source)
-    terminations = _choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS)
-    return SweepSpec(
-        name=str(raw.get("name", p.stem)),
-        source=source,
-        raw=raw,
-        agents=agents,
-        tasks=tasks,
-        variations=variations,
-        seeds=seeds,
-        max_steps=max_steps,
-        viewports=viewports,
-        temperatures=temps,
-        languages=langs,
-        workers=workers,
-        record_screenshots=shots,
-        trials=trials,
-        style=style,
-        interfaces=interfaces,
-        backends=backends,
-        terminations=terminations,
-    )
+    return {"max_steps": max_steps, "trials": trials, "style": style, "record_screenshots": shots}
 
 
 def backends_of(raw: Any, source: str) -> list[str]:

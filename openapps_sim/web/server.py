@@ -33,6 +33,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 import openapps_sim.web.fonts as fonts
 import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.protocol import (
     BIDS_HEADER,
@@ -239,20 +240,7 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
         return {"dropped": worlds.drop(req.query_params.get("world", "")), "count": len(worlds.by_id)}
 
     def reset(world, req, body):
-        variation = body.get("variation") or "default"
-        overrides = body.get("overrides") or []
-        if not isinstance(variation, str):
-            raise ConfigError(
-                "POST /_admin/reset", "variation", f"expected a string, got {variation!r}", "pack names joined by '+'"
-            )
-        if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
-            raise ConfigError(
-                "POST /_admin/reset",
-                "overrides",
-                f"expected a list of strings, got {overrides!r}",
-                "['app.key=value', ...]",
-            )
-        ms = world.reset(variation, whole_number(body.get("seed", 0), "POST /_admin/reset", "seed"), overrides)
+        ms = world.reset(WorldSpec.from_wire(body, "POST /_admin/reset"))
         out = {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
         if body.get("return_state"):
             out["state"] = world.state

@@ -7,6 +7,7 @@ import json
 import time
 
 from openapps_sim.config.catalog import composed_json, discover_apps, initial_state_json
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.web.interruptions import DEVICE, Interruptions, device_state
 from openapps_sim.web.theme import theme_css
@@ -36,15 +37,16 @@ class World:
         self.server_errors = 0
         self.reset()
 
-    def reset(self, variation: str | None = "default", seed: int = 0, overrides: list[str] | tuple = ()) -> float:
-        """Restore the world to ``variation`` and ``seed``. Returns the time taken in ms."""
+    def reset(
+        self, world: WorldSpec | str | None = "default", seed: int = 0, overrides: list[str] | tuple = ()
+    ) -> float:
+        """Restore the world to ``world`` (a :class:`WorldSpec`; or a variation expression with
+        ``seed`` and ``overrides``, checked here). Returns the time taken in ms."""
         t0 = time.perf_counter()
-        expression = variation or "default"
-        overrides = tuple(overrides)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ConfigError("reset", "seed", f"expected an integer, got {seed!r}")
-        config_json = composed_json(expression, overrides)
-        self.config = json.loads(config_json)
+        if not isinstance(world, WorldSpec):
+            world = WorldSpec.make("reset", world, seed, overrides=overrides)
+        expression, seed, overrides = world.variation, world.seed or 0, world.overrides
+        self.config = json.loads(composed_json(expression, overrides))
         self.state = json.loads(initial_state_json(expression, overrides, seed))
         self.variation, self.seed, self.overrides = expression, seed, overrides
         self.events = []
