@@ -42,14 +42,12 @@ class InfeasibleFamily(TaskFamily):
     structure = "single"
     target_key = "name"
 
-    def apply(self, state, params):
+    def plan(self, params, initial):
         """Nothing: the world must stay as it is."""
+        return []
 
     def infeasible_target(self, params):
         return f"{self.id}:{params[self.target_key]}"
-
-    def oracle_ops(self, params, initial):
-        return []
 
     def reason(self, params) -> str:
         return f"{params[self.target_key]!r} does not exist here"
