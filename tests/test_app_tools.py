@@ -77,7 +77,7 @@ def test_operations_log_the_events_the_pages_log(world):
     world.reset("default", 0)
     item = run_tool(world, "todo", "add_item", {"title": "Buy oat milk"})
     run_tool(world, "todo", "toggle_item", {"id": item["id"]})
-    assert [(e["app"], e["op"]) for e in world.events] == [("todo", "add"), ("todo", "toggle")]
+    assert [(e["app"], e["op"]) for e in world.events] == [("todo", "add_item"), ("todo", "toggle_item")]
     assert world.events[0]["args"] == {"id": item["id"], "title": "Buy oat milk"}
     before = len(world.events)
     assert run_tool(world, "todo", "read", {})["items"][-1]["title"] == "Buy oat milk"
