@@ -49,7 +49,6 @@ class AddIfFree(BranchingFamily):
         return {"title": title, "date": iso, "target": target, "time": rng.choice(SLOTS), "branch": branch,
                 }  # fmt: skip
 
-
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
@@ -86,7 +85,6 @@ class EarliestFreeSlot(BranchingFamily):
     def prepare(self, state, params):
         for ev in params["taken"]:
             _new_event(state, title=ev["title"], date=params["date"], time=ev["time"])
-
 
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
