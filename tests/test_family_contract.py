@@ -10,7 +10,7 @@ import pytest
 
 from openapps_sim.appkit import AppContext, AppSpec
 from openapps_sim.config.catalog import discover_apps
-from openapps_sim.taskkit import TaskFamily, all_families, instantiate, normalise_world
+from openapps_sim.taskkit import API, TaskFamily, all_families, instantiate, normalise_world
 from openapps_sim.taskkit.plan import PlanWorld, run_plan
 from openapps_sim.taskkit.progress import Op, compact_events, in_order, wlcs
 from openapps_sim.web.world import World
@@ -94,3 +94,22 @@ def test_a_plan_naming_an_unknown_operation_is_one_clear_error():
 
     with pytest.raises(ConfigError, match="todo.<operation>.*'add'.*add_item"):
         run_plan([Op.of("todo", "add", title="x")], {"todo": {"items": [], "next_id": 1}}, {"todo": {}}, "task t")
+
+
+def _first_steps(fam, params) -> list[str]:
+    """The tools the family's API solution calls first (reads answered with an empty app)."""
+    script, steps = fam.solve_api(params, API), []
+    step = next(script)
+    while step.testid.endswith(".read"):
+        steps.append(step.testid)
+        step = script.send({"tool_result": '{"events": [{"id": "e1", "title": "T", "date": "2026-03-01"}]}'})
+    return [*steps, step.testid]
+
+
+def test_the_api_solution_reads_the_world_only_when_the_plan_looks_at_it():
+    """A plan from the parameters alone is called straight away; one that needs the initial
+    state (a copy of an existing event) reads the family's apps first."""
+    fams = all_families()
+    assert _first_steps(fams["todo.remove_item"], {"id": "t1"}) == ["todo.delete_item"]
+    copy_event = {"event_id": "e1", "new_date": "2026-03-02"}
+    assert _first_steps(fams["calendar.duplicate_event"], copy_event) == ["calendar.read", "calendar.create_event"]

@@ -178,12 +178,17 @@ class TaskFamily:
         return br.branches[br.correct] if br is not None else None
 
     def solve_api(self, params: dict, api: type[API]) -> Iterator[Step]:
-        """The goal reached through app tools only (``api`` and ``mixed`` interfaces): read the
-        family's apps, as the plan may depend on the world, then call each planned operation."""
-        initial = {}
-        for app in self.apps:
-            initial[app] = api.result((yield api.read(app)))
-        for op in self.plan(params, initial):
+        """The goal reached through app tools only (``api`` and ``mixed`` interfaces): each
+        planned operation called as an app tool; a plan that looks at the world gets it read
+        first with the apps' ``read`` tools (one step per app of the family)."""
+        try:
+            plan = self.plan(params, Unread())
+        except Unread.Needed:
+            initial = {}
+            for app in self.apps:
+                initial[app] = api.result((yield api.read(app)))
+            plan = self.plan(params, initial)
+        for op in plan:
             yield api.call(op.app, op.op, **dict(op.args))
 
     @property
@@ -306,6 +311,19 @@ class TaskFamily:
             style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
         template = rng.choice(styles[style])
         return tidy_punctuation(template.format(**self.goal_values(params, language))), style, language
+
+
+class Unread(dict):
+    """The initial state a plan gets before anything was read: looking at it raises
+    :class:`Unread.Needed`, so the API solution reads the world only for plans that need it."""
+
+    class Needed(Exception):
+        pass
+
+    def _needed(self, *args: Any, **kwargs: Any) -> Any:
+        raise Unread.Needed
+
+    __getitem__ = get = __contains__ = __iter__ = __len__ = keys = items = values = _needed
 
 
 def instantiate(
