@@ -34,7 +34,7 @@ from typing import Any
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import tidy_punctuation
-from openapps_sim.taskkit.plan import run_plan
+from openapps_sim.taskkit.plan import Unread, run_plan
 from openapps_sim.taskkit.progress import Op
 from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
 from openapps_sim.taskkit.reward import (  # noqa: F401 - re-exported
@@ -311,19 +311,6 @@ class TaskFamily:
             style = next(iter(styles)) if len(styles) == 1 else rng.choice(list(styles))
         template = rng.choice(styles[style])
         return tidy_punctuation(template.format(**self.goal_values(params, language))), style, language
-
-
-class Unread(dict):
-    """The initial state a plan gets before anything was read: looking at it raises
-    :class:`Unread.Needed`, so the API solution reads the world only for plans that need it."""
-
-    class Needed(Exception):
-        pass
-
-    def _needed(self, *args: Any, **kwargs: Any) -> Any:
-        raise Unread.Needed
-
-    __getitem__ = get = __contains__ = __iter__ = __len__ = keys = items = values = _needed
 
 
 def instantiate(

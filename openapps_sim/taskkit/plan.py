@@ -9,6 +9,8 @@ the app does; the events they write are the ones the oracle's episode writes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from openapps_sim.appkit import AppContext, call_operation
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.errors import unknown_name
@@ -43,3 +45,16 @@ def run_plan(plan: list[Op], state: dict, config: dict, source: str = "plan") ->
             raise unknown_name(source, f"{op.app}.<operation>", op.op, ops)
         call_operation(AppContext(world, spec, None), ops[op.op], dict(op.args))
     return world.events
+
+
+class Unread(dict):
+    """The initial state a plan gets before anything was read: looking at it raises
+    :class:`Unread.Needed`, so the API solution reads the world only for plans that need it."""
+
+    class Needed(Exception):
+        pass
+
+    def _needed(self, *args: Any, **kwargs: Any) -> Any:
+        raise Unread.Needed
+
+    __getitem__ = get = __contains__ = __iter__ = __len__ = keys = items = values = _needed
