@@ -198,6 +198,7 @@ class AppContext:
         self.app = app
         self.request = request
         self._render = render  # the page shell, given by the web layer that serves the app
+        self.operation = ""  # the operation running on this context (set by :class:`Operation`)
 
     @property
     def config(self) -> dict:
@@ -225,9 +226,13 @@ class AppContext:
     def seed(self) -> int:
         return self.world.seed
 
-    def log(self, op: str, **args: Any) -> None:
-        """Record a state change of this app in the world's event log."""
-        self.world.log(self.app.name, op, args)
+    def log(self, **args: Any) -> None:
+        """Record the state change of the running operation in the world's event log: the entry
+        is named after the operation (``todo.add_item`` logs ``add_item``), so a task's plan and
+        the log speak one vocabulary. Only an operation may log."""
+        if not self.operation:
+            raise RuntimeError(f"{self.app.name}: ctx.log outside an operation (state changes are operations)")
+        self.world.log(self.app.name, self.operation, args)
 
     def url(self, path: str = "/") -> str:
         return self.app.url_prefix + path
@@ -277,7 +282,11 @@ class Operation:
     params: tuple[Param, ...]
 
     def __call__(self, ctx: AppContext, *args: Any, **kwargs: Any) -> Any:
-        return self.fn(ctx, *args, **kwargs)
+        outer, ctx.operation = ctx.operation, self.name
+        try:
+            return self.fn(ctx, *args, **kwargs)
+        finally:
+            ctx.operation = outer
 
     @property
     def tool_name(self) -> str:

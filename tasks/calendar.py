@@ -164,16 +164,9 @@ class AddEvent(CalendarFamily):
             "description": description,
         }
 
-    def apply(self, state, params):
-        raw = {k: params[k] for k in ("title", "date", "time", "description", "location")}
-        model.add_event(state["calendar"], raw | {"invitees": list(params["invitees"])})
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("calendar", "add", title=params["title"], date=params["date"], time=params["time"])]
-
-    def solve_api(self, params, api):
+    def plan(self, params, initial):
         fields = {k: params[k] for k in ("title", "date", "time", "description", "location")}
-        yield api.call("calendar", "create_event", **fields, invitees=list(params["invitees"]))
+        return [Op.of("calendar", "create_event", **fields, invitees=list(params["invitees"]))]
 
     def solve(self, params, ui):
         yield from ui.open_app("calendar")
@@ -201,14 +194,8 @@ class RemoveEvent(CalendarFamily):
         ev = pick(rng, unique_events(state), "event with a unique title")
         return _event_params(ev)
 
-    def apply(self, state, params):
-        model.delete_event(state["calendar"], params["event_id"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("calendar", "delete", id=params["event_id"])]
-
-    def solve_api(self, params, api):
-        yield api.call("calendar", "delete_event", id=params["event_id"])
+    def plan(self, params, initial):
+        return [Op.of("calendar", "delete_event", id=params["event_id"])]
 
     def solve(self, params, ui):
         yield from open_event(ui, params["event_id"], params["date"])
@@ -229,18 +216,9 @@ class DuplicateEvent(CalendarFamily):
         new_date = rng.choice([d for d in choices if d != ev["date"]])
         return {**_event_params(ev), "new_date": new_date}
 
-    def apply(self, state, params):
-        src = _find(state, params["event_id"])
-        model.add_event(state["calendar"], model.duplicate_fields(src, date=params["new_date"]))
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("calendar", "add", title=params["title"], date=params["new_date"])]
-
-    def solve_api(self, params, api):
-        events = api.result((yield api.read("calendar")))["events"]
-        src = next(e for e in events if e["id"] == params["event_id"])
-        fields = model.duplicate_fields(src, date=params["new_date"])
-        yield api.call("calendar", "create_event", **fields)
+    def plan(self, params, initial):
+        src = _find(initial, params["event_id"])
+        return [Op.of("calendar", "create_event", **model.duplicate_fields(src, date=params["new_date"]))]
 
     def solve(self, params, ui):
         eid = params["event_id"]
@@ -270,15 +248,8 @@ class EditEvent(CalendarFamily):
             )
         return {**_event_params(ev), "field": field, "value": value}
 
-    def apply(self, state, params):
-        ev = _find(state, params["event_id"])
-        model.edit_event(ev, ev | {params["field"]: params["value"]})
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("calendar", "edit", id=params["event_id"])]
-
-    def solve_api(self, params, api):
-        yield api.call("calendar", "edit_event", id=params["event_id"], **{params["field"]: params["value"]})
+    def plan(self, params, initial):
+        return [Op.of("calendar", "edit_event", id=params["event_id"], **{params["field"]: params["value"]})]
 
     def solve(self, params, ui):
         eid = params["event_id"]

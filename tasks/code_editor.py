@@ -114,58 +114,35 @@ class CreateFile(TaskFamily):
     apps = (APP,)
     max_steps = 10
     description = "Create a new, empty file with a given name (including its extension) in a given folder."
+    kind = "file"  # what is created; the folder it goes in is the parameter named ``parent_key``
+    names = NEW_FILE_NAMES
+    parent_key = "folder"
 
     def sample(self, state, config, rng):
         ce = _ce(state)
-        options = [(f, n) for f in _folders(state) for n in NEW_FILE_NAMES if not P.exists(ce, P.join(f, n))]
-        folder, name = pick(rng, options, "folder and new file name")
-        return {"folder": folder, "name": name, "path": P.join(folder, name)}
+        options = [(f, n) for f in _folders(state) for n in self.names if not P.exists(ce, P.join(f, n))]
+        what = "folder and new file name" if self.kind == "file" else "parent folder and new folder name"
+        parent, name = pick(rng, options, what)
+        return {self.parent_key: parent, "name": name, "path": P.join(parent, name)}
 
-    def apply(self, state, params):
-        P.create_file(_ce(state), params["path"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of(APP, "create_file", path=params["path"])]
-
-    def solve_api(self, params, api):
-        yield api.call("code_editor", "create_file", path=params["path"])
+    def plan(self, params, initial):
+        return [Op.of(APP, f"create_{self.kind}", path=params["path"])]
 
     def solve(self, params, ui):
         yield from _open_app(ui)
-        yield ui.click("code_editor-new-file")
+        yield ui.click(f"code_editor-new-{self.kind}")
         yield ui.fill("code_editor-field-name", params["name"])
-        yield ui.select("code_editor-field-parent", params["folder"])
+        yield ui.select("code_editor-field-parent", params[self.parent_key])
         yield ui.click("code_editor-create")
 
 
 @family
-class CreateFolder(TaskFamily):
+class CreateFolder(CreateFile):
     id = "code_editor.create_folder"
-    apps = (APP,)
-    max_steps = 10
     description = "Create a new, empty folder with a given name inside a given folder."
-
-    def sample(self, state, config, rng):
-        ce = _ce(state)
-        options = [(f, n) for f in _folders(state) for n in NEW_FOLDER_NAMES if not P.exists(ce, P.join(f, n))]
-        parent, name = pick(rng, options, "parent folder and new folder name")
-        return {"parent": parent, "name": name, "path": P.join(parent, name)}
-
-    def apply(self, state, params):
-        P.create_folder(_ce(state), params["path"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of(APP, "create_folder", path=params["path"])]
-
-    def solve_api(self, params, api):
-        yield api.call("code_editor", "create_folder", path=params["path"])
-
-    def solve(self, params, ui):
-        yield from _open_app(ui)
-        yield ui.click("code_editor-new-folder")
-        yield ui.fill("code_editor-field-name", params["name"])
-        yield ui.select("code_editor-field-parent", params["parent"])
-        yield ui.click("code_editor-create")
+    kind = "folder"
+    names = NEW_FOLDER_NAMES
+    parent_key = "parent"
 
 
 @family
@@ -219,14 +196,8 @@ class EditFile(TaskFamily):
     def phrasing_id(self, params: dict) -> str:
         return f"{self.id}.replace" if params.get("mode") == "replace" else self.id
 
-    def apply(self, state, params):
-        P.save_file(_ce(state), params["path"], params["new_content"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of(APP, "save", path=params["path"])]
-
-    def solve_api(self, params, api):
-        yield api.call("code_editor", "save_file", path=params["path"], content=params["new_content"])
+    def plan(self, params, initial):
+        return [Op.of(APP, "save_file", path=params["path"], content=params["new_content"])]
 
     def solve(self, params, ui):
         yield from _open_app(ui)
@@ -259,14 +230,8 @@ class RemoveFolder(TaskFamily):
         if params.get("extra_file"):
             P.create_file(_ce(state), params["extra_file"], "")
 
-    def apply(self, state, params):
-        P.delete_folder(_ce(state), params["path"])
-
-    def oracle_ops(self, params, initial):
+    def plan(self, params, initial):
         return [Op.of(APP, "delete_folder", path=params["path"])]
-
-    def solve_api(self, params, api):
-        yield api.call("code_editor", "delete_folder", path=params["path"])
 
     def solve(self, params, ui):
         pid = path_id(params["path"])
@@ -301,15 +266,8 @@ class RemoveAll(TaskFamily):
         for path in params.get("removed", []):
             P.delete_file(_ce(state), path)
 
-    def apply(self, state, params):
-        P.clear_project(_ce(state))
-
-    def oracle_ops(self, params, initial):
+    def plan(self, params, initial):
         return [Op.of(APP, f"delete_{e['kind']}", path=e["path"]) for e in params["entries"]]
-
-    def solve_api(self, params, api):
-        for entry in params["entries"]:
-            yield api.call("code_editor", f"delete_{entry['kind']}", path=entry["path"])
 
     def solve(self, params, ui):
         yield from _open_app(ui)
@@ -342,14 +300,8 @@ class RenameFile(TaskFamily):
             "new_path": P.join(P.parent_of(path), new_name),
         }
 
-    def apply(self, state, params):
-        P.move(_ce(state), params["path"], params["new_path"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of(APP, "rename", old=params["path"], new=params["new_path"])]
-
-    def solve_api(self, params, api):
-        yield api.call("code_editor", "rename", path=params["path"], new_path=params["new_path"])
+    def plan(self, params, initial):
+        return [Op.of(APP, "rename", path=params["path"], new_path=params["new_path"])]
 
     def solve(self, params, ui):
         pid = path_id(params["path"])

@@ -49,19 +49,13 @@ class AddIfFree(BranchingFamily):
         return {"title": title, "date": iso, "target": target, "time": rng.choice(SLOTS), "branch": branch,
                 }  # fmt: skip
 
-    def apply(self, state, params):
-        (op,) = self.branch_ops(params)[params["branch"]]
-        _new_event(state, title=params["title"], date=dict(op.args)["date"], time=params["time"])
-
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
-    def branch_ops(self, params):
+    def branch_plans(self, params, initial):
         nxt = (date.fromisoformat(params["date"]) + timedelta(days=1)).isoformat()
-        return {
-            "free": [Op.of("calendar", "add", title=params["title"], date=params["date"])],
-            "busy": [Op.of("calendar", "add", title=params["title"], date=nxt)],
-        }
+        return {"free": [_create(params["title"], params["date"], params["time"])],
+                "busy": [_create(params["title"], nxt, params["time"])]}  # fmt: skip
 
     def solve(self, params, ui):
         yield from _add_steps(ui, params["title"], params["target"], params["time"])
@@ -92,17 +86,18 @@ class EarliestFreeSlot(BranchingFamily):
         for ev in params["taken"]:
             _new_event(state, title=ev["title"], date=params["date"], time=ev["time"])
 
-    def apply(self, state, params):
-        _new_event(state, title=params["title"], date=params["date"], time=params["slot"])
-
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
-    def branch_ops(self, params):
-        return {s: [Op.of("calendar", "add", title=params["title"], date=params["date"], time=s)] for s in SLOTS}
+    def branch_plans(self, params, initial):
+        return {s: [_create(params["title"], params["date"], s)] for s in SLOTS}
 
     def solve(self, params, ui):
         yield from _add_steps(ui, params["title"], params["date"], params["slot"])
+
+
+def _create(title: str, iso: str, time: str) -> Op:
+    return Op.of("calendar", "create_event", title=title, date=iso, time=time)
 
 
 def _new_event(state: dict, **fields) -> None:

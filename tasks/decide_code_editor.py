@@ -30,13 +30,7 @@ class DeleteOrCreate(BranchingFamily):
         if params["branch"] == "exists":
             P.create_file(state["code_editor"], params["path"])
 
-    def apply(self, state, params):
-        if params["branch"] == "exists":
-            P.delete_file(state["code_editor"], params["path"])
-        else:
-            P.create_file(state["code_editor"], params["path"])
-
-    def branch_ops(self, params):
+    def branch_plans(self, params, initial):
         return {
             "exists": [Op.of("code_editor", "delete_file", path=params["path"])],
             "missing": [Op.of("code_editor", "create_file", path=params["path"])],

@@ -4,7 +4,7 @@ its note."""
 from __future__ import annotations
 
 from openapps_sim.apps.maps import model as maps_model
-from openapps_sim.tasks.picks import open_place, set_field, unsaved_places
+from openapps_sim.tasks.picks import open_place, unsaved_places
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
@@ -31,16 +31,10 @@ class SaveOrNote(BranchingFamily):
         if params["branch"] == "saved":
             maps_model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
 
-    def apply(self, state, params):
-        if params["branch"] == "new":
-            maps_model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
-        else:
-            set_field(state["maps"]["saved"], params["saved_id"], "note", params["note"])
-
-    def branch_ops(self, params):
+    def branch_plans(self, params, initial):
         return {
-            "new": [Op.of("maps", "save", place=params["place_id"])],
-            "saved": [Op.of("maps", "note", id=params["saved_id"], note=params["note"])],
+            "new": [Op.of("maps", "save_place", place=params["place_id"])],
+            "saved": [Op.of("maps", "set_note", id=params["saved_id"], note=params["note"])],
         }
 
     def solve(self, params, ui):

@@ -24,6 +24,10 @@ def _with_chat(state: dict) -> list[dict]:
     return [c for c in logic.unique_contacts(m) if m["conversations"].get(c["id"])]
 
 
+def _send_op(contact: str, text: str) -> Op:
+    return Op.of("messenger", "send_message", contact=contact, text=text)
+
+
 @family
 class ReplyIfWaiting(BranchingFamily):
     id = "messenger.reply_if_waiting"
@@ -50,16 +54,9 @@ class ReplyIfWaiting(BranchingFamily):
         else:
             logic.receive(m, cid, params["incoming"])
 
-    def apply(self, state, params):
-        text = params["reply"] if params["branch"] == "theirs" else params["nudge"]
-        logic.add_message(state["messenger"], params["contact_id"], text)
-
-    def branch_ops(self, params):
+    def branch_plans(self, params, initial):
         cid = params["contact_id"]
-        return {
-            "theirs": [Op.of("messenger", "send", contact=cid, text=params["reply"])],
-            "mine": [Op.of("messenger", "send", contact=cid, text=params["nudge"])],
-        }
+        return {"theirs": [_send_op(cid, params["reply"])], "mine": [_send_op(cid, params["nudge"])]}
 
     def solve(self, params, ui):
         """Decide from the chat page: the contact wrote the last message, or I did."""
@@ -87,15 +84,8 @@ class TellInOrder(OrderedFamily):
         text_b = _fresh_text(rng, m, [t for t in new_messages if t != text_a])
         return {"a_id": a["id"], "a": a["name"], "b_id": b["id"], "b": b["name"], "text_a": text_a, "text_b": text_b}
 
-    def apply(self, state, params):
-        logic.add_message(state["messenger"], params["a_id"], params["text_a"])
-        logic.add_message(state["messenger"], params["b_id"], params["text_b"])
-
-    def ordered_ops(self, params):
-        return [
-            Op.of("messenger", "send", contact=params["a_id"], text=params["text_a"]),
-            Op.of("messenger", "send", contact=params["b_id"], text=params["text_b"]),
-        ]
+    def plan(self, params, initial):
+        return [_send_op(params["a_id"], params["text_a"]), _send_op(params["b_id"], params["text_b"])]
 
     def solve(self, params, ui):
         yield from _send(ui, params["a_id"], params["text_a"])

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from openapps_sim.apps.calendar import model as cal_model
-from openapps_sim.apps.messenger import model as logic
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _today, day_text
-from openapps_sim.tasks.decide_calendar import _add_steps
-from openapps_sim.tasks.decide_messenger import _send, _with_chat
+from openapps_sim.tasks.decide_calendar import _add_steps, _create
+from openapps_sim.tasks.decide_messenger import _send, _send_op, _with_chat
 from openapps_sim.tasks.messenger import _fresh_text
-from openapps_sim.tasks.picks import add_this_product, cart_lines, fill_cart, open_shop, unique_products
+from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, cart_lines, fill_cart, open_shop, unique_products
 from openapps_sim.tasks.todo import unique_items
 
 from openapps_sim.taskkit import family, pick
@@ -50,16 +48,10 @@ class BusyEvening(BranchingFamily):
     def milestone_apps(self, params):
         return ("calendar", "messenger") if params["branch"] == "busy" else ("calendar",)
 
-    def apply(self, state, params):
-        if params["branch"] == "busy":
-            logic.add_message(state["messenger"], params["contact_id"], params["cant"])
-        else:
-            _new_event(state, title=params["dinner"], date=params["date"], time="19:00")
-
-    def branch_ops(self, params):
+    def branch_plans(self, params, initial):
         return {
-            "busy": [Op.of("messenger", "send", contact=params["contact_id"], text=params["cant"])],
-            "free": [Op.of("calendar", "add", title=params["dinner"], date=params["date"])],
+            "busy": [_send_op(params["contact_id"], params["cant"])],
+            "free": [_create(params["dinner"], params["date"], "19:00")],
         }
 
     def solve(self, params, ui):
@@ -104,20 +96,11 @@ class TodoCartFallback(BranchingFamily):
         next(i for i in state["todo"]["items"] if i["id"] == params["id"])["done"] = params["done"]
         fill_cart(state, params["lines"])
 
-    def apply(self, state, params):
-        items = state["todo"]["items"]
-        if params["branch"] == "done":
-            state["todo"]["items"] = [i for i in items if i["id"] != params["id"]]
-        elif params["branch"] == "open/full":
-            next(i for i in items if i["id"] == params["id"])["done"] = True
-        else:
-            cat.add_line(state["shop"], params["product_id"], params["options"], 1)
-
-    def branch_ops(self, params):
+    def branch_plans(self, params, initial):
         return {
-            "done": [Op.of("todo", "delete", id=params["id"])],
-            "open/full": [Op.of("todo", "toggle", id=params["id"])],
-            "open/empty": [Op.of("shop", "add_to_cart", product_id=params["product_id"])],
+            "done": [Op.of("todo", "delete_item", id=params["id"])],
+            "open/full": [Op.of("todo", "toggle_item", id=params["id"])],
+            "open/empty": [add_to_cart_op(params["product_id"], params["options"]).keyed("product_id")],
         }
 
     def solve(self, params, ui):
@@ -150,23 +133,10 @@ class TickThenTell(OrderedFamily):
         text = _fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
         return {"id": item["id"], "title": item["title"], "contact_id": c["id"], "contact": c["name"], "text": text}
 
-    def apply(self, state, params):
-        next(i for i in state["todo"]["items"] if i["id"] == params["id"])["done"] = True
-        logic.add_message(state["messenger"], params["contact_id"], params["text"])
-
-    def ordered_ops(self, params):
-        return [
-            Op.of("todo", "toggle", id=params["id"]),
-            Op.of("messenger", "send", contact=params["contact_id"], text=params["text"]),
-        ]
+    def plan(self, params, initial):
+        return [Op.of("todo", "toggle_item", id=params["id"]), _send_op(params["contact_id"], params["text"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-toggle-{params['id']}")
         yield from _send(ui, params["contact_id"], params["text"])
-
-
-def _new_event(state: dict, **fields) -> None:
-    """Add an event the way the app does (``apps/calendar/model.py``)."""
-    raw = {"title": "", "date": "", "time": "", "description": "", "location": "", "invitees": []}
-    cal_model.add_event(state["calendar"], raw | fields)

@@ -10,7 +10,9 @@ from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.picks import (
     add_product,
     add_this_product,
+    add_to_cart_op,
     cart_lines,
+    checkout_op,
     choose_options,
     fill_cart,
     find_product,
@@ -64,13 +66,10 @@ class CheapestInCategory(BranchingFamily):
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), opts=options_clause(params, language))
 
-    def apply(self, state, params):
-        cat.add_line(state["shop"], params["product_id"], params["options"], 1)
-
-    def branch_ops(self, params):
-        ops = {pid: [Op.of("shop", "add_to_cart", product_id=pid)] for pid in params["others"]}
-        ops[params["product_id"]] = [Op.of("shop", "add_to_cart", product_id=params["product_id"])]
-        return ops
+    def branch_plans(self, params, initial):
+        plans = {pid: [Op.of("shop", "add_to_cart", product_id=pid)] for pid in params["others"]}
+        plans[params["product_id"]] = [add_to_cart_op(params["product_id"], params["options"]).keyed("product_id")]
+        return plans
 
     def solve(self, params, ui):
         yield from add_product(ui, params["product_id"], params["options"], 1, category=params["category"])
@@ -107,19 +106,8 @@ class CartOverBudget(BranchingFamily):
     def prepare(self, state, params):
         fill_cart(state, params["lines"])
 
-    def apply(self, state, params):
-        shop = state["shop"]
-        if params["branch"] == "over":
-            shop["cart"] = [ln for ln in shop["cart"] if ln["id"] != params["top_line"]]
-        else:
-            address = {k: params[k] for k in cat.ADDRESS_FIELDS}
-            cat.record_order(shop, params["order_lines"], address, params["total"])
-
-    def branch_ops(self, params):
-        return {
-            "over": [Op.of("shop", "remove_line", line=params["top_line"])],
-            "within": [Op.of("shop", "checkout", total=params["total"])],
-        }
+    def branch_plans(self, params, initial):
+        return {"over": [Op.of("shop", "remove_line", line=params["top_line"])], "within": [checkout_op(params)]}
 
     def solve(self, params, ui):
         yield from open_cart(ui)
@@ -172,14 +160,10 @@ class ThresholdChoice(BranchingFamily):
         """Which product the world calls for: ``product`` or ``alt``."""
         return "product" if params["branch"] == "meets" else "alt"
 
-    def apply(self, state, params):
-        key = self.chosen(params)
-        cat.add_line(state["shop"], params[f"{key}_id"], params[f"{key}_options"], 1)
-
-    def branch_ops(self, params):
+    def branch_plans(self, params, initial):
         return {
-            "meets": [Op.of("shop", "add_to_cart", product_id=params["product_id"])],
-            "fails": [Op.of("shop", "add_to_cart", product_id=params["alt_id"])],
+            branch: [add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"]).keyed("product_id")]
+            for branch, key in (("meets", "product"), ("fails", "alt"))
         }
 
     def solve(self, params, ui):

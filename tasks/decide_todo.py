@@ -12,16 +12,6 @@ from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
 
-def _item(state: dict, iid: str) -> dict:
-    return next(i for i in state["todo"]["items"] if i["id"] == iid)
-
-
-def _add(state: dict, title: str) -> None:
-    todo = state["todo"]
-    todo["items"].append({"id": f"t{todo['next_id']}", "title": title, "done": False, "notes": ""})
-    todo["next_id"] += 1
-
-
 @family
 class DoneOrDelete(BranchingFamily):
     id = "todo.done_or_delete"
@@ -38,14 +28,9 @@ class DoneOrDelete(BranchingFamily):
     def prepare(self, state, params):
         set_done(state, params["done_ids"])
 
-    def apply(self, state, params):
-        if params["branch"] == "done":
-            state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
-        else:
-            _item(state, params["id"])["done"] = True
-
-    def branch_ops(self, params):
-        return {"done": [Op.of("todo", "delete", id=params["id"])], "open": [Op.of("todo", "toggle", id=params["id"])]}
+    def branch_plans(self, params, initial):
+        iid = params["id"]
+        return {"done": [Op.of("todo", "delete_item", id=iid)], "open": [Op.of("todo", "toggle_item", id=iid)]}
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -68,12 +53,8 @@ class AddInOrder(OrderedFamily):
         first, second = rng.sample(free, 2)
         return {"first": first, "second": second}
 
-    def apply(self, state, params):
-        _add(state, params["first"])
-        _add(state, params["second"])
-
-    def ordered_ops(self, params):
-        return [Op.of("todo", "add", title=params["first"]), Op.of("todo", "add", title=params["second"])]
+    def plan(self, params, initial):
+        return [Op.of("todo", "add_item", title=params[key]) for key in ("first", "second")]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")

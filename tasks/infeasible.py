@@ -42,14 +42,12 @@ class InfeasibleFamily(TaskFamily):
     structure = "single"
     target_key = "name"
 
-    def apply(self, state, params):
+    def plan(self, params, initial):
         """Nothing: the world must stay as it is."""
+        return []
 
     def infeasible_target(self, params):
         return f"{self.id}:{params[self.target_key]}"
-
-    def oracle_ops(self, params, initial):
-        return []
 
     def reason(self, params) -> str:
         return f"{params[self.target_key]!r} does not exist here"
@@ -57,6 +55,16 @@ class InfeasibleFamily(TaskFamily):
     def solve_api(self, params, api):
         yield api.read(self.apps[0])
         yield api.report_infeasible(self.reason(params))
+
+    #: for families whose oracle looks the name up first: the app whose search box it tries
+    searched_in = ""
+
+    def solve(self, params, ui):
+        """Open the app, search for the name, then report."""
+        yield from (open_shop(ui) if self.searched_in == "shop" else ui.open_app(self.searched_in))
+        yield ui.fill(f"{self.searched_in}-search", params[self.target_key])
+        yield ui.click(f"{self.searched_in}-search-submit")
+        yield ui.report_infeasible(self.reason(params))
 
 
 def _taken(names) -> set[str]:
@@ -141,14 +149,10 @@ class MessageUnknownContact(InfeasibleFamily):
         name = pick(rng, missing_contact_names(state), "name of a missing contact")
         return {"name": name, "text": rng.choice(words(config, "messenger.new_messages"))}
 
+    searched_in = "messenger"
+
     def reason(self, params):
         return f"There is no contact named {params['name']!r}."
-
-    def solve(self, params, ui):
-        yield from ui.open_app("messenger")
-        yield ui.fill("messenger-search", params["name"])
-        yield ui.click("messenger-search-submit")
-        yield ui.report_infeasible(self.reason(params))
 
 
 # -- shop ------------------------------------------------------------------------------------------
@@ -190,14 +194,10 @@ class AddMissingProduct(InfeasibleFamily):
     def prepare(self, state, params):
         fill_cart(state, params.get("lines") or [])
 
+    searched_in = "shop"
+
     def reason(self, params):
         return f"The shop does not sell {params['name']!r}."
-
-    def solve(self, params, ui):
-        yield from open_shop(ui)
-        yield ui.fill("shop-search", params["name"])
-        yield ui.click("shop-search-submit")
-        yield ui.report_infeasible(self.reason(params))
 
 
 # -- code editor -----------------------------------------------------------------------------------
@@ -275,11 +275,7 @@ class SaveUnknownPlace(InfeasibleFamily):
         for p in params.get("extra_places") or []:
             model.add_saved(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"])
 
+    searched_in = "maps"
+
     def reason(self, params):
         return f"The map knows no place called {params['name']!r}."
-
-    def solve(self, params, ui):
-        yield from ui.open_app("maps")
-        yield ui.fill("maps-search", params["name"])
-        yield ui.click("maps-search-submit")
-        yield ui.report_infeasible(self.reason(params))

@@ -28,14 +28,8 @@ class SavePlace(TaskFamily):
         place = pick(rng, candidates, "unsaved place")
         return {"place_id": place["id"], "name": place["name"], "lat": place["lat"], "lon": place["lon"]}
 
-    def apply(self, state, params):
-        model.add_saved(state["maps"], params["name"], params["lat"], params["lon"], params["place_id"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("maps", "save", place=params["place_id"])]
-
-    def solve_api(self, params, api):
-        yield api.call("maps", "save_place", place=params["place_id"])
+    def plan(self, params, initial):
+        return [Op.of("maps", "save_place", place=params["place_id"])]
 
     def solve(self, params, ui):
         yield from open_place(ui, params["name"], params["place_id"])
@@ -66,14 +60,8 @@ class RemoveSavedPlace(TaskFamily):
         for p in params.get("extra_places", []):
             model.add_saved(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"])
 
-    def apply(self, state, params):
-        model.remove_saved(state["maps"], params["saved_id"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("maps", "remove", id=params["saved_id"])]
-
-    def solve_api(self, params, api):
-        yield api.call("maps", "remove_saved", id=params["saved_id"])
+    def plan(self, params, initial):
+        return [Op.of("maps", "remove_saved", id=params["saved_id"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("maps")
@@ -117,14 +105,9 @@ class DropPin(TaskFamily):
             "lon": round(place["lon"], 2),
         }
 
-    def apply(self, state, params):
-        model.add_saved(state["maps"], params["label"], params["lat"], params["lon"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("maps", "drop_pin", name=params["label"])]
-
-    def solve_api(self, params, api):
-        yield api.call("maps", "drop_pin", lat=params["lat"], lon=params["lon"], name=params["label"])
+    def plan(self, params, initial):
+        """A pin dropped by a click lands near the place, not on it: the name says which it is."""
+        return [Op.of("maps", "drop_pin", lat=params["lat"], lon=params["lon"], name=params["label"]).keyed("name")]
 
     def solve(self, params, ui):
         # Opening the place centres the map on it; a click on the map's centre drops the pin there.

@@ -79,28 +79,20 @@ class SendMessage(TaskFamily):
     apps = ("messenger",)
     max_steps = 8
     description = "Send a given text to a given contact in the messenger."
+    first = False  # to a contact never written to (a first message) instead of an open conversation
 
     def sample(self, state, config, rng):
         m = _messenger(state)
-        with_chat = [c for c in logic.unique_contacts(m) if m["conversations"].get(c["id"])]
-        c = pick(rng, with_chat, "contact with a conversation")
-        return {
-            "contact_id": c["id"],
-            "contact": c["name"],
-            "text": _fresh_text(rng, m, words(config, "messenger.new_messages")),
-        }
+        contacts = [c for c in logic.unique_contacts(m) if bool(m["conversations"].get(c["id"])) != self.first]
+        c = pick(rng, contacts, "contact without a conversation" if self.first else "contact with a conversation")
+        texts = words(config, "messenger.greetings" if self.first else "messenger.new_messages")
+        return {"contact_id": c["id"], "contact": c["name"], "text": _fresh_text(rng, m, texts)}
 
-    def apply(self, state, params):
-        logic.add_message(_messenger(state), params["contact_id"], params["text"])
-
-    def solve_api(self, params, api):
-        yield api.call("messenger", "send_message", contact=params["contact_id"], text=params["text"])
+    def plan(self, params, initial):
+        return [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["text"])]
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("messenger", "send", contact=params["contact_id"], text=params["text"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("messenger")
@@ -132,19 +124,11 @@ class ForwardMessage(TaskFamily):
             "message": last["text"],
         }
 
-    def apply(self, state, params):
-        logic.forward(_messenger(state), params["message_id"], params["target_id"])
-
-    def solve_api(self, params, api):
-        """Read the source's last message from the messenger's data, then forward it."""
-        last = last_from(api.result((yield api.read("messenger"))), params["source_id"])
-        yield api.call("messenger", "forward_message", id=last["id"] if last else "", to=params["target_id"])
+    def plan(self, params, initial):
+        return [Op.of("messenger", "forward_message", id=params["message_id"], to=params["target_id"])]
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("forwarded", _sent(params["target_id"], params["message"], params["source_id"]))]
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("messenger", "forward", id=params["message_id"], to=params["target_id"])]
 
     def solve(self, params, ui):
         """Forward the last message the source's chat shows from them (read off the page)."""
@@ -156,36 +140,11 @@ class ForwardMessage(TaskFamily):
 
 
 @family
-class StartConversation(TaskFamily):
+class StartConversation(SendMessage):
     id = "messenger.start_conversation"
-    apps = ("messenger",)
     max_steps = 10
     description = "Find a contact you have never written to and send them a first message."
-
-    def sample(self, state, config, rng):
-        m = _messenger(state)
-        fresh = [c for c in logic.unique_contacts(m) if not m["conversations"].get(c["id"])]
-        c = pick(rng, fresh, "contact without a conversation")
-        return {
-            "contact_id": c["id"],
-            "contact": c["name"],
-            "text": _fresh_text(rng, m, words(config, "messenger.greetings")),
-        }
-
-    def apply(self, state, params):
-        logic.add_message(_messenger(state), params["contact_id"], params["text"])
-
-    def solve_api(self, params, api):
-        yield api.call("messenger", "send_message", contact=params["contact_id"], text=params["text"])
-
-    def subgoals(self, params, initial=None, expected=None):
-        return [Subgoal("message_sent", _sent(params["contact_id"], params["text"]))]
-
-    def oracle_ops(self, params, initial):
-        return [
-            Op.of("messenger", "start_conversation", contact=params["contact_id"]),
-            Op.of("messenger", "send", contact=params["contact_id"], text=params["text"]),
-        ]
+    first = True
 
     def solve(self, params, ui):
         yield from ui.open_app("messenger")

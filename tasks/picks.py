@@ -13,6 +13,7 @@ from openapps_sim.apps.shop import model as cat
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Infeasible, pick
 from openapps_sim.taskkit.observation import page_testids
+from openapps_sim.taskkit.progress import Op
 
 
 def unique_names(items: list[dict]) -> set[str]:
@@ -98,6 +99,18 @@ def cart_lines(state: dict, config: dict, rng, lo: int, hi: int) -> list[dict]:
             }
         )
     return lines
+
+
+def add_to_cart_op(product_id: str, options: dict, qty: int = 1) -> Op:
+    """The shop's ``add_to_cart`` with ``options`` as a page sets them (``{"colour": "blue"}``);
+    the log records the product and the quantity as given, which say which change it is."""
+    chosen = [f"{k}={v}" for k, v in options.items()]
+    return Op.of("shop", "add_to_cart", product_id=product_id, options=chosen, qty=qty).keyed("product_id", "qty")
+
+
+def checkout_op(params: dict) -> Op:
+    """The shop's ``checkout`` to the address in ``params``."""
+    return Op.of("shop", "checkout", **{k: params[k] for k in cat.ADDRESS_FIELDS})
 
 
 def fill_cart(state: dict, lines: list[dict]) -> None:

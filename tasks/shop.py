@@ -10,7 +10,16 @@ functions the app uses (``openapps_sim.apps.shop.model``).
 from __future__ import annotations
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.picks import add_product, cart_lines, choose_options, fill_cart, open_cart, unique_products
+from openapps_sim.tasks.picks import (
+    add_product,
+    add_to_cart_op,
+    cart_lines,
+    checkout_op,
+    choose_options,
+    fill_cart,
+    open_cart,
+    unique_products,
+)
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Subgoal, TaskFamily, family, pick
@@ -70,18 +79,11 @@ class AddToCart(TaskFamily):
             "route": rng.choice(["search", "browse"]),
         }
 
-    def apply(self, state, params):
-        cat.add_line(state["shop"], params["product_id"], params["options"], params["qty"])
-
-    def solve_api(self, params, api):
-        options = [f"{k}={v}" for k, v in params["options"].items()]
-        yield api.call("shop", "add_to_cart", product_id=params["product_id"], options=options, qty=params["qty"])
+    def plan(self, params, initial):
+        return [add_to_cart_op(params["product_id"], params["options"], params["qty"])]
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("line_in_cart", _line_in_cart(params["product_id"], params["options"], params["qty"]))]
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("shop", "add_to_cart", product_id=params["product_id"], qty=params["qty"])]
 
     def solve(self, params, ui):
         by_search = params["route"] == "search"
@@ -109,19 +111,12 @@ class RemoveFromCart(TaskFamily):
     def prepare(self, state, params):
         fill_cart(state, params["lines"])
 
-    def apply(self, state, params):
-        shop = state["shop"]
-        cat.remove_line(shop, cat.cart_line(shop, params["line"]))
-
-    def solve_api(self, params, api):
-        yield api.call("shop", "remove_line", line=params["line"])
+    def plan(self, params, initial):
+        return [Op.of("shop", "remove_line", line=params["line"])]
 
     def subgoals(self, params, initial=None, expected=None):
         pid = params["product_id"]
         return [Subgoal("product_removed", lambda w: all(ln["product_id"] != pid for ln in w["shop"]["cart"]))]
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("shop", "remove_line", line=params["line"])]
 
     def solve(self, params, ui):
         yield from open_cart(ui)
@@ -142,17 +137,11 @@ class EmptyCart(TaskFamily):
     def prepare(self, state, params):
         fill_cart(state, params["lines"])
 
-    def apply(self, state, params):
-        cat.empty_cart(state["shop"])
-
-    def solve_api(self, params, api):
-        yield api.call("shop", "empty_cart")
+    def plan(self, params, initial):
+        return [Op.of("shop", "empty_cart")]
 
     def subgoals(self, params, initial=None, expected=None):
         return [Subgoal("cart_empty", lambda w: not w["shop"]["cart"])]
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("shop", "empty_cart")]
 
     def solve(self, params, ui):
         yield from open_cart(ui)
@@ -187,12 +176,8 @@ class Checkout(TaskFamily):
     def prepare(self, state, params):
         fill_cart(state, params["lines"])
 
-    def apply(self, state, params):
-        address = {k: params[k] for k in cat.ADDRESS_FIELDS}
-        cat.record_order(state["shop"], params["order_lines"], address, params["total"])
-
-    def solve_api(self, params, api):
-        yield api.call("shop", "checkout", **{k: params[k] for k in cat.ADDRESS_FIELDS})
+    def plan(self, params, initial):
+        return [checkout_op(params)]
 
     def subgoals(self, params, initial=None, expected=None):
         name = norm_text(params["name"])
@@ -202,9 +187,6 @@ class Checkout(TaskFamily):
             ),
             Subgoal("cart_empty", lambda w: not w["shop"]["cart"]),
         ]
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("shop", "checkout", total=params["total"])]
 
     def solve(self, params, ui):
         yield from open_cart(ui)

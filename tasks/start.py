@@ -28,11 +28,11 @@ class NavigateToApp(TaskFamily):
         app = pick(rng, choices, "app to open")
         return {"app": app, "title": config[app]["title"]}
 
-    def apply(self, state, params):
-        """Navigation changes nothing: the expected state is the initial state."""
+    no_api = "the goal is a page to end on, and app tools open no page"
 
-    def oracle_ops(self, params, initial):
-        """Navigation changes nothing: the gold sequence is empty."""
+    def plan(self, params, initial):
+        """Navigation changes nothing: the expected state is the initial state and the gold
+        sequence is empty."""
         return []
 
     def expected_path(self, params):

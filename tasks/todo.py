@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.todo import model
-
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import Infeasible, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
@@ -27,14 +25,8 @@ class AddItem(TaskFamily):
     def prepare(self, state, params):
         set_done(state, params.get("done_ids"))
 
-    def apply(self, state, params):
-        model.add_item(state["todo"], params["title"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("todo", "add", title=params["title"])]
-
-    def solve_api(self, params, api):
-        yield api.call("todo", "add_item", title=params["title"])
+    def plan(self, params, initial):
+        return [Op.of("todo", "add_item", title=params["title"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -56,13 +48,6 @@ def unique_items(state: dict, done: bool | None = None) -> list[dict]:
         key = norm_text(it["title"])
         counts[key] = counts.get(key, 0) + 1
     return [it for it in items if counts[norm_text(it["title"])] == 1 and (done is None or it["done"] == done)]
-
-
-def _find_item(state: dict, item_id: str) -> dict:
-    item = model.find_item(state["todo"], item_id)
-    if item is None:
-        raise KeyError(f"no todo item {item_id}")
-    return item
 
 
 def seeded_done(state: dict, rng, fixed: dict[str, bool] | None = None) -> list[str]:
@@ -109,14 +94,8 @@ class RemoveItem(TaskFamily):
     def prepare(self, state, params):
         set_done(state, params.get("done_ids"))
 
-    def apply(self, state, params):
-        model.delete_item(state["todo"], params["id"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("todo", "delete", id=params["id"])]
-
-    def solve_api(self, params, api):
-        yield api.call("todo", "delete_item", id=params["id"])
+    def plan(self, params, initial):
+        return [Op.of("todo", "delete_item", id=params["id"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -129,21 +108,17 @@ class MarkDone(TaskFamily):
     apps = ("todo",)
     max_steps = 8
     description = "Mark the (not yet done) item with a given title as done."
+    done_before = False  # the item's flag at the start; the goal flips it
 
     def sample(self, state, config, rng):
-        return _pick_with_flag(state, rng, False, "todo item to mark done")
+        what = f"todo item to mark {'undone' if self.done_before else 'done'}"
+        return _pick_with_flag(state, rng, self.done_before, what)
 
     def prepare(self, state, params):
         set_done(state, params.get("done_ids"))
 
-    def apply(self, state, params):
-        model.set_done(_find_item(state, params["id"]), True)
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("todo", "toggle", id=params["id"], done=True)]
-
-    def solve_api(self, params, api):
-        yield api.call("todo", "toggle_item", id=params["id"])
+    def plan(self, params, initial):
+        return [Op.of("todo", "toggle_item", id=params["id"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
@@ -151,30 +126,10 @@ class MarkDone(TaskFamily):
 
 
 @family
-class MarkUndone(TaskFamily):
+class MarkUndone(MarkDone):
     id = "todo.mark_undone"
-    apps = ("todo",)
-    max_steps = 8
     description = "Mark a done item with a given title as not done again."
-
-    def sample(self, state, config, rng):
-        return _pick_with_flag(state, rng, True, "todo item to mark undone")
-
-    def prepare(self, state, params):
-        set_done(state, params.get("done_ids"))
-
-    def apply(self, state, params):
-        model.set_done(_find_item(state, params["id"]), False)
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("todo", "toggle", id=params["id"], done=False)]
-
-    def solve_api(self, params, api):
-        yield api.call("todo", "toggle_item", id=params["id"])
-
-    def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        yield ui.click(f"todo-toggle-{params['id']}")
+    done_before = True
 
 
 @family
@@ -191,14 +146,8 @@ class EditItem(TaskFamily):
         new_title = pick(rng, candidates, "new title for a todo item")
         return {"id": item["id"], "title": item["title"], "new_title": new_title}
 
-    def apply(self, state, params):
-        model.rename(_find_item(state, params["id"]), params["new_title"])
-
-    def oracle_ops(self, params, initial):
-        return [Op.of("todo", "edit", id=params["id"], title=params["new_title"])]
-
-    def solve_api(self, params, api):
-        yield api.call("todo", "edit_item", id=params["id"], title=params["new_title"])
+    def plan(self, params, initial):
+        return [Op.of("todo", "edit_item", id=params["id"], title=params["new_title"])]
 
     def solve(self, params, ui):
         iid = params["id"]
@@ -230,14 +179,8 @@ class ClearCompleted(TaskFamily):
     def prepare(self, state, params):
         set_done(state, params.get("done_ids"))
 
-    def apply(self, state, params):
-        model.clear_completed(state["todo"])
-
-    def oracle_ops(self, params, initial):
+    def plan(self, params, initial):
         return [Op.of("todo", "clear_completed")]
-
-    def solve_api(self, params, api):
-        yield api.call("todo", "clear_completed")
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")

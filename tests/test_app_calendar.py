@@ -111,7 +111,7 @@ def test_create_event(page, world):
     }
     assert after["events"][:-1] == before["events"] and after["next_id"] == before["next_id"] + 1
     events = _ops(world)
-    assert [e["op"] for e in events] == ["add"]
+    assert [e["op"] for e in events] == ["create_event"]
     assert events[0]["args"] == {"id": new["id"], "title": new["title"], "date": "2026-04-14", "time": "14:30"}
     assert page.get_by_test_id(f"calendar-event-{new['id']}").is_visible()
 
@@ -157,7 +157,7 @@ def test_edit_event(page, world):
     assert _event_by_id(after, ev["id"]) == {**ev, "time": "11:15", "location": "Meeting room 3"}
     assert [e for e in after["events"] if e["id"] != ev["id"]] == [e for e in before["events"] if e["id"] != ev["id"]]
     events = _ops(world)
-    assert [e["op"] for e in events] == ["edit"]
+    assert [e["op"] for e in events] == ["edit_event"]
     assert events[0]["args"] == {
         "id": ev["id"],
         "title": ev["title"],
@@ -186,7 +186,7 @@ def test_duplicate_event(page, world):
     copy = after["events"][-1]
     assert copy == {**ev, "id": f"e{before['next_id']}", "date": "2026-05-27"}
     assert after["events"][:-1] == before["events"]
-    assert [e["op"] for e in _ops(world)] == ["add"]
+    assert [e["op"] for e in _ops(world)] == ["create_event"]
     assert_clean(page)
 
 
@@ -198,7 +198,7 @@ def test_delete_event(page, world):
     after = _cal(world)
     assert after["events"] == [e for e in before["events"] if e["id"] != ev["id"]]
     events = _ops(world)
-    assert [e["op"] for e in events] == ["delete"]
+    assert [e["op"] for e in events] == ["delete_event"]
     assert events[0]["args"] == {"id": ev["id"], "title": ev["title"], "date": ev["date"], "time": ev["time"]}
     assert page.get_by_test_id(f"calendar-event-{ev['id']}").count() == 0
     assert page.get_by_test_id("calendar-day-empty").is_visible()

@@ -40,7 +40,7 @@ def test_open_edit_and_save(page, world):
     assert {k: v for k, v in after["files"].items() if k != "src/app.py"} == {
         k: v for k, v in before["files"].items() if k != "src/app.py"
     }
-    assert ops(world) == [("save", {"path": "src/app.py", "lines": new.count("\n"), "chars": len(new)})]
+    assert ops(world) == [("save_file", {"path": "src/app.py", "lines": new.count("\n"), "chars": len(new)})]
     # Saving unchanged content is not a change either.
     page.click(tid("code_editor-save"))
     page.wait_for_selector(tid("code_editor-flash"))
@@ -105,8 +105,8 @@ def test_rename_file_and_move_folder(page, world):
     assert state["files"]["helpers/io.py"] == before["files"]["src/utils/io.py"]
     assert not any(p.startswith("src/utils") for p in state["files"])
     assert ops(world) == [
-        ("rename", {"kind": "file", "old": "src/models.py", "new": "src/recipe.py"}),
-        ("rename", {"kind": "folder", "old": "src/utils", "new": "helpers"}),
+        ("rename", {"path": "src/models.py", "new_path": "src/recipe.py", "kind": "file"}),
+        ("rename", {"path": "src/utils", "new_path": "helpers", "kind": "folder"}),
     ]
     assert_clean(page)
 

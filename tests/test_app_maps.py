@@ -94,7 +94,7 @@ def test_save_and_remove_a_place(page, world):
     assert page.get_by_test_id(f"maps-saved-{sid}").count() == 0
     assert _maps(world)["saved"] == before["saved"]
     events = world.events()
-    assert [e["op"] for e in events] == ["save", "remove"]
+    assert [e["op"] for e in events] == ["save_place", "remove_saved"]
     assert events[0]["args"]["place"] == "brandenburg_gate" and events[1]["args"] == {
         "id": sid,
         "name": "Brandenburg Gate",
@@ -107,7 +107,7 @@ def test_remove_a_saved_location_from_the_list(page, world):
     page.goto(world.url + "/maps/")
     click_to(page, "maps-remove-s4", r"done=removed")
     assert [s["id"] for s in _maps(world)["saved"]] == [s["id"] for s in before["saved"] if s["id"] != "s4"]
-    assert [e["op"] for e in world.events()] == ["remove"]
+    assert [e["op"] for e in world.events()] == ["remove_saved"]
     assert_clean(page)
 
 
@@ -154,7 +154,7 @@ def test_edit_a_note(page, world):
     page.get_by_test_id("maps-note-input").fill("Picnic on Sunday")
     click_to(page, "maps-note-save", r"done=note")
     assert next(s for s in _maps(world)["saved"] if s["id"] == "s2")["note"] == "Picnic on Sunday"
-    assert [e["op"] for e in world.events()] == ["note"]
+    assert [e["op"] for e in world.events()] == ["set_note"]
     assert_clean(page)
 
 

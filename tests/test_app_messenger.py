@@ -46,8 +46,8 @@ def test_send_message(page, world):
         k: v for k, v in before["conversations"].items() if k != "c2"
     }
     events = world.events()
-    assert [e["op"] for e in events] == ["send"]
-    assert events[0]["args"] == {"contact": "c2", "id": new["id"], "text": "See you at ten."}
+    assert [e["op"] for e in events] == ["send_message"]
+    assert events[0]["args"] == {"contact": "c2", "id": new["id"], "text": "See you at ten.", "new_conversation": False}
     assert page.get_by_test_id(f"messenger-text-{new['id']}").text_content() == "See you at ten."
     # an empty message sends nothing
     page.get_by_test_id("messenger-compose").fill("   ")
@@ -75,7 +75,7 @@ def test_forward_message(page, world):
     copy = after["conversations"]["c5"][-1]
     assert copy["sender"] == "me" and copy["text"] == original["text"] and copy["forwarded_from"] == "c3"
     assert after["conversations"]["c3"] == before["conversations"]["c3"]
-    assert _ops(world) == ["forward"]
+    assert _ops(world) == ["forward_message"]
     args = world.events()[0]["args"]
     assert (args["id"], args["to"], args["new_id"], args["forwarded_from"]) == (original["id"], "c5", copy["id"], "c3")
     bubble = page.get_by_test_id(f"messenger-msg-{copy['id']}")
@@ -105,8 +105,8 @@ def test_search_and_start_conversation(page, world):
     click_to(page, "messenger-send", r"/messenger/chat/c14")
     after = _msgr(world)
     assert [(m["sender"], m["text"]) for m in after["conversations"]["c14"]] == [("me", "Hello Nadia!")]
-    assert _ops(world) == ["start_conversation", "send"]
-    assert world.events()[0]["args"] == {"contact": "c14"}
+    assert _ops(world) == ["send_message"]
+    assert world.events()[0]["args"]["new_conversation"] is True  # one entry: the first message
     page.goto(world.url + "/messenger/")
     assert page.get_by_test_id("messenger-conv-c14").count() == 1
     assert page.get_by_test_id("messenger-preview-c14").text_content() == "You: Hello Nadia!"

@@ -224,7 +224,7 @@ def test_change_quantity_remove_and_empty(page, world):
     click_to(page, "shop-empty-cart", r"/shop/cart$")
     assert _shop(world)["cart"] == []
     assert page.get_by_test_id("shop-cart-empty").count() == 1
-    assert _ops(world) == ["add_to_cart"] * 3 + ["set_qty", "remove_line", "remove_line", "empty_cart"]
+    assert _ops(world) == ["add_to_cart"] * 3 + ["set_quantity", "remove_line", "remove_line", "empty_cart"]
     assert_clean(page)
 
 

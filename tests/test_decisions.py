@@ -96,15 +96,15 @@ def test_changes_the_world_makes_on_its_own_are_no_operations_of_the_agent():
     world = World()
     world.reset("default", 0)
     world.log("messenger", "interruption_arrival", {"interruption": "message_toast"}, by="world")
-    world.log("todo", "add", {"title": "x"})
+    world.log("todo", "add_item", {"title": "x"})
     from openapps_sim.taskkit.progress import compact_events
 
-    assert compact_events(world.events) == [{"app": "todo", "op": "add", "args": {"title": "x"}}]
+    assert compact_events(world.events) == [{"app": "todo", "op": "add_item", "args": {"title": "x"}}]
     assert wlcs(compact_events(world.events[:1]), []) == 1.0
 
 
 def test_wlcs_weights_later_gold_steps_more():
-    a, b, c = Op.of("todo", "add", title="a"), Op.of("todo", "add", title="b"), Op.of("todo", "add", title="c")
+    a, b, c = (Op.of("todo", "add_item", title=t) for t in "abc")
     ev = as_events
     assert wlcs(ev([a, b, c]), [a, b, c]) == 1.0
     assert wlcs([], [a, b, c]) == 0.0
@@ -114,16 +114,30 @@ def test_wlcs_weights_later_gold_steps_more():
     assert wlcs(ev([a]), []) == 0.0 and wlcs([], []) == 1.0  # return-value and navigation families
     assert wlcs(ev([a]), None) is None
     # arguments are compared after text normalisation; extra logged arguments do not matter
-    assert Op.of("todo", "add", title="Buy Milk").matches(
-        {"app": "todo", "op": "add", "args": {"title": "buy milk ", "id": "t9"}}
+    assert Op.of("todo", "add_item", title="Buy Milk").matches(
+        {"app": "todo", "op": "add_item", "args": {"title": "buy milk ", "id": "t9"}}
     )
+
+
+def test_an_operation_matches_on_what_the_log_records():
+    """A plan's call matches the event it writes: arguments the log does not record are not
+    compared, recorded ones must agree, and ``keyed`` narrows the comparison."""
+    pin = Op.of("maps", "drop_pin", lat=52.5, lon=13.4, name="Meeting point")
+    near = {"app": "maps", "op": "drop_pin", "args": {"id": "s9", "name": "meeting point", "lat": 52.501, "lon": 13.4}}
+    assert not pin.matches(near) and pin.keyed("name").matches(near)
+    assert not pin.keyed("name").matches({**near, "args": {**near["args"], "name": "Elsewhere"}})
+    toggle = Op.of("todo", "toggle_item", id="t1")
+    assert toggle.matches({"app": "todo", "op": "toggle_item", "args": {"id": "t1", "title": "x", "done": True}})
+    assert not toggle.matches({"app": "todo", "op": "toggle_item", "args": {"id": "t2", "done": True}})
+    assert not toggle.matches({"app": "todo", "op": "delete_item", "args": {"id": "t1"}})
+    assert Op.from_dict(pin.keyed("name").as_dict()) == pin.keyed("name")
 
 
 def test_decisions_per_depth():
     br = Branching(
         {
-            "done": [Op.of("todo", "delete", id="t1")],
-            "open/full": [Op.of("todo", "toggle", id="t1")],
+            "done": [Op.of("todo", "delete_item", id="t1")],
+            "open/full": [Op.of("todo", "toggle_item", id="t1")],
             "open/empty": [Op.of("shop", "add_to_cart", product_id="p1")],
         },
         "open/empty",
@@ -162,13 +176,15 @@ def test_a_message_the_world_brings_in_is_in_the_worlds_language(world, pack, ma
     assert last.endswith(mark) and (pack == "default" or "(earlier)" not in last), last
 
 
-def _wrong_branch_state(fam, inst, branch):
-    import copy
+def _wrong_branch_state(fam, inst, branch, config):
+    """The world after the other leaf's plan (as it was when the app refuses that plan here,
+    e.g. deleting a file that is not there)."""
+    from openapps_sim.appkit import OperationError
 
-    params = dict(inst.params, branch=branch)
-    state = copy.deepcopy(inst.initial)
-    fam.apply(state, params)
-    return state
+    try:
+        return fam.expect(inst.initial, dict(inst.params, branch=branch), config)
+    except OperationError:
+        return inst.initial
 
 
 @pytest.mark.parametrize("family_id", BRANCHING)
@@ -183,7 +199,7 @@ def test_wrong_branch_scores_zero_with_decision_zero(world, family_id, pack):
         for other in inst.branching.branches:
             if other.split("/")[0] == right.split("/")[0]:
                 continue
-            state = _wrong_branch_state(fam, inst, other)
+            state = _wrong_branch_state(fam, inst, other, world.config)
             ev = evaluate(fam, inst, state, None, URL, as_events(inst.branching.branches[other]))
             assert not ev.success, f"{family_id}/{pack}/{seed}: the wrong branch {other} scores 1"
             assert inst.branching.decisions(as_events(inst.branching.branches[other]))[0] is False

@@ -99,8 +99,7 @@ def test_half_done_multi_app_tasks_keep_their_partial_reward(world, family_id):
     fam = all_families()[family_id]
     world.reset("default", 0)
     inst = instantiate(fam, world.state, world.config, 0)
-    half = copy.deepcopy(inst.initial)
-    fam.part_families[0].apply(half, inst.params["parts"][0])
+    half = fam.part_families[0].expect(inst.initial, inst.params["parts"][0], world.config)
     ev = evaluate(fam, inst, half, url=ORIGIN + "/")
     assert ev.intact and ev.partial == pytest.approx(1 / len(fam.parts)), (family_id, ev.subgoals, ev.outside[:3])
 
@@ -127,7 +126,6 @@ def test_checkout_credit_needs_the_past_orders_kept(world):
     emptied["shop"]["cart"], emptied["shop"]["orders"] = [], []
     assert evaluate(fam, inst, emptied).partial == 0.0
     # the order placed to another name: the cart emptied by it is still half the task
-    wrong_name = copy.deepcopy(inst.initial)
-    fam.apply(wrong_name, {**inst.params, "name": "Someone Else"})
+    wrong_name = fam.expect(inst.initial, {**inst.params, "name": "Someone Else"}, world.config)
     ev = evaluate(fam, inst, wrong_name)
     assert ev.intact and ev.subgoals == {"order_placed": False, "cart_empty": True} and ev.partial == 0.5

@@ -107,14 +107,14 @@ def test_apps_declare_the_identity_of_their_list_items():
 def test_the_event_log_is_shown_next_to_the_diff(world):
     fam, inst, title = _add_item(world)
     world.set_state(inst.initial)
-    world.log("todo", "add", {"id": "t9", "title": "Feed the cat"})
-    world.log("todo", "delete", {"id": "t1", "title": "Buy groceries"})
+    world.log("todo", "add_item", {"id": "t9", "title": "Feed the cat"})
+    world.log("todo", "delete_item", {"id": "t1", "title": "Buy groceries"})
     ev = evaluate(fam, inst, world.state)
     text = ev.explain(events=world.events)
     diff_part, log_part = text.split("event log")
     assert f"missing todo {title.lower()!r}" in diff_part
     assert "(2 change(s)" in log_part
-    assert "#0 todo.add id='t9' title='Feed the cat'" in log_part and "#1 todo.delete" in log_part
+    assert "#0 todo.add_item id='t9' title='Feed the cat'" in log_part and "#1 todo.delete_item" in log_part
     assert "event log (0 change(s)" in evaluate(fam, inst, inst.expected).explain(events=[])
 
 

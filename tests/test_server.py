@@ -58,7 +58,9 @@ def test_reset_restores_the_state_in_memory_and_logs_events(world):
     before = world.state()
     urllib.request.urlopen(urllib.request.Request(world.url + "/todo/add", data=b"title=Feed+the+cat", method="POST"))
     events = world.events()
-    assert events[-1]["app"] == "todo" and events[-1]["op"] == "add" and events[-1]["args"]["title"] == "Feed the cat"
+    assert (
+        events[-1]["app"] == "todo" and events[-1]["op"] == "add_item" and events[-1]["args"]["title"] == "Feed the cat"
+    )
     assert world.state() != before
     world.reset("default", 0)
     assert world.state() == before

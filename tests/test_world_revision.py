@@ -31,7 +31,7 @@ def test_the_revision_moves_with_every_change_a_task_checks_and_only_then(client
     c.get("/todo/?filter=done")
     assert world.revision == r  # looking around changes nothing
     c.post("/todo/add", data={"title": "Buy oat milk"})
-    assert world.revision > r and world.events[-1]["op"] == "add"
+    assert world.revision > r and world.events[-1]["op"] == "add_item"
     r = world.revision
     c.post("/_admin/step", json={"step": 3}, headers=ADMIN)  # the actions counted: no change checked
     assert world.revision == r

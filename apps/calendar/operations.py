@@ -49,7 +49,7 @@ def create_event(
     raw = {"title": title, "date": date, "time": time, "description": description, "url": url}
     raw |= {"invitees": list(invitees or []), "location": location}
     ev = model.add_event(ctx.state, _checked("calendar.create_event", raw))
-    ctx.log("add", id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
+    ctx.log(id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
     return ev
 
 
@@ -72,7 +72,7 @@ def edit_event(
     raw = {f: (ev[f] if given[f] is None else given[f]) for f in FIELDS}
     changed = model.edit_event(ev, _checked("calendar.edit_event", raw))
     if changed:
-        ctx.log("edit", id=ev["id"], title=ev["title"], changed=changed)
+        ctx.log(id=ev["id"], title=ev["title"], changed=changed)
     return ev
 
 
@@ -81,7 +81,7 @@ def delete_event(ctx: AppContext, id: str) -> dict:
     """Delete the event with this id; returns it."""
     _event(ctx, id)
     ev = model.delete_event(ctx.state, id)
-    ctx.log("delete", id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
+    ctx.log(id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
     return ev
 
 

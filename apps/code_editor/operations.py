@@ -41,7 +41,7 @@ def create_file(ctx: AppContext, path: str) -> str:
     """Create an empty file at `path` (its folder must exist); returns the path."""
     path = _new_path(ctx, "code_editor.create_file", path)
     model.create_file(ctx.state, path)
-    ctx.log("create_file", path=path)
+    ctx.log(path=path)
     return path
 
 
@@ -50,7 +50,7 @@ def create_folder(ctx: AppContext, path: str) -> str:
     """Create a folder at `path` (its parent must exist); returns the path."""
     path = _new_path(ctx, "code_editor.create_folder", path)
     model.create_folder(ctx.state, path)
-    ctx.log("create_folder", path=path)
+    ctx.log(path=path)
     return path
 
 
@@ -61,7 +61,7 @@ def save_file(ctx: AppContext, path: str, content: str) -> dict:
     content = model.clean_content(content)
     if content != ctx.state["files"][path]:
         model.save_file(ctx.state, path, content)
-        ctx.log("save", path=path, lines=model.line_count(content), chars=len(content))
+        ctx.log(path=path, lines=model.line_count(content), chars=len(content))
     return {"path": path, "lines": model.line_count(content), "chars": len(content)}
 
 
@@ -78,7 +78,7 @@ def rename(ctx: AppContext, path: str, new_path: str) -> str:
         raise OperationError("code_editor.rename", "new_path", "a folder cannot move into itself", "another folder")
     new_path = _new_path(ctx, "code_editor.rename", new_path)
     model.move(ctx.state, path, new_path)
-    ctx.log("rename", kind="folder" if is_dir else "file", old=path, new=new_path)
+    ctx.log(path=path, new_path=new_path, kind="folder" if is_dir else "file")
     return new_path
 
 
@@ -87,7 +87,7 @@ def delete_file(ctx: AppContext, path: str) -> str:
     """Delete the file at `path`; returns the path."""
     path = _file(ctx, "code_editor.delete_file", path)
     model.delete_file(ctx.state, path)
-    ctx.log("delete_file", path=path)
+    ctx.log(path=path)
     return path
 
 
@@ -98,5 +98,5 @@ def delete_folder(ctx: AppContext, path: str) -> dict:
     if not path or path not in ctx.state["folders"]:
         raise OperationError("code_editor.delete_folder", "path", f"no folder {path!r}", "a folder path from read()")
     folders, files = model.delete_folder(ctx.state, path)
-    ctx.log("delete_folder", path=path, folders=folders, files=files)
+    ctx.log(path=path, folders=folders, files=files)
     return {"folders": folders, "files": files}

@@ -33,7 +33,7 @@ def save_place(ctx: AppContext, place: str) -> dict:
     entry = model.saved_for_place(ctx.state, found["id"])
     if entry is None:
         entry = model.add_saved(ctx.state, found["name"], found["lat"], found["lon"], found["id"])
-        ctx.log("save", id=entry["id"], place=found["id"], name=entry["name"], lat=entry["lat"], lon=entry["lon"])
+        ctx.log(id=entry["id"], place=found["id"], name=entry["name"], lat=entry["lat"], lon=entry["lon"])
     return entry
 
 
@@ -46,7 +46,7 @@ def drop_pin(ctx: AppContext, lat: float, lon: float, name: str) -> dict:
     if not name:
         raise OperationError("maps.drop_pin", "name", "is empty", "a non-empty name")
     entry = model.add_saved(ctx.state, name, lat, lon)
-    ctx.log("drop_pin", id=entry["id"], name=name, lat=entry["lat"], lon=entry["lon"])
+    ctx.log(id=entry["id"], name=name, lat=entry["lat"], lon=entry["lon"])
     return entry
 
 
@@ -55,7 +55,7 @@ def remove_saved(ctx: AppContext, id: str) -> dict:
     """Remove the saved place with this id; returns it."""
     _saved(ctx, id)
     entry = model.remove_saved(ctx.state, id)
-    ctx.log("remove", id=entry["id"], name=entry["name"])
+    ctx.log(id=entry["id"], name=entry["name"])
     return entry
 
 
@@ -66,5 +66,5 @@ def set_note(ctx: AppContext, id: str, note: str) -> dict:
     text = " ".join(note.split())[:500]
     if text != entry.get("note", ""):
         old = model.set_note(entry, text)
-        ctx.log("note", id=entry["id"], name=entry["name"], old=old, note=text)
+        ctx.log(id=entry["id"], name=entry["name"], old=old, note=text)
     return entry

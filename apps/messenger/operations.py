@@ -24,9 +24,7 @@ def send_message(ctx: AppContext, contact: str, text: str) -> dict:
     if not text:
         raise OperationError("messenger.send_message", "text", "is empty", "a non-empty message")
     msg, created = model.add_message(ctx.state, contact, text)
-    if created:
-        ctx.log("start_conversation", contact=contact)
-    ctx.log("send", contact=contact, id=msg["id"], text=text)
+    ctx.log(contact=contact, id=msg["id"], text=text, new_conversation=created)
     return msg
 
 
@@ -37,7 +35,6 @@ def forward_message(ctx: AppContext, id: str, to: str) -> dict:
         raise OperationError("messenger.forward_message", "id", f"no message {id!r}", "a message id from read()")
     _contact(ctx, to, "to")
     msg, created = model.forward(ctx.state, id, to)
-    if created:
-        ctx.log("start_conversation", contact=to)
-    ctx.log("forward", id=id, to=to, new_id=msg["id"], text=msg["text"], forwarded_from=msg["forwarded_from"])
+    forwarded = {"new_id": msg["id"], "text": msg["text"], "forwarded_from": msg["forwarded_from"]}
+    ctx.log(id=id, to=to, **forwarded, new_conversation=created)
     return msg

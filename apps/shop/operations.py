@@ -53,7 +53,7 @@ def add_to_cart(ctx: AppContext, product_id: str, options: list[str] | None = No
     if not 1 <= qty <= model.MAX_QTY:
         raise OperationError("shop.add_to_cart", "qty", f"out of range: {qty}", f"1..{model.MAX_QTY}")
     line, merged = model.add_line(ctx.state, product_id, chosen, qty)
-    ctx.log("add_to_cart", line=line["id"], product_id=product_id, options=chosen, qty=qty, merged=merged)
+    ctx.log(line=line["id"], product_id=product_id, options=chosen, qty=qty, merged=merged)
     return line
 
 
@@ -66,7 +66,7 @@ def set_quantity(ctx: AppContext, line: int, qty: int) -> dict:
         return remove_line(ctx, line)
     if qty != found["qty"]:
         old = model.set_line_qty(found, qty)
-        ctx.log("set_qty", line=found["id"], product_id=found["product_id"], old=old, qty=qty)
+        ctx.log(line=found["id"], product_id=found["product_id"], old=old, qty=qty)
     return found
 
 
@@ -75,7 +75,7 @@ def remove_line(ctx: AppContext, line: int) -> dict:
     """Remove a line from the cart; returns it."""
     found = _line(ctx, line)
     model.remove_line(ctx.state, found)
-    ctx.log("remove_line", line=found["id"], product_id=found["product_id"], options=found["options"])
+    ctx.log(line=found["id"], product_id=found["product_id"], options=found["options"])
     return found
 
 
@@ -84,7 +84,7 @@ def empty_cart(ctx: AppContext) -> int:
     """Remove every line from the cart; returns how many there were."""
     n = model.empty_cart(ctx.state)
     if n:
-        ctx.log("empty_cart", lines=n)
+        ctx.log(lines=n)
     return n
 
 
@@ -99,7 +99,7 @@ def checkout(ctx: AppContext, name: str, street: str, city: str, postcode: str, 
     if empty:
         raise OperationError("shop.checkout", ", ".join(empty), "is empty", "every address field filled in")
     order = model.place_order(ctx.state, ctx.config, address)
-    ctx.log("checkout", order=order["id"], lines=len(order["lines"]), total=order["total"], address=address)
+    ctx.log(order=order["id"], lines=len(order["lines"]), total=order["total"], address=address)
     return order
 
 

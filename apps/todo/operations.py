@@ -22,7 +22,7 @@ def add_item(ctx: AppContext, title: str) -> dict:
     if not title:
         raise OperationError("todo.add_item", "title", "is empty", "a non-empty title")
     item = model.add_item(ctx.state, title)
-    ctx.log("add", id=item["id"], title=title)
+    ctx.log(id=item["id"], title=title)
     return item
 
 
@@ -31,7 +31,7 @@ def toggle_item(ctx: AppContext, id: str) -> dict:
     """Mark the item with this id done if it is open, open if it is done; returns the item."""
     item = _item(ctx, id)
     model.set_done(item, not item["done"])
-    ctx.log("toggle", id=item["id"], title=item["title"], done=item["done"])
+    ctx.log(id=item["id"], title=item["title"], done=item["done"])
     return item
 
 
@@ -44,7 +44,7 @@ def edit_item(ctx: AppContext, id: str, title: str) -> dict:
         raise OperationError("todo.edit_item", "title", "is empty", "a non-empty title")
     if title != item["title"]:
         old = model.rename(item, title)
-        ctx.log("edit", id=item["id"], old=old, title=title)
+        ctx.log(id=item["id"], old=old, title=title)
     return item
 
 
@@ -53,7 +53,7 @@ def delete_item(ctx: AppContext, id: str) -> dict:
     """Delete the item with this id; returns it."""
     _item(ctx, id)
     item = model.delete_item(ctx.state, id)
-    ctx.log("delete", id=item["id"], title=item["title"])
+    ctx.log(id=item["id"], title=item["title"])
     return item
 
 
@@ -62,5 +62,5 @@ def clear_completed(ctx: AppContext) -> list:
     """Delete every done item; returns the deleted items."""
     done = model.clear_completed(ctx.state)
     if done:
-        ctx.log("clear_completed", ids=[i["id"] for i in done], titles=[i["title"] for i in done])
+        ctx.log(ids=[i["id"] for i in done], titles=[i["title"] for i in done])
     return done

@@ -6,8 +6,14 @@ A family (a :class:`TaskFamily` subclass in ``tasks/``) says, for one kind of go
   state (raise :class:`Infeasible` when the state allows none);
 * ``prepare(state, params)`` — optional change of the initial state (e.g. put items in a
   cart before "empty the cart");
-* ``apply(state, params)`` — the expected change, applied to a copy of the initial state; the
-  task succeeds only when the whole normalised world state equals the result;
+* ``plan(params, initial)`` — the change, stated once: a list of :class:`Op`, each one call of
+  an app's own operation (``apps/<app>/operations.py``) with its arguments. The expected state
+  is what those operations make of a copy of the initial state (:mod:`.plan`), the task
+  succeeding only when the whole normalised world state equals it; W-LCS compares the
+  episode's event log with the plan (``oracle_ops``), and the API solution (``solve_api``)
+  calls the plan's operations as app tools. A family whose change cannot be a plan says why in
+  ``no_plan`` and writes ``apply`` and ``oracle_ops`` itself; one that cannot be solved through
+  app tools alone says why in ``no_api``;
 * goal templates — data files, one per language (``tasks/phrasings/<lang>.yaml``, see
   :mod:`openapps_sim.taskkit.language`): English in three styles (``plain``, ``casual``,
   ``context``), every other language as one list, formatted with :meth:`goal_values`;
@@ -28,6 +34,8 @@ from typing import Any
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import tidy_punctuation
+from openapps_sim.taskkit.plan import Unread, run_plan
+from openapps_sim.taskkit.progress import Op
 from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
 from openapps_sim.taskkit.reward import (  # noqa: F401 - re-exported
     StateDiff,
@@ -118,6 +126,12 @@ class TaskFamily:
     #: is ``report_infeasible`` with nothing changed (``tasks/infeasible_*.py``)
     infeasible: bool = False
 
+    #: why the change cannot be stated as a plan of app operations ("" when it can): such a
+    #: family writes ``apply`` (the expected change) and ``oracle_ops`` (W-LCS's gold) itself
+    no_plan: str = ""
+    #: why the goal cannot be reached through app tools alone ("" when it can, the default)
+    no_api: str = ""
+
     # -- to implement ------------------------------------------------------------------------
     def sample(self, state: dict, config: dict, rng: random.Random) -> dict:
         raise NotImplementedError
@@ -125,20 +139,64 @@ class TaskFamily:
     def prepare(self, state: dict, params: dict) -> None:
         """Optionally change the initial state in place."""
 
-    def apply(self, state: dict, params: dict) -> None:
-        raise NotImplementedError
+    def plan(self, params: dict, initial: dict) -> list[Op]:
+        """The change, once: the app operations that reach the goal from ``initial``, in order
+        (``Op.of("todo", "delete_item", id="t3")``); ``[]`` when the goal changes nothing."""
+        raise NotImplementedError(f"{self.id}: no plan (define plan, or say why not in no_plan)")
 
     def solve(self, params: dict, ui: type[UI]) -> Iterator[Step]:
         raise NotImplementedError
 
-    # ``solve_api(params, api)``: the same goal reached through the apps' own operations only
-    # (:class:`API` steps), for the ``api`` and ``mixed`` interfaces. Families without one are
-    # not solvable API-only by the oracle (``api_solvable``).
-    solve_api: Callable[[dict, type[API]], Iterator[Step]] | None = None
+    # -- derived from the plan ---------------------------------------------------------------
+    @property
+    def has_plan(self) -> bool:
+        """Whether the expected state comes from the plan (a family that writes ``apply``
+        itself, or says ``no_plan``, states it by hand)."""
+        own_apply = type(self).apply is not TaskFamily.apply
+        return type(self).plan is not TaskFamily.plan and not self.no_plan and not own_apply
+
+    def expect(self, initial: dict, params: dict, config: dict) -> dict:
+        """The expected state: the plan's operations run on a copy of ``initial``; ``apply``
+        for a family without a plan."""
+        expected = copy.deepcopy(initial)
+        if self.has_plan:
+            run_plan(self.plan(params, initial), expected, config, f"task {self.id}")
+        else:
+            self.apply(expected, params)
+        return expected
+
+    def apply(self, state: dict, params: dict) -> None:
+        """The expected change, in place (only for a family without a plan, see ``no_plan``)."""
+        raise NotImplementedError(f"{self.id}: neither a plan nor apply")
+
+    def oracle_ops(self, params: dict, initial: dict) -> list[Op] | None:
+        """The state-changing operations W-LCS compares with and ordered goals check: the
+        plan (a family without one: the correct leaf of its branching, or None)."""
+        if self.has_plan:
+            return self.plan(params, initial)
+        br = self.branching(params, initial)
+        return br.branches[br.correct] if br is not None else None
+
+    def solve_api(self, params: dict, api: type[API]) -> Iterator[Step]:
+        """The goal reached through app tools only (``api`` and ``mixed`` interfaces): each
+        planned operation called as an app tool; a plan that looks at the world gets it read
+        first with the apps' ``read`` tools (one step per app of the family)."""
+        try:
+            plan = self.plan(params, Unread())
+        except Unread.Needed:
+            initial = {}
+            for app in self.apps:
+                initial[app] = api.result((yield api.read(app)))
+            plan = self.plan(params, initial)
+        for op in plan:
+            yield api.call(op.app, op.op, **dict(op.args))
 
     @property
     def api_solvable(self) -> bool:
-        return self.solve_api is not None
+        """Whether the oracle can solve it through app tools alone (a plan or its own
+        ``solve_api``, and no ``no_api`` reason)."""
+        own = type(self).solve_api is not TaskFamily.solve_api
+        return not self.no_api and (self.has_plan or own)
 
     def answer(self, state: dict, params: dict) -> str | None:
         """The value a return-value task must send back (None: no value expected)."""
@@ -170,12 +228,6 @@ class TaskFamily:
         to those that accept them.
         """
         return []
-
-    def oracle_ops(self, params: dict, initial: dict) -> list | None:
-        """The state-changing operations (``progress.Op``) the oracle performs, in order, for
-        W-LCS and ordered goals; None: not declared."""
-        br = self.branching(params, initial)
-        return br.branches[br.correct] if br is not None else None
 
     def branching(self, params: dict, initial: dict):
         """For conditional / hierarchical families: a ``progress.Branching`` (every leaf's
@@ -279,8 +331,7 @@ def instantiate(
         params = fam.sample(copy.deepcopy(state), config, rng)
         initial = copy.deepcopy(state)
         fam.prepare(initial, params)
-        expected = copy.deepcopy(initial)
-        fam.apply(expected, params)
+        expected = fam.expect(initial, params, config)
         goal, style, goal_language = fam.goal_text(params, rng, language, style)
     br = fam.branching(params, initial)
     return Instance(

@@ -315,16 +315,13 @@ class AnswerFamily(TaskFamily):
     answer_schema: dict[str, str] = {}
     tolerance = 1e-6
 
-    def apply(self, state, params):
-        """Looking is no side effect: the expected state is the initial one."""
+    def plan(self, params, initial):
+        """Looking changes nothing: the expected state is the initial one and the gold sequence
+        is empty (W-LCS is 1 for an episode that changed nothing, else 0)."""
+        return []
 
     def answer(self, state, params):
         return str(params["answer"])
-
-    def oracle_ops(self, params, initial):
-        """Looking changes nothing: the gold sequence is empty (W-LCS is 1 for an episode that
-        changed nothing, else 0)."""
-        return []
 
     def solve_api(self, params, api):
         """Read the data of the family's apps with their ``read`` tools, then answer."""

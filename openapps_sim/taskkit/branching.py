@@ -3,10 +3,10 @@
 The goal states a condition on the world and what to do in each case. ``sample`` decides which
 case holds in this instance (it may ``prepare`` the world so that it does, so both cases occur
 across seeds) and stores the leaf in ``params["branch"]`` (``"busy"``, or ``"open/empty"`` for
-a nested decision); ``apply`` builds the expected state of that leaf only. ``branch_ops`` lists,
-for every leaf, the state-changing operations its plan performs, as the app logs them: the
-first operation of the episode tells which branch the agent took (decision accuracy) and the
-correct leaf's list is the gold sequence for W-LCS.
+a nested decision). ``branch_plans`` states, for every leaf, the plan of app operations that
+leaf calls for; the correct leaf's plan is the family's plan (so its expected state, W-LCS gold
+and API solution), and the first operation of an episode tells which branch the agent took
+(decision accuracy).
 """
 
 from __future__ import annotations
@@ -21,27 +21,30 @@ class BranchingFamily(TaskFamily):
     #: the levels of decision of the deepest leaf (``"open/empty"``: 2); ``openapps tasks`` shows it
     levels = 1
 
+    def branch_plans(self, params: dict, initial: dict) -> dict[str, list[Op]]:
+        """Every leaf's plan, by leaf name."""
+        return self.branch_ops(params)
+
     def branch_ops(self, params: dict) -> dict[str, list[Op]]:
-        raise NotImplementedError
+        """Every leaf's plan from the parameters alone (families written before
+        ``branch_plans``; a new family defines ``branch_plans``)."""
+        raise NotImplementedError(f"{self.id}: define branch_plans")
+
+    def plan(self, params, initial):
+        return self.branching(params, initial).branches[params["branch"]]
 
     def branching(self, params, initial):
-        ops = self.branch_ops(params)
+        plans = self.branch_plans(params, initial)
         branch = params["branch"]
-        if branch not in ops:
-            raise ValueError(f"{self.id}: branch {branch!r} is not one of {sorted(ops)}")
-        return Branching(ops, branch)
+        if branch not in plans:
+            raise ValueError(f"{self.id}: branch {branch!r} is not one of {sorted(plans)}")
+        return Branching(plans, branch)
 
 
 class OrderedFamily(TaskFamily):
-    """Sequential goals whose order matters: ``ordered_ops`` must appear in the event log in
-    that order (checked by ``taskkit.evaluate``), besides the final state being right."""
+    """Sequential goals whose order matters: the plan's operations must appear in the event log
+    in that order (checked by ``taskkit.evaluate``), besides the final state being right."""
 
     structure = "sequential"
     category = "order"
     ordered = True
-
-    def ordered_ops(self, params: dict) -> list[Op]:
-        raise NotImplementedError
-
-    def oracle_ops(self, params, initial):
-        return self.ordered_ops(params)

@@ -3,7 +3,8 @@
 A :class:`MultiStepFamily` chains parts (single-app families, each in a different app):
 its instance samples every part, lets :meth:`MultiStepFamily.link` tie their parameters
 together (e.g. the message text is the title of a calendar event the agent must look up),
-applies every part's expected change, and its oracle runs the parts' scripts in order. The
+its plan is the parts' plans in order (so its expected state, W-LCS gold and API solution
+follow), and its oracle runs the parts' UI scripts in order. The
 reward is 1 only when the whole world state equals the expected one; ``partial_reward`` is the
 fraction of parts whose app already holds its expected state.
 """
@@ -87,32 +88,13 @@ class MultiStepFamily(TaskFamily):
         for fam, p in zip(self.part_families, params["parts"], strict=True):
             fam.prepare(state, p)
 
-    def apply(self, state, params):
-        for fam, p in zip(self.part_families, params["parts"], strict=True):
-            fam.apply(state, p)
+    def plan(self, params, initial):
+        """The parts' plans, part after part."""
+        return [op for fam, p in zip(self.part_families, params["parts"], strict=True) for op in fam.plan(p, initial)]
 
     def solve(self, params, ui):
         for fam, p in zip(self.part_families, params["parts"], strict=True):
             yield from fam.solve(p, ui)
-
-    def oracle_ops(self, params, initial):
-        """The parts' operations, part after part (None when a part declares none)."""
-        ops: list = []
-        for fam, p in zip(self.part_families, params["parts"], strict=True):
-            part = fam.oracle_ops(p, initial)
-            if part is None:
-                return None
-            ops += part
-        return ops
-
-    @property
-    def api_solvable(self) -> bool:
-        return all(f.api_solvable for f in self.part_families)
-
-    def solve_api(self, params, api):
-        """The parts' API solutions one after the other (when every part has one)."""
-        for fam, p in zip(self.part_families, params["parts"], strict=True):
-            yield from fam.solve_api(p, api)
 
     def subgoals(self, params, initial, expected):
         want = normalise_world(expected)

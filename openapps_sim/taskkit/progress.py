@@ -43,12 +43,19 @@ def state_milestone(name: str, check: Callable[[dict], bool]) -> Milestone:
 
 @dataclass(frozen=True)
 class Op:
-    """A state-changing operation as the app logs it: ``app``, ``op`` and the arguments that
-    identify it (compared after text normalisation; other logged arguments are ignored)."""
+    """One call of an app's own operation (``apps/<app>/operations.py``): ``app``, the operation
+    ``op`` and its arguments. A task family's plan is a list of them; the event log names each
+    entry after the operation that wrote it, so the same value matches the log: an event matches
+    when app and operation agree and every argument the event records is equal (after text
+    normalisation; arguments the log does not record, and logged ones the call did not pass,
+    are ignored). ``keys`` narrows the comparison to the arguments that say which change it is
+    when others may rightly differ (a pin dropped by a click lands near, not on, the planned
+    coordinates): see :meth:`keyed`."""
 
     app: str
     op: str
     args: tuple[tuple[str, Any], ...] = ()
+    keys: tuple[str, ...] | None = None
 
     @classmethod
     def of(cls, app: str, op: str, **args: Any) -> Op:
@@ -58,14 +65,20 @@ class Op:
         if event.get("app") != self.app or event.get("op") != self.op:
             return False
         got = event.get("args") or {}
-        return all(k in got and _same(got[k], v) for k, v in self.args)
+        return all(_same(got[k], v) for k, v in self.args if k in got and (self.keys is None or k in self.keys))
+
+    def keyed(self, *names: str) -> Op:
+        """The same call, matched in the log by ``names`` only."""
+        return Op(self.app, self.op, self.args, tuple(names))
 
     def as_dict(self) -> dict:
-        return {"app": self.app, "op": self.op, "args": dict(self.args)}
+        out = {"app": self.app, "op": self.op, "args": dict(self.args)}
+        return out if self.keys is None else {**out, "keys": list(self.keys)}
 
     @classmethod
     def from_dict(cls, d: dict) -> Op:
-        return cls.of(d["app"], d["op"], **(d.get("args") or {}))
+        op = cls.of(d["app"], d["op"], **(d.get("args") or {}))
+        return op if d.get("keys") is None else op.keyed(*d["keys"])
 
     def __str__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in self.args)
