@@ -87,10 +87,11 @@ def choose_options(rng, product: dict) -> dict:
     return {kind: rng.choice(codes) for kind, codes in product["options"].items()}
 
 
-def cart_lines(state: dict, config: dict, rng, lo: int, hi: int) -> list[dict]:
-    """``lo``..``hi`` cart lines of distinct, unambiguous products (to put in the cart first)."""
+def cart_lines(state: dict, config: dict, rng, lo: int, hi: int, exclude: tuple[str, ...] = ()) -> list[dict]:
+    """``lo``..``hi`` cart lines of distinct, unambiguous products (to put in the cart first),
+    none of the products ``exclude`` names."""
     cfg = config["shop"]
-    pool = unique_products(cfg)
+    pool = [pid for pid in unique_products(cfg) if pid not in exclude]
     n = rng.randint(lo, hi)
     if len(pool) < n:
         raise Infeasible(f"fewer than {n} products with unique names")
