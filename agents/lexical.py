@@ -54,7 +54,6 @@ from openapps_sim.agents.lexical_page import (
     _launchers,
     _mentions,
     _option_elements,
-    _options,
     _page_key,
     _path,
     _row_distance,
@@ -236,7 +235,7 @@ class LexicalAgent(ConfigurableAgent):
         for q in new_values + extras:
             select = self._select_offering(elements, q)
             if select is not None:
-                opt = next(o for o in _options(select) if fold(o) == fold(q))
+                opt = next(o for o in select.option_names() if fold(o) == fold(q))
                 action = f"select_option({select.bid!r}, {opt!r})"
                 if self._fresh(obs, action):
                     self.filled[q] = select.bid
@@ -344,12 +343,12 @@ class LexicalAgent(ConfigurableAgent):
 
     def _select_offering(self, elements: list[Element], q: str) -> Element | None:
         for el in elements:
-            if el.role in ("combobox", "listbox") and any(fold(o) == fold(q) for o in _options(el)):
+            if el.role in ("combobox", "listbox") and any(fold(o) == fold(q) for o in el.option_names()):
                 return el
         return None
 
     def _best_field(self, obs: dict, elements: list[Element], q: str, strict: bool = False) -> Element | None:
-        fields = [e for e in elements if e.role in TEXT_INPUT_ROLES and not _options(e)]
+        fields = [e for e in elements if e.role in TEXT_INPUT_ROLES and not e.option_names()]
         used = set(self.filled.values())
         best: tuple[float, int, Element] | None = None
         for order, f in enumerate(fields):

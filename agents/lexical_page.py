@@ -37,28 +37,16 @@ def _launchers(obs: dict, elements: list[Element]) -> list[tuple[Element, str, s
         path = _url_path(el)
         if not path or not re.fullmatch(r"/[^/]+/", path):
             continue
-        title = next((d.name for d in _descendants(el) if d.role == "heading"), "")
-        desc = " ".join(d.name for d in _descendants(el) if d.role == "paragraph" or d.role == "StaticText")
+        title = next((d.name for d in el.descendants() if d.role == "heading"), "")
+        desc = " ".join(d.name for d in el.descendants() if d.role == "paragraph" or d.role == "StaticText")
         if not title:
             continue
         out.append((el, title, desc))
     return out
 
 
-def _descendants(el: Element):
-    stack = list(el.children)
-    while stack:
-        node = stack.pop(0)
-        yield node
-        stack.extend(node.children)
-
-
-def _options(el: Element) -> list[str]:
-    return [d.name for d in _descendants(el) if d.role == "option" and d.name]
-
-
 def _option_elements(el: Element) -> list[Element]:
-    return [d for d in _descendants(el) if d.role == "option"]
+    return [d for d in el.descendants() if d.role == "option"]
 
 
 def _form_of(el: Element) -> str | None:

@@ -20,6 +20,10 @@ from openapps_sim.envs.apptools import tool_action
 from openapps_sim.taskkit import API, UI, Step, get_family
 from openapps_sim.taskkit.observation import testid_bids
 
+# step kinds that are one BrowserGym action of the step's value alone, or of the element and the value
+VALUE_ACTIONS = {"answer": "send_msg_to_user", "infeasible": "report_infeasible"}
+ELEMENT_ACTIONS = {"fill": "fill", "select": "select_option", "press": "press"}
+
 
 class OracleError(RuntimeError):
     pass
@@ -113,10 +117,8 @@ class OracleAgent(Agent):
         if step.kind == "goto":
             base = obs["url"].split("/", 3)
             return f"goto({_quote('/'.join(base[:3]) + step.value)})"
-        if step.kind == "answer":
-            return f"send_msg_to_user({_quote(step.value)})"
-        if step.kind == "infeasible":
-            return f"report_infeasible({_quote(step.value)})"
+        if step.kind in VALUE_ACTIONS:
+            return f"{VALUE_ACTIONS[step.kind]}({_quote(step.value)})"
         if step.kind == "noop":
             return "noop()"
         if step.kind == "tool":
@@ -129,10 +131,6 @@ class OracleAgent(Agent):
         bid = bids[step.testid]
         if step.kind == "click":
             return f"click({_quote(bid)})"
-        if step.kind == "fill":
-            return f"fill({_quote(bid)}, {_quote(step.value)})"
-        if step.kind == "select":
-            return f"select_option({_quote(bid)}, {_quote(step.value)})"
-        if step.kind == "press":
-            return f"press({_quote(bid)}, {_quote(step.value)})"
+        if step.kind in ELEMENT_ACTIONS:
+            return f"{ELEMENT_ACTIONS[step.kind]}({_quote(bid)}, {_quote(step.value)})"
         raise OracleError(f"unknown step kind {step.kind!r}")

@@ -59,6 +59,18 @@ class Element:
             stack.extend(reversed(node.children))
         return " ".join(parts)
 
+    def descendants(self):
+        """Every element below this one, breadth first."""
+        queue = list(self.children)
+        while queue:
+            node = queue.pop(0)
+            yield node
+            queue.extend(node.children)
+
+    def option_names(self) -> list[str]:
+        """The names of the options below this element (a drop-down's choices), breadth first."""
+        return [d.name for d in self.descendants() if d.role == "option" and d.name]
+
     def container(self, roles=ROW_ROLES) -> Element | None:
         """The nearest ancestor that looks like a row, card or form."""
         for node in self.ancestors():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from .base import ConfigurableAgent, Option
-from .page import TEXT_INPUT_ROLES, Element, interactive_elements
+from .page import TEXT_INPUT_ROLES, interactive_elements
 
 WORDS = (
     "apple river lamp orange meeting blue window paper garden seven monday coffee ticket north "
@@ -47,7 +47,7 @@ class RandomAgent(ConfigurableAgent):
         rng = self.rng
         o = self.options
         elements = sorted(interactive_elements(obs), key=lambda e: _bid_key(e.bid))
-        selects = [e for e in elements if e.role in ("combobox", "listbox") and _options(e)]
+        selects = [e for e in elements if e.role in ("combobox", "listbox") and e.option_names()]
         fields = [e for e in elements if e.role in TEXT_INPUT_ROLES and e not in selects]
         clickables = [e for e in elements if e.role not in TEXT_INPUT_ROLES and e.role != "listbox"]
         if rng.random() < o["p_stop"]:
@@ -58,24 +58,13 @@ class RandomAgent(ConfigurableAgent):
             return "go_back()"
         if selects and rng.random() < o["p_select"]:
             target = rng.choice(selects)
-            return f"select_option({_q(target.bid)}, {_q(rng.choice(_options(target)))})"
+            return f"select_option({_q(target.bid)}, {_q(rng.choice(target.option_names()))})"
         if fields and rng.random() < o["p_fill"]:
             target = rng.choice(fields)
             words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, max(1, o["max_words"]))))
             return f"fill({_q(target.bid)}, {_q(words)})"
         target = rng.choice(clickables or fields or selects)
         return f"click({_q(target.bid)})"
-
-
-def _options(el: Element) -> list[str]:
-    out = []
-    stack = list(el.children)
-    while stack:
-        node = stack.pop(0)
-        if node.role == "option" and node.name:
-            out.append(node.name)
-        stack.extend(node.children)
-    return out
 
 
 def _bid_key(bid: str | None) -> tuple:

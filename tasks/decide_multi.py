@@ -76,6 +76,7 @@ class TodoCartFallback(BranchingFamily):
     apps = ("todo", "shop")
     max_steps = 24
     structure = "hierarchical"
+    levels = 2
     description = (
         "Nested decision: if a todo is still open, then add a product to an empty cart, or tick the todo off when "
         "the cart is not empty; if the todo is done already, delete it."

@@ -137,7 +137,7 @@ def open_cart(ui):
 
 def find_product(ui, product_id: str, *, search: str = "", category: str = ""):
     """Open the shop and the product's page: search ``search`` (else open ``category``) and turn
-    pages until its tile shows."""
+    pages until its tile shows; returns the product page's observation."""
     obs = yield from open_shop(ui)
     target = f"shop-product-{product_id}"
     if search:
@@ -150,7 +150,7 @@ def find_product(ui, product_id: str, *, search: str = "", category: str = ""):
         if target in ids or "shop-page-next" not in ids:
             break
         obs = yield ui.click("shop-page-next")
-    yield ui.click(target)
+    return (yield ui.click(target))
 
 
 def add_product(ui, product_id: str, options: dict, qty: int, *, search: str = "", category: str = ""):

@@ -6,6 +6,8 @@ import pytest
 
 from openapps_sim.envs.client import ServerHandle
 
+from .pack_helpers import clear_pack_caches
+
 
 @pytest.fixture(scope="session")
 def server():
@@ -71,3 +73,12 @@ def world(server):
     """Reset the server's world to default/seed 0 and return the handle."""
     server.reset("default", 0)
     return server
+
+
+@pytest.fixture()
+def pack_dir(tmp_path, monkeypatch):
+    """A temporary folder on the pack search path; the pack caches are cleared before and after."""
+    monkeypatch.setenv("OPENAPPS_VARIATIONS", str(tmp_path))
+    clear_pack_caches()
+    yield tmp_path
+    clear_pack_caches()

@@ -138,8 +138,7 @@ class FakeLLMServer:
 
     @staticmethod
     def openai_response(text: str, body: dict) -> dict:
-        prompt = len(json.dumps(body.get("messages", []))) // 4
-        completion = max(1, len(text) // 4)
+        prompt, completion = _token_counts(text, body)
         return {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
@@ -150,8 +149,7 @@ class FakeLLMServer:
 
     @staticmethod
     def anthropic_response(text: str, body: dict) -> dict:
-        prompt = len(json.dumps(body.get("messages", []))) // 4
-        completion = max(1, len(text) // 4)
+        prompt, completion = _token_counts(text, body)
         return {
             "id": "msg_fake",
             "type": "message",
@@ -161,6 +159,11 @@ class FakeLLMServer:
             "stop_reason": "end_turn",
             "usage": {"input_tokens": prompt, "output_tokens": completion},
         }
+
+
+def _token_counts(text: str, body: dict) -> tuple[int, int]:
+    """Rough token counts of the request's messages and of the answer: four characters a token."""
+    return len(json.dumps(body.get("messages", []))) // 4, max(1, len(text) // 4)
 
 
 # -- reading requests (for reply functions and assertions) ------------------------------------------

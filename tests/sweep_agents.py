@@ -9,46 +9,41 @@ from pathlib import Path
 
 from openapps_sim.agent import Agent
 
+from .procs import descendants
+
 # A page BrowserGym cannot observe: two elements carry the same ``bid`` attribute, so marking
 # the page raises "Attribute bid already used" inside ``env.step``.
 BID_COLLISION = 'goto("data:text/html,<a bid=1>x</a><a bid=1>y</a>")'
 
 
-class BidCollisionAgent(Agent):
-    """Navigates to a page whose observation cannot be extracted, then declares it is done."""
-
-    name = "bid_collision"
+class ScriptedAgent(Agent):
+    """An agent that acts by step number: ``move(n, obs)`` gives the action of step ``n``
+    (counted from 1 since the last reset)."""
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
         self.n = 0
 
     def act(self, obs: dict) -> str:
         self.n += 1
-        return BID_COLLISION if self.n == 1 else "send_msg_to_user('done')"
+        return self.move(self.n, obs)
+
+    def move(self, n: int, obs: dict) -> str:
+        raise NotImplementedError
 
 
-def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
+class BidCollisionAgent(ScriptedAgent):
+    """Navigates to a page whose observation cannot be extracted, then declares it is done."""
+
+    name = "bid_collision"
+
+    def move(self, n: int, obs: dict) -> str:
+        return BID_COLLISION if n == 1 else "send_msg_to_user('done')"
 
 
 def chromium_pids() -> set[int]:
     """The Chromium processes this test process started (its descendants)."""
     pids = set()
-    for pid in _descendants(os.getpid()):
+    for pid in descendants(os.getpid()):
         try:
             name = Path(f"/proc/{pid}/comm").read_text().strip().lower()
         except OSError:
@@ -99,30 +94,22 @@ class SeedRecorder(Agent):
         return f"send_msg_to_user('seed {self.seed}')"
 
 
-class RaisesOnStep2Agent(Agent):
+class RaisesOnStep2Agent(ScriptedAgent):
     """Acts once (a valid no-op), then raises its own exception on step 2: a bug of the agent,
     so a failed episode of this agent, never an infrastructure error."""
 
     name = "raises_on_step_2"
 
-    def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
-        self.n = 0
-
-    def act(self, obs: dict) -> str:
-        self.n += 1
-        if self.n == 2:
+    def move(self, n: int, obs: dict) -> str:
+        if n == 2:
             raise ValueError("the agent's own bug on step 2")
         return "noop()"
 
 
-class WaitingAgent(Agent):
+class WaitingAgent(ScriptedAgent):
     """Never finishes: waits at every step (``noop()``), so only the step budget ends it."""
 
     name = "waiting"
 
-    def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
-        self.n = 0
-
-    def act(self, obs: dict) -> str:
-        self.n += 1
+    def move(self, n: int, obs: dict) -> str:
         return "noop()"

@@ -4,9 +4,9 @@ event; markup in descriptions stays text."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
+
+from .app_pages import assert_clean, click_to
 
 pytestmark = pytest.mark.browser
 
@@ -23,11 +23,6 @@ def _ops(server) -> list[dict]:
     return [e for e in server.events() if e["app"] == "calendar"]
 
 
-def _clean(page) -> None:
-    assert not page.external_requests, page.external_requests
-    assert not page.console_errors, page.console_errors
-
-
 def _agenda_ids(page) -> list[str]:
     items = page.get_by_test_id("calendar-agenda").locator("[data-testid^='calendar-event-']")
     return [t.removeprefix("calendar-event-") for t in items.evaluate_all("els => els.map(e => e.dataset.testid)")]
@@ -40,35 +35,29 @@ def test_browsing_months_days_and_search_changes_nothing(page, world):
     assert page.get_by_test_id("calendar-day-2026-03-10").get_attribute("aria-current") == "date"
     assert set(_agenda_ids(page)) == {e["id"] for e in before["events"] if e["date"].startswith("2026-03")}
 
-    page.get_by_test_id("calendar-next").click()
-    page.wait_for_url(re.compile(r"month=2026-04"))
+    click_to(page, "calendar-next", r"month=2026-04")
     assert page.get_by_test_id("calendar-month-label").inner_text() == "April 2026"
     good_friday = _event(before, "Good Friday")
     assert page.get_by_test_id(f"calendar-chip-{good_friday['id']}").is_visible()
-    page.get_by_test_id("calendar-prev").click()
-    page.wait_for_url(re.compile(r"month=2026-03"))
-    page.get_by_test_id("calendar-prev").click()
-    page.wait_for_url(re.compile(r"month=2026-02"))
+    click_to(page, "calendar-prev", r"month=2026-03")
+    click_to(page, "calendar-prev", r"month=2026-02")
     assert page.get_by_test_id("calendar-month-label").inner_text() == "February 2026"
 
-    page.get_by_test_id("calendar-day-2026-02-24").click()
-    page.wait_for_url(re.compile(r"day=2026-02-24"))
+    click_to(page, "calendar-day-2026-02-24", r"day=2026-02-24")
     assert page.get_by_test_id("calendar-day-heading").inner_text() == "Tuesday, February 24, 2026"
     assert _agenda_ids(page) == [e["id"] for e in before["events"] if e["date"] == "2026-02-24"]
 
-    page.get_by_test_id("calendar-today").click()
-    page.wait_for_url(re.compile(r"day=today"))
+    click_to(page, "calendar-today", r"day=today")
     assert page.get_by_test_id("calendar-month-label").inner_text() == "March 2026"
     assert page.get_by_test_id("calendar-day-heading").inner_text() == "Tuesday, March 10, 2026"
 
     page.get_by_test_id("calendar-search").fill("lunch")
-    page.get_by_test_id("calendar-search-submit").click()
-    page.wait_for_url(re.compile(r"q=lunch"))
+    click_to(page, "calendar-search-submit", r"q=lunch")
     assert set(_agenda_ids(page)) == {e["id"] for e in before["events"] if "lunch" in e["title"].lower()}
 
     assert _cal(world) == before
     assert _ops(world) == []
-    _clean(page)
+    assert_clean(page)
 
 
 def _event_by_id(state: dict, eid: str) -> dict:
@@ -79,8 +68,7 @@ def test_open_event_shows_its_details(page, world):
     before = _cal(world)
     ev = _event(before, "Emma's birthday party")
     page.goto(world.url + f"/calendar/?month=2026-03&day={ev['date']}")
-    page.get_by_test_id(f"calendar-event-{ev['id']}").click()
-    page.wait_for_url(re.compile(rf"/calendar/event/{ev['id']}$"))
+    click_to(page, f"calendar-event-{ev['id']}", rf"/calendar/event/{ev['id']}$")
     assert page.get_by_test_id("calendar-detail-title").inner_text() == ev["title"]
     assert page.get_by_test_id("calendar-detail-date").inner_text() == "Saturday, March 14, 2026"
     assert page.get_by_test_id("calendar-detail-time").inner_text() == ev["time"]
@@ -88,21 +76,18 @@ def test_open_event_shows_its_details(page, world):
     assert page.get_by_test_id("calendar-detail-description").inner_text() == ev["description"]
     invitees = page.get_by_test_id("calendar-detail-invitees").inner_text()
     assert all(name in invitees for name in ev["invitees"])
-    page.get_by_test_id("calendar-back").click()
-    page.wait_for_url(re.compile(rf"day={ev['date']}"))
+    click_to(page, "calendar-back", rf"day={ev['date']}")
     # an event also opens from its chip in the month grid
-    page.get_by_test_id(f"calendar-chip-{ev['id']}").click()
-    page.wait_for_url(re.compile(rf"/calendar/event/{ev['id']}$"))
+    click_to(page, f"calendar-chip-{ev['id']}", rf"/calendar/event/{ev['id']}$")
     assert _cal(world) == before
     assert _ops(world) == []
-    _clean(page)
+    assert_clean(page)
 
 
 def test_create_event(page, world):
     before = _cal(world)
     page.goto(world.url + "/calendar/?month=2026-04&day=2026-04-09")
-    page.get_by_test_id("calendar-new-on-day").click()
-    page.wait_for_url(re.compile(r"/calendar/new\?date=2026-04-09"))
+    click_to(page, "calendar-new-on-day", r"/calendar/new\?date=2026-04-09")
     assert page.get_by_test_id("calendar-field-date").input_value() == "04/09/2026"
     page.get_by_test_id("calendar-field-title").fill("  Tennis with Lucas ")
     page.get_by_test_id("calendar-field-date").fill("4/14/2026")  # as English writes it
@@ -111,8 +96,7 @@ def test_create_event(page, world):
     page.get_by_test_id("calendar-field-invitees").fill(" Lucas Martin ,Mei Chen,, ")
     page.get_by_test_id("calendar-field-url").fill("https://club.example.com/court-2")
     page.get_by_test_id("calendar-field-description").fill("Bring two rackets.\nLoser buys coffee.")
-    page.get_by_test_id("calendar-save").click()
-    page.wait_for_url(re.compile(r"day=2026-04-14"))
+    click_to(page, "calendar-save", r"day=2026-04-14")
     after = _cal(world)
     new = after["events"][-1]
     assert new == {
@@ -132,12 +116,10 @@ def test_create_event(page, world):
     assert page.get_by_test_id(f"calendar-event-{new['id']}").is_visible()
 
     # an event without a time is an all-day event; the header's New event starts on today
-    page.get_by_test_id("calendar-new").click()
-    page.wait_for_url(re.compile(r"/calendar/new$"))
+    click_to(page, "calendar-new", r"/calendar/new$")
     assert page.get_by_test_id("calendar-field-date").input_value() == "03/10/2026"
     page.get_by_test_id("calendar-field-title").fill("Library books due")
-    page.get_by_test_id("calendar-save").click()
-    page.wait_for_url(re.compile(r"day=2026-03-10"))
+    click_to(page, "calendar-save", r"day=2026-03-10")
     allday = _cal(world)["events"][-1]
     assert (allday["title"], allday["date"], allday["time"], allday["invitees"]) == (
         "Library books due",
@@ -145,7 +127,7 @@ def test_create_event(page, world):
         "",
         [],
     )
-    _clean(page)
+    assert_clean(page)
 
 
 def test_invalid_form_changes_nothing(page, world):
@@ -157,22 +139,20 @@ def test_invalid_form_changes_nothing(page, world):
     assert page.get_by_test_id("calendar-form-error").is_visible()
     assert _cal(world) == before
     assert _ops(world) == []
-    _clean(page)
+    assert_clean(page)
 
 
 def test_edit_event(page, world):
     before = _cal(world)
     ev = _event(before, "Budget review")
     page.goto(world.url + f"/calendar/event/{ev['id']}")
-    page.get_by_test_id(f"calendar-edit-{ev['id']}").click()
-    page.wait_for_url(re.compile(rf"/calendar/event/{ev['id']}/edit$"))
+    click_to(page, f"calendar-edit-{ev['id']}", rf"/calendar/event/{ev['id']}/edit$")
     assert page.get_by_test_id("calendar-field-title").input_value() == ev["title"]
     assert page.get_by_test_id("calendar-field-time").input_value() == ev["time"]
     assert page.get_by_test_id("calendar-field-invitees").input_value() == ", ".join(ev["invitees"])
     page.get_by_test_id("calendar-field-time").fill("11:15")
     page.get_by_test_id("calendar-field-location").fill("Meeting room 3")
-    page.get_by_test_id("calendar-save").click()
-    page.wait_for_url(re.compile(rf"/calendar/event/{ev['id']}$"))
+    click_to(page, "calendar-save", rf"/calendar/event/{ev['id']}$")
     after = _cal(world)
     assert _event_by_id(after, ev["id"]) == {**ev, "time": "11:15", "location": "Meeting room 3"}
     assert [e for e in after["events"] if e["id"] != ev["id"]] == [e for e in before["events"] if e["id"] != ev["id"]]
@@ -188,38 +168,33 @@ def test_edit_event(page, world):
     }
     assert page.get_by_test_id("calendar-detail-time").inner_text() == "11:15"
     # saving the form unchanged changes and logs nothing
-    page.get_by_test_id(f"calendar-edit-{ev['id']}").click()
-    page.wait_for_url(re.compile(r"/edit$"))
-    page.get_by_test_id("calendar-save").click()
-    page.wait_for_url(re.compile(rf"/calendar/event/{ev['id']}$"))
+    click_to(page, f"calendar-edit-{ev['id']}", r"/edit$")
+    click_to(page, "calendar-save", rf"/calendar/event/{ev['id']}$")
     assert _cal(world) == after and len(_ops(world)) == 1
-    _clean(page)
+    assert_clean(page)
 
 
 def test_duplicate_event(page, world):
     before = _cal(world)
     ev = _event(before, "Flight to Lisbon")
     page.goto(world.url + f"/calendar/event/{ev['id']}")
-    page.get_by_test_id(f"calendar-duplicate-{ev['id']}").click()
-    page.wait_for_url(re.compile(rf"/calendar/new\?copy={ev['id']}$"))
+    click_to(page, f"calendar-duplicate-{ev['id']}", rf"/calendar/new\?copy={ev['id']}$")
     assert page.get_by_test_id("calendar-field-title").input_value() == ev["title"]
     page.get_by_test_id("calendar-field-date").fill("2026-05-27")
-    page.get_by_test_id("calendar-save").click()
-    page.wait_for_url(re.compile(r"day=2026-05-27"))
+    click_to(page, "calendar-save", r"day=2026-05-27")
     after = _cal(world)
     copy = after["events"][-1]
     assert copy == {**ev, "id": f"e{before['next_id']}", "date": "2026-05-27"}
     assert after["events"][:-1] == before["events"]
     assert [e["op"] for e in _ops(world)] == ["add"]
-    _clean(page)
+    assert_clean(page)
 
 
 def test_delete_event(page, world):
     before = _cal(world)
     ev = _event(before, "Coffee with Jonas")
     page.goto(world.url + f"/calendar/event/{ev['id']}")
-    page.get_by_test_id(f"calendar-delete-{ev['id']}").click()
-    page.wait_for_url(re.compile(rf"day={ev['date']}"))
+    click_to(page, f"calendar-delete-{ev['id']}", rf"day={ev['date']}")
     after = _cal(world)
     assert after["events"] == [e for e in before["events"] if e["id"] != ev["id"]]
     events = _ops(world)
@@ -227,7 +202,7 @@ def test_delete_event(page, world):
     assert events[0]["args"] == {"id": ev["id"], "title": ev["title"], "date": ev["date"], "time": ev["time"]}
     assert page.get_by_test_id(f"calendar-event-{ev['id']}").count() == 0
     assert page.get_by_test_id("calendar-day-empty").is_visible()
-    _clean(page)
+    assert_clean(page)
 
 
 def test_markup_in_descriptions_stays_text(page, server):
@@ -248,12 +223,11 @@ def test_markup_in_descriptions_stays_text(page, server):
         tricky = next(e for e in state["events"] if "</textarea>" in e["description"])
         page.goto(server.url + f"/calendar/new?copy={tricky['id']}")
         page.get_by_test_id("calendar-field-date").fill("2026-06-01")
-        page.get_by_test_id("calendar-save").click()
-        page.wait_for_url(re.compile(r"day=2026-06-01"))
+        click_to(page, "calendar-save", r"day=2026-06-01")
         copy = _cal(server)["events"][-1]
         assert copy == {**tricky, "id": copy["id"], "date": "2026-06-01"}
         assert not dialogs, dialogs
-        _clean(page)
+        assert_clean(page)
     finally:
         server.reset("default", 0)
 
@@ -271,6 +245,6 @@ def test_language_density_and_week_start(page, server):
         page.goto(server.url + "/calendar/?month=2026-03&day=2026-03-14")
         assert page.get_by_test_id("calendar-grid").locator("th").first.inner_text() == "Sun"
         assert page.get_by_test_id("calendar-agenda").inner_text().count("3:00 PM") == 1
-        _clean(page)
+        assert_clean(page)
     finally:
         server.reset("default", 0)

@@ -6,6 +6,8 @@ import pytest
 from openapps_sim.apps.code_editor import normalise
 from openapps_sim.apps.code_editor.model import normalise_content, path_id
 
+from .app_pages import assert_clean
+
 pytestmark = pytest.mark.browser
 
 
@@ -19,11 +21,6 @@ def ce(server) -> dict:
 
 def ops(server) -> list[tuple[str, dict]]:
     return [(e["op"], e["args"]) for e in server.events() if e["app"] == "code_editor"]
-
-
-def clean(page) -> None:
-    assert page.external_requests == [], page.external_requests
-    assert page.console_errors == [], page.console_errors
 
 
 def test_open_edit_and_save(page, world):
@@ -48,7 +45,7 @@ def test_open_edit_and_save(page, world):
     page.click(tid("code_editor-save"))
     page.wait_for_selector(tid("code_editor-flash"))
     assert len(ops(world)) == 1
-    clean(page)
+    assert_clean(page)
 
 
 def test_create_file_and_folder(page, world):
@@ -80,7 +77,7 @@ def test_create_file_and_folder(page, world):
         page.click(tid("code_editor-create"))
         page.wait_for_selector(tid("code_editor-error"))
     assert ce(world) == before and len(ops(world)) == 2
-    clean(page)
+    assert_clean(page)
 
 
 def test_rename_file_and_move_folder(page, world):
@@ -111,7 +108,7 @@ def test_rename_file_and_move_folder(page, world):
         ("rename", {"kind": "file", "old": "src/models.py", "new": "src/recipe.py"}),
         ("rename", {"kind": "folder", "old": "src/utils", "new": "helpers"}),
     ]
-    clean(page)
+    assert_clean(page)
 
 
 def test_delete_file_and_folder_with_contents(page, world):
@@ -137,7 +134,7 @@ def test_delete_file_and_folder_with_contents(page, world):
     assert events[1][0] == "delete_folder" and events[1][1]["path"] == "src"
     assert sorted(events[1][1]["files"]) == gone
     assert len(events) == 2
-    clean(page)
+    assert_clean(page)
 
 
 def test_markup_in_files_stays_text(page, world):
@@ -158,4 +155,4 @@ def test_markup_in_files_stays_text(page, world):
     saved = ce(world)["files"][name]
     assert normalise_content(saved) == normalise_content(tricky)
     assert normalise(ce(world)) == normalise(state["code_editor"])
-    clean(page)
+    assert_clean(page)

@@ -12,16 +12,13 @@ from openapps_sim.apps.maps import normalise
 
 from openapps_sim.config.normalise import distance_km
 
+from .app_pages import assert_clean, click_to
+
 pytestmark = pytest.mark.browser
 
 
 def _maps(server) -> dict:
     return server.state()["maps"]
-
-
-def _clean(page) -> None:
-    assert not page.external_requests, page.external_requests
-    assert not page.console_errors, page.console_errors
 
 
 def _query(page) -> dict:
@@ -33,30 +30,25 @@ def test_search_open_and_browse_change_nothing(page, world):
     page.goto(world.url + "/maps/")
     assert page.get_by_test_id("maps-canvas").is_visible()
     page.get_by_test_id("maps-search").fill("krakow")  # accent-insensitive
-    page.get_by_test_id("maps-search-submit").click()
-    page.wait_for_url(re.compile(r"q=krakow"))
-    page.get_by_test_id("maps-result-krakow").click()
-    page.wait_for_url(re.compile(r"place=krakow"))
+    click_to(page, "maps-search-submit", r"q=krakow")
+    click_to(page, "maps-result-krakow", r"place=krakow")
     assert page.get_by_test_id("maps-place-name").text_content() == "Kraków"
-    page.get_by_test_id("maps-kind-museum").click()
-    page.wait_for_url(re.compile(r"kind=museum"))
+    click_to(page, "maps-kind-museum", r"kind=museum")
     assert page.get_by_test_id("maps-result-louvre").count() == 1
     assert page.get_by_test_id("maps-result-krakow").count() == 0
     assert _maps(world) == before
     assert world.events() == []
-    _clean(page)
+    assert_clean(page)
 
 
 def test_pan_and_zoom_move_the_view_only(page, world):
     before = _maps(world)
     page.goto(world.url + "/maps/?place=eiffel_tower")
-    page.get_by_test_id("maps-zoom-in").click()
-    page.wait_for_url(re.compile(r"z=13"))
+    click_to(page, "maps-zoom-in", r"z=13")
     q = _query(page)
     assert abs(float(q["lat"]) - 48.86) < 1e-3 and abs(float(q["lon"]) - 2.29) < 1e-3
     assert q["place"] == "eiffel_tower"
-    page.get_by_test_id("maps-zoom-out").click()
-    page.wait_for_url(re.compile(r"z=12"))
+    click_to(page, "maps-zoom-out", r"z=12")
     with page.expect_navigation():
         page.get_by_test_id("maps-pan-e").click()
     east = _query(page)
@@ -72,7 +64,7 @@ def test_pan_and_zoom_move_the_view_only(page, world):
     back = _query(page)
     assert float(back["lat"]) == pytest.approx(48.86, abs=1e-3) and float(back["lon"]) == pytest.approx(2.29, abs=1e-3)
     assert _maps(world) == before and world.events() == []
-    _clean(page)
+    assert_clean(page)
 
 
 def test_save_and_remove_a_place(page, world):
@@ -81,8 +73,7 @@ def test_save_and_remove_a_place(page, world):
     page.get_by_test_id("maps-search").fill("Brandenburg")
     page.get_by_test_id("maps-search-submit").click()
     page.get_by_test_id("maps-result-brandenburg_gate").click()
-    page.get_by_test_id("maps-save-brandenburg_gate").click()
-    page.wait_for_url(re.compile(r"done=saved"))
+    click_to(page, "maps-save-brandenburg_gate", r"done=saved")
     assert page.get_by_test_id("maps-saved-badge-brandenburg_gate").count() == 1
     after = _maps(world)
     sid = f"s{before['next_id']}"
@@ -99,8 +90,7 @@ def test_save_and_remove_a_place(page, world):
     # saving again is not possible (the button is gone) and a replayed POST changes nothing
     assert page.get_by_test_id("maps-save-brandenburg_gate").count() == 0
     assert page.get_by_test_id(f"maps-saved-{sid}").text_content() == "Brandenburg Gate"
-    page.get_by_test_id(f"maps-remove-{sid}").click()
-    page.wait_for_url(re.compile(r"done=removed"))
+    click_to(page, f"maps-remove-{sid}", r"done=removed")
     assert page.get_by_test_id(f"maps-saved-{sid}").count() == 0
     assert _maps(world)["saved"] == before["saved"]
     events = world.events()
@@ -109,17 +99,16 @@ def test_save_and_remove_a_place(page, world):
         "id": sid,
         "name": "Brandenburg Gate",
     }
-    _clean(page)
+    assert_clean(page)
 
 
 def test_remove_a_saved_location_from_the_list(page, world):
     before = _maps(world)
     page.goto(world.url + "/maps/")
-    page.get_by_test_id("maps-remove-s4").click()
-    page.wait_for_url(re.compile(r"done=removed"))
+    click_to(page, "maps-remove-s4", r"done=removed")
     assert [s["id"] for s in _maps(world)["saved"]] == [s["id"] for s in before["saved"] if s["id"] != "s4"]
     assert [e["op"] for e in world.events()] == ["remove"]
-    _clean(page)
+    assert_clean(page)
 
 
 def test_drop_a_pin_by_clicking_the_map(page, world):
@@ -143,8 +132,7 @@ def test_drop_a_pin_by_clicking_the_map(page, world):
     canvas.click()
     page.wait_for_url(re.compile(r"pin="))
     page.get_by_test_id("maps-pin-name").fill("Meeting point")
-    page.get_by_test_id("maps-pin-save").click()
-    page.wait_for_url(re.compile(r"done=pin"))
+    click_to(page, "maps-pin-save", r"done=pin")
     after = _maps(world)
     new = after["saved"][-1]
     assert after["saved"][:-1] == before["saved"]
@@ -158,17 +146,16 @@ def test_drop_a_pin_by_clicking_the_map(page, world):
     events = world.events()
     assert [e["op"] for e in events] == ["drop_pin"] and events[0]["args"]["name"] == "Meeting point"
     assert page.get_by_test_id("maps-saved-name").text_content() == "Meeting point"
-    _clean(page)
+    assert_clean(page)
 
 
 def test_edit_a_note(page, world):
     page.goto(world.url + "/maps/?saved=s2")
     page.get_by_test_id("maps-note-input").fill("Picnic on Sunday")
-    page.get_by_test_id("maps-note-save").click()
-    page.wait_for_url(re.compile(r"done=note"))
+    click_to(page, "maps-note-save", r"done=note")
     assert next(s for s in _maps(world)["saved"] if s["id"] == "s2")["note"] == "Picnic on Sunday"
     assert [e["op"] for e in world.events()] == ["note"]
-    _clean(page)
+    assert_clean(page)
 
 
 def test_markup_in_descriptions_stays_text(page, world):
@@ -183,7 +170,7 @@ def test_markup_in_descriptions_stays_text(page, world):
     assert "<script>" in text
     assert page.locator("main script").count() == 0
     assert world.events() == []
-    _clean(page)
+    assert_clean(page)
     world.reset("default", 0)
 
 

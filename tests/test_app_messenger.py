@@ -7,16 +7,13 @@ import re
 
 import pytest
 
+from .app_pages import assert_clean, click_to
+
 pytestmark = pytest.mark.browser
 
 
 def _msgr(server) -> dict:
     return server.state()["messenger"]
-
-
-def _clean(page) -> None:
-    assert not page.external_requests, page.external_requests
-    assert not page.console_errors, page.console_errors
 
 
 def _ops(server) -> list[str]:
@@ -33,15 +30,14 @@ def test_open_conversation_changes_nothing(page, world):
     assert page.get_by_test_id("messenger-chat-name").text_content() == "Alice Martin"
     assert _msgr(world) == before
     assert world.events() == []
-    _clean(page)
+    assert_clean(page)
 
 
 def test_send_message(page, world):
     before = _msgr(world)
     page.goto(world.url + "/messenger/chat/c2")
     page.get_by_test_id("messenger-compose").fill("  See you at ten.  ")
-    page.get_by_test_id("messenger-send").click()
-    page.wait_for_url(re.compile(r"/messenger/chat/c2"))
+    click_to(page, "messenger-send", r"/messenger/chat/c2")
     after = _msgr(world)
     new = after["conversations"]["c2"][-1]
     assert after["conversations"]["c2"][:-1] == before["conversations"]["c2"]
@@ -58,7 +54,7 @@ def test_send_message(page, world):
     page.get_by_test_id("messenger-send").click()
     page.wait_for_load_state()
     assert len(_msgr(world)["conversations"]["c2"]) == len(after["conversations"]["c2"])
-    _clean(page)
+    assert_clean(page)
 
 
 def test_forward_message(page, world):
@@ -70,13 +66,11 @@ def test_forward_message(page, world):
     assert page.get_by_test_id("messenger-forward-quote").text_content() == original["text"]
     # filtering the recipients is browsing, not a change
     page.get_by_test_id("messenger-forward-search").fill("eve")
-    page.get_by_test_id("messenger-forward-search-submit").click()
-    page.wait_for_url(re.compile(r"q=eve"))
+    click_to(page, "messenger-forward-search-submit", r"q=eve")
     assert page.get_by_test_id("messenger-forward-to-c5").count() == 1
     assert page.get_by_test_id("messenger-forward-to-c1").count() == 0
     assert world.events() == []
-    page.get_by_test_id("messenger-forward-to-c5").click()
-    page.wait_for_url(re.compile(r"/messenger/chat/c5"))
+    click_to(page, "messenger-forward-to-c5", r"/messenger/chat/c5")
     after = _msgr(world)
     copy = after["conversations"]["c5"][-1]
     assert copy["sender"] == "me" and copy["text"] == original["text"] and copy["forwarded_from"] == "c3"
@@ -86,7 +80,7 @@ def test_forward_message(page, world):
     assert (args["id"], args["to"], args["new_id"], args["forwarded_from"]) == (original["id"], "c5", copy["id"], "c3")
     bubble = page.get_by_test_id(f"messenger-msg-{copy['id']}")
     assert "Chloé Dubois" in bubble.text_content()
-    _clean(page)
+    assert_clean(page)
 
 
 def test_search_and_start_conversation(page, world):
@@ -94,25 +88,21 @@ def test_search_and_start_conversation(page, world):
     assert "c14" not in before["conversations"]
     page.goto(world.url + "/messenger/")
     page.get_by_test_id("messenger-search").fill("nadia")
-    page.get_by_test_id("messenger-search-submit").click()
-    page.wait_for_url(re.compile(r"/messenger/\?q=nadia"))
+    click_to(page, "messenger-search-submit", r"/messenger/\?q=nadia")
     assert page.get_by_test_id("messenger-contact-c14").count() == 1
     assert page.get_by_test_id("messenger-contact-c1").count() == 0
     # accents and case are ignored
     page.get_by_test_id("messenger-search").fill("CHLOE")
-    page.get_by_test_id("messenger-search-submit").click()
-    page.wait_for_url(re.compile(r"q=CHLOE"))
+    click_to(page, "messenger-search-submit", r"q=CHLOE")
     assert page.get_by_test_id("messenger-contact-c3").count() == 1
     assert world.events() == [] and _msgr(world) == before
     page.get_by_test_id("messenger-search").fill("Nadia Rahman")
     page.get_by_test_id("messenger-search-submit").click()
-    page.get_by_test_id("messenger-contact-c14").click()
-    page.wait_for_url(re.compile(r"/messenger/chat/c14"))
+    click_to(page, "messenger-contact-c14", r"/messenger/chat/c14")
     assert page.get_by_test_id("messenger-empty-chat").is_visible()
     assert _msgr(world) == before  # opening an empty chat is not a change
     page.get_by_test_id("messenger-compose").fill("Hello Nadia!")
-    page.get_by_test_id("messenger-send").click()
-    page.wait_for_url(re.compile(r"/messenger/chat/c14"))
+    click_to(page, "messenger-send", r"/messenger/chat/c14")
     after = _msgr(world)
     assert [(m["sender"], m["text"]) for m in after["conversations"]["c14"]] == [("me", "Hello Nadia!")]
     assert _ops(world) == ["start_conversation", "send"]
@@ -120,7 +110,7 @@ def test_search_and_start_conversation(page, world):
     page.goto(world.url + "/messenger/")
     assert page.get_by_test_id("messenger-conv-c14").count() == 1
     assert page.get_by_test_id("messenger-preview-c14").text_content() == "You: Hello Nadia!"
-    _clean(page)
+    assert_clean(page)
 
 
 def test_unknown_ids_are_404_and_change_nothing(page, world):
@@ -132,7 +122,7 @@ def test_unknown_ids_are_404_and_change_nothing(page, world):
     assert resp.status == 404
     assert _msgr(world) == before and world.events() == []
     page.console_errors.clear()  # the browser reports the 404 responses themselves as errors
-    _clean(page)
+    assert_clean(page)
 
 
 def test_adversarial_markup_stays_text(page, server):
@@ -157,6 +147,6 @@ def test_adversarial_markup_stays_text(page, server):
         assert page.get_by_test_id("launch-messenger").locator("script, img").count() == 0
         assert dialogs == []
         assert server.events() == []
-        _clean(page)
+        assert_clean(page)
     finally:
         server.reset("default", 0)

@@ -16,6 +16,8 @@ from openapps_sim.config.normalise import norm_text
 from openapps_sim.config.packs import language_packs, list_packs
 from openapps_sim.web.world import World
 
+from .app_pages import assert_clean, click_to
+
 pytestmark = pytest.mark.browser
 
 LANGUAGE_PACKS = sorted(language_packs())  # discovered: every pack that translates the world
@@ -126,11 +128,6 @@ def _shop(server) -> dict:
     return server.state()["shop"]
 
 
-def _clean(page) -> None:
-    assert not page.external_requests, page.external_requests
-    assert not page.console_errors, page.console_errors
-
-
 def _ops(server) -> list[str]:
     return [e["op"] for e in server.events() if e["app"] == "shop"]
 
@@ -145,8 +142,7 @@ def _add(page, url: str, pid: str, options: dict, qty: int) -> None:
     for kind, code in options.items():
         page.get_by_test_id(f"shop-option-{kind}").select_option(code)
     page.get_by_test_id("shop-qty").fill(str(qty))
-    page.get_by_test_id("shop-add-to-cart").click()
-    page.wait_for_url(re.compile(rf"/shop/product/{pid}\?added="))
+    click_to(page, "shop-add-to-cart", rf"/shop/product/{pid}\?added=")
 
 
 def test_browse_and_search_change_nothing(page, world):
@@ -154,20 +150,17 @@ def test_browse_and_search_change_nothing(page, world):
     cfg = world.config()["shop"]
     page.goto(world.url + "/")
     page.get_by_test_id("launch-shop").click()
-    page.get_by_test_id("shop-category-books").click()
-    page.wait_for_url(re.compile(r"/shop/category/books$"))
+    click_to(page, "shop-category-books", r"/shop/category/books$")
     books = [pid for pid, p in cfg["products"].items() if p["category"] == "books"]
     assert page.get_by_test_id(f"shop-product-{books[0]}").count() == 1
-    page.get_by_test_id("shop-sort-price_asc").click()
-    page.wait_for_url(re.compile(r"sort=price_asc"))
+    click_to(page, "shop-sort-price_asc", r"sort=price_asc")
     cheapest = min(books, key=lambda i: (cfg["products"][i]["price"], i))
     first = page.locator("[data-testid=shop-results] > a").first.get_attribute("data-testid")
     assert first == f"shop-product-{cheapest}"
     # search: exact name first, case folded
     target = books[3]
     page.get_by_test_id("shop-search").fill(cfg["products"][target]["name"].lower())
-    page.get_by_test_id("shop-search-submit").click()
-    page.wait_for_url(re.compile(r"/shop/search\?q="))
+    click_to(page, "shop-search-submit", r"/shop/search\?q=")
     first = page.locator("[data-testid=shop-results] > a").first.get_attribute("data-testid")
     assert first == f"shop-product-{target}"
     page.get_by_test_id(f"shop-product-{target}").click()
@@ -179,7 +172,7 @@ def test_browse_and_search_change_nothing(page, world):
     assert page.get_by_test_id("shop-order-1001").count() == 1  # the order already in the history
     assert _shop(world) == before
     assert _ops(world) == []
-    _clean(page)
+    assert_clean(page)
 
 
 def test_add_with_options_merges_identical_lines(page, world):
@@ -205,10 +198,9 @@ def test_add_with_options_merges_identical_lines(page, world):
     page.goto(f"{world.url}/shop/product/{pid}")
     page.get_by_test_id("shop-option-size").evaluate("s => { s.options[0].value = 'nonsense' }")
     page.get_by_test_id("shop-option-size").select_option("nonsense")
-    page.get_by_test_id("shop-add-to-cart").click()
-    page.wait_for_url(re.compile(r"error=1"))
+    click_to(page, "shop-add-to-cart", r"error=1")
     assert _shop(world)["cart"] == shop["cart"]
-    _clean(page)
+    assert_clean(page)
 
 
 def test_change_quantity_remove_and_empty(page, world):
@@ -220,24 +212,20 @@ def test_change_quantity_remove_and_empty(page, world):
         _add(page, world.url, pid, {k: v[0] for k, v in cfg["products"][pid]["options"].items()}, 1)
     page.get_by_test_id("shop-cart").click()
     page.get_by_test_id("shop-line-qty-2").fill("4")
-    page.get_by_test_id("shop-line-update-2").click()
-    page.wait_for_url(re.compile(r"/shop/cart$"))
+    click_to(page, "shop-line-update-2", r"/shop/cart$")
     assert [ln["qty"] for ln in _shop(world)["cart"]] == [1, 4, 1]
     expected_total = cat.order_total(cfg, cat.priced_lines(cfg, _shop(world)["cart"]))
     assert page.get_by_test_id("shop-total").text_content() == cat.fmt_price(cfg, expected_total)
-    page.get_by_test_id("shop-line-remove-1").click()
-    page.wait_for_url(re.compile(r"/shop/cart$"))
+    click_to(page, "shop-line-remove-1", r"/shop/cart$")
     assert [ln["product_id"] for ln in _shop(world)["cart"]] == [b, c]
     page.get_by_test_id("shop-line-qty-3").fill("0")  # quantity 0 removes the line
-    page.get_by_test_id("shop-line-update-3").click()
-    page.wait_for_url(re.compile(r"/shop/cart$"))
+    click_to(page, "shop-line-update-3", r"/shop/cart$")
     assert [ln["product_id"] for ln in _shop(world)["cart"]] == [b]
-    page.get_by_test_id("shop-empty-cart").click()
-    page.wait_for_url(re.compile(r"/shop/cart$"))
+    click_to(page, "shop-empty-cart", r"/shop/cart$")
     assert _shop(world)["cart"] == []
     assert page.get_by_test_id("shop-cart-empty").count() == 1
     assert _ops(world) == ["add_to_cart"] * 3 + ["set_qty", "remove_line", "remove_line", "empty_cart"]
-    _clean(page)
+    assert_clean(page)
 
 
 def test_checkout_places_order_and_shows_it(page, world):
@@ -258,8 +246,7 @@ def test_checkout_places_order_and_shows_it(page, world):
     assert page.get_by_test_id("shop-field-name").input_value() == "Ada Lovelace"
     assert _shop(world)["orders"][-1]["id"] == "1001"
     page.get_by_test_id("shop-field-country").fill(address["country"])
-    page.get_by_test_id("shop-place-order").click()
-    page.wait_for_url(re.compile(r"/shop/orders\?placed=1002"))
+    click_to(page, "shop-place-order", r"/shop/orders\?placed=1002")
     shop = _shop(world)
     price = cfg["products"][pid]["price"]
     lines = [{"product_id": pid, "options": {"colour": colour}, "qty": 2, "price": price}]
@@ -273,7 +260,7 @@ def test_checkout_places_order_and_shows_it(page, world):
     events = [e for e in world.events() if e["app"] == "shop"]
     assert [e["op"] for e in events] == ["add_to_cart", "checkout"]
     assert events[1]["args"]["order"] == "1002" and events[1]["args"]["address"] == address
-    _clean(page)
+    assert_clean(page)
 
 
 def test_adversarial_text_stays_text(page, server):
@@ -288,6 +275,6 @@ def test_adversarial_text_stays_text(page, server):
         page.goto(f"{server.url}/shop/search?q=%3Cscript%3E")
         assert "<script>" in page.get_by_test_id("shop-heading").text_content()
         assert server.state()["shop"]["cart"] == []
-        _clean(page)
+        assert_clean(page)
     finally:
         server.reset("default", 0)

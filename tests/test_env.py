@@ -89,3 +89,26 @@ def test_focused_element_matches_browsergyms_walk(env):
     assert extract_focused_element_bid(env.unwrapped.page) == field
     obs, *_ = env.step("press('" + field + "', 'Tab')")
     assert obs["focused_element_bid"] not in ("", field)
+
+
+def test_screenshot_has_the_pixels_of_a_plain_png_capture_and_titles_the_pages(env):
+    """The fast capture (one kept CDP session, a PNG encoded for speed) shows exactly what
+    BrowserGym's default PNG capture shows; the title read with the focus equals page.title()."""
+    import base64
+    import io
+
+    import numpy as np
+    import PIL.Image
+
+    obs, _ = _open_todo(env)
+    page = env.unwrapped.page
+    cdp = page.context.new_cdp_session(page)
+    try:
+        data = cdp.send("Page.captureScreenshot", {"format": "png"})["data"]
+    finally:
+        cdp.detach()
+    plain = np.array(PIL.Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB"))
+    assert obs["screenshot"].shape == plain.shape and obs["screenshot"].dtype == np.uint8
+    assert (obs["screenshot"] == plain).all()
+    assert obs["screenshot"].flags.writeable
+    assert obs["open_pages_titles"] == (page.title(),) and page.title()

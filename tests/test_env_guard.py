@@ -3,20 +3,16 @@ reachable, and a navigation goal counts only there."""
 
 from __future__ import annotations
 
-import gymnasium as gym
 import pytest
 
-import openapps_sim  # noqa: F401  (registers the ids)
 from openapps_sim.envs.observe import testid_bids
+
+from .env_fixtures import module_env
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def env():
-    e = gym.make("browsergym/openapps.start.navigate_to_app", obs_mode="axtree")
-    yield e
-    e.close()
+env = module_env("browsergym/openapps.start.navigate_to_app", obs_mode="axtree")
 
 
 @pytest.mark.parametrize(

@@ -8,22 +8,18 @@ that completed the task scored 0 and the next one scored 1 (a coordinate agent t
 
 from __future__ import annotations
 
-import gymnasium as gym
 import pytest
 from browsergym.utils.obs import flatten_axtree_to_str
 
-import openapps_sim  # noqa: F401  (registers the ids)
 from openapps_sim.envs.observe import testid_bids
 from openapps_sim.envs.settle import leaving_for
+
+from .env_fixtures import module_env
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def env():
-    e = gym.make("browsergym/openapps.todo.add_item", obs_mode="both")
-    yield e
-    e.close()
+env = module_env("browsergym/openapps.todo.add_item", obs_mode="both")
 
 
 def _centre(obs: dict, testid: str) -> str:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 import pytest
-import yaml
 
 from openapps_sim.analysis import metrics as m
 from openapps_sim.errors import ConfigError
@@ -17,13 +15,7 @@ from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 from openapps_sim.sweeps.sweep import run_sweep
 
-
-def write_spec(tmp_path: Path, **data) -> Path:
-    base = {"name": "t", "agents": ["oracle"], "tasks": ["todo.add_item"], "variations": ["default"], "seeds": 1}
-    base.update(data)
-    path = tmp_path / "spec.yaml"
-    path.write_text(yaml.safe_dump(base))
-    return path
+from .sweep_helpers import write_spec
 
 
 @pytest.mark.browser

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
 
 from openapps_sim.analysis.export import COLUMNS, export_dataset, parse_splits, split_of
 from openapps_sim.errors import ConfigError
@@ -18,21 +17,16 @@ from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 from openapps_sim.sweeps.sweep import run_sweep
 
+from .sweep_helpers import write_spec
+
 
 @pytest.fixture(scope="module")
 def sweep_dir(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("export")
-    spec = {
-        "name": "export",
-        "agents": ["oracle"],
-        "tasks": ["todo.add_item", "todo.remove_item"],
-        "variations": ["default", "dark_theme+german"],
-        "seeds": 1,
-        "record_screenshots": True,
-    }
-    (tmp / "spec.yaml").write_text(yaml.safe_dump(spec))
+    tasks, variations = ["todo.add_item", "todo.remove_item"], ["default", "dark_theme+german"]
+    spec = write_spec(tmp, name="export", tasks=tasks, variations=variations, record_screenshots=True)
     out = tmp / "run"
-    run_sweep(load_spec(tmp / "spec.yaml"), out, workers=1, progress=False)
+    run_sweep(load_spec(spec), out, workers=1, progress=False)
     return out
 
 

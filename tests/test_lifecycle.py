@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from .procs import descendants
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 
 STARTS_A_SERVER = """
@@ -40,24 +42,6 @@ def gone_within(pids: list[int], seconds: float) -> list[int]:
             return []
         time.sleep(0.1)
     return [p for p in pids if alive(p)]
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid`` (from /proc), at this moment."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                ppid = int(Path(f"/proc/{entry}/stat").read_text().split(")")[-1].split()[1])
-            except (FileNotFoundError, ProcessLookupError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        for c in children.get(todo.pop(), []):
-            out.append(c)
-            todo.append(c)
-    return out
 
 
 def test_a_sigkilled_parent_leaves_no_server():

@@ -7,27 +7,12 @@ import itertools
 
 import pytest
 
-import openapps_sim.config.catalog as catalog
 from openapps_sim.config import packs
 from openapps_sim.config.appearance import THEME_FACTORS
 from openapps_sim.config.catalog import compose
 from openapps_sim.errors import ConfigError
 
 from .test_variations import APPEARANCE_PACKS
-
-
-def _clear_caches() -> None:
-    catalog.composed_json.cache_clear()
-    catalog.initial_state_json.cache_clear()
-    packs._load_pack_file.cache_clear()
-
-
-@pytest.fixture()
-def pack_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("OPENAPPS_VARIATIONS", str(tmp_path))
-    _clear_caches()
-    yield tmp_path
-    _clear_caches()
 
 
 def _error(expression: str, overrides: tuple[str, ...] = ()) -> ConfigError:

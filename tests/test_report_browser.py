@@ -9,27 +9,22 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
 from openapps_sim.analysis.report import write_report
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 from openapps_sim.sweeps.sweep import run_sweep
 
+from .sweep_helpers import write_spec
+
 
 @pytest.fixture(scope="module")
 def sweep_dir(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("report_sweep")
-    spec = {
-        "name": "report-browser",
-        "agents": ["oracle"],
-        "tasks": ["todo.add_item", "calendar.remove_event"],
-        "variations": ["default", "dark_theme"],
-        "seeds": [1],
-    }
-    (root / "spec.yaml").write_text(yaml.safe_dump(spec))
+    tasks, variations = ["todo.add_item", "calendar.remove_event"], ["default", "dark_theme"]
+    spec = write_spec(root, name="report-browser", tasks=tasks, variations=variations, seeds=[1])
     out = root / "out"
-    run_sweep(load_spec(root / "spec.yaml"), out, workers=1, progress=False)
+    run_sweep(load_spec(spec), out, workers=1, progress=False)
     return out
 
 

@@ -141,3 +141,35 @@ def test_records_say_whether_their_version_interrupts():
         worker.close()
     assert quiet["interruptible"] is False and quiet["interruptions"] == []
     assert loud.record["interruptible"] is True and loud.record["interruptions"]
+
+
+def _drift_table() -> pd.DataFrame:
+    """Agent b: three crash-restarted episodes, one drifted with 4 stale actions; agent a: one
+    restart, no drift; default episodes restart nothing (stale_actions null)."""
+    df = table()
+    df["stale_actions"] = None
+    crashed = df.index[(df["agent"] == "b") & (df["variation"] == "interrupt_x") & df["error"].isna()]
+    df.loc[crashed[:3], "stale_actions"] = [4, 0, 0]
+    first_a = df.index[(df["agent"] == "a") & (df["variation"] == "interrupt_x")][0]
+    df.loc[first_a, "stale_actions"] = 0
+    return df
+
+
+def test_perception_drift_counts_restarted_episodes_only():
+    out = m.perception_drift(_drift_table()).set_index(["agent", "variation"])
+    assert list(out.index) == [("a", "interrupt_x"), ("b", "interrupt_x")], "no restart, no row"
+    b = out.loc[("b", "interrupt_x")]
+    assert (b["restarted"], b["stale_actions"]) == (3, 4)
+    assert math.isclose(b["drifted"], 1 / 3) and math.isclose(b["stale_mean"], 4 / 3)
+    assert out.loc[("a", "interrupt_x"), "drifted"] == 0.0
+    assert m.perception_drift(table()).empty, "older results without the field"
+
+
+def test_drift_is_shown_next_to_rsr():
+    caption, headers, rows = robustness_tables(_drift_table())[0]
+    assert headers[-2:] == ["RSR [95% CI]", "Perception drift"] and "Perception drift" in caption
+    cells = {(r[0], r[1]): r[-1] for r in rows}
+    assert cells[("b", "interrupt_x")] == "33.3% of 3 (4 stale)"
+    assert cells[("a", "interrupt_x")] == "0.0% of 1 (0 stale)"
+    alone = robustness_tables(_drift_table().query("variation != 'default'"))
+    assert alone[0][1][2] == "Restarted episodes", "without a baseline, drift has its own table"

@@ -12,6 +12,8 @@ from openapps_sim.agent import Agent
 from openapps_sim.cli.main import main
 from openapps_sim.errors import short_action_error
 
+from .sweep_agents import ScriptedAgent
+
 CLICK_LOG = """TimeoutError: Locator.click: Timeout 3000ms exceeded.
 Call log:
 waiting for get_by_test_id("todo-add")
@@ -45,17 +47,13 @@ def test_a_playwright_error_is_one_line_saying_why():
     assert len(short_action_error("x" * 5000)) == 300 and short_action_error("") == ""
 
 
-class FillALink(Agent):
+class FillALink(ScriptedAgent):
     """Fills a link (Playwright refuses with a call log), then says it is done."""
 
     name = "fill_a_link"
 
-    def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
-        self.n = 0
-
-    def act(self, obs: dict) -> str:
-        self.n += 1
-        if self.n == 1:
+    def move(self, n: int, obs: dict) -> str:
+        if n == 1:
             from openapps_sim.envs.observe import axtree_text
 
             bid = re.search(r"\[(\w+)\] link", axtree_text(obs)).group(1)

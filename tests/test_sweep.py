@@ -8,10 +8,8 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
-import yaml
 
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import RECORD_FIELDS
@@ -19,13 +17,7 @@ from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 from openapps_sim.sweeps.sweep import run_sweep
 
-
-def write_spec(tmp_path: Path, **data) -> Path:
-    base = {"name": "t", "agents": ["oracle"], "tasks": ["todo.add_item"], "variations": ["default"], "seeds": 1}
-    base.update(data)
-    path = tmp_path / "spec.yaml"
-    path.write_text(yaml.safe_dump(base))
-    return path
+from .sweep_helpers import write_spec
 
 
 @pytest.mark.parametrize(

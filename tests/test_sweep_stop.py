@@ -13,11 +13,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-import yaml
 
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import EpisodeSpec
 from openapps_sim.sweeps.store import read_results
+
+from .sweep_helpers import write_spec
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,14 +49,6 @@ def wait_until_gone(tag: str, seconds: float = 10) -> list[int]:
             return []
         time.sleep(0.2)
     return tagged_processes(tag)
-
-
-def write_spec(tmp_path: Path, **data) -> Path:
-    base = {"name": "t", "agents": ["oracle"], "tasks": ["todo.add_item"], "variations": ["default"], "seeds": 1}
-    base.update(data)
-    path = tmp_path / "spec.yaml"
-    path.write_text(yaml.safe_dump(base))
-    return path
 
 
 def start_sweep(spec: Path, out: Path, tag: str, *extra: str, stall_s: float | None = None) -> subprocess.Popen:

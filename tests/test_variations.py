@@ -15,17 +15,23 @@ from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
 from openapps_sim.web.fonts import font_face_css, font_stack
 
+from .pack_helpers import clear_pack_caches
+
 LANGUAGE_PACKS = sorted(packs.language_packs())
 APPEARANCE_PACKS = [
     "black_and_white",
     "challenging_font",
     "dark_theme",
+    "font_inter",
     "font_lato",
     "font_open_sans",
     "font_roboto",
     "high_contrast",
     "large_text",
     "mobile",
+    "palette_colorhunt_1",
+    "palette_colorhunt_2",
+    "palette_colorhunt_3",
     "palette_dracula",
     "palette_nord",
     "palette_solarized",
@@ -87,21 +93,6 @@ DRACULA = {
     "#282a36", "#44475a", "#f8f8f2", "#6272a4", "#8be9fd", "#50fa7b", "#ffb86c", "#ff79c6",
     "#bd93f9", "#ff5555", "#f1fa8c", "#21222c", "#191a21", "#343746", "#424450",
 }  # fmt: skip
-
-
-def _clear_caches() -> None:
-    world_mod.composed_json.cache_clear()
-    world_mod.initial_state_json.cache_clear()
-    packs._load_pack_file.cache_clear()
-
-
-@pytest.fixture()
-def pack_dir(tmp_path, monkeypatch):
-    """A temporary folder on the pack search path; caches are cleared before and after."""
-    monkeypatch.setenv("OPENAPPS_VARIATIONS", str(tmp_path))
-    _clear_caches()
-    yield tmp_path
-    _clear_caches()
 
 
 def _error(expression: str, overrides: tuple[str, ...] = ()) -> str:
@@ -255,11 +246,11 @@ def test_folder_pack_errors_name_the_section_file(pack_dir):
     cfg = compose("my_folder")
     assert cfg["todo"]["title"] == "Folder Todo" and cfg["theme"]["font_size"] == 18
     (folder / "todo.yaml").write_text("title: Folder Todo\nshow_filter: false\n")
-    _clear_caches()
+    clear_pack_caches()
     text = _error("my_folder")
     assert "todo.yaml" in text and "todo.show_filter" in text and "show_filters" in text
     (folder / "todo.yaml").write_text("title: [unclosed\n")
-    _clear_caches()
+    clear_pack_caches()
     text = _error("my_folder")
     assert "todo.yaml" in text and "malformed YAML" in text
 

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from openapps_sim.apps.calendar.datefmt import format_problem
 from openapps_sim.apps.calendar.model import YEARS, parse_date
 
 from openapps_sim.config.schema import Bool, Date, Enum, Int, ListOf, MapOf, Record, Str, Time
+from openapps_sim.config.texts import texts
 
 
 class ExactList(ListOf):
-    """A list of exactly ``size`` strings (month and weekday names)."""
+    """A list of exactly ``size`` strings (month and weekday names; their defaults are in
+    strings.yaml)."""
 
-    def __init__(self, size: int, default: list[str], doc: str = ""):
-        super().__init__(Str(), default=default, doc=doc)
+    def __init__(self, size: int, doc: str = ""):
+        super().__init__(Str(), doc=doc)
         self.size = size
 
     def describe(self) -> str:
@@ -49,76 +53,12 @@ class DateFormat(Str):
         return text
 
 
-STRINGS = Record(
-    prev=Str("Previous month"),
-    next=Str("Next month"),
-    today=Str("Today"),
-    new_event=Str("New event"),
-    month_title=Str("{month} {year}", doc="heading of the month view; {month} is a month name"),
-    month_names=ExactList(
-        12,
-        [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ],
-    ),
-    weekday_names=ExactList(7, ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]),
-    weekday_short=ExactList(7, ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]),
-    date_long=Str("{weekday}, {month} {day}, {year}", doc="a full date; {month} is a month name"),
-    week=Str("Wk", doc="heading of the week-number column"),
-    all_day=Str("All day"),
-    am=Str("AM"),
-    pm=Str("PM"),
-    more=Str("+{n} more"),
-    month_agenda=Str("Events in {month}"),
-    month_agenda_empty=Str("No events this month."),
-    day_agenda_empty=Str("No events on this day."),
-    show_month=Str("Show the whole month"),
-    search_placeholder=Str("Search events"),
-    search_button=Str("Search"),
-    search_results=Str("Events matching “{q}”"),
-    search_none=Str("No events match “{q}”."),
-    clear_search=Str("Clear search"),
-    new_heading=Str("New event"),
-    edit_heading=Str("Edit event"),
-    duplicate_heading=Str("Duplicate event"),
-    field_title=Str("Title"),
-    field_date=Str("Date"),
-    field_time=Str("Time"),
-    field_description=Str("Description"),
-    field_url=Str("Link"),
-    field_invitees=Str("Invitees"),
-    field_location=Str("Location"),
-    date_format=DateFormat(
-        "MM/DD/YYYY",
-        doc="how the event form shows and reads a date (ISO YYYY-MM-DD is read in every language too)",
-    ),
-    date_placeholder=Str("MM/DD/YYYY", doc="the date field's placeholder: date_format in the language's letters"),
-    time_placeholder=Str("HH:MM", doc="the time field's placeholder"),
-    time_hint=Str("Leave empty for an all-day event."),
-    invitees_hint=Str("Separate names with commas."),
-    url_placeholder=Str("https://..."),
-    save=Str("Save"),
-    cancel=Str("Cancel"),
-    edit=Str("Edit"),
-    delete=Str("Delete"),
-    duplicate=Str("Duplicate"),
-    back=Str("Back to calendar"),
-    nobody=Str("Nobody invited"),
-    error_title=Str("Please enter a title."),
-    error_date=Str("Please enter a valid date (MM/DD/YYYY or YYYY-MM-DD)."),
-    error_time=Str("Please enter a valid time (HH:MM, e.g. 14:30), or leave it empty for an all-day event."),
-    not_found=Str("This event does not exist (any more)."),
+STRINGS = texts(
+    Path(__file__).with_name("strings.yaml"),
+    month_names=ExactList(12),
+    weekday_names=ExactList(7),
+    weekday_short=ExactList(7),
+    date_format=DateFormat(),
 )
 
 EVENT = Record(

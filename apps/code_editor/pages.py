@@ -73,17 +73,12 @@ def folder_view(ctx: AppContext, params: dict, folder: str):
     new_q = {"parent": folder} if folder else {}
     head_actions = [
         A(
-            ctx.t("new_file_here"),
-            href=ctx.url("/new?" + urlencode({"kind": "file", **new_q})),
+            ctx.t(f"new_{kind}_here"),
+            href=ctx.url("/new?" + urlencode({"kind": kind, **new_q})),
             cls="button secondary",
-            data_testid="code_editor-new-file-here",
-        ),
-        A(
-            ctx.t("new_folder_here"),
-            href=ctx.url("/new?" + urlencode({"kind": "folder", **new_q})),
-            cls="button secondary",
-            data_testid="code_editor-new-folder-here",
-        ),
+            data_testid=f"code_editor-new-{kind}-here",
+        )
+        for kind in ("file", "folder")
     ]
     if folder:
         head_actions += [rename_link(ctx, folder), delete_folder_link(ctx, folder)]

@@ -2,68 +2,12 @@
 
 from __future__ import annotations
 
-from openapps_sim.config.schema import Bool, Int, ListOf, Record, Str
+from pathlib import Path
 
-STRINGS = Record(
-    explorer=Str("Explorer"),
-    new_file=Str("New file"),
-    new_folder=Str("New folder"),
-    new_file_here=Str("New file here"),
-    new_folder_here=Str("New folder here"),
-    filter_placeholder=Str("Filter by name"),
-    filter_button=Str("Filter"),
-    clear_filter=Str("Clear"),
-    no_matches=Str("Nothing matches “{q}”."),
-    empty_project=Str("This project is empty. Create a file or a folder to get started."),
-    empty_folder=Str("This folder is empty."),
-    col_name=Str("Name"),
-    col_size=Str("Size"),
-    col_actions=Str("Actions"),
-    rename=Str("Rename"),
-    delete=Str("Delete"),
-    save=Str("Save"),
-    cancel=Str("Cancel"),
-    create=Str("Create"),
-    flash_saved=Str("File saved."),
-    flash_created_file=Str("File created."),
-    flash_created_folder=Str("Folder created."),
-    flash_renamed=Str("Renamed."),
-    flash_deleted=Str("Deleted."),
-    create_file_title=Str("Create a new file"),
-    create_folder_title=Str("Create a new folder"),
-    field_name=Str("Name"),
-    name_hint_file=Str("Include the extension, for example helpers.py or notes.md."),
-    name_hint_folder=Str("For example components or fixtures."),
-    field_parent=Str("Location"),
-    root_label=Str("(project root)"),
-    rename_title=Str("Rename or move “{name}”"),
-    rename_button=Str("Rename"),
-    delete_folder_title=Str("Delete the folder “{name}”?"),
-    delete_folder_body=Str(
-        "This deletes the folder and everything in it: {files} file(s) and {folders} folder(s). This cannot be undone."
-    ),
-    delete_folder_confirm=Str("Delete folder"),
-    error_empty=Str("Please enter a name."),
-    error_invalid=Str("A name cannot contain slashes or control characters, and cannot be “.” or “..”."),
-    error_long=Str("This name is too long."),
-    error_exists=Str("Something named “{name}” already exists in that location."),
-    error_into_itself=Str("A folder cannot be moved into itself."),
-    error_parent=Str("That location does not exist any more."),
-    not_found=Str("Nothing is stored at “{path}”. It may have been renamed or deleted."),
-    back_to_project=Str("Back to the project"),
-    lines=Str("{n} lines"),
-    lines_one=Str("1 line"),
-    chars=Str("{n} characters"),
-    items=Str("{n} items"),
-    items_one=Str("1 item"),
-    lang_text=Str("Plain text"),
-    editor_label=Str("Contents of {name}"),
-    unsaved_hint=Str("Changes are kept only when you press Save."),
-    breadcrumb_label=Str("Location in the project"),
-    tree_label=Str("Project files"),
-    kind_file=Str("File"),
-    kind_folder=Str("Folder"),
-)
+from openapps_sim.config.schema import Bool, Int, ListOf, Record, Str
+from openapps_sim.config.texts import texts
+
+STRINGS = texts(Path(__file__).with_name("strings.yaml"))
 
 FILE = Record(path=Str(doc="path inside the project, e.g. src/app.py"), content=Str("", max_len=200000))
 

@@ -11,6 +11,7 @@ from openapps_sim.apps.maps.geo import (
 )
 
 from openapps_sim.config.schema import Bool, Enum, Float, Int, ListOf, MapOf, Record, Str
+from openapps_sim.config.texts import texts
 
 HERE = Path(__file__).parent
 KINDS = ("city", "landmark", "museum", "park", "nature", "airport", "university", "stadium", "station")
@@ -33,67 +34,10 @@ def load_gazetteer(path: Path = HERE / "places.csv") -> list[dict]:
         ]
 
 
-STRINGS = Record(
-    search_label=Str("Search places"),
-    search_placeholder=Str("City, landmark, museum…"),
-    search_button=Str("Search"),
-    clear_search=Str("Clear"),
-    browse=Str("Browse:"),
-    tip=Str("Search for a place or pick a category, then save it to your list. Click the map to drop a pin."),
-    results_heading=Str("Results for “{q}”"),
-    kind_heading=Str("Category: {kind}"),
-    results_count=Str("{n} places"),
-    results_more=Str("Showing the first {n}. Refine your search to see others."),
-    no_results=Str("No places match “{q}”."),
-    back_to_results=Str("Back to results"),
-    save=Str("Save"),
-    saved_badge=Str("Saved"),
-    already_saved=Str("This place is in your saved locations."),
-    nearby=Str("Nearby"),
-    saved_heading=Str("Saved locations"),
-    saved_empty=Str("Nothing saved yet. Search for a place and press Save, or click the map to drop a pin."),
-    remove=Str("Remove"),
-    dropped_pin=Str("Dropped pin", doc="the heading of a dropped pin and the default name it is saved under"),
-    pin_name_label=Str("Name"),
-    pin_save=Str("Save pin"),
-    pin_discard=Str("Discard"),
-    pin_hint=Str("Not quite right? Click the map again to move the pin."),
-    nearest=Str("Nearest place: {name} · {distance}"),
-    note_label=Str("Note"),
-    note_save=Str("Save note"),
-    open_place=Str("Show place details"),
-    zoom_in=Str("Zoom in"),
-    zoom_out=Str("Zoom out"),
-    pan_n=Str("Pan north"),
-    pan_s=Str("Pan south"),
-    pan_e=Str("Pan east"),
-    pan_w=Str("Pan west"),
-    map_label=Str("World map"),
-    canvas_alt=Str("Map: click anywhere to drop a pin"),
-    map_hint=Str("Click anywhere on the map to drop a pin."),
-    view_status=Str("Zoom {z} · centre {coords}"),
-    outlines_hidden=Str("Coastlines are drawn only when zoomed out."),
-    flash_saved=Str("Saved to your locations."),
-    flash_removed=Str("Removed from your locations."),
-    flash_pin=Str("Pin saved to your locations."),
-    flash_note=Str("Note saved."),
-    north=Str("N"),
-    south=Str("S"),
-    east=Str("E"),
-    west=Str("W"),
-)
+STRINGS = texts(HERE / "strings.yaml")
 
-KIND_LABELS = Record(
-    city=Str("City"),
-    landmark=Str("Landmark"),
-    museum=Str("Museum"),
-    park=Str("Park"),
-    nature=Str("Nature"),
-    airport=Str("Airport"),
-    university=Str("University"),
-    stadium=Str("Stadium"),
-    station=Str("Station"),
-)
+# a kind's label in English is its name, capitalised ("Museum")
+KIND_LABELS = Record({kind: Str(kind.capitalize()) for kind in KINDS})
 
 PLACE = Record(
     id=Str(doc="stable identifier used in URLs and data-testids; keep it in translations"),

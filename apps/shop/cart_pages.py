@@ -10,20 +10,25 @@ from openapps_sim.web.components import field, flash, post_button
 from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Input, Li, P, Span, Ul
 
 
+def _empty_cart(ctx: AppContext, heading: str, message: str):
+    """A page under ``heading`` (a strings key) saying the cart is empty, with the way back."""
+    return layout(
+        ctx,
+        H1(ctx.t(heading), data_testid="shop-heading"),
+        Div(
+            P(ctx.t(message), data_testid="shop-cart-empty"),
+            A(ctx.t("continue_shopping"), href=ctx.url("/"), cls="button", data_testid="shop-continue"),
+            cls="card",
+        ),
+        title=f"{ctx.t(heading)} · {ctx.config['title']}",
+    )
+
+
 def cart_page(ctx: AppContext, params: dict):
     cfg = ctx.config
     cart = ctx.state["cart"]
     if not cart:
-        return layout(
-            ctx,
-            H1(ctx.t("cart_heading"), data_testid="shop-heading"),
-            Div(
-                P(ctx.t("cart_empty"), data_testid="shop-cart-empty"),
-                A(ctx.t("continue_shopping"), href=ctx.url("/"), cls="button", data_testid="shop-continue"),
-                cls="card",
-            ),
-            title=f"{ctx.t('cart_heading')} · {cfg['title']}",
-        )
+        return _empty_cart(ctx, "cart_heading", "cart_empty")
     rows = []
     for ln in cart:
         n = ln["id"]
@@ -85,16 +90,7 @@ def checkout_page(ctx: AppContext, values: dict, error: bool):
     cart = ctx.state["cart"]
     title = f"{ctx.t('checkout_heading')} · {cfg['title']}"
     if not cart:
-        return layout(
-            ctx,
-            H1(ctx.t("checkout_heading"), data_testid="shop-heading"),
-            Div(
-                P(ctx.t("nothing_to_check_out"), data_testid="shop-cart-empty"),
-                A(ctx.t("continue_shopping"), href=ctx.url("/"), cls="button", data_testid="shop-continue"),
-                cls="card",
-            ),
-            title=title,
-        )
+        return _empty_cart(ctx, "checkout_heading", "nothing_to_check_out")
     autocomplete = {"name": "name", "street": "street-address", "city": "address-level2",
                     "postcode": "postal-code", "country": "country-name"}  # fmt: skip
     fields = [

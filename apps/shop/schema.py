@@ -2,77 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from openapps_sim.apps.shop.images import ICONS, PICTURES
 
 from openapps_sim.config.schema import Enum, Float, Int, ListOf, MapOf, Record, Str
+from openapps_sim.config.texts import texts
 
-STRINGS = Record(
-    home_heading=Str("Find something you'll love"),
-    home_tagline=Str("Everyday things for your home, your garden and your weekends."),
-    search_placeholder=Str("Search products"),
-    search_button=Str("Search"),
-    categories=Str("Categories"),
-    shop_by_category=Str("Shop by category"),
-    featured=Str("Featured products"),
-    shop_home=Str("Shop"),
-    cart=Str("Cart"),
-    orders=Str("Orders"),
-    results_for=Str("Results for “{q}”"),
-    all_products=Str("All products"),
-    n_products=Str("{n} products"),
-    no_results=Str("No products match your search. Try fewer or different words."),
-    sort_by=Str("Sort by"),
-    sort_relevance=Str("Relevance"),
-    sort_price_asc=Str("Price: low to high"),
-    sort_price_desc=Str("Price: high to low"),
-    sort_rating=Str("Top rated"),
-    sort_name=Str("Name"),
-    prev_page=Str("Previous"),
-    next_page=Str("Next"),
-    page_of=Str("Page {n} of {total}"),
-    rating=Str("{rating} out of 5"),
-    reviews=Str("{n} reviews"),
-    quantity=Str("Quantity"),
-    add_to_cart=Str("Add to cart"),
-    added=Str("Added to your cart."),
-    view_cart=Str("View cart"),
-    in_stock=Str("In stock – ships in 1–2 working days."),
-    related=Str("More in {category}"),
-    product_missing=Str("This product is not available."),
-    category_missing=Str("This category does not exist."),
-    bad_option=Str("Please choose one of the listed options and a quantity from 1 to 99."),
-    cart_heading=Str("Your cart"),
-    cart_empty=Str("Your cart is empty."),
-    continue_shopping=Str("Continue shopping"),
-    each=Str("{price} each"),
-    update=Str("Update"),
-    remove=Str("Remove"),
-    empty_cart=Str("Empty cart"),
-    subtotal=Str("Subtotal"),
-    shipping=Str("Shipping"),
-    free=Str("Free"),
-    total=Str("Total"),
-    free_shipping_note=Str("Free shipping on orders over {amount}."),
-    checkout=Str("Proceed to checkout"),
-    checkout_heading=Str("Checkout"),
-    shipping_address=Str("Shipping address"),
-    field_name=Str("Full name"),
-    field_street=Str("Street and house number"),
-    field_city=Str("City"),
-    field_postcode=Str("Postcode"),
-    field_country=Str("Country"),
-    place_order=Str("Place order"),
-    order_summary=Str("Order summary"),
-    missing_fields=Str("Please fill in every field of the address."),
-    nothing_to_check_out=Str("Your cart is empty, so there is nothing to check out."),
-    back_to_cart=Str("Back to cart"),
-    orders_heading=Str("Your orders"),
-    no_orders=Str("You have not placed any orders yet."),
-    order_number=Str("Order #{id}"),
-    order_placed=Str("Thank you! Your order #{id} has been placed."),
-    ship_to=Str("Ships to"),
-    items_count=Str("{n} items"),
-)
+STRINGS = texts(Path(__file__).with_name("strings.yaml"))
 
 ADDRESS = Record(name=Str(), street=Str(), city=Str(), postcode=Str(), country=Str())
 

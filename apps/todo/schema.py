@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from openapps_sim.config.schema import Bool, ListOf, Record, Str
+from pathlib import Path
 
-STRINGS = Record(
-    heading=Str("My tasks"),
-    add_placeholder=Str("What needs to be done?"),
-    add_button=Str("Add"),
-    edit=Str("Edit"),
-    save=Str("Save"),
-    cancel=Str("Cancel"),
-    delete=Str("Delete"),
-    mark_done=Str("Mark done"),
-    mark_undone=Str("Mark not done"),
-    clear_completed=Str("Clear completed"),
-    empty=Str("Nothing to do. Enjoy your day!"),
-    filter_all=Str("All"),
-    filter_active=Str("Active"),
-    filter_done=Str("Done"),
-    remaining=Str("{n} left"),
-    done_label=Str("done"),
-)
+from openapps_sim.config.schema import Bool, ListOf, Record, Str
+from openapps_sim.config.texts import texts
+
+STRINGS = texts(Path(__file__).with_name("strings.yaml"))
 
 SCHEMA = Record(
     strings=STRINGS,

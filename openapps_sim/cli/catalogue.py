@@ -63,12 +63,13 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     for fid, fam in fams.items():
         n = sum(len(v) for v in fam.phrasings.values())
         en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
-        structures[fam.structure] = structures.get(fam.structure, 0) + 1
+        structure = structure_label(fam)
+        structures[structure] = structures.get(structure, 0) + 1
         rows.append(
             (
                 fid,
                 ",".join(fam.apps),
-                fam.structure,
+                structure,
                 fam.category,
                 f"{n} ({en} en)",
                 ",".join(fam.languages()),
@@ -91,6 +92,13 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     print(f"\nfamilies whose world holds fewer than {DEFAULT_FLOOR} instances per {DEFAULT_SEEDS} seeds, and why:")
     print("\n".join(cap_notes(fams)))
     return 0
+
+
+def structure_label(fam) -> str:
+    """The family's structure, with its levels of decision when it is hierarchical
+    (``hierarchical/3``: three nested decisions on the way to the deepest leaf)."""
+    levels = getattr(fam, "levels", 1)
+    return f"{fam.structure}/{levels}" if fam.structure == "hierarchical" else fam.structure
 
 
 def cmd_agents(args: argparse.Namespace) -> int:

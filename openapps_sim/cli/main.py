@@ -296,9 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("doctor", help="check the browser, fonts and apps")
     s.set_defaults(func=cmd_doctor)
 
-    from openapps_sim.cli import export, mcp, offline
+    from openapps_sim.cli import export, judge, mcp, offline
 
     export.add_parser(sub)
+    judge.add_parser(sub)
     mcp.add_parser(sub)
     offline.add_parser(sub)
     for parser in sub.choices.values():

@@ -36,18 +36,62 @@ class Pack:
     name: str
     description: str
     sections: tuple[tuple[str, str, object], ...]  # (source file, section name, raw value)
-    extends: tuple[str, ...] = ()  # packs applied before this one's own sections
+    extends: tuple[str | tuple[str, tuple[str, ...]], ...] = ()  # applied first: a name, or (name, apps)
     source: str = ""  # the file that names ``extends``, for messages
 
 
-def _extends_of(data: dict, file: str) -> tuple[str, ...]:
+GLOBAL_SECTIONS = frozenset({"theme", "shell", "interruptions"})
+EXTENDS_ALLOWED = "a pack name, or a list of pack names and {pack: NAME, apps: [APP, ...]} mappings"
+
+
+def _scoped(entry: dict, file: str, key: str) -> tuple[str, tuple[str, ...]]:
+    """``{pack: NAME, apps: [APP, ...]}``: the pack applied to those apps only."""
+    unknown = set(entry) - {"pack", "apps"}
+    if unknown:
+        raise ConfigError(file, f"{key}.{sorted(unknown)[0]}", "unknown key", "pack, apps")
+    name, apps = entry.get("pack"), entry.get("apps")
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(file, f"{key}.pack", f"expected a pack name, got {name!r}")
+    if not isinstance(apps, list) or not apps or not all(isinstance(a, str) and a.strip() for a in apps):
+        raise ConfigError(file, f"{key}.apps", f"expected a non-empty list of app names, got {apps!r}")
+    apps = [a.strip() for a in apps]
+    shared = sorted(set(apps) & GLOBAL_SECTIONS)
+    if shared:
+        raise ConfigError(file, f"{key}.apps", f"{shared[0]!r} is a section of every app, not an app", "app names")
+    return name.strip(), tuple(apps)
+
+
+def _extends_of(data: dict, file: str) -> tuple[str | tuple[str, tuple[str, ...]], ...]:
     value = data.get("extends")
     if value is None:
         return ()
-    names = [value] if isinstance(value, str) else value
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise ConfigError(file, "extends", f"expected a pack name or a list of pack names, got {value!r}")
-    return tuple(n.strip() for n in names)
+    if isinstance(value, dict):  # a scoped entry is an item of the list
+        raise ConfigError(file, "extends", f"expected {EXTENDS_ALLOWED}, got {value!r}")
+    entries = value if isinstance(value, list) else [value]
+    out: list[str | tuple[str, tuple[str, ...]]] = []
+    for i, entry in enumerate(entries):
+        key = f"extends[{i}]" if isinstance(value, list) else "extends"
+        if isinstance(entry, dict):
+            out.append(_scoped(entry, file, key))
+        elif isinstance(entry, str) and entry.strip():
+            out.append(entry.strip())
+        else:
+            raise ConfigError(file, "extends", f"expected {EXTENDS_ALLOWED}, got {value!r}")
+    return tuple(out)
+
+
+def only_apps(sections: tuple, apps: tuple[str, ...], source: str) -> list[tuple[str, str, object]]:
+    """A pack's sections applied to ``apps`` only: their own sections, with the pack's global
+    ``theme`` laid over each app's theme; the other global sections (``shell``,
+    ``interruptions``) and the other apps' sections are left out. Every app named gets a
+    section, so a name that is no app is reported (``source`` names the ``extends`` entry)."""
+    out = [(source, app, {}) for app in apps]
+    for file, section, value in sections:
+        if section in apps:
+            out.append((file, section, value))
+        elif section == "theme":
+            out.extend((file, app, {"theme": value}) for app in apps)
+    return out
 
 
 def builtin_dir() -> Path:
@@ -258,7 +302,9 @@ def resolve_pack(part: str, source: str = "--variation", key: str = "variation",
         raise ConfigError(own_file, "extends", f"packs extend each other in a cycle: {' -> '.join([*_seen, part])}")
     inherited: list = []
     for parent in pack.extends:
-        inherited.extend(resolve_pack(parent, own_file, "extends", (*_seen, part)).sections)
+        name, apps = (parent, None) if isinstance(parent, str) else parent
+        sections = resolve_pack(name, own_file, "extends", (*_seen, part)).sections
+        inherited.extend(sections if apps is None else only_apps(sections, apps, f"{own_file} (extends {name}, apps)"))
     return Pack(name=pack.name, description=pack.description, sections=(*inherited, *pack.sections))
 
 

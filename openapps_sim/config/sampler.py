@@ -20,7 +20,7 @@ import re
 import yaml
 
 from openapps_sim.config import pool
-from openapps_sim.config.appearance import FONT_CHOICES
+from openapps_sim.config.appearance import SAMPLED_FONTS
 
 GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")
 DESCRIPTION_PACKS = list(pool.DESCRIPTION_PACKS)
@@ -93,8 +93,8 @@ def sample_pack_dict(name: str) -> dict:
             "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7),
             "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
         },
-        "font": rng.choice(FONT_CHOICES),
-        "heading_font": rng.choice(["same", "same"] + FONT_CHOICES),
+        "font": rng.choice(SAMPLED_FONTS),
+        "heading_font": rng.choice(["same", "same"] + SAMPLED_FONTS),
         "font_size": rng.choice([12, 13, 14, 15, 16, 17, 18, 20, 22]),
         "line_height": round(rng.uniform(1.2, 1.8), 2),
         "letter_spacing": round(rng.choice([0.0, 0.0, 0.01, 0.03, 0.06]), 2),

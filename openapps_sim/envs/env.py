@@ -43,9 +43,9 @@ from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
 from openapps_sim.envs.client import WorldHandle, shared_server
-from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, screenshot
+from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, page_facts, screenshot
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
-from openapps_sim.envs.pagetree import drop_roles, server_marked
+from openapps_sim.envs.pagetree import drop_roles
 from openapps_sim.envs.pagetree import extract as extract_marked
 from openapps_sim.envs.settle import LEAVING_SCRIPT, images_loaded, settle
 from openapps_sim.envs.spaces import ActionStrings
@@ -107,8 +107,7 @@ _REFUSED = {
 
 
 class OpenAppsEnv(BrowserEnv):
-    # no render modes: the observation holds the screenshot (BrowserGym declares None, a value
-    # Gymnasium's check_env cannot iterate)
+    # no render modes: the screenshot is in the observation (BrowserGym's None fails check_env)
     metadata = {**BrowserEnv.metadata, "render_modes": []}
 
     def __init__(
@@ -143,8 +142,7 @@ class OpenAppsEnv(BrowserEnv):
         )
         self.obs_mode = obs_mode
         self.interface = check_interface(interface, "OpenAppsEnv")
-        self.tool_result = ""
-        # what an app tool returned (JSON; "" after a page action): declared like BrowserGym's keys
+        self.tool_result = ""  # what an app tool returned (JSON; "" after a page action)
         self.observation_space = gym.spaces.Dict({**self.observation_space.spaces, "tool_result": Unicode()})
         self.action_space_name = action_space
         self.action_space = ActionStrings(action_space)  # sampleable: gymnasium's check_env passes
@@ -349,9 +347,10 @@ class OpenAppsEnv(BrowserEnv):
         axtree: dict = {"nodes": []}
         extra: dict = {}
         focused = ""
-        if want_tree and server_marked(self.page):
+        facts = page_facts(self.page)
+        if want_tree and facts is not None and facts["marked"]:
             dom, axtree, extra = extract_marked(self.page)
-            focused = focused_element_bid(self.page)
+            focused = focused_element_bid(self.page, facts)
         elif want_tree:
             for retries_left in reversed(range(5)):
                 try:
@@ -370,7 +369,7 @@ class OpenAppsEnv(BrowserEnv):
             _post_extract(self.page)
             axtree = drop_roles(axtree)
         shot = screenshot(self.page) if want_shot else np.zeros((0, 0, 3), dtype=np.uint8)
-        obs = self._raw_obs()
+        obs = self._raw_obs(facts["title"] if facts is not None else None)
         del obs["page"]
         obs.update(
             screenshot=shot,
@@ -381,17 +380,18 @@ class OpenAppsEnv(BrowserEnv):
         )
         return obs
 
-    def _raw_obs(self) -> dict:
-        """The observation keys that need no extraction (all of them with ``use_raw_page_output``,
-        plus the live ``page``, as in BrowserGym)."""
+    def _raw_obs(self, title: str | None = None) -> dict:
+        """The keys that need no extraction (all with ``use_raw_page_output``, plus the live
+        ``page``, as in BrowserGym); ``title``: the active page's, when known."""
+        pages = self.context.pages
         return {
             "page": self.page,
             "chat_messages": tuple(dict(m) for m in self.chat.messages),
             "goal": self.goal_object[0]["text"] if self.goal_object and self.goal_object[0]["type"] == "text" else "",
             "goal_object": tuple(dict(m) for m in self.goal_object),
-            "open_pages_urls": tuple(p.url for p in self.context.pages),
-            "open_pages_titles": tuple(p.title() for p in self.context.pages),
-            "active_page_index": np.asarray([self.context.pages.index(self.page)]),
+            "open_pages_urls": tuple(p.url for p in pages),
+            "open_pages_titles": tuple(title if p is self.page and title else p.title() for p in pages),
+            "active_page_index": np.asarray([pages.index(self.page)]),
             "url": self.page.url,
             "last_action": self.last_action,
             "last_action_error": self.last_action_error,

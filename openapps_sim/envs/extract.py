@@ -26,38 +26,52 @@ import playwright.sync_api
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 from browsergym.core.observation import extract_dom_extra_properties, extract_focused_element_bid
 
+from openapps_sim.envs.pagetree import cdp_session
+
 
 def screenshot(page: playwright.sync_api.Page) -> np.ndarray:
     """The visible viewport as an RGB array (height, width, 3), without changing the page's
     device metrics."""
-    cdp = page.context.new_cdp_session(page)
-    try:
-        answer = cdp.send("Page.captureScreenshot", {"format": "png"})
-    finally:
-        cdp.detach()
+    answer = cdp_session(page).send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
     with io.BytesIO(base64.b64decode(answer["data"])) as f:
-        return np.array(PIL.Image.open(f).convert(mode="RGB"))
+        image = PIL.Image.open(f)
+        image.load()
+    return np.array(image if image.mode == "RGB" else image.convert(mode="RGB"))
 
 
-# The focused element's bid in one round trip (through shadow roots); an iframe answers
-# {frame: true} and the caller falls back to BrowserGym's frame-by-frame walk.
-_FOCUSED_BID_SCRIPT = """
+# In one round trip: whether the server wrote the element ids (the root element carries one),
+# the focused element's bid (through shadow roots; an iframe answers frame: true and the caller
+# takes BrowserGym's frame-by-frame walk) and the document's title (what ``page.title()`` reads).
+_FACTS_SCRIPT = """
 (attr) => {
   let el = document.activeElement;
   while (el && el.shadowRoot) el = el.shadowRoot.activeElement;
-  if (!el) return {frame: false, bid: ""};
-  if (el.tagName === "IFRAME" || el.tagName === "FRAME") return {frame: true, bid: ""};
-  return {frame: false, bid: el.getAttribute(attr) || ""};
+  const frame = !!el && (el.tagName === "IFRAME" || el.tagName === "FRAME");
+  return {
+    marked: document.documentElement.hasAttribute(attr),
+    frame: frame,
+    bid: (el && !frame && el.getAttribute(attr)) || "",
+    title: document.title,
+  };
 }
 """
 
 
-def focused_element_bid(page: playwright.sync_api.Page) -> str:
-    """BrowserGym's ``extract_focused_element_bid`` with one call instead of four per step."""
-    found = page.evaluate(_FOCUSED_BID_SCRIPT, BROWSERGYM_ID_ATTRIBUTE)
-    if found["frame"]:
+def page_facts(page: playwright.sync_api.Page) -> dict | None:
+    """``{marked, frame, bid, title}`` of the page's document, or None while it is being
+    replaced (its execution context is gone)."""
+    try:
+        return page.evaluate(_FACTS_SCRIPT, BROWSERGYM_ID_ATTRIBUTE)
+    except playwright.sync_api.Error:
+        return None
+
+
+def focused_element_bid(page: playwright.sync_api.Page, facts: dict | None = None) -> str:
+    """BrowserGym's ``extract_focused_element_bid``, from :func:`page_facts` where possible."""
+    facts = facts or page_facts(page)
+    if facts is None or facts["frame"]:
         return extract_focused_element_bid(page)
-    return found["bid"]
+    return facts["bid"]
 
 
 _EXTRA_TAKES_SCALE = "scale_factor" in inspect.signature(extract_dom_extra_properties).parameters

@@ -56,14 +56,6 @@ def drop_roles(axtree: dict, roles: tuple[str, ...] = DROPPED_ROLES) -> dict:
     return {**axtree, "nodes": nodes}
 
 
-def server_marked(page: playwright.sync_api.Page) -> bool:
-    """Whether the page's document carries the server's element ids."""
-    try:
-        return bool(page.evaluate(f"() => document.documentElement.hasAttribute('{BROWSERGYM_ID_ATTRIBUTE}')"))
-    except playwright.sync_api.Error:
-        return False
-
-
 def extract(page: playwright.sync_api.Page) -> tuple[dict, dict, dict]:
     """(DOM snapshot, accessibility tree with ``browsergym_id``s, extra element properties) of
     a page whose ids were written by the server."""

@@ -194,6 +194,9 @@ RECORD_FIELDS: dict[str, str] = {
     "declaring), else null",
     "step_changed": "per action, whether it changed the page, the screen or the app state (tells a stuck loop "
     "from a progressing repeat)",
+    "stale_actions": "perception drift (D-GARA): actions aimed at an element of a page from before a crash restarted "
+    "the app (its bid gone from the page acted on, or naming another element); null when no crash restarted an app "
+    "(each step's stale_target in the trajectory says which)",
 }
 
 
@@ -259,6 +262,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "goal_met_step": None,
         "overrun_steps": None,
         "step_changed": [],
+        "stale_actions": None,
     }
 
 
@@ -278,6 +282,7 @@ LATER_FIELDS: dict[str, Any] = {
     "premature_stop": None,
     "goal_met_step": None,
     "overrun_steps": None,
+    "stale_actions": None,
 }
 
 

@@ -249,7 +249,7 @@ class Worker:
             interruptible=bool(getattr(task, "interrupting", False)),
         )
         step_dicts = [asdict(s) for s in steps]
-        record.update(step_changed=log.finish(step_dicts, events))
+        record.update(step_changed=log.finish(step_dicts, events), stale_actions=log.drift(step_dicts, shown))
         trajectory = {
             "episode_id": spec.episode_id,
             "goal": goal,

@@ -2,8 +2,10 @@
 the observation text the action was chosen on, the element the action addressed (role and name
 from the accessibility tree, its box), the click point, the agent's reasoning, tokens and time,
 a small JPEG thumbnail of the page after the step, the app events the step caused and whether
-the step changed anything (page, state or screen). Kept apart from the runner's control flow:
-the runner calls :meth:`StepLog.before` and :meth:`StepLog.after` and :meth:`StepLog.finish`."""
+the step changed anything (page, state or screen), and whether its action aimed at an element of
+a page from before a crash restarted the app (``stale_target``, :mod:`.drift`). Kept apart from
+the runner's control flow: the runner calls :meth:`StepLog.before`, :meth:`StepLog.after`,
+:meth:`StepLog.finish` and :meth:`StepLog.drift`."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+
+from openapps_sim.sweeps.drift import Elements, stale_count, stale_steps
 
 OBSERVATION_CHARS = 6000
 """The observation text kept per step (head of the tree; the rest is cut with a note)."""
@@ -56,6 +60,22 @@ def _nodes_by_bid(obs: dict) -> dict[str, dict]:
 def _value(node: dict, key: str) -> str:
     v = node.get(key) or {}
     return str(v.get("value", "")) if isinstance(v, dict) else str(v)
+
+
+# Roles of plain containers: without a name an agent cannot tell one from another, and Chromium
+# reports some the text backend leaves out (``none`` where it says ``generic``).
+_CONTAINER_ROLES = {"", "none", "generic", "presentation"}
+
+
+def page_elements(obs: dict) -> Elements:
+    """The elements an agent can tell apart in an observation's accessibility tree: bid -> (role,
+    name), nameless containers left out (so both backends give the same elements)."""
+    out = {}
+    for bid, node in _nodes_by_bid(obs).items():
+        role, name = _value(node, "role"), _value(node, "name")
+        if name or role not in _CONTAINER_ROLES:
+            out[bid] = (role, name)
+    return out
 
 
 def addressed(action: str, obs: dict) -> dict:
@@ -109,6 +129,9 @@ class StepLog:
         self._pending: dict = {}
         self._last_digest = ""
         self._usage: dict = {}
+        self._env_steps = 0  # actions that reached the env so far
+        self._pages: list[Elements] = []  # per step: the elements of the page it was taken on
+        self._seen: list[int] = []  # per step: env steps done before it
 
     def start(self, obs: dict, usage: dict) -> None:
         self._last_digest = _digest(obs, observation_text(obs))
@@ -118,6 +141,8 @@ class StepLog:
         """Called with the observation the agent is about to act on."""
         text = observation_text(obs)
         self._pending = {"observation": text, "t0": time.time(), "page_url": obs.get("url", ""), "obs": obs}
+        self._pages.append(page_elements(obs))
+        self._seen.append(self._env_steps)
 
     def after(self, agent: Any, action: str, obs_after: dict | None, n: int) -> dict:
         """Facts of the step just taken (``obs_after`` None: the action never reached the page)."""
@@ -142,6 +167,7 @@ class StepLog:
         }
         entry["time_s"] = round(entry["t1"] - entry["t0"], 3)
         if obs_after is not None:
+            self._env_steps += 1
             digest = _digest(obs_after, observation_text(obs_after))
             entry["changed"] = digest != self._last_digest
             self._last_digest = digest
@@ -185,3 +211,14 @@ class StepLog:
             s["changed"] = bool(extra.get("changed")) or bool(caused)
             changed.append(s["changed"])
         return changed
+
+    def drift(self, steps: list[dict], shown: list[dict]) -> int | None:
+        """Mark each step dict (in place) with ``stale_target``: its action aimed at an element of a
+        page from before a crash restarted the app (``shown``: the episode's interruption log);
+        return how many did, or None when no crash restarted an app."""
+        n = min(len(steps), len(self._pages))
+        targets = [self.steps[i]["target"].get("bid") if i < len(self.steps) else None for i in range(n)]
+        flags = stale_steps(targets, self._seen[:n], self._pages[:n], shown)
+        for s, flag in zip(steps, flags, strict=False):
+            s["stale_target"] = flag
+        return stale_count(flags, shown)

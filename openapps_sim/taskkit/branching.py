@@ -18,6 +18,8 @@ from openapps_sim.taskkit.progress import Branching, Op
 class BranchingFamily(TaskFamily):
     structure = "conditional"
     category = "decision"
+    #: the levels of decision of the deepest leaf (``"open/empty"``: 2); ``openapps tasks`` shows it
+    levels = 1
 
     def branch_ops(self, params: dict) -> dict[str, list[Op]]:
         raise NotImplementedError

@@ -30,9 +30,11 @@ Missing values in grouping columns (an unset temperature) form their own group: 
 silently dropped.
 
 The package is split by subject (``values``, ``behaviour``, ``table``, ``stats``,
-``reliability``, ``rates``, ``axes``, ``robustness``, ``progress``, ``paper`` (the OpenApps
-paper's tables with intervals over tasks), ``breaks`` (rollups, loop kinds, paired versions),
-``completion`` (termination modes: declarations, premature stops, overruns)); everything public is importable from here.
+``reliability``, ``rates``, ``axes``, ``robustness`` (RSR, interruptions, perception drift),
+``progress``, ``paper`` (the OpenApps paper's tables with intervals over tasks), ``breaks``
+(rollups, loop kinds, paired versions), ``completion`` (termination modes: declarations,
+premature stops, overruns), ``categories`` (success by task category and by SimuWoB's classes));
+everything public is importable from here.
 """
 
 from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
@@ -54,6 +56,12 @@ from openapps_sim.analysis.metrics.breaks import (
     rollups,
     variation_kind,
 )
+from openapps_sim.analysis.metrics.categories import (
+    SIMUWOB_CLASSES,
+    category_success,
+    simuwob_class,
+    with_classes,
+)
 from openapps_sim.analysis.metrics.completion import COMPLETION_COLUMNS, completion_summary, terminations
 from openapps_sim.analysis.metrics.paper import (
     MULTI_STEP,
@@ -65,6 +73,7 @@ from openapps_sim.analysis.metrics.paper import (
 )
 from openapps_sim.analysis.metrics.progress import (
     PROGRESS_COLUMNS,
+    decisions_by_level,
     deeper_decisions,
     episode_progress,
     first_decision,
@@ -96,6 +105,7 @@ from openapps_sim.analysis.metrics.robustness import (
     interrupting_versions,
     interruption_breakdown,
     interruption_rows,
+    perception_drift,
     robust_success_rate,
     rsr_by_buttons,
     rsr_table,
@@ -124,6 +134,10 @@ from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
 from openapps_sim.taskkit.progress import wlcs
 
 __all__ = [
+    "SIMUWOB_CLASSES",
+    "category_success",
+    "simuwob_class",
+    "with_classes",
     "COMPLETION_COLUMNS",
     "completion_summary",
     "terminations",
@@ -144,6 +158,7 @@ __all__ = [
     "version_reliability",
     "DEFAULT_MIN_REPEATS",
     "PROGRESS_COLUMNS",
+    "decisions_by_level",
     "deeper_decisions",
     "episode_progress",
     "first_decision",
@@ -181,6 +196,7 @@ __all__ = [
     "loop_rates",
     "mean_absolute_deviation",
     "pass_at_k",
+    "perception_drift",
     "pass_hat_k",
     "pass_k",
     "pass_k_summary",

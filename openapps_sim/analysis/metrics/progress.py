@@ -102,3 +102,46 @@ def progress_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.Dat
             row[m] = float(np.nanmean(vals)) if np.isfinite(vals).any() else np.nan
         rows.append(row)
     return pd.DataFrame(rows, columns=[*by, *PROGRESS_COLUMNS])
+
+
+LEVEL_COLUMNS = ("level", "n", "accuracy", "n_reached", "accuracy_reached")
+
+
+def _level_rows(decisions: list[list[bool]]) -> list[dict]:
+    """Per decision level: the episodes whose task has a decision at that level (``n``) and the
+    share taken right; and among them those whose levels above were all right (``n_reached``:
+    the agent stood at this decision) with the share right there (``accuracy_reached``)."""
+    rows = []
+    for level in range(1, max((len(d) for d in decisions), default=0) + 1):
+        at = [d for d in decisions if len(d) >= level]
+        reached = [d for d in at if all(d[: level - 1])]
+        rows.append(
+            {
+                "level": level,
+                "n": len(at),
+                "accuracy": float(np.mean([bool(d[level - 1]) for d in at])),
+                "n_reached": len(reached),
+                "accuracy_reached": float(np.mean([bool(d[level - 1]) for d in reached])) if reached else np.nan,
+            }
+        )
+    return rows
+
+
+def decisions_by_level(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
+    """Decision accuracy at each level of the decision tree (DAC-Bench's "decision accuracy by
+    branching depth"), per group: level 1 is the first decision of every branching task, level 2
+    and 3 the nested decisions of hierarchical ones. An episode counts at a level when the leaf
+    its world calls for lies that deep (the ``decisions`` list of the record has one flag per
+    level); empty when no episode took a decision."""
+    v = valid_episodes(df)
+    by = [b for b in by if b in v.columns]
+    if v.empty or "decisions" not in v.columns:
+        return pd.DataFrame(columns=[*by, *LEVEL_COLUMNS])
+    v = v.assign(_decisions=[[bool(x) for x in _as_list(d)] for d in v["decisions"]])
+    v = v[[bool(d) for d in v["_decisions"]]]
+    rows = []
+    for key, part in v.groupby(by, dropna=False, sort=True) if by else [((), v)]:
+        key = key if isinstance(key, tuple) else (key,)
+        for row in _level_rows(list(part["_decisions"])):
+            rows.append(dict(zip(by, key, strict=True)) | row)
+    return pd.DataFrame(rows, columns=[*by, *LEVEL_COLUMNS])

@@ -11,6 +11,10 @@
   many buttons. A unit counts as solved in a version when at least half of its (counted)
   episodes there succeeded (one episode per unit in most sweeps). The interval is a percentile
   bootstrap over the baseline-solved units.
+* **perception drift** (D-GARA): over the episodes in which a crash restarted an app, the
+  share that acted on an element of a page from before the restart and the mean number of such
+  actions (``stale_actions``, counted by the runner, :mod:`openapps_sim.sweeps.drift`); shown
+  next to RSR.
 * **interruption breakdown**: the episodes in which an interruption was shown, per kind and
   per number of buttons (D-GARA's single- versus two-button contrast): success rate, how often a
   harmful offer was accepted, and the mean number of actions until the agent was back on task.
@@ -224,3 +228,31 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
             }
         )
     return pd.DataFrame(out, columns=cols)
+
+
+DRIFT_COLUMNS = ["agent", "variation", "restarted", "drifted", "stale_actions", "stale_mean"]
+
+
+def perception_drift(df: pd.DataFrame) -> pd.DataFrame:
+    """Per agent and version, over the episodes in which a crash restarted an app (``stale_actions``
+    not null): ``restarted`` episodes, ``drifted`` (the share with at least one stale action),
+    ``stale_actions`` in all and ``stale_mean`` per restarted episode. Versions without a restart
+    have no row."""
+    df = valid_episodes(df)
+    if df.empty or "stale_actions" not in df.columns:
+        return pd.DataFrame(columns=DRIFT_COLUMNS)
+    part = df[[not _missing(v) for v in df["stale_actions"]]]
+    rows = []
+    for (agent, variation), group in part.groupby(["agent", "variation"], sort=True):
+        counts = group["stale_actions"].astype(float).to_numpy()
+        rows.append(
+            {
+                "agent": agent,
+                "variation": variation,
+                "restarted": len(counts),
+                "drifted": float((counts > 0).mean()),
+                "stale_actions": int(counts.sum()),
+                "stale_mean": float(counts.mean()),
+            }
+        )
+    return pd.DataFrame(rows, columns=DRIFT_COLUMNS)

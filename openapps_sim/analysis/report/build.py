@@ -11,6 +11,7 @@ import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report import breaks, paper, sections
 from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.blocks import Bullets, P, Section
+from openapps_sim.analysis.report.categories import categories
 from openapps_sim.analysis.report.completion import completion
 from openapps_sim.analysis.report.rows import HOW_TO_READ, _overview, _title
 
@@ -96,6 +97,7 @@ def build(
         breaks.paired(a, pairs, shown),
         sections.tasks(a),
         sections.progress(a),
+        categories(a),
         completion(a),
         viewer,
         sections.errors(a),

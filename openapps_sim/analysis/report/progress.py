@@ -48,3 +48,26 @@ def progress_tables(df: pd.DataFrame) -> list[tuple[str, list[str], list[list[st
         rows = [[str(r[b]) for b in by] + _cells(r) for _, r in s.iterrows()]
         out.append((title, [b.capitalize() for b in by] + METRIC_HEADERS, rows))
     return out
+
+
+LEVEL_NOTE = (
+    "Decision accuracy by level (DAC-Bench's accuracy by branching depth): level 1 is the first decision of "
+    "every branching task, levels 2 and 3 the nested decisions of hierarchical ones. Episodes: those whose "
+    "world calls for a decision at that level; Accuracy: the share whose first operation lies on the right "
+    "side of it. Reached: those whose decisions above it were all right; Accuracy there: the share right "
+    "among them."
+)
+LEVEL_HEADERS = ["Level", "Episodes", "Accuracy", "Reached", "Accuracy there"]
+
+
+def decision_level_table(df: pd.DataFrame) -> tuple[list[str], list[list[str]]] | None:
+    """(headers, rows) of decision accuracy per agent and level; None when no episode decided."""
+    s = m.decisions_by_level(df, ["agent"])
+    if s.empty:
+        return None
+    rows = [
+        [str(r["agent"]), str(int(r["level"])), str(int(r["n"])), fmt_pct(r["accuracy"]),
+         str(int(r["n_reached"])), fmt_pct(r["accuracy_reached"])]
+        for _, r in s.iterrows()
+    ]  # fmt: skip
+    return ["Agent", *LEVEL_HEADERS], rows

@@ -1,6 +1,6 @@
 """The report's robustness section: RSR against the baseline version (over the interrupted units
-of an interrupting version, with the uninterrupted share), RSR per button mode, and how agents
-answered interruptions (per kind, single- versus two-button). Tables as (headers, rows) for both the
+of an interrupting version, with the uninterrupted share) next to perception drift after a crash,
+RSR per button mode, and how agents answered interruptions (per kind, single- versus two-button). Tables as (headers, rows) for both the
 Markdown and the HTML report."""
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ RSR_HEADERS = [
     "SR interrupted",
     "Solved in baseline",
     "RSR [95% CI]",
+    "Perception drift",
 ]
+DRIFT_HEADERS = ["Agent", "Version", "Restarted episodes", "Drifted", "Stale actions", "Per restarted episode"]
 KIND_HEADERS = ["Agent", "Kind", "Buttons", "Shown", "SR", "Harmful accepted", "Steps to recover"]
 BUTTON_HEADERS = ["Agent", "Version", "Buttons", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
 INTRO = (
@@ -27,7 +29,13 @@ INTRO = (
     "still solved in the other version, with a bootstrap interval. Against a version that interrupts, "
     "only the units where an interruption was actually shown count (an interruption may fire with a "
     "probability, from a later step, only on some pages, or never under the api interface); the share "
-    "nothing interrupted is in parentheses. A dash: nothing to count."
+    "nothing interrupted is in parentheses. Perception drift (D-GARA): over the episodes in which a crash "
+    "restarted an app, the share that then acted on an element of the page from before the restart "
+    "(its bid gone, or naming another element), with the stale actions in all. A dash: nothing to count."
+)
+DRIFT_INTRO = (
+    "Perception drift (D-GARA), over the episodes in which a crash restarted an app: the share that then "
+    "acted on an element of a page from before the restart, and how many such actions."
 )
 BUTTON_INTRO = (
     "RSR per button mode (D-GARA's one- versus two-button interruptions): over the units that showed an "
@@ -41,10 +49,19 @@ def _interrupted(r: pd.Series) -> str:
     return f"{int(r['interrupted'])}/{int(r['units'])} ({fmt_pct(r['uninterrupted_share'])})"
 
 
+def _drift_cell(drift: dict, agent: str, variation: str) -> str:
+    r = drift.get((agent, variation))
+    if r is None:
+        return DASH  # no crash restarted an app in this version
+    return f"{fmt_pct(r['drifted'])} of {int(r['restarted'])} ({int(r['stale_actions'])} stale)"
+
+
 def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple[str, list[str], list[list[str]]]]:
     """(caption, headers, rows) of each non-empty table; empty when there is nothing to compare."""
     out = []
     rsr = m.rsr_table(df, baseline)
+    drift_frame = m.perception_drift(df)
+    drift = {(r["agent"], r["variation"]): r for _, r in drift_frame.iterrows()}
     if not rsr.empty:
         rows = [
             [
@@ -56,10 +73,24 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
                 fmt_pct(r["interrupted_sr"]),
                 f"{int(r['solved'])}/{int(r['units'] if pd.isna(r['interrupted']) else r['interrupted'])}",
                 fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
+                _drift_cell(drift, r["agent"], r["variation"]),
             ]
             for _, r in rsr.iterrows()
         ]
         out.append((INTRO.format(base=baseline), RSR_HEADERS, rows))
+    elif drift:  # no baseline to compare with: drift alone
+        rows = [
+            [
+                str(r["agent"]),
+                str(r["variation"]),
+                str(int(r["restarted"])),
+                fmt_pct(r["drifted"]),
+                str(int(r["stale_actions"])),
+                fmt_num(r["stale_mean"], 1),
+            ]
+            for _, r in drift_frame.iterrows()
+        ]
+        out.append((DRIFT_INTRO, DRIFT_HEADERS, rows))
     modes = m.rsr_by_buttons(df, baseline)
     if not modes.empty:
         rows = [

@@ -35,7 +35,7 @@ from openapps_sim.analysis.report.fmt import (
     fmt_std,
 )
 from openapps_sim.analysis.report.page import swatch
-from openapps_sim.analysis.report.progress import PROGRESS_NOTE, progress_tables
+from openapps_sim.analysis.report.progress import LEVEL_NOTE, PROGRESS_NOTE, decision_level_table, progress_tables
 from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.rows import (
     FLUCTUATION_HEADERS,
@@ -334,6 +334,9 @@ def progress(a: Analysis) -> Section:
     blocks: list[Any] = [P(PROGRESS_NOTE)]
     for title, h, rows in progress_tables(a.df):
         blocks += [Heading(title), Table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9)]
+    levels = decision_level_table(a.df)
+    if levels:
+        blocks += [Heading("Decision accuracy by level"), P(LEVEL_NOTE), Table(levels[0], levels[1], ["l"] + ["r"] * 5)]
     return Section("progress", "Decisions, answers and milestones", blocks)
 
 

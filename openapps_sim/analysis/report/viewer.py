@@ -88,6 +88,8 @@ def _step_card(
         tags.append(_badge(str(cat).replace("_", " "), "bad"))
     if kind:
         tags.append(_badge(kind, "warn" if kind == "stuck loop" else "info"))
+    if s.get("stale_target"):  # perception drift: aimed at the page from before a crash restart
+        tags.append(_badge("stale target", "warn"))
     txt: list[Any] = [HP(B(f"{i + 1}. "), Code(str(s.get("action", ""))), *tags)]
     if target.get("bid") is not None or target.get("role"):
         txt.append(

@@ -1,0 +1,91 @@
+"""Success by task category: the family's own ``category`` (edit, decision, math, multi-app, ...)
+and SimuWoB's three classes of difficulty (Sec. 3.2.1 of the SimuWoB paper):
+
+* **math-related** — information aggregation and calculation: ``math`` and ``count`` families;
+* **long-horizon** — long chains of steps or more information involved: ``multi-app`` families
+  and the ``sequential`` and ``hierarchical`` structures;
+* **simple** — navigation and single operations: every other family.
+
+The class is derived from the record's ``category`` and ``structure`` (both written by the
+runner from the family), so results written before a family changed class keep the class they
+were run as.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from openapps_sim.analysis.metrics.stats import wilson_interval
+from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.values import _missing
+
+SIMUWOB_CLASSES = ("simple", "long-horizon", "math-related")
+MATH_CATEGORIES = frozenset({"math", "count"})
+LONG_CATEGORIES = frozenset({"multi-app"})
+LONG_STRUCTURES = frozenset({"sequential", "hierarchical"})
+CATEGORY_COLUMNS = ["n", "successes", "sr", "ci_lo", "ci_hi", "mean_steps"]
+UNKNOWN = "(unknown)"  # records without a category (written before the field)
+
+
+def simuwob_class(category: object, structure: object) -> str:
+    """SimuWoB's class of a family from its category and structure (see the module docstring)."""
+    if _missing(category) or not str(category):
+        return UNKNOWN
+    if category in MATH_CATEGORIES:
+        return "math-related"
+    if category in LONG_CATEGORIES or structure in LONG_STRUCTURES:
+        return "long-horizon"
+    return "simple"
+
+
+def with_classes(df: pd.DataFrame) -> pd.DataFrame:
+    """The valid episodes with ``category`` filled in and a ``simuwob_class`` column."""
+    v = valid_episodes(df).copy()
+    if v.empty:
+        return v.assign(category=[], simuwob_class=[])
+    cats = v["category"] if "category" in v.columns else pd.Series([None] * len(v), index=v.index)
+    structs = v["structure"] if "structure" in v.columns else pd.Series([None] * len(v), index=v.index)
+    v["simuwob_class"] = [simuwob_class(c, s) for c, s in zip(cats, structs, strict=True)]
+    v["category"] = [UNKNOWN if _missing(c) or not str(c) else str(c) for c in cats]
+    return v
+
+
+def _order(key: tuple, by: Sequence[str]) -> tuple:
+    """SimuWoB's classes in the paper's order (simple, long-horizon, math-related), others by name."""
+    return tuple(
+        (SIMUWOB_CLASSES.index(k) if k in SIMUWOB_CLASSES else len(SIMUWOB_CLASSES), str(k))
+        if b == "simuwob_class"
+        else (0, str(k))
+        for b, k in zip(by, key, strict=True)
+    )
+
+
+def category_success(df: pd.DataFrame, by: Sequence[str] = ("agent", "category")) -> pd.DataFrame:
+    """Per group (e.g. agent × category, or agent × simuwob_class): episodes, successes, success
+    rate with a 95% Wilson interval and the mean number of steps."""
+    v = with_classes(df)
+    by = list(by)
+    if v.empty:
+        return pd.DataFrame(columns=[*by, *CATEGORY_COLUMNS])
+    rows = []
+    for key, part in v.groupby(by, dropna=False, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        wins = int(part["success"].astype(bool).sum())
+        lo, hi = wilson_interval(wins, len(part))
+        steps = pd.to_numeric(part["steps"], errors="coerce") if "steps" in part.columns else pd.Series([], dtype=float)
+        rows.append(
+            {
+                **dict(zip(by, key, strict=True)),
+                "n": len(part),
+                "successes": wins,
+                "sr": wins / len(part),
+                "ci_lo": lo,
+                "ci_hi": hi,
+                "mean_steps": float(steps.mean()) if steps.notna().any() else np.nan,
+            }
+        )
+    rows.sort(key=lambda r: _order(tuple(r[b] for b in by), by))
+    return pd.DataFrame(rows, columns=[*by, *CATEGORY_COLUMNS])

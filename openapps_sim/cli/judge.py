@@ -1,0 +1,122 @@
+"""``openapps judge``: a model-based judge rates each recorded episode of a results folder
+(success and essential states, from its steps), calibrated against the full-state truth
+(docs/judge.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from openapps_sim.cli.args import positive
+from openapps_sim.errors import ConfigError, InfrastructureError
+
+
+def add_parser(sub) -> None:
+    from openapps_sim.sweeps.judgeprompt import MIN_PROMPT_CHARS
+
+    s = sub.add_parser(
+        "judge",
+        help="rate recorded episodes with a model-based judge and measure it against the full-state truth",
+        description="Ask a model (any OpenAI-compatible or Anthropic server, through the LLM agents' client) whether "
+        "each recorded episode succeeded and which essential states it reached, from its steps; write the "
+        "verdicts (judge.jsonl, resumable) and the judge's accuracy, precision and recall against the "
+        "full-state check (judge.md, judge.json).",
+    )
+    s.add_argument("results", help="a results folder of openapps sweep or openapps run --out (or a folder of them)")
+    s.add_argument(
+        "--agent-config", required=True, help="the judge: an LLM agent config, a YAML path or a name in agents/configs/"
+    )
+    s.add_argument("--agent", default=None, help="the agent whose client is used (default: the config's agent)")
+    s.add_argument(
+        "--out", default=None, help="folder for judge.jsonl, judge.json and judge.md (default: RESULTS/judge-<config>)"
+    )
+    s.add_argument(
+        "--max-prompt-chars",
+        type=positive,
+        default=24000,
+        help=f"bound on a prompt's characters (system prompt included); longer trajectories are cut with a "
+        f"marker (default: 24000; at least {MIN_PROMPT_CHARS})",
+    )
+    s.add_argument("--limit", type=positive, default=None, help="judge at most this many new episodes (default: all)")
+    s.add_argument("--quiet", action="store_true", help="no line per episode (default: off)")
+    s.set_defaults(func=cmd_judge)
+
+
+def _pending(results: Path, episodes: list[dict], done: set[str], limit: int | None, notes: list[str]):
+    """(record, trajectory) of the episodes still to judge, in the results' order."""
+    from openapps_sim.analysis.report.load import load_trajectory
+
+    missing = 0
+    count = 0
+    for ep in episodes:
+        if ep["episode_id"] in done:
+            continue
+        if limit is not None and count >= limit:
+            return
+        trajectory = load_trajectory(results, ep["episode_id"])
+        if trajectory is None:
+            missing += 1
+            continue
+        count += 1
+        yield ep, trajectory
+    if missing:
+        notes.append(f"{missing} episode(s) have no trajectory file (trajectories/<episode_id>.json): not judged")
+
+
+def _line(n: int, row: dict, truth: dict) -> str:
+    said = {True: "success", False: "failure", None: "no verdict"}[row["success"]]
+    real = "success" if truth["success"] else "failure"
+    extra = " (asked again)" if row["reasked"] else ""
+    return f"[{n}] {row['agent']} {row['task']} ({row['variation']}, seed {row['seed']}): judge {said}, truth {real}{extra}"
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    from openapps_sim.analysis.judge import judge_result, judgeable_episodes, text_table, write_judge
+    from openapps_sim.cli.run import output_folder
+    from openapps_sim.sweeps.judge import VERDICTS, Judge, JudgeSettings, judge_episodes, read_verdicts
+    from openapps_sim.sweeps.judgeprompt import MIN_PROMPT_CHARS
+
+    if args.max_prompt_chars < MIN_PROMPT_CHARS:
+        raise ConfigError("--max-prompt-chars", str(args.max_prompt_chars), "too small", f"{MIN_PROMPT_CHARS} or more")
+    results = Path(args.results)
+    if not results.is_dir():
+        raise ConfigError(
+            "RESULTS", str(results), "no such folder", "a results folder of openapps sweep or openapps run --out"
+        )
+    judge = Judge(JudgeSettings(args.agent_config, args.agent, args.max_prompt_chars))
+    episodes, notes = judgeable_episodes(results)
+    out = output_folder(args.out or results / f"judge-{Path(args.agent_config).stem}")
+    verdicts, damaged = read_verdicts(out, judge.identity)
+    notes += damaged
+    done = {v["episode_id"] for v in verdicts}
+    truth = {ep["episode_id"]: ep for ep in episodes}
+    new: list[dict] = []
+
+    def progress(row: dict) -> None:
+        new.append(row)
+        if not args.quiet:
+            print(_line(len(done) + len(new), row, truth[row["episode_id"]]), flush=True)
+
+    print(
+        f"judge {judge.identity['model']} ({judge.identity['agent']}): {len(episodes)} episodes in {results}, "
+        f"{len(done & set(truth))} already judged in {out / VERDICTS}"
+    )
+    try:
+        judge_episodes(judge, _pending(results, episodes, done, args.limit, notes), out, progress)
+    except InfrastructureError as e:
+        raise InfrastructureError(
+            f"{e}; {len(done) + len(new)} verdicts are kept in {out / VERDICTS}; run the same command again to judge the rest"
+        ) from None
+    verdicts += new
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    result = judge_result(str(results), judge.identity, args.max_prompt_chars, episodes, verdicts, notes)
+    print(
+        f"\njudged {result['verdicts']} of {result['episodes']} episodes ({len(new)} now); "
+        f"{result['unparseable']} unreadable replies, {result['reasked']} asked again; in %"
+    )
+    print(text_table(result["summary"]))
+    js, md = write_judge(out, result)
+    print(f"\nwritten: {out / VERDICTS}\n         {js}\n         {md}")
+    return 0

@@ -1,0 +1,365 @@
+"""Hierarchical families with three levels of decision (DAC-Bench's Hierarchical structure):
+"if A, do a; otherwise, if B, do b; otherwise, if C, do c; otherwise do d".
+
+A :class:`FallbackChain` draws which condition holds first (``sample``: the first of ``levels``
+conditions that holds, or none) and prepares the world so that exactly that happens, so every
+leaf occurs across seeds. The leaves are ``yes``, ``no/yes``, ``no/no/yes`` and ``no/no/no``: a
+leaf's depth is the number of decisions taken to reach it, which the record keeps per level
+(``decisions``) and the report shows by level. The oracle reads each condition off the page
+(``check``), never from its parameters, and acts on the first that holds (``act``).
+
+This module holds the base, the page readers the chains share, and the single-app chains; the
+cross-app chains are in ``tasks/hierarchy_multi.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+
+from openapps_sim.apps.calendar import model as cal_model
+from openapps_sim.apps.messenger import model as logic
+from openapps_sim.tasks.calendar import _free_titles, _today, day_text, go_to_day
+from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
+from openapps_sim.tasks.decide_messenger import _with_chat
+from openapps_sim.tasks.messenger import _fresh_text, open_chat, read_chat
+from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+
+from openapps_sim.taskkit import Infeasible, family, pick
+from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import page_testids, testid_classes
+from openapps_sim.taskkit.progress import Op
+
+LEAVES = ("yes", "no/yes", "no/no/yes", "no/no/no")
+
+
+class FallbackChain(BranchingFamily):
+    """Three conditions in order; the first that holds picks the action, none: the last one."""
+
+    structure = "hierarchical"
+    levels = 3
+    #: the app each level's condition is read in, and the app each leaf's action changes (for the
+    #: milestones of a cross-app chain; a single-app chain leaves them empty)
+    condition_apps: tuple[str, ...] = ()
+    action_apps: tuple[str, ...] = ()
+
+    def draw(self, state: dict, config: dict, rng, holds: list[bool]) -> dict:
+        """Parameters under which condition ``i`` holds exactly when ``holds[i]``."""
+        raise NotImplementedError
+
+    def leaf_ops(self, params: dict) -> list[list[Op]]:
+        """The operations of each leaf, in the order of :data:`LEAVES`."""
+        raise NotImplementedError
+
+    def effect(self, state: dict, params: dict, leaf: int) -> None:
+        raise NotImplementedError
+
+    def check(self, level: int, params: dict, ui) -> Iterator:
+        """Read condition ``level`` off the page (a generator returning True / False)."""
+        raise NotImplementedError
+
+    def act(self, leaf: int, params: dict, ui) -> Iterator:
+        raise NotImplementedError
+
+    def check_api(self, level: int, params: dict, api) -> Iterator:
+        """Condition ``level`` read from the apps' data (a generator returning True / False)."""
+        raise NotImplementedError
+
+    def leaf_call(self, leaf: int, params: dict) -> tuple[str, str, dict]:
+        """The leaf's action as one app tool call: (app, tool, arguments)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def leaf(params: dict) -> int:
+        return LEAVES.index(params["branch"])
+
+    def sample(self, state, config, rng):
+        first = rng.randrange(self.levels + 1)
+        # conditions after the first that holds are drawn at random: reading them tells nothing
+        holds = [i == first if i <= first else rng.random() < 0.5 for i in range(self.levels)]
+        params = self.draw(state, config, rng, holds)
+        return dict(params, holds=holds, branch=LEAVES[first])
+
+    def apply(self, state, params):
+        self.effect(state, params, self.leaf(params))
+
+    def branch_ops(self, params):
+        return dict(zip(LEAVES, self.leaf_ops(params), strict=True))
+
+    def milestone_apps(self, params):
+        if not self.action_apps:  # a single-app chain
+            return tuple(self.apps)
+        k = self.leaf(params)
+        apps = [*self.condition_apps[: min(k + 1, self.levels)], self.action_apps[k]]
+        return tuple(dict.fromkeys(a for a in apps if a != "start"))
+
+    def solve(self, params, ui):
+        for level in range(self.levels):
+            if (yield from self.check(level, params, ui)):
+                yield from self.act(level, params, ui)
+                return
+        yield from self.act(self.levels, params, ui)
+
+    def solve_api(self, params, api):
+        """The same decisions read from the apps' data, then the leaf's one tool call."""
+        leaf = self.levels
+        for level in range(self.levels):
+            if (yield from self.check_api(level, params, api)):
+                leaf = level
+                break
+        app, tool, args = self.leaf_call(leaf, params)
+        yield api.call(app, tool, **args)
+
+
+# -- readers of the apps' data (the API path) ----------------------------------------------------
+def read_app(api, app: str) -> Iterator:
+    """``<app>.read()``: the app's data."""
+    return api.result((yield api.read(app))) or {}
+
+
+def todo_done_api(api, iid: str) -> Iterator:
+    items = (yield from read_app(api, "todo")).get("items", [])
+    return any(i["id"] == iid and i["done"] for i in items)
+
+
+def day_free_api(api, iso: str) -> Iterator:
+    return not any(e["date"] == iso for e in (yield from read_app(api, "calendar")).get("events", []))
+
+
+def waiting_api(api, cid: str) -> Iterator:
+    chat = (yield from read_app(api, "messenger")).get("conversations", {}).get(cid) or []
+    return bool(chat) and chat[-1]["sender"] == cid
+
+
+def send_call(cid: str, text: str) -> tuple[str, str, dict]:
+    return "messenger", "send_message", {"contact": cid, "text": text}
+
+
+# -- page readers ---------------------------------------------------------------------------------
+def todo_is_done(ui, iid: str) -> Iterator:
+    """Open the todo list: is the item's row ticked off?"""
+    obs = yield from ui.open_app("todo")
+    return "done" in testid_classes(obs).get(f"todo-item-{iid}", set())
+
+
+def open_day(ui, iso: str) -> Iterator:
+    """Open the calendar on the day; returns the observation of its agenda."""
+    obs = yield from ui.open_app("calendar")
+    obs = yield from go_to_day(ui, obs, iso)
+    if "calendar-day-heading" not in page_testids(obs or {}):  # an interruption left the page
+        obs = yield from ui.open_app("calendar")
+        obs = yield from go_to_day(ui, obs, iso)
+    return obs or {}
+
+
+def day_is_free(ui, iso: str) -> Iterator:
+    """Open the calendar on the day: does its agenda say nothing is planned?"""
+    return "calendar-day-empty" in page_testids((yield from open_day(ui, iso)))
+
+
+def contact_waiting(ui, cid: str) -> Iterator:
+    """Open the chat: did the contact write its last message?"""
+    shown = read_chat((yield from open_chat(ui, cid)))
+    return bool(shown and shown[-1][1])
+
+
+def send_in_chat(ui, cid: str, text: str) -> Iterator:
+    yield from open_chat(ui, cid)
+    yield ui.fill("messenger-compose", text)
+    yield ui.click("messenger-send")
+
+
+def set_waiting(m: dict, cid: str, theirs: bool, incoming: str, earlier: str) -> None:
+    """Make the contact's chat end with their message (``theirs``) or with one of mine."""
+    if theirs:
+        logic.receive(m, cid, incoming)
+    else:
+        logic.add_message(m, cid, earlier)
+
+
+def waiting_params(state: dict, config: dict, rng, contact: dict, theirs: bool, avoid: list[str]) -> dict:
+    texts = [t for t in words(config, "messenger.new_messages") if t not in avoid]
+    mine = _fresh_text(rng, state["messenger"], texts)
+    return {"contact_id": contact["id"], "contact": contact["name"], "theirs": theirs,
+            "incoming": rng.choice(words(config, "messenger.incoming")),
+            "earlier": f"{mine} {words(config, 'messenger.earlier')}"}  # fmt: skip
+
+
+def three(rng, pool: list, what: str) -> list:
+    """Three distinct entries of ``pool``, drawn (:class:`Infeasible` when it has fewer)."""
+    if len(pool) < 3:
+        raise Infeasible(f"fewer than three {what}")
+    return rng.sample(pool, 3)
+
+
+def new_event(state: dict, **fields) -> None:
+    """Add an event the way the app does (``apps/calendar/model.py``)."""
+    raw = {"title": "", "date": "", "time": "", "description": "", "location": "", "invitees": []}
+    cal_model.add_event(state["calendar"], raw | fields)
+
+
+def days_ahead(state: dict, config: dict, rng, wants: list[bool | None], blocker_titles: list[str]) -> tuple:
+    """Distinct days after today, one per entry of ``wants``: free (True), busy (False) or either
+    (None). Returns the days and the blocker events ``prepare`` adds to make a free day busy when
+    the calendar has too few busy days (dense packs have few free ones, sparse few busy ones)."""
+    today = _today(config)
+    busy = {e["date"] for e in state["calendar"]["events"]}
+    pool = [(today + timedelta(days=k)).isoformat() for k in range(1, 60)]
+    rng.shuffle(pool)
+    days, blockers = [], []
+    for want in wants:
+        left = [d for d in pool if d not in days]
+        fits = [d for d in left if want is None or (d not in busy) == want]
+        if not fits and want is False and left:
+            fits = left[:1]
+            blockers.append({"date": left[0], "title": pick(rng, blocker_titles, "blocker title"), "time": "12:00"})
+        days.append(pick(rng, fits, "day after today"))
+    return days, blockers
+
+
+# -- single-app chains ---------------------------------------------------------------------------
+@family
+class FirstDoneTodo(FallbackChain):
+    id = "todo.first_done_chain"
+    apps = ("todo",)
+    max_steps = 10
+    description = (
+        "Three todos in order: delete the first of them that is done; if none is, add a new todo "
+        "(three levels of decision)."
+    )
+
+    def draw(self, state, config, rng, holds):
+        a, b, c = three(rng, unique_items(state), "todo items with unique titles")
+        titles = {i["title"].casefold() for i in state["todo"]["items"]}
+        new = pick(rng, [t for t in words(config, "todo.new_items") if t.casefold() not in titles], "new todo")
+        fixed = {x["id"]: h for x, h in zip((a, b, c), holds, strict=True)}
+        return {"a_id": a["id"], "a": a["title"], "b_id": b["id"], "b": b["title"], "c_id": c["id"],
+                "c": c["title"], "new": new, "done_ids": seeded_done(state, rng, fixed)}  # fmt: skip
+
+    def prepare(self, state, params):
+        set_done(state, params["done_ids"])
+
+    def leaf_ops(self, params):
+        deletes = [[Op.of("todo", "delete", id=params[f"{k}_id"])] for k in "abc"]
+        return [*deletes, [Op.of("todo", "add", title=params["new"])]]
+
+    def effect(self, state, params, leaf):
+        todo = state["todo"]
+        if leaf < 3:
+            todo["items"] = [i for i in todo["items"] if i["id"] != params["abc"[leaf] + "_id"]]
+            return
+        todo["items"].append({"id": f"t{todo['next_id']}", "title": params["new"], "done": False, "notes": ""})
+        todo["next_id"] += 1
+
+    def check(self, level, params, ui):
+        return (yield from todo_is_done(ui, params["abc"[level] + "_id"]))
+
+    def check_api(self, level, params, api):
+        return (yield from todo_done_api(api, params["abc"[level] + "_id"]))
+
+    def leaf_call(self, leaf, params):
+        if leaf < 3:
+            return "todo", "delete_item", {"id": params["abc"[leaf] + "_id"]}
+        return "todo", "add_item", {"title": params["new"]}
+
+    def act(self, leaf, params, ui):
+        if leaf < 3:
+            yield ui.click(f"todo-delete-{params['abc'[leaf] + '_id']}")
+            return
+        yield ui.fill("todo-new-title", params["new"])
+        yield ui.click("todo-add")
+
+
+@family
+class FirstFreeDay(FallbackChain):
+    id = "calendar.first_free_day"
+    apps = ("calendar",)
+    max_steps = 36
+    description = (
+        "Add an event on the first of three days that has nothing planned; if none is free, on a fourth day "
+        "(three levels of decision)."
+    )
+
+    def draw(self, state, config, rng, holds):
+        titles = _free_titles(state, config)
+        title = pick(rng, titles, "new event title")
+        days, blockers = days_ahead(state, config, rng, [*holds, None], [t for t in titles if t != title])
+        return {"title": title, "time": rng.choice(SLOTS), "blockers": blockers,
+                **{f"d{i + 1}": d for i, d in enumerate(days)}}  # fmt: skip
+
+    def goal_values(self, params, language):
+        values = super().goal_values(params, language)
+        return values | {f"day{i}": day_text(params[f"d{i}"], language) for i in range(1, 5)}
+
+    def prepare(self, state, params):
+        for b in params["blockers"]:
+            new_event(state, **b)
+
+    def leaf_ops(self, params):
+        return [[Op.of("calendar", "add", title=params["title"], date=params[f"d{i}"])] for i in range(1, 5)]
+
+    def effect(self, state, params, leaf):
+        new_event(state, title=params["title"], date=params[f"d{leaf + 1}"], time=params["time"])
+
+    def check(self, level, params, ui):
+        return (yield from day_is_free(ui, params[f"d{level + 1}"]))
+
+    def check_api(self, level, params, api):
+        return (yield from day_free_api(api, params[f"d{level + 1}"]))
+
+    def leaf_call(self, leaf, params):
+        return "calendar", "create_event", {"title": params["title"], "date": params[f"d{leaf + 1}"],
+                                            "time": params["time"]}  # fmt: skip
+
+    def act(self, leaf, params, ui):
+        yield from _add_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
+
+
+@family
+class FirstWaitingContact(FallbackChain):
+    id = "messenger.first_waiting_chain"
+    apps = ("messenger",)
+    max_steps = 16
+    description = (
+        "Three contacts in order: reply to the first of them who wrote the last message of our chat; if none "
+        "did, send the first one a nudge (three levels of decision)."
+    )
+
+    def draw(self, state, config, rng, holds):
+        people = three(rng, _with_chat(state), "contacts with a conversation")
+        texts = words(config, "messenger.new_messages")
+        reply = _fresh_text(rng, state["messenger"], texts)
+        nudge = _fresh_text(rng, state["messenger"], [t for t in texts if t != reply])
+        params = {"reply": reply, "nudge": nudge}
+        for key, c, theirs in zip("abc", people, holds, strict=True):
+            wait = waiting_params(state, config, rng, c, theirs, [reply, nudge])
+            params.update({f"{key}_{k}": v for k, v in wait.items()}, **{key: c["name"]})
+        return params
+
+    def prepare(self, state, params):
+        for k in "abc":
+            p = {f: params[f"{k}_{f}"] for f in ("contact_id", "theirs", "incoming", "earlier")}
+            set_waiting(state["messenger"], p["contact_id"], p["theirs"], p["incoming"], p["earlier"])
+
+    def leaf_ops(self, params):
+        replies = [[Op.of("messenger", "send", contact=params[f"{k}_contact_id"], text=params["reply"])] for k in "abc"]
+        return [*replies, [Op.of("messenger", "send", contact=params["a_contact_id"], text=params["nudge"])]]
+
+    def effect(self, state, params, leaf):
+        _, _, args = self.leaf_call(leaf, params)
+        logic.add_message(state["messenger"], args["contact"], args["text"])
+
+    def check(self, level, params, ui):
+        return (yield from contact_waiting(ui, params["abc"[level] + "_contact_id"]))
+
+    def check_api(self, level, params, api):
+        return (yield from waiting_api(api, params["abc"[level] + "_contact_id"]))
+
+    def leaf_call(self, leaf, params):
+        args = dict(self.leaf_ops(params)[leaf][0].args)
+        return send_call(args["contact"], args["text"])
+
+    def act(self, leaf, params, ui):
+        _, _, args = self.leaf_call(leaf, params)
+        yield from send_in_chat(ui, args["contact"], args["text"])

@@ -1,0 +1,316 @@
+"""Hierarchical families with three levels of decision across apps, and a shop fallback chain
+(see ``tasks/hierarchy.py`` for :class:`FallbackChain`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from openapps_sim.apps.messenger import model as logic
+from openapps_sim.apps.shop import model as cat
+from openapps_sim.tasks.calendar import _free_titles, day_text
+from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
+from openapps_sim.tasks.decide_messenger import _with_chat
+from openapps_sim.tasks.hierarchy import (
+    FallbackChain,
+    contact_waiting,
+    day_free_api,
+    day_is_free,
+    days_ahead,
+    new_event,
+    read_app,
+    send_call,
+    send_in_chat,
+    set_waiting,
+    todo_done_api,
+    todo_is_done,
+    waiting_api,
+    waiting_params,
+)
+from openapps_sim.tasks.messenger import _fresh_text
+from openapps_sim.tasks.picks import (
+    add_this_product,
+    cart_lines,
+    choose_options,
+    fill_cart,
+    find_product,
+    open_shop,
+    unique_products,
+)
+from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+
+from openapps_sim.taskkit import Infeasible, family, pick
+from openapps_sim.taskkit.answers import parse_numbers
+from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import testid_texts
+from openapps_sim.taskkit.progress import Op
+
+BUDGETS = (10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0)
+
+
+def product_params(cfg: dict, rng, key: str, pid: str) -> dict:
+    """A product the goal names: its id, name, drawn options and its label with them."""
+    p = cat.catalogue(cfg)[pid]
+    options = choose_options(rng, p)
+    label = p["name"] + (f" ({cat.options_text(cfg, p, options)})" if options else "")
+    return {f"{key}_id": pid, f"{key}_name": p["name"], f"{key}_options": options, key: label}
+
+
+def price_shown(obs: dict) -> float | None:
+    """The price a product's page shows, as a number (in the page's own format)."""
+    numbers = parse_numbers(testid_texts(obs or {}).get("shop-product-price", ""))
+    return numbers[0] if numbers else None
+
+
+def product_price(ui, pid: str, name: str) -> Iterator:
+    """Open the product's page (by searching its name): the price it shows."""
+    return price_shown((yield from find_product(ui, pid, search=name)))
+
+
+def price_api(api, pid: str, name: str) -> Iterator:
+    """``shop.find_products(name)``: the product's price in the shop's data."""
+    found = api.result((yield api.call("shop", "find_products", query=name))) or []
+    return next((float(p["price"]) for p in found if p["id"] == pid), None)
+
+
+def add_call(params: dict, key: str) -> tuple[str, str, dict]:
+    """One unit of the goal's product ``key`` with its options, as a tool call."""
+    options = [f"{k}={v}" for k, v in params[f"{key}_options"].items()]
+    return "shop", "add_to_cart", {"product_id": params[f"{key}_id"], "options": options, "qty": 1}
+
+
+def cart_is_empty(ui) -> Iterator:
+    """Open the shop: does the cart badge say 0?"""
+    obs = yield from open_shop(ui)
+    return parse_numbers(testid_texts(obs or {}).get("shop-cart-count", "")) == [0.0]
+
+
+@family
+class PriceFallback(FallbackChain):
+    id = "shop.price_fallback"
+    apps = ("shop",)
+    max_steps = 30
+    description = (
+        "Three products in order: add one of the first that costs less than a budget; if none does, one of a "
+        "fourth product (three levels of decision)."
+    )
+
+    def draw(self, state, config, rng, holds):
+        cfg = config["shop"]
+        products = cat.catalogue(cfg)
+        pool = unique_products(cfg)
+        for budget in rng.sample(BUDGETS, len(BUDGETS)):
+            cheap = [p for p in pool if products[p]["price"] < budget]
+            dear = [p for p in pool if products[p]["price"] >= budget]
+            if sum(holds) < len(cheap) and len(holds) - sum(holds) < len(dear):
+                break
+        else:
+            raise Infeasible("no budget splits the products as the chain needs")
+        chosen: list[str] = []
+        for h in holds:
+            chosen.append(pick(rng, [p for p in (cheap if h else dear) if p not in chosen], "product"))
+        chosen.append(pick(rng, [p for p in pool if p not in chosen], "fallback product"))
+        params = {"budget": budget, "budget_text": cat.fmt_price(cfg, budget)}
+        for key, pid in zip("abcd", chosen, strict=True):
+            params.update(product_params(cfg, rng, key, pid))
+        return params
+
+    def leaf_ops(self, params):
+        return [[Op.of("shop", "add_to_cart", product_id=params[f"{k}_id"])] for k in "abcd"]
+
+    def effect(self, state, params, leaf):
+        key = "abcd"[leaf]
+        cat.add_line(state["shop"], params[f"{key}_id"], params[f"{key}_options"], 1)
+
+    def check(self, level, params, ui):
+        key = "abcd"[level]
+        price = yield from product_price(ui, params[f"{key}_id"], params[f"{key}_name"])
+        return price is not None and price < params["budget"]
+
+    def check_api(self, level, params, api):
+        key = "abcd"[level]
+        price = yield from price_api(api, params[f"{key}_id"], params[f"{key}_name"])
+        return price is not None and price < params["budget"]
+
+    def leaf_call(self, leaf, params):
+        return add_call(params, "abcd"[leaf])
+
+    def act(self, leaf, params, ui):
+        key = "abcd"[leaf]
+        if leaf == 3:  # the fallback's page is not open yet; the others' page is
+            yield from find_product(ui, params[f"{key}_id"], search=params[f"{key}_name"])
+        yield from add_this_product(ui, params[f"{key}_options"], 1)
+
+
+@family
+class ErrandChain(FallbackChain):
+    id = "multi.errand_chain"
+    apps = ("todo", "shop", "calendar", "messenger")
+    max_steps = 40
+    condition_apps = ("todo", "shop", "calendar")
+    action_apps = ("todo", "shop", "calendar", "messenger")
+    description = (
+        "If a todo is done, delete it; otherwise, if the cart is empty, add a product; otherwise, if a day is "
+        "free, add an event that day; otherwise message a contact (three levels of decision, four apps)."
+    )
+
+    def draw(self, state, config, rng, holds):
+        item = pick(rng, unique_items(state), "todo item")
+        cfg = config["shop"]
+        lines = [] if holds[1] else cart_lines(state, config, rng, 1, 2)
+        in_cart = {ln["product_id"] for ln in lines}
+        pid = pick(rng, [p for p in unique_products(cfg) if p not in in_cart], "product with a unique name")
+        titles = _free_titles(state, config)
+        title = pick(rng, titles, "new event title")
+        (day,), blockers = days_ahead(state, config, rng, [holds[2]], [t for t in titles if t != title])
+        contact = pick(rng, _with_chat(state), "contact with a conversation")
+        text = _fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
+        return {"id": item["id"], "title": item["title"], "lines": lines, "event": title, "date": day,
+                "time": rng.choice(SLOTS), "blockers": blockers, "contact_id": contact["id"],
+                "contact": contact["name"], "text": text,
+                "done_ids": seeded_done(state, rng, {item["id"]: holds[0]}),
+                **product_params(cfg, rng, "product", pid)}  # fmt: skip
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
+
+    def prepare(self, state, params):
+        set_done(state, params["done_ids"])
+        state["shop"]["cart"] = []
+        fill_cart(state, params["lines"])
+        for b in params["blockers"]:
+            new_event(state, **b)
+
+    def leaf_ops(self, params):
+        return [
+            [Op.of("todo", "delete", id=params["id"])],
+            [Op.of("shop", "add_to_cart", product_id=params["product_id"])],
+            [Op.of("calendar", "add", title=params["event"], date=params["date"])],
+            [Op.of("messenger", "send", contact=params["contact_id"], text=params["text"])],
+        ]
+
+    def effect(self, state, params, leaf):
+        if leaf == 0:
+            state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
+        elif leaf == 1:
+            cat.add_line(state["shop"], params["product_id"], params["product_options"], 1)
+        elif leaf == 2:
+            new_event(state, title=params["event"], date=params["date"], time=params["time"])
+        else:
+            logic.add_message(state["messenger"], params["contact_id"], params["text"])
+
+    def check(self, level, params, ui):
+        if level == 0:
+            return (yield from todo_is_done(ui, params["id"]))
+        if level == 1:
+            return (yield from cart_is_empty(ui))
+        return (yield from day_is_free(ui, params["date"]))
+
+    def check_api(self, level, params, api):
+        if level == 0:
+            return (yield from todo_done_api(api, params["id"]))
+        if level == 1:
+            return not (yield from read_app(api, "shop")).get("cart")
+        return (yield from day_free_api(api, params["date"]))
+
+    def leaf_call(self, leaf, params):
+        return [
+            ("todo", "delete_item", {"id": params["id"]}),
+            add_call(params, "product"),
+            ("calendar", "create_event", {"title": params["event"], "date": params["date"], "time": params["time"]}),
+            send_call(params["contact_id"], params["text"]),
+        ][leaf]
+
+    def act(self, leaf, params, ui):
+        if leaf == 0:
+            yield ui.click(f"todo-delete-{params['id']}")
+        elif leaf == 1:
+            yield from find_product(ui, params["product_id"], search=params["product_name"])
+            yield from add_this_product(ui, params["product_options"], 1)
+        elif leaf == 2:
+            yield from _add_steps(ui, params["event"], params["date"], params["time"])
+        else:
+            yield from send_in_chat(ui, params["contact_id"], params["text"])
+
+
+@family
+class EveningChain(FallbackChain):
+    id = "multi.evening_chain"
+    apps = ("calendar", "messenger", "todo")
+    max_steps = 30
+    condition_apps = ("calendar", "messenger", "todo")
+    action_apps = ("calendar", "messenger", "todo", "todo")
+    description = (
+        "If a day is free, add a dinner with a contact; otherwise, if the contact wrote last, tell them I can't "
+        "make it; otherwise tick a todo off if it is open, or delete it if it is done (three levels, three apps)."
+    )
+
+    def draw(self, state, config, rng, holds):
+        taken = {e["title"].casefold() for e in state["calendar"]["events"]}
+        dinner_with = lambda c: words(config, "multi.dinner_with").format(name=c["name"].split()[0])  # noqa: E731
+        free = [c for c in _with_chat(state) if dinner_with(c).casefold() not in taken]
+        contact = pick(rng, free, "contact with a conversation and no dinner planned")
+        cant, dinner = words(config, "multi.cant_make_dinner"), dinner_with(contact)
+        (day,), blockers = days_ahead(state, config, rng, [holds[0]], _free_titles(state, config))
+        item = pick(rng, unique_items(state), "todo item")
+        return {"date": day, "blockers": blockers, "dinner": dinner, "cant": cant, "id": item["id"],
+                "title": item["title"], "done_ids": seeded_done(state, rng, {item["id"]: not holds[2]}),
+                **waiting_params(state, config, rng, contact, holds[1], [cant])}  # fmt: skip
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
+
+    def prepare(self, state, params):
+        for b in params["blockers"]:
+            new_event(state, **b)
+        set_waiting(state["messenger"], params["contact_id"], params["theirs"], params["incoming"], params["earlier"])
+        set_done(state, params["done_ids"])
+
+    def leaf_ops(self, params):
+        return [
+            [Op.of("calendar", "add", title=params["dinner"], date=params["date"])],
+            [Op.of("messenger", "send", contact=params["contact_id"], text=params["cant"])],
+            [Op.of("todo", "toggle", id=params["id"])],
+            [Op.of("todo", "delete", id=params["id"])],
+        ]
+
+    def effect(self, state, params, leaf):
+        items = state["todo"]["items"]
+        if leaf == 0:
+            new_event(state, title=params["dinner"], date=params["date"], time="19:00")
+        elif leaf == 1:
+            logic.add_message(state["messenger"], params["contact_id"], params["cant"])
+        elif leaf == 2:
+            next(i for i in items if i["id"] == params["id"])["done"] = True
+        else:
+            state["todo"]["items"] = [i for i in items if i["id"] != params["id"]]
+
+    def check(self, level, params, ui):
+        if level == 0:
+            return (yield from day_is_free(ui, params["date"]))
+        if level == 1:
+            return (yield from contact_waiting(ui, params["contact_id"]))
+        return not (yield from todo_is_done(ui, params["id"]))
+
+    def check_api(self, level, params, api):
+        if level == 0:
+            return (yield from day_free_api(api, params["date"]))
+        if level == 1:
+            return (yield from waiting_api(api, params["contact_id"]))
+        return not (yield from todo_done_api(api, params["id"]))
+
+    def leaf_call(self, leaf, params):
+        return [
+            ("calendar", "create_event", {"title": params["dinner"], "date": params["date"], "time": "19:00"}),
+            send_call(params["contact_id"], params["cant"]),
+            ("todo", "toggle_item", {"id": params["id"]}),
+            ("todo", "delete_item", {"id": params["id"]}),
+        ][leaf]
+
+    def act(self, leaf, params, ui):
+        if leaf == 0:
+            yield from _add_steps(ui, params["dinner"], params["date"], "19:00")
+        elif leaf == 1:
+            yield ui.fill("messenger-compose", params["cant"])
+            yield ui.click("messenger-send")
+        else:
+            yield ui.click(f"todo-{'toggle' if leaf == 2 else 'delete'}-{params['id']}")

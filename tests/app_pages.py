@@ -1,0 +1,19 @@
+"""What the app tests through a real browser share."""
+
+from __future__ import annotations
+
+import re
+
+
+def assert_clean(page) -> None:
+    """The page asked no other host for anything and logged no console error (see the ``page``
+    fixture)."""
+    assert not page.external_requests, page.external_requests
+    assert not page.console_errors, page.console_errors
+
+
+def click_to(page, testid: str, url: str) -> None:
+    """Click the element with ``testid`` and wait until the page's URL matches ``url``, a regular
+    expression searched in it."""
+    page.get_by_test_id(testid).click()
+    page.wait_for_url(re.compile(url))

@@ -1,0 +1,24 @@
+"""The processes below a process, read from /proc (Linux), for tests that check what is left running."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, at this moment."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out

@@ -1,0 +1,168 @@
+"""Hierarchical families with three levels of decision, conjunctive yes/no constraint families and
+decision accuracy by level (issue 25, point 1). Text backend only: the pages the oracle reads are
+what is under test, not the browser."""
+
+from __future__ import annotations
+
+import copy
+
+import pandas as pd
+import pytest
+
+from openapps_sim.analysis import metrics as m
+from openapps_sim.taskkit import all_families, evaluate, instantiate
+from openapps_sim.taskkit.progress import as_events
+from openapps_sim.web.world import World
+
+from .oracle_cases import seeds_per_branch
+
+FAMS = all_families()
+CHAINS = sorted(f for f, fam in FAMS.items() if fam.structure == "hierarchical" and getattr(fam, "levels", 1) >= 3)
+YES_NO = ["calendar.timed_without_location", "shop.cheap_in_colour", "todo.open_without_notes"]
+URL = "http://127.0.0.1:1/"
+# what the parameters know of the decision: the oracle must find it on the pages instead
+DECISION_KEYS = ("branch", "holds", "order", "done_ids", "notes", "events", "lines", "blockers")
+
+
+@pytest.fixture(scope="module")
+def world():
+    return World()
+
+
+def test_the_counts_the_issue_asks_for():
+    assert len(CHAINS) >= 6 and len({a for f in CHAINS for a in FAMS[f].apps}) >= 4
+    assert sum(1 for fam in FAMS.values() if fam.structure == "conjunctive") >= 8
+    assert all(FAMS[f].structure == "conjunctive" and FAMS[f].category == "constraint" for f in YES_NO)
+
+
+@pytest.mark.parametrize("family_id", CHAINS)
+def test_every_leaf_of_a_chain_occurs_and_its_depth_is_the_declared_levels(family_id):
+    seen = seeds_per_branch(family_id, "default", max_seed=40)  # the first seed of each leaf
+    assert set(seen) == {"yes", "no/yes", "no/no/yes", "no/no/no"}, seen
+    assert max(len(leaf.split("/")) for leaf in seen) == FAMS[family_id].levels == 3
+
+
+@pytest.mark.parametrize("family_id", CHAINS)
+def test_a_wrong_decision_at_any_level_scores_zero(world, family_id):
+    """Acting on another leaf fails, and its decisions are wrong from the level it left the path."""
+    fam = FAMS[family_id]
+    for seed in range(6):
+        world.reset("german", seed)
+        inst = instantiate(fam, world.state, world.config, seed, "german")
+        right = inst.branching.correct.split("/")
+        for other, ops in inst.branching.branches.items():
+            if other == inst.branching.correct:
+                continue
+            state = copy.deepcopy(inst.initial)
+            fam.apply(state, dict(inst.params, branch=other))
+            assert not evaluate(fam, inst, state, None, URL, as_events(ops)).success, (seed, other)
+            flags = inst.branching.decisions(as_events(ops))
+            path = other.split("/")
+            first_wrong = next(i for i in range(len(right)) if i >= len(path) or path[i] != right[i])
+            assert flags == [i < first_wrong for i in range(len(right))], (other, flags)
+
+
+@pytest.mark.parametrize("family_id", YES_NO)
+def test_each_other_candidate_misses_exactly_one_yes_no_constraint(world, family_id):
+    """Of the three candidates only the target meets both constraints; each other one meets one,
+    so an agent that checks a single constraint picks wrong; acting on it scores 0."""
+    fam = FAMS[family_id]
+    for pack in ("default", "sparse", "dense"):
+        for seed in range(4):
+            world.reset(pack, seed)
+            inst = instantiate(fam, world.state, world.config, seed, pack)
+            met = {cid: _constraints_met(family_id, inst, world.config, cid) for cid in inst.branching.branches}
+            assert met.pop(inst.branching.correct) == [True, True]
+            assert sorted(sum(v) for v in met.values()) == [1, 1] and len(met) == 2, met
+            for other in met:
+                state = copy.deepcopy(inst.initial)
+                fam.apply(state, dict(inst.params, branch=other))
+                assert not evaluate(fam, inst, state, None, URL, []).success
+
+
+def _constraints_met(family_id: str, inst, config: dict, cid: str) -> list[bool]:
+    """The two yes/no constraints of a candidate, read from the instance's start state."""
+    s, p = inst.initial, inst.params
+    if family_id == "todo.open_without_notes":
+        item = next(i for i in s["todo"]["items"] if i["id"] == cid)
+        return [not item["done"], not item.get("notes")]
+    if family_id == "calendar.timed_without_location":
+        ev = next(e for e in s["calendar"]["events"] if e["id"] == cid)
+        return [bool(ev["time"]), not ev["location"]]
+    from openapps_sim.apps.shop import model as cat
+
+    product = cat.catalogue(config["shop"])[cid]
+    return [product["price"] < p["budget"], p["colour"] in product["options"].get("colour", [])]
+
+
+def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
+    """The oracle with what its parameters know of the decision replaced by a wrong value."""
+    from agents.oracle import OracleAgent
+
+    obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
+    task_info = dict(info["task_info"])
+    params = dict(task_info["params"])
+    leaves = sorted(FAMS[fid].branch_ops(params))
+    params["branch"] = next(b for b in leaves if b != params["branch"])
+    for key in DECISION_KEYS[1:]:
+        params[key] = "poisoned" if key in params else None
+    task_info["params"] = {k: v for k, v in params.items() if v is not None}
+    for k in [k for k in task_info["params"] if k.endswith("_theirs")]:
+        task_info["params"][k] = not task_info["params"][k]
+    agent = OracleAgent()
+    agent.interface = env.unwrapped.interface  # as the runner sets it
+    agent.reset(obs["goal"], task_info)
+    reward = 0.0
+    for _ in range(task_info["max_steps"]):
+        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
+        if terminated or truncated:
+            break
+    return reward
+
+
+@pytest.fixture(scope="module")
+def text_envs():
+    from openapps_sim.envs.registration import make_env
+
+    made = {i: make_env("todo.add_item", backend="text", obs_mode="axtree", interface=i) for i in ("gui", "api")}
+    yield made
+    for env in made.values():
+        env.close()
+
+
+@pytest.mark.parametrize("interface,pack", [("gui", "german"), ("api", "mandarin")])
+@pytest.mark.parametrize("family_id", CHAINS + YES_NO)
+def test_the_oracle_decides_from_the_world_not_its_parameters(text_envs, family_id, interface, pack):
+    """Through the pages (``solve``) and through the apps' data (``solve_api``), on every leaf."""
+    seeds = sorted(seeds_per_branch(family_id, pack).values()) if family_id in CHAINS else [0, 1, 2]
+    for seed in seeds:
+        assert _run_poisoned(text_envs[interface], family_id, pack, seed) == 1.0, (family_id, seed)
+
+
+def test_decision_accuracy_by_level():
+    base = {"run_id": "r", "variation": "default", "error": None, "steps": 4, "success": True, "reward": 1.0}
+    rows = [
+        dict(base, agent="A", task="h", seed=0, decisions=[True, True, False]),
+        dict(base, agent="A", task="h", seed=1, decisions=[True, False, False]),
+        dict(base, agent="A", task="h", seed=2, decisions=[False]),
+        dict(base, agent="A", task="c", seed=0, decisions=[True]),
+        dict(base, agent="A", task="x", seed=0, decisions=None),
+    ]
+    s = m.decisions_by_level(pd.DataFrame(rows), ["agent"]).set_index("level")
+    assert list(s["n"]) == [4, 2, 2] and list(s["accuracy"]) == [0.75, 0.5, 0.0]
+    assert list(s["n_reached"]) == [4, 2, 1] and s.loc[3, "accuracy_reached"] == 0.0
+    from openapps_sim.analysis.report.progress import decision_level_table
+
+    headers, cells = decision_level_table(pd.DataFrame(rows))
+    assert headers[:3] == ["Agent", "Level", "Episodes"] and cells[2][:4] == ["A", "3", "2", "0.0%"]
+    assert decision_level_table(pd.DataFrame([dict(base, agent="A", task="x", seed=0, decisions=None)])) is None
+
+
+def test_openapps_tasks_shows_the_levels_of_hierarchical_families(capsys):
+    from openapps_sim.cli.main import main
+
+    assert main(["tasks"]) == 0
+    out = capsys.readouterr().out
+    assert "hierarchical/3" in out and "hierarchical/2" in out
+    row = next(line for line in out.splitlines() if line.startswith("multi.errand_chain "))
+    assert "hierarchical/3" in row and "todo,shop,calendar,messenger" in row
