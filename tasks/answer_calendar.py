@@ -8,6 +8,7 @@ from datetime import date
 
 from openapps_sim.apps.calendar.datefmt import read_date
 from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, unique_events
+from openapps_sim.tasks.picks import set_field
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
@@ -27,15 +28,24 @@ class EventTime(AnswerFamily):
     answer_kind = "time"
     description = "Answer at what time a named event starts."
 
+    # a seeded start state: half the seeds find the event moved to one of these times
+    MOVED_TO = [f"{h:02d}:{m:02d}" for h in range(8, 20) for m in (0, 30)]
+
     def sample(self, state, config, rng):
         ev = pick(rng, [e for e in unique_events(state) if e.get("time")], "event with a time")
+        time = ev["time"] if rng.random() < 0.5 else rng.choice([t for t in self.MOVED_TO if t != ev["time"]])
         return {
             "event_id": ev["id"],
             "title": ev["title"],
             "date": ev["date"],
-            "answer": ev["time"],
+            "time": time,
+            "answer": time,
             "lang": pack_lang(config),
         }
+
+    def prepare(self, state, params):
+        if params.get("time"):
+            set_field(state["calendar"]["events"], params["event_id"], "time", params["time"])
 
     def answer_pages(self, params):
         return _event_page(params)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from openapps_sim.apps.code_editor import model as P
 from openapps_sim.apps.code_editor.model import path_id
+from openapps_sim.tasks.code_editor import NEW_FILE_NAMES, NEW_FOLDER_NAMES, append_lines, appendable_lines
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import testid_attributes, testid_text_parts
 from openapps_sim.taskkit.progress import Milestone
 
@@ -32,9 +35,18 @@ class CountLines(AnswerFamily):
     description = "Answer how many lines a named file of the project has."
 
     def sample(self, state, config, rng):
+        """A seeded start state: up to two of the lines ``code_editor.edit_file`` appends (in the
+        world's language) were appended to the file before."""
         files = state["code_editor"]["files"]
         path = pick(rng, sorted(p for p, c in files.items() if line_count(c) > 0), "non-empty file")
-        return {"path": path, "answer": str(line_count(files[path])), "lang": pack_lang(config)}
+        options = appendable_lines(path, files[path], words(config, "code_editor.append_lines"))
+        appended = rng.sample(options, rng.randint(0, min(2, len(options))))
+        content = append_lines(files[path], appended)
+        return {"path": path, "appended": appended, "answer": str(line_count(content)), "lang": pack_lang(config)}
+
+    def prepare(self, state, params):
+        files = state["code_editor"]["files"]
+        files[params["path"]] = append_lines(files[params["path"]], params.get("appended", []))
 
     def milestones(self, params, initial=None, expected=None):
         return [_file_open(params["path"])]
@@ -64,12 +76,24 @@ class FolderSummary(AnswerFamily):
     )
 
     def sample(self, state, config, rng):
+        """A seeded start state: up to two new (empty) files and one new sub-folder were added to
+        the folder before."""
         ce = state["code_editor"]
         folder = pick(rng, sorted(ce["folders"]), "folder")
-        files = sum(1 for p in ce["files"] if p.rsplit("/", 1)[0] == folder and "/" in p)
-        folders = sum(1 for p in ce["folders"] if "/" in p and p.rsplit("/", 1)[0] == folder)
-        answer = f'{{"files": {files}, "folders": {folders}}}'
-        return {"folder": folder, "answer": answer, "lang": pack_lang(config)}
+        names = [n for n in NEW_FILE_NAMES if not P.exists(ce, P.join(folder, n))]
+        new_files = [P.join(folder, n) for n in rng.sample(names, min(len(names), rng.randint(0, 2)))]
+        names = [n for n in NEW_FOLDER_NAMES if not P.exists(ce, P.join(folder, n))]
+        new_folders = [P.join(folder, n) for n in rng.sample(names, min(len(names), rng.randint(0, 1)))]
+        params = {"folder": folder, "new_files": new_files, "new_folders": new_folders, "lang": pack_lang(config)}
+        self.prepare(state, params)
+        return dict(params, answer=self.answer(state, params))
+
+    def prepare(self, state, params):
+        ce = state["code_editor"]
+        for path in params.get("new_files", []):
+            P.create_file(ce, path, "")
+        for path in params.get("new_folders", []):
+            P.create_folder(ce, path)
 
     def milestones(self, params, initial=None, expected=None):
         return [Milestone("open code_editor", lambda state, p: p.startswith("/code_editor"))]

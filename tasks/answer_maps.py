@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from openapps_sim.tasks.picks import pick_noted, set_field
+from openapps_sim.tasks.picks import earlier_saves, save_earlier, set_field
 
 from openapps_sim.config.normalise import distance_km, norm_text
-from openapps_sim.taskkit import Infeasible, family
+from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang, parse_numbers
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import testid_attributes, testid_texts
@@ -54,6 +54,8 @@ class DistanceKm(AnswerFamily):
     )
 
     def sample(self, state, config, rng):
+        extra = earlier_saves(state, config, rng)  # a seeded start state: places saved before
+        save_earlier(state, extra)
         saved = _unique_saved(state)
         if len(saved) < 2:
             raise Infeasible("fewer than two saved places with unique names")
@@ -62,9 +64,12 @@ class DistanceKm(AnswerFamily):
         lang = pack_lang(config)
         strings = config["maps"].get("strings", {})
         return {"a_id": a["id"], "a": a["name"], "b_id": b["id"], "b": b["name"], "km": km,
-                "answer": format_number(km, lang, 1), "lang": lang,
+                "answer": format_number(km, lang, 1), "lang": lang, "extra_places": extra,
                 # the page's words for south and west: reading "12.5° S" is knowing the language
                 "negative": [strings.get("south", "S"), strings.get("west", "W")]}  # fmt: skip
+
+    def prepare(self, state, params):
+        save_earlier(state, params.get("extra_places"))
 
     def answer(self, state, params):
         """The distance between the two saved places as the world holds them now."""
@@ -102,10 +107,17 @@ class PlaceNote(AnswerFamily):
     description = "Answer with the note saved with a named saved place."
 
     def sample(self, state, config, rng):
-        s, note = pick_noted(rng, _unique_saved(state), "note", words(config, "maps.place_notes"), "saved place")
-        return {"saved_id": s["id"], "name": s["name"], "note": note, "answer": note, "lang": pack_lang(config)}
+        """A seeded start state: up to two more places were saved before, and the place asked
+        about holds its own note or one of the language's ``maps.place_notes``."""
+        extra = earlier_saves(state, config, rng)
+        save_earlier(state, extra)
+        s = pick(rng, _unique_saved(state), "saved place")
+        note = rng.choice([n for n in [s.get("note"), *words(config, "maps.place_notes")] if n])
+        return {"saved_id": s["id"], "name": s["name"], "note": note, "answer": note, "lang": pack_lang(config),
+                "extra_places": extra}  # fmt: skip
 
     def prepare(self, state, params):
+        save_earlier(state, params.get("extra_places"))
         set_field(state["maps"]["saved"], params["saved_id"], "note", params["note"])
 
     def milestones(self, params, initial=None, expected=None):

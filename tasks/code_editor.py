@@ -96,6 +96,23 @@ def _append_line(content: str, line: str) -> str:
     return content.rstrip("\n") + "\n" + line + "\n" if content.strip() else line + "\n"
 
 
+def appendable_lines(path: str, text: str, by_extension: dict) -> list[str]:
+    """The lines (``code_editor.append_lines`` of the file's extension, or its name's own) that
+    may be appended to a file with content ``text``: none that it holds already, none to an
+    empty or untidy file (ending in a blank line, CRLF)."""
+    if not text.strip() or text.endswith("\n\n") or text != P.clean_content(text):
+        return []
+    lines = APPEND_BY_NAME.get(P.name_of(path)) or by_extension.get(P.extension(path), [])
+    return [line for line in lines if line not in text]
+
+
+def append_lines(content: str, lines: list[str]) -> str:
+    """``content`` with ``lines`` appended, one after the other."""
+    for line in lines:
+        content = _append_line(content, line)
+    return content
+
+
 def _folders(state: dict) -> list[str]:
     return sorted(_ce(state)["folders"])
 
@@ -168,14 +185,7 @@ class EditFile(TaskFamily):
         return out
 
     def _append_options(self, files: dict, by_extension: dict) -> list[tuple[str, str]]:
-        out = []
-        for path in sorted(files):
-            text = files[path]
-            if not text.strip() or text.endswith("\n\n") or text != P.clean_content(text):
-                continue
-            lines = APPEND_BY_NAME.get(P.name_of(path)) or by_extension.get(P.extension(path), [])
-            out += [(path, line) for line in lines if line not in text]
-        return out
+        return [(path, line) for path in sorted(files) for line in appendable_lines(path, files[path], by_extension)]
 
     def sample(self, state, config, rng):
         files = _ce(state)["files"]

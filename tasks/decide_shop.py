@@ -59,9 +59,15 @@ class CheapestInCategory(BranchingFamily):
         pid = cheapest[cid]
         p = products[pid]
         options = choose_options(rng, p)
+        # a seeded start state: the cart holds zero to two other products already
+        lines = cart_lines(state, config, rng, 0, 2, exclude=(pid,))
         return {"category": cid, "category_name": cfg["categories"][cid]["name"], "product_id": pid,
                 "options": options, "options_text": cat.options_text(cfg, p, options), "branch": pid,
-                "others": sorted(x for x, q in products.items() if q["category"] == cid and x != pid)}  # fmt: skip
+                "others": sorted(x for x, q in products.items() if q["category"] == cid and x != pid),
+                "lines": lines}  # fmt: skip
+
+    def prepare(self, state, params):
+        fill_cart(state, params.get("lines") or [])
 
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), opts=options_clause(params, language))

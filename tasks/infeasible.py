@@ -26,7 +26,7 @@ from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import CalendarFamily, _free_titles, _today, go_to_day
 from openapps_sim.tasks.code_editor import P as ce_model
 from openapps_sim.tasks.code_editor import _ce, _files, _open_app
-from openapps_sim.tasks.picks import cart_lines, fill_cart, open_shop, unique_names
+from openapps_sim.tasks.picks import cart_lines, earlier_saves, fill_cart, open_shop, save_earlier
 from openapps_sim.tasks.todo import seeded_done, set_done
 
 from openapps_sim.config.normalise import norm_text
@@ -261,19 +261,10 @@ class SaveUnknownPlace(InfeasibleFamily):
 
     def sample(self, state, config, rng):
         name = pick(rng, unknown_places(state, config), "place the map does not know")
-        places = config["maps"]["places"]
-        unique = unique_names(places)
-        taken = _taken(s["name"] for s in state["maps"]["saved"])
-        free = [p for p in places if norm_text(p["name"]) in unique and norm_text(p["name"]) not in taken]
-        extra = rng.sample(free, min(len(free), rng.randint(0, 2)))
-        extra = [{"place_id": p["id"], "name": p["name"], "lat": p["lat"], "lon": p["lon"]} for p in extra]
-        return {"name": name, "extra_places": extra}
+        return {"name": name, "extra_places": earlier_saves(state, config, rng)}
 
     def prepare(self, state, params):
-        from openapps_sim.apps.maps import model
-
-        for p in params.get("extra_places") or []:
-            model.add_saved(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"])
+        save_earlier(state, params.get("extra_places"))
 
     searched_in = "maps"
 

@@ -8,7 +8,7 @@ two decimals), which gives a dropped pin a tolerance of 0.005° around the targe
 from __future__ import annotations
 
 from openapps_sim.apps.maps import model
-from openapps_sim.tasks.picks import open_place, unique_names, unsaved_places
+from openapps_sim.tasks.picks import earlier_saves, open_place, save_earlier, unique_names, unsaved_places
 
 from openapps_sim.config.normalise import distance_km, norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
@@ -48,17 +48,11 @@ class RemoveSavedPlace(TaskFamily):
         unique = unique_names(saved)
         entry = pick(rng, [s for s in saved if norm_text(s["name"]) in unique], "saved location")
         # A seeded start state: up to two more places from the gazetteer were saved before.
-        places = config["maps"]["places"]
-        taken_ids = {s.get("place") for s in saved}
-        taken_names = {norm_text(s["name"]) for s in saved}
-        free = [p for p in places if p["id"] not in taken_ids and norm_text(p["name"]) not in taken_names]
-        extra = rng.sample(free, min(len(free), rng.choice([0, 1, 2])))
-        extra = [{"place_id": p["id"], "name": p["name"], "lat": p["lat"], "lon": p["lon"]} for p in extra]
+        extra = earlier_saves(state, config, rng)
         return {"saved_id": entry["id"], "name": entry["name"], "extra_places": extra}
 
     def prepare(self, state, params):
-        for p in params.get("extra_places", []):
-            model.add_saved(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"])
+        save_earlier(state, params.get("extra_places"))
 
     def plan(self, params, initial):
         return [Op.of("maps", "remove_saved", id=params["saved_id"])]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from openapps_sim.apps.maps import model as maps_model
 from openapps_sim.apps.shop import model as cat
 
 from openapps_sim.config.normalise import norm_text
@@ -35,6 +36,19 @@ def unsaved_places(state: dict, config: dict) -> list[dict]:
         for p in places
         if p["id"] not in taken_ids and norm_text(p["name"]) in unique and norm_text(p["name"]) not in taken_names
     ]
+
+
+def earlier_saves(state: dict, config: dict, rng, most: int = 2) -> list[dict]:
+    """A seeded start state: up to ``most`` places of :func:`unsaved_places` that were saved
+    before the task (:func:`save_earlier` saves them)."""
+    free = unsaved_places(state, config)
+    chosen = rng.sample(free, min(len(free), rng.randint(0, most)))
+    return [{"place_id": p["id"], "name": p["name"], "lat": p["lat"], "lon": p["lon"]} for p in chosen]
+
+
+def save_earlier(state: dict, extra: list[dict] | None) -> list[dict]:
+    """Save the places :func:`earlier_saves` drew in ``state``; returns the new saved entries."""
+    return [maps_model.add_saved(state["maps"], p["name"], p["lat"], p["lon"], p["place_id"]) for p in extra or []]
 
 
 def open_place(ui, name: str, place_id: str):
@@ -74,10 +88,11 @@ def choose_options(rng, product: dict) -> dict:
     return {kind: rng.choice(codes) for kind, codes in product["options"].items()}
 
 
-def cart_lines(state: dict, config: dict, rng, lo: int, hi: int) -> list[dict]:
-    """``lo``..``hi`` cart lines of distinct, unambiguous products (to put in the cart first)."""
+def cart_lines(state: dict, config: dict, rng, lo: int, hi: int, exclude: tuple[str, ...] = ()) -> list[dict]:
+    """``lo``..``hi`` cart lines of distinct, unambiguous products (to put in the cart first),
+    none of the products ``exclude`` names."""
     cfg = config["shop"]
-    pool = unique_products(cfg)
+    pool = [pid for pid in unique_products(cfg) if pid not in exclude]
     n = rng.randint(lo, hi)
     if len(pool) < n:
         raise Infeasible(f"fewer than {n} products with unique names")

@@ -16,6 +16,7 @@ class NavigateToApp(TaskFamily):
     apps = ("start",)
     max_steps = 5
     description = "Open a given app from the start page; nothing may change, the browser must end on the app."
+    instance_cap = "one instance per app: the start page launches each app, nothing else differs"
 
     def sample(self, state, config, rng):
         apps = launchable(discover_apps(), config)

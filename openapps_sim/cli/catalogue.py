@@ -42,7 +42,7 @@ def cmd_variations(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    from openapps_sim.cli.instances import distinct_instances
+    from openapps_sim.cli.instances import DEFAULT_FLOOR, DEFAULT_SEEDS, below_floor, cap_notes, distinct_instances
     from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 
     fams = all_families()
@@ -86,6 +86,11 @@ def cmd_tasks(args: argparse.Namespace) -> int:
             f"instances/{args.seeds}: distinct instances (start state, expected state, answer; phrasing left out) "
             f"over seeds 0..{args.seeds - 1} under {args.variation!r}; floors in docs/tasks.md"
         )
+        low = below_floor(fams, counts) if args.seeds == DEFAULT_SEEDS else {}
+        if low:
+            print(f"below the floor of {DEFAULT_FLOOR}: " + ", ".join(f"{fid} {n}" for fid, (n, _) in low.items()))
+    print(f"\nfamilies whose world holds fewer than {DEFAULT_FLOOR} instances per {DEFAULT_SEEDS} seeds, and why:")
+    print("\n".join(cap_notes(fams)))
     return 0
 
 

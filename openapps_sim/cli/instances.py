@@ -3,8 +3,9 @@
 An instance is what the agent must achieve -- the start state, the expected state, and the
 expected answer or page (or, for an infeasible goal, what it names that is missing) -- of the
 family's apps; the goal's phrasing is not part of it. A
-family whose seeds mostly change the phrasing measures memorised phrasings, not agents; the
-floors each family is held to are in docs/tasks.md.
+family whose seeds mostly change the phrasing measures memorised phrasings, not agents: every
+family reaches :data:`DEFAULT_FLOOR`, unless it declares why its world cannot hold that many
+(``TaskFamily.instance_cap``); docs/tasks.md, "Instance diversity".
 """
 
 from __future__ import annotations
@@ -17,21 +18,13 @@ from openapps_sim.taskkit.reward import normalise_world
 DEFAULT_SEEDS = 100
 
 DEFAULT_FLOOR = 30
-"""Distinct instances over :data:`DEFAULT_SEEDS` seeds (default pack) every family must reach..."""
-
-FLOORS: dict[str, int] = {
-    "start.navigate_to_app": 6,  # one instance per app: the launcher has six
-    "calendar.event_time": 23,  # reads the base world as it is: one question per item it can ask about
-    "code_editor.count_lines": 15,  # reads the base world as it is: one question per item it can ask about
-    "code_editor.folder_summary": 7,  # reads the base world as it is: one question per item it can ask about
-    "maps.distance_km": 10,  # reads the base world as it is: one question per item it can ask about
-    "maps.place_note": 4,  # reads the base world as it is: one question per item it can ask about
-}
-"""...except these, whose app allows fewer (the reasons are in docs/tasks.md)."""
+"""Distinct instances over :data:`DEFAULT_SEEDS` seeds (default pack) every family must reach,
+but those that declare an ``instance_cap`` (the reason their world holds fewer)."""
 
 
-def floor_of(family_id: str) -> int:
-    return FLOORS.get(family_id, DEFAULT_FLOOR)
+def floor_of(fam: TaskFamily) -> int:
+    """The family's floor: :data:`DEFAULT_FLOOR`, or none for a family with an ``instance_cap``."""
+    return 0 if fam.instance_cap else DEFAULT_FLOOR
 
 
 def instance_key(fam: TaskFamily, state: dict, config: dict, seed: int, variation: str = "default") -> str:
@@ -58,16 +51,33 @@ def instance_key(fam: TaskFamily, state: dict, config: dict, seed: int, variatio
 
 
 def distinct_instances(
-    families: dict[str, TaskFamily], seeds: int = DEFAULT_SEEDS, variation: str = "default"
+    families: dict[str, TaskFamily],
+    seeds: int = DEFAULT_SEEDS,
+    variation: str = "default",
+    stop_at: int | None = None,
 ) -> dict[str, int]:
     """For each family, the number of distinct instances over seeds ``0 .. seeds-1`` under
-    ``variation`` (one world reset per seed, shared by every family)."""
+    ``variation`` (one world reset per seed, shared by every family). With ``stop_at``, a family
+    is no longer sampled once it has that many (enough to know it reaches a floor)."""
     from openapps_sim.web.world import World
 
     world = World()
     keys: dict[str, set[str]] = {fid: set() for fid in families}
     for seed in range(seeds):
+        todo = [fid for fid in families if stop_at is None or len(keys[fid]) < stop_at]
+        if not todo:
+            break
         world.reset(variation, seed)
-        for fid, fam in families.items():
-            keys[fid].add(instance_key(fam, world.state, world.config, seed, variation))
+        for fid in todo:
+            keys[fid].add(instance_key(families[fid], world.state, world.config, seed, variation))
     return {fid: len(k) for fid, k in keys.items()}
+
+
+def below_floor(families: dict[str, TaskFamily], counts: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """The families counted below their floor: ``{id: (distinct, floor)}``."""
+    return {fid: (n, floor_of(families[fid])) for fid, n in counts.items() if n < floor_of(families[fid])}
+
+
+def cap_notes(families: dict[str, TaskFamily]) -> list[str]:
+    """One line per family whose world cannot hold :data:`DEFAULT_FLOOR` instances, with why."""
+    return [f"  {fid}: {fam.instance_cap}" for fid, fam in families.items() if fam.instance_cap]

@@ -125,6 +125,9 @@ class TaskFamily:
     #: the goal cannot be done in the world (``infeasible_target`` names what is missing): success
     #: is ``report_infeasible`` with nothing changed (``tasks/infeasible_*.py``)
     infeasible: bool = False
+    #: why the world holds fewer distinct instances than the floor of docs/tasks.md ("one per
+    #: app: ..."); ``openapps tasks`` shows it. Empty: the family is held to the floor.
+    instance_cap: str = ""
 
     #: why the change cannot be stated as a plan of app operations ("" when it can): such a
     #: family writes ``apply`` (the expected change) and ``oracle_ops`` (W-LCS's gold) itself
