@@ -7,7 +7,6 @@ two decimals), which gives a dropped pin a tolerance of 0.005° around the targe
 
 from __future__ import annotations
 
-from openapps_sim.apps.maps import model
 from openapps_sim.tasks.picks import earlier_saves, open_place, save_earlier, unique_names, unsaved_places
 
 from openapps_sim.config.normalise import distance_km, norm_text
