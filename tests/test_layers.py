@@ -60,7 +60,7 @@ def layer_of(module: str) -> str | None:
     return parts[1]
 
 
-def _type_checking_lines(tree: ast.AST) -> set[int]:
+def type_checking_lines(tree: ast.AST) -> set[int]:
     lines: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
@@ -71,7 +71,7 @@ def _type_checking_lines(tree: ast.AST) -> set[int]:
 
 def imports_of(path: Path) -> list[tuple[int, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _type_checking_lines(tree)
+    skip = type_checking_lines(tree)
     rel = path.relative_to(ROOT).with_suffix("")
     package = ".".join(rel.parts[:-1] if rel.name != "__init__" else rel.parts[:-1])
     found = []

@@ -15,19 +15,16 @@ from __future__ import annotations
 
 import colorsys
 import random
-import re
+from pathlib import Path
 
 import yaml
 
 from openapps_sim.config import pool
 from openapps_sim.config.appearance import FONT_CHOICES
+from openapps_sim.config.discovery import discover_apps
+from openapps_sim.config.packs import GENERATED, Pack
 
-GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")
 DESCRIPTION_PACKS = list(pool.DESCRIPTION_PACKS)
-
-
-def is_generated(name: str) -> bool:
-    return bool(GENERATED.match(name))
 
 
 def _hex(h: float, lightness: float, s: float) -> str:
@@ -124,8 +121,6 @@ def sample_pack_dict(name: str) -> dict:
 def knobs() -> dict[str, dict[str, tuple]]:
     """Every structural knob the apps declare (schema fields marked ``vary``): app -> field ->
     the values a generated pack draws from."""
-    from openapps_sim.config.catalog import discover_apps
-
     out: dict[str, dict[str, tuple]] = {}
     for app_name, app in discover_apps().items():
         for key, field in app.full_schema().fields.items():
@@ -148,9 +143,7 @@ def draw_knobs(name: str) -> dict[str, dict]:
 
 def generated_pack(name: str):
     """The generated pack, its language and description parents named in ``extends``
-    (``packs.resolve_pack`` applies them, as for a pack file)."""
-    from openapps_sim.config.packs import Pack
-
+    (``catalog.resolve_pack`` applies them, as for a pack file)."""
     data = sample_pack_dict(name)
     source = f"{name} (generated)"
     sections = [(source, key, value) for key, value in data.items() if key not in ("description", "extends")]
@@ -170,8 +163,6 @@ def sample_names(n: int, seed: int) -> list[str]:
 def write_samples(n: int, seed: int, out_dir) -> list[str]:
     """Write ``n`` generated packs as YAML files: the sampled theme, and the shipped language
     and description packs they build on named under ``extends`` (a few hundred bytes each)."""
-    from pathlib import Path
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     names = sample_names(n, seed)

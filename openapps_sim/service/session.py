@@ -58,8 +58,7 @@ def shorten_explanation(text: str) -> str:
 def check_variation(variation: str, source: str = "reset") -> None:
     """An unknown pack name in ``variation`` as one sentence naming the packs (the server's own
     check would wrap it in the admin API's words)."""
-    from openapps_sim.config.packs import list_packs, split_expression
-    from openapps_sim.config.sampler import is_generated
+    from openapps_sim.config.packs import is_generated, list_packs, split_expression
     from openapps_sim.errors import unknown_name
 
     if not isinstance(variation, str):

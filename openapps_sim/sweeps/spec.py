@@ -142,7 +142,8 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     from importlib import resources
 
     from openapps_sim.agent import load_agent_class, registered_agents
-    from openapps_sim.config.packs import display_path, read_yaml, resolve_pack, split_expression
+    from openapps_sim.config.catalog import resolve_pack
+    from openapps_sim.config.packs import display_path, read_yaml, split_expression
     from openapps_sim.config.sampler import sample_names
     from openapps_sim.taskkit import ENGLISH_STYLES, all_families
 

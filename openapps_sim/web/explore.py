@@ -51,9 +51,8 @@ from fasthtml.common import (
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from openapps_sim.config.catalog import compose
-from openapps_sim.config.packs import PACK_KINDS, list_packs, pack_kind, resolve_pack, split_expression
-from openapps_sim.config.sampler import is_generated
+from openapps_sim.config.catalog import compose, resolve_pack
+from openapps_sim.config.packs import PACK_KINDS, is_generated, list_packs, pack_kind, split_expression
 from openapps_sim.errors import ConfigError
 
 EXPLORE_HOST = "explore.localhost"

@@ -28,7 +28,7 @@ _STRUCTURE_KEYS = {"layout", "nav_position"}
 @lru_cache(maxsize=256)
 def pack_kinds(part: str) -> tuple[str, ...]:
     """The kinds of one pack (a name or a file); ``("other",)`` when it cannot be read here."""
-    from openapps_sim.config.packs import resolve_pack
+    from openapps_sim.config.catalog import resolve_pack
 
     try:
         pack = resolve_pack(part)
