@@ -50,15 +50,15 @@ from openapps_sim.agents.lexical_goal import (
     stem,
 )
 from openapps_sim.agents.lexical_page import (
-    _form_of,
-    _launchers,
-    _mentions,
-    _option_elements,
-    _options,
-    _page_key,
-    _path,
-    _row_distance,
-    _url_path,
+    app_launchers,
+    form_of,
+    goal_mentions,
+    option_elements,
+    option_names,
+    page_key,
+    page_path,
+    row_distance,
+    url_path,
 )
 
 from .base import ConfigurableAgent, Option
@@ -104,12 +104,12 @@ class LexicalAgent(ConfigurableAgent):
 
     # -- helpers ------------------------------------------------------------------------------
     def _emit(self, obs: dict, action: str, why: str) -> str:
-        self.done_actions.add((_page_key(obs), action))
+        self.done_actions.add((page_key(obs), action))
         self.trace.append(f"{action}  # {why}")
         return action
 
     def _fresh(self, obs: dict, action: str) -> bool:
-        return (_page_key(obs), action) not in self.done_actions
+        return (page_key(obs), action) not in self.done_actions
 
     def _stop(self) -> str:
         self.finished = True
@@ -131,14 +131,14 @@ class LexicalAgent(ConfigurableAgent):
         if self.finished:
             return "noop()"
         elements = interactive_elements(obs)
-        launchers = _launchers(obs, elements) if _path(obs) == "/" else []
+        launchers = app_launchers(obs, elements) if page_path(obs) == "/" else []
         if launchers:
             return self._choose_app(obs, launchers)
         action = self._in_app(obs, elements)
         if action:
             return action
         # nothing left here: try the next app, if any scored
-        home = next((e for e in elements if e.role == "link" and _url_path(e) == "/"), None)
+        home = next((e for e in elements if e.role == "link" and url_path(e) == "/"), None)
         if home is not None and len(self.tried_apps) < self.options["max_apps"] and not self.submitted:
             action = f"click({home.bid!r})"
             if self._fresh(obs, action):
@@ -148,7 +148,7 @@ class LexicalAgent(ConfigurableAgent):
     def _choose_app(self, obs: dict, launchers: list[tuple[Element, str, str]]) -> str:
         scored = []
         for order, (el, title, desc) in enumerate(launchers):
-            app = _url_path(el)
+            app = url_path(el)
             if app in self.tried_apps:
                 continue
             t, d = content_stems(title), content_stems(desc)
@@ -198,7 +198,7 @@ class LexicalAgent(ConfigurableAgent):
 
         # 1. act on an item named in the goal (quoted, or a row's text the goal mentions). An
         #    item opened through its own link can still be acted on with a verb-named button.
-        items = present + [m for m in _mentions(all_nodes, self.masked) if m not in present]
+        items = present + [m for m in goal_mentions(all_nodes, self.masked) if m not in present]
         if self.verb in ITEM_VERBS or not new_values:
             for q in items:
                 if q in self.acted_items or (q in self.opened_items and new_values):
@@ -236,17 +236,17 @@ class LexicalAgent(ConfigurableAgent):
         for q in new_values + extras:
             select = self._select_offering(elements, q)
             if select is not None:
-                opt = next(o for o in _options(select) if fold(o) == fold(q))
+                opt = next(o for o in option_names(select) if fold(o) == fold(q))
                 action = f"select_option({select.bid!r}, {opt!r})"
                 if self._fresh(obs, action):
                     self.filled[q] = select.bid
-                    self.last_form_bid = _form_of(select)
+                    self.last_form_bid = form_of(select)
                     return self._emit(obs, action, f"choose {q!r}")
             field = self._best_field(obs, elements, q, strict=q in extras and q not in new_values)
             if field is not None:
                 action = f"fill({field.bid!r}, {q!r})"
                 self.filled[q] = field.bid
-                self.last_form_bid = _form_of(field)
+                self.last_form_bid = form_of(field)
                 return self._emit(obs, action, f"type {q!r} into {field.name!r}")
 
         # 2b. drop-down options and a quantity the goal names in its own words ("in Purple", "quantity 2")
@@ -263,7 +263,7 @@ class LexicalAgent(ConfigurableAgent):
         # 4. follow a link that shares words with the goal ("cart", "saved places"), once each
         best: tuple | None = None
         for order, el in enumerate(elements):
-            if el.role != "link" or el.name in self.followed or _url_path(el) == "/":
+            if el.role != "link" or el.name in self.followed or url_path(el) == "/":
                 continue
             if any(fold(q) in fold(el.name) for q in self.quotes):
                 continue
@@ -282,7 +282,7 @@ class LexicalAgent(ConfigurableAgent):
         for el in elements:
             if el.role not in ("combobox", "listbox"):
                 continue
-            for opt in _option_elements(el):
+            for opt in option_elements(el):
                 if opt.properties.get("selected") or not opt.name or len(opt.name) < 2:
                     continue
                 key = f"{el.name}={opt.name}"
@@ -290,14 +290,14 @@ class LexicalAgent(ConfigurableAgent):
                     continue
                 if re.search(r"(?<!\w)" + re.escape(fold(opt.name)) + r"(?!\w)", goal):
                     self.chosen.add(key)
-                    self.last_form_bid = _form_of(el)
+                    self.last_form_bid = form_of(el)
                     return self._emit(obs, f"select_option({el.bid!r}, {opt.name!r})", f"choose {opt.name!r}")
         if self.quantity is not None and "quantity" not in self.chosen:
             for f in elements:
                 label = fold(f.name)
                 if f.role in ("spinbutton", "textbox") and any(k in label for k in ("quantity", "qty", "amount")):
                     self.chosen.add("quantity")
-                    self.last_form_bid = _form_of(f)
+                    self.last_form_bid = form_of(f)
                     if f.value == self.quantity:
                         continue
                     return self._emit(obs, f"fill({f.bid!r}, {self.quantity!r})", "set the quantity")
@@ -315,7 +315,7 @@ class LexicalAgent(ConfigurableAgent):
             if not self._fresh(obs, f"click({el.bid!r})"):
                 continue
             own = fq in fold(el.name)
-            distance = None if own else _row_distance(el, fq)
+            distance = None if own else row_distance(el, fq)
             if not own and distance is None:
                 continue
             score = 3.0 if own else 2.0 - 0.4 * distance
@@ -344,12 +344,12 @@ class LexicalAgent(ConfigurableAgent):
 
     def _select_offering(self, elements: list[Element], q: str) -> Element | None:
         for el in elements:
-            if el.role in ("combobox", "listbox") and any(fold(o) == fold(q) for o in _options(el)):
+            if el.role in ("combobox", "listbox") and any(fold(o) == fold(q) for o in option_names(el)):
                 return el
         return None
 
     def _best_field(self, obs: dict, elements: list[Element], q: str, strict: bool = False) -> Element | None:
-        fields = [e for e in elements if e.role in TEXT_INPUT_ROLES and not _options(e)]
+        fields = [e for e in elements if e.role in TEXT_INPUT_ROLES and not option_names(e)]
         used = set(self.filled.values())
         best: tuple[float, int, Element] | None = None
         for order, f in enumerate(fields):
@@ -397,7 +397,7 @@ class LexicalAgent(ConfigurableAgent):
                 continue
             if not self._fresh(obs, f"click({el.bid!r})"):
                 continue
-            same_form = self.last_form_bid is not None and _form_of(el) == self.last_form_bid
+            same_form = self.last_form_bid is not None and form_of(el) == self.last_form_bid
             named = bool(verb_words) and name_matches(el.name, verb_words)
             if not (same_form or named):
                 continue

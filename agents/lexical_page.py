@@ -12,29 +12,29 @@ from openapps_sim.agents.lexical_goal import fold
 from .page import Element
 
 
-def _path(obs: dict) -> str:
+def page_path(obs: dict) -> str:
     return urlsplit(obs.get("url") or "").path or "/"
 
 
-def _page_key(obs: dict) -> str:
+def page_key(obs: dict) -> str:
     parts = urlsplit(obs.get("url") or "")
     return parts.path + ("?" + parts.query if parts.query else "")
 
 
-def _url_path(el: Element) -> str | None:
+def url_path(el: Element) -> str | None:
     url = el.properties.get("url")
     if not url:
         return None
     return urlsplit(str(url)).path
 
 
-def _launchers(obs: dict, elements: list[Element]) -> list[tuple[Element, str, str]]:
+def app_launchers(obs: dict, elements: list[Element]) -> list[tuple[Element, str, str]]:
     """Links to an app's front page (``/<app>/``) with their title and description."""
     out = []
     for el in elements:
         if el.role != "link":
             continue
-        path = _url_path(el)
+        path = url_path(el)
         if not path or not re.fullmatch(r"/[^/]+/", path):
             continue
         title = next((d.name for d in _descendants(el) if d.role == "heading"), "")
@@ -53,15 +53,15 @@ def _descendants(el: Element):
         stack.extend(node.children)
 
 
-def _options(el: Element) -> list[str]:
+def option_names(el: Element) -> list[str]:
     return [d.name for d in _descendants(el) if d.role == "option" and d.name]
 
 
-def _option_elements(el: Element) -> list[Element]:
+def option_elements(el: Element) -> list[Element]:
     return [d for d in _descendants(el) if d.role == "option"]
 
 
-def _form_of(el: Element) -> str | None:
+def form_of(el: Element) -> str | None:
     for a in el.ancestors():
         if a.role == "form":
             return a.node_id
@@ -71,7 +71,7 @@ def _form_of(el: Element) -> str | None:
 MENTION_ROWS = {"listitem", "row", "cell", "gridcell", "article", "treeitem"}
 
 
-def _mentions(nodes: list[Element], masked_goal: str) -> list[str]:
+def goal_mentions(nodes: list[Element], masked_goal: str) -> list[str]:
     """Texts of list rows and table cells that the goal mentions (e.g. a contact's name).
 
     Only names that read like names count: written the same way in the goal, at least four
@@ -114,7 +114,7 @@ STOP_CONTAINERS = {
 }
 
 
-def _row_distance(el: Element, fq: str, max_up: int = 4) -> int | None:
+def row_distance(el: Element, fq: str, max_up: int = 4) -> int | None:
     """How many levels up the nearest ancestor whose text contains ``fq`` is (a row)."""
     for depth, a in enumerate(el.ancestors(), start=1):
         if depth > max_up or a.role in STOP_CONTAINERS:

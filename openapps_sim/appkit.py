@@ -40,7 +40,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from openapps_sim.config.appearance import THEME
 from openapps_sim.config.schema import Partial, Record, Str, overlay
@@ -48,8 +48,6 @@ from openapps_sim.errors import ConfigError
 
 if TYPE_CHECKING:
     from starlette.responses import Response
-
-    from openapps_sim.web.world import World
 
 Handler = Callable[["AppContext", dict], Any]
 Renderer = Callable[["AppContext", str, tuple], str]
@@ -187,13 +185,27 @@ class AppRoutes:
         return deco
 
 
+class WorldView(Protocol):
+    """What the app contract needs of the world an app is served in: every app's configuration
+    and state, the seed, the apps themselves (the start page lists them) and the event log. The
+    web layer's world (:class:`openapps_sim.web.world.World`) is one; this contract names no web
+    type."""
+
+    apps: dict[str, AppSpec]
+    config: dict
+    state: dict[str, dict]
+    seed: int
+
+    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None: ...
+
+
 class AppContext:
     """What a handler sees of the world: its own app's config and state, nothing more.
 
     ``render`` wraps page content in the page shell; the server passes it in, so this contract
     imports nothing from the web layer."""
 
-    def __init__(self, world: World, app: AppSpec, request: Any, render: Renderer | None = None):
+    def __init__(self, world: WorldView, app: AppSpec, request: Any, render: Renderer | None = None):
         self.world = world
         self.app = app
         self.request = request

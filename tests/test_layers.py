@@ -132,6 +132,15 @@ def test_layers_keep_out_of_foreign_runtimes():
     assert not wrong, "\n".join(wrong)
 
 
+def test_the_app_contract_names_no_web_type():
+    """``appkit`` is below the web layer even for type checkers: no import of ``openapps_sim.web``
+    anywhere in it, ``if TYPE_CHECKING:`` blocks included (the world is the ``WorldView`` protocol)."""
+    tree = ast.parse((ENGINE / "appkit.py").read_text(encoding="utf-8"))
+    named = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    web = [line for line in named if "openapps_sim.web" in line]
+    assert named and not web, f"openapps_sim/appkit.py names the web layer: {web}"
+
+
 def test_the_engine_names_no_plugin():
     """Apps, task families and agents are found by discovery, never imported by name."""
     wrong = []

@@ -12,7 +12,7 @@ from openapps_sim.analysis.report import breaks, paper, sections
 from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.blocks import Bullets, P, Section
 from openapps_sim.analysis.report.completion import completion
-from openapps_sim.analysis.report.rows import HOW_TO_READ, _overview, _title
+from openapps_sim.analysis.report.rows import HOW_TO_READ, overview_facts, report_title
 
 
 @dataclass
@@ -51,7 +51,7 @@ def build(
         sub.append(f"commit {str(a.manifest['git_commit'])[:10]}")
     if a.manifest.get("spec_hash"):
         sub.append(f"spec {a.manifest['spec_hash']}")
-    r = Report(_title(a), " · ".join(sub), _overview(a), list(a.notes), how_to_read(a))
+    r = Report(report_title(a), " · ".join(sub), overview_facts(a), list(a.notes), how_to_read(a))
     if a.valid.empty:
         r.sections = [
             Section(
@@ -106,7 +106,7 @@ def build(
 
 def paper_only(a: Analysis) -> Report:
     """The paper's views alone (``openapps report DIR --paper`` writes them to ``paper.md``)."""
-    r = Report(_title(a) + " — the OpenApps paper's views", "", _overview(a), list(a.notes), how_to_read(a))
+    r = Report(report_title(a) + " — the OpenApps paper's views", "", overview_facts(a), list(a.notes), how_to_read(a))
     if not a.valid.empty:
         r.sections = [sections.deviation(a), sections.fluctuations(a, 15), *paper.paper_sections(a)]
     return r

@@ -10,11 +10,11 @@ from typing import Any
 import pandas as pd
 from fasthtml.svg import Circle, Line, Polyline, Rect, Svg, Text, Title
 
-from openapps_sim.analysis.report.fmt import _nan
+from openapps_sim.analysis.report.fmt import is_nan
 
 
 def _nice_ticks(vmax: float, count: int = 5) -> list[float]:
-    if vmax <= 0 or _nan(vmax):
+    if vmax <= 0 or is_nan(vmax):
         return [0.0, 1.0]
     raw = vmax / count
     mag = 10 ** math.floor(math.log10(raw))
@@ -68,9 +68,9 @@ def svg_grouped_bars(
     if label_w + 10 > group_w and n_cat * (label_w + 10) <= 900:
         group_w = label_w + 10  # widen the groups rather than tilt short labels
     rotate = label_w + 4 > group_w
-    vals = [v for _, _, vs in series for v in vs if not _nan(v)]
+    vals = [v for _, _, vs in series for v in vs if not is_nan(v)]
     if errors:
-        vals += [e[1] for es in errors for e in es if e and not _nan(e[1])]
+        vals += [e[1] for es in errors for e in es if e and not is_nan(e[1])]
     top = y_max if y_max is not None else (1.0 if percent else max(vals, default=1.0) or 1.0)
     ticks = [0, 0.25, 0.5, 0.75, 1.0] if percent and top == 1.0 else _nice_ticks(top)
     top = ticks[-1]
@@ -103,7 +103,7 @@ def svg_grouped_bars(
         for si, (name, colour, values) in enumerate(series):
             val = values[ci] if ci < len(values) else float("nan")
             bx = gx + si * bar_w
-            if _nan(val):
+            if is_nan(val):
                 parts.append(Text("–", x=_r(bx + bar_w / 2), y=_r(y(0) - 4), cls="na", text_anchor="middle"))
                 continue
             by = y(val)
@@ -111,7 +111,7 @@ def svg_grouped_bars(
             shown = f"{100 * val:.1f}%" if percent else f"{val:.3g}"
             title = f"{name} · {cat}: {shown}" + (f" (n={n})" if n is not None else "")
             err = errors[si][ci] if errors and si < len(errors) and ci < len(errors[si]) else None
-            if err and not _nan(err[0]):
+            if err and not is_nan(err[0]):
                 title += (
                     f", 95% CI {100 * err[0]:.1f}–{100 * err[1]:.1f}%"
                     if percent
@@ -120,14 +120,14 @@ def svg_grouped_bars(
             parts.append(
                 Rect(_r(bar_w - 2), _r(max(0.0, y(0) - by)), x=_r(bx + 1), y=_r(by), fill=colour)(Title(title))
             )
-            if err and not _nan(err[0]) and err[1] > err[0]:
+            if err and not is_nan(err[0]) and err[1] > err[0]:
                 cx = bx + bar_w / 2
                 y1, y2 = y(err[0]), y(err[1])
                 parts.append(Line(_r(cx), _r(y1), _r(cx), _r(y2), cls="whisker"))
                 for yy in (y1, y2):
                     parts.append(Line(_r(cx - 3), _r(yy), _r(cx + 3), _r(yy), cls="whisker"))
             if show_values:
-                ly = (min(by, y(err[1])) if err and not _nan(err[1]) else by) - 4
+                ly = (min(by, y(err[1])) if err and not is_nan(err[1]) else by) - 4
                 label = f"{100 * val:.0f}%" if percent else f"{val:.2f}"
                 parts.append(Text(label, x=_r(bx + bar_w / 2), y=_r(ly), cls="value", text_anchor="middle"))
         cx = gx + (n_ser * bar_w) / 2

@@ -13,7 +13,7 @@ from fasthtml.common import P as HP
 
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.metrics.breaks import loop_kinds
-from openapps_sim.analysis.report.fmt import _nan, fmt_num, fmt_seconds
+from openapps_sim.analysis.report.fmt import fmt_num, fmt_seconds, is_nan
 from openapps_sim.analysis.report.images import Budget, embed_image, url_path
 from openapps_sim.errors import short_action_error
 
@@ -64,7 +64,7 @@ def _tokens(tokens: Any) -> str:
     if not isinstance(tokens, dict) or not tokens:
         return ""
     total = m.token_total(tokens)
-    return f"{int(total):,} tokens" if total and not _nan(total) else ""
+    return f"{int(total):,} tokens" if total and not is_nan(total) else ""
 
 
 def _image(s: dict) -> Any:
@@ -183,7 +183,7 @@ def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: B
         meta.append("apps visited: " + " → ".join(str(x) for x in row["apps_visited"]))
     if row.get("task_apps") is not None and len(row.get("task_apps")):
         meta.append("task needs: " + ", ".join(str(x) for x in row["task_apps"]))
-    if row.get("duration_s") is not None and not _nan(row.get("duration_s")):
+    if row.get("duration_s") is not None and not is_nan(row.get("duration_s")):
         meta.append(fmt_seconds(row["duration_s"]))
     if row.get("episode_id"):
         meta.append(f"episode {row['episode_id']}")
