@@ -40,39 +40,11 @@ def next_trial(spec, out: Path | None):
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+    # the runner brings the browser stack (Playwright, BrowserGym): loaded only when a run starts
     from openapps_sim.sweeps.runner import Worker
-    from openapps_sim.taskkit import get_family
 
-    get_family(args.task)
-    parse_viewport(args.viewport, "--viewport")
-    agent = args.agent
-    if agent is None:
-        # The agent named by the config file (agent: openai), else the oracle.
-        from openapps_sim.agents import load_agent_config
-
-        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
-    if args.out and (Path(args.out) / "manifest.json").is_file():
-        raise ConfigError(
-            "--out",
-            args.out,
-            "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results",
-            "a folder of openapps run --out, or a new one",
-        )
+    spec = _episode_spec(args)
     out = output_folder(args.out) if args.out else None
-    spec = EpisodeSpec(
-        agent=agent,
-        agent_config=args.agent_config,
-        task=args.task,
-        variation=args.variation,
-        seed=args.seed,
-        max_steps=args.max_steps,
-        viewport=args.viewport,
-        language=args.language,
-        record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
-        backend=args.backend,
-        termination=args.termination,
-    )
     spec = next_trial(spec, out)
     if spec.trial:
         print(f"{out} already holds this episode: recorded as trial {spec.trial}")
@@ -92,6 +64,50 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         worker.close()
     rec, traj = result.record, result.trajectory
+    _print_episode(args, rec, traj)
+    if out:
+        _keep(out, rec, traj)
+        print(f"record appended to {out / 'results.jsonl'}, trajectory in {out / 'trajectories'}")
+    return 0 if rec["success"] else 1
+
+
+def _episode_spec(args: argparse.Namespace):
+    """The episode ``openapps run`` asks for, its task, viewport and output folder checked."""
+    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport  # with the runner, see cmd_run
+    from openapps_sim.taskkit import get_family
+
+    get_family(args.task)
+    parse_viewport(args.viewport, "--viewport")
+    agent = args.agent
+    if agent is None:
+        # The agent named by the config file (agent: openai), else the oracle.
+        from openapps_sim.agents import load_agent_config  # a plug-in folder, found at run time
+
+        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
+    if args.out and (Path(args.out) / "manifest.json").is_file():
+        raise ConfigError(
+            "--out",
+            args.out,
+            "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results",
+            "a folder of openapps run --out, or a new one",
+        )
+    return EpisodeSpec(
+        agent=agent,
+        agent_config=args.agent_config,
+        task=args.task,
+        variation=args.variation,
+        seed=args.seed,
+        max_steps=args.max_steps,
+        viewport=args.viewport,
+        language=args.language,
+        record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
+        backend=args.backend,
+        termination=args.termination,
+    )
+
+
+def _print_episode(args: argparse.Namespace, rec: dict, traj: dict) -> None:
+    """The goal, every step with its reward and error, and how the episode ended."""
     print(f"goal: {rec['goal']}")
     for i, step in enumerate(traj["steps"], 1):
         err = ""
@@ -120,10 +136,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"the agent raised (a failure of the agent, not an infrastructure error): {rec['agent_error']}")
     if not rec["success"]:
         print(traj["explanation"])
-    if out:
-        _keep(out, rec, traj)
-        print(f"record appended to {out / 'results.jsonl'}, trajectory in {out / 'trajectories'}")
-    return 0 if rec["success"] else 1
 
 
 def _keep(out: Path, record: dict, trajectory: dict) -> None:

@@ -48,15 +48,8 @@ def text_on(background: str, dark: str = "#000000", light: str = "#ffffff") -> s
     return light if on_dark > on_light else dark
 
 
-def sample_pack_dict(name: str) -> dict:
-    """The pack's content as a dict (what ``variations sample`` writes to a file)."""
-    m = GENERATED.match(name)
-    if not m:
-        raise ValueError(name)
-    rng = random.Random(name)
-    hue = rng.random()
-    dark = rng.random() < 0.35
-    sat = rng.uniform(0.35, 0.85)
+def colours(hue: float, dark: bool, sat: float) -> dict[str, str]:
+    """A harmonious palette from one hue, light or dark (``theme.colors`` of a generated pack)."""
     if dark:
         bg, surface, text, muted, border = (
             _hex(hue, 0.08, 0.2),
@@ -76,20 +69,32 @@ def sample_pack_dict(name: str) -> dict:
         )
         primary, on_primary = _hex(hue, 0.40, sat), "#ffffff"
     accent = _hex(hue + 0.45, 0.6, 0.8)
+    return {
+        "background": bg,
+        "surface": surface,
+        "text": text,
+        "muted": muted,
+        "border": border,
+        "primary": primary,
+        "on_primary": on_primary,
+        "accent": accent,
+        "on_accent": text_on(accent),
+        "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7),
+        "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
+    }
+
+
+def sample_pack_dict(name: str) -> dict:
+    """The pack's content as a dict (what ``variations sample`` writes to a file)."""
+    m = GENERATED.match(name)
+    if not m:
+        raise ValueError(name)
+    rng = random.Random(name)
+    hue = rng.random()
+    dark = rng.random() < 0.35
+    sat = rng.uniform(0.35, 0.85)
     theme = {
-        "colors": {
-            "background": bg,
-            "surface": surface,
-            "text": text,
-            "muted": muted,
-            "border": border,
-            "primary": primary,
-            "on_primary": on_primary,
-            "accent": accent,
-            "on_accent": text_on(accent),
-            "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7),
-            "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
-        },
+        "colors": colours(hue, dark, sat),
         "font": rng.choice(FONT_CHOICES),
         "heading_font": rng.choice(["same", "same"] + FONT_CHOICES),
         "font_size": rng.choice([12, 13, 14, 15, 16, 17, 18, 20, 22]),
