@@ -66,12 +66,21 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     if df.attrs.get(PREPARED_KEY) == min_repeats:
         return df
     out = df.copy()
-    n = len(out)
     for col in ("agent", "task"):
         if col not in out.columns:
             raise KeyError(f"results table has no {col!r} column")
     if "success" not in out.columns and "reward" not in out.columns:
         raise KeyError("results table has neither a 'success' nor a 'reward' column")
+    _coerce_outcomes(out)
+    _coerce_lists_and_errors(out)
+    _derive_behaviour(out, df, min_repeats)
+    out.attrs = {**df.attrs, PREPARED_KEY: min_repeats}  # a new dict: never flag the input
+    return out
+
+
+def _coerce_outcomes(out: pd.DataFrame) -> None:
+    """``variation``, ``agent_config``, ``temperature``, ``success``, ``reward`` and
+    ``partial_reward`` in their types, filled in where absent (in place)."""
     if "variation" not in out.columns:
         out["variation"] = "default"
     out["variation"] = [("default" if is_missing(v) else str(v)) for v in out["variation"]]
@@ -95,6 +104,11 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
         ]
     else:
         out["partial_reward"] = out["reward"]
+
+
+def _coerce_lists_and_errors(out: pd.DataFrame) -> None:
+    """The list and dict columns, and the infrastructure and agent errors (in place)."""
+    n = len(out)
     for col in ("actions", "apps_visited", "task_apps"):
         out[col] = [as_list(v) for v in out[col]] if col in out.columns else [[] for _ in range(n)]
     out["invalid"] = [as_dict(v) for v in out["invalid"]] if "invalid" in out.columns else [{} for _ in range(n)]
@@ -110,6 +124,11 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     out["is_agent_error"] = np.array(
         [is_error(v) and not err for v, err in zip(out["agent_error"], out["is_error"], strict=True)], dtype=bool
     )
+
+
+def _derive_behaviour(out: pd.DataFrame, df: pd.DataFrame, min_repeats: int) -> None:
+    """Steps, duration, loops, invalid actions by category, intent misunderstanding, tokens and
+    cost (in place); ``df`` is the table as given, to tell recorded columns from filled ones."""
     if "steps" in out.columns:
         out["steps"] = [len(a) if is_missing(s) else int(s) for s, a in zip(out["steps"], out["actions"], strict=True)]
     else:
@@ -146,8 +165,6 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
         if "tokens" in out.columns
         else 0.0
     )
-    out.attrs = {**df.attrs, PREPARED_KEY: min_repeats}  # a new dict: never flag the input
-    return out
 
 
 def invalid_categories(df: pd.DataFrame) -> list[str]:
