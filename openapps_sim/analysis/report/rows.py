@@ -33,6 +33,39 @@ HOW_TO_READ = [
 ]
 
 
+def _agent_fact(a: Any) -> str:
+    """One agent of the manifest: its label, its registry name when labelled, its config."""
+    if not isinstance(a, dict):
+        return str(a)
+    label = a.get("label") or a.get("name")
+    cfg = a.get("config")
+    cfg_text = json.dumps(cfg, sort_keys=True, default=str) if isinstance(cfg, (dict, list)) else cfg
+    return f"{label}" + (f" ({a.get('name')})" if a.get("label") else "") + (f": {cfg_text}" if cfg_text else "")
+
+
+_SHOWN_FACTS = {  # the manifest keys manifest_facts shows under their own label
+    "package",
+    "version",
+    "git_commit",
+    "spec",
+    "spec_source",
+    "spec_hash",
+    "seeds",
+    "agents",
+    "browser",
+    "browser_binary",
+    "viewports",
+    "viewport",
+    "axes",
+    "python",
+    "platform",
+    "workers",
+    "executor",
+    "created",
+    "episodes_planned",
+}
+
+
 def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     """Key facts of the manifest as (label, value) pairs, in a fixed order, then the rest."""
     facts: list[tuple[str, str]] = []
@@ -54,20 +87,7 @@ def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     add("Seeds", manifest.get("seeds"))
     agents = manifest.get("agents")
     if isinstance(agents, list):
-        parts = []
-        for a in agents:
-            if isinstance(a, dict):
-                label = a.get("label") or a.get("name")
-                cfg = a.get("config")
-                cfg_text = json.dumps(cfg, sort_keys=True, default=str) if isinstance(cfg, (dict, list)) else cfg
-                parts.append(
-                    f"{label}"
-                    + (f" ({a.get('name')})" if a.get("label") else "")
-                    + (f": {cfg_text}" if cfg_text else "")
-                )
-            else:
-                parts.append(str(a))
-        add("Agents", "; ".join(parts))
+        add("Agents", "; ".join(_agent_fact(a) for a in agents))
     browser = manifest.get("browser")
     if browser and manifest.get("browser_binary"):
         browser = f"{browser} ({manifest['browser_binary']})"
@@ -81,29 +101,8 @@ def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     planned = manifest.get("episodes_planned")
     recorded = len(df)
     add("Episodes", f"{recorded} recorded" + (f" of {planned} planned" if planned else ""))
-    shown = {
-        "package",
-        "version",
-        "git_commit",
-        "spec",
-        "spec_source",
-        "spec_hash",
-        "seeds",
-        "agents",
-        "browser",
-        "browser_binary",
-        "viewports",
-        "viewport",
-        "axes",
-        "python",
-        "platform",
-        "workers",
-        "executor",
-        "created",
-        "episodes_planned",
-    }
     for k in sorted(manifest):
-        if k not in shown and not isinstance(manifest[k], (dict, list)):
+        if k not in _SHOWN_FACTS and not isinstance(manifest[k], (dict, list)):
             add(k.replace("_", " ").capitalize(), manifest[k])
     return facts
 

@@ -118,6 +118,39 @@ def per_variation(a: Analysis) -> Section:
 
 def deviation(a: Analysis) -> Section:
     rows_ci = Rows(a.deviation_ci, "agent")
+    rows = []
+    for ag in a.agents:
+        r = rows_ci.get(ag)
+        rows.append(
+            [agent_cell(a, ag), str(r["tasks"]) if r else DASH]
+            + [_with_ci(r, s) for s in ("within_std", "across_std")]
+            + [_with_ci(r, "std_ratio", True)]
+            + [_with_ci(r, s) for s in ("within_mad", "across_mad")]
+            + [_with_ci(r, "mad_ratio", True)]
+        )
+    headers = [
+        "Agent",
+        "Tasks",
+        "Within std",
+        "Across std",
+        "Across/within (std)",
+        "Within MAD",
+        "Across MAD",
+        "Across/within (MAD)",
+    ]
+    return Section(
+        "deviation",
+        "Within versus across versions",
+        [
+            Figures(_deviation_charts(a, rows_ci)),
+            P("Brackets: 95% bootstrap intervals over tasks (tasks resampled, deviations and their ratio recomputed)."),
+            Table(headers, rows),
+        ],
+    )
+
+
+def _deviation_charts(a: Analysis, rows_ci: Rows) -> list:
+    """The paper's Figures 5 and 10: std and MAD of reward within a version and across versions."""
     h = a.headline.set_index("agent")
     stats = ("within_std", "across_std", "within_mad", "across_mad")
     vals = {s: [h.loc[ag, s] for ag in a.agents] for s in stats}
@@ -153,43 +186,15 @@ def deviation(a: Analysis) -> Section:
                 f"Figure {fig}). Whiskers: 95% bootstrap intervals over tasks.",
             )
         )
+    return charts
 
-    def with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
-        if r is None:
-            return DASH
-        f = fmt_ratio if ratio else fmt_std
-        lo, hi = r[f"{stat}_lo"], r[f"{stat}_hi"]
-        return f"{f(r[stat])} [{f(lo)}, {f(hi)}]" if not is_nan(lo) else f(r[stat])
 
-    rows = []
-    for ag in a.agents:
-        r = rows_ci.get(ag)
-        rows.append(
-            [agent_cell(a, ag), str(r["tasks"]) if r else DASH]
-            + [with_ci(r, s) for s in ("within_std", "across_std")]
-            + [with_ci(r, "std_ratio", True)]
-            + [with_ci(r, s) for s in ("within_mad", "across_mad")]
-            + [with_ci(r, "mad_ratio", True)]
-        )
-    headers = [
-        "Agent",
-        "Tasks",
-        "Within std",
-        "Across std",
-        "Across/within (std)",
-        "Within MAD",
-        "Across MAD",
-        "Across/within (MAD)",
-    ]
-    return Section(
-        "deviation",
-        "Within versus across versions",
-        [
-            Figures(charts),
-            P("Brackets: 95% bootstrap intervals over tasks (tasks resampled, deviations and their ratio recomputed)."),
-            Table(headers, rows),
-        ],
-    )
+def _with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
+    if r is None:
+        return DASH
+    f = fmt_ratio if ratio else fmt_std
+    lo, hi = r[f"{stat}_lo"], r[f"{stat}_hi"]
+    return f"{f(r[stat])} [{f(lo)}, {f(hi)}]" if not is_nan(lo) else f(r[stat])
 
 
 def fluctuations(a: Analysis, top: int) -> Section:
