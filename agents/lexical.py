@@ -35,10 +35,7 @@ from openapps_sim.agents.lexical_goal import (
     APP_WORDS,
     CONFIRM_WORDS,
     DATE_RE,
-    EMAIL_RE,
     ITEM_VERBS,
-    NUMBER_RE,
-    TIME_RE,
     VERBS,
     content_stems,
     detect_verb,
@@ -48,9 +45,11 @@ from openapps_sim.agents.lexical_goal import (
     fold,
     name_matches,
     stem,
+    verb_match,
 )
 from openapps_sim.agents.lexical_page import (
     app_launchers,
+    field_score,
     form_of,
     goal_mentions,
     option_elements,
@@ -190,29 +189,43 @@ class LexicalAgent(ConfigurableAgent):
             for q in quotes
             if q not in present and q not in self.filled and q not in self.acted_items and q not in item_quotes
         ]
-
         if self.pending_enter is not None:
             bid, self.pending_enter = self.pending_enter, None
             if any(e.bid == bid for e in elements):
                 return self._emit(obs, f"press({bid!r}, 'Enter')", "submit the search")
-
-        # 1. act on an item named in the goal (quoted, or a row's text the goal mentions). An
-        #    item opened through its own link can still be acted on with a verb-named button.
         items = present + [m for m in goal_mentions(all_nodes, self.masked) if m not in present]
-        if self.verb in ITEM_VERBS or not new_values:
-            for q in items:
-                if q in self.acted_items or (q in self.opened_items and new_values):
-                    continue
-                if q in self.opened_items:
-                    choice = self._named_choice(obs, elements)  # options before "Add to cart"
-                    if choice:
-                        return choice
-                target, matched = self._item_target(obs, elements, q, need_match=q in self.opened_items)
-                if target is not None:
-                    (self.acted_items if matched else self.opened_items).add(q)
-                    return self._emit(obs, f"click({target.bid!r})", f"{self.verb} on item {q!r}")
+        return (
+            self._act_on_item(obs, elements, items, new_values)
+            or self._search_item(obs, elements, item_quotes, present)
+            or self._fill_values(obs, elements, new_values)
+            # 2b. drop-down options and a quantity the goal names in its own words ("in Purple", "quantity 2")
+            or self._named_choice(obs, elements)
+            or self._press_verb_button(obs, elements)
+            or self._follow_goal_link(obs, elements)
+        )
 
-        # 1b. an item the goal names is not on this page: search for it
+    def _act_on_item(self, obs: dict, elements: list[Element], items: list[str], new_values: list[str]) -> str | None:
+        """1. Act on an item named in the goal (quoted, or a row's text the goal mentions). An
+        item opened through its own link can still be acted on with a verb-named button."""
+        if not (self.verb in ITEM_VERBS or not new_values):
+            return None
+        for q in items:
+            if q in self.acted_items or (q in self.opened_items and new_values):
+                continue
+            if q in self.opened_items:
+                choice = self._named_choice(obs, elements)  # options before "Add to cart"
+                if choice:
+                    return choice
+            target, matched = self._item_target(obs, elements, q, need_match=q in self.opened_items)
+            if target is not None:
+                (self.acted_items if matched else self.opened_items).add(q)
+                return self._emit(obs, f"click({target.bid!r})", f"{self.verb} on item {q!r}")
+        return None
+
+    def _search_item(
+        self, obs: dict, elements: list[Element], item_quotes: list[str], present: list[str]
+    ) -> str | None:
+        """1b. An item the goal names is not on this page: search for it."""
         for q in item_quotes:
             if q in present or q in self.acted_items or q in self.opened_items or q in self.searched:
                 continue
@@ -228,8 +241,10 @@ class LexicalAgent(ConfigurableAgent):
                 self.searched.add(q)
                 self.pending_enter = search.bid
                 return self._emit(obs, f"fill({search.bid!r}, {q!r})", f"search for {q!r}")
+        return None
 
-        # 2. put new values into fields or drop-downs (dates and times only into date and time fields)
+    def _fill_values(self, obs: dict, elements: list[Element], new_values: list[str]) -> str | None:
+        """2. Put new values into fields or drop-downs (dates and times only into date and time fields)."""
         extras = (
             [v for v in self.extra_values if v not in self.filled] if self.verb in ("add", "edit", "duplicate") else []
         )
@@ -248,19 +263,18 @@ class LexicalAgent(ConfigurableAgent):
                 self.filled[q] = field.bid
                 self.last_form_bid = form_of(field)
                 return self._emit(obs, action, f"type {q!r} into {field.name!r}")
+        return None
 
-        # 2b. drop-down options and a quantity the goal names in its own words ("in Purple", "quantity 2")
-        choice = self._named_choice(obs, elements)
-        if choice:
-            return choice
-
-        # 3. press the button that does the verb
+    def _press_verb_button(self, obs: dict, elements: list[Element]) -> str | None:
+        """3. Press the button that does the verb."""
         button = self._verb_button(obs, elements)
-        if button is not None:
-            self.submitted = True
-            return self._emit(obs, f"click({button.bid!r})", f"press {button.name!r} for {self.verb}")
+        if button is None:
+            return None
+        self.submitted = True
+        return self._emit(obs, f"click({button.bid!r})", f"press {button.name!r} for {self.verb}")
 
-        # 4. follow a link that shares words with the goal ("cart", "saved places"), once each
+    def _follow_goal_link(self, obs: dict, elements: list[Element]) -> str | None:
+        """4. Follow a link that shares words with the goal ("cart", "saved places"), once each."""
         best: tuple | None = None
         for order, el in enumerate(elements):
             if el.role != "link" or el.name in self.followed or url_path(el) == "/":
@@ -270,11 +284,11 @@ class LexicalAgent(ConfigurableAgent):
             shared = len(content_stems(el.name) & self.goal_stems)
             if shared and (best is None or shared > best[0]):
                 best = (shared, -order, el)
-        if best is not None and len(self.followed) < 3:
-            el = best[2]
-            self.followed.add(el.name)
-            return self._emit(obs, f"click({el.bid!r})", f"follow {el.name!r}, which shares words with the goal")
-        return None
+        if best is None or len(self.followed) >= 3:
+            return None
+        el = best[2]
+        self.followed.add(el.name)
+        return self._emit(obs, f"click({el.bid!r})", f"follow {el.name!r}, which shares words with the goal")
 
     def _named_choice(self, obs: dict, elements: list[Element]) -> str | None:
         """Pick a drop-down option or set a quantity that the goal names, once each."""
@@ -320,14 +334,7 @@ class LexicalAgent(ConfigurableAgent):
                 continue
             score = 3.0 if own else 2.0 - 0.4 * distance
             label = fold(el.name).replace(fq, " ")  # the verb must not come from the item's own words
-            is_undo = name_matches(label, VERBS["undone"][1])
-            is_do = name_matches(label, VERBS["done"][1]) and not is_undo
-            if self.verb == "done":
-                match, opposite = is_do, is_undo
-            elif self.verb == "undone":
-                match, opposite = is_undo, is_do
-            else:
-                match, opposite = bool(verb_words) and name_matches(label, verb_words), False
+            match, opposite = verb_match(label, self.verb, verb_words)
             if match:
                 score += 5
             elif opposite:
@@ -355,33 +362,9 @@ class LexicalAgent(ConfigurableAgent):
         for order, f in enumerate(fields):
             if f.bid in used:
                 continue
-            label = fold(f.name)
-            stems = content_stems(f.name)
-            score = 0.0
-            if any(fold(item) == fold(f.value) for item in self.acted_items | self.opened_items):
-                score += 4  # the field holding the item being edited
-            score += 1.5 * len(stems & self.goal_stems)
-            is_search = "search" in label or f.role == "searchbox"
-            if is_search and self.verb != "search":
-                continue  # typing a message into a search box helps nobody
-            if DATE_RE.match(q):
-                fits = f.role in ("Date", "DateTime") or "date" in label or "day" in label
-                if strict and not fits:
-                    continue
-                score += 3 if fits else -1
-            elif TIME_RE.match(q):
-                fits = f.role == "InputTime" or "time" in label or "hour" in label
-                if strict and not fits:
-                    continue
-                score += 3 if fits else -1
-            elif EMAIL_RE.match(q):
-                score += 3 if "mail" in label or "to" in label.split() else 0
-            elif NUMBER_RE.match(q):
-                score += 2 if f.role == "spinbutton" or "qty" in label or "quantit" in label else 0
-            elif any(k in label for k in ("date", "time")) or f.role in ("Date", "InputTime", "DateTime"):
-                score -= 2
-            if f.value and not score:
-                score -= 0.5  # already holds something unrelated
+            score = field_score(f, q, self.verb, self.goal_stems, self.acted_items | self.opened_items, strict)
+            if score is None:
+                continue
             if best is None or score > best[0]:
                 best = (score, -order, f)
         return best[2] if best else None

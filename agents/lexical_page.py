@@ -7,7 +7,7 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
-from openapps_sim.agents.lexical_goal import fold
+from openapps_sim.agents.lexical_goal import DATE_RE, EMAIL_RE, NUMBER_RE, TIME_RE, content_stems, fold
 
 from .page import Element
 
@@ -125,3 +125,36 @@ def row_distance(el: Element, fq: str, max_up: int = 4) -> int | None:
         if fq in text:
             return depth
     return None
+
+
+def field_score(f: Element, q: str, verb: str, goal_stems: set[str], held: set[str], strict: bool) -> float | None:
+    """How well the text field ``f`` fits the value ``q`` (a date or time only into a date or time
+    field when ``strict``); None when it must not take it. ``held``: the items being edited."""
+    label = fold(f.name)
+    stems = content_stems(f.name)
+    score = 0.0
+    if any(fold(item) == fold(f.value) for item in held):
+        score += 4  # the field holding the item being edited
+    score += 1.5 * len(stems & goal_stems)
+    is_search = "search" in label or f.role == "searchbox"
+    if is_search and verb != "search":
+        return None  # typing a message into a search box helps nobody
+    if DATE_RE.match(q):
+        fits = f.role in ("Date", "DateTime") or "date" in label or "day" in label
+        if strict and not fits:
+            return None
+        score += 3 if fits else -1
+    elif TIME_RE.match(q):
+        fits = f.role == "InputTime" or "time" in label or "hour" in label
+        if strict and not fits:
+            return None
+        score += 3 if fits else -1
+    elif EMAIL_RE.match(q):
+        score += 3 if "mail" in label or "to" in label.split() else 0
+    elif NUMBER_RE.match(q):
+        score += 2 if f.role == "spinbutton" or "qty" in label or "quantit" in label else 0
+    elif any(k in label for k in ("date", "time")) or f.role in ("Date", "InputTime", "DateTime"):
+        score -= 2
+    if f.value and not score:
+        score -= 0.5  # already holds something unrelated
+    return score

@@ -245,12 +245,13 @@ class AppContext:
         return self.app.url_prefix + path
 
     def redirect(self, path: str = "/") -> Response:
+        # the contract loads no web framework until a page is answered (tasks import the apps)
         from starlette.responses import RedirectResponse
 
         return RedirectResponse(self.url(path), status_code=303)
 
     def page(self, *children: Any, title: str | None = None, status: int = 200) -> Response:
-        from starlette.responses import HTMLResponse
+        from starlette.responses import HTMLResponse  # as in redirect()
 
         if self._render is None:
             raise RuntimeError("this context has no page renderer: it was not made by the web server")

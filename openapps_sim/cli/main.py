@@ -1,8 +1,13 @@
-"""The ``openapps`` command."""
+"""The ``openapps`` command.
+
+Commands import what only they need (the web server, the sweep runner, pandas for reports)
+inside their functions, so that ``openapps --help`` and the other commands start without it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import json
 import os
@@ -56,8 +61,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     spec = load_spec(args.spec)
     if args.backend:  # the one backend to run, instead of the spec's backends
-        import dataclasses
-
         spec = dataclasses.replace(spec, backends=[args.backend])
     out = Path(args.out or f"runs/{spec.name}")
     print(

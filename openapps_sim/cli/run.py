@@ -1,13 +1,19 @@
-"""``openapps run``: one episode, printed, and with ``--out`` added to a results folder."""
+"""``openapps run``: one episode, printed, and with ``--out`` added to a results folder.
+
+Commands import what only they need (the runner with the browser stack, the results store)
+inside their functions, so that ``openapps --help`` and the other commands start without it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from openapps_sim.errors import EXIT_INFRASTRUCTURE, ConfigError, short_action_error
+from openapps_sim.taskkit import get_family
 
 
 def output_folder(path: str | Path, flag: str = "--out") -> Path:
@@ -27,7 +33,6 @@ def output_folder(path: str | Path, flag: str = "--out") -> Path:
 def next_trial(spec, out: Path | None):
     """``spec`` as the next trial of its instance when ``out`` already holds a record of it, so
     that runs into one folder add up instead of replacing each other."""
-    from dataclasses import replace
 
     from openapps_sim.sweeps.store import read_folder
 
@@ -74,7 +79,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _episode_spec(args: argparse.Namespace):
     """The episode ``openapps run`` asks for, its task, viewport and output folder checked."""
     from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport  # with the runner, see cmd_run
-    from openapps_sim.taskkit import get_family
 
     get_family(args.task)
     parse_viewport(args.viewport, "--viewport")

@@ -32,6 +32,7 @@ from openapps_sim.config.fields import (  # noqa: F401 - the scalar fields, impo
     copy_default,
     join_path,
 )
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
 
 ID_KEYS = ("id", "path")  # the fields that identify a list item, in order of preference
@@ -74,8 +75,6 @@ class ListOf(Field):
         return out
 
     def _check_unique(self, items: list, source: str, path: str) -> None:
-        from openapps_sim.config.normalise import norm_text
-
         seen: dict[str, int] = {}
         for i, item in enumerate(items):
             key = norm_text(item.get(self.unique, "")) if isinstance(item, dict) else norm_text(item)

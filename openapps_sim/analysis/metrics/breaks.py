@@ -15,6 +15,7 @@ from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS, find_lo
 from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.metrics.table import PREPARED_KEY, sort_key, valid_episodes
 from openapps_sim.analysis.metrics.values import as_dict, as_list, is_missing
+from openapps_sim.config.catalog import resolve_pack
 
 KINDS = ("appearance", "content", "interruption", "structure")
 """Kinds of variation, read from what a pack changes: ``interruptions`` -> interruption, the
@@ -27,8 +28,6 @@ _STRUCTURE_KEYS = {"layout", "nav_position"}
 @lru_cache(maxsize=256)
 def pack_kinds(part: str) -> tuple[str, ...]:
     """The kinds of one pack (a name or a file); ``("other",)`` when it cannot be read here."""
-    from openapps_sim.config.catalog import resolve_pack
-
     try:
         pack = resolve_pack(part)
     except Exception:  # noqa: BLE001 - a pack from another machine: still reported, as "other"

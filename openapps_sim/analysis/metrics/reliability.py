@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.metrics.axes import axis_label
+from openapps_sim.analysis.metrics.breaks import loop_kind_rates
 from openapps_sim.analysis.metrics.rates import (
     effort,
     error_summary,
@@ -302,8 +303,6 @@ def reliability_summary(
 
 
 def _stuck_rates(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    from openapps_sim.analysis.metrics.breaks import loop_kind_rates
-
     kinds = loop_kind_rates(df, by)
     if kinds.empty:
         return pd.DataFrame(columns=[*by, "stuck_per_episode"])

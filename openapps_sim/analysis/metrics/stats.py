@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Iterable, Sequence
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -48,8 +49,6 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     """Wilson score interval for a binomial proportion (does not collapse at 0 or n successes)."""
     if n <= 0:
         return (float("nan"), float("nan"))
-    from statistics import NormalDist
-
     z = NormalDist().inv_cdf(0.5 + level / 2.0)
     p = successes / n
     denom = 1 + z * z / n
