@@ -173,7 +173,7 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 async def _serve_http(mcp: FastMCP, sock: socket.socket) -> None:
-    import uvicorn
+    import uvicorn  # only an HTTP server needs it (stdio does not)
 
     logging.getLogger("mcp.server.streamable_http").addFilter(_ClientGone())
     config = uvicorn.Config(mcp.streamable_http_app(), log_level="warning", access_log=False)

@@ -17,10 +17,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck
+from openapps_sim.config.packs import is_generated, list_packs, split_expression
+from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck, classify_execution_error
 from openapps_sim.envs.apptools import check_action, check_interface, parse_tool_call, refusal
 from openapps_sim.envs.observe import axtree_text
-from openapps_sim.errors import ConfigError
+from openapps_sim.envs.registration import BACKENDS, make_env
+from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.taskkit import TERMINATIONS, get_family
 
 T = TypeVar("T")
 _GOTO_PATH = re.compile(r"goto\((['\"])(/[^'\"]*)\1\)")
@@ -58,9 +61,6 @@ def shorten_explanation(text: str) -> str:
 def check_variation(variation: str, source: str = "reset") -> None:
     """An unknown pack name in ``variation`` as one sentence naming the packs (the server's own
     check would wrap it in the admin API's words)."""
-    from openapps_sim.config.packs import is_generated, list_packs, split_expression
-    from openapps_sim.errors import unknown_name
-
     if not isinstance(variation, str):
         raise ConfigError(source, "variation", f"expected a pack expression, got {variation!r}", "dark_theme+german")
     packs = list_packs()
@@ -111,9 +111,6 @@ class EnvSession:
         backend: str = "chromium",
         termination: str = "auto",
     ) -> dict:
-        from openapps_sim.envs.registration import BACKENDS, make_env
-        from openapps_sim.taskkit import TERMINATIONS, get_family
-
         get_family(task, "reset")
         check_variation(variation)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
@@ -168,8 +165,6 @@ class EnvSession:
         """One step: the action checked as the sweep's runner checks it (an invalid one is a
         step that runs nothing, its category and reason in ``last_action_error``), then run.
         The episode ends when the task ends it or the step budget is spent (``truncated``)."""
-        from openapps_sim.envs.actions import classify_execution_error
-
         self._require()
         if self.done:
             why = "its step budget is spent" if self.steps >= self.max_steps else "the task ended it"
@@ -235,7 +230,7 @@ class EnvSession:
             raise ConfigError(
                 "observe", "mode", "the text backend renders no pixels (reset with backend='chromium')", "text"
             )
-        from PIL import Image
+        from PIL import Image  # Pillow is loaded only when a screenshot is asked for
 
         page = self.env.unwrapped.page
         shot = self.obs.get("screenshot")

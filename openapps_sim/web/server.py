@@ -211,7 +211,7 @@ def serve(
     explore: bool = False,
 ) -> None:
     """Run the server in this process until interrupted."""
-    import uvicorn
+    import uvicorn  # only a served process needs it, not an app built in-process (tests, tools)
 
     t0 = time.perf_counter()
     world = World()
