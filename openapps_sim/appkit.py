@@ -8,10 +8,11 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
 * ``content`` — the path of its base content YAML (the ``default`` look and data);
 * ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, built from its
   configuration and the world seed;
-* ``routes`` — the module that registers the page handlers: its ``routes(r)`` function is
-  called with an :class:`AppRoutes` when the server builds its routes (a dotted module path,
-  ``"module:function"``, or the function itself). Being a path, importing the app's package
-  (for its schema, initial state and normalisation) never imports its web code;
+* ``routes`` — the module of the page handlers: its ``routes`` is an :class:`AppRoutes` on
+  which the handlers, named module-level functions, are registered (``@routes.get("/")``), or
+  a function ``routes(r)`` that registers them on the server's :class:`AppRoutes` (a dotted
+  module path, ``"module:attribute"``, or the object itself). Being a path, importing the app's
+  package (for its schema, initial state and normalisation) never imports its web code;
 * ``home`` — the app served at ``/`` (the start page) instead of ``/<name>/``;
 * ``icon_svg`` — the app's launcher icon, an SVG path string (``d`` of a 24×24 ``<path>``);
 * ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md);
@@ -90,7 +91,7 @@ class AppSpec:
     schema: Record
     content: Path
     initial_state: Callable[[dict, random.Random], dict]
-    routes: str | Callable[[AppRoutes], None]
+    routes: str | AppRoutes | Callable[[AppRoutes], None]
     normalise: Callable[[dict], dict] = lambda state: state
     order: int = 50
     icon_svg: str = ""
@@ -112,7 +113,10 @@ class AppSpec:
         if isinstance(routes, str):
             module, _, attr = routes.partition(":")
             routes = getattr(importlib.import_module(module), attr or "routes")
-        routes(r)
+        if isinstance(routes, AppRoutes):
+            r.routes.extend(routes.routes)
+        else:
+            routes(r)
 
     @classmethod
     def from_package(cls, package: str, **fields: Any) -> AppSpec:

@@ -15,7 +15,10 @@ from openapps_sim.apps.calendar.views import (
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
 
+
+@routes.get("/")
 def index(ctx: AppContext, params: dict):
     today = today_of(ctx)
     selected = parse_date(params.get("day")) if params.get("day") != "today" else today
@@ -27,6 +30,7 @@ def index(ctx: AppContext, params: dict):
     return month_page(ctx, y, m, today, selected, query)
 
 
+@routes.get("/new")
 def new_form(ctx: AppContext, params: dict):
     source = model.find_event(ctx.state, str(params.get("copy", ""))) if params.get("copy") else None
     if source:
@@ -40,6 +44,7 @@ def new_form(ctx: AppContext, params: dict):
     return form_page(ctx, heading, values, ctx.url("/new"), back, None)
 
 
+@routes.post("/new")
 def create(ctx: AppContext, params: dict):
     values, error = read_form(ctx, params)
     if error:
@@ -49,6 +54,7 @@ def create(ctx: AppContext, params: dict):
     return ctx.redirect(day_href(parse_date(ev["date"])))
 
 
+@routes.get("/event/{eid}")
 def detail(ctx: AppContext, params: dict):
     ev = model.find_event(ctx.state, params["eid"])
     if not ev:
@@ -56,6 +62,7 @@ def detail(ctx: AppContext, params: dict):
     return detail_page(ctx, ev)
 
 
+@routes.get("/event/{eid}/edit")
 def edit_form(ctx: AppContext, params: dict):
     ev = model.find_event(ctx.state, params["eid"])
     if not ev:
@@ -64,6 +71,7 @@ def edit_form(ctx: AppContext, params: dict):
     return form_page(ctx, ctx.t("edit_heading"), form_values(ev), ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", None)
 
 
+@routes.post("/event/{eid}/edit")
 def edit(ctx: AppContext, params: dict):
     ev = model.find_event(ctx.state, params["eid"])
     if not ev:
@@ -76,19 +84,9 @@ def edit(ctx: AppContext, params: dict):
     return ctx.redirect(f"/event/{eid}")
 
 
+@routes.post("/event/{eid}/delete")
 def delete(ctx: AppContext, params: dict):
     if not model.find_event(ctx.state, params["eid"]):
         return ctx.redirect("/")
     ev = operations.delete_event(ctx, params["eid"])
     return ctx.redirect(day_href(parse_date(ev["date"])))
-
-
-def routes(r: AppRoutes) -> None:
-    """Register the handlers below on ``r``."""
-    r.get("/")(index)
-    r.get("/new")(new_form)
-    r.post("/new")(create)
-    r.get("/event/{eid}")(detail)
-    r.get("/event/{eid}/edit")(edit_form)
-    r.post("/event/{eid}/edit")(edit)
-    r.post("/event/{eid}/delete")(delete)

@@ -22,7 +22,10 @@ from openapps_sim.web.tags import (
     Span,
 )
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
 
+
+@routes.get("/")
 def index(ctx: AppContext, params: dict):
     file = params.get("file")
     if file is not None:
@@ -36,6 +39,7 @@ def index(ctx: AppContext, params: dict):
     return folder_view(ctx, params, folder)
 
 
+@routes.post("/save")
 def save(ctx: AppContext, params: dict):
     path = str(params.get("path", ""))
     if path not in ctx.state["files"]:
@@ -45,6 +49,7 @@ def save(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode({"file": path, "msg": "saved"}))
 
 
+@routes.get("/new")
 def new(ctx: AppContext, params: dict):
     kind = "folder" if params.get("kind") == "folder" else "file"
     parent = parent_param(params)
@@ -53,17 +58,23 @@ def new(ctx: AppContext, params: dict):
     return new_form(ctx, params, kind, parent)
 
 
+def _place_error(ctx: AppContext, name: str, parent: str) -> str | None:
+    """What is wrong with putting an entry called ``name`` into ``parent``, if anything."""
+    problem = model.name_problem(name)
+    if problem:
+        return ctx.t(problem)
+    if not model.is_folder(ctx.state, parent):
+        return ctx.t("error_parent")
+    return None
+
+
+@routes.post("/create")
 def create(ctx: AppContext, params: dict):
     kind = "folder" if params.get("kind") == "folder" else "file"
     name = str(params.get("name", "")).strip()
     parent = parent_param(params)
-    problem = model.name_problem(name)
-    error = None
-    if problem:
-        error = ctx.t(problem)
-    elif not model.is_folder(ctx.state, parent):
-        error = ctx.t("error_parent")
-    elif model.exists(ctx.state, model.join(parent, name)):
+    error = _place_error(ctx, name, parent)
+    if error is None and model.exists(ctx.state, model.join(parent, name)):
         error = ctx.t("error_exists", name=name)
     if error:
         return new_form(ctx, params, kind, parent if model.is_folder(ctx.state, parent) else "", name, error)
@@ -75,6 +86,7 @@ def create(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode({"folder": path, "msg": "created_folder"}))
 
 
+@routes.get("/rename")
 def rename_page(ctx: AppContext, params: dict):
     path = str(params.get("path", ""))
     if not path or not model.exists(ctx.state, path):
@@ -82,6 +94,7 @@ def rename_page(ctx: AppContext, params: dict):
     return rename_form(ctx, params, path, model.name_of(path), model.parent_of(path))
 
 
+@routes.post("/rename")
 def rename(ctx: AppContext, params: dict):
     path = str(params.get("path", ""))
     if not path or not model.exists(ctx.state, path):
@@ -90,15 +103,10 @@ def rename(ctx: AppContext, params: dict):
     parent = parent_param(params)
     is_dir = path in ctx.state["folders"]
     new_path = model.join(parent, name)
-    problem = model.name_problem(name)
-    error = None
-    if problem:
-        error = ctx.t(problem)
-    elif not model.is_folder(ctx.state, parent):
-        error = ctx.t("error_parent")
-    elif is_dir and model.is_inside(parent, path) and parent != "":
+    error = _place_error(ctx, name, parent)
+    if error is None and is_dir and model.is_inside(parent, path) and parent != "":
         error = ctx.t("error_into_itself")
-    elif new_path != path and model.exists(ctx.state, new_path):
+    elif error is None and new_path != path and model.exists(ctx.state, new_path):
         error = ctx.t("error_exists", name=name)
     if error:
         keep_parent = parent if model.is_folder(ctx.state, parent) else model.parent_of(path)
@@ -110,6 +118,7 @@ def rename(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode({key: new_path, "msg": "renamed"}))
 
 
+@routes.post("/delete-file")
 def delete_file(ctx: AppContext, params: dict):
     path = str(params.get("path", ""))
     if path in ctx.state["files"]:
@@ -120,6 +129,7 @@ def delete_file(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode({"folder": parent, "msg": "deleted"} if parent else {"msg": "deleted"}))
 
 
+@routes.get("/delete")
 def delete_page(ctx: AppContext, params: dict):
     path = str(params.get("path", "")).strip("/")
     if not path or path not in ctx.state["folders"]:
@@ -168,22 +178,10 @@ def delete_page(ctx: AppContext, params: dict):
     )
 
 
+@routes.post("/delete-folder")
 def delete_folder(ctx: AppContext, params: dict):
     path = str(params.get("path", "")).strip("/")
     if path and path in ctx.state["folders"]:
         operations.delete_folder(ctx, path)
     parent = model.parent_of(path)
     return ctx.redirect("/?" + urlencode({"folder": parent, "msg": "deleted"} if parent else {"msg": "deleted"}))
-
-
-def routes(r: AppRoutes) -> None:
-    """Register the handlers below on ``r``."""
-    r.get("/")(index)
-    r.post("/save")(save)
-    r.get("/new")(new)
-    r.post("/create")(create)
-    r.get("/rename")(rename_page)
-    r.post("/rename")(rename)
-    r.post("/delete-file")(delete_file)
-    r.get("/delete")(delete_page)
-    r.post("/delete-folder")(delete_folder)

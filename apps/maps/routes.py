@@ -18,16 +18,21 @@ from starlette.responses import Response
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
 
+
+@routes.get("/")
 def index(ctx: AppContext, params: dict):
     return index_page(ctx, params)
 
 
+@routes.get("/canvas.svg")
 def canvas(ctx: AppContext, params: dict):
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'
     return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})
 
 
+@routes.get("/pin")
 def drop(ctx: AppContext, params: dict):
     """Where a click on the map lands: turn the click's pixel into a pin in the URL."""
     width, height, _ = map_size(ctx)
@@ -47,6 +52,7 @@ def drop(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode(query))
 
 
+@routes.post("/pin/save")
 def save_pin(ctx: AppContext, params: dict):
     pin = parse_pin(params.get("pin"))
     keep = {k: v for k, v in browse_params(params).items() if k in ("lat", "lon", "z")}
@@ -57,6 +63,7 @@ def save_pin(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode({**keep, "saved": entry["id"], "done": "pin"}))
 
 
+@routes.post("/save/{place_id}")
 def save(ctx: AppContext, params: dict):
     place = place_by_id(ctx, params["place_id"])
     keep = {k: v for k, v in browse_params(params).items() if k in ("q", "kind", "lat", "lon", "z")}
@@ -69,6 +76,7 @@ def save(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode({**keep, "place": place["id"], **done}))
 
 
+@routes.post("/remove/{saved_id}")
 def remove(ctx: AppContext, params: dict):
     entry = model.saved_entry(ctx.state, params["saved_id"])
     keep = {k: v for k, v in browse_params(params).items() if k in ("q", "kind", "place", "lat", "lon", "z")}
@@ -78,6 +86,7 @@ def remove(ctx: AppContext, params: dict):
     return ctx.redirect("/?" + urlencode(keep) if keep else "/")
 
 
+@routes.post("/note/{saved_id}")
 def note(ctx: AppContext, params: dict):
     entry = model.saved_entry(ctx.state, params["saved_id"])
     keep = {k: v for k, v in browse_params(params).items() if k in ("lat", "lon", "z")}
@@ -86,14 +95,3 @@ def note(ctx: AppContext, params: dict):
     text = " ".join(str(params.get("note", "")).split())[:500]
     operations.set_note(ctx, entry["id"], text)
     return ctx.redirect("/?" + urlencode({**keep, "saved": entry["id"], "done": "note"}))
-
-
-def routes(r: AppRoutes) -> None:
-    """Register the handlers below on ``r``."""
-    r.get("/")(index)
-    r.get("/canvas.svg")(canvas)
-    r.get("/pin")(drop)
-    r.post("/pin/save")(save_pin)
-    r.post("/save/{place_id}")(save)
-    r.post("/remove/{saved_id}")(remove)
-    r.post("/note/{saved_id}")(note)

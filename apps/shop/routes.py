@@ -9,7 +9,16 @@ from openapps_sim.apps.shop.views import int_param
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
+routes.get("/")(home_page)
+routes.get("/category/{cid}")(category_page)
+routes.get("/search")(search_page)
+routes.get("/product/{pid}")(product_page)
+routes.get("/cart")(cart_page)
+routes.get("/orders")(orders_page)
 
+
+@routes.post("/cart/add")
 def add(ctx: AppContext, params: dict):
     pid = str(params.get("product_id", ""))
     p = model.catalogue(ctx.config).get(pid)
@@ -28,6 +37,7 @@ def add(ctx: AppContext, params: dict):
     return ctx.redirect(f"/product/{pid}?added={line['id']}")
 
 
+@routes.post("/cart/line/{line}/qty")
 def set_qty(ctx: AppContext, params: dict):
     line = model.cart_line(ctx.state, int_param(params.get("line")))
     qty = int_param(params.get("qty"))
@@ -37,6 +47,7 @@ def set_qty(ctx: AppContext, params: dict):
     return ctx.redirect("/cart")
 
 
+@routes.post("/cart/line/{line}/remove")
 def remove(ctx: AppContext, params: dict):
     line = model.cart_line(ctx.state, int_param(params.get("line")))
     if line is not None:
@@ -44,15 +55,18 @@ def remove(ctx: AppContext, params: dict):
     return ctx.redirect("/cart")
 
 
+@routes.post("/cart/empty")
 def empty(ctx: AppContext, params: dict):
     operations.empty_cart(ctx)
     return ctx.redirect("/cart")
 
 
+@routes.get("/checkout")
 def checkout_form(ctx: AppContext, params: dict):
     return checkout_page(ctx, {}, False)
 
 
+@routes.post("/checkout")
 def checkout(ctx: AppContext, params: dict):
     address = {k: str(params.get(k, "")).strip() for k in model.ADDRESS_FIELDS}
     if not ctx.state["cart"]:
@@ -61,19 +75,3 @@ def checkout(ctx: AppContext, params: dict):
         return checkout_page(ctx, address, True)
     order = operations.checkout(ctx, **address)
     return ctx.redirect(f"/orders?placed={order['id']}")
-
-
-def routes(r: AppRoutes) -> None:
-    """Register the handlers below on ``r``."""
-    r.get("/")(home_page)
-    r.get("/category/{cid}")(category_page)
-    r.get("/search")(search_page)
-    r.get("/product/{pid}")(product_page)
-    r.get("/cart")(cart_page)
-    r.get("/orders")(orders_page)
-    r.post("/cart/add")(add)
-    r.post("/cart/line/{line}/qty")(set_qty)
-    r.post("/cart/line/{line}/remove")(remove)
-    r.post("/cart/empty")(empty)
-    r.get("/checkout")(checkout_form)
-    r.post("/checkout")(checkout)

@@ -6,11 +6,9 @@ from openapps_sim.apps.start.views import launcher_page
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
 
+
+@routes.get("/")
 def index(ctx: AppContext, params: dict):
     return launcher_page(ctx)
-
-
-def routes(r: AppRoutes) -> None:
-    """Register the handlers below on ``r``."""
-    r.get("/")(index)

@@ -7,16 +7,20 @@ from openapps_sim.apps.todo.views import index_page
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
+
 
 def _back(params: dict) -> str:
     flt = params.get("filter")
     return f"/?filter={flt}" if flt in ("active", "done") else "/"
 
 
+@routes.get("/")
 def index(ctx: AppContext, params: dict):
     return index_page(ctx, params.get("filter", "all"), params.get("edit"))
 
 
+@routes.post("/add")
 def add(ctx: AppContext, params: dict):
     title = str(params.get("title", "")).strip()
     if title:
@@ -24,12 +28,14 @@ def add(ctx: AppContext, params: dict):
     return ctx.redirect("/")
 
 
+@routes.post("/toggle/{item_id}")
 def toggle(ctx: AppContext, params: dict):
     if model.find_item(ctx.state, params["item_id"]):
         operations.toggle_item(ctx, params["item_id"])
     return ctx.redirect(_back(params))
 
 
+@routes.post("/edit/{item_id}")
 def edit(ctx: AppContext, params: dict):
     item = model.find_item(ctx.state, params["item_id"])
     title = str(params.get("title", "")).strip()
@@ -38,22 +44,14 @@ def edit(ctx: AppContext, params: dict):
     return ctx.redirect(_back(params))
 
 
+@routes.post("/delete/{item_id}")
 def delete(ctx: AppContext, params: dict):
     if model.find_item(ctx.state, params["item_id"]):
         operations.delete_item(ctx, params["item_id"])
     return ctx.redirect(_back(params))
 
 
+@routes.post("/clear")
 def clear(ctx: AppContext, params: dict):
     operations.clear_completed(ctx)
     return ctx.redirect("/")
-
-
-def routes(r: AppRoutes) -> None:
-    """Register the handlers below on ``r``."""
-    r.get("/")(index)
-    r.post("/add")(add)
-    r.post("/toggle/{item_id}")(toggle)
-    r.post("/edit/{item_id}")(edit)
-    r.post("/delete/{item_id}")(delete)
-    r.post("/clear")(clear)
