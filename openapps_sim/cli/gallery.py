@@ -55,7 +55,7 @@ def build_gallery(
     height: int = 800,
     seed: int = 0,
 ) -> Path:
-    from openapps_sim.envs.browser import launch_browser
+    from openapps_sim.envs.browser import launch_browser  # Playwright, only once screenshots are taken
 
     out = Path(out)
     (out / "shots").mkdir(parents=True, exist_ok=True)
