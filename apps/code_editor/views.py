@@ -106,32 +106,18 @@ def _branch(ctx: AppContext, folder: str, keep: set[str] | None, current: str, q
     for kind, p in sorted_entries(ctx, folder):
         if keep is not None and p not in keep:
             continue
-        pid = path_id(p)
         link_q = {"q": query} if query else {}
-        if kind == "folder":
-            link = A(
-                icon("folder"),
-                Span(model.name_of(p), dir="auto"),
-                href=folder_url(ctx, p, **link_q),
-                cls="folder-link" + (" current" if p == current else ""),
-                aria_current="page" if p == current else None,
-                data_testid=f"code_editor-folder-{pid}",
-            )
-            sub = _branch(ctx, p, keep, current, query)
-            items.append(Li(link, sub) if sub is not None else Li(link))
-        else:
-            items.append(
-                Li(
-                    A(
-                        icon("file"),
-                        Span(model.name_of(p), dir="auto"),
-                        href=file_url(ctx, p, **link_q),
-                        cls="file-link" + (" current" if p == current else ""),
-                        aria_current="page" if p == current else None,
-                        data_testid=f"code_editor-file-{pid}",
-                    )
-                )
-            )
+        url = folder_url(ctx, p, **link_q) if kind == "folder" else file_url(ctx, p, **link_q)
+        link = A(
+            icon(kind),
+            Span(model.name_of(p), dir="auto"),
+            href=url,
+            cls=f"{kind}-link" + (" current" if p == current else ""),
+            aria_current="page" if p == current else None,
+            data_testid=f"code_editor-{kind}-{path_id(p)}",
+        )
+        sub = _branch(ctx, p, keep, current, query) if kind == "folder" else None
+        items.append(Li(link, sub) if sub is not None else Li(link))
     return Ul(*items) if items else None
 
 
