@@ -102,13 +102,13 @@ class Sessions:
     def _forget(self, key: int) -> None:
         session = self._by_id.pop(key, None)
         if session is not None:
-            session._pool.submit(session.close)
+            session.close_on_its_thread()
 
     def close_now(self) -> None:
         """Close every session's environment (at exit, on the browser thread)."""
         for key in list(self._by_id):
             session = self._by_id.pop(key)
-            session._pool.submit(session.close).result(timeout=30)
+            session.close_on_its_thread().result(timeout=30)
 
     def __len__(self) -> int:
         return len(self._by_id)

@@ -14,7 +14,7 @@ import io
 import json
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from openapps_sim.config.packs import is_generated, list_packs, split_expression
@@ -96,6 +96,11 @@ class EnvSession:
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    def close_on_its_thread(self) -> Future:
+        """Close the episode on the session's browser thread (where its browser lives); the
+        future is done once it is closed."""
+        return self._pool.submit(self.close)
 
     # -- run in the session's thread ---------------------------------------------------------
 
