@@ -35,10 +35,7 @@ from openapps_sim.agents.lexical_goal import (
     APP_WORDS,
     CONFIRM_WORDS,
     DATE_RE,
-    EMAIL_RE,
     ITEM_VERBS,
-    NUMBER_RE,
-    TIME_RE,
     VERBS,
     content_stems,
     detect_verb,
@@ -48,16 +45,18 @@ from openapps_sim.agents.lexical_goal import (
     fold,
     name_matches,
     stem,
+    verb_match,
 )
 from openapps_sim.agents.lexical_page import (
-    _form_of,
-    _launchers,
-    _mentions,
-    _option_elements,
-    _page_key,
-    _path,
-    _row_distance,
-    _url_path,
+    app_launchers,
+    field_score,
+    form_of,
+    goal_mentions,
+    option_elements,
+    page_key,
+    page_path,
+    row_distance,
+    url_path,
 )
 
 from .base import ConfigurableAgent, Option
@@ -103,12 +102,12 @@ class LexicalAgent(ConfigurableAgent):
 
     # -- helpers ------------------------------------------------------------------------------
     def _emit(self, obs: dict, action: str, why: str) -> str:
-        self.done_actions.add((_page_key(obs), action))
+        self.done_actions.add((page_key(obs), action))
         self.trace.append(f"{action}  # {why}")
         return action
 
     def _fresh(self, obs: dict, action: str) -> bool:
-        return (_page_key(obs), action) not in self.done_actions
+        return (page_key(obs), action) not in self.done_actions
 
     def _stop(self) -> str:
         self.finished = True
@@ -130,14 +129,14 @@ class LexicalAgent(ConfigurableAgent):
         if self.finished:
             return "noop()"
         elements = interactive_elements(obs)
-        launchers = _launchers(obs, elements) if _path(obs) == "/" else []
+        launchers = app_launchers(obs, elements) if page_path(obs) == "/" else []
         if launchers:
             return self._choose_app(obs, launchers)
         action = self._in_app(obs, elements)
         if action:
             return action
         # nothing left here: try the next app, if any scored
-        home = next((e for e in elements if e.role == "link" and _url_path(e) == "/"), None)
+        home = next((e for e in elements if e.role == "link" and url_path(e) == "/"), None)
         if home is not None and len(self.tried_apps) < self.options["max_apps"] and not self.submitted:
             action = f"click({home.bid!r})"
             if self._fresh(obs, action):
@@ -147,7 +146,7 @@ class LexicalAgent(ConfigurableAgent):
     def _choose_app(self, obs: dict, launchers: list[tuple[Element, str, str]]) -> str:
         scored = []
         for order, (el, title, desc) in enumerate(launchers):
-            app = _url_path(el)
+            app = url_path(el)
             if app in self.tried_apps:
                 continue
             t, d = content_stems(title), content_stems(desc)
@@ -189,29 +188,43 @@ class LexicalAgent(ConfigurableAgent):
             for q in quotes
             if q not in present and q not in self.filled and q not in self.acted_items and q not in item_quotes
         ]
-
         if self.pending_enter is not None:
             bid, self.pending_enter = self.pending_enter, None
             if any(e.bid == bid for e in elements):
                 return self._emit(obs, f"press({bid!r}, 'Enter')", "submit the search")
+        items = present + [m for m in goal_mentions(all_nodes, self.masked) if m not in present]
+        return (
+            self._act_on_item(obs, elements, items, new_values)
+            or self._search_item(obs, elements, item_quotes, present)
+            or self._fill_values(obs, elements, new_values)
+            # 2b. drop-down options and a quantity the goal names in its own words ("in Purple", "quantity 2")
+            or self._named_choice(obs, elements)
+            or self._press_verb_button(obs, elements)
+            or self._follow_goal_link(obs, elements)
+        )
 
-        # 1. act on an item named in the goal (quoted, or a row's text the goal mentions). An
-        #    item opened through its own link can still be acted on with a verb-named button.
-        items = present + [m for m in _mentions(all_nodes, self.masked) if m not in present]
-        if self.verb in ITEM_VERBS or not new_values:
-            for q in items:
-                if q in self.acted_items or (q in self.opened_items and new_values):
-                    continue
-                if q in self.opened_items:
-                    choice = self._named_choice(obs, elements)  # options before "Add to cart"
-                    if choice:
-                        return choice
-                target, matched = self._item_target(obs, elements, q, need_match=q in self.opened_items)
-                if target is not None:
-                    (self.acted_items if matched else self.opened_items).add(q)
-                    return self._emit(obs, f"click({target.bid!r})", f"{self.verb} on item {q!r}")
+    def _act_on_item(self, obs: dict, elements: list[Element], items: list[str], new_values: list[str]) -> str | None:
+        """1. Act on an item named in the goal (quoted, or a row's text the goal mentions). An
+        item opened through its own link can still be acted on with a verb-named button."""
+        if not (self.verb in ITEM_VERBS or not new_values):
+            return None
+        for q in items:
+            if q in self.acted_items or (q in self.opened_items and new_values):
+                continue
+            if q in self.opened_items:
+                choice = self._named_choice(obs, elements)  # options before "Add to cart"
+                if choice:
+                    return choice
+            target, matched = self._item_target(obs, elements, q, need_match=q in self.opened_items)
+            if target is not None:
+                (self.acted_items if matched else self.opened_items).add(q)
+                return self._emit(obs, f"click({target.bid!r})", f"{self.verb} on item {q!r}")
+        return None
 
-        # 1b. an item the goal names is not on this page: search for it
+    def _search_item(
+        self, obs: dict, elements: list[Element], item_quotes: list[str], present: list[str]
+    ) -> str | None:
+        """1b. An item the goal names is not on this page: search for it."""
         for q in item_quotes:
             if q in present or q in self.acted_items or q in self.opened_items or q in self.searched:
                 continue
@@ -227,8 +240,10 @@ class LexicalAgent(ConfigurableAgent):
                 self.searched.add(q)
                 self.pending_enter = search.bid
                 return self._emit(obs, f"fill({search.bid!r}, {q!r})", f"search for {q!r}")
+        return None
 
-        # 2. put new values into fields or drop-downs (dates and times only into date and time fields)
+    def _fill_values(self, obs: dict, elements: list[Element], new_values: list[str]) -> str | None:
+        """2. Put new values into fields or drop-downs (dates and times only into date and time fields)."""
         extras = (
             [v for v in self.extra_values if v not in self.filled] if self.verb in ("add", "edit", "duplicate") else []
         )
@@ -239,41 +254,40 @@ class LexicalAgent(ConfigurableAgent):
                 action = f"select_option({select.bid!r}, {opt!r})"
                 if self._fresh(obs, action):
                     self.filled[q] = select.bid
-                    self.last_form_bid = _form_of(select)
+                    self.last_form_bid = form_of(select)
                     return self._emit(obs, action, f"choose {q!r}")
             field = self._best_field(obs, elements, q, strict=q in extras and q not in new_values)
             if field is not None:
                 action = f"fill({field.bid!r}, {q!r})"
                 self.filled[q] = field.bid
-                self.last_form_bid = _form_of(field)
+                self.last_form_bid = form_of(field)
                 return self._emit(obs, action, f"type {q!r} into {field.name!r}")
+        return None
 
-        # 2b. drop-down options and a quantity the goal names in its own words ("in Purple", "quantity 2")
-        choice = self._named_choice(obs, elements)
-        if choice:
-            return choice
-
-        # 3. press the button that does the verb
+    def _press_verb_button(self, obs: dict, elements: list[Element]) -> str | None:
+        """3. Press the button that does the verb."""
         button = self._verb_button(obs, elements)
-        if button is not None:
-            self.submitted = True
-            return self._emit(obs, f"click({button.bid!r})", f"press {button.name!r} for {self.verb}")
+        if button is None:
+            return None
+        self.submitted = True
+        return self._emit(obs, f"click({button.bid!r})", f"press {button.name!r} for {self.verb}")
 
-        # 4. follow a link that shares words with the goal ("cart", "saved places"), once each
+    def _follow_goal_link(self, obs: dict, elements: list[Element]) -> str | None:
+        """4. Follow a link that shares words with the goal ("cart", "saved places"), once each."""
         best: tuple | None = None
         for order, el in enumerate(elements):
-            if el.role != "link" or el.name in self.followed or _url_path(el) == "/":
+            if el.role != "link" or el.name in self.followed or url_path(el) == "/":
                 continue
             if any(fold(q) in fold(el.name) for q in self.quotes):
                 continue
             shared = len(content_stems(el.name) & self.goal_stems)
             if shared and (best is None or shared > best[0]):
                 best = (shared, -order, el)
-        if best is not None and len(self.followed) < 3:
-            el = best[2]
-            self.followed.add(el.name)
-            return self._emit(obs, f"click({el.bid!r})", f"follow {el.name!r}, which shares words with the goal")
-        return None
+        if best is None or len(self.followed) >= 3:
+            return None
+        el = best[2]
+        self.followed.add(el.name)
+        return self._emit(obs, f"click({el.bid!r})", f"follow {el.name!r}, which shares words with the goal")
 
     def _named_choice(self, obs: dict, elements: list[Element]) -> str | None:
         """Pick a drop-down option or set a quantity that the goal names, once each."""
@@ -281,7 +295,7 @@ class LexicalAgent(ConfigurableAgent):
         for el in elements:
             if el.role not in ("combobox", "listbox"):
                 continue
-            for opt in _option_elements(el):
+            for opt in option_elements(el):
                 if opt.properties.get("selected") or not opt.name or len(opt.name) < 2:
                     continue
                 key = f"{el.name}={opt.name}"
@@ -289,14 +303,14 @@ class LexicalAgent(ConfigurableAgent):
                     continue
                 if re.search(r"(?<!\w)" + re.escape(fold(opt.name)) + r"(?!\w)", goal):
                     self.chosen.add(key)
-                    self.last_form_bid = _form_of(el)
+                    self.last_form_bid = form_of(el)
                     return self._emit(obs, f"select_option({el.bid!r}, {opt.name!r})", f"choose {opt.name!r}")
         if self.quantity is not None and "quantity" not in self.chosen:
             for f in elements:
                 label = fold(f.name)
                 if f.role in ("spinbutton", "textbox") and any(k in label for k in ("quantity", "qty", "amount")):
                     self.chosen.add("quantity")
-                    self.last_form_bid = _form_of(f)
+                    self.last_form_bid = form_of(f)
                     if f.value == self.quantity:
                         continue
                     return self._emit(obs, f"fill({f.bid!r}, {self.quantity!r})", "set the quantity")
@@ -314,19 +328,12 @@ class LexicalAgent(ConfigurableAgent):
             if not self._fresh(obs, f"click({el.bid!r})"):
                 continue
             own = fq in fold(el.name)
-            distance = None if own else _row_distance(el, fq)
+            distance = None if own else row_distance(el, fq)
             if not own and distance is None:
                 continue
             score = 3.0 if own else 2.0 - 0.4 * distance
             label = fold(el.name).replace(fq, " ")  # the verb must not come from the item's own words
-            is_undo = name_matches(label, VERBS["undone"][1])
-            is_do = name_matches(label, VERBS["done"][1]) and not is_undo
-            if self.verb == "done":
-                match, opposite = is_do, is_undo
-            elif self.verb == "undone":
-                match, opposite = is_undo, is_do
-            else:
-                match, opposite = bool(verb_words) and name_matches(label, verb_words), False
+            match, opposite = verb_match(label, self.verb, verb_words)
             if match:
                 score += 5
             elif opposite:
@@ -354,33 +361,9 @@ class LexicalAgent(ConfigurableAgent):
         for order, f in enumerate(fields):
             if f.bid in used:
                 continue
-            label = fold(f.name)
-            stems = content_stems(f.name)
-            score = 0.0
-            if any(fold(item) == fold(f.value) for item in self.acted_items | self.opened_items):
-                score += 4  # the field holding the item being edited
-            score += 1.5 * len(stems & self.goal_stems)
-            is_search = "search" in label or f.role == "searchbox"
-            if is_search and self.verb != "search":
-                continue  # typing a message into a search box helps nobody
-            if DATE_RE.match(q):
-                fits = f.role in ("Date", "DateTime") or "date" in label or "day" in label
-                if strict and not fits:
-                    continue
-                score += 3 if fits else -1
-            elif TIME_RE.match(q):
-                fits = f.role == "InputTime" or "time" in label or "hour" in label
-                if strict and not fits:
-                    continue
-                score += 3 if fits else -1
-            elif EMAIL_RE.match(q):
-                score += 3 if "mail" in label or "to" in label.split() else 0
-            elif NUMBER_RE.match(q):
-                score += 2 if f.role == "spinbutton" or "qty" in label or "quantit" in label else 0
-            elif any(k in label for k in ("date", "time")) or f.role in ("Date", "InputTime", "DateTime"):
-                score -= 2
-            if f.value and not score:
-                score -= 0.5  # already holds something unrelated
+            score = field_score(f, q, self.verb, self.goal_stems, self.acted_items | self.opened_items, strict)
+            if score is None:
+                continue
             if best is None or score > best[0]:
                 best = (score, -order, f)
         return best[2] if best else None
@@ -396,7 +379,7 @@ class LexicalAgent(ConfigurableAgent):
                 continue
             if not self._fresh(obs, f"click({el.bid!r})"):
                 continue
-            same_form = self.last_form_bid is not None and _form_of(el) == self.last_form_bid
+            same_form = self.last_form_bid is not None and form_of(el) == self.last_form_bid
             named = bool(verb_words) and name_matches(el.name, verb_words)
             if not (same_form or named):
                 continue

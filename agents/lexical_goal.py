@@ -251,3 +251,15 @@ def extract_quantity(masked_goal: str) -> str | None:
 def name_matches(name: str, phrases) -> bool:
     n = " " + " ".join(words(name)) + " "
     return any(" " + " ".join(words(p)) + " " in n for p in phrases)
+
+
+def verb_match(label: str, verb: str, verb_words: tuple) -> tuple[bool, bool]:
+    """Whether an element named ``label`` does ``verb`` (its words ``verb_words``), and whether it
+    does the opposite ("Mark done" against "mark as not done")."""
+    is_undo = name_matches(label, VERBS["undone"][1])
+    is_do = name_matches(label, VERBS["done"][1]) and not is_undo
+    if verb == "done":
+        return is_do, is_undo
+    if verb == "undone":
+        return is_undo, is_do
+    return bool(verb_words) and name_matches(label, verb_words), False

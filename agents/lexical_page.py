@@ -7,34 +7,34 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
-from openapps_sim.agents.lexical_goal import fold
+from openapps_sim.agents.lexical_goal import DATE_RE, EMAIL_RE, NUMBER_RE, TIME_RE, content_stems, fold
 
 from .page import Element
 
 
-def _path(obs: dict) -> str:
+def page_path(obs: dict) -> str:
     return urlsplit(obs.get("url") or "").path or "/"
 
 
-def _page_key(obs: dict) -> str:
+def page_key(obs: dict) -> str:
     parts = urlsplit(obs.get("url") or "")
     return parts.path + ("?" + parts.query if parts.query else "")
 
 
-def _url_path(el: Element) -> str | None:
+def url_path(el: Element) -> str | None:
     url = el.properties.get("url")
     if not url:
         return None
     return urlsplit(str(url)).path
 
 
-def _launchers(obs: dict, elements: list[Element]) -> list[tuple[Element, str, str]]:
+def app_launchers(obs: dict, elements: list[Element]) -> list[tuple[Element, str, str]]:
     """Links to an app's front page (``/<app>/``) with their title and description."""
     out = []
     for el in elements:
         if el.role != "link":
             continue
-        path = _url_path(el)
+        path = url_path(el)
         if not path or not re.fullmatch(r"/[^/]+/", path):
             continue
         title = next((d.name for d in el.descendants() if d.role == "heading"), "")
@@ -45,11 +45,11 @@ def _launchers(obs: dict, elements: list[Element]) -> list[tuple[Element, str, s
     return out
 
 
-def _option_elements(el: Element) -> list[Element]:
+def option_elements(el: Element) -> list[Element]:
     return [d for d in el.descendants() if d.role == "option"]
 
 
-def _form_of(el: Element) -> str | None:
+def form_of(el: Element) -> str | None:
     for a in el.ancestors():
         if a.role == "form":
             return a.node_id
@@ -59,7 +59,7 @@ def _form_of(el: Element) -> str | None:
 MENTION_ROWS = {"listitem", "row", "cell", "gridcell", "article", "treeitem"}
 
 
-def _mentions(nodes: list[Element], masked_goal: str) -> list[str]:
+def goal_mentions(nodes: list[Element], masked_goal: str) -> list[str]:
     """Texts of list rows and table cells that the goal mentions (e.g. a contact's name).
 
     Only names that read like names count: written the same way in the goal, at least four
@@ -102,7 +102,7 @@ STOP_CONTAINERS = {
 }
 
 
-def _row_distance(el: Element, fq: str, max_up: int = 4) -> int | None:
+def row_distance(el: Element, fq: str, max_up: int = 4) -> int | None:
     """How many levels up the nearest ancestor whose text contains ``fq`` is (a row)."""
     for depth, a in enumerate(el.ancestors(), start=1):
         if depth > max_up or a.role in STOP_CONTAINERS:
@@ -113,3 +113,36 @@ def _row_distance(el: Element, fq: str, max_up: int = 4) -> int | None:
         if fq in text:
             return depth
     return None
+
+
+def field_score(f: Element, q: str, verb: str, goal_stems: set[str], held: set[str], strict: bool) -> float | None:
+    """How well the text field ``f`` fits the value ``q`` (a date or time only into a date or time
+    field when ``strict``); None when it must not take it. ``held``: the items being edited."""
+    label = fold(f.name)
+    stems = content_stems(f.name)
+    score = 0.0
+    if any(fold(item) == fold(f.value) for item in held):
+        score += 4  # the field holding the item being edited
+    score += 1.5 * len(stems & goal_stems)
+    is_search = "search" in label or f.role == "searchbox"
+    if is_search and verb != "search":
+        return None  # typing a message into a search box helps nobody
+    if DATE_RE.match(q):
+        fits = f.role in ("Date", "DateTime") or "date" in label or "day" in label
+        if strict and not fits:
+            return None
+        score += 3 if fits else -1
+    elif TIME_RE.match(q):
+        fits = f.role == "InputTime" or "time" in label or "hour" in label
+        if strict and not fits:
+            return None
+        score += 3 if fits else -1
+    elif EMAIL_RE.match(q):
+        score += 3 if "mail" in label or "to" in label.split() else 0
+    elif NUMBER_RE.match(q):
+        score += 2 if f.role == "spinbutton" or "qty" in label or "quantit" in label else 0
+    elif any(k in label for k in ("date", "time")) or f.role in ("Date", "InputTime", "DateTime"):
+        score -= 2
+    if f.value and not score:
+        score -= 0.5  # already holds something unrelated
+    return score

@@ -72,7 +72,7 @@ def registered_agents() -> dict[str, str]:
     """Every agent class in the ``openapps_sim.agents`` package that names itself (a ``name``
     set in its own class body), as ``{name: "module:Class"}``. An agent is added by adding a
     module there; nothing here lists them."""
-    import openapps_sim.agents as agents_pkg
+    import openapps_sim.agents as agents_pkg  # the plug-in folder: found at run time, never named by the engine
 
     found: dict[str, str] = {}
     for info in pkgutil.iter_modules(agents_pkg.__path__):

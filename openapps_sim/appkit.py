@@ -8,10 +8,11 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
 * ``content`` — the path of its base content YAML (the ``default`` look and data);
 * ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, built from its
   configuration and the world seed;
-* ``routes`` — the module that registers the page handlers: its ``routes(r)`` function is
-  called with an :class:`AppRoutes` when the server builds its routes (a dotted module path,
-  ``"module:function"``, or the function itself). Being a path, importing the app's package
-  (for its schema, initial state and normalisation) never imports its web code;
+* ``routes`` — the module of the page handlers: its ``routes`` is an :class:`AppRoutes` on
+  which the handlers, named module-level functions, are registered (``@routes.get("/")``), or
+  a function ``routes(r)`` that registers them on the server's :class:`AppRoutes` (a dotted
+  module path, ``"module:attribute"``, or the object itself). Being a path, importing the app's
+  package (for its schema, initial state and normalisation) never imports its web code;
 * ``home`` — the app served at ``/`` (the start page) instead of ``/<name>/``;
 * ``icon_svg`` — the app's launcher icon, an SVG path string (``d`` of a 24×24 ``<path>``);
 * ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md);
@@ -40,7 +41,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from openapps_sim.config.appearance import THEME
 from openapps_sim.config.schema import Partial, Record, Str, overlay
@@ -48,8 +49,6 @@ from openapps_sim.errors import ConfigError
 
 if TYPE_CHECKING:
     from starlette.responses import Response
-
-    from openapps_sim.web.world import World
 
 Handler = Callable[["AppContext", dict], Any]
 Renderer = Callable[["AppContext", str, tuple], str]
@@ -92,7 +91,7 @@ class AppSpec:
     schema: Record
     content: Path
     initial_state: Callable[[dict, random.Random], dict]
-    routes: str | Callable[[AppRoutes], None]
+    routes: str | AppRoutes | Callable[[AppRoutes], None]
     normalise: Callable[[dict], dict] = lambda state: state
     order: int = 50
     icon_svg: str = ""
@@ -114,7 +113,10 @@ class AppSpec:
         if isinstance(routes, str):
             module, _, attr = routes.partition(":")
             routes = getattr(importlib.import_module(module), attr or "routes")
-        routes(r)
+        if isinstance(routes, AppRoutes):
+            r.routes.extend(routes.routes)
+        else:
+            routes(r)
 
     @classmethod
     def from_package(cls, package: str, **fields: Any) -> AppSpec:
@@ -187,13 +189,27 @@ class AppRoutes:
         return deco
 
 
+class WorldView(Protocol):
+    """What the app contract needs of the world an app is served in: every app's configuration
+    and state, the seed, the apps themselves (the start page lists them) and the event log. The
+    web layer's world (:class:`openapps_sim.web.world.World`) is one; this contract names no web
+    type."""
+
+    apps: dict[str, AppSpec]
+    config: dict
+    state: dict[str, dict]
+    seed: int
+
+    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None: ...
+
+
 class AppContext:
     """What a handler sees of the world: its own app's config and state, nothing more.
 
     ``render`` wraps page content in the page shell; the server passes it in, so this contract
     imports nothing from the web layer."""
 
-    def __init__(self, world: World, app: AppSpec, request: Any, render: Renderer | None = None):
+    def __init__(self, world: WorldView, app: AppSpec, request: Any, render: Renderer | None = None):
         self.world = world
         self.app = app
         self.request = request
@@ -238,12 +254,13 @@ class AppContext:
         return self.app.url_prefix + path
 
     def redirect(self, path: str = "/") -> Response:
+        # the contract loads no web framework until a page is answered (tasks import the apps)
         from starlette.responses import RedirectResponse
 
         return RedirectResponse(self.url(path), status_code=303)
 
     def page(self, *children: Any, title: str | None = None, status: int = 200) -> Response:
-        from starlette.responses import HTMLResponse
+        from starlette.responses import HTMLResponse  # as in redirect()
 
         if self._render is None:
             raise RuntimeError("this context has no page renderer: it was not made by the web server")

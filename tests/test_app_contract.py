@@ -47,17 +47,23 @@ def test_apps_and_task_evaluation_import_no_web_code():
     assert found["app_web"] == [], "importing the apps or scoring a task loaded their routes or views"
 
 
-def test_routes_are_found_by_module_path_or_given_as_a_function():
+def test_routes_are_found_by_module_path_or_given_as_a_registry_or_a_function():
     def routes(r: AppRoutes) -> None:
         @r.get("/")
         def index(ctx, params):
             return "hello"
 
-    for given in (routes, "openapps_sim.apps.todo.routes", "openapps_sim.apps.todo.routes:routes"):
+    registry = AppRoutes()
+    registry.get("/")(lambda ctx, params: "hello")
+    given_all = (routes, registry, "openapps_sim.apps.todo.routes", "openapps_sim.apps.todo.routes:routes")
+    for given in given_all:
         spec = AppSpec("demo", Record(), discover_apps()["todo"].content, lambda c, r: {}, given)
-        r = AppRoutes()
-        spec.register_routes(r)
-        assert [(x.method, x.path) for x in r.routes][0] == ("GET", "/")
+        for _ in range(2):  # a server built twice gets the same routes; the module's registry is left as it was
+            r = AppRoutes()
+            spec.register_routes(r)
+            assert [(x.method, x.path) for x in r.routes][0] == ("GET", "/")
+            assert len({(x.method, x.path) for x in r.routes}) == len(r.routes)
+    assert len(registry.routes) == 1
 
 
 def test_home_app_is_served_at_the_root_and_every_other_app_under_its_name():

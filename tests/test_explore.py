@@ -157,6 +157,7 @@ def test_a_language_under_a_content_pack_is_explained(browser, explore_port):
 
 def test_default_is_listed_as_appearance():
     """issue 26.10: the control page filed ``default`` (a pack with no section) under content."""
-    from openapps_sim.config.packs import pack_kind, resolve_pack
+    from openapps_sim.config.catalog import resolve_pack
+    from openapps_sim.config.packs import pack_kind
 
     assert pack_kind(resolve_pack("default")) == "appearance"

@@ -60,7 +60,7 @@ def layer_of(module: str) -> str | None:
     return parts[1]
 
 
-def _type_checking_lines(tree: ast.AST) -> set[int]:
+def type_checking_lines(tree: ast.AST) -> set[int]:
     lines: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
@@ -71,7 +71,7 @@ def _type_checking_lines(tree: ast.AST) -> set[int]:
 
 def imports_of(path: Path) -> list[tuple[int, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _type_checking_lines(tree)
+    skip = type_checking_lines(tree)
     rel = path.relative_to(ROOT).with_suffix("")
     package = ".".join(rel.parts[:-1] if rel.name != "__init__" else rel.parts[:-1])
     found = []
@@ -130,6 +130,15 @@ def test_layers_keep_out_of_foreign_runtimes():
             if target.split(".")[0] in banned:
                 wrong.append(f"{path.relative_to(ROOT)}:{line} ({layer}) imports {target}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_app_contract_names_no_web_type():
+    """``appkit`` is below the web layer even for type checkers: no import of ``openapps_sim.web``
+    anywhere in it, ``if TYPE_CHECKING:`` blocks included (the world is the ``WorldView`` protocol)."""
+    tree = ast.parse((ENGINE / "appkit.py").read_text(encoding="utf-8"))
+    named = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    web = [line for line in named if "openapps_sim.web" in line]
+    assert named and not web, f"openapps_sim/appkit.py names the web layer: {web}"
 
 
 def test_the_engine_names_no_plugin():

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from openapps_sim.config import packs
+from openapps_sim.config import catalog
 from openapps_sim.config.appearance import THEME_FACTORS
 from openapps_sim.config.catalog import compose
 from openapps_sim.errors import ConfigError
@@ -131,7 +131,7 @@ def test_duplicate_titles_are_one_clear_error_at_load(pack_dir, body, path):
 
 
 def _factor(name: str) -> str:
-    keys = set(packs.resolve_pack(name).sections[0][2])
+    keys = set(catalog.resolve_pack(name).sections[0][2])
     owners = [f for f, fields in THEME_FACTORS.items() if keys & fields]
     assert len(owners) == 1 and keys <= THEME_FACTORS[owners[0]], f"{name} changes {sorted(keys)}"
     return owners[0]

@@ -290,7 +290,7 @@ def test_extends_errors_name_the_file_key_and_choices(pack_dir):
 @pytest.mark.parametrize("name", sorted(packs.list_packs()))
 def test_every_pack_validates(name):
     cfg = compose(name)
-    pack = packs.resolve_pack(name)
+    pack = world_mod.resolve_pack(name)
     assert pack.description.strip(), f"{name} has no description"
     assert "\n" not in pack.description.strip(), f"{name}: the description should be one line"
     assert set(cfg) >= {"theme", "shell", *discover_apps()}
@@ -303,7 +303,7 @@ def test_shipped_packs_are_listed():
 
 @pytest.mark.parametrize("name", APPEARANCE_PACKS)
 def test_appearance_packs_touch_the_theme(name):
-    pack = packs.resolve_pack(name)
+    pack = world_mod.resolve_pack(name)
     assert [section for _, section, _ in pack.sections] == ["theme"]
     assert compose(name)["theme"] != compose("default")["theme"]
 
@@ -499,13 +499,13 @@ def test_translation_of_shell_start_and_todo(pack):
 def test_generated_packs_validate(i):
     cfg = compose(f"random-0-{i}")
     assert cfg["theme"]["font"]
-    assert packs.resolve_pack(f"random-0-{i}").description
+    assert world_mod.resolve_pack(f"random-0-{i}").description
 
 
 def test_generated_packs_are_deterministic():
     assert sampler.sample_pack_dict("random-7-3") == sampler.sample_pack_dict("random-7-3")
     assert compose("random-7-3") == compose("random-7-3")
-    assert packs.resolve_pack("random-5") == packs.resolve_pack("random-5")
+    assert world_mod.resolve_pack("random-5") == world_mod.resolve_pack("random-5")
     themes = {str(sampler.sample_pack_dict(f"random-0-{i}")["theme"]) for i in range(10)}
     assert len(themes) == 10
 

@@ -68,56 +68,59 @@ def _field(ctx: AppContext, name: str, control, hint: str | None = None):
     )
 
 
-def form_page(ctx: AppContext, heading: str, values: dict, action: str, cancel: str, error: str | None):
-    def text_input(name: str, **kw):
-        kw.setdefault("value", values.get(name, ""))
-        return Input(
-            type="text",
-            name=name,
-            id=f"cal-{name}",
-            autocomplete="off",
-            data_testid=f"calendar-field-{name}",
-            **kw,
-        )
+def _text_input(values: dict, name: str, **kw):
+    kw.setdefault("value", values.get(name, ""))
+    return Input(
+        type="text",
+        name=name,
+        id=f"cal-{name}",
+        autocomplete="off",
+        data_testid=f"calendar-field-{name}",
+        **kw,
+    )
 
+
+def _date_and_time(ctx: AppContext, values: dict):
+    """The date (in the calendar's date format) and time fields, side by side."""
+    return Div(
+        _field(
+            ctx,
+            "date",
+            _text_input(
+                values,
+                "date",
+                value=format_date(values.get("date", ""), ctx.t("date_format")),
+                placeholder=ctx.t("date_placeholder"),
+                required=True,
+                data_format=ctx.t("date_format"),
+            ),
+        ),
+        _field(
+            ctx,
+            "time",
+            _text_input(values, "time", placeholder=ctx.t("time_placeholder"), aria_describedby="cal-time-hint"),
+            ctx.t("time_hint"),
+        ),
+        cls="pair",
+    )
+
+
+def form_page(ctx: AppContext, heading: str, values: dict, action: str, cancel: str, error: str | None):
     return ctx.page(
         Div(
             H1(heading, data_testid="calendar-form-heading"),
             P(error, cls="error", role="alert", data_testid="calendar-form-error") if error else None,
             Form(
-                _field(ctx, "title", text_input("title", required=True)),
-                Div(
-                    _field(
-                        ctx,
-                        "date",
-                        text_input(
-                            "date",
-                            value=format_date(values.get("date", ""), ctx.t("date_format")),
-                            placeholder=ctx.t("date_placeholder"),
-                            required=True,
-                            data_format=ctx.t("date_format"),
-                        ),
-                    ),
-                    _field(
-                        ctx,
-                        "time",
-                        text_input(
-                            "time",
-                            placeholder=ctx.t("time_placeholder"),
-                            aria_describedby="cal-time-hint",
-                        ),
-                        ctx.t("time_hint"),
-                    ),
-                    cls="pair",
-                ),
-                _field(ctx, "location", text_input("location")),
+                _field(ctx, "title", _text_input(values, "title", required=True)),
+                _date_and_time(ctx, values),
+                _field(ctx, "location", _text_input(values, "location")),
                 _field(
                     ctx,
                     "invitees",
-                    text_input("invitees", aria_describedby="cal-invitees-hint"),
+                    _text_input(values, "invitees", aria_describedby="cal-invitees-hint"),
                     ctx.t("invitees_hint"),
                 ),
-                _field(ctx, "url", text_input("url", placeholder=ctx.t("url_placeholder"), inputmode="url")),
+                _field(ctx, "url", _text_input(values, "url", placeholder=ctx.t("url_placeholder"), inputmode="url")),
                 _field(
                     ctx,
                     "description",

@@ -15,73 +15,78 @@ from openapps_sim.apps.calendar.views import (
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
 
-def routes(r: AppRoutes) -> None:
-    @r.get("/")
-    def index(ctx: AppContext, params: dict):
-        today = today_of(ctx)
-        selected = parse_date(params.get("day")) if params.get("day") != "today" else today
-        ym = parse_month(params.get("month")) or (
-            (selected.year, selected.month) if selected else (today.year, today.month)
-        )
-        y, m = ym
-        query = str(params.get("q") or "").strip()
-        return month_page(ctx, y, m, today, selected, query)
 
-    @r.get("/new")
-    def new_form(ctx: AppContext, params: dict):
-        source = model.find_event(ctx.state, str(params.get("copy", ""))) if params.get("copy") else None
-        if source:
-            values = form_values(source)
-            heading = ctx.t("duplicate_heading")
-        else:
-            d = parse_date(params.get("date")) or today_of(ctx)
-            values = {f: "" for f in FIELDS} | {"date": d.isoformat()}
-            heading = ctx.t("new_heading")
+@routes.get("/")
+def index(ctx: AppContext, params: dict):
+    today = today_of(ctx)
+    selected = parse_date(params.get("day")) if params.get("day") != "today" else today
+    ym = parse_month(params.get("month")) or (
+        (selected.year, selected.month) if selected else (today.year, today.month)
+    )
+    y, m = ym
+    query = str(params.get("q") or "").strip()
+    return month_page(ctx, y, m, today, selected, query)
+
+
+@routes.get("/new")
+def new_form(ctx: AppContext, params: dict):
+    source = model.find_event(ctx.state, str(params.get("copy", ""))) if params.get("copy") else None
+    if source:
+        values = form_values(source)
+        heading = ctx.t("duplicate_heading")
+    else:
+        d = parse_date(params.get("date")) or today_of(ctx)
+        values = {f: "" for f in FIELDS} | {"date": d.isoformat()}
+        heading = ctx.t("new_heading")
+    back = day_href(parse_date(values["date"]) or today_of(ctx))
+    return form_page(ctx, heading, values, ctx.url("/new"), back, None)
+
+
+@routes.post("/new")
+def create(ctx: AppContext, params: dict):
+    values, error = read_form(ctx, params)
+    if error:
         back = day_href(parse_date(values["date"]) or today_of(ctx))
-        return form_page(ctx, heading, values, ctx.url("/new"), back, None)
+        return form_page(ctx, ctx.t("new_heading"), values, ctx.url("/new"), back, error)
+    ev = operations.create_event(ctx, **values_to_raw(values))
+    return ctx.redirect(day_href(parse_date(ev["date"])))
 
-    @r.post("/new")
-    def create(ctx: AppContext, params: dict):
-        values, error = read_form(ctx, params)
-        if error:
-            back = day_href(parse_date(values["date"]) or today_of(ctx))
-            return form_page(ctx, ctx.t("new_heading"), values, ctx.url("/new"), back, error)
-        ev = operations.create_event(ctx, **values_to_raw(values))
-        return ctx.redirect(day_href(parse_date(ev["date"])))
 
-    @r.get("/event/{eid}")
-    def detail(ctx: AppContext, params: dict):
-        ev = model.find_event(ctx.state, params["eid"])
-        if not ev:
-            return not_found(ctx)
-        return detail_page(ctx, ev)
+@routes.get("/event/{eid}")
+def detail(ctx: AppContext, params: dict):
+    ev = model.find_event(ctx.state, params["eid"])
+    if not ev:
+        return not_found(ctx)
+    return detail_page(ctx, ev)
 
-    @r.get("/event/{eid}/edit")
-    def edit_form(ctx: AppContext, params: dict):
-        ev = model.find_event(ctx.state, params["eid"])
-        if not ev:
-            return not_found(ctx)
-        eid = ev["id"]
-        return form_page(
-            ctx, ctx.t("edit_heading"), form_values(ev), ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", None
-        )
 
-    @r.post("/event/{eid}/edit")
-    def edit(ctx: AppContext, params: dict):
-        ev = model.find_event(ctx.state, params["eid"])
-        if not ev:
-            return not_found(ctx)
-        eid = ev["id"]
-        values, error = read_form(ctx, params)
-        if error:
-            return form_page(ctx, ctx.t("edit_heading"), values, ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", error)
-        operations.edit_event(ctx, eid, **values_to_raw(values))
-        return ctx.redirect(f"/event/{eid}")
+@routes.get("/event/{eid}/edit")
+def edit_form(ctx: AppContext, params: dict):
+    ev = model.find_event(ctx.state, params["eid"])
+    if not ev:
+        return not_found(ctx)
+    eid = ev["id"]
+    return form_page(ctx, ctx.t("edit_heading"), form_values(ev), ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", None)
 
-    @r.post("/event/{eid}/delete")
-    def delete(ctx: AppContext, params: dict):
-        if not model.find_event(ctx.state, params["eid"]):
-            return ctx.redirect("/")
-        ev = operations.delete_event(ctx, params["eid"])
-        return ctx.redirect(day_href(parse_date(ev["date"])))
+
+@routes.post("/event/{eid}/edit")
+def edit(ctx: AppContext, params: dict):
+    ev = model.find_event(ctx.state, params["eid"])
+    if not ev:
+        return not_found(ctx)
+    eid = ev["id"]
+    values, error = read_form(ctx, params)
+    if error:
+        return form_page(ctx, ctx.t("edit_heading"), values, ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", error)
+    operations.edit_event(ctx, eid, **values_to_raw(values))
+    return ctx.redirect(f"/event/{eid}")
+
+
+@routes.post("/event/{eid}/delete")
+def delete(ctx: AppContext, params: dict):
+    if not model.find_event(ctx.state, params["eid"]):
+        return ctx.redirect("/")
+    ev = operations.delete_event(ctx, params["eid"])
+    return ctx.redirect(day_href(parse_date(ev["date"])))

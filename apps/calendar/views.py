@@ -120,6 +120,55 @@ def month_header(ctx: AppContext, y: int, m: int, query: str):
     )
 
 
+def _day_cell(ctx, d, m, today, selected, day_events: list, query):
+    """One day of the month grid: its number (a link to the day), its first events as chips and
+    how many more there are."""
+    limit = ctx.config["max_chips"]
+    iso = d.isoformat()
+    classes = []
+    if d.month != m:
+        classes.append("other")
+    if d == today:
+        classes.append("today")
+    if selected and d == selected and not query:
+        classes.append("selected")
+    href = ctx.url(day_href(d))
+    chips = [
+        _h(
+            "a",
+            _h("span", show_time(ctx, ev["time"]), cls="t") if ev["time"] else None,
+            ev["title"],
+            href=ctx.url(f"/event/{ev['id']}"),
+            cls="cal-chip" + ("" if ev["time"] else " allday"),
+            title=ev["title"],
+            data_testid=f"calendar-chip-{ev['id']}",
+        )
+        for ev in day_events[:limit]
+    ]
+    extra = len(day_events) - limit
+    label = long_date(ctx, d)
+    if day_events:
+        label += f" ({len(day_events)})"
+    return _h(
+        "td",
+        _h(
+            "a",
+            str(d.day),
+            href=href,
+            cls="cal-daynum",
+            aria_label=label,
+            aria_current="date" if d == today else None,
+            data_testid=f"calendar-day-{iso}",
+        ),
+        *chips,
+        _h("a", ctx.t("more", n=extra), href=href, cls="cal-more", data_testid=f"calendar-more-{iso}")
+        if extra > 0
+        else None,
+        _h("span", cls="cal-count", aria_hidden="true") if day_events else None,
+        cls=" ".join(classes) or None,
+    )
+
+
 def month_grid(ctx, y, m, today, selected, by_day, query):
     order = weekday_order(ctx)
     weeks = pycal.Calendar(firstweekday=order[0]).monthdatescalendar(y, m)
@@ -128,57 +177,10 @@ def month_grid(ctx, y, m, today, selected, by_day, query):
     head_cells += [
         _h("th", ctx.strings["weekday_short"][i], scope="col", title=ctx.strings["weekday_names"][i]) for i in order
     ]
-    limit = ctx.config["max_chips"]
     rows = []
     for week in weeks:
         cells = [_h("td", str(week[0].isocalendar()[1]), cls="wk")] if week_nums else []
-        for d in week:
-            iso = d.isoformat()
-            day_events = by_day.get(iso, [])
-            classes = []
-            if d.month != m:
-                classes.append("other")
-            if d == today:
-                classes.append("today")
-            if selected and d == selected and not query:
-                classes.append("selected")
-            href = ctx.url(day_href(d))
-            chips = [
-                _h(
-                    "a",
-                    _h("span", show_time(ctx, ev["time"]), cls="t") if ev["time"] else None,
-                    ev["title"],
-                    href=ctx.url(f"/event/{ev['id']}"),
-                    cls="cal-chip" + ("" if ev["time"] else " allday"),
-                    title=ev["title"],
-                    data_testid=f"calendar-chip-{ev['id']}",
-                )
-                for ev in day_events[:limit]
-            ]
-            extra = len(day_events) - limit
-            label = long_date(ctx, d)
-            if day_events:
-                label += f" ({len(day_events)})"
-            cells.append(
-                _h(
-                    "td",
-                    _h(
-                        "a",
-                        str(d.day),
-                        href=href,
-                        cls="cal-daynum",
-                        aria_label=label,
-                        aria_current="date" if d == today else None,
-                        data_testid=f"calendar-day-{iso}",
-                    ),
-                    *chips,
-                    _h("a", ctx.t("more", n=extra), href=href, cls="cal-more", data_testid=f"calendar-more-{iso}")
-                    if extra > 0
-                    else None,
-                    _h("span", cls="cal-count", aria_hidden="true") if day_events else None,
-                    cls=" ".join(classes) or None,
-                )
-            )
+        cells += [_day_cell(ctx, d, m, today, selected, by_day.get(d.isoformat(), []), query) for d in week]
         rows.append(_h("tr", *cells))
     return _h(
         "table", _h("thead", _h("tr", *head_cells)), _h("tbody", *rows), cls="cal-grid", data_testid="calendar-grid"

@@ -100,6 +100,47 @@ def flash_message(ctx: AppContext, params: dict):
 # -- sidebar ----------------------------------------------------------------------------------
 
 
+def _branch(ctx: AppContext, folder: str, keep: set[str] | None, current: str, query: str):
+    """The tree below ``folder`` (only the paths in ``keep`` when filtered), or None if empty."""
+    items = []
+    for kind, p in sorted_entries(ctx, folder):
+        if keep is not None and p not in keep:
+            continue
+        link_q = {"q": query} if query else {}
+        url = folder_url(ctx, p, **link_q) if kind == "folder" else file_url(ctx, p, **link_q)
+        link = A(
+            icon(kind),
+            Span(model.name_of(p), dir="auto"),
+            href=url,
+            cls=f"{kind}-link" + (" current" if p == current else ""),
+            aria_current="page" if p == current else None,
+            data_testid=f"code_editor-{kind}-{path_id(p)}",
+        )
+        sub = _branch(ctx, p, keep, current, query) if kind == "folder" else None
+        items.append(Li(link, sub) if sub is not None else Li(link))
+    return Ul(*items) if items else None
+
+
+def _toolbar(ctx: AppContext, context_folder: str):
+    """New file and new folder, in the folder being looked at."""
+    new_q = {"parent": context_folder} if context_folder else {}
+    return Div(
+        A(
+            ctx.t("new_file"),
+            href=ctx.url("/new?" + urlencode({"kind": "file", **new_q})),
+            cls="button",
+            data_testid="code_editor-new-file",
+        ),
+        A(
+            ctx.t("new_folder"),
+            href=ctx.url("/new?" + urlencode({"kind": "folder", **new_q})),
+            cls="button secondary",
+            data_testid="code_editor-new-folder",
+        ),
+        cls="toolbar",
+    )
+
+
 def tree(ctx: AppContext, current: str, context_folder: str, query: str):
     state = ctx.state
     q = query.casefold()
@@ -110,39 +151,6 @@ def tree(ctx: AppContext, current: str, context_folder: str, query: str):
         for p in hits:
             keep.update(model.ancestors(p))
 
-    def branch(folder: str):
-        items = []
-        for kind, p in sorted_entries(ctx, folder):
-            if keep is not None and p not in keep:
-                continue
-            pid = path_id(p)
-            link_q = {"q": query} if query else {}
-            if kind == "folder":
-                link = A(
-                    icon("folder"),
-                    Span(model.name_of(p), dir="auto"),
-                    href=folder_url(ctx, p, **link_q),
-                    cls="folder-link" + (" current" if p == current else ""),
-                    aria_current="page" if p == current else None,
-                    data_testid=f"code_editor-folder-{pid}",
-                )
-                sub = branch(p)
-                items.append(Li(link, sub) if sub is not None else Li(link))
-            else:
-                items.append(
-                    Li(
-                        A(
-                            icon("file"),
-                            Span(model.name_of(p), dir="auto"),
-                            href=file_url(ctx, p, **link_q),
-                            cls="file-link" + (" current" if p == current else ""),
-                            aria_current="page" if p == current else None,
-                            data_testid=f"code_editor-file-{pid}",
-                        )
-                    )
-                )
-        return Ul(*items) if items else None
-
     root_link = A(
         NotStr(ROOT_SVG),
         Span(state["project"]),
@@ -150,27 +158,12 @@ def tree(ctx: AppContext, current: str, context_folder: str, query: str):
         cls="folder-link" + (" current" if current == "" else ""),
         data_testid="code_editor-root",
     )
-    sub = branch("")
+    sub = _branch(ctx, "", keep, current, query)
     body = [Ul(Li(root_link, sub) if sub is not None else Li(root_link))]
     if keep is not None and not keep:
         body.append(P(ctx.t("no_matches", q=query), cls="muted small", data_testid="code_editor-no-matches"))
-    new_q = {"parent": context_folder} if context_folder else {}
     return Div(
-        Div(
-            A(
-                ctx.t("new_file"),
-                href=ctx.url("/new?" + urlencode({"kind": "file", **new_q})),
-                cls="button",
-                data_testid="code_editor-new-file",
-            ),
-            A(
-                ctx.t("new_folder"),
-                href=ctx.url("/new?" + urlencode({"kind": "folder", **new_q})),
-                cls="button secondary",
-                data_testid="code_editor-new-folder",
-            ),
-            cls="toolbar",
-        ),
+        _toolbar(ctx, context_folder),
         H2(ctx.t("explorer")),
         search_form(
             ctx.url("/"),

@@ -182,25 +182,10 @@ def place_labels(view: View, wanted: list[tuple[float, float, str, bool]], limit
     return out
 
 
-def map_svg(ctx: AppContext, view: View, focus: dict) -> Svg:
-    """The map picture: background, outlines, graticule, markers and labels."""
-    cfg = ctx.config
-    outlines = cfg["show_outlines"] and view.zoom <= cfg["outline_max_zoom"]
-    layers: list = [
-        Rect(x="0", y="0", width=str(view.width), height=str(view.height), cls="water" if outlines else "ground")
-    ]
-    if outlines:
-        layers += outline_paths(view)
-    grid, grid_boxes = grid_lines(ctx, view)
-    layers += grid
-
-    selected_place = focus.get("place")
-    selected_saved = focus.get("saved")
-    results = focus.get("results") or []
+def _candidates(ctx: AppContext, view: View, selected_place: dict | None, results: list, saved_by_place: dict) -> list:
+    """The gazetteer places to mark, (rank, index, place), most important first: search results,
+    saved places and (when zoomed in) everything else in view."""
     result_ids = {p["id"] for p in results}
-    saved_by_place = {s["place"]: s for s in ctx.state["saved"] if s.get("place")}
-
-    # gazetteer places in view: results, saved and (when zoomed in) everything else
     candidates = []
     others_zoom = 9 if results else 5  # with search results on the map, keep the rest quiet
     for index, p in enumerate(all_places(ctx)):
@@ -218,8 +203,61 @@ def map_svg(ctx: AppContext, view: View, focus: dict) -> Svg:
             continue
         candidates.append((rank, index, p))
     candidates.sort(key=lambda t: t[:2])
-    candidates = candidates[: 120 if view.zoom >= 5 else 90]
+    return candidates[: 120 if view.zoom >= 5 else 90]
 
+
+def _marker(name: str, x: float, y: float, r: int, href: str, cls: str, testid: str):
+    """A marker on the map: a round link to the place or saved location."""
+    return A(
+        Title(name),
+        Circle(cx=f"{x:.1f}", cy=f"{y:.1f}", r=str(r)),
+        href=href,
+        cls=cls,
+        aria_label=name,
+        data_testid=testid,
+    )
+
+
+def _saved_spots(ctx: AppContext, view: View, selected_saved: dict | None) -> list[tuple]:
+    """Markers (and label requests) of the saved locations that are not gazetteer places."""
+    spots = []
+    for s in ctx.state["saved"]:
+        if s.get("place") and place_by_id(ctx, s["place"]):
+            continue
+        if selected_saved and s["id"] == selected_saved["id"]:
+            continue
+        if not view.contains(s["lat"], s["lon"], 8):
+            continue
+        x, y = view.project(s["lat"], s["lon"])
+        marker = _marker(
+            s["name"], x, y, 5, page_href(ctx, saved=s["id"]), "saved-spot", f"maps-marker-saved-{s['id']}"
+        )
+        spots.append((marker, (x, y, s["name"], False)))
+    return spots
+
+
+def _background(ctx: AppContext, view: View) -> tuple[list, list]:
+    """Water or ground, the land outlines (when zoomed out enough) and the graticule; and the
+    boxes the graticule's labels take."""
+    cfg = ctx.config
+    outlines = cfg["show_outlines"] and view.zoom <= cfg["outline_max_zoom"]
+    layers: list = [
+        Rect(x="0", y="0", width=str(view.width), height=str(view.height), cls="water" if outlines else "ground")
+    ]
+    if outlines:
+        layers += outline_paths(view)
+    grid, grid_boxes = grid_lines(ctx, view)
+    return layers + grid, grid_boxes
+
+
+def map_svg(ctx: AppContext, view: View, focus: dict) -> Svg:
+    """The map picture: background, outlines, graticule, markers and labels."""
+    layers, grid_boxes = _background(ctx, view)
+    selected_place = focus.get("place")
+    selected_saved = focus.get("saved")
+    results = focus.get("results") or []
+    saved_by_place = {s["place"]: s for s in ctx.state["saved"] if s.get("place")}
+    candidates = _candidates(ctx, view, selected_place, results, saved_by_place)
     markers: list = []
     wanted: list[tuple[float, float, str, bool]] = []  # label requests, most important first
     tops: list = []
@@ -241,37 +279,14 @@ def map_svg(ctx: AppContext, view: View, focus: dict) -> Svg:
         cls = "place" + (" saved" if is_saved else "") + (" minor" if rank == 2 else "")
         r = 6 if rank < 2 else (5 if is_saved else 4)
         markers.append(
-            A(
-                Title(p["name"]),
-                Circle(cx=f"{x:.1f}", cy=f"{y:.1f}", r=str(r)),
-                href=page_href(ctx, **keep, place=p["id"]),
-                cls=cls,
-                aria_label=p["name"],
-                data_testid=f"maps-marker-{p['id']}",
-            )
+            _marker(p["name"], x, y, r, page_href(ctx, **keep, place=p["id"]), cls, f"maps-marker-{p['id']}")
         )
         wanted.append((x, y, p["name"], False))
 
     # saved locations that are not gazetteer places (custom places, saved pins)
-    for s in ctx.state["saved"]:
-        if s.get("place") and place_by_id(ctx, s["place"]):
-            continue
-        if selected_saved and s["id"] == selected_saved["id"]:
-            continue
-        if not view.contains(s["lat"], s["lon"], 8):
-            continue
-        x, y = view.project(s["lat"], s["lon"])
-        markers.append(
-            A(
-                Title(s["name"]),
-                Circle(cx=f"{x:.1f}", cy=f"{y:.1f}", r="5"),
-                href=page_href(ctx, saved=s["id"]),
-                cls="saved-spot",
-                aria_label=s["name"],
-                data_testid=f"maps-marker-saved-{s['id']}",
-            )
-        )
-        wanted.insert(1 if tops else 0, (x, y, s["name"], False))
+    for marker, request in _saved_spots(ctx, view, selected_saved):
+        markers.append(marker)
+        wanted.insert(1 if tops else 0, request)
 
     labels = place_labels(view, wanted, limit=40 if view.zoom >= 6 else 18, taken=grid_boxes)
     return Svg(

@@ -288,22 +288,10 @@ def saved_card(ctx: AppContext, browse: dict, open_id: str | None):
 FLASHES = {"saved": "flash_saved", "removed": "flash_removed", "pin": "flash_pin", "note": "flash_note"}
 
 
-def index_page(ctx: AppContext, params: dict):
-    browse = browse_params(params)
-    width, height, stacked = map_size(ctx)
+def _view(ctx: AppContext, browse: dict, pin, place, saved, results: list, width: int, height: int) -> View:
+    """What the map shows: the view in the URL, else the pin, place or saved location, else all
+    search results, else the app's start view."""
     cfg = ctx.config
-    kind = browse.get("kind") if browse.get("kind") in KINDS else None
-    if "kind" in browse and not kind:
-        browse.pop("kind")
-    pin = parse_pin(browse.get("pin"))
-    place = place_by_id(ctx, browse.get("place"))
-    saved = model.saved_entry(ctx.state, browse.get("saved"))
-    results, total = [], 0
-    if browse.get("q") or kind:
-        found = search_places(ctx, browse.get("q", ""), kind)
-        total = len(found)
-        results = found[: cfg["results_limit"]]
-
     lat = float_param(browse.get("lat"), -90.0, 90.0)
     lon = float_param(browse.get("lon"), -540.0, 540.0)
     zoom = float_param(browse.get("z"), MIN_ZOOM, MAX_ZOOM)
@@ -321,6 +309,26 @@ def index_page(ctx: AppContext, params: dict):
     else:
         sv = cfg["start_view"]
         view = View.make(sv["lat"], sv["lon"], sv["zoom"], width, height)
+    return view
+
+
+def index_page(ctx: AppContext, params: dict):
+    browse = browse_params(params)
+    width, height, stacked = map_size(ctx)
+    cfg = ctx.config
+    kind = browse.get("kind") if browse.get("kind") in KINDS else None
+    if "kind" in browse and not kind:
+        browse.pop("kind")
+    pin = parse_pin(browse.get("pin"))
+    place = place_by_id(ctx, browse.get("place"))
+    saved = model.saved_entry(ctx.state, browse.get("saved"))
+    results, total = [], 0
+    if browse.get("q") or kind:
+        found = search_places(ctx, browse.get("q", ""), kind)
+        total = len(found)
+        results = found[: cfg["results_limit"]]
+
+    view = _view(ctx, browse, pin, place, saved, results, width, height)
 
     if pin:
         panel = pin_panel(ctx, pin, browse)

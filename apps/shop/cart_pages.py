@@ -10,8 +10,8 @@ from openapps_sim.web.components import field, flash, post_button
 from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Input, Li, P, Span, Ul
 
 
-def _empty_cart(ctx: AppContext, heading: str, message: str):
-    """A page under ``heading`` (a strings key) saying the cart is empty, with the way back."""
+def _nothing_here(ctx: AppContext, heading: str, message: str, title: str):
+    """The cart or checkout page of an empty cart."""
     return layout(
         ctx,
         H1(ctx.t(heading), data_testid="shop-heading"),
@@ -20,44 +20,46 @@ def _empty_cart(ctx: AppContext, heading: str, message: str):
             A(ctx.t("continue_shopping"), href=ctx.url("/"), cls="button", data_testid="shop-continue"),
             cls="card",
         ),
-        title=f"{ctx.t(heading)} · {ctx.config['title']}",
+        title=title,
     )
+
+
+def _cart_line(ctx: AppContext, ln: dict):
+    """One line of the cart: the product, its options, quantity, total and remove."""
+    cfg = ctx.config
+    n = ln["id"]
+    p = model.product_any(cfg, ln["product_id"])
+    price = p["price"] if p else 0.0
+    return Li(
+        product_img(ctx, ln["product_id"], p, 64, ln["options"].get("colour")) if p else Span(),
+        Div(
+            A(product_name(ctx, ln["product_id"]), href=ctx.url(f"/product/{ln['product_id']}"),
+              cls="shop-name", data_testid=f"shop-line-product-{n}"),
+            Div(option_text(ctx, ln["product_id"], ln["options"]), cls="muted small"),
+            Div(ctx.t("each", price=money(ctx, price)), cls="muted small"),
+            cls="info",
+        ),
+        Form(
+            Input(type="number", name="qty", value=str(ln["qty"]), min="0", max=str(model.MAX_QTY),
+                  aria_label=ctx.t("quantity"), data_testid=f"shop-line-qty-{n}"),
+            Button(ctx.t("update"), type="submit", cls="secondary", data_testid=f"shop-line-update-{n}"),
+            method="post",
+            action=ctx.url(f"/cart/line/{n}/qty"),
+            cls="row",
+        ),
+        Span(money(ctx, price * ln["qty"]), cls="line-total"),
+        post_button(ctx.t("remove"), ctx.url(f"/cart/line/{n}/remove"), f"shop-line-remove-{n}", cls="danger"),
+        cls="shop-line",
+        data_testid=f"shop-line-{n}",
+    )  # fmt: skip
 
 
 def cart_page(ctx: AppContext, params: dict):
     cfg = ctx.config
     cart = ctx.state["cart"]
     if not cart:
-        return _empty_cart(ctx, "cart_heading", "cart_empty")
-    rows = []
-    for ln in cart:
-        n = ln["id"]
-        p = model.product_any(cfg, ln["product_id"])
-        price = p["price"] if p else 0.0
-        rows.append(
-            Li(
-                product_img(ctx, ln["product_id"], p, 64, ln["options"].get("colour")) if p else Span(),
-                Div(
-                    A(product_name(ctx, ln["product_id"]), href=ctx.url(f"/product/{ln['product_id']}"),
-                      cls="shop-name", data_testid=f"shop-line-product-{n}"),
-                    Div(option_text(ctx, ln["product_id"], ln["options"]), cls="muted small"),
-                    Div(ctx.t("each", price=money(ctx, price)), cls="muted small"),
-                    cls="info",
-                ),
-                Form(
-                    Input(type="number", name="qty", value=str(ln["qty"]), min="0", max=str(model.MAX_QTY),
-                          aria_label=ctx.t("quantity"), data_testid=f"shop-line-qty-{n}"),
-                    Button(ctx.t("update"), type="submit", cls="secondary", data_testid=f"shop-line-update-{n}"),
-                    method="post",
-                    action=ctx.url(f"/cart/line/{n}/qty"),
-                    cls="row",
-                ),
-                Span(money(ctx, price * ln["qty"]), cls="line-total"),
-                post_button(ctx.t("remove"), ctx.url(f"/cart/line/{n}/remove"), f"shop-line-remove-{n}", cls="danger"),
-                cls="shop-line",
-                data_testid=f"shop-line-{n}",
-            )
-        )  # fmt: skip
+        return _nothing_here(ctx, "cart_heading", "cart_empty", f"{ctx.t('cart_heading')} · {cfg['title']}")
+    rows = [_cart_line(ctx, ln) for ln in cart]
     lines = model.priced_lines(cfg, cart)
     return layout(
         ctx,
@@ -90,7 +92,7 @@ def checkout_page(ctx: AppContext, values: dict, error: bool):
     cart = ctx.state["cart"]
     title = f"{ctx.t('checkout_heading')} · {cfg['title']}"
     if not cart:
-        return _empty_cart(ctx, "checkout_heading", "nothing_to_check_out")
+        return _nothing_here(ctx, "checkout_heading", "nothing_to_check_out", title)
     autocomplete = {"name": "name", "street": "street-address", "city": "address-level2",
                     "postcode": "postal-code", "country": "country-name"}  # fmt: skip
     fields = [

@@ -76,14 +76,8 @@ def search_page(ctx: AppContext, params: dict):
     return layout(ctx, H1(heading, data_testid="shop-heading"), *body, q=q, title=f"{heading} · {cfg['title']}")
 
 
-def product_page(ctx: AppContext, params: dict):
-    cfg = ctx.config
-    pid = params["pid"]
-    products = model.catalogue(cfg)
-    p = products.get(pid)
-    if p is None:
-        return layout(ctx, Div(P(ctx.t("product_missing")), cls="card", data_testid="shop-missing"))
-    c = cfg["categories"].get(p["category"], {"name": p["category"]})
+def _flash(ctx: AppContext, params: dict):
+    """The note above a product: added to the cart, or an option the shop refused."""
     flash = None
     if params.get("added"):
         flash = Div(
@@ -94,36 +88,43 @@ def product_page(ctx: AppContext, params: dict):
         )
     elif params.get("error"):
         flash = Div(ctx.t("bad_option"), cls="error", data_testid="shop-error")
-    fields = []
-    for kind, codes in p["options"].items():
-        swatches = None
-        if kind == "colour":
-            swatches = Div(
-                *[
-                    Span(
-                        cls="swatch",
-                        style=f"background:{model.product_colour(cfg, pid, p, code)}",
-                        title=model.option_label(cfg, code),
-                    )
-                    for code in codes
-                ],
-                cls="swatches",
-                aria_hidden="true",
-            )
-        fields.append(
-            field(
-                cfg["option_names"].get(kind, kind),
-                f"opt-{kind}",
-                Select(
-                    *[Option(model.option_label(cfg, code), value=code) for code in codes],
-                    name=f"opt_{kind}",
-                    id=f"opt-{kind}",
-                    data_testid=f"shop-option-{kind}",
-                ),
-                swatches,
-                cls="shop-field",
-            )
+    return flash
+
+
+def _option_field(cfg: dict, pid: str, p: dict, kind: str, codes: list):
+    """The drop-down of one product option (colour swatches beside a colour)."""
+    swatches = None
+    if kind == "colour":
+        swatches = Div(
+            *[
+                Span(
+                    cls="swatch",
+                    style=f"background:{model.product_colour(cfg, pid, p, code)}",
+                    title=model.option_label(cfg, code),
+                )
+                for code in codes
+            ],
+            cls="swatches",
+            aria_hidden="true",
         )
+    return field(
+        cfg["option_names"].get(kind, kind),
+        f"opt-{kind}",
+        Select(
+            *[Option(model.option_label(cfg, code), value=code) for code in codes],
+            name=f"opt_{kind}",
+            id=f"opt-{kind}",
+            data_testid=f"shop-option-{kind}",
+        ),
+        swatches,
+        cls="shop-field",
+    )
+
+
+def _add_form(ctx: AppContext, pid: str, p: dict):
+    """The product's options, quantity and "add to cart"."""
+    cfg = ctx.config
+    fields = [_option_field(cfg, pid, p, kind, codes) for kind, codes in p["options"].items()]
     form = Form(
         Input(type="hidden", name="product_id", value=pid),
         *fields,
@@ -139,6 +140,19 @@ def product_page(ctx: AppContext, params: dict):
         action=ctx.url("/cart/add"),
         cls="stack",
     )  # fmt: skip
+    return form
+
+
+def product_page(ctx: AppContext, params: dict):
+    cfg = ctx.config
+    pid = params["pid"]
+    products = model.catalogue(cfg)
+    p = products.get(pid)
+    if p is None:
+        return layout(ctx, Div(P(ctx.t("product_missing")), cls="card", data_testid="shop-missing"))
+    c = cfg["categories"].get(p["category"], {"name": p["category"]})
+    flash = _flash(ctx, params)
+    form = _add_form(ctx, pid, p)
     related = [i for i, q in products.items() if q["category"] == p["category"] and i != pid][:4]
     return layout(
         ctx,

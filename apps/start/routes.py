@@ -6,8 +6,9 @@ from openapps_sim.apps.start.views import launcher_page
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
 
-def routes(r: AppRoutes) -> None:
-    @r.get("/")
-    def index(ctx: AppContext, params: dict):
-        return launcher_page(ctx)
+
+@routes.get("/")
+def index(ctx: AppContext, params: dict):
+    return launcher_page(ctx)

@@ -7,45 +7,51 @@ from openapps_sim.apps.todo.views import index_page
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
+routes = AppRoutes()  # the handlers below, registered in the order they are matched
+
 
 def _back(params: dict) -> str:
     flt = params.get("filter")
     return f"/?filter={flt}" if flt in ("active", "done") else "/"
 
 
-def routes(r: AppRoutes) -> None:
-    @r.get("/")
-    def index(ctx: AppContext, params: dict):
-        return index_page(ctx, params.get("filter", "all"), params.get("edit"))
+@routes.get("/")
+def index(ctx: AppContext, params: dict):
+    return index_page(ctx, params.get("filter", "all"), params.get("edit"))
 
-    @r.post("/add")
-    def add(ctx: AppContext, params: dict):
-        title = str(params.get("title", "")).strip()
-        if title:
-            operations.add_item(ctx, title)
-        return ctx.redirect("/")
 
-    @r.post("/toggle/{item_id}")
-    def toggle(ctx: AppContext, params: dict):
-        if model.find_item(ctx.state, params["item_id"]):
-            operations.toggle_item(ctx, params["item_id"])
-        return ctx.redirect(_back(params))
+@routes.post("/add")
+def add(ctx: AppContext, params: dict):
+    title = str(params.get("title", "")).strip()
+    if title:
+        operations.add_item(ctx, title)
+    return ctx.redirect("/")
 
-    @r.post("/edit/{item_id}")
-    def edit(ctx: AppContext, params: dict):
-        item = model.find_item(ctx.state, params["item_id"])
-        title = str(params.get("title", "")).strip()
-        if item and title:
-            operations.edit_item(ctx, item["id"], title)
-        return ctx.redirect(_back(params))
 
-    @r.post("/delete/{item_id}")
-    def delete(ctx: AppContext, params: dict):
-        if model.find_item(ctx.state, params["item_id"]):
-            operations.delete_item(ctx, params["item_id"])
-        return ctx.redirect(_back(params))
+@routes.post("/toggle/{item_id}")
+def toggle(ctx: AppContext, params: dict):
+    if model.find_item(ctx.state, params["item_id"]):
+        operations.toggle_item(ctx, params["item_id"])
+    return ctx.redirect(_back(params))
 
-    @r.post("/clear")
-    def clear(ctx: AppContext, params: dict):
-        operations.clear_completed(ctx)
-        return ctx.redirect("/")
+
+@routes.post("/edit/{item_id}")
+def edit(ctx: AppContext, params: dict):
+    item = model.find_item(ctx.state, params["item_id"])
+    title = str(params.get("title", "")).strip()
+    if item and title:
+        operations.edit_item(ctx, item["id"], title)
+    return ctx.redirect(_back(params))
+
+
+@routes.post("/delete/{item_id}")
+def delete(ctx: AppContext, params: dict):
+    if model.find_item(ctx.state, params["item_id"]):
+        operations.delete_item(ctx, params["item_id"])
+    return ctx.redirect(_back(params))
+
+
+@routes.post("/clear")
+def clear(ctx: AppContext, params: dict):
+    operations.clear_completed(ctx)
+    return ctx.redirect("/")

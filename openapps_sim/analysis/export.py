@@ -153,6 +153,22 @@ def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, ima
     return rows
 
 
+def _folders(runs: list[Path | str]) -> list[Path]:
+    """The results folders the given paths name (each a results folder or a folder of them)."""
+    folders: list[Path] = []
+    for given in map(Path, runs):
+        found = result_folders(given)
+        if not found:
+            raise ConfigError(
+                str(given),
+                "results.jsonl",
+                "not found",
+                "a folder written by openapps sweep or openapps run --out, or a folder of such folders",
+            )
+        folders += found
+    return folders
+
+
 def export_dataset(
     runs: list[Path | str],
     out: Path | str,
@@ -171,18 +187,7 @@ def export_dataset(
     rows: list[dict] = []
     skipped: dict[str, int] = {}
     episodes: dict[str, int] = {}
-    folders: list[Path] = []
-    for given in map(Path, runs):
-        found = result_folders(given)
-        if not found:
-            raise ConfigError(
-                str(given),
-                "results.jsonl",
-                "not found",
-                "a folder written by openapps sweep or openapps run --out, or a folder of such folders",
-            )
-        folders += found
-    for run in folders:
+    for run in _folders(runs):
         records, _notes = read_folder(run)
         latest = {r["episode_id"]: r for r in records}  # the last record of an episode counts
         for record in latest.values():

@@ -20,7 +20,7 @@ def port(text: str) -> int:
 
 def shipped_specs() -> list[str]:
     """The names of the sweep specs shipped with the package (``experiments/*.yaml``)."""
-    import openapps_sim.experiments as experiments
+    import openapps_sim.experiments as experiments  # a plug-in folder, found at run time
 
     return sorted(p.stem for p in Path(experiments.__file__).parent.glob("*.yaml"))
 

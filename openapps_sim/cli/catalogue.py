@@ -5,32 +5,33 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from importlib import resources
 from pathlib import Path
 
+import yaml
+
+from openapps_sim.agent import load_agent_class, registered_agents
+from openapps_sim.cli.instances import DEFAULT_FLOOR, DEFAULT_SEEDS, below_floor, cap_notes, distinct_instances
+from openapps_sim.cli.run import output_folder
+from openapps_sim.config.catalog import compose
+from openapps_sim.config.packs import list_packs, pack_description
+from openapps_sim.config.sampler import write_samples
+from openapps_sim.envs.browser import chromium_version, find_chromium
 from openapps_sim.errors import BrowserNotFound
+from openapps_sim.taskkit import ENGLISH_STYLES, all_families
+from openapps_sim.web.fonts import WEB_FONTS, available, fetch, font_dir
 
 
 def cmd_variations(args: argparse.Namespace) -> int:
-    from openapps_sim.config.packs import list_packs, pack_description
-
     if args.action == "sample":
-        from openapps_sim.cli.run import output_folder
-        from openapps_sim.config.sampler import write_samples
-
         output_folder(args.out)
         names = write_samples(args.n, args.seed, args.out)
         if args.check:
-            from openapps_sim.config.catalog import compose
-
             for name in names:
                 compose(str(Path(args.out) / f"{name}.yaml"))
         print(f"wrote {len(names)} packs to {args.out} ({names[0]} ... {names[-1]})")
         return 0
     if args.action == "show":
-        import yaml
-
-        from openapps_sim.config.catalog import compose
-
         print(yaml.safe_dump(compose(args.expression, args.set), allow_unicode=True, sort_keys=False))
         return 0
     packs = list_packs()
@@ -42,9 +43,6 @@ def cmd_variations(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    from openapps_sim.cli.instances import DEFAULT_FLOOR, DEFAULT_SEEDS, below_floor, cap_notes, distinct_instances
-    from openapps_sim.taskkit import ENGLISH_STYLES, all_families
-
     fams = all_families()
     counts = distinct_instances(fams, args.seeds, args.variation) if args.seeds else {}
     rows = [
@@ -102,14 +100,10 @@ def structure_label(fam) -> str:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from openapps_sim.agent import load_agent_class, registered_agents
-
     for name in registered_agents():
         print(f"{name:<12} {load_agent_class(name).summary()}")
     configs = Path(__file__).resolve().parent.parent / "agents" / "configs"
     try:
-        from importlib import resources
-
         configs = Path(str(resources.files("openapps_sim.agents"))) / "configs"
     except (ModuleNotFoundError, TypeError):
         pass
@@ -122,8 +116,6 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_fonts(args: argparse.Namespace) -> int:
-    from openapps_sim.web.fonts import fetch, font_dir
-
     missing = fetch(quiet=args.quiet)
     if missing:
         print(
@@ -136,9 +128,6 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from openapps_sim.envs.browser import chromium_version, find_chromium
-    from openapps_sim.web.fonts import WEB_FONTS, available, font_dir
-
     ok = True
     try:
         path = find_chromium()
@@ -156,7 +145,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         + ")"
     )
     t0 = time.perf_counter()
-    from openapps_sim.web.world import World
+    from openapps_sim.web.world import World  # loading the apps is part of the time shown
 
     w = World()
     print(f"apps: {', '.join(w.apps)} (world built in {(time.perf_counter() - t0) * 1000:.0f} ms)")

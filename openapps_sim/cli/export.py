@@ -1,8 +1,14 @@
-"""``openapps export``: sweep results to a training dataset (see docs/sweeps.md)."""
+"""``openapps export``: sweep results to a training dataset (see docs/sweeps.md).
+
+Commands import what only they need (pandas and Parquet) inside their functions, so that
+``openapps --help`` and the other commands start without it.
+"""
 
 from __future__ import annotations
 
 import argparse
+
+from openapps_sim.cli.run import output_folder
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -40,7 +46,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.export import export_dataset, parse_splits
-    from openapps_sim.cli.run import output_folder
 
     output_folder(args.out)
     summary = export_dataset(

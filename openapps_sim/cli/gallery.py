@@ -28,8 +28,8 @@ from fasthtml.common import (
     to_xml,
 )
 
-from openapps_sim.config.catalog import compose, discover_apps
-from openapps_sim.config.packs import list_packs, resolve_pack, split_expression
+from openapps_sim.config.catalog import compose, discover_apps, resolve_pack
+from openapps_sim.config.packs import list_packs, split_expression
 from openapps_sim.envs.client import ServerHandle
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
@@ -55,7 +55,7 @@ def build_gallery(
     height: int = 800,
     seed: int = 0,
 ) -> Path:
-    from openapps_sim.envs.browser import launch_browser
+    from openapps_sim.envs.browser import launch_browser  # Playwright, only once screenshots are taken
 
     out = Path(out)
     (out / "shots").mkdir(parents=True, exist_ok=True)

@@ -59,7 +59,7 @@ def distinct_instances(
     """For each family, the number of distinct instances over seeds ``0 .. seeds-1`` under
     ``variation`` (one world reset per seed, shared by every family). With ``stop_at``, a family
     is no longer sampled once it has that many (enough to know it reaches a floor)."""
-    from openapps_sim.web.world import World
+    from openapps_sim.web.world import World  # the web layer (FastHTML), only when instances are counted
 
     world = World()
     keys: dict[str, set[str]] = {fid: set() for fid in families}

@@ -1,14 +1,21 @@
-"""The ``openapps`` command."""
+"""The ``openapps`` command.
+
+Commands import what only they need (the web server, the sweep runner, pandas for reports)
+inside their functions, so that ``openapps --help`` and the other commands start without it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import json
 import os
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
+from openapps_sim.cli import export, judge, mcp, offline
 from openapps_sim.cli.args import non_negative, port, positive, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
@@ -54,8 +61,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     spec = load_spec(args.spec)
     if args.backend:  # the one backend to run, instead of the spec's backends
-        import dataclasses
-
         spec = dataclasses.replace(spec, backends=[args.backend])
     out = Path(args.out or f"runs/{spec.name}")
     print(
@@ -144,8 +149,6 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from importlib.metadata import version
-
     p = argparse.ArgumentParser(
         prog="openapps",
         description="Offline apps, variations, tasks, agents and sweeps for UI agents.",
@@ -153,7 +156,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"openapps-sim {version('openapps-sim')}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_serve(sub)
+    _add_catalogue(sub)
+    _add_run(sub)
+    _add_sweep(sub)
+    add_parity_parser(sub)
+    _add_report_and_tools(sub)
+    export.add_parser(sub)
+    judge.add_parser(sub)
+    mcp.add_parser(sub)
+    offline.add_parser(sub)
+    for parser in sub.choices.values():
+        parser.formatter_class = HelpFormatter
+    return p
 
+
+def _add_serve(sub) -> None:
+    """``openapps serve``."""
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
     s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
     s.add_argument("--seed", type=non_negative, default=0, help="world seed (generated content, ids)")
@@ -174,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.set_defaults(func=cmd_serve)
 
+
+def _add_catalogue(sub) -> None:
+    """``openapps variations``, ``tasks`` and ``agents``."""
     s = sub.add_parser("variations", help="list, show or sample variation packs")
     s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"], help="what to do")
     s.add_argument("expression", nargs="?", default="default", help="for show: a pack expression")
@@ -198,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("agents", help="list the agents and their configs")
     s.set_defaults(func=cmd_agents)
 
+
+def _add_run(sub) -> None:
+    """``openapps run``."""
     s = sub.add_parser("run", help="run one episode and print it")
     s.add_argument(
         "--agent", default=None, help="registry name or package.module:Class (default: the config's agent, else oracle)"
@@ -245,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.set_defaults(func=cmd_run)
 
+
+def _add_sweep(sub) -> None:
+    """``openapps sweep``."""
     specs = ", ".join(shipped_specs())
     s = sub.add_parser(
         "sweep",
@@ -270,8 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--headed", action="store_true", help="show the browsers (needs a display: use xvfb-run)")
     s.set_defaults(func=cmd_sweep)
 
-    add_parity_parser(sub)
 
+def _add_report_and_tools(sub) -> None:
+    """``openapps report``, ``gallery``, ``fonts`` and ``doctor``."""
     s = sub.add_parser("report", help="write report.md and report.html for a results folder")
     s.add_argument(
         "dir", help="a results folder of openapps sweep or openapps run --out, or a folder of such folders (runs/)"
@@ -296,16 +325,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("doctor", help="check the browser, fonts and apps")
     s.set_defaults(func=cmd_doctor)
-
-    from openapps_sim.cli import export, judge, mcp, offline
-
-    export.add_parser(sub)
-    judge.add_parser(sub)
-    mcp.add_parser(sub)
-    offline.add_parser(sub)
-    for parser in sub.choices.values():
-        parser.formatter_class = HelpFormatter
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

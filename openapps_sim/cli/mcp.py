@@ -1,14 +1,18 @@
-"""``openapps mcp``: the environment as an MCP server."""
+"""``openapps mcp``: the environment as an MCP server.
+
+Commands import what only they need (the MCP SDK and the browser stack) inside their functions,
+so that ``openapps --help`` and the other commands start without it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from openapps_sim.cli.args import port
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from openapps_sim.cli.args import port
-
     s = sub.add_parser(
         "mcp",
         help="serve tasks, observations, actions and rewards as MCP tools (stdio, or HTTP with --port)",

@@ -1,5 +1,9 @@
 """``openapps offline``: score an agent step by step against gold trajectories (the oracle's
-demonstrations), in goal-only and step-by-step instruction modes (docs/offline.md)."""
+demonstrations), in goal-only and step-by-step instruction modes (docs/offline.md).
+
+Commands import what only they need (the replaying sweep machinery, pandas) inside their
+functions, so that ``openapps --help`` and the other commands start without it.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,11 @@ import fnmatch
 import sys
 from pathlib import Path
 
-from openapps_sim.cli.args import non_negative, positive
+from openapps_sim.agent import registered_agents
+from openapps_sim.cli.args import non_negative, positive, shipped_specs
+from openapps_sim.cli.run import output_folder
 from openapps_sim.errors import ConfigError
+from openapps_sim.taskkit import all_families
 
 MODE_CHOICES = {"goal": ("goal",), "steps": ("steps",), "both": ("goal", "steps")}
 
@@ -57,8 +64,6 @@ def add_parser(sub) -> None:
 
 
 def _agent_name(args: argparse.Namespace) -> str:
-    from openapps_sim.agent import registered_agents
-
     if args.agent:
         return args.agent
     if args.agent_config:
@@ -71,8 +76,6 @@ def _agent_name(args: argparse.Namespace) -> str:
 
 
 def _check_tasks(patterns: list[str] | None) -> None:
-    from openapps_sim.taskkit import all_families
-
     for pattern in patterns or []:
         if not fnmatch.filter(list(all_families()), pattern):
             raise ConfigError("--tasks", pattern, "matches no task family", "the ids openapps tasks lists, or globs")
@@ -91,15 +94,12 @@ def _keep(args: argparse.Namespace):
 
 def gold_source(args: argparse.Namespace, notes: list[str]):
     """The gold episodes the arguments name (a generator), and a label for them."""
-    from openapps_sim.cli.args import shipped_specs
     from openapps_sim.sweeps import gold
 
     keep = _keep(args)
     if args.gold is None:
         if not args.tasks:
             raise ConfigError("GOLD", "", "no gold trajectories given", f"{gold.FOLDER_HELP}, a sweep spec, or --tasks")
-        from openapps_sim.taskkit import all_families
-
         tasks = sorted({t for p in args.tasks for t in fnmatch.filter(list(all_families()), p)})
         keys = [
             gold.GoldKey(task=t, variation=v, seed=s)
@@ -135,7 +135,6 @@ def gold_source(args: argparse.Namespace, notes: list[str]):
 
 def cmd_offline(args: argparse.Namespace) -> int:
     from openapps_sim.analysis.offline import summarise, text_table, write_offline
-    from openapps_sim.cli.run import output_folder
     from openapps_sim.sweeps.offline import OfflineSettings, check_agent, make_offline_agent, run_offline
 
     name = _agent_name(args)

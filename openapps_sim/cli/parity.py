@@ -4,6 +4,9 @@ Runs the oracle (or another agent) on each task x variation x seed under Chromiu
 actions under the text backend in the same world, and compares every observation as agents read
 it (:mod:`openapps_sim.sweeps.parity`). Prints one line per episode, every difference found,
 and the totals; ``--out`` writes them as JSON. Exit status 1 when anything differs.
+
+Commands import what only they need (the parity runner and its browser) inside their functions,
+so that ``openapps --help`` and the other commands start without it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ import argparse
 import json
 import time
 from pathlib import Path
+
+from openapps_sim.config.packs import split_expression
+from openapps_sim.taskkit import all_families, get_family
 
 DEFAULT_VARIATIONS = ("default", "german", "arabic+mobile", "dense", "interrupt_mixed", "palette_nord+large_text")
 
@@ -32,9 +38,7 @@ def add_parser(sub) -> None:
 
 
 def cmd_parity(args: argparse.Namespace) -> int:
-    from openapps_sim.config.packs import split_expression
     from openapps_sim.sweeps.parity import Parity, check
-    from openapps_sim.taskkit import all_families, get_family
 
     tasks = args.tasks or sorted(all_families())
     for task in tasks:

@@ -1,13 +1,21 @@
-"""``openapps run``: one episode, printed, and with ``--out`` added to a results folder."""
+"""``openapps run``: one episode, printed, and with ``--out`` added to a results folder.
+
+Commands import what only they need (the runner with the browser stack, the results store)
+inside their functions, so that ``openapps --help`` and the other commands start without it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import EXIT_INFRASTRUCTURE, ConfigError, short_action_error
+from openapps_sim.taskkit import get_family
+from openapps_sim.taskkit.language import goal_languages
 
 
 def output_folder(path: str | Path, flag: str = "--out") -> Path:
@@ -27,7 +35,6 @@ def output_folder(path: str | Path, flag: str = "--out") -> Path:
 def next_trial(spec, out: Path | None):
     """``spec`` as the next trial of its instance when ``out`` already holds a record of it, so
     that runs into one folder add up instead of replacing each other."""
-    from dataclasses import replace
 
     from openapps_sim.sweeps.store import read_folder
 
@@ -40,42 +47,11 @@ def next_trial(spec, out: Path | None):
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from openapps_sim.config.world import WorldSpec
-    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+    # the runner brings the browser stack (Playwright, BrowserGym): loaded only when a run starts
     from openapps_sim.sweeps.runner import Worker
-    from openapps_sim.taskkit import get_family
-    from openapps_sim.taskkit.language import goal_languages
 
-    get_family(args.task)
-    parse_viewport(args.viewport, "--viewport")
-    world = WorldSpec.make("openapps run", args.variation, args.seed, args.language, languages=goal_languages())
-    agent = args.agent
-    if agent is None:
-        # The agent named by the config file (agent: openai), else the oracle.
-        from openapps_sim.agents import load_agent_config
-
-        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
-    if args.out and (Path(args.out) / "manifest.json").is_file():
-        raise ConfigError(
-            "--out",
-            args.out,
-            "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results",
-            "a folder of openapps run --out, or a new one",
-        )
+    spec = _episode_spec(args)
     out = output_folder(args.out) if args.out else None
-    spec = EpisodeSpec(
-        agent=agent,
-        agent_config=args.agent_config,
-        task=args.task,
-        variation=world.variation,
-        seed=world.seed,
-        max_steps=args.max_steps,
-        viewport=args.viewport,
-        language=world.language,
-        record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
-        backend=args.backend,
-        termination=args.termination,
-    )
     spec = next_trial(spec, out)
     if spec.trial:
         print(f"{out} already holds this episode: recorded as trial {spec.trial}")
@@ -95,6 +71,50 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         worker.close()
     rec, traj = result.record, result.trajectory
+    _print_episode(args, rec, traj)
+    if out:
+        _keep(out, rec, traj)
+        print(f"record appended to {out / 'results.jsonl'}, trajectory in {out / 'trajectories'}")
+    return 0 if rec["success"] else 1
+
+
+def _episode_spec(args: argparse.Namespace):
+    """The episode ``openapps run`` asks for, its task, viewport and output folder checked."""
+    from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport  # with the runner, see cmd_run
+
+    get_family(args.task)
+    parse_viewport(args.viewport, "--viewport")
+    world = WorldSpec.make("openapps run", args.variation, args.seed, args.language, languages=goal_languages())
+    agent = args.agent
+    if agent is None:
+        # The agent named by the config file (agent: openai), else the oracle.
+        from openapps_sim.agents import load_agent_config  # a plug-in folder, found at run time
+
+        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
+    if args.out and (Path(args.out) / "manifest.json").is_file():
+        raise ConfigError(
+            "--out",
+            args.out,
+            "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results",
+            "a folder of openapps run --out, or a new one",
+        )
+    return EpisodeSpec(
+        agent=agent,
+        agent_config=args.agent_config,
+        task=args.task,
+        variation=world.variation,
+        seed=world.seed,
+        max_steps=args.max_steps,
+        viewport=args.viewport,
+        language=world.language,
+        record_screenshots=bool(args.out and args.screenshots) and args.backend == "chromium",
+        backend=args.backend,
+        termination=args.termination,
+    )
+
+
+def _print_episode(args: argparse.Namespace, rec: dict, traj: dict) -> None:
+    """The goal, every step with its reward and error, and how the episode ended."""
     print(f"goal: {rec['goal']}")
     for i, step in enumerate(traj["steps"], 1):
         err = ""
@@ -123,10 +143,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"the agent raised (a failure of the agent, not an infrastructure error): {rec['agent_error']}")
     if not rec["success"]:
         print(traj["explanation"])
-    if out:
-        _keep(out, rec, traj)
-        print(f"record appended to {out / 'results.jsonl'}, trajectory in {out / 'trajectories'}")
-    return 0 if rec["success"] else 1
 
 
 def _keep(out: Path, record: dict, trajectory: dict) -> None:

@@ -4,37 +4,54 @@ serves pages is :class:`openapps_sim.web.world.World`."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
+import os
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import openapps_sim.config.packs as packs
+import openapps_sim.config.sampler as sampler
 from openapps_sim.config.appearance import SHELL, THEME
+from openapps_sim.config.discovery import discover_apps
 from openapps_sim.config.interruptions import INTERRUPTIONS
 from openapps_sim.config.schema import Record
+from openapps_sim.errors import ConfigError, unknown_name
 
-if TYPE_CHECKING:  # the app contract sits above this layer; apps are found by their APP attribute
+if TYPE_CHECKING:  # the app contract sits above this layer
     from openapps_sim.appkit import AppSpec
 
 
-@lru_cache(maxsize=1)
-def discover_apps() -> dict[str, AppSpec]:
-    """Every app package under ``openapps_sim.apps``, in start-page order."""
-    import openapps_sim.apps as apps_pkg
-
-    found = []
-    for info in pkgutil.iter_modules(apps_pkg.__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"openapps_sim.apps.{info.name}")
-        spec = getattr(module, "APP", None)
-        if spec is not None and hasattr(spec, "full_schema"):
-            found.append(spec)
-    found.sort(key=lambda a: (a.order, a.name))
-    return {a.name: a for a in found}
+def resolve_pack(part: str, source: str = "--variation", key: str = "variation", _seen: tuple = ()) -> packs.Pack:
+    """The pack named by ``part`` (a name, a generated name or a file), with every pack it
+    ``extends`` applied first."""
+    part = part.strip()
+    if part.endswith(".yaml") or "/" in part or os.sep in part:
+        path = Path(part)
+        if not path.exists():
+            raise ConfigError(source, key, f"pack file {part!r} does not exist")
+        pack = packs.load_pack_path(path)
+    elif packs.is_generated(part):
+        pack = sampler.generated_pack(part)
+    else:
+        named = packs.list_packs()
+        if part not in named:
+            packs.no_pack_yaml(part)
+            raise unknown_name(source, key, part, list(named) + ["random-<seed>"])
+        pack = packs.load_pack_path(named[part])
+    if not pack.extends:
+        return pack
+    own_file = pack.source or part
+    if part in _seen:
+        raise ConfigError(own_file, "extends", f"packs extend each other in a cycle: {' -> '.join([*_seen, part])}")
+    inherited: list = []
+    for parent in pack.extends:
+        name, apps = (parent, None) if isinstance(parent, str) else parent
+        sections = resolve_pack(name, own_file, "extends", (*_seen, part)).sections
+        where = f"{own_file} (extends {name}, apps)"
+        inherited.extend(sections if apps is None else packs.only_apps(sections, apps, where))
+    return packs.Pack(name=pack.name, description=pack.description, sections=(*inherited, *pack.sections))
 
 
 def world_schema(apps: dict[str, AppSpec]) -> Record:
@@ -62,7 +79,7 @@ def base_config() -> dict:
 @lru_cache(maxsize=256)
 def composed_json(expression: str, overrides: tuple[str, ...]) -> str:
     apps = discover_apps()
-    chosen = [packs.resolve_pack(p) for p in packs.split_expression(expression)]
+    chosen = [resolve_pack(p) for p in packs.split_expression(expression)]
     config = packs.apply_packs(world_schema(apps), base_config(), chosen, list(overrides))
     return json.dumps(config)
 

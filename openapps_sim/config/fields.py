@@ -13,7 +13,7 @@ from typing import Any
 from openapps_sim.config.textformats import is_css_color, is_language_tag
 from openapps_sim.errors import ConfigError
 
-_MISSING = object()
+MISSING = object()
 
 
 class Field:
@@ -25,7 +25,7 @@ class Field:
 
     type_name = "value"
 
-    def __init__(self, default: Any = _MISSING, doc: str = "", vary: tuple | bool = ()):
+    def __init__(self, default: Any = MISSING, doc: str = "", vary: tuple | bool = ()):
         self.default = default
         self.doc = doc
         self.vary = vary
@@ -36,7 +36,7 @@ class Field:
 
     @property
     def required(self) -> bool:
-        return self.default is _MISSING
+        return self.default is MISSING
 
     def check(self, value: Any, source: str, path: str) -> Any:
         raise NotImplementedError
@@ -57,7 +57,7 @@ class Field:
 class Str(Field):
     type_name = "a string"
 
-    def __init__(self, default: Any = _MISSING, doc: str = "", max_len: int = 20000):
+    def __init__(self, default: Any = MISSING, doc: str = "", max_len: int = 20000):
         super().__init__(default, doc)
         self.max_len = max_len
 
@@ -72,7 +72,7 @@ class Str(Field):
 
 class Int(Field):
     def __init__(
-        self, default: Any = _MISSING, doc: str = "", lo: int | None = None, hi: int | None = None, vary: tuple = ()
+        self, default: Any = MISSING, doc: str = "", lo: int | None = None, hi: int | None = None, vary: tuple = ()
     ):
         super().__init__(default, doc, vary)
         self.lo, self.hi = lo, hi
@@ -91,7 +91,7 @@ class Int(Field):
 
 
 class Float(Field):
-    def __init__(self, default: Any = _MISSING, doc: str = "", lo: float | None = None, hi: float | None = None):
+    def __init__(self, default: Any = MISSING, doc: str = "", lo: float | None = None, hi: float | None = None):
         super().__init__(default, doc)
         self.lo, self.hi = lo, hi
 
@@ -121,7 +121,7 @@ class Bool(Field):
 
 
 class Enum(Field):
-    def __init__(self, choices, default: Any = _MISSING, doc: str = "", vary: tuple | bool = ()):
+    def __init__(self, choices, default: Any = MISSING, doc: str = "", vary: tuple | bool = ()):
         super().__init__(default, doc, vary)
         self.choices = list(choices)
 
@@ -188,9 +188,9 @@ class Any_(Field):
         return value
 
 
-def _join(path: str, key: str) -> str:
+def join_path(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
-def _copy_default(value: Any) -> Any:
+def copy_default(value: Any) -> Any:
     return copy.deepcopy(value)

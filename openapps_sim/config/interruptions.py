@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from openapps_sim.config.schema import _MISSING, Any_, Bool, Enum, Field, Float, Int, ListOf, MapOf, Record, Str
+from openapps_sim.config.schema import MISSING, Any_, Bool, Enum, Field, Float, Int, ListOf, MapOf, Record, Str
 from openapps_sim.errors import ConfigError
 
 PRESENTATIONS = ["modal", "banner", "takeover", "toast"]
@@ -25,7 +25,7 @@ CAREFUL_BUTTON = "dismiss"  # the button a careful user takes when an offer is h
 class Localized(Field):
     """A value given once, or per language: ``{en: ..., de: ...}`` (``en`` is the fallback)."""
 
-    def __init__(self, inner: Field, default: Any = _MISSING, doc: str = ""):
+    def __init__(self, inner: Field, default: Any = MISSING, doc: str = ""):
         super().__init__(default, doc)
         self.inner = inner
 

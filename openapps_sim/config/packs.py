@@ -28,6 +28,7 @@ from openapps_sim.config.schema import Record
 from openapps_sim.errors import ConfigError, unknown_name
 
 PACK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
+GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")  # a generated pack's name (config.sampler)
 RESERVED_KEYS = {"description", "extends"}
 
 
@@ -92,6 +93,11 @@ def only_apps(sections: tuple, apps: tuple[str, ...], source: str) -> list[tuple
         elif section == "theme":
             out.extend((file, app, {"theme": value}) for app in apps)
     return out
+
+
+def is_generated(name: str) -> bool:
+    """Whether ``name`` names a generated pack (``random-<seed>``, ``random-<seed>-<i>``)."""
+    return bool(GENERATED.match(name))
 
 
 def builtin_dir() -> Path:
@@ -240,7 +246,7 @@ def _missing_pack_yaml(folder: Path) -> ConfigError:
     )
 
 
-def _no_pack_yaml(name: str) -> None:
+def no_pack_yaml(name: str) -> None:
     """A folder named like the pack but without ``pack.yaml`` gets its own error."""
     for d in search_dirs():
         folder = d / name
@@ -273,39 +279,6 @@ def pack_kind(pack: Pack) -> str:
     if names <= {"theme", "shell"}:  # default.yaml, with no section, is the standard look
         return "appearance"
     return "content"
-
-
-def resolve_pack(part: str, source: str = "--variation", key: str = "variation", _seen: tuple = ()) -> Pack:
-    """The pack named by ``part`` (a name, a generated name or a file), with every pack it
-    ``extends`` applied first."""
-    part = part.strip()
-    if part.endswith(".yaml") or "/" in part or os.sep in part:
-        path = Path(part)
-        if not path.exists():
-            raise ConfigError(source, key, f"pack file {part!r} does not exist")
-        pack = load_pack_path(path)
-    else:
-        import openapps_sim.config.sampler as sampler
-
-        if sampler.is_generated(part):
-            pack = sampler.generated_pack(part)
-        else:
-            packs = list_packs()
-            if part not in packs:
-                _no_pack_yaml(part)
-                raise unknown_name(source, key, part, list(packs) + ["random-<seed>"])
-            pack = load_pack_path(packs[part])
-    if not pack.extends:
-        return pack
-    own_file = pack.source or part
-    if part in _seen:
-        raise ConfigError(own_file, "extends", f"packs extend each other in a cycle: {' -> '.join([*_seen, part])}")
-    inherited: list = []
-    for parent in pack.extends:
-        name, apps = (parent, None) if isinstance(parent, str) else parent
-        sections = resolve_pack(name, own_file, "extends", (*_seen, part)).sections
-        inherited.extend(sections if apps is None else only_apps(sections, apps, f"{own_file} (extends {name}, apps)"))
-    return Pack(name=pack.name, description=pack.description, sections=(*inherited, *pack.sections))
 
 
 def split_expression(expression: str | None) -> list[str]:

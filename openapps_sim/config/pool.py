@@ -26,6 +26,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from openapps_sim.config.packs import (
+    builtin_dir,
+    display_path,
+    is_generated,
+    language_packs,
+    list_packs,
+    read_yaml,
+    split_expression,
+)
 from openapps_sim.errors import ConfigError
 
 POOL_ENV = "OPENAPPS_VARIATION_POOL"
@@ -50,8 +59,6 @@ class Pool:
 @lru_cache(maxsize=1)
 def shipped_pool() -> Pool:
     """The packs shipped with the package: their language packs and description packs."""
-    from openapps_sim.config.packs import builtin_dir, language_packs, list_packs
-
     shipped = [builtin_dir()]  # never a folder on OPENAPPS_VARIATIONS, not even to read it
     languages = sorted(language_packs(shipped))
     return Pool("shipped", tuple(languages), tuple(d for d in DESCRIPTION_PACKS if d in list_packs(shipped)))
@@ -70,8 +77,6 @@ def active_pool() -> Pool:
 
 @lru_cache(maxsize=8)
 def _load_pool(path: str, mtime: float) -> Pool:
-    from openapps_sim.config.packs import display_path, language_packs, list_packs, read_yaml
-
     source = display_path(Path(path))
     data = read_yaml(Path(path)) or {}
     if not isinstance(data, dict):
@@ -101,9 +106,6 @@ def _load_pool(path: str, mtime: float) -> Pool:
 def pool_of(expression: str | None) -> str | None:
     """The id of the pool a variation expression's generated parts were drawn from; None when
     it names no generated pack."""
-    from openapps_sim.config.packs import split_expression
-    from openapps_sim.config.sampler import is_generated
-
     if not any(is_generated(part.strip()) for part in split_expression(expression)):
         return None
     return active_pool().id

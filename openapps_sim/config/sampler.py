@@ -15,19 +15,16 @@ from __future__ import annotations
 
 import colorsys
 import random
-import re
+from pathlib import Path
 
 import yaml
 
 from openapps_sim.config import pool
 from openapps_sim.config.appearance import SAMPLED_FONTS
+from openapps_sim.config.discovery import discover_apps
+from openapps_sim.config.packs import GENERATED, Pack
 
-GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")
 DESCRIPTION_PACKS = list(pool.DESCRIPTION_PACKS)
-
-
-def is_generated(name: str) -> bool:
-    return bool(GENERATED.match(name))
 
 
 def _hex(h: float, lightness: float, s: float) -> str:
@@ -51,15 +48,8 @@ def text_on(background: str, dark: str = "#000000", light: str = "#ffffff") -> s
     return light if on_dark > on_light else dark
 
 
-def sample_pack_dict(name: str) -> dict:
-    """The pack's content as a dict (what ``variations sample`` writes to a file)."""
-    m = GENERATED.match(name)
-    if not m:
-        raise ValueError(name)
-    rng = random.Random(name)
-    hue = rng.random()
-    dark = rng.random() < 0.35
-    sat = rng.uniform(0.35, 0.85)
+def colours(hue: float, dark: bool, sat: float) -> dict[str, str]:
+    """A harmonious palette from one hue, light or dark (``theme.colors`` of a generated pack)."""
     if dark:
         bg, surface, text, muted, border = (
             _hex(hue, 0.08, 0.2),
@@ -79,20 +69,32 @@ def sample_pack_dict(name: str) -> dict:
         )
         primary, on_primary = _hex(hue, 0.40, sat), "#ffffff"
     accent = _hex(hue + 0.45, 0.6, 0.8)
+    return {
+        "background": bg,
+        "surface": surface,
+        "text": text,
+        "muted": muted,
+        "border": border,
+        "primary": primary,
+        "on_primary": on_primary,
+        "accent": accent,
+        "on_accent": text_on(accent),
+        "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7),
+        "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
+    }
+
+
+def sample_pack_dict(name: str) -> dict:
+    """The pack's content as a dict (what ``variations sample`` writes to a file)."""
+    m = GENERATED.match(name)
+    if not m:
+        raise ValueError(name)
+    rng = random.Random(name)
+    hue = rng.random()
+    dark = rng.random() < 0.35
+    sat = rng.uniform(0.35, 0.85)
     theme = {
-        "colors": {
-            "background": bg,
-            "surface": surface,
-            "text": text,
-            "muted": muted,
-            "border": border,
-            "primary": primary,
-            "on_primary": on_primary,
-            "accent": accent,
-            "on_accent": text_on(accent),
-            "danger": _hex(0.0, 0.5 if not dark else 0.65, 0.7),
-            "success": _hex(0.38, 0.4 if not dark else 0.6, 0.6),
-        },
+        "colors": colours(hue, dark, sat),
         "font": rng.choice(SAMPLED_FONTS),
         "heading_font": rng.choice(["same", "same"] + SAMPLED_FONTS),
         "font_size": rng.choice([12, 13, 14, 15, 16, 17, 18, 20, 22]),
@@ -124,8 +126,6 @@ def sample_pack_dict(name: str) -> dict:
 def knobs() -> dict[str, dict[str, tuple]]:
     """Every structural knob the apps declare (schema fields marked ``vary``): app -> field ->
     the values a generated pack draws from."""
-    from openapps_sim.config.catalog import discover_apps
-
     out: dict[str, dict[str, tuple]] = {}
     for app_name, app in discover_apps().items():
         for key, field in app.full_schema().fields.items():
@@ -148,9 +148,7 @@ def draw_knobs(name: str) -> dict[str, dict]:
 
 def generated_pack(name: str):
     """The generated pack, its language and description parents named in ``extends``
-    (``packs.resolve_pack`` applies them, as for a pack file)."""
-    from openapps_sim.config.packs import Pack
-
+    (``catalog.resolve_pack`` applies them, as for a pack file)."""
     data = sample_pack_dict(name)
     source = f"{name} (generated)"
     sections = [(source, key, value) for key, value in data.items() if key not in ("description", "extends")]
@@ -170,8 +168,6 @@ def sample_names(n: int, seed: int) -> list[str]:
 def write_samples(n: int, seed: int, out_dir) -> list[str]:
     """Write ``n`` generated packs as YAML files: the sampled theme, and the shipped language
     and description packs they build on named under ``extends`` (a few hundred bytes each)."""
-    from pathlib import Path
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     names = sample_names(n, seed)

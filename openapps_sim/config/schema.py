@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from openapps_sim.config.fields import (  # noqa: F401 - the scalar fields, importable from here
-    _MISSING,
+    MISSING,
     Any_,
     Bool,
     Color,
@@ -29,9 +29,10 @@ from openapps_sim.config.fields import (  # noqa: F401 - the scalar fields, impo
     LanguageTag,
     Str,
     Time,
-    _copy_default,
-    _join,
+    copy_default,
+    join_path,
 )
+from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
 
 ID_KEYS = ("id", "path")  # the fields that identify a list item, in order of preference
@@ -47,7 +48,7 @@ class ListOf(Field):
     def __init__(
         self,
         item: Field,
-        default: Any = _MISSING,
+        default: Any = MISSING,
         doc: str = "",
         max_items: int = 5000,
         key: str | None = None,
@@ -74,8 +75,6 @@ class ListOf(Field):
         return out
 
     def _check_unique(self, items: list, source: str, path: str) -> None:
-        from openapps_sim.config.normalise import norm_text
-
         seen: dict[str, int] = {}
         for i, item in enumerate(items):
             key = norm_text(item.get(self.unique, "")) if isinstance(item, dict) else norm_text(item)
@@ -100,7 +99,7 @@ class ListOf(Field):
         where = {str(item.get(self.key)): i for i, item in enumerate(base) if isinstance(item, dict)}
         out = list(base)
         for raw_id, patch in override.items():
-            item_id, sub = str(raw_id), _join(path, str(raw_id))
+            item_id, sub = str(raw_id), join_path(path, str(raw_id))
             if item_id not in where:
                 known = sorted(where)
                 shown = ", ".join(known[:12]) + (f", ... ({len(known)} in all)" if len(known) > 12 else "")
@@ -110,7 +109,7 @@ class ListOf(Field):
                     patch, source, sub, f"expected a mapping of the item's fields, got {type(patch).__name__}"
                 )
             if self.key in patch and str(patch[self.key]) != item_id:
-                raise ConfigError(source, _join(sub, self.key), f"differs from the item's {self.key} {item_id!r}")
+                raise ConfigError(source, join_path(sub, self.key), f"differs from the item's {self.key} {item_id!r}")
             out[where[item_id]] = self.item.merge(base[where[item_id]], patch, source, sub)
         if self.unique:
             self._check_unique(out, source, path)
@@ -120,7 +119,7 @@ class ListOf(Field):
 class MapOf(Field):
     """A mapping from free-form string keys to values of one type."""
 
-    def __init__(self, value: Field, default: Any = _MISSING, doc: str = ""):
+    def __init__(self, value: Field, default: Any = MISSING, doc: str = ""):
         super().__init__(default, doc)
         self.value = value
 
@@ -130,7 +129,7 @@ class MapOf(Field):
     def check(self, value, source, path):
         if not isinstance(value, dict):
             raise self.fail(value, source, path, f"expected a mapping, got {type(value).__name__}")
-        return {str(k): self.value.check(v, source, _join(path, str(k))) for k, v in value.items()}
+        return {str(k): self.value.check(v, source, join_path(path, str(k))) for k, v in value.items()}
 
     def merge(self, base, override, source, path):
         if not isinstance(override, dict):
@@ -138,7 +137,7 @@ class MapOf(Field):
         out = dict(base or {})
         for k, v in override.items():
             key = str(k)
-            sub = _join(path, key)
+            sub = join_path(path, key)
             out[key] = self.value.merge(out[key], v, source, sub) if key in out else self.value.check(v, source, sub)
         return out
 
@@ -146,18 +145,18 @@ class MapOf(Field):
 class Record(Field):
     """A mapping with known keys. Unknown keys are an error that lists the allowed ones."""
 
-    def __init__(self, fields: dict[str, Field] | None = None, default: Any = _MISSING, doc: str = "", **kw: Field):
+    def __init__(self, fields: dict[str, Field] | None = None, default: Any = MISSING, doc: str = "", **kw: Field):
         super().__init__(default, doc)
         self.fields: dict[str, Field] = dict(fields or {}, **kw)
-        if default is _MISSING and all(not f.required for f in self.fields.values()):
+        if default is MISSING and all(not f.required for f in self.fields.values()):
             # A record whose every field has a default may be left out entirely.
-            self.default = {k: _copy_default(f.default) for k, f in self.fields.items()}
+            self.default = {k: copy_default(f.default) for k, f in self.fields.items()}
 
     def describe(self) -> str:
         return "a mapping with keys " + ", ".join(self.fields)
 
     def _unknown(self, key, source, path) -> ConfigError:
-        return ConfigError(source, _join(path, str(key)), "unknown key", ", ".join(self.fields) or "(none)")
+        return ConfigError(source, join_path(path, str(key)), "unknown key", ", ".join(self.fields) or "(none)")
 
     def check(self, value, source, path):
         if not isinstance(value, dict):
@@ -166,12 +165,12 @@ class Record(Field):
         for key, val in value.items():
             if key not in self.fields:
                 raise self._unknown(key, source, path)
-            out[key] = self.fields[key].check(val, source, _join(path, key))
+            out[key] = self.fields[key].check(val, source, join_path(path, key))
         for key, field in self.fields.items():
             if key not in out:
                 if field.required:
-                    raise ConfigError(source, _join(path, key), "missing required key")
-                out[key] = _copy_default(field.default)
+                    raise ConfigError(source, join_path(path, key), "missing required key")
+                out[key] = copy_default(field.default)
         return out
 
     def merge(self, base, override, source, path):
@@ -184,7 +183,7 @@ class Record(Field):
             if key not in self.fields:
                 raise self._unknown(key, source, path)
             field = self.fields[key]
-            sub = _join(path, key)
+            sub = join_path(path, key)
             out[key] = field.merge(out[key], val, source, sub) if key in out else field.check(val, source, sub)
         return out
 
@@ -197,13 +196,13 @@ class Record(Field):
                 node = node.record
             if isinstance(node, Record):
                 if part not in node.fields:
-                    raise ConfigError(source, _join(walked, part), "unknown key", ", ".join(node.fields))
+                    raise ConfigError(source, join_path(walked, part), "unknown key", ", ".join(node.fields))
                 node = node.fields[part]
             elif isinstance(node, MapOf):
                 node = node.value
             else:
-                raise ConfigError(source, _join(walked, part), f"{walked} is {node.describe()} and has no keys")
-            walked = _join(walked, part)
+                raise ConfigError(source, join_path(walked, part), f"{walked} is {node.describe()} and has no keys")
+            walked = join_path(walked, part)
         return node
 
 
@@ -231,7 +230,7 @@ class Partial(Field):
             if key not in self.record.fields:
                 raise self.record._unknown(key, source, path)
             field = self.record.fields[key]
-            sub = _join(path, key)
+            sub = join_path(path, key)
             if isinstance(field, Record):
                 out[key] = Partial(field).merge(out.get(key), val, source, sub)
             else:
@@ -254,5 +253,5 @@ def defaults(record: Record) -> dict:
         if isinstance(field, Record) and field.required:
             out[key] = defaults(field)
         elif not field.required:
-            out[key] = _copy_default(field.default)
+            out[key] = copy_default(field.default)
     return out

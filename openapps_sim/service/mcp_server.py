@@ -8,7 +8,6 @@ strings; the reward is the same full-state reward as in ``gym.make``.
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
 import weakref
@@ -16,15 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
-from mcp.server.fastmcp import Context, FastMCP, Image
+from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-from mcp.types import ImageContent, TextContent
 from pydantic import ValidationError
 
-from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.service.app_tools import register_app_tools
-from openapps_sim.service.session import OBSERVE_MODES, EnvSession
+from openapps_sim.service.mcp_tools import TOOLS
+from openapps_sim.service.session import EnvSession
 
 INSTRUCTIONS = """Offline web apps (todo, calendar, messenger, maps, shop, code editor) as tasks.
 Call reset(task, variation, seed) to start an episode and read the goal; observe() shows the page
@@ -104,22 +102,16 @@ class Sessions:
     def _forget(self, key: int) -> None:
         session = self._by_id.pop(key, None)
         if session is not None:
-            session._pool.submit(session.close)
+            session.close_on_its_thread()
 
     def close_now(self) -> None:
         """Close every session's environment (at exit, on the browser thread)."""
         for key in list(self._by_id):
             session = self._by_id.pop(key)
-            session._pool.submit(session.close).result(timeout=30)
+            session.close_on_its_thread().result(timeout=30)
 
     def __len__(self) -> int:
         return len(self._by_id)
-
-
-def _parse_viewport(text: str) -> dict:
-    from openapps_sim.sweeps.record import parse_viewport
-
-    return parse_viewport(text, "reset")
 
 
 def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = True, evaluator: bool = False) -> FastMCP:
@@ -130,107 +122,8 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
     sessions = Sessions(headless=headless, evaluator=evaluator)
     mcp.sessions = sessions  # type: ignore[attr-defined]
 
-    @mcp.tool()
-    def list_tasks(app: str = "") -> str:
-        """The task families (id, apps, description, step budget); `app` filters by app name."""
-        from openapps_sim.taskkit import all_families
-
-        families = all_families()
-        apps = sorted({a for f in families.values() for a in f.apps})
-        if app and app not in apps:
-            raise ConfigError("list_tasks", "app", f"unknown app {app!r}", ", ".join(apps))
-        rows = [
-            {"id": fid, "apps": list(f.apps), "description": f.description, "max_steps": f.max_steps}
-            for fid, f in families.items()
-            if not app or app in f.apps
-        ]
-        return json.dumps(rows, ensure_ascii=False)
-
-    @mcp.tool()
-    def list_variations() -> str:
-        """The shipped variation packs (name and description). Compose them with '+', e.g.
-        'dark_theme+german'; 'random-<seed>' generates a version."""
-        from openapps_sim.config.packs import list_packs, pack_description
-
-        packs = [{"name": n, "description": pack_description(n)} for n in list_packs()]
-        return json.dumps(packs, ensure_ascii=False)
-
-    @mcp.tool()
-    async def reset(
-        ctx: Context,
-        task: str,
-        variation: str = "default",
-        seed: int = 0,
-        language: str = "auto",
-        action_space: str = "bid",
-        viewport: str = "1280x720",
-        interface: str = "mixed",
-        backend: str = "chromium",
-        termination: str = "auto",
-    ) -> str:
-        """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
-        goal, in `language` (auto: the app version's own). `action_space`: bid (element ids), coord
-        (pixels) or all. `interface`: gui (page actions only), api (app tools only) or mixed (both).
-        `backend`: chromium (a real browser) or text (no browser, the same accessibility tree; no
-        screenshots). `termination`: auto (the episode ends once the state is right) or agent (only
-        when you declare it done with send_msg_to_user or report_infeasible, or at the step budget)."""
-        env = sessions.get(ctx)
-        vp = _parse_viewport(viewport)
-        result = await env.call(
-            env.reset, task, variation, seed, language, action_space, vp, interface, backend, termination
-        )
-        return json.dumps(result, ensure_ascii=False)
-
-    @mcp.tool()
-    async def observe(ctx: Context, mode: str = "text") -> list[TextContent | ImageContent]:
-        """The current page: 'text' (accessibility tree with [bid] marks), 'screenshot' or 'both'."""
-        if mode not in OBSERVE_MODES:
-            raise ConfigError("observe", "mode", f"unknown mode {mode!r}", ", ".join(OBSERVE_MODES))
-        env = sessions.get(ctx)
-        out: list[TextContent | ImageContent] = []
-        if mode in ("text", "both"):
-            out.append(TextContent(type="text", text=await env.call(env.observe_text)))
-        if mode in ("screenshot", "both"):
-            out.append(Image(data=await env.call(env.screenshot_png), format="png").to_image_content())
-        return out
-
-    @mcp.tool()
-    async def act(ctx: Context, action: str) -> str:
-        """Run one BrowserGym action string, e.g. click('12'), fill('7', 'oat milk'),
-        select_option('9', 'Friday'), goto('/todo/') (a path is resolved against app_url()),
-        send_msg_to_user('3 items')."""
-        env = sessions.get(ctx)
-        return json.dumps(await env.call(env.act, action), ensure_ascii=False)
-
-    @mcp.tool()
-    async def get_reward(ctx: Context) -> str:
-        """Score the complete app state now: reward, success and partial reward (a server started
-        for an evaluator, openapps mcp --evaluator, also explains which state paths differ)."""
-        env = sessions.get(ctx)
-        return json.dumps(await env.call(env.reward), ensure_ascii=False)
-
-    @mcp.tool()
-    def describe_action_space(space: str = "bid") -> str:
-        """The actions of an action space (bid, coord or all) with their signatures and examples."""
-        from openapps_sim.envs.env import action_set
-
-        if space not in ACTION_SPACES:
-            raise ConfigError("describe_action_space", "space", f"unknown {space!r}", ", ".join(ACTION_SPACES))
-        return action_set(space).describe(with_long_description=False, with_examples=True)
-
-    @mcp.tool()
-    async def app_url(ctx: Context) -> str:
-        """The address of this session's apps (open it in a browser to watch or help)."""
-        env = sessions.get(ctx)
-        return await env.call(env.app_url)
-
-    @mcp.tool()
-    async def close(ctx: Context) -> str:
-        """End this session's episode and free its browser."""
-        env = sessions.get(ctx)
-        await env.call(env.close)
-        return "closed"
-
+    for tool in TOOLS:
+        mcp.tool()(tool)
     register_app_tools(mcp, sessions.get)
     return mcp
 
@@ -280,7 +173,7 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 async def _serve_http(mcp: FastMCP, sock: socket.socket) -> None:
-    import uvicorn
+    import uvicorn  # only an HTTP server needs it (stdio does not)
 
     logging.getLogger("mcp.server.streamable_http").addFilter(_ClientGone())
     config = uvicorn.Config(mcp.streamable_http_app(), log_level="warning", access_log=False)

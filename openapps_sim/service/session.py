@@ -14,13 +14,17 @@ import io
 import json
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck
+from openapps_sim.config.world import WorldSpec
+from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck, classify_execution_error
 from openapps_sim.envs.apptools import check_action, check_interface, parse_tool_call, refusal
 from openapps_sim.envs.observe import axtree_text
+from openapps_sim.envs.registration import BACKENDS, make_env
 from openapps_sim.errors import ConfigError
+from openapps_sim.taskkit import TERMINATIONS, get_family
+from openapps_sim.taskkit.language import goal_languages
 
 T = TypeVar("T")
 _GOTO_PATH = re.compile(r"goto\((['\"])(/[^'\"]*)\1\)")
@@ -81,6 +85,11 @@ class EnvSession:
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
+    def close_on_its_thread(self) -> Future:
+        """Close the episode on the session's browser thread (where its browser lives); the
+        future is done once it is closed."""
+        return self._pool.submit(self.close)
+
     # -- run in the session's thread ---------------------------------------------------------
 
     def reset(
@@ -95,11 +104,6 @@ class EnvSession:
         backend: str = "chromium",
         termination: str = "auto",
     ) -> dict:
-        from openapps_sim.config.world import WorldSpec
-        from openapps_sim.envs.registration import BACKENDS, make_env
-        from openapps_sim.taskkit import TERMINATIONS, get_family
-        from openapps_sim.taskkit.language import goal_languages
-
         get_family(task, "reset")
         world = WorldSpec.make("reset", variation, seed, language, languages=goal_languages())
         check_interface(interface, "reset")
@@ -149,8 +153,6 @@ class EnvSession:
         """One step: the action checked as the sweep's runner checks it (an invalid one is a
         step that runs nothing, its category and reason in ``last_action_error``), then run.
         The episode ends when the task ends it or the step budget is spent (``truncated``)."""
-        from openapps_sim.envs.actions import classify_execution_error
-
         self._require()
         if self.done:
             why = "its step budget is spent" if self.steps >= self.max_steps else "the task ended it"
@@ -216,7 +218,7 @@ class EnvSession:
             raise ConfigError(
                 "observe", "mode", "the text backend renders no pixels (reset with backend='chromium')", "text"
             )
-        from PIL import Image
+        from PIL import Image  # Pillow is loaded only when a screenshot is asked for
 
         page = self.env.unwrapped.page
         shot = self.obs.get("screenshot")

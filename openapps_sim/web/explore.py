@@ -51,9 +51,8 @@ from fasthtml.common import (
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from openapps_sim.config.catalog import compose
-from openapps_sim.config.packs import PACK_KINDS, list_packs, pack_kind, resolve_pack, split_expression
-from openapps_sim.config.sampler import is_generated
+from openapps_sim.config.catalog import compose, resolve_pack
+from openapps_sim.config.packs import PACK_KINDS, is_generated, list_packs, pack_kind, split_expression
 from openapps_sim.errors import ConfigError
 
 EXPLORE_HOST = "explore.localhost"
@@ -217,6 +216,85 @@ def _page(explorer: Explorer, req: Request, errors: tuple[str, ...] = (), form: 
                 picked[pack_kind(resolve_pack(part))] = part
     typed = form or {"generated": "", "seed": str(world.seed)}
     groups = explorer.packs_by_kind()
+    apps_url = f"http://127.0.0.1:{port}/"
+    doc = Html(
+        Head(Meta(charset="utf-8"), Title("Explore app versions · OpenApps-Sim"), Style(CSS)),
+        Body(
+            H1("Explore app versions"),
+            P(
+                "Now serving ",
+                Strong(world.variation, data_testid="explore-current"),
+                f", seed {world.seed}, at ",
+                A(apps_url, href=apps_url, target="_blank"),
+                cls="now",
+            ),
+            *[P(n, cls="note", data_testid="explore-order-note") for n in order_notes(world.variation)],
+            Ul(*[Li(e) for e in errors], cls="error", data_testid="explore-error") if errors else None,
+            _switch_section(groups, picked, typed),
+            _compare_section(explorer, req, world),
+            _packs_section(groups),
+        ),
+    )
+    return to_xml(doc)
+
+
+def _choose(kind: str, groups: dict, picked: dict):
+    options = [Option("(none)", value="")] + [
+        Option(name, value=name, title=desc, selected=(name == picked[kind])) for name, desc in groups[kind]
+    ]
+    return Fieldset(Legend(kind), Select(*options, name=kind, data_testid=f"explore-pick-{kind}"))
+
+
+def _switch_section(groups: dict, picked: dict, typed: dict):
+    """The form that composes a version from one pack of each kind and switches ``w0`` to it."""
+    return Section(
+        H2("Compose a version and switch to it"),
+        P(
+            "The picks apply in this order: the generated version, then "
+            + ", ".join(PACK_KINDS)
+            + ". Where two packs set the same thing the later one wins, so a content pack "
+            "(dense, sparse ...) brings its own English items over a language's translated "
+            "ones. Type an expression under Side by side to choose the order yourself.",
+            cls="muted",
+        ),
+        Form(
+            *[_choose(k, groups, picked) for k in PACK_KINDS],
+            Fieldset(
+                Legend("generated"),
+                Label(
+                    "random-",
+                    Input(
+                        name="generated",
+                        value=str(typed.get("generated") or ""),
+                        inputmode="numeric",
+                        size="6",
+                        placeholder="seed",
+                    ),
+                ),
+            ),
+            Fieldset(Legend("world seed"), Input(name="seed", value=str(typed.get("seed") or ""), size="6")),
+            Div(Button("Switch the running world", type="submit", data_testid="explore-switch")),
+            method="post",
+            action=PATH + "switch",
+        ),
+    )
+
+
+def _frame(shown: bool, src: str, label: str, expression: str):
+    if not shown:
+        return Div(
+            P(Strong(label), f" {expression} "),
+            P("Not shown: fix the error above.", cls="blank", data_testid=f"explore-blank-{label}"),
+        )
+    return Div(
+        P(Strong(label), f" {expression} ", A("open", href=src, target="_blank")),
+        *[P(n, cls="note") for n in order_notes(expression)],
+        Iframe(src=src, title=f"{label}: {expression}", data_testid=f"explore-frame-{label}"),
+    )
+
+
+def _compare_section(explorer: Explorer, req: Request, world):
+    """Two versions of one page side by side, each in its own world (``explorer.left``/``right``)."""
     q = req.query_params
     # a '+' typed into the address bar arrives as a space: both join packs
     left, right = (_joined(q.get(k, d)) for k, d in (("left", "default"), ("right", world.variation)))
@@ -233,101 +311,37 @@ def _page(explorer: Explorer, req: Request, errors: tuple[str, ...] = (), form: 
         "left": _side(explorer, explorer.left, "left", left, seed, compare_errors),
         "right": _side(explorer, explorer.right, "right", right, seed, compare_errors),
     }
-
-    def choose(kind: str):
-        options = [Option("(none)", value="")] + [
-            Option(name, value=name, title=desc, selected=(name == picked[kind])) for name, desc in groups[kind]
-        ]
-        return Fieldset(Legend(kind), Select(*options, name=kind, data_testid=f"explore-pick-{kind}"))
-
-    def frame(world_id: str, label: str, expression: str):
-        if not shown[label]:
-            return Div(
-                P(Strong(label), f" {expression} "),
-                P("Not shown: fix the error above.", cls="blank", data_testid=f"explore-blank-{label}"),
-            )
-        src = f"http://{world_id}.localhost:{port}{path}"
-        return Div(
-            P(Strong(label), f" {expression} ", A("open", href=src, target="_blank")),
-            *[P(n, cls="note") for n in order_notes(expression)],
-            Iframe(src=src, title=f"{label}: {expression}", data_testid=f"explore-frame-{label}"),
-        )
-
-    apps_url = f"http://127.0.0.1:{port}/"
-    doc = Html(
-        Head(Meta(charset="utf-8"), Title("Explore app versions · OpenApps-Sim"), Style(CSS)),
-        Body(
-            H1("Explore app versions"),
-            P(
-                "Now serving ",
-                Strong(world.variation, data_testid="explore-current"),
-                f", seed {world.seed}, at ",
-                A(apps_url, href=apps_url, target="_blank"),
-                cls="now",
+    frames = [
+        _frame(shown[label], f"http://{world_id}.localhost:{req.url.port}{path}", label, expression)
+        for world_id, label, expression in ((explorer.left, "left", left), (explorer.right, "right", right))
+    ]
+    return Section(
+        H2("Side by side"),
+        Form(
+            Label("left ", Input(name="left", value=left, data_testid="explore-left")),
+            Label(" right ", Input(name="right", value=right, data_testid="explore-right")),
+            Label(
+                " page ",
+                Select(*[Option(p, value=p, selected=(p == path)) for p in COMPARE_PATHS], name="path"),
             ),
-            *[P(n, cls="note", data_testid="explore-order-note") for n in order_notes(world.variation)],
-            Ul(*[Li(e) for e in errors], cls="error", data_testid="explore-error") if errors else None,
-            Section(
-                H2("Compose a version and switch to it"),
-                P(
-                    "The picks apply in this order: the generated version, then "
-                    + ", ".join(PACK_KINDS)
-                    + ". Where two packs set the same thing the later one wins, so a content pack "
-                    "(dense, sparse ...) brings its own English items over a language's translated "
-                    "ones. Type an expression under Side by side to choose the order yourself.",
-                    cls="muted",
-                ),
-                Form(
-                    *[choose(k) for k in PACK_KINDS],
-                    Fieldset(
-                        Legend("generated"),
-                        Label(
-                            "random-",
-                            Input(
-                                name="generated",
-                                value=str(typed.get("generated") or ""),
-                                inputmode="numeric",
-                                size="6",
-                                placeholder="seed",
-                            ),
-                        ),
-                    ),
-                    Fieldset(Legend("world seed"), Input(name="seed", value=str(typed.get("seed") or ""), size="6")),
-                    Div(Button("Switch the running world", type="submit", data_testid="explore-switch")),
-                    method="post",
-                    action=PATH + "switch",
-                ),
-            ),
-            Section(
-                H2("Side by side"),
-                Form(
-                    Label("left ", Input(name="left", value=left, data_testid="explore-left")),
-                    Label(" right ", Input(name="right", value=right, data_testid="explore-right")),
-                    Label(
-                        " page ",
-                        Select(*[Option(p, value=p, selected=(p == path)) for p in COMPARE_PATHS], name="path"),
-                    ),
-                    Label(" seed ", Input(name="seed", value=seed_text, size="4")),
-                    Button("Compare", type="submit", data_testid="explore-compare"),
-                    method="get",
-                    action=PATH,
-                ),
-                Ul(*[Li(e) for e in compare_errors], cls="error", data_testid="explore-compare-error")
-                if compare_errors
-                else None,
-                Div(frame(explorer.left, "left", left), frame(explorer.right, "right", right), cls="pair"),
-            ),
-            Section(
-                H2("The packs"),
-                *[
-                    Div(H3(kind), Dl(*[x for name, desc in groups[kind] for x in (Dt(name), Dd(desc))]))
-                    for kind in PACK_KINDS
-                ],
-                P("Compose packs with '+' (later ones win); random-<seed> is a generated version."),
-            ),
+            Label(" seed ", Input(name="seed", value=seed_text, size="4")),
+            Button("Compare", type="submit", data_testid="explore-compare"),
+            method="get",
+            action=PATH,
         ),
+        Ul(*[Li(e) for e in compare_errors], cls="error", data_testid="explore-compare-error")
+        if compare_errors
+        else None,
+        Div(*frames, cls="pair"),
     )
-    return to_xml(doc)
+
+
+def _packs_section(groups: dict):
+    return Section(
+        H2("The packs"),
+        *[Div(H3(kind), Dl(*[x for name, desc in groups[kind] for x in (Dt(name), Dd(desc))])) for kind in PACK_KINDS],
+        P("Compose packs with '+' (later ones win); random-<seed> is a generated version."),
+    )
 
 
 def add_routes(app, worlds) -> Explorer:

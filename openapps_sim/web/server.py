@@ -8,16 +8,14 @@ Each world (its own variation, seed, state and event log) has its own origin: a 
 apart. The admin API takes the world id as ``?world=`` (default ``w0``); ``POST /_admin/worlds``
 creates a world and ``DELETE /_admin/worlds?world=ID`` drops it.
 
-The admin API (``/_admin/...``) reads and resets the world. It answers only requests that
-carry the per-server secret in the ``X-OpenApps-Secret`` header; pages never receive the
-secret, so an agent that browses to ``/_admin/state`` learns nothing.
+The admin API (``/_admin/...``, :mod:`openapps_sim.web.admin`) reads and resets the world. It
+answers only requests that carry the per-server secret in the ``X-OpenApps-Secret`` header;
+pages never receive the secret, so an agent that browses to ``/_admin/state`` learns nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import hmac
-import json
 import os
 import secrets
 import socket
@@ -28,23 +26,22 @@ import traceback
 from fasthtml.common import FastHTML
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
+import openapps_sim.web.admin as admin
 import openapps_sim.web.fonts as fonts
 import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
-from openapps_sim.config.world import WorldSpec
-from openapps_sim.errors import ConfigError, OpenAppsError
+from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import (
     BIDS_HEADER,
     DEFAULT_WORLD,
     REVISION_HEADER,
     SECRET_ENV,
-    SECRET_HEADER,
     WORLD_HOST_SUFFIX,
 )
+from openapps_sim.web.explore import add_routes as add_explore_routes
 from openapps_sim.web.shell import render_page
-from openapps_sim.web.tools import run_tool
 from openapps_sim.web.world import World
 
 
@@ -144,174 +141,51 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = Tr
 
 
 def build_app(world: World | None = None, secret: str | None = None, explore: bool = False) -> FastHTML:
+    """The ASGI app serving ``world`` (and the worlds created later through the admin API)."""
     world = world or World()
     worlds = Worlds(world)
-    secret = secret or secrets.token_hex(16)
     app = FastHTML(default_hdrs=False)
     app.state.worlds = worlds
-
+    app.state.secret = secret or secrets.token_hex(16)
     for spec in world.apps.values():
-        r = AppRoutes()
-        spec.register_routes(r)
-        prefix = spec.url_prefix
-        for route in r.routes:
-            path = prefix + route.path if route.path != "/" or not prefix else prefix + "/"
-            endpoint = _make_endpoint(worlds, spec, route.handler, reuse_pages=not explore)
-            app.route(path, methods=[route.method])(endpoint)
-        if prefix:
-            app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
-
+        _add_app_routes(app, worlds, spec, reuse_pages=not explore)
     interruptions.add_routes(app, lambda req: worlds.for_host(req.headers.get("host", "")))
     if explore:  # the people's control page (openapps serve --explore), on explore.localhost only
-        from openapps_sim.web.explore import add_routes as add_explore_routes
-
         add_explore_routes(app, worlds)
-
-    @app.route("/_static/fonts/{name}")
-    def font_file(name: str):
-        path = fonts.font_dir() / os.path.basename(name)
-        if not path.is_file():
-            return Response("not found", status_code=404)
-        return FileResponse(path, headers={"cache-control": "max-age=86400"})
-
-    @app.route("/favicon.ico")
-    def favicon():
-        svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='4' fill='#2f6fde'/></svg>"
-        return Response(svg, media_type="image/svg+xml")
-
-    def authorised(req: Request) -> bool:
-        return hmac.compare_digest(req.headers.get(SECRET_HEADER, ""), secret)
-
-    def admin(fn):
-        async def endpoint(req: Request):
-            if not authorised(req):
-                return JSONResponse({"error": "forbidden"}, status_code=403)
-            body = {}
-            if req.method in ("POST", "PUT"):
-                raw = await req.body()
-                if raw:
-                    try:
-                        body = json.loads(raw)
-                    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-                        return JSONResponse({"error": f"{req.url.path}: the body is not JSON ({e})"}, status_code=400)
-                    if not isinstance(body, dict):
-                        msg = f"{req.url.path}: the body must be a JSON object, got {type(body).__name__}"
-                        return JSONResponse({"error": msg}, status_code=400)
-            try:
-                if fn is create_world:
-                    return JSONResponse(fn(req, body))
-                world = worlds.get(req.query_params.get("world", DEFAULT_WORLD))
-                if req.method != "GET" and fn is not set_step:
-                    world.touch()
-                response = JSONResponse(fn(world, req, body))
-                response.headers[REVISION_HEADER] = str(world.revision)
-                return response
-            except OpenAppsError as e:
-                return JSONResponse({"error": str(e)}, status_code=400)
-            except Exception as e:  # a bug, not the caller's mistake: say so, keep serving
-                traceback.print_exc(file=sys.stderr)
-                return JSONResponse({"error": f"internal error: {type(e).__name__}: {e}"}, status_code=500)
-
-        return endpoint
-
-    def get_state(world, req, body):
-        out = {
-            "revision": world.revision,
-            "variation": world.variation,
-            "seed": world.seed,
-            "events": len(world.events),
-        }
-        unless = req.query_params.get("unless")
-        if unless is not None and whole_number(unless, "GET /_admin/state", "unless") == world.revision:
-            return {**out, "unchanged": True}  # the caller has this revision's state already
-        return {**out, "state": world.state}
-
-    def put_state(world, req, body):
-        state = body.get("state")
-        if not isinstance(state, dict):
-            raise ConfigError("PUT /_admin/state", "state", "missing or not an object", "{'state': {<app>: {...}}}")
-        world.set_state(state)
-        return {"ok": True}
-
-    def create_world(req, body):
-        return {"world": worlds.create(), "count": len(worlds.by_id)}
-
-    def drop_world(world, req, body):
-        return {"dropped": worlds.drop(req.query_params.get("world", "")), "count": len(worlds.by_id)}
-
-    def reset(world, req, body):
-        ms = world.reset(WorldSpec.from_wire(body, "POST /_admin/reset"))
-        out = {"ok": True, "reset_ms": ms, "variation": world.variation, "seed": world.seed}
-        if body.get("return_state"):
-            out["state"] = world.state
-        return out
-
-    def events(world, req, body):
-        since = whole_number(req.query_params.get("since", 0), "GET /_admin/events", "since")
-        return {"events": world.events[since:], "count": len(world.events), "revision": world.revision}
-
-    def config(world, req, body):
-        return {"config": world.config}
-
-    def interruptions_report(world, req, body):
-        return world.interrupts.report()
-
-    def refer_task(world, req, body):
-        lists = {k: body.get(k, []) for k in ("apps", "keys")}
-        for key, value in lists.items():
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError("PUT /_admin/interruptions", key, f"expected a list of strings, got {value!r}")
-        world.interrupts.refer_task(lists["apps"], lists["keys"])
-        return {"ok": True}
-
-    def set_step(world, req, body):
-        world.interrupts.set_step(whole_number(body.get("step", 0), "POST /_admin/step", "step"))
-        return {"ok": True}
-
-    def tool(world, req, body):
-        return {"result": run_tool(world, body.get("app"), body.get("tool"), body.get("args", {}))}
-
-    def health(world, req, body):
-        return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors, "worlds": len(worlds.by_id)}
-
-    async def admin_http_error(req: Request, exc: HTTPException):
-        """FastHTML refuses a bad JSON body before the endpoint runs: say it in the admin API's words."""
-        if req.url.path.startswith("/_admin/"):
-            return JSONResponse({"error": f"{req.url.path}: {exc.detail}"}, status_code=exc.status_code)
-        return Response(str(exc.detail), status_code=exc.status_code)
-
-    app.add_exception_handler(HTTPException, admin_http_error)
-
-    for path, methods, fn in [
-        ("/_admin/state", ["GET"], get_state),
-        ("/_admin/state", ["PUT"], put_state),
-        ("/_admin/reset", ["POST"], reset),
-        ("/_admin/events", ["GET"], events),
-        ("/_admin/config", ["GET"], config),
-        ("/_admin/health", ["GET"], health),
-        ("/_admin/interruptions", ["GET"], interruptions_report),
-        ("/_admin/interruptions", ["PUT"], refer_task),
-        ("/_admin/step", ["POST"], set_step),
-        ("/_admin/tool", ["POST"], tool),
-        ("/_admin/worlds", ["POST"], create_world),
-        ("/_admin/worlds", ["DELETE"], drop_world),
-    ]:
-        app.route(path, methods=methods)(admin(fn))
-
+    app.route("/_static/fonts/{name}")(font_file)
+    app.route("/favicon.ico")(favicon)
+    app.add_exception_handler(HTTPException, admin.http_error)
+    for path, methods, fn in admin.ROUTES:
+        app.route(path, methods=methods)(admin.endpoint(fn))
     return app
 
 
-def whole_number(value, source: str, key: str) -> int:
-    """``value`` as an int (JSON numbers and digit strings), else a ConfigError (HTTP 400)."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).lstrip("-").isdigit():
-        raise ConfigError(source, key, f"expected a whole number, got {value!r}")
-    return int(value)
+def _add_app_routes(app: FastHTML, worlds: Worlds, spec: AppSpec, reuse_pages: bool) -> None:
+    r = AppRoutes()
+    spec.register_routes(r)
+    prefix = spec.url_prefix
+    for route in r.routes:
+        path = prefix + route.path if route.path != "/" or not prefix else prefix + "/"
+        endpoint = _make_endpoint(worlds, spec, route.handler, reuse_pages=reuse_pages)
+        app.route(path, methods=[route.method])(endpoint)
+    if prefix:
+        app.route(prefix, methods=["GET"])(_redirect_to(prefix + "/"))
+
+
+def font_file(name: str):
+    path = fonts.font_dir() / os.path.basename(name)
+    if not path.is_file():
+        return Response("not found", status_code=404)
+    return FileResponse(path, headers={"cache-control": "max-age=86400"})
+
+
+def favicon():
+    svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='4' fill='#2f6fde'/></svg>"
+    return Response(svg, media_type="image/svg+xml")
 
 
 def _redirect_to(target: str):
     async def endpoint(req: Request):
-        from starlette.responses import RedirectResponse
-
         return RedirectResponse(target, status_code=307)
 
     return endpoint
@@ -337,7 +211,7 @@ def serve(
     explore: bool = False,
 ) -> None:
     """Run the server in this process until interrupted."""
-    import uvicorn
+    import uvicorn  # only a served process needs it, not an app built in-process (tests, tools)
 
     t0 = time.perf_counter()
     world = World()

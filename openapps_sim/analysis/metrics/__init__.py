@@ -130,7 +130,7 @@ from openapps_sim.analysis.metrics.table import (
     sort_key,
     valid_episodes,
 )
-from openapps_sim.analysis.metrics.values import _missing, is_error, token_total
+from openapps_sim.analysis.metrics.values import is_error, is_missing, token_total
 from openapps_sim.taskkit.progress import wlcs
 
 __all__ = [
@@ -168,7 +168,7 @@ __all__ = [
     "START_APP",
     "UNSET",
     "WITHIN_OVER",
-    "_missing",
+    "is_missing",
     "across_version_deviation",
     "agent_deviation",
     "apply_by",

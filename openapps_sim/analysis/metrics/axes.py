@@ -10,12 +10,12 @@ import pandas as pd
 
 from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.metrics.table import STANDARD_AXES, UNSET, sort_key, valid_episodes
-from openapps_sim.analysis.metrics.values import _missing
+from openapps_sim.analysis.metrics.values import is_missing
 
 
 def axis_label(value: Any) -> str:
     """How an axis value is shown: "unset" for missing, ``%g`` for numbers, else ``str``."""
-    if _missing(value):
+    if is_missing(value):
         return UNSET
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from openapps_sim.analysis.metrics.values import _as_list
+from openapps_sim.analysis.metrics.values import as_list
 
 DEFAULT_MIN_REPEATS = 3
 """A loop is a block repeated at least this many times in a row (see :func:`find_loops`)."""
@@ -88,9 +88,9 @@ def intent_misunderstood(
     >>> intent_misunderstood(["todo", "messenger", "todo", "messenger"], ["todo"], ["messenger"])
     True
     """
-    needed = set(_as_list(task_apps)) | {START_APP}
-    forced = Counter(_as_list(opened_by_interruptions))
-    for app in _as_list(apps_visited):
+    needed = set(as_list(task_apps)) | {START_APP}
+    forced = Counter(as_list(opened_by_interruptions))
+    for app in as_list(apps_visited):
         if app in needed:
             continue
         if forced[app] > 0:

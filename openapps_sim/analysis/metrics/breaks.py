@@ -13,9 +13,9 @@ import pandas as pd
 
 from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS, find_loops
 from openapps_sim.analysis.metrics.stats import success_rate
-from openapps_sim.analysis.metrics.table import _PREPARED as PREPARED_KEY
-from openapps_sim.analysis.metrics.table import sort_key, valid_episodes
-from openapps_sim.analysis.metrics.values import _as_dict, _as_list, _missing
+from openapps_sim.analysis.metrics.table import PREPARED_KEY, sort_key, valid_episodes
+from openapps_sim.analysis.metrics.values import as_dict, as_list, is_missing
+from openapps_sim.config.catalog import resolve_pack
 
 KINDS = ("appearance", "content", "interruption", "structure")
 """Kinds of variation, read from what a pack changes: ``interruptions`` -> interruption, the
@@ -28,8 +28,6 @@ _STRUCTURE_KEYS = {"layout", "nav_position"}
 @lru_cache(maxsize=256)
 def pack_kinds(part: str) -> tuple[str, ...]:
     """The kinds of one pack (a name or a file); ``("other",)`` when it cannot be read here."""
-    from openapps_sim.config.packs import resolve_pack
-
     try:
         pack = resolve_pack(part)
     except Exception:  # noqa: BLE001 - a pack from another machine: still reported, as "other"
@@ -51,7 +49,7 @@ def pack_kinds(part: str) -> tuple[str, ...]:
 
 def variation_kind(expression: Any) -> str:
     """``default``, one of :data:`KINDS`, several joined by ``+`` (a composition), or ``other``."""
-    text = "default" if _missing(expression) else str(expression)
+    text = "default" if is_missing(expression) else str(expression)
     parts = [p.strip() for p in text.split("+") if p.strip() and p.strip() != "default"]
     if not parts:
         return "default"
@@ -70,7 +68,7 @@ def length_band(n: int) -> str:
 
 def _app_of(task: Any, apps: Any) -> str:
     """The app of a task: the one it needs, else "several apps" (``multi.*`` families)."""
-    needed = [a for a in _as_list(apps) if a != "start"] or [str(task).split(".")[0]]
+    needed = [a for a in as_list(apps) if a != "start"] or [str(task).split(".")[0]]
     return needed[0] if len(needed) == 1 else "several apps"
 
 
@@ -81,11 +79,11 @@ def rollup_columns(df: pd.DataFrame) -> pd.DataFrame:
     v["app"] = [_app_of(t, apps) for t, apps in zip(v["task"], v["task_apps"], strict=True)]
     v["variation_kind"] = [variation_kind(x) for x in v["variation"]]
     if "structure" in v.columns:
-        v["task_structure"] = ["unknown" if _missing(s) or not s else str(s) for s in v["structure"]]
+        v["task_structure"] = ["unknown" if is_missing(s) or not s else str(s) for s in v["structure"]]
     else:
         v["task_structure"] = "unknown"
     if "milestones" in v.columns:
-        v["length"] = [length_band(len(_as_dict(ms))) if _as_dict(ms) else "unknown" for ms in v["milestones"]]
+        v["length"] = [length_band(len(as_dict(ms))) if as_dict(ms) else "unknown" for ms in v["milestones"]]
     else:
         v["length"] = "unknown"
     return v
@@ -118,7 +116,7 @@ def loop_kinds(
     changed nothing. Without ``changed`` (older records) every loop is ``unknown``.
     """
     loops = find_loops(actions, min_repeats)
-    flags = [bool(x) for x in _as_list(changed)]
+    flags = [bool(x) for x in as_list(changed)]
     if len(flags) < len(actions):
         return (0, 0, len(loops))
     stuck = progressing = 0

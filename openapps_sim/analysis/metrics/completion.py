@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from openapps_sim.analysis.metrics.table import valid_episodes
-from openapps_sim.analysis.metrics.values import _missing
+from openapps_sim.analysis.metrics.values import is_missing
 
 COMPLETION_COLUMNS = (
     "n",
@@ -27,7 +27,7 @@ def terminations(df: pd.DataFrame) -> list[str]:
     """The termination modes of a results table (records older than the field ran ``auto``)."""
     if "termination" not in df.columns:
         return ["auto"] if len(df) else []
-    return sorted({"auto" if _missing(t) else str(t) for t in df["termination"]})
+    return sorted({"auto" if is_missing(t) else str(t) for t in df["termination"]})
 
 
 def completion_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame:
@@ -40,12 +40,12 @@ def completion_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
     cols = [*by, "termination", *COMPLETION_COLUMNS]
     if v.empty:
         return pd.DataFrame(columns=cols)
-    v["termination"] = ["auto" if _missing(t) else str(t) for t in v.get("termination", ["auto"] * len(v))]
-    declared = [None if _missing(d) else str(d) for d in v.get("declared", [None] * len(v))]
+    v["termination"] = ["auto" if is_missing(t) else str(t) for t in v.get("termination", ["auto"] * len(v))]
+    declared = [None if is_missing(d) else str(d) for d in v.get("declared", [None] * len(v))]
     v["_declared"] = [d is not None for d in declared]
     v["_infeasible"] = [d == "infeasible" for d in declared]
-    v["_premature"] = [bool(x) and not _missing(x) for x in v.get("premature_stop", [False] * len(v))]
-    steps = [0 if _missing(x) else int(x) for x in v.get("overrun_steps", [None] * len(v))]
+    v["_premature"] = [bool(x) and not is_missing(x) for x in v.get("premature_stop", [False] * len(v))]
+    steps = [0 if is_missing(x) else int(x) for x in v.get("overrun_steps", [None] * len(v))]
     v["_overrun_steps"] = steps
     v["_overrun"] = [s > 0 for s in steps]
     rows = []

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from openapps_sim.analysis.metrics.reliability import _ratio, deviation_summary, within_version_deviation
-from openapps_sim.analysis.metrics.stats import _group_seed, success_rate
+from openapps_sim.analysis.metrics.reliability import deviation_summary, safe_ratio, within_version_deviation
+from openapps_sim.analysis.metrics.stats import group_seed, success_rate
 from openapps_sim.analysis.metrics.table import Grouping, valid_episodes
 
 MULTI_STEP = ("sequential", "conjunctive", "conditional", "hierarchical")
@@ -69,12 +69,12 @@ def deviation_intervals(
         row = dict(zip(by, key, strict=True))
         row["tasks"] = len(g)
         means = _nanmean(vals) if len(vals) else np.full(4, np.nan)
-        boot = _boot_rows(vals, n_boot, _group_seed(seed, key))
+        boot = _boot_rows(vals, n_boot, group_seed(seed, key))
         for i, s in enumerate(stats):
             row[s] = float(means[i])
             row[f"{s}_lo"], row[f"{s}_hi"] = _interval(boot[:, i])
         for name, num, den in (("std_ratio", 1, 0), ("mad_ratio", 3, 2)):
-            row[name] = _ratio(means[num], means[den])
+            row[name] = safe_ratio(means[num], means[den])
             with np.errstate(invalid="ignore", divide="ignore"):
                 r = boot[:, num] / boot[:, den]
             row[f"{name}_lo"], row[f"{name}_hi"] = _interval(r)
@@ -115,7 +115,7 @@ def version_reliability(
         key = key if isinstance(key, tuple) else (key,)
         vals = g[["success_rate", "std", "mad"]].to_numpy(dtype=float)
         row = {**dict(zip(by, key, strict=True)), "tasks": len(g), "n": int(g["n"].sum())}
-        boot = _boot_rows(vals, n_boot, _group_seed(seed, key))
+        boot = _boot_rows(vals, n_boot, group_seed(seed, key))
         means = _nanmean(vals)
         for i, s in enumerate(("success_rate", "std", "mad")):
             row[s] = float(means[i])

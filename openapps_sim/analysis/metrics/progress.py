@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.metrics.table import valid_episodes
-from openapps_sim.analysis.metrics.values import _as_list, _missing
+from openapps_sim.analysis.metrics.values import as_list, is_missing
 
 PROGRESS_COLUMNS = (
     "n",
@@ -34,7 +34,7 @@ PROGRESS_COLUMNS = (
 
 
 def _num(value: Any) -> float:
-    if _missing(value) or isinstance(value, (list, dict)):
+    if is_missing(value) or isinstance(value, (list, dict)):
         return np.nan
     return float(value)
 
@@ -43,20 +43,20 @@ def _expects_nothing(expected_ops: Any, structure: Any) -> bool:
     """Whether the episode's family expects no operation, so W-LCS is undefined for it (DAC-Bench's
     formula divides by N(N+1)/2): ``expected_ops`` is 0, or, in records from before that field,
     the family is a return-value one (``structure`` "answer": looking changes nothing)."""
-    if not _missing(expected_ops) and not isinstance(expected_ops, (list, dict)):
+    if not is_missing(expected_ops) and not isinstance(expected_ops, (list, dict)):
         return int(expected_ops) == 0
     return structure == "answer"
 
 
 def first_decision(decisions: Any) -> float:
     """1.0 / 0.0: the episode's first decision was right / wrong; NaN: no decision to take."""
-    d = _as_list(decisions)
+    d = as_list(decisions)
     return float(bool(d[0])) if d else np.nan
 
 
 def deeper_decisions(decisions: Any) -> float:
     """Share of right decisions below the first (hierarchical tasks); NaN when there are none."""
-    d = _as_list(decisions)[1:]
+    d = as_list(decisions)[1:]
     return float(np.mean([bool(x) for x in d])) if d else np.nan
 
 
@@ -137,7 +137,7 @@ def decisions_by_level(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
     by = [b for b in by if b in v.columns]
     if v.empty or "decisions" not in v.columns:
         return pd.DataFrame(columns=[*by, *LEVEL_COLUMNS])
-    v = v.assign(_decisions=[[bool(x) for x in _as_list(d)] for d in v["decisions"]])
+    v = v.assign(_decisions=[[bool(x) for x in as_list(d)] for d in v["decisions"]])
     v = v[[bool(d) for d in v["_decisions"]]]
     rows = []
     for key, part in v.groupby(by, dropna=False, sort=True) if by else [((), v)]:

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.metrics.axes import axis_label
+from openapps_sim.analysis.metrics.breaks import loop_kind_rates
 from openapps_sim.analysis.metrics.rates import (
     effort,
     error_summary,
@@ -22,12 +23,12 @@ from openapps_sim.analysis.metrics.table import (
     DEFAULT_CELL,
     STANDARD_AXES,
     Grouping,
-    _codes,
-    _groups,
-    _key_dict,
+    iter_groups,
+    key_dict,
+    row_codes,
     valid_episodes,
 )
-from openapps_sim.analysis.metrics.values import _missing
+from openapps_sim.analysis.metrics.values import is_missing
 
 WITHIN_OVER: tuple[str, ...] = ("seeds", "trials")
 """What a within-version deviation is taken over: the instances (seeds) of one version, or the
@@ -94,7 +95,7 @@ def across_version_deviation(
     g = Grouping(v, unit)
     r = v[value].to_numpy(dtype=float)
     ok = g.n >= min_n
-    n_versions = g.nunique(_codes(v, version)) if version else np.ones(g.size, dtype=np.int64)
+    n_versions = g.nunique(row_codes(v, version)) if version else np.ones(g.size, dtype=np.int64)
     return g.frame(
         n=g.n,
         n_versions=n_versions,
@@ -104,9 +105,9 @@ def across_version_deviation(
     )
 
 
-def _ratio(num: float, den: float) -> float:
+def safe_ratio(num: float, den: float) -> float:
     """``num / den``; NaN when either is NaN or both are 0; inf when only ``den`` is 0."""
-    if _missing(num) or _missing(den):
+    if is_missing(num) or is_missing(den):
         return float("nan")
     if den == 0:
         return float("nan") if num == 0 else float("inf")
@@ -150,9 +151,9 @@ def deviation_summary(
 
 
 def _ratios(num: Any, den: Any) -> np.ndarray:
-    """Element-wise :func:`_ratio`."""
+    """Element-wise :func:`safe_ratio`."""
     return np.array(
-        [_ratio(a, b) for a, b in zip(np.asarray(num, float), np.asarray(den, float), strict=True)], dtype=float
+        [safe_ratio(a, b) for a, b in zip(np.asarray(num, float), np.asarray(den, float), strict=True)], dtype=float
     )
 
 
@@ -302,8 +303,6 @@ def reliability_summary(
 
 
 def _stuck_rates(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    from openapps_sim.analysis.metrics.breaks import loop_kind_rates
-
     kinds = loop_kind_rates(df, by)
     if kinds.empty:
         return pd.DataFrame(columns=[*by, "stuck_per_episode"])
@@ -320,4 +319,4 @@ def apply_by(df: pd.DataFrame, by: Sequence[str], fn: Callable[[pd.DataFrame], d
     """``fn(rows) -> dict`` for each group of valid episodes, as a frame (a helper for custom
     metrics)."""
     v = valid_episodes(df)
-    return pd.DataFrame([{**_key_dict(by, key), **fn(g)} for key, g in _groups(v, by)])
+    return pd.DataFrame([{**key_dict(by, key), **fn(g)} for key, g in iter_groups(v, by)])

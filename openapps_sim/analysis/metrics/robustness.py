@@ -29,7 +29,7 @@ import pandas as pd
 
 from openapps_sim.analysis.metrics.stats import bootstrap_ci
 from openapps_sim.analysis.metrics.table import valid_episodes
-from openapps_sim.analysis.metrics.values import _as_list, _missing
+from openapps_sim.analysis.metrics.values import as_list, is_missing
 
 UNIT = ("agent", "task", "seed")
 RSR_COLUMNS = [
@@ -58,7 +58,7 @@ def _solved(part: pd.DataFrame, unit: Sequence[str]) -> pd.Series:
 
 def _shown(items: object, buttons: int | None = None) -> bool:
     """Whether an episode's ``interruptions`` hold one shown (with ``buttons`` buttons if given)."""
-    shown = [i for i in _as_list(items) if isinstance(i, dict)]
+    shown = [i for i in as_list(items) if isinstance(i, dict)]
     if buttons is None:
         return bool(shown)
     return any(_buttons(i.get("buttons")) == buttons for i in shown)
@@ -80,7 +80,7 @@ def interrupting_versions(df: pd.DataFrame) -> set[str]:
     return {
         str(v)
         for v, flag, items in zip(df["variation"], flags, shown, strict=True)
-        if (not _missing(flag) and bool(flag)) or _shown(items)
+        if (not is_missing(flag) and bool(flag)) or _shown(items)
     }
 
 
@@ -167,7 +167,7 @@ def rsr_by_buttons(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
     parts = []
     for variation in sorted(interrupting_versions(df) - {baseline}):
         items = df.loc[df["variation"] == variation, "interruptions"]
-        modes = {_buttons(i.get("buttons")) for x in items for i in _as_list(x) if isinstance(i, dict)}
+        modes = {_buttons(i.get("buttons")) for x in items for i in as_list(x) if isinstance(i, dict)}
         for mode in sorted(b for b in modes if b is not None):
             part = robust_success_rate(df, baseline, variation, buttons=mode)
             if not part.empty:
@@ -181,7 +181,7 @@ def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:
     df = valid_episodes(df)
     rows = []
     for rec in df.to_dict("records"):
-        for item in _as_list(rec.get("interruptions")):
+        for item in as_list(rec.get("interruptions")):
             if isinstance(item, dict):
                 rows.append(
                     {
@@ -241,7 +241,7 @@ def perception_drift(df: pd.DataFrame) -> pd.DataFrame:
     df = valid_episodes(df)
     if df.empty or "stale_actions" not in df.columns:
         return pd.DataFrame(columns=DRIFT_COLUMNS)
-    part = df[[not _missing(v) for v in df["stale_actions"]]]
+    part = df[[not is_missing(v) for v in df["stale_actions"]]]
     rows = []
     for (agent, variation), group in part.groupby(["agent", "variation"], sort=True):
         counts = group["stale_actions"].astype(float).to_numpy()

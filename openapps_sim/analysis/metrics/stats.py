@@ -6,12 +6,13 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Iterable, Sequence
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from openapps_sim.analysis.metrics.table import DEFAULT_CELL, Grouping, _frame, _groups, _key_dict, valid_episodes
+from openapps_sim.analysis.metrics.table import DEFAULT_CELL, Grouping, frame_of, iter_groups, key_dict, valid_episodes
 
 
 def bootstrap_ci(
@@ -48,8 +49,6 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     """Wilson score interval for a binomial proportion (does not collapse at 0 or n successes)."""
     if n <= 0:
         return (float("nan"), float("nan"))
-    from statistics import NormalDist
-
     z = NormalDist().inv_cdf(0.5 + level / 2.0)
     p = successes / n
     denom = 1 + z * z / n
@@ -58,7 +57,7 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _group_seed(seed: int, key: tuple) -> list[int]:
+def group_seed(seed: int, key: tuple) -> list[int]:
     """A per-group seed so a group's interval does not depend on which other groups exist."""
     return [int(seed), zlib.crc32(repr(tuple(str(k) for k in key)).encode())]
 
@@ -88,7 +87,7 @@ def success_rate(
     }
     if ci:
         bounds = [
-            bootstrap_ci(s[idx], n_boot, level, _group_seed(seed, key))
+            bootstrap_ci(s[idx], n_boot, level, group_seed(seed, key))
             for key, idx in zip(g.keys, g.members(), strict=True)
         ]
         cols["ci_low"] = [b[0] for b in bounds]
@@ -145,7 +144,7 @@ def pass_k(df: pd.DataFrame, cell: Sequence[str] = DEFAULT_CELL, ks: Iterable[in
         for k in range(1, n + 1) if wanted is None else [k for k in wanted if 1 <= k <= n]:
             rows.append(
                 {
-                    **_key_dict(cell, key),
+                    **key_dict(cell, key),
                     "n": n,
                     "c": c,
                     "k": k,
@@ -153,7 +152,7 @@ def pass_k(df: pd.DataFrame, cell: Sequence[str] = DEFAULT_CELL, ks: Iterable[in
                     "pass_hat_k": pass_hat_k(n, c, k),
                 }
             )
-    return _frame(rows, [*cell, "n", "c", "k", "pass_at_k", "pass_hat_k"])
+    return frame_of(rows, [*cell, "n", "c", "k", "pass_at_k", "pass_hat_k"])
 
 
 def pass_k_summary(
@@ -170,7 +169,7 @@ def pass_k_summary(
     cell = list(dict.fromkeys([*by, *cell]))
     per = pass_k(df, cell)
     rows = []
-    for key, g in _groups(per[[*by, "n", "k", "pass_at_k", "pass_hat_k"]], by):
+    for key, g in iter_groups(per[[*by, "n", "k", "pass_at_k", "pass_hat_k"]], by):
         sizes = g.loc[g["k"] == 1, "n"]  # one row per cell
         counts = sizes.value_counts()
         k_max = int(max(counts[counts == counts.max()].index))
@@ -178,11 +177,11 @@ def pass_k_summary(
             gk = g[g["k"] == k]
             rows.append(
                 {
-                    **_key_dict(by, key),
+                    **key_dict(by, key),
                     "k": k,
                     "cells": len(gk),
                     "pass_at_k": float(gk["pass_at_k"].mean()),
                     "pass_hat_k": float(gk["pass_hat_k"].mean()),
                 }
             )
-    return _frame(rows, [*by, "k", "cells", "pass_at_k", "pass_hat_k"])
+    return frame_of(rows, [*by, "k", "cells", "pass_at_k", "pass_hat_k"])

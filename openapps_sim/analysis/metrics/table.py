@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS, count_loops, intent_misunderstood
-from openapps_sim.analysis.metrics.values import _as_bool, _as_dict, _as_list, _missing, is_error, token_total
+from openapps_sim.analysis.metrics.values import as_bool, as_dict, as_list, is_error, is_missing, token_total
 
 INVALID_CATEGORIES: tuple[str, ...] = ("malformed", "unknown_action", "bad_arguments", "browser_error")
 """The invalid-action categories the runner records (other keys are kept as extra columns)."""
@@ -36,7 +36,7 @@ UNSET = "unset"
 """Label of a missing axis value (e.g. no temperature set) in breakdown tables."""
 
 
-_PREPARED = "openapps_prepared_min_repeats"
+PREPARED_KEY = "openapps_prepared_min_repeats"
 
 
 def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
@@ -62,42 +62,56 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     :data:`DEFAULT_MIN_REPEATS`), so a report's loop threshold holds through every metric.
     """
     if min_repeats is None:
-        min_repeats = df.attrs.get(_PREPARED) or DEFAULT_MIN_REPEATS
-    if df.attrs.get(_PREPARED) == min_repeats:
+        min_repeats = df.attrs.get(PREPARED_KEY) or DEFAULT_MIN_REPEATS
+    if df.attrs.get(PREPARED_KEY) == min_repeats:
         return df
     out = df.copy()
-    n = len(out)
     for col in ("agent", "task"):
         if col not in out.columns:
             raise KeyError(f"results table has no {col!r} column")
     if "success" not in out.columns and "reward" not in out.columns:
         raise KeyError("results table has neither a 'success' nor a 'reward' column")
+    _coerce_outcomes(out)
+    _coerce_lists_and_errors(out)
+    _derive_behaviour(out, df, min_repeats)
+    out.attrs = {**df.attrs, PREPARED_KEY: min_repeats}  # a new dict: never flag the input
+    return out
+
+
+def _coerce_outcomes(out: pd.DataFrame) -> None:
+    """``variation``, ``agent_config``, ``temperature``, ``success``, ``reward`` and
+    ``partial_reward`` in their types, filled in where absent (in place)."""
     if "variation" not in out.columns:
         out["variation"] = "default"
-    out["variation"] = [("default" if _missing(v) else str(v)) for v in out["variation"]]
+    out["variation"] = [("default" if is_missing(v) else str(v)) for v in out["variation"]]
     if "agent_config" in out.columns:
-        out["agent_config"] = [("default" if _missing(v) else str(v)) for v in out["agent_config"]]
+        out["agent_config"] = [("default" if is_missing(v) else str(v)) for v in out["agent_config"]]
     if "temperature" in out.columns:
         out["temperature"] = pd.to_numeric(out["temperature"], errors="coerce").astype(float)
     if "success" in out.columns:
-        out["success"] = np.array([_as_bool(v) for v in out["success"]], dtype=bool)
+        out["success"] = np.array([as_bool(v) for v in out["success"]], dtype=bool)
     else:
-        out["success"] = np.array([(not _missing(r)) and float(r) >= 1.0 for r in out["reward"]], dtype=bool)
+        out["success"] = np.array([(not is_missing(r)) and float(r) >= 1.0 for r in out["reward"]], dtype=bool)
     if "reward" in out.columns:
         out["reward"] = [
-            float(s) if _missing(r) else float(r) for r, s in zip(out["reward"], out["success"], strict=True)
+            float(s) if is_missing(r) else float(r) for r, s in zip(out["reward"], out["success"], strict=True)
         ]
     else:
         out["reward"] = [float(s) for s in out["success"]]
     if "partial_reward" in out.columns:
         out["partial_reward"] = [
-            r if _missing(p) else float(p) for p, r in zip(out["partial_reward"], out["reward"], strict=True)
+            r if is_missing(p) else float(p) for p, r in zip(out["partial_reward"], out["reward"], strict=True)
         ]
     else:
         out["partial_reward"] = out["reward"]
+
+
+def _coerce_lists_and_errors(out: pd.DataFrame) -> None:
+    """The list and dict columns, and the infrastructure and agent errors (in place)."""
+    n = len(out)
     for col in ("actions", "apps_visited", "task_apps"):
-        out[col] = [_as_list(v) for v in out[col]] if col in out.columns else [[] for _ in range(n)]
-    out["invalid"] = [_as_dict(v) for v in out["invalid"]] if "invalid" in out.columns else [{} for _ in range(n)]
+        out[col] = [as_list(v) for v in out[col]] if col in out.columns else [[] for _ in range(n)]
+    out["invalid"] = [as_dict(v) for v in out["invalid"]] if "invalid" in out.columns else [{} for _ in range(n)]
     out["error"] = [None if not is_error(v) else str(v) for v in out["error"]] if "error" in out.columns else [None] * n
     out["is_error"] = np.array([is_error(e) for e in out["error"]], dtype=bool)
     kinds = out["error_kind"] if "error_kind" in out.columns else [None] * n
@@ -110,8 +124,13 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     out["is_agent_error"] = np.array(
         [is_error(v) and not err for v, err in zip(out["agent_error"], out["is_error"], strict=True)], dtype=bool
     )
+
+
+def _derive_behaviour(out: pd.DataFrame, df: pd.DataFrame, min_repeats: int) -> None:
+    """Steps, duration, loops, invalid actions by category, intent misunderstanding, tokens and
+    cost (in place); ``df`` is the table as given, to tell recorded columns from filled ones."""
     if "steps" in out.columns:
-        out["steps"] = [len(a) if _missing(s) else int(s) for s, a in zip(out["steps"], out["actions"], strict=True)]
+        out["steps"] = [len(a) if is_missing(s) else int(s) for s, a in zip(out["steps"], out["actions"], strict=True)]
     else:
         out["steps"] = [len(a) for a in out["actions"]]
     out["duration_s"] = (
@@ -120,7 +139,7 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
     if "actions" in df.columns or "loops" not in out.columns:
         out["loops"] = [count_loops(a, min_repeats) for a in out["actions"]]
     else:
-        out["loops"] = [0 if _missing(v) else int(v) for v in out["loops"]]
+        out["loops"] = [0 if is_missing(v) else int(v) for v in out["loops"]]
     extra = sorted({k for d in out["invalid"] for k in d} - set(INVALID_CATEGORIES))
     for cat in (*INVALID_CATEGORIES, *extra):
         out[f"invalid_{cat}"] = [int(d.get(cat, 0) or 0) for d in out["invalid"]]
@@ -139,15 +158,13 @@ def prepare(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataFrame:
             dtype=bool,
         )
     else:
-        out["intent_misunderstanding"] = np.array([_as_bool(v) for v in out["intent_misunderstanding"]], dtype=bool)
+        out["intent_misunderstanding"] = np.array([as_bool(v) for v in out["intent_misunderstanding"]], dtype=bool)
     out["tokens_total"] = [token_total(t) for t in out["tokens"]] if "tokens" in out.columns else 0.0
     out["cost_usd"] = (
         [float(t.get("cost_usd") or 0.0) if isinstance(t, dict) else 0.0 for t in out["tokens"]]
         if "tokens" in out.columns
         else 0.0
     )
-    out.attrs = {**df.attrs, _PREPARED: min_repeats}  # a new dict: never flag the input
-    return out
 
 
 def invalid_categories(df: pd.DataFrame) -> list[str]:
@@ -166,9 +183,9 @@ def valid_episodes(df: pd.DataFrame, min_repeats: int | None = None) -> pd.DataF
     """The prepared rows that are not infrastructure or model-service errors (the rows every agent
     metric uses; episodes the agent's own exception ended are among them, as failures)."""
     p = prepare(df, min_repeats)
-    min_repeats = p.attrs[_PREPARED]
+    min_repeats = p.attrs[PREPARED_KEY]
     out = p.loc[~p["is_error"].to_numpy(dtype=bool)].copy()
-    out.attrs = {**df.attrs, _PREPARED: min_repeats}  # a new dict: never flag the input
+    out.attrs = {**df.attrs, PREPARED_KEY: min_repeats}  # a new dict: never flag the input
     return out
 
 
@@ -194,7 +211,7 @@ def sort_key(value: Any) -> tuple:
     Numbers in numeric order, ``WIDTHxHEIGHT`` viewports by area, strings alphabetically with
     "default" first, missing values last.
     """
-    if _missing(value):
+    if is_missing(value):
         return (3, 0.0, "")
     if isinstance(value, (bool, np.bool_)):
         return (0, float(value), "")
@@ -207,7 +224,7 @@ def sort_key(value: Any) -> tuple:
     return (2, 0.0 if text == "default" else 1.0, text)
 
 
-def _groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd.DataFrame]]:
+def iter_groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd.DataFrame]]:
     """(key tuple, rows) for each group, NaN keys kept, in :func:`sort_key` order."""
     by = list(by)
     if not by:
@@ -220,16 +237,16 @@ def _groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd.Dat
     yield from items
 
 
-def _frame(rows: list[dict], columns: Sequence[str]) -> pd.DataFrame:
+def frame_of(rows: list[dict], columns: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(columns)) if not rows else pd.DataFrame(rows)
 
 
 def _mean(values: Iterable[float]) -> float:
-    vals = [float(v) for v in values if not _missing(v)]
+    vals = [float(v) for v in values if not is_missing(v)]
     return float(np.mean(vals)) if vals else float("nan")
 
 
-def _key_dict(by: Sequence[str], key: tuple) -> dict:
+def key_dict(by: Sequence[str], key: tuple) -> dict:
     return dict(zip(by, key, strict=True))
 
 
@@ -322,6 +339,6 @@ class Grouping:
         return pd.DataFrame(data, columns=[*self.by, *columns])
 
 
-def _codes(df: pd.DataFrame, cols: Sequence[str]) -> np.ndarray:
+def row_codes(df: pd.DataFrame, cols: Sequence[str]) -> np.ndarray:
     """One integer code per distinct combination of ``cols`` (missing values included)."""
     return Grouping(df, cols).gid

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 
-def _missing(value: Any) -> bool:
+def is_missing(value: Any) -> bool:
     """True for None, NaN and pandas' NA."""
     if value is None:
         return True
@@ -20,11 +20,11 @@ def _missing(value: Any) -> bool:
 
 def is_error(value: Any) -> bool:
     """Whether an ``error`` cell marks an infrastructure failure (a non-empty string)."""
-    return not _missing(value) and str(value).strip() != ""
+    return not is_missing(value) and str(value).strip() != ""
 
 
-def _as_list(value: Any) -> list:
-    if _missing(value):
+def as_list(value: Any) -> list:
+    if is_missing(value):
         return []
     if isinstance(value, (list, tuple)):
         return list(value)
@@ -35,12 +35,12 @@ def _as_list(value: Any) -> list:
     return list(value)
 
 
-def _as_dict(value: Any) -> dict:
+def as_dict(value: Any) -> dict:
     return dict(value) if isinstance(value, dict) else {}
 
 
-def _as_bool(value: Any) -> bool:
-    return False if _missing(value) else bool(value)
+def as_bool(value: Any) -> bool:
+    return False if is_missing(value) else bool(value)
 
 
 def token_total(tokens: Any) -> float:
@@ -50,7 +50,7 @@ def token_total(tokens: Any) -> float:
     contains ``token`` (``input_tokens`` + ``output_tokens``, ``prompt_tokens`` + ...); 0 for an
     empty dict (an agent without a model); NaN when the dict has numbers but none of those keys.
     """
-    d = _as_dict(tokens)
+    d = as_dict(tokens)
     if not d:
         return 0.0
     for key in ("total_tokens", "total"):

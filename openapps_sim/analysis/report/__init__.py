@@ -18,7 +18,7 @@ Modules: ``load`` (reading a results folder), ``analysis`` (every frame shown, c
 ``blocks`` (a section's content, for both formats), ``build`` (the list of sections), the
 sections in ``sections``, ``paper`` and ``breaks`` (with ``rows``, ``progress`` and
 ``robustness``), ``markdown`` and ``page``/``html`` (the two renderings), ``svg``, ``style``,
-``trajectories`` and ``viewer`` (the trajectory viewer), ``fmt`` and ``write``.
+``trajectories``, ``viewer`` and ``images`` (the trajectory viewer), ``fmt`` and ``write``.
 """
 
 from openapps_sim.analysis.report.analysis import Analysis, analyse, headline_table

@@ -50,7 +50,7 @@ def distinguish_agent_configs(df: pd.DataFrame) -> pd.DataFrame:
     """When one agent name ran with several configs, name each pair ``agent (config)``."""
     if "agent_config" not in df.columns or df.empty:
         return df
-    cfg = df["agent_config"].map(lambda v: "default" if m._missing(v) else str(v))
+    cfg = df["agent_config"].map(lambda v: "default" if m.is_missing(v) else str(v))
     several = cfg.groupby(df["agent"]).nunique()
     several = set(several[several > 1].index)
     if not several:

@@ -96,6 +96,19 @@ def _link(episode_id: Any, shown: set[str], text: str) -> Cell:
     return Cell(text, Span(text, cls="meta"))
 
 
+def _flip_row(a: Analysis, r: pd.Series, shown: set[str]) -> list:
+    """One success flip: who, which task and seed, and links to both episodes when shown."""
+    return [
+        agent_cell(a, r["agent"]),
+        r["task"],
+        str(r["seed"]),
+        r["variation"],
+        r["flip"],
+        _link(r.get("episode_id_base"), shown, f"{a.baseline} ({'success' if r['success_base'] else 'failure'})"),
+        _link(r.get("episode_other"), shown, f"{r['variation']} ({'success' if r['success_other'] else 'failure'})"),
+    ]
+
+
 def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -> Section:
     if pairs.empty:
         return Section("paired", f"Paired with the {a.baseline} version")
@@ -128,24 +141,7 @@ def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -
         ),
     ]
     if len(flips):
-        frows = [
-            [
-                agent_cell(a, r["agent"]),
-                r["task"],
-                str(r["seed"]),
-                r["variation"],
-                r["flip"],
-                _link(
-                    r.get("episode_id_base"), shown, f"{a.baseline} ({'success' if r['success_base'] else 'failure'})"
-                ),
-                _link(
-                    r.get("episode_other"),
-                    shown,
-                    f"{r['variation']} ({'success' if r['success_other'] else 'failure'})",
-                ),
-            ]
-            for _, r in flips.head(limit).iterrows()
-        ]
+        frows = [_flip_row(a, r, shown) for _, r in flips.head(limit).iterrows()]
         blocks += [
             Heading(f"Success flips ({len(flips)})"),
             Table(

@@ -13,7 +13,8 @@ from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.blocks import Bullets, P, Section
 from openapps_sim.analysis.report.categories import categories
 from openapps_sim.analysis.report.completion import completion
-from openapps_sim.analysis.report.rows import HOW_TO_READ, _overview, _title
+from openapps_sim.analysis.report.rows import HOW_TO_READ, overview_facts, report_title
+from openapps_sim.analysis.report.trajectories import trajectory_section
 
 
 @dataclass
@@ -45,34 +46,13 @@ def build(
     screenshot_budget_bytes: int = 16_000_000,
 ) -> Report:
     """Every section of the report; the trajectory viewer only with a ``results_dir``."""
-    sub = []
-    if a.manifest.get("version"):
-        sub.append(f"openapps-sim {a.manifest.get('version')}")
-    if a.manifest.get("git_commit"):
-        sub.append(f"commit {str(a.manifest['git_commit'])[:10]}")
-    if a.manifest.get("spec_hash"):
-        sub.append(f"spec {a.manifest['spec_hash']}")
-    r = Report(_title(a), " · ".join(sub), _overview(a), list(a.notes), how_to_read(a))
+    r = Report(report_title(a), _subtitle(a), overview_facts(a), list(a.notes), how_to_read(a))
     if a.valid.empty:
-        r.sections = [
-            Section(
-                "none",
-                "No scored episodes",
-                [
-                    P(
-                        "No scored episodes: every recorded episode is an infrastructure or model-service error (see below)."
-                    )
-                ],
-            ),
-            sections.errors(a),
-            sections.manifest(a),
-        ]
+        r.sections = _unscored_sections(a)
         return r
     pairs = m.paired_versions(a.df, a.baseline)
     viewer, shown = Section("trajectories", "Trajectories"), set()
     if results_dir is not None:
-        from openapps_sim.analysis.report.trajectories import trajectory_section
-
         viewer, shown = trajectory_section(
             a,
             results_dir,
@@ -106,9 +86,33 @@ def build(
     return r
 
 
+def _subtitle(a: Analysis) -> str:
+    sub = []
+    if a.manifest.get("version"):
+        sub.append(f"openapps-sim {a.manifest.get('version')}")
+    if a.manifest.get("git_commit"):
+        sub.append(f"commit {str(a.manifest['git_commit'])[:10]}")
+    if a.manifest.get("spec_hash"):
+        sub.append(f"spec {a.manifest['spec_hash']}")
+    return " · ".join(sub)
+
+
+def _unscored_sections(a: Analysis) -> list[Section]:
+    """A report with no scored episode: why, the errors and the manifest."""
+    return [
+        Section(
+            "none",
+            "No scored episodes",
+            [P("No scored episodes: every recorded episode is an infrastructure or model-service error (see below).")],
+        ),
+        sections.errors(a),
+        sections.manifest(a),
+    ]
+
+
 def paper_only(a: Analysis) -> Report:
     """The paper's views alone (``openapps report DIR --paper`` writes them to ``paper.md``)."""
-    r = Report(_title(a) + " — the OpenApps paper's views", "", _overview(a), list(a.notes), how_to_read(a))
+    r = Report(report_title(a) + " — the OpenApps paper's views", "", overview_facts(a), list(a.notes), how_to_read(a))
     if not a.valid.empty:
         r.sections = [sections.deviation(a), sections.fluctuations(a, 15), *paper.paper_sections(a)]
     return r

@@ -19,26 +19,26 @@ ACROSS_COLOUR = "#D55E00"
 DASH = "–"
 
 
-def _nan(x: Any) -> bool:
+def is_nan(x: Any) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
 def fmt_pct(x: Any, digits: int = 1) -> str:
     """0.6667 -> "66.7%"."""
-    return DASH if _nan(x) else f"{100 * float(x):.{digits}f}%"
+    return DASH if is_nan(x) else f"{100 * float(x):.{digits}f}%"
 
 
 def fmt_ci(lo: Any, hi: Any) -> str:
     """A percentage interval without the % signs: "[33.3, 100.0]"."""
-    return DASH if _nan(lo) or _nan(hi) else f"[{100 * float(lo):.1f}, {100 * float(hi):.1f}]"
+    return DASH if is_nan(lo) or is_nan(hi) else f"[{100 * float(lo):.1f}, {100 * float(hi):.1f}]"
 
 
 def fmt_rate_ci(rate: Any, lo: Any, hi: Any) -> str:
-    return fmt_pct(rate) if _nan(lo) else f"{fmt_pct(rate)} {fmt_ci(lo, hi)}"
+    return fmt_pct(rate) if is_nan(lo) else f"{fmt_pct(rate)} {fmt_ci(lo, hi)}"
 
 
 def fmt_num(x: Any, digits: int = 2) -> str:
-    return DASH if _nan(x) else f"{float(x):.{digits}f}"
+    return DASH if is_nan(x) else f"{float(x):.{digits}f}"
 
 
 def fmt_std(x: Any) -> str:
@@ -47,13 +47,13 @@ def fmt_std(x: Any) -> str:
 
 
 def fmt_ratio(x: Any) -> str:
-    if _nan(x):
+    if is_nan(x):
         return DASH
     return "∞" if math.isinf(float(x)) else f"{float(x):.2f}×"
 
 
 def fmt_seconds(x: Any) -> str:
-    return DASH if _nan(x) else f"{float(x):.1f} s"
+    return DASH if is_nan(x) else f"{float(x):.1f} s"
 
 
 def md_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: Sequence[str] | None = None) -> str:

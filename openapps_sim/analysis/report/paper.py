@@ -9,13 +9,13 @@ from typing import Any
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.blocks import Cell, Figure, Heading, P, Section, Table
-from openapps_sim.analysis.report.fmt import DASH, _nan, fmt_num, fmt_pct, fmt_std
+from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_std, is_nan
 from openapps_sim.analysis.report.sections import agent_cell, colours_of, heat
 from openapps_sim.analysis.report.svg import svg_grouped_bars
 
 
 def _with_ci(value: Any, lo: Any, hi: Any, f: Any = fmt_std) -> str:
-    return f(value) if _nan(lo) else f"{f(value)} [{f(lo)}, {f(hi)}]"
+    return f(value) if is_nan(lo) else f"{f(value)} [{f(lo)}, {f(hi)}]"
 
 
 def figure4(a: Analysis) -> Section:

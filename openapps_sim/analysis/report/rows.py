@@ -9,7 +9,7 @@ import pandas as pd
 
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import Analysis, Rows
-from openapps_sim.analysis.report.fmt import DASH, _nan, fmt_num, fmt_pct, fmt_rate_ci, fmt_std
+from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
 
 HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
@@ -33,7 +33,40 @@ HOW_TO_READ = [
 ]
 
 
-def _manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
+def _agent_fact(a: Any) -> str:
+    """One agent of the manifest: its label, its registry name when labelled, its config."""
+    if not isinstance(a, dict):
+        return str(a)
+    label = a.get("label") or a.get("name")
+    cfg = a.get("config")
+    cfg_text = json.dumps(cfg, sort_keys=True, default=str) if isinstance(cfg, (dict, list)) else cfg
+    return f"{label}" + (f" ({a.get('name')})" if a.get("label") else "") + (f": {cfg_text}" if cfg_text else "")
+
+
+_SHOWN_FACTS = {  # the manifest keys manifest_facts shows under their own label
+    "package",
+    "version",
+    "git_commit",
+    "spec",
+    "spec_source",
+    "spec_hash",
+    "seeds",
+    "agents",
+    "browser",
+    "browser_binary",
+    "viewports",
+    "viewport",
+    "axes",
+    "python",
+    "platform",
+    "workers",
+    "executor",
+    "created",
+    "episodes_planned",
+}
+
+
+def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     """Key facts of the manifest as (label, value) pairs, in a fixed order, then the rest."""
     facts: list[tuple[str, str]] = []
 
@@ -54,20 +87,7 @@ def _manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     add("Seeds", manifest.get("seeds"))
     agents = manifest.get("agents")
     if isinstance(agents, list):
-        parts = []
-        for a in agents:
-            if isinstance(a, dict):
-                label = a.get("label") or a.get("name")
-                cfg = a.get("config")
-                cfg_text = json.dumps(cfg, sort_keys=True, default=str) if isinstance(cfg, (dict, list)) else cfg
-                parts.append(
-                    f"{label}"
-                    + (f" ({a.get('name')})" if a.get("label") else "")
-                    + (f": {cfg_text}" if cfg_text else "")
-                )
-            else:
-                parts.append(str(a))
-        add("Agents", "; ".join(parts))
+        add("Agents", "; ".join(_agent_fact(a) for a in agents))
     browser = manifest.get("browser")
     if browser and manifest.get("browser_binary"):
         browser = f"{browser} ({manifest['browser_binary']})"
@@ -81,41 +101,20 @@ def _manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     planned = manifest.get("episodes_planned")
     recorded = len(df)
     add("Episodes", f"{recorded} recorded" + (f" of {planned} planned" if planned else ""))
-    shown = {
-        "package",
-        "version",
-        "git_commit",
-        "spec",
-        "spec_source",
-        "spec_hash",
-        "seeds",
-        "agents",
-        "browser",
-        "browser_binary",
-        "viewports",
-        "viewport",
-        "axes",
-        "python",
-        "platform",
-        "workers",
-        "executor",
-        "created",
-        "episodes_planned",
-    }
     for k in sorted(manifest):
-        if k not in shown and not isinstance(manifest[k], (dict, list)):
+        if k not in _SHOWN_FACTS and not isinstance(manifest[k], (dict, list)):
             add(k.replace("_", " ").capitalize(), manifest[k])
     return facts
 
 
 def _std_ci(value: Any, ci: dict | None, stat: str) -> str:
     """A deviation with its bootstrap interval over tasks when there is one."""
-    if ci is None or _nan(ci.get(f"{stat}_lo")) or _nan(value):
+    if ci is None or is_nan(ci.get(f"{stat}_lo")) or is_nan(value):
         return fmt_std(value)
     return f"{fmt_std(value)} [{fmt_std(ci[f'{stat}_lo'])}, {fmt_std(ci[f'{stat}_hi'])}]"
 
 
-def _per_variation_rows(a: Analysis) -> list[list[str]]:
+def per_variation_rows(a: Analysis) -> list[list[str]]:
     """Per agent x variation; the within std and MAD with intervals over tasks when the version is
     the variation alone (else a version is finer than a row)."""
     cis = Rows(a.per_variation_ci, "agent", "variation") if len(a.version) == 1 and len(a.per_variation_ci) else None
@@ -153,7 +152,7 @@ PER_VARIATION_HEADERS = [
 ]
 
 
-def _fluctuation_rows(a: Analysis, top: int) -> tuple[list[list[str]], str]:
+def fluctuation_rows(a: Analysis, top: int) -> tuple[list[list[str]], str]:
     """The ``top`` agent x task pairs whose success moves across versions, and a sentence
     about the pairs left out because their success is the same in every version."""
     compared = a.fluctuation[a.fluctuation["n_versions"] >= 2]
@@ -183,7 +182,7 @@ def _fluctuation_rows(a: Analysis, top: int) -> tuple[list[list[str]], str]:
 FLUCTUATION_HEADERS = ["Agent", "Task", "Best version", "Worst version", "Fluctuation"]
 
 
-def _behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
+def behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     cats = [c for c in m.invalid_categories(a.df)]
     headers = [
         "Agent",
@@ -214,7 +213,7 @@ def _behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def _matrix(
+def rate_matrix(
     frame: pd.DataFrame, row_col: str, agents: list[str], value: str = "success_rate"
 ) -> tuple[list[str], list[list[str]]]:
     """Rows: values of ``row_col``; columns: agents; cells: "rate (n=N)"."""
@@ -230,7 +229,7 @@ def _matrix(
     return [row_col.capitalize()] + agents, rows
 
 
-def _axis_matrix(a: Analysis, axis: str) -> tuple[list[str], list[list[str]]]:
+def axis_matrix(a: Analysis, axis: str) -> tuple[list[str], list[list[str]]]:
     b = a.breakdown[a.breakdown["axis"] == axis]
     values = list(dict.fromkeys(b["value"].tolist()))
     lookup = Rows(b, "value", "agent")
@@ -246,7 +245,7 @@ def _axis_matrix(a: Analysis, axis: str) -> tuple[list[str], list[list[str]]]:
     return [axis.replace("_", " ").capitalize()] + a.agents, rows
 
 
-def _pass_k_matrix(a: Analysis) -> tuple[list[str], list[list[str]]]:
+def pass_k_matrix(a: Analysis) -> tuple[list[str], list[list[str]]]:
     if a.pass_k.empty:
         return [], []
     k_max = int(a.pass_k["k"].max())
@@ -264,7 +263,7 @@ def _pass_k_matrix(a: Analysis) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def _range_sentences(a: Analysis) -> list[str]:
+def range_sentences(a: Analysis) -> list[str]:
     """Per agent: the best and worst version by average task success (the paper's Figure 4)."""
     out = []
     vs = a.agent_versions
@@ -284,13 +283,13 @@ def _range_sentences(a: Analysis) -> list[str]:
     return out
 
 
-def _title(a: Analysis) -> str:
+def report_title(a: Analysis) -> str:
     spec = a.manifest.get("spec") if isinstance(a.manifest.get("spec"), dict) else {}
     name = spec.get("name") or ""
     return f"Reliability report{': ' + str(name) if name else ''}"
 
 
-def _overview(a: Analysis) -> list[tuple[str, str]]:
+def overview_facts(a: Analysis) -> list[tuple[str, str]]:
     v = a.valid
     total = len(a.df)
     return [

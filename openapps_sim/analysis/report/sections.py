@@ -29,10 +29,10 @@ from openapps_sim.analysis.report.fmt import (
     AGENT_COLOURS,
     DASH,
     WITHIN_COLOUR,
-    _nan,
     fmt_pct,
     fmt_ratio,
     fmt_std,
+    is_nan,
 )
 from openapps_sim.analysis.report.page import swatch
 from openapps_sim.analysis.report.progress import LEVEL_NOTE, PROGRESS_NOTE, decision_level_table, progress_tables
@@ -40,14 +40,14 @@ from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.rows import (
     FLUCTUATION_HEADERS,
     PER_VARIATION_HEADERS,
-    _axis_matrix,
-    _behaviour_rows,
-    _fluctuation_rows,
-    _manifest_facts,
-    _matrix,
-    _pass_k_matrix,
-    _per_variation_rows,
-    _range_sentences,
+    axis_matrix,
+    behaviour_rows,
+    fluctuation_rows,
+    manifest_facts,
+    pass_k_matrix,
+    per_variation_rows,
+    range_sentences,
+    rate_matrix,
 )
 from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
 
@@ -62,7 +62,7 @@ def agent_cell(a: Analysis, agent: str) -> Cell:
 
 def heat(rate: Any, n: Any = None, label: str | None = None) -> Cell:
     """A heat-map cell for a rate in [0, 1] (white to deep blue)."""
-    if _nan(rate):
+    if is_nan(rate):
         return Cell(DASH, cls="heat")
     lo, hi = (247, 251, 255), (8, 69, 148)
     t = max(0.0, min(1.0, float(rate)))
@@ -92,7 +92,7 @@ def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, 
 
 def headline(a: Analysis) -> Section:
     rows = [[agent_cell(a, r[0]), *r[1:]] for r in headline_rows(a.headline, a.deviation_ci)]
-    return Section("headline", "Headline", [Table(headline_headers(a.headline), rows), Bullets(_range_sentences(a))])
+    return Section("headline", "Headline", [Table(headline_headers(a.headline), rows), Bullets(range_sentences(a))])
 
 
 def robustness(a: Analysis) -> Section:
@@ -112,16 +112,49 @@ def per_variation(a: Analysis) -> Section:
         "Success rate per variation and agent over all tasks and seeds. Whiskers: 95% bootstrap intervals "
         "over episodes. Hover a bar for the exact value."
     )
-    table = Table(PER_VARIATION_HEADERS, _per_variation_rows(a), ["l", "l"] + ["r"] * 8)
+    table = Table(PER_VARIATION_HEADERS, per_variation_rows(a), ["l", "l"] + ["r"] * 8)
     return Section("variation", "Success per variation", [Figure(chart, caption), table], md_title="Per variation")
 
 
 def deviation(a: Analysis) -> Section:
     rows_ci = Rows(a.deviation_ci, "agent")
+    rows = []
+    for ag in a.agents:
+        r = rows_ci.get(ag)
+        rows.append(
+            [agent_cell(a, ag), str(r["tasks"]) if r else DASH]
+            + [_with_ci(r, s) for s in ("within_std", "across_std")]
+            + [_with_ci(r, "std_ratio", True)]
+            + [_with_ci(r, s) for s in ("within_mad", "across_mad")]
+            + [_with_ci(r, "mad_ratio", True)]
+        )
+    headers = [
+        "Agent",
+        "Tasks",
+        "Within std",
+        "Across std",
+        "Across/within (std)",
+        "Within MAD",
+        "Across MAD",
+        "Across/within (MAD)",
+    ]
+    return Section(
+        "deviation",
+        "Within versus across versions",
+        [
+            Figures(_deviation_charts(a, rows_ci)),
+            P("Brackets: 95% bootstrap intervals over tasks (tasks resampled, deviations and their ratio recomputed)."),
+            Table(headers, rows),
+        ],
+    )
+
+
+def _deviation_charts(a: Analysis, rows_ci: Rows) -> list:
+    """The paper's Figures 5 and 10: std and MAD of reward within a version and across versions."""
     h = a.headline.set_index("agent")
     stats = ("within_std", "across_std", "within_mad", "across_mad")
     vals = {s: [h.loc[ag, s] for ag in a.agents] for s in stats}
-    dmax = max([x for v in vals.values() for x in v if not _nan(x)] + [0.0])
+    dmax = max([x for v in vals.values() for x in v if not is_nan(x)] + [0.0])
     ymax = 0.5 if dmax <= 0.5 else None
 
     def errs(stat: str) -> list:
@@ -153,47 +186,19 @@ def deviation(a: Analysis) -> Section:
                 f"Figure {fig}). Whiskers: 95% bootstrap intervals over tasks.",
             )
         )
+    return charts
 
-    def with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
-        if r is None:
-            return DASH
-        f = fmt_ratio if ratio else fmt_std
-        lo, hi = r[f"{stat}_lo"], r[f"{stat}_hi"]
-        return f"{f(r[stat])} [{f(lo)}, {f(hi)}]" if not _nan(lo) else f(r[stat])
 
-    rows = []
-    for ag in a.agents:
-        r = rows_ci.get(ag)
-        rows.append(
-            [agent_cell(a, ag), str(r["tasks"]) if r else DASH]
-            + [with_ci(r, s) for s in ("within_std", "across_std")]
-            + [with_ci(r, "std_ratio", True)]
-            + [with_ci(r, s) for s in ("within_mad", "across_mad")]
-            + [with_ci(r, "mad_ratio", True)]
-        )
-    headers = [
-        "Agent",
-        "Tasks",
-        "Within std",
-        "Across std",
-        "Across/within (std)",
-        "Within MAD",
-        "Across MAD",
-        "Across/within (MAD)",
-    ]
-    return Section(
-        "deviation",
-        "Within versus across versions",
-        [
-            Figures(charts),
-            P("Brackets: 95% bootstrap intervals over tasks (tasks resampled, deviations and their ratio recomputed)."),
-            Table(headers, rows),
-        ],
-    )
+def _with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
+    if r is None:
+        return DASH
+    f = fmt_ratio if ratio else fmt_std
+    lo, hi = r[f"{stat}_lo"], r[f"{stat}_hi"]
+    return f"{f(r[stat])} [{f(lo)}, {f(hi)}]" if not is_nan(lo) else f(r[stat])
 
 
 def fluctuations(a: Analysis, top: int) -> Section:
-    fl, note = _fluctuation_rows(a, top)
+    fl, note = fluctuation_rows(a, top)
     blocks: list[Any] = [
         P(
             f"Tasks whose success rate differs most between the best and the worst version (top {top}; versions "
@@ -227,7 +232,7 @@ def behaviour(a: Analysis) -> Section:
     c2 = svg_grouped_bars(
         a.variations, iv, "invalid actions per episode", "variation", percent=False, aria="invalid actions"
     )
-    h, rows = _behaviour_rows(a)
+    h, rows = behaviour_rows(a)
     return Section(
         "behaviour",
         "Loops and invalid actions by variation",
@@ -272,7 +277,7 @@ def axes(a: Analysis) -> Section:
         chart = svg_grouped_bars(
             values, series, "success rate", name, errors=errs, counts=counts, aria=f"success rate per {name}"
         )
-        h, rows = _axis_matrix(a, ax)
+        h, rows = axis_matrix(a, ax)
         blocks += [
             Heading(name.capitalize()),
             Figure(chart, f"Success rate per {name} (all tasks, variations and seeds)."),
@@ -282,7 +287,7 @@ def axes(a: Analysis) -> Section:
 
 
 def pass_k(a: Analysis) -> Section:
-    h, rows = _pass_k_matrix(a)
+    h, rows = pass_k_matrix(a)
     if not rows or int(a.pass_k["k"].max()) < 2:
         return Section("passk", "pass^k over seeds")
     chart = svg_pass_k(a.pass_k, a.agents, colours_of(a.agents))
@@ -317,7 +322,7 @@ def tasks(a: Analysis) -> Section:
                 md=False,
             )
         )
-    h, rows = _matrix(a.per_task, "task", a.agents)
+    h, rows = rate_matrix(a.per_task, "task", a.agents)
     return Section(
         "tasks",
         "Success per task and variation",
@@ -388,7 +393,7 @@ def manifest(a: Analysis) -> Section:
         "manifest",
         "Run manifest",
         [
-            Table(["Field", "Value"], _manifest_facts(a.manifest, a.df), ["l", "l"], cls="kv"),
+            Table(["Field", "Value"], manifest_facts(a.manifest, a.df), ["l", "l"], cls="kv"),
             Fold("Full manifest (JSON)", [Code(text, "json")], md=False),
             MdOnly(Code(text, "json")),
         ],

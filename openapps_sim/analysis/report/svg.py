@@ -4,17 +4,17 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
 from fasthtml.svg import Circle, Line, Polyline, Rect, Svg, Text, Title
 
-from openapps_sim.analysis.report.fmt import _nan
+from openapps_sim.analysis.report.fmt import is_nan
 
 
 def _nice_ticks(vmax: float, count: int = 5) -> list[float]:
-    if vmax <= 0 or _nan(vmax):
+    if vmax <= 0 or is_nan(vmax):
         return [0.0, 1.0]
     raw = vmax / count
     mag = 10 ** math.floor(math.log10(raw))
@@ -44,6 +44,77 @@ def _svg(parts: list[Any], width: float, height: float, aria: str) -> Any:
     )
 
 
+def _bar(
+    title: str,
+    colour: str,
+    val: float,
+    bx: float,
+    bar_w: float,
+    y: Callable[[float], float],
+    percent: bool,
+    n: int | None,
+    err: tuple[float, float] | None,
+    show_values: bool,
+) -> list[Any]:
+    """One bar at ``bx`` with its hover title (``title``, value, n and interval), its interval
+    whisker and its value label."""
+    out: list[Any] = []
+    by = y(val)
+    shown = f"{100 * val:.1f}%" if percent else f"{val:.3g}"
+    title = f"{title}: {shown}" + (f" (n={n})" if n is not None else "")
+    if err and not is_nan(err[0]):
+        title += (
+            f", 95% CI {100 * err[0]:.1f}–{100 * err[1]:.1f}%" if percent else f", interval {err[0]:.3g}–{err[1]:.3g}"
+        )
+    out.append(Rect(_r(bar_w - 2), _r(max(0.0, y(0) - by)), x=_r(bx + 1), y=_r(by), fill=colour)(Title(title)))
+    if err and not is_nan(err[0]) and err[1] > err[0]:
+        cx = bx + bar_w / 2
+        y1, y2 = y(err[0]), y(err[1])
+        out.append(Line(_r(cx), _r(y1), _r(cx), _r(y2), cls="whisker"))
+        for yy in (y1, y2):
+            out.append(Line(_r(cx - 3), _r(yy), _r(cx + 3), _r(yy), cls="whisker"))
+    if show_values:
+        ly = (min(by, y(err[1])) if err and not is_nan(err[1]) else by) - 4
+        label = f"{100 * val:.0f}%" if percent else f"{val:.2f}"
+        out.append(Text(label, x=_r(bx + bar_w / 2), y=_r(ly), cls="value", text_anchor="middle"))
+    return out
+
+
+def _legend(series: Sequence[tuple[str, str, Sequence[float]]], left: float) -> list[Any]:
+    parts: list[Any] = []
+    lx = left
+    for name, colour, _ in series:
+        parts.append(Rect(12, 12, x=lx, y=8, rx=2, fill=colour))
+        parts.append(Text(name, x=lx + 17, y=18, cls="legend"))
+        lx += 17 + _text_width(name) + 18
+    return parts
+
+
+def _category_label(cat: str, cx: float, ly: float, rotate: bool) -> Any:
+    if rotate:
+        return Text(cat, transform=f"translate({cx:.1f},{ly - 4:.1f}) rotate(-35)", cls="cat", text_anchor="end")
+    return Text(cat, x=_r(cx), y=_r(ly), cls="cat", text_anchor="middle")
+
+
+def _group_layout(categories: Sequence[str], n_cat: int, n_ser: int) -> tuple[float, float, float, bool]:
+    """Bar width, group width, widest category label and whether the labels are tilted."""
+    # Bars fill about 760 px when there are few groups; never thinner than 9 px or wider than 30.
+    bar_w = max(9.0, min(30.0, (760.0 / n_cat - 18) / n_ser))
+    group_w = n_ser * bar_w + 18
+    label_w = max((_text_width(c) for c in categories), default=0)
+    if label_w + 10 > group_w and n_cat * (label_w + 10) <= 900:
+        group_w = label_w + 10  # widen the groups rather than tilt short labels
+    return bar_w, group_w, label_w, label_w + 4 > group_w
+
+
+def _bar_ticks(series: Sequence, errors: Sequence | None, percent: bool, y_max: float | None) -> list[float]:
+    vals = [v for _, _, vs in series for v in vs if not is_nan(v)]
+    if errors:
+        vals += [e[1] for es in errors for e in es if e and not is_nan(e[1])]
+    top = y_max if y_max is not None else (1.0 if percent else max(vals, default=1.0) or 1.0)
+    return [0, 0.25, 0.5, 0.75, 1.0] if percent and top == 1.0 else _nice_ticks(top)
+
+
 def svg_grouped_bars(
     categories: Sequence[str],
     series: Sequence[tuple[str, str, Sequence[float]]],
@@ -61,18 +132,8 @@ def svg_grouped_bars(
     ``errors[s][c]`` draws an interval whisker, ``counts[s][c]`` goes into the hover title.
     """
     n_cat, n_ser = max(1, len(categories)), max(1, len(series))
-    # Bars fill about 760 px when there are few groups; never thinner than 9 px or wider than 30.
-    bar_w = max(9.0, min(30.0, (760.0 / n_cat - 18) / n_ser))
-    group_w = n_ser * bar_w + 18
-    label_w = max((_text_width(c) for c in categories), default=0)
-    if label_w + 10 > group_w and n_cat * (label_w + 10) <= 900:
-        group_w = label_w + 10  # widen the groups rather than tilt short labels
-    rotate = label_w + 4 > group_w
-    vals = [v for _, _, vs in series for v in vs if not _nan(v)]
-    if errors:
-        vals += [e[1] for es in errors for e in es if e and not _nan(e[1])]
-    top = y_max if y_max is not None else (1.0 if percent else max(vals, default=1.0) or 1.0)
-    ticks = [0, 0.25, 0.5, 0.75, 1.0] if percent and top == 1.0 else _nice_ticks(top)
+    bar_w, group_w, label_w, rotate = _group_layout(categories, n_cat, n_ser)
+    ticks = _bar_ticks(series, errors, percent, y_max)
     top = ticks[-1]
     left, right, head = 62, 14, 46
     bottom = 12 + (label_w * 0.5 + 14 if rotate else 14) + (22 if x_label else 0)
@@ -82,12 +143,7 @@ def svg_grouped_bars(
     group_w = (width - left - right) / n_cat  # spread the groups over the whole plot
     height = head + plot_h + bottom
     y = lambda v: head + plot_h - plot_h * (max(0.0, min(float(v), top)) / top)  # noqa: E731
-    parts: list[Any] = []
-    lx = left
-    for name, colour, _ in series:
-        parts.append(Rect(12, 12, x=lx, y=8, rx=2, fill=colour))
-        parts.append(Text(name, x=lx + 17, y=18, cls="legend"))
-        lx += 17 + _text_width(name) + 18
+    parts: list[Any] = _legend(series, left)
     for t in ticks:
         ty = _r(y(t))
         label = f"{100 * t:.0f}%" if percent else f"{t:g}"
@@ -103,51 +159,17 @@ def svg_grouped_bars(
         for si, (name, colour, values) in enumerate(series):
             val = values[ci] if ci < len(values) else float("nan")
             bx = gx + si * bar_w
-            if _nan(val):
+            if is_nan(val):
                 parts.append(Text("–", x=_r(bx + bar_w / 2), y=_r(y(0) - 4), cls="na", text_anchor="middle"))
                 continue
-            by = y(val)
             n = counts[si][ci] if counts and si < len(counts) and ci < len(counts[si]) else None
-            shown = f"{100 * val:.1f}%" if percent else f"{val:.3g}"
-            title = f"{name} · {cat}: {shown}" + (f" (n={n})" if n is not None else "")
             err = errors[si][ci] if errors and si < len(errors) and ci < len(errors[si]) else None
-            if err and not _nan(err[0]):
-                title += (
-                    f", 95% CI {100 * err[0]:.1f}–{100 * err[1]:.1f}%"
-                    if percent
-                    else f", interval {err[0]:.3g}–{err[1]:.3g}"
-                )
-            parts.append(
-                Rect(_r(bar_w - 2), _r(max(0.0, y(0) - by)), x=_r(bx + 1), y=_r(by), fill=colour)(Title(title))
-            )
-            if err and not _nan(err[0]) and err[1] > err[0]:
-                cx = bx + bar_w / 2
-                y1, y2 = y(err[0]), y(err[1])
-                parts.append(Line(_r(cx), _r(y1), _r(cx), _r(y2), cls="whisker"))
-                for yy in (y1, y2):
-                    parts.append(Line(_r(cx - 3), _r(yy), _r(cx + 3), _r(yy), cls="whisker"))
-            if show_values:
-                ly = (min(by, y(err[1])) if err and not _nan(err[1]) else by) - 4
-                label = f"{100 * val:.0f}%" if percent else f"{val:.2f}"
-                parts.append(Text(label, x=_r(bx + bar_w / 2), y=_r(ly), cls="value", text_anchor="middle"))
-        cx = gx + (n_ser * bar_w) / 2
-        ly = head + plot_h + 16
-        if rotate:
-            parts.append(
-                Text(cat, transform=f"translate({cx:.1f},{ly - 4:.1f}) rotate(-35)", cls="cat", text_anchor="end")
-            )
-        else:
-            parts.append(Text(cat, x=_r(cx), y=_r(ly), cls="cat", text_anchor="middle"))
+            title = f"{name} · {cat}"
+            parts += _bar(title, colour, val, bx, bar_w, y, percent, n, err, show_values)
+        parts.append(_category_label(cat, gx + (n_ser * bar_w) / 2, head + plot_h + 16, rotate))
     if x_label:
-        parts.append(
-            Text(
-                x_label,
-                x=f"{left + (width - left - right) / 2:.0f}",
-                y=f"{height - 6:.0f}",
-                cls="axis",
-                text_anchor="middle",
-            )
-        )
+        middle = f"{left + (width - left - right) / 2:.0f}"
+        parts.append(Text(x_label, x=middle, y=f"{height - 6:.0f}", cls="axis", text_anchor="middle"))
     return _svg(parts, width, height, aria or y_label)
 
 

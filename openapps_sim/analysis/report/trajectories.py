@@ -5,57 +5,17 @@ the explained final diff on top; and one task side by side in two versions."""
 
 from __future__ import annotations
 
-import base64
-import io
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 import openapps_sim.analysis.metrics as m
-
-
-@dataclass
-class _Budget:
-    remaining: int
-
-
-def _embed_image(results_dir: Path, rel: Any, width: int, budget: _Budget) -> tuple[str | None, str]:
-    """A data URI for a screenshot (downscaled JPEG), or (None, reason)."""
-    if not rel:
-        return None, ""
-    root = results_dir.resolve()
-    cands = [results_dir / str(rel), results_dir / "screenshots" / str(rel)]
-    path = next((c for c in cands if c.is_file() and c.resolve().is_relative_to(root)), None)
-    if path is None:
-        return None, "screenshot file missing"
-    if budget.remaining <= 0:
-        return None, "screenshot left out (report size budget reached)"
-    try:
-        from PIL import Image
-
-        with Image.open(path) as im:
-            im = im.convert("RGB")
-            if im.width > width:
-                im = im.resize((width, max(1, round(im.height * width / im.width))), Image.LANCZOS)
-            buf = io.BytesIO()
-            im.save(buf, "JPEG", quality=78, optimize=True)
-    except Exception as e:  # noqa: BLE001 - an unreadable image must not stop the report
-        return None, f"screenshot unreadable ({type(e).__name__})"
-    data = buf.getvalue()
-    budget.remaining -= len(data)
-    return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii"), ""
-
-
-def _url_path(url: Any) -> str:
-    """Show a page URL without scheme and host: ``/todo?tab=done``."""
-    text = str(url or "")
-    if "://" in text:
-        rest = text.split("://", 1)[1]
-        text = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
-    return text
+from openapps_sim.analysis.report.blocks import Html, P, Section
+from openapps_sim.analysis.report.images import Budget
+from openapps_sim.analysis.report.load import load_trajectory, trajectory_files
+from openapps_sim.analysis.report.viewer import episode_view, side_by_side
 
 
 def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int, first: Sequence[str] = ()) -> list[dict]:
@@ -65,8 +25,6 @@ def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int, first: S
     failures, spread over agents and variations (round robin), then successes. Without an
     ``episode_id`` column, trajectory files are taken in name order.
     """
-    from openapps_sim.analysis.report.load import trajectory_files
-
     files = trajectory_files(results_dir) if limit > 0 else []
     if not files:
         return []
@@ -131,12 +89,8 @@ def trajectory_section(
     """The "Trajectories" section: up to ``max_trajectories`` episodes (those in ``first``
     before the others) and the first ``compare`` success flips side by side; and the ids of the
     episodes shown (links elsewhere point only to those)."""
-    from openapps_sim.analysis.report.blocks import Html, P, Section
-    from openapps_sim.analysis.report.load import load_trajectory, trajectory_files
-    from openapps_sim.analysis.report.viewer import episode_view, side_by_side
-
     picked = select_episodes(a.valid, results_dir, max_trajectories, first)
-    budget = _Budget(budget_bytes)
+    budget = Budget(budget_bytes)
     items, rows = [], {}
     for row in picked:
         traj = load_trajectory(results_dir, str(row["episode_id"]))

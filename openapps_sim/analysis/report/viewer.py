@@ -13,8 +13,8 @@ from fasthtml.common import P as HP
 
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.metrics.breaks import loop_kinds
-from openapps_sim.analysis.report.fmt import _nan, fmt_num, fmt_seconds
-from openapps_sim.analysis.report.trajectories import _Budget, _embed_image, _url_path
+from openapps_sim.analysis.report.fmt import fmt_num, fmt_seconds, is_nan
+from openapps_sim.analysis.report.images import Budget, embed_image, url_path
 from openapps_sim.errors import short_action_error
 
 
@@ -64,7 +64,7 @@ def _tokens(tokens: Any) -> str:
     if not isinstance(tokens, dict) or not tokens:
         return ""
     total = m.token_total(tokens)
-    return f"{int(total):,} tokens" if total and not _nan(total) else ""
+    return f"{int(total):,} tokens" if total and not is_nan(total) else ""
 
 
 def _image(s: dict) -> Any:
@@ -72,7 +72,7 @@ def _image(s: dict) -> Any:
 
 
 def _step_card(
-    results_dir: Path, i: int, s: dict, before: Any, kind: str, width: int, budget: _Budget, vp: tuple
+    results_dir: Path, i: int, s: dict, before: Any, kind: str, width: int, budget: Budget, vp: tuple
 ) -> Any:
     """Step ``i``: the page the action was chosen on (``before``), marked where it clicked."""
     cat = s.get("category")
@@ -81,7 +81,7 @@ def _step_card(
     target = s.get("target") or {}
     shot: Any = ""
     if before:
-        uri, why = _embed_image(results_dir, before, width, budget)
+        uri, why = embed_image(results_dir, before, width, budget)
         shot = _shot(uri, f"before step {i + 1}", _point(target), vp) if uri else Div(why, cls="noshot")
     tags = []
     if invalid and cat:
@@ -109,7 +109,7 @@ def _step_card(
         txt.append(Div("events: " + ", ".join(f"{e.get('app')}.{e.get('op')}" for e in events[:8]), cls="events"))
     cost = [x for x in (_tokens(s.get("tokens")), fmt_seconds(s["time_s"]) if s.get("time_s") is not None else "") if x]
     if s.get("url"):
-        txt.append(Div("then at " + _url_path(s.get("url")), cls="url"))
+        txt.append(Div("then at " + url_path(s.get("url")), cls="url"))
     if cost:
         txt.append(Div(" · ".join(cost), cls="meta"))
     cls = "step" + (" invalid" if invalid else "") + (" loop" if kind == "stuck loop" else "")
@@ -134,7 +134,7 @@ def step_kinds(steps: list[dict], min_repeats: int) -> dict[int, str]:
     return out
 
 
-def episode_view(results_dir: Path, row: dict, traj: dict, width: int, budget: _Budget, min_repeats: int) -> Any:
+def episode_view(results_dir: Path, row: dict, traj: dict, width: int, budget: Budget, min_repeats: int) -> Any:
     """One episode as a ``details`` element with the id :func:`anchor` gives."""
     agent = row.get("agent", traj.get("agent", "?"))
     task, variation = row.get("task", traj.get("task", "?")), row.get("variation", traj.get("variation", "?"))
@@ -172,7 +172,7 @@ def episode_view(results_dir: Path, row: dict, traj: dict, width: int, budget: _
     )
 
 
-def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: _Budget, kinds: dict) -> list[Any]:
+def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: Budget, kinds: dict) -> list[Any]:
     body: list[Any] = [HP(B("Goal: "), str(traj.get("goal") or row.get("goal") or ""))]
     if traj.get("explanation"):
         body.append(Div(B("Why this reward"), Pre(str(traj["explanation"])), cls="explain"))
@@ -185,7 +185,7 @@ def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: _
         meta.append("apps visited: " + " → ".join(str(x) for x in row["apps_visited"]))
     if row.get("task_apps") is not None and len(row.get("task_apps")):
         meta.append("task needs: " + ", ".join(str(x) for x in row["task_apps"]))
-    if row.get("duration_s") is not None and not _nan(row.get("duration_s")):
+    if row.get("duration_s") is not None and not is_nan(row.get("duration_s")):
         meta.append(fmt_seconds(row["duration_s"]))
     if row.get("episode_id"):
         meta.append(f"episode {row['episode_id']}")
@@ -200,7 +200,7 @@ def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: _
         before.append(_image(s) or before[-1])
     cards = [_step_card(results_dir, i, s, before[i], kinds.get(i, ""), width, budget, vp) for i, s in enumerate(steps)]
     if steps and before[-1]:
-        uri, _ = _embed_image(results_dir, before[-1], width, budget)
+        uri, _ = embed_image(results_dir, before[-1], width, budget)
         if uri:
             end = Div(B("End "), Span("the page after the last step", cls="meta"), cls="txt")
             cards.append(Div(_shot(uri, "final page", None, vp), end, cls="step"))
@@ -208,9 +208,7 @@ def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: _
     return body
 
 
-def side_by_side(
-    results_dir: Path, pair: list[tuple[dict, dict]], width: int, budget: _Budget, min_repeats: int
-) -> Any:
+def side_by_side(results_dir: Path, pair: list[tuple[dict, dict]], width: int, budget: Budget, min_repeats: int) -> Any:
     """Two episodes of one task and seed in two versions, next to each other."""
     cols = []
     for row, traj in pair:

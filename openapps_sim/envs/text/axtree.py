@@ -25,7 +25,7 @@ from openapps_sim.envs.text.roles import (
     is_focusable,
     role_of,
 )
-from openapps_sim.envs.text.widgets import date_fields, number_field, time_fields
+from openapps_sim.envs.text.widgets import date_fields, number_field, prop, time_fields
 
 
 class _Builder:
@@ -54,10 +54,6 @@ class _Builder:
                 node["browsergym_id"] = el.bid
         self.nodes.append(node)
         return node
-
-
-def prop(node: dict, name: str, kind: str, value) -> None:
-    node["properties"].append({"name": name, "value": {"type": kind, "value": value}})
 
 
 def build(doc: Document) -> dict:

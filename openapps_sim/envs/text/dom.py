@@ -138,7 +138,7 @@ class Document:
                 self.title = " ".join(title.text_content().split())
         self.stylesheet = "".join(el.text_content() for el in self.elements if el.tag == "style")
         for el in self.elements:
-            _init_control(el)
+            init_control(el)
         self.autofocus = next((el for el in self.elements if el.has("autofocus")), None)
         self.focused = self.autofocus
         self.parsed_url = url
@@ -169,13 +169,13 @@ class Document:
             return False
         for el in self.controls:
             if el.tag != "option":
-                _init_control(el)
+                init_control(el)
         self.focused = self.autofocus
         self.url = self.parsed_url
         return True
 
 
-def _init_control(el: Element) -> None:
+def init_control(el: Element) -> None:
     if el.tag == "input":
         if el.input_type in _CHECKABLE:
             el.checked = el.has("checked")

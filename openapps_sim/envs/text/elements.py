@@ -73,7 +73,7 @@ def labelled_control(page: TextPage, label: Element) -> Element | None:
 
 
 def reset(page: TextPage, form: Element) -> None:
-    from openapps_sim.envs.text.dom import _init_control
+    from openapps_sim.envs.text.dom import init_control
 
     for control in form_controls(page.doc, form):
-        _init_control(control)
+        init_control(control)

@@ -8,9 +8,12 @@ from __future__ import annotations
 from openapps_sim.envs.text.dom import Element
 
 
-def _spin(b, parent: dict, name: str, value: int, low: int, high: int, shown: str, focused: bool) -> None:
-    from openapps_sim.envs.text.axtree import prop
+def prop(node: dict, name: str, kind: str, value) -> None:
+    """Add one accessibility property to a tree node, in Chromium's shape."""
+    node["properties"].append({"name": name, "value": {"type": kind, "value": value}})
 
+
+def _spin(b, parent: dict, name: str, value: int, low: int, high: int, shown: str, focused: bool) -> None:
     node = b.node("spinbutton", parent, f"{name} {name}")
     node["value"] = {"type": "integer", "value": value}
     if focused:
@@ -22,8 +25,6 @@ def _spin(b, parent: dict, name: str, value: int, low: int, high: int, shown: st
 
 
 def _picker(b, parent: dict, label: str) -> None:
-    from openapps_sim.envs.text.axtree import prop
-
     node = b.node("button", parent, f"{label} {label}")
     prop(node, "hasPopup", "token", "menu")
 
@@ -67,8 +68,6 @@ def number_value(text: str) -> int | float | None:
 
 
 def number_field(b, el: Element, node: dict) -> None:
-    from openapps_sim.envs.text.axtree import prop
-
     text = el.value or ""
     number = number_value(text)
     if number is not None:

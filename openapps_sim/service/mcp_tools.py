@@ -1,0 +1,127 @@
+"""The MCP server's own tools (``openapps mcp``): the catalogue of tasks and packs, and one
+episode per MCP session (reset, observe, act, reward). Each session's environment is found
+through the server (``Sessions`` on ``mcp.sessions``, :mod:`openapps_sim.service.mcp_server`)."""
+
+from __future__ import annotations
+
+import json
+
+from mcp.server.fastmcp import Context, Image
+from mcp.types import ImageContent, TextContent
+
+from openapps_sim.config.packs import list_packs, pack_description
+from openapps_sim.envs.actions import ACTION_SPACES
+from openapps_sim.errors import ConfigError
+from openapps_sim.service.session import OBSERVE_MODES, EnvSession
+from openapps_sim.sweeps.record import parse_viewport
+from openapps_sim.taskkit import all_families
+
+
+def _session(ctx: Context) -> EnvSession:
+    """The environment of the MCP session ``ctx`` belongs to."""
+    return ctx.fastmcp.sessions.get(ctx)
+
+
+def _parse_viewport(text: str) -> dict:
+    return parse_viewport(text, "reset")
+
+
+def list_tasks(app: str = "") -> str:
+    """The task families (id, apps, description, step budget); `app` filters by app name."""
+    families = all_families()
+    apps = sorted({a for f in families.values() for a in f.apps})
+    if app and app not in apps:
+        raise ConfigError("list_tasks", "app", f"unknown app {app!r}", ", ".join(apps))
+    rows = [
+        {"id": fid, "apps": list(f.apps), "description": f.description, "max_steps": f.max_steps}
+        for fid, f in families.items()
+        if not app or app in f.apps
+    ]
+    return json.dumps(rows, ensure_ascii=False)
+
+
+def list_variations() -> str:
+    """The shipped variation packs (name and description). Compose them with '+', e.g.
+    'dark_theme+german'; 'random-<seed>' generates a version."""
+    packs = [{"name": n, "description": pack_description(n)} for n in list_packs()]
+    return json.dumps(packs, ensure_ascii=False)
+
+
+async def reset(
+    ctx: Context,
+    task: str,
+    variation: str = "default",
+    seed: int = 0,
+    language: str = "auto",
+    action_space: str = "bid",
+    viewport: str = "1280x720",
+    interface: str = "mixed",
+    backend: str = "chromium",
+    termination: str = "auto",
+) -> str:
+    """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
+    goal, in `language` (auto: the app version's own). `action_space`: bid (element ids), coord
+    (pixels) or all. `interface`: gui (page actions only), api (app tools only) or mixed (both).
+    `backend`: chromium (a real browser) or text (no browser, the same accessibility tree; no
+    screenshots). `termination`: auto (the episode ends once the state is right) or agent (only
+    when you declare it done with send_msg_to_user or report_infeasible, or at the step budget)."""
+    env = _session(ctx)
+    vp = _parse_viewport(viewport)
+    result = await env.call(
+        env.reset, task, variation, seed, language, action_space, vp, interface, backend, termination
+    )
+    return json.dumps(result, ensure_ascii=False)
+
+
+async def observe(ctx: Context, mode: str = "text") -> list[TextContent | ImageContent]:
+    """The current page: 'text' (accessibility tree with [bid] marks), 'screenshot' or 'both'."""
+    if mode not in OBSERVE_MODES:
+        raise ConfigError("observe", "mode", f"unknown mode {mode!r}", ", ".join(OBSERVE_MODES))
+    env = _session(ctx)
+    out: list[TextContent | ImageContent] = []
+    if mode in ("text", "both"):
+        out.append(TextContent(type="text", text=await env.call(env.observe_text)))
+    if mode in ("screenshot", "both"):
+        out.append(Image(data=await env.call(env.screenshot_png), format="png").to_image_content())
+    return out
+
+
+async def act(ctx: Context, action: str) -> str:
+    """Run one BrowserGym action string, e.g. click('12'), fill('7', 'oat milk'),
+    select_option('9', 'Friday'), goto('/todo/') (a path is resolved against app_url()),
+    send_msg_to_user('3 items')."""
+    env = _session(ctx)
+    return json.dumps(await env.call(env.act, action), ensure_ascii=False)
+
+
+async def get_reward(ctx: Context) -> str:
+    """Score the complete app state now: reward, success and partial reward (a server started
+    for an evaluator, openapps mcp --evaluator, also explains which state paths differ)."""
+    env = _session(ctx)
+    return json.dumps(await env.call(env.reward), ensure_ascii=False)
+
+
+def describe_action_space(space: str = "bid") -> str:
+    """The actions of an action space (bid, coord or all) with their signatures and examples."""
+    from openapps_sim.envs.env import action_set  # BrowserGym's action sets: loaded when asked for
+
+    if space not in ACTION_SPACES:
+        raise ConfigError("describe_action_space", "space", f"unknown {space!r}", ", ".join(ACTION_SPACES))
+    return action_set(space).describe(with_long_description=False, with_examples=True)
+
+
+async def app_url(ctx: Context) -> str:
+    """The address of this session's apps (open it in a browser to watch or help)."""
+    env = _session(ctx)
+    return await env.call(env.app_url)
+
+
+async def close(ctx: Context) -> str:
+    """End this session's episode and free its browser."""
+    env = _session(ctx)
+    await env.call(env.close)
+    return "closed"
+
+
+# in the order clients list them
+TOOLS = [list_tasks, list_variations, reset, observe, act, get_reward, describe_action_space, app_url, close]
