@@ -20,7 +20,7 @@ import pandas as pd
 
 from openapps_sim.analysis.metrics.stats import wilson_interval
 from openapps_sim.analysis.metrics.table import valid_episodes
-from openapps_sim.analysis.metrics.values import _missing
+from openapps_sim.analysis.metrics.values import is_missing
 
 SIMUWOB_CLASSES = ("simple", "long-horizon", "math-related")
 MATH_CATEGORIES = frozenset({"math", "count"})
@@ -32,7 +32,7 @@ UNKNOWN = "(unknown)"  # records without a category (written before the field)
 
 def simuwob_class(category: object, structure: object) -> str:
     """SimuWoB's class of a family from its category and structure (see the module docstring)."""
-    if _missing(category) or not str(category):
+    if is_missing(category) or not str(category):
         return UNKNOWN
     if category in MATH_CATEGORIES:
         return "math-related"
@@ -49,7 +49,7 @@ def with_classes(df: pd.DataFrame) -> pd.DataFrame:
     cats = v["category"] if "category" in v.columns else pd.Series([None] * len(v), index=v.index)
     structs = v["structure"] if "structure" in v.columns else pd.Series([None] * len(v), index=v.index)
     v["simuwob_class"] = [simuwob_class(c, s) for c, s in zip(cats, structs, strict=True)]
-    v["category"] = [UNKNOWN if _missing(c) or not str(c) else str(c) for c in cats]
+    v["category"] = [UNKNOWN if is_missing(c) or not str(c) else str(c) for c in cats]
     return v
 
 
