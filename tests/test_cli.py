@@ -77,7 +77,7 @@ def test_agents_are_described_in_plain_text():
         (("sweep", "demo", "--headed", "--out", "{tmp}/o"), "xvfb-run"),
         (("variations", "sample", "--n", "abc"), "'abc' is not a whole number"),
         (("variations", "sample", "--n", "0"), "0 is not a positive number"),
-        (("sweep", "nonexistent-spec"), "allowed: a path, or one of decisions, demo"),
+        (("sweep", "nonexistent-spec"), "allowed: a path, or one of decision_levels, decisions, demo"),
         (("sweep", "demo", "--workers", "0"), "0 is not a positive number"),
         (("run", "--task", "todo.nothing"), "unknown name 'todo.nothing'"),
         (("run", "--task", "todo.add_item", "--out", "/proc/x/y"), "--out: /proc/x/y: cannot be created"),

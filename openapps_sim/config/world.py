@@ -23,9 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.config import sampler
 from openapps_sim.config.catalog import composed_json
-from openapps_sim.config.packs import list_packs, split_expression
+from openapps_sim.config.packs import is_generated, list_packs, split_expression
 from openapps_sim.errors import ConfigError, unknown_name
 
 AUTO = "auto"  # the language of the world (its packs' shell.lang)
@@ -134,7 +133,7 @@ def _known_part(part: str, search: str) -> bool:
     (cached per search path: a world is reset with the same few expressions again and again)."""
     if part.endswith(".yaml") or "/" in part or os.sep in part:
         return Path(part).exists()
-    return sampler.is_generated(part) or part in list_packs()
+    return is_generated(part) or part in list_packs()
 
 
 def check_seed(value: Any, source: str, key: str = "seed") -> int:

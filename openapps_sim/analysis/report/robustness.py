@@ -63,34 +63,9 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
     drift_frame = m.perception_drift(df)
     drift = {(r["agent"], r["variation"]): r for _, r in drift_frame.iterrows()}
     if not rsr.empty:
-        rows = [
-            [
-                str(r["agent"]),
-                str(r["variation"]),
-                fmt_pct(r["baseline_sr"]),
-                fmt_pct(r["variation_sr"]),
-                _interrupted(r),
-                fmt_pct(r["interrupted_sr"]),
-                f"{int(r['solved'])}/{int(r['units'] if pd.isna(r['interrupted']) else r['interrupted'])}",
-                fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
-                _drift_cell(drift, r["agent"], r["variation"]),
-            ]
-            for _, r in rsr.iterrows()
-        ]
-        out.append((INTRO.format(base=baseline), RSR_HEADERS, rows))
+        out.append((INTRO.format(base=baseline), RSR_HEADERS, _rsr_rows(rsr, drift)))
     elif drift:  # no baseline to compare with: drift alone
-        rows = [
-            [
-                str(r["agent"]),
-                str(r["variation"]),
-                str(int(r["restarted"])),
-                fmt_pct(r["drifted"]),
-                str(int(r["stale_actions"])),
-                fmt_num(r["stale_mean"], 1),
-            ]
-            for _, r in drift_frame.iterrows()
-        ]
-        out.append((DRIFT_INTRO, DRIFT_HEADERS, rows))
+        out.append((DRIFT_INTRO, DRIFT_HEADERS, _drift_rows(drift_frame)))
     modes = m.rsr_by_buttons(df, baseline)
     if not modes.empty:
         rows = [
@@ -122,3 +97,36 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
         ]
         out.append(("Interruptions shown, by kind and number of buttons.", KIND_HEADERS, rows))
     return out
+
+
+def _rsr_rows(rsr: pd.DataFrame, drift: dict) -> list[list[str]]:
+    """The RSR table's rows, each with its perception drift beside it."""
+    return [
+        [
+            str(r["agent"]),
+            str(r["variation"]),
+            fmt_pct(r["baseline_sr"]),
+            fmt_pct(r["variation_sr"]),
+            _interrupted(r),
+            fmt_pct(r["interrupted_sr"]),
+            f"{int(r['solved'])}/{int(r['units'] if pd.isna(r['interrupted']) else r['interrupted'])}",
+            fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
+            _drift_cell(drift, r["agent"], r["variation"]),
+        ]
+        for _, r in rsr.iterrows()
+    ]
+
+
+def _drift_rows(drift_frame: pd.DataFrame) -> list[list[str]]:
+    """Perception drift alone, for sweeps without a baseline."""
+    return [
+        [
+            str(r["agent"]),
+            str(r["variation"]),
+            str(int(r["restarted"])),
+            fmt_pct(r["drifted"]),
+            str(int(r["stale_actions"])),
+            fmt_num(r["stale_mean"], 1),
+        ]
+        for _, r in drift_frame.iterrows()
+    ]
