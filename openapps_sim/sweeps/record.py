@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import traceback
@@ -206,6 +207,52 @@ RECORD_FIELDS: dict[str, str] = {
 }
 
 
+# Every outcome of an episode at its empty value: a new record's (copied: lists and dicts are fresh).
+EMPTY_OUTCOME: dict[str, Any] = {
+    "goal": "",
+    "reward": 0.0,
+    "partial_reward": 0.0,
+    "success": False,
+    "steps": 0,
+    "actions": [],
+    "invalid": {},
+    "invalid_detail": {},
+    "apps_visited": [],
+    "apps_opened_by_interruptions": [],
+    "error": None,
+    "error_kind": None,
+    "agent_error": None,
+    "traceback": None,
+    "attempt": 0,
+    "duration_s": 0.0,
+    "tokens": {},
+    "state_diff": [],
+    "interruptions": [],
+    "harmful_accepted": False,
+    "interruptible": False,
+    "structure": "",
+    "category": "",
+    "answer": None,
+    "answer_ok": None,
+    "ops": [],
+    "decisions": None,
+    "correct_branch": None,
+    "wlcs": None,
+    "expected_ops": None,
+    "milestones": {},
+    "esar": None,
+    "first_milestone_step": None,
+    "steps_after_last_milestone": None,
+    "declared": None,
+    "declared_step": None,
+    "premature_stop": False,
+    "goal_met_step": None,
+    "overrun_steps": None,
+    "step_changed": [],
+    "stale_actions": None,
+}
+
+
 def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
     """A record with the spec's identity filled in and every outcome at its empty value."""
     return {
@@ -228,47 +275,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "termination": spec.termination,
         "language": spec.world.goal_language(),
         **{k: v for k, v in spec.agent_options},
-        "goal": "",
-        "reward": 0.0,
-        "partial_reward": 0.0,
-        "success": False,
-        "steps": 0,
-        "actions": [],
-        "invalid": {},
-        "invalid_detail": {},
-        "apps_visited": [],
-        "apps_opened_by_interruptions": [],
-        "error": None,
-        "error_kind": None,
-        "agent_error": None,
-        "traceback": None,
-        "attempt": attempt,
-        "duration_s": 0.0,
-        "tokens": {},
-        "state_diff": [],
-        "interruptions": [],
-        "harmful_accepted": False,
-        "interruptible": False,
-        "structure": "",
-        "category": "",
-        "answer": None,
-        "answer_ok": None,
-        "ops": [],
-        "decisions": None,
-        "correct_branch": None,
-        "wlcs": None,
-        "expected_ops": None,
-        "milestones": {},
-        "esar": None,
-        "first_milestone_step": None,
-        "steps_after_last_milestone": None,
-        "declared": None,
-        "declared_step": None,
-        "premature_stop": False,
-        "goal_met_step": None,
-        "overrun_steps": None,
-        "step_changed": [],
-        "stale_actions": None,
+        **copy.deepcopy(EMPTY_OUTCOME),
+        "attempt": attempt,  # keeps its place among the outcomes
     }
 
 

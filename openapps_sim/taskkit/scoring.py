@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from openapps_sim.taskkit.progress import in_order
 from openapps_sim.taskkit.reward import (
     StateDiff,
     describe_event,
@@ -94,15 +95,7 @@ def evaluate(
     got = normalise_world(actual, memo=True, base=inst.initial)
     diff = state_diff(want, got)
     outside = outside_change(initial, want, got) if diff else []
-    if inst.expected_path is not None:
-        path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
-        if not path.startswith(inst.expected_path):
-            diff.append(StateDiff("page", inst.expected_path, path))
-    if inst.ordered and inst.oracle_ops:
-        from openapps_sim.taskkit.progress import in_order
-
-        if not in_order(inst.oracle_ops, events or []):
-            diff.append(StateDiff("order", [str(o) for o in inst.oracle_ops], "another order"))
+    diff += page_and_order_diffs(inst, url, events)
     answer_ok = None
     if inst.expected_answer is not None:
         lang = str(inst.params.get("lang", "en")) if isinstance(inst.params, dict) else "en"
@@ -115,12 +108,7 @@ def evaluate(
     # A sub-goal holds only while nothing outside the expected change differs: deleting what the
     # task should have left alone (the whole cart, every todo) is never progress.
     checks = {g.name: not outside and bool(g.check(actual)) for g in inst.subgoals}
-    if checks:
-        partial = sum(checks.values()) / len(checks)
-        if success:
-            partial = 1.0
-    else:
-        partial = 1.0 if success else 0.0
+    partial = 1.0 if success else (sum(checks.values()) / len(checks) if checks else 0.0)
     return Evaluation(
         success,
         1.0 if success else 0.0,
@@ -133,3 +121,17 @@ def evaluate(
         False,
         reported_infeasible,
     )
+
+
+def page_and_order_diffs(inst: Instance, url: str | None, events: list[dict] | None) -> list[StateDiff]:
+    """What differs besides the state: the page, for a navigation goal (``expected_path``), and
+    the order of the operations, for an ordered goal."""
+    out = []
+    if inst.expected_path is not None:
+        path = "/" + url.split("/", 3)[3] if url and url.count("/") >= 3 else (url or "")
+        if not path.startswith(inst.expected_path):
+            out.append(StateDiff("page", inst.expected_path, path))
+    if inst.ordered and inst.oracle_ops:
+        if not in_order(inst.oracle_ops, events or []):
+            out.append(StateDiff("order", [str(o) for o in inst.oracle_ops], "another order"))
+    return out
