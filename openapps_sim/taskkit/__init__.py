@@ -19,7 +19,6 @@ Families register themselves with :func:`family` and are looked up with :func:`g
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from openapps_sim.taskkit.reward import (  # noqa: F401 - re-exported
 )
 from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step
+from openapps_sim.taskkit.statecopy import copy_state
 
 ENGLISH_STYLES = ("plain", "casual", "context")
 
@@ -276,10 +276,10 @@ def instantiate(
     elif language not in lang_data.goal_languages():  # a typo, not a language that lacks a goal
         raise ConfigError("task_kwargs", "language", f"no goal phrasings in {language!r} anywhere", _languages())
     with lang_data.collect_fallbacks() as fallbacks:  # what the languages lacked, in English
-        params = fam.sample(copy.deepcopy(state), config, rng)
-        initial = copy.deepcopy(state)
+        params = fam.sample(copy_state(state), config, rng)
+        initial = copy_state(state)
         fam.prepare(initial, params)
-        expected = copy.deepcopy(initial)
+        expected = copy_state(initial)
         fam.apply(expected, params)
         goal, style, goal_language = fam.goal_text(params, rng, language, style)
     br = fam.branching(params, initial)
