@@ -5,8 +5,9 @@ Chromium's accessibility tree changes with a handful of computed properties: ``d
 names get spaces), ``visibility``, ``text-transform`` (names read transformed text),
 ``white-space`` (how text collapses) and ``list-style-type`` (list markers). This module
 parses a style sheet once (cached by its text), keeps the rules that set those properties or a
-custom property, and computes them per element with the cascade: media queries against the
-viewport width, specificity, source order, inheritance and ``var()``.
+custom property, with their media queries (against the viewport width), specificity and source
+order, and matches selectors; :mod:`~openapps_sim.envs.text.cascade` computes the properties per
+element (cascade, inheritance and ``var()``).
 
 Selectors: type, ``*``, ``.class``, ``#id``, attributes, ``:root``, ``:first-child``,
 ``:last-child``, ``:not(<compound>)``, ``:focus``, descendant, child and sibling combinators;
