@@ -156,6 +156,7 @@ def text_envs_child(n: int) -> dict:
     seconds = {"cold": 0.0, "warm": 0.0}
     steps = {"cold": 0, "warm": 0}
     filters = []
+    cpu = time.process_time(), cpu_seconds(server.pid)
     for rnd in range(4):
         kind = "cold" if rnd < 2 else "warm"
         t = time.perf_counter()
@@ -165,6 +166,7 @@ def text_envs_child(n: int) -> dict:
                 filters.append(f"click('{testid_bids(obs)['todo-filter-all']}')")
         seconds[kind] += time.perf_counter() - t
         steps[kind] += n
+    cpu = time.process_time() - cpu[0], cpu_seconds(server.pid) - cpu[1]
     out = {
         "envs": n,
         "worlds_on_server": server.health()["worlds"] - 1,
@@ -175,11 +177,24 @@ def text_envs_child(n: int) -> dict:
         "steps_per_second": round((steps["cold"] + steps["warm"]) / (seconds["cold"] + seconds["warm"]), 1),
         "cold_steps_per_second": round(steps["cold"] / seconds["cold"], 1),
         "warm_steps_per_second": round(steps["warm"] / seconds["warm"], 1),
+        # what the steps cost in CPU, this process and the server's: the rate an idle machine
+        # would reach with the two taking turns (the wall-clock rate above includes the load)
+        "cpu_ms_per_step": round(1000 * (cpu[0] + cpu[1]) / (steps["cold"] + steps["warm"]), 2),
+        "server_cpu_ms_per_step": round(1000 * cpu[1] / (steps["cold"] + steps["warm"]), 2),
+        "cpu_steps_per_second": round((steps["cold"] + steps["warm"]) / max(cpu[0] + cpu[1], 1e-9), 1),
+        "load_average": round(os.getloadavg()[0], 1),
     }
     out["total_pss_mib"] = round(out["python_pss_mib"] + out["server_pss_mib"], 1)
     for env in envs:
         env.close()
     return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _cmdline(pid: int) -> bytes:
@@ -223,6 +238,10 @@ def text_lines(f: dict) -> str:
             f"  {e['envs']} text envs, one process   {e['total_pss_mib']:.0f} MiB PSS (python {e['python_pss_mib']:.0f} + server {e['server_pss_mib']:.0f}), "
             f"{e['steps_per_second']:.1f} steps/s round robin (first visits {e.get('cold_steps_per_second', 0):.1f}, "
             f"pages seen {e.get('warm_steps_per_second', 0):.1f}), {e['browser_processes']} browser processes"
+        )
+        lines.append(
+            f"  {'':30} CPU {e['cpu_ms_per_step']:.2f} ms a step (server {e['server_cpu_ms_per_step']:.2f}): "
+            f"{e['cpu_steps_per_second']:.0f} steps per CPU second; load average {e['load_average']}"
         )
     return "\n".join(lines)
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import copy
-
 from openapps_sim.taskkit.reward import normalise_world
+from openapps_sim.taskkit.statecopy import copy_state
 
 
 def _leaves(node, path=()):
@@ -26,7 +25,7 @@ def _set(node, path, value):
 
 def with_side_effect(state: dict, app: str) -> dict:
     """A copy of ``state`` with one unrelated change in ``app`` that normalisation keeps."""
-    base = normalise_world(state)
+    base = normalise_world({app: state[app]})  # each app normalises on its own
     for path, value in _leaves(state[app]):
         if isinstance(value, bool):
             candidate = not value
@@ -36,8 +35,8 @@ def with_side_effect(state: dict, app: str) -> dict:
             candidate = value + 7
         else:
             continue
-        changed = copy.deepcopy(state)
+        changed = {**state, app: copy_state(state[app])}  # the other apps are not changed
         _set(changed[app], path, candidate)
-        if normalise_world(changed) != base:
+        if normalise_world({app: changed[app]}) != base:
             return changed
     raise AssertionError(f"found no leaf of {app!r} whose change survives normalisation")

@@ -3,14 +3,13 @@ scored on the complete state (the expected change gives 1, plus a side effect 0,
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from openapps_sim.config.packs import list_packs
 from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.language import package_tasks_dir
 from openapps_sim.taskkit.progress import MilestoneTracker, as_events
+from openapps_sim.taskkit.statecopy import copy_state
 from openapps_sim.web.world import World
 
 from .familytools import with_side_effect
@@ -35,9 +34,9 @@ def world_of(world: World, pack: str, seed: int) -> tuple[dict, dict]:
     instantiating a family leaves the config as it was)."""
     if (pack, seed) not in _WORLDS:
         world.reset(pack, seed)
-        _WORLDS[pack, seed] = (copy.deepcopy(world.state), world.config)
+        _WORLDS[pack, seed] = (copy_state(world.state), world.config)
     state, config = _WORLDS[pack, seed]
-    return copy.deepcopy(state), config
+    return copy_state(state), config
 
 
 @pytest.mark.parametrize("family_id", FAMILIES)

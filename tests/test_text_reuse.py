@@ -11,7 +11,7 @@ import openapps_sim  # noqa: F401 - registers the envs
 from openapps_sim.envs.observe import testid_bids
 from openapps_sim.envs.text.actions import TextBrowser
 from openapps_sim.envs.text.axtree import build
-from openapps_sim.envs.text.css import compute_styles
+from openapps_sim.envs.text.cascade import compute_styles
 from openapps_sim.envs.text.dom import parse
 from openapps_sim.envs.text.snapshot import dom_snapshot
 

@@ -184,7 +184,8 @@ class OpenAppsTask(AbstractBrowserTask):
         if arrivals:  # what arrived on its own (a message) is part of the expected state too
             instance = self._instance_with(arrivals)
             self._follow_arrivals(arrivals)
-        key = (self._revision, answer, url, reported, id(instance))
+        # the page matters only to a navigation goal: another page is the same evaluation
+        key = (self._revision, answer, url if instance.expected_path is not None else None, reported, id(instance))
         if self._evaluated is not None and self._evaluated[0] == key:
             self.last_evaluation = self._evaluated[1]
             return self.last_evaluation, actual

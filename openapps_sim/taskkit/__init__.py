@@ -25,7 +25,6 @@ Families register themselves with :func:`family` and are looked up with :func:`g
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -47,6 +46,7 @@ from openapps_sim.taskkit.reward import (  # noqa: F401 - re-exported
 )
 from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step
+from openapps_sim.taskkit.statecopy import copy_state
 
 ENGLISH_STYLES = ("plain", "casual", "context")
 
@@ -161,7 +161,7 @@ class TaskFamily:
     def expect(self, initial: dict, params: dict, config: dict) -> dict:
         """The expected state: the plan's operations run on a copy of ``initial``; ``apply``
         for a family without a plan."""
-        expected = copy.deepcopy(initial)
+        expected = copy_state(initial)
         if self.has_plan:
             run_plan(self.plan(params, initial), expected, config, f"task {self.id}")
         else:
@@ -331,8 +331,8 @@ def instantiate(
     elif language not in lang_data.goal_languages():  # a typo, not a language that lacks a goal
         raise ConfigError("task_kwargs", "language", f"no goal phrasings in {language!r} anywhere", _languages())
     with lang_data.collect_fallbacks() as fallbacks:  # what the languages lacked, in English
-        params = fam.sample(copy.deepcopy(state), config, rng)
-        initial = copy.deepcopy(state)
+        params = fam.sample(copy_state(state), config, rng)
+        initial = copy_state(state)
         fam.prepare(initial, params)
         expected = fam.expect(initial, params, config)
         goal, style, goal_language = fam.goal_text(params, rng, language, style)

@@ -5,8 +5,9 @@ Chromium's accessibility tree changes with a handful of computed properties: ``d
 names get spaces), ``visibility``, ``text-transform`` (names read transformed text),
 ``white-space`` (how text collapses) and ``list-style-type`` (list markers). This module
 parses a style sheet once (cached by its text), keeps the rules that set those properties or a
-custom property, and computes them per element with the cascade: media queries against the
-viewport width, specificity, source order, inheritance and ``var()``.
+custom property, with their media queries (against the viewport width), specificity and source
+order, and matches selectors; :mod:`~openapps_sim.envs.text.cascade` computes the properties per
+element (cascade, inheritance and ``var()``).
 
 Selectors: type, ``*``, ``.class``, ``#id``, attributes, ``:root``, ``:first-child``,
 ``:last-child``, ``:not(<compound>)``, ``:focus``, descendant, child and sibling combinators;
@@ -336,65 +337,3 @@ def matches(el: Element, parts: list, focused: Element | None) -> bool:
     if comb == "+":
         return i > 0 and matches(sibs[i - 1], rest, focused)
     return any(matches(s, rest, focused) for s in sibs[:i])
-
-
-# -- cascade ----------------------------------------------------------------------------------------
-_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^)]*))?\)")
-
-
-def compute_styles(root: Element, css: str, width: int, focused: Element | None = None) -> None:
-    """Set ``el.style`` on every element under ``root``."""
-    index, universal = stylesheet(css).active(width)
-    _compute(root, None, {}, index, universal, focused)
-
-
-def _compute(el, parent_style, parent_vars, index, universal, focused) -> None:
-    candidates = list(universal)
-    candidates += index.get(("t", el.tag), ())
-    if "id" in el.attrs:
-        candidates += index.get(("#", el.attrs["id"]), ())
-    for cls in el.attrs.get("class", "").split():
-        candidates += index.get((".", cls), ())
-    declared: dict = {}
-    if candidates:
-        candidates.sort(key=lambda r: (r.specificity, r.order))
-        for rule in candidates:
-            if matches(el, rule.parts, focused):
-                declared.update(rule.decls)
-    inline = el.attrs.get("style")
-    if inline:
-        declared.update(_declarations(inline))
-    vars_ = parent_vars
-    custom = {k: v for k, v in declared.items() if k.startswith("--")}
-    if custom:
-        vars_ = {**parent_vars, **custom}
-    style = Style()
-    display = _value(declared.get("display"), vars_) or UA_DISPLAY.get(el.tag, "inline")
-    if el.has("hidden") and "display" not in declared or (el.tag == "input" and el.input_type == "hidden"):
-        display = "none"
-    if parent_style is not None and parent_style.display in _FLEX_OR_GRID:
-        display = _BLOCKIFIED.get(display, display)
-    style.display = display
-    for prop in INHERITED:
-        attr = prop.replace("-", "_")
-        value = _value(declared.get(prop), vars_)
-        if value in (None, "inherit", "unset"):
-            value = getattr(parent_style, attr) if parent_style else UA_DEFAULTS[prop]
-        elif value == "initial":
-            value = UA_DEFAULTS[prop]
-        setattr(style, attr, value)
-    el.style = style
-    for child in el.children:
-        if isinstance(child, Element):
-            _compute(child, style, vars_, index, universal, focused)
-
-
-def _value(value: str | None, vars_: dict) -> str | None:
-    if value is None or "var(" not in value:
-        return value
-    for _ in range(5):
-        new = _VAR.sub(lambda m: vars_.get(m.group(1), m.group(2) or ""), value)
-        if new == value:
-            break
-        value = new
-    return value.strip() or None

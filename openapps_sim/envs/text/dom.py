@@ -141,7 +141,6 @@ class Document:
             init_control(el)
         self.autofocus = next((el for el in self.elements if el.has("autofocus")), None)
         self.focused = self.autofocus
-        self.parsed_url = url
         # what actions change: the live state of these elements, the focus, the URL's fragment
         self.controls = [el for el in self.elements if el.tag in ("input", "textarea", "select", "option")]
         self.details = [el for el in self.elements if el.tag == "details"]
@@ -160,9 +159,9 @@ class Document:
             tuple(d.attrs.get("open") for d in self.details),
         )
 
-    def restore(self) -> bool:
-        """Back to the state the page was parsed in (what a reload of the same HTML gives):
-        controls as their attributes say, the autofocus element focused, the parsed URL. False
+    def restore(self, url: str) -> bool:
+        """Back to the state the page was parsed in (what loading the same HTML at ``url``
+        gives): controls as their attributes say, the autofocus element focused. False
         (nothing done) when an action changed an attribute (a ``<details>`` opened), which a
         fresh parse alone restores exactly."""
         if tuple(d.attrs.get("open") for d in self.details) != self._details_open:
@@ -171,7 +170,7 @@ class Document:
             if el.tag != "option":
                 init_control(el)
         self.focused = self.autofocus
-        self.url = self.parsed_url
+        self.url = url
         return True
 
 

@@ -179,12 +179,13 @@ def page_observation(doc: Document) -> tuple[dict, dict]:
     got without changing what the next step shows."""
     key = doc.live_state()
     blob = doc.observed.get(key)
-    if blob is None:
-        blob = pickle.dumps((build(doc), dom_snapshot(doc)), protocol=pickle.HIGHEST_PROTOCOL)
-        if len(doc.observed) >= _KEPT_STATES:
-            del doc.observed[list(doc.observed)[-1]]
-        doc.observed[key] = blob
-    return pickle.loads(blob)
+    if blob is not None:
+        return pickle.loads(blob)
+    made = (build(doc), dom_snapshot(doc))
+    if len(doc.observed) >= _KEPT_STATES:
+        del doc.observed[list(doc.observed)[-1]]
+    doc.observed[key] = pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL)  # before anyone changes it
+    return made
 
 
 def _check_obs_mode(obs_mode: str) -> None:

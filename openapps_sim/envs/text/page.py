@@ -14,7 +14,8 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 from openapps_sim.envs.client import KeepAlive, revision_of
 from openapps_sim.envs.guard import BlockedNavigation, same_origin
-from openapps_sim.envs.text.css import compute_styles, stylesheet
+from openapps_sim.envs.text.cascade import compute_styles
+from openapps_sim.envs.text.css import stylesheet
 from openapps_sim.envs.text.dom import Document, Element, option_value, parse
 from openapps_sim.protocol import BIDS_HEADER
 
@@ -107,10 +108,11 @@ class TextPage:
         self.position = len(self.history) - 1
 
     def _show(self, html: str, url: str) -> None:
-        # The same HTML at the same URL (a reload, a link to the page shown, a redirect back to
-        # it) is the page already parsed, brought back to its state as loaded: no new parse,
-        # styles or tree (the observation is kept per state of the page: Document.observed).
-        if html == self._html and url == self.doc.parsed_url and self.doc.restore():
+        # The same HTML (a reload, a link to the page shown, a redirect back to it, another URL
+        # that renders the same page) is the page already parsed, brought back to its state as
+        # loaded at this URL: no new parse or styles, and no new tree when the URL is the same
+        # too (the observation is kept per state of the page, URL included: Document.observed).
+        if html == self._html and self.doc.restore(url):
             if self.doc.focused is not self.doc.styled_focus:
                 self.restyle()
             return

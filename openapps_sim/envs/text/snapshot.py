@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from openapps_sim.envs.text.dom import Document, Element, Text
 
+_CLICKABLE = ("a", "button", "input", "select", "textarea", "label", "summary")
+
 
 def dom_snapshot(doc: Document) -> dict:
     strings: list[str] = []
@@ -19,54 +21,56 @@ def dom_snapshot(doc: Document) -> dict:
             strings.append(text)
         return i
 
-    nodes = {
-        "parentIndex": [-1],
-        "nodeType": [9],
-        "nodeName": [sid("#document")],
-        "nodeValue": [-1],
-        "backendNodeId": [0],
-        "attributes": [[]],
-        "textValue": {"index": [], "value": []},
-        "inputValue": {"index": [], "value": []},
-        "inputChecked": {"index": []},
-        "optionSelected": {"index": []},
-        "contentDocumentIndex": {"index": [], "value": []},
-        "isClickable": {"index": []},
-    }
-
-    def add(node, parent: int) -> None:
-        i = len(nodes["parentIndex"])
-        nodes["parentIndex"].append(parent)
+    parents, types, names, values, backend, attributes = [-1], [9], [sid("#document")], [-1], [0], [[]]
+    input_value: dict = {"index": [], "value": []}
+    checked, selected, clickable = [], [], []
+    stack: list = [(doc.root, 0)]
+    while stack:  # document order: a node, then its children
+        node, parent = stack.pop()
+        i = len(parents)
+        parents.append(parent)
         if isinstance(node, Text):
-            nodes["nodeType"].append(3)
-            nodes["nodeName"].append(sid("#text"))
-            nodes["nodeValue"].append(sid(node.data))
-            nodes["backendNodeId"].append(-i)
-            nodes["attributes"].append([])
-            return
+            types.append(3)
+            names.append(sid("#text"))
+            values.append(sid(node.data))
+            backend.append(-i)
+            attributes.append([])
+            continue
         el: Element = node
-        nodes["nodeType"].append(1)
-        nodes["nodeName"].append(sid(el.tag if el.svg else el.tag.upper()))
-        nodes["nodeValue"].append(-1)
-        nodes["backendNodeId"].append(el.index + 1)
+        types.append(1)
+        names.append(sid(el.tag if el.svg else el.tag.upper()))
+        values.append(-1)
+        backend.append(el.index + 1)
         attrs = []
         for k, v in el.attrs.items():
             if k != "__implied":
                 attrs += [sid(k), sid(v)]
-        nodes["attributes"].append(attrs)
-        if el.tag in ("input", "textarea") and el.value is not None:
-            nodes["inputValue"]["index"].append(i)
-            nodes["inputValue"]["value"].append(sid(el.value))
+        attributes.append(attrs)
+        tag = el.tag
+        if tag in ("input", "textarea") and el.value is not None:
+            input_value["index"].append(i)
+            input_value["value"].append(sid(el.value))
         if el.checked:
-            nodes["inputChecked"]["index"].append(i)
+            checked.append(i)
         if el.selected:
-            nodes["optionSelected"]["index"].append(i)
-        if el.tag in ("a", "button", "input", "select", "textarea", "label", "summary"):
-            nodes["isClickable"]["index"].append(i)
-        for child in el.children:
-            add(child, i)
-
-    add(doc.root, 0)
+            selected.append(i)
+        if tag in _CLICKABLE:
+            clickable.append(i)
+        stack.extend((child, i) for child in reversed(el.children))
+    nodes = {
+        "parentIndex": parents,
+        "nodeType": types,
+        "nodeName": names,
+        "nodeValue": values,
+        "backendNodeId": backend,
+        "attributes": attributes,
+        "textValue": {"index": [], "value": []},
+        "inputValue": input_value,
+        "inputChecked": {"index": checked},
+        "optionSelected": {"index": selected},
+        "contentDocumentIndex": {"index": [], "value": []},
+        "isClickable": {"index": clickable},
+    }
     layout = {"nodeIndex": [], "bounds": [], "text": [], "stackingContexts": {"index": []}, "clientRects": []}
     document = {
         "documentURL": sid(doc.url),
