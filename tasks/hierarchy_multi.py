@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from openapps_sim.apps.messenger import model as logic
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _free_titles, day_text
 from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
@@ -18,7 +17,6 @@ from openapps_sim.tasks.hierarchy import (
     days_ahead,
     new_event,
     read_app,
-    send_call,
     send_in_chat,
     set_waiting,
     todo_done_api,
@@ -29,6 +27,7 @@ from openapps_sim.tasks.hierarchy import (
 from openapps_sim.tasks.messenger import _fresh_text
 from openapps_sim.tasks.picks import (
     add_this_product,
+    add_to_cart_op,
     cart_lines,
     choose_options,
     fill_cart,
@@ -72,10 +71,9 @@ def price_api(api, pid: str, name: str) -> Iterator:
     return next((float(p["price"]) for p in found if p["id"] == pid), None)
 
 
-def add_call(params: dict, key: str) -> tuple[str, str, dict]:
-    """One unit of the goal's product ``key`` with its options, as a tool call."""
-    options = [f"{k}={v}" for k, v in params[f"{key}_options"].items()]
-    return "shop", "add_to_cart", {"product_id": params[f"{key}_id"], "options": options, "qty": 1}
+def add_op(params: dict, key: str) -> Op:
+    """One unit of the goal's product ``key`` with its options."""
+    return add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"])
 
 
 def cart_is_empty(ui) -> Iterator:
@@ -114,12 +112,8 @@ class PriceFallback(FallbackChain):
             params.update(product_params(cfg, rng, key, pid))
         return params
 
-    def leaf_ops(self, params):
-        return [[Op.of("shop", "add_to_cart", product_id=params[f"{k}_id"])] for k in "abcd"]
-
-    def effect(self, state, params, leaf):
-        key = "abcd"[leaf]
-        cat.add_line(state["shop"], params[f"{key}_id"], params[f"{key}_options"], 1)
+    def leaf_plans(self, params):
+        return [[add_op(params, k)] for k in "abcd"]
 
     def check(self, level, params, ui):
         key = "abcd"[level]
@@ -130,9 +124,6 @@ class PriceFallback(FallbackChain):
         key = "abcd"[level]
         price = yield from price_api(api, params[f"{key}_id"], params[f"{key}_name"])
         return price is not None and price < params["budget"]
-
-    def leaf_call(self, leaf, params):
-        return add_call(params, "abcd"[leaf])
 
     def act(self, leaf, params, ui):
         key = "abcd"[leaf]
@@ -180,23 +171,14 @@ class ErrandChain(FallbackChain):
         for b in params["blockers"]:
             new_event(state, **b)
 
-    def leaf_ops(self, params):
+    def leaf_plans(self, params):
+        event = {"title": params["event"], "date": params["date"], "time": params["time"]}
         return [
-            [Op.of("todo", "delete", id=params["id"])],
-            [Op.of("shop", "add_to_cart", product_id=params["product_id"])],
-            [Op.of("calendar", "add", title=params["event"], date=params["date"])],
-            [Op.of("messenger", "send", contact=params["contact_id"], text=params["text"])],
+            [Op.of("todo", "delete_item", id=params["id"])],
+            [add_op(params, "product")],
+            [Op.of("calendar", "create_event", **event)],
+            [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["text"])],
         ]
-
-    def effect(self, state, params, leaf):
-        if leaf == 0:
-            state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
-        elif leaf == 1:
-            cat.add_line(state["shop"], params["product_id"], params["product_options"], 1)
-        elif leaf == 2:
-            new_event(state, title=params["event"], date=params["date"], time=params["time"])
-        else:
-            logic.add_message(state["messenger"], params["contact_id"], params["text"])
 
     def check(self, level, params, ui):
         if level == 0:
@@ -211,14 +193,6 @@ class ErrandChain(FallbackChain):
         if level == 1:
             return not (yield from read_app(api, "shop")).get("cart")
         return (yield from day_free_api(api, params["date"]))
-
-    def leaf_call(self, leaf, params):
-        return [
-            ("todo", "delete_item", {"id": params["id"]}),
-            add_call(params, "product"),
-            ("calendar", "create_event", {"title": params["event"], "date": params["date"], "time": params["time"]}),
-            send_call(params["contact_id"], params["text"]),
-        ][leaf]
 
     def act(self, leaf, params, ui):
         if leaf == 0:
@@ -265,24 +239,13 @@ class EveningChain(FallbackChain):
         set_waiting(state["messenger"], params["contact_id"], params["theirs"], params["incoming"], params["earlier"])
         set_done(state, params["done_ids"])
 
-    def leaf_ops(self, params):
+    def leaf_plans(self, params):
         return [
-            [Op.of("calendar", "add", title=params["dinner"], date=params["date"])],
-            [Op.of("messenger", "send", contact=params["contact_id"], text=params["cant"])],
-            [Op.of("todo", "toggle", id=params["id"])],
-            [Op.of("todo", "delete", id=params["id"])],
+            [Op.of("calendar", "create_event", title=params["dinner"], date=params["date"], time="19:00")],
+            [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["cant"])],
+            [Op.of("todo", "toggle_item", id=params["id"])],
+            [Op.of("todo", "delete_item", id=params["id"])],
         ]
-
-    def effect(self, state, params, leaf):
-        items = state["todo"]["items"]
-        if leaf == 0:
-            new_event(state, title=params["dinner"], date=params["date"], time="19:00")
-        elif leaf == 1:
-            logic.add_message(state["messenger"], params["contact_id"], params["cant"])
-        elif leaf == 2:
-            next(i for i in items if i["id"] == params["id"])["done"] = True
-        else:
-            state["todo"]["items"] = [i for i in items if i["id"] != params["id"]]
 
     def check(self, level, params, ui):
         if level == 0:
@@ -297,14 +260,6 @@ class EveningChain(FallbackChain):
         if level == 1:
             return (yield from waiting_api(api, params["contact_id"]))
         return not (yield from todo_done_api(api, params["id"]))
-
-    def leaf_call(self, leaf, params):
-        return [
-            ("calendar", "create_event", {"title": params["dinner"], "date": params["date"], "time": "19:00"}),
-            send_call(params["contact_id"], params["cant"]),
-            ("todo", "toggle_item", {"id": params["id"]}),
-            ("todo", "delete_item", {"id": params["id"]}),
-        ][leaf]
 
     def act(self, leaf, params, ui):
         if leaf == 0:

@@ -11,6 +11,7 @@ import pytest
 
 from openapps_sim.analysis import metrics as m
 from openapps_sim.taskkit import all_families, evaluate, instantiate
+from openapps_sim.taskkit.plan import run_plan
 from openapps_sim.taskkit.progress import as_events
 from openapps_sim.web.world import World
 
@@ -54,8 +55,8 @@ def test_a_wrong_decision_at_any_level_scores_zero(world, family_id):
             if other == inst.branching.correct:
                 continue
             state = copy.deepcopy(inst.initial)
-            fam.apply(state, dict(inst.params, branch=other))
-            assert not evaluate(fam, inst, state, None, URL, as_events(ops)).success, (seed, other)
+            events = run_plan(ops, state, world.config)
+            assert not evaluate(fam, inst, state, None, URL, events).success, (seed, other)
             flags = inst.branching.decisions(as_events(ops))
             path = other.split("/")
             first_wrong = next(i for i in range(len(right)) if i >= len(path) or path[i] != right[i])
@@ -76,8 +77,22 @@ def test_each_other_candidate_misses_exactly_one_yes_no_constraint(world, family
             assert sorted(sum(v) for v in met.values()) == [1, 1] and len(met) == 2, met
             for other in met:
                 state = copy.deepcopy(inst.initial)
-                fam.apply(state, dict(inst.params, branch=other))
-                assert not evaluate(fam, inst, state, None, URL, []).success
+                events = run_plan(_runnable(inst.branching.branches[other], world.config), state, world.config)
+                assert not evaluate(fam, inst, state, None, URL, events).success
+
+
+def _runnable(ops: list, config: dict) -> list:
+    """A wrong candidate's plan as a call the app accepts: a product added with the first value
+    of each option it has (its leaf names the product only)."""
+    from openapps_sim.apps.shop import model as cat
+    from openapps_sim.tasks.picks import add_to_cart_op
+
+    products = cat.catalogue(config["shop"])
+    pids = [dict(op.args).get("product_id") for op in ops]
+    return [
+        add_to_cart_op(pid, {k: v[0] for k, v in products[pid]["options"].items()}) if pid else op
+        for op, pid in zip(ops, pids, strict=True)
+    ]
 
 
 def _constraints_met(family_id: str, inst, config: dict, cid: str) -> list[bool]:
@@ -102,7 +117,7 @@ def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
     obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
     task_info = dict(info["task_info"])
     params = dict(task_info["params"])
-    leaves = sorted(FAMS[fid].branch_ops(params))
+    leaves = sorted(env.unwrapped.task.instance.branching.branches)
     params["branch"] = next(b for b in leaves if b != params["branch"])
     for key in DECISION_KEYS[1:]:
         params[key] = "poisoned" if key in params else None

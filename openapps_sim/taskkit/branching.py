@@ -23,11 +23,6 @@ class BranchingFamily(TaskFamily):
 
     def branch_plans(self, params: dict, initial: dict) -> dict[str, list[Op]]:
         """Every leaf's plan, by leaf name."""
-        return self.branch_ops(params)
-
-    def branch_ops(self, params: dict) -> dict[str, list[Op]]:
-        """Every leaf's plan from the parameters alone (families written before
-        ``branch_plans``; a new family defines ``branch_plans``)."""
         raise NotImplementedError(f"{self.id}: define branch_plans")
 
     def plan(self, params, initial):
