@@ -11,6 +11,7 @@ import pytest
 
 from openapps_sim.analysis import metrics as m
 from openapps_sim.taskkit import all_families, evaluate, instantiate
+from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.plan import run_plan
 from openapps_sim.taskkit.progress import as_events
 from openapps_sim.web.world import World
@@ -21,8 +22,22 @@ FAMS = all_families()
 CHAINS = sorted(f for f, fam in FAMS.items() if fam.structure == "hierarchical" and getattr(fam, "levels", 1) >= 3)
 YES_NO = ["calendar.timed_without_location", "shop.cheap_in_colour", "todo.open_without_notes"]
 URL = "http://127.0.0.1:1/"
+#: every family whose goal hinges on a decision the world settles (conditional, hierarchical,
+#: yes/no constraint and constraint families with branches)
+BRANCHING = sorted(f for f, fam in FAMS.items() if isinstance(fam, BranchingFamily))
 # what the parameters know of the decision: the oracle must find it on the pages instead
 DECISION_KEYS = ("branch", "holds", "order", "done_ids", "notes", "events", "lines", "blockers")
+#: what else a family's parameters know of its decision (booleans are flipped, the rest replaced)
+FAMILY_KEYS = {
+    "todo.done_or_delete": ("done",),
+    "calendar.add_if_free": ("target",),
+    "calendar.earliest_free_slot": ("slot", "taken"),
+    "shop.under_budget": ("value",),
+    "shop.rated_at_least": ("value",),
+    "shop.cart_over_budget": ("total", "top_line", "order_lines"),
+    "shop.cheapest_in_category": ("product_id", "others"),
+    "multi.todo_cart_fallback": ("done",),
+}
 
 
 @pytest.fixture(scope="module")
@@ -119,11 +134,11 @@ def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
     params = dict(task_info["params"])
     leaves = sorted(env.unwrapped.task.instance.branching.branches)
     params["branch"] = next(b for b in leaves if b != params["branch"])
-    for key in DECISION_KEYS[1:]:
+    for key in [*DECISION_KEYS[1:], *FAMILY_KEYS.get(fid, ())]:
         params[key] = "poisoned" if key in params else None
     task_info["params"] = {k: v for k, v in params.items() if v is not None}
-    for k in [k for k in task_info["params"] if k.endswith("_theirs")]:
-        task_info["params"][k] = not task_info["params"][k]
+    for k in [k for k in task_info["params"] if k.endswith("_theirs") or k == "done"]:
+        task_info["params"][k] = not info["task_info"]["params"][k]
     agent = OracleAgent()
     agent.interface = env.unwrapped.interface  # as the runner sets it
     agent.reset(obs["goal"], task_info)
@@ -146,10 +161,11 @@ def text_envs():
 
 
 @pytest.mark.parametrize("interface,pack", [("gui", "german"), ("api", "mandarin")])
-@pytest.mark.parametrize("family_id", CHAINS + YES_NO)
+@pytest.mark.parametrize("family_id", BRANCHING)
 def test_the_oracle_decides_from_the_world_not_its_parameters(text_envs, family_id, interface, pack):
-    """Through the pages (``solve``) and through the apps' data (``solve_api``), on every leaf."""
-    seeds = sorted(seeds_per_branch(family_id, pack).values()) if family_id in CHAINS else [0, 1, 2]
+    """Through the pages (``solve``) and through the apps' data (``solve_api``), on every leaf
+    (the first four leaves the pack's seeds call for, for a family whose leaves are ids)."""
+    seeds = sorted(seeds_per_branch(family_id, pack).values())[:4]
     for seed in seeds:
         assert _run_poisoned(text_envs[interface], family_id, pack, seed) == 1.0, (family_id, seed)
 
