@@ -3,14 +3,16 @@ free (else on the next day), and add an event in the earliest free slot of a day
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
-from openapps_sim.tasks.calendar import _free_titles, _today, day_text
+from openapps_sim.tasks.calendar import _free_titles, _today, day_text, go_to_day
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import page_testids
 from openapps_sim.taskkit.progress import Op
 
 SLOTS = [f"{h:02d}:00" for h in range(9, 18)]
@@ -27,6 +29,30 @@ def _add_steps(ui, title: str, iso: str, time: str):
     yield ui.fill("calendar-field-date", iso)
     yield ui.fill("calendar-field-time", time)
     yield ui.click("calendar-save")
+
+
+def open_day(ui, iso: str) -> Iterator:
+    """Open the calendar on the day; returns the observation of its agenda."""
+    obs = yield from ui.open_app("calendar")
+    obs = yield from go_to_day(ui, obs, iso)
+    if "calendar-day-heading" not in page_testids(obs or {}):  # an interruption left the page
+        obs = yield from ui.open_app("calendar")
+        obs = yield from go_to_day(ui, obs, iso)
+    return obs or {}
+
+
+def day_is_free(ui, iso: str) -> Iterator:
+    """Open the calendar on the day: does its agenda say nothing is planned?"""
+    return "calendar-day-empty" in page_testids((yield from open_day(ui, iso)))
+
+
+def day_free(calendar: dict, iso: str) -> bool:
+    """Whether the calendar's data (``calendar.read()``) has nothing on the day."""
+    return not any(e["date"] == iso for e in calendar.get("events", []))
+
+
+def next_day(iso: str) -> str:
+    return (date.fromisoformat(iso) + timedelta(days=1)).isoformat()
 
 
 @family
@@ -53,12 +79,16 @@ class AddIfFree(BranchingFamily):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def branch_plans(self, params, initial):
-        nxt = (date.fromisoformat(params["date"]) + timedelta(days=1)).isoformat()
         return {"free": [_create(params["title"], params["date"], params["time"])],
-                "busy": [_create(params["title"], nxt, params["time"])]}  # fmt: skip
+                "busy": [_create(params["title"], next_day(params["date"]), params["time"])]}  # fmt: skip
+
+    def decide(self, params, initial):
+        return "free" if day_free(initial["calendar"], params["date"]) else "busy"
 
     def solve(self, params, ui):
-        yield from _add_steps(ui, params["title"], params["target"], params["time"])
+        """Decide from the day's agenda: nothing planned, or something."""
+        free = yield from day_is_free(ui, params["date"])
+        yield from _add_steps(ui, params["title"], params["date"] if free else next_day(params["date"]), params["time"])
 
 
 @family

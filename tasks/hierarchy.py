@@ -19,16 +19,16 @@ from datetime import timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.calendar import _free_titles, _today, day_text, go_to_day
-from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
-from openapps_sim.tasks.decide_messenger import _with_chat
-from openapps_sim.tasks.messenger import _fresh_text, open_chat, read_chat
+from openapps_sim.tasks.calendar import _free_titles, _today, day_text
+from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps, day_free, day_is_free
+from openapps_sim.tasks.decide_messenger import _with_chat, contact_waiting, waiting
+from openapps_sim.tasks.decide_todo import is_done, todo_is_done
+from openapps_sim.tasks.messenger import _fresh_text, open_chat
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.language import words
-from openapps_sim.taskkit.observation import page_testids, testid_classes
 from openapps_sim.taskkit.progress import Op
 
 LEAVES = ("yes", "no/yes", "no/no/yes", "no/no/no")
@@ -109,47 +109,18 @@ def read_app(api, app: str) -> Iterator:
 
 
 def todo_done_api(api, iid: str) -> Iterator:
-    items = (yield from read_app(api, "todo")).get("items", [])
-    return any(i["id"] == iid and i["done"] for i in items)
+    return is_done((yield from read_app(api, "todo")), iid)
 
 
 def day_free_api(api, iso: str) -> Iterator:
-    return not any(e["date"] == iso for e in (yield from read_app(api, "calendar")).get("events", []))
+    return day_free((yield from read_app(api, "calendar")), iso)
 
 
 def waiting_api(api, cid: str) -> Iterator:
-    chat = (yield from read_app(api, "messenger")).get("conversations", {}).get(cid) or []
-    return bool(chat) and chat[-1]["sender"] == cid
+    return waiting((yield from read_app(api, "messenger")), cid)
 
 
-# -- page readers ---------------------------------------------------------------------------------
-def todo_is_done(ui, iid: str) -> Iterator:
-    """Open the todo list: is the item's row ticked off?"""
-    obs = yield from ui.open_app("todo")
-    return "done" in testid_classes(obs).get(f"todo-item-{iid}", set())
-
-
-def open_day(ui, iso: str) -> Iterator:
-    """Open the calendar on the day; returns the observation of its agenda."""
-    obs = yield from ui.open_app("calendar")
-    obs = yield from go_to_day(ui, obs, iso)
-    if "calendar-day-heading" not in page_testids(obs or {}):  # an interruption left the page
-        obs = yield from ui.open_app("calendar")
-        obs = yield from go_to_day(ui, obs, iso)
-    return obs or {}
-
-
-def day_is_free(ui, iso: str) -> Iterator:
-    """Open the calendar on the day: does its agenda say nothing is planned?"""
-    return "calendar-day-empty" in page_testids((yield from open_day(ui, iso)))
-
-
-def contact_waiting(ui, cid: str) -> Iterator:
-    """Open the chat: did the contact write its last message?"""
-    shown = read_chat((yield from open_chat(ui, cid)))
-    return bool(shown and shown[-1][1])
-
-
+# -- page steps (the page readers are beside the single-decision families: tasks/decide_*.py) ------
 def send_in_chat(ui, cid: str, text: str) -> Iterator:
     yield from open_chat(ui, cid)
     yield ui.fill("messenger-compose", text)

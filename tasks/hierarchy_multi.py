@@ -9,6 +9,7 @@ from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _free_titles, day_text
 from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
 from openapps_sim.tasks.decide_messenger import _with_chat
+from openapps_sim.tasks.decide_multi import cart_is_empty
 from openapps_sim.tasks.hierarchy import (
     FallbackChain,
     contact_waiting,
@@ -32,7 +33,6 @@ from openapps_sim.tasks.picks import (
     choose_options,
     fill_cart,
     find_product,
-    open_shop,
     unique_products,
 )
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
@@ -74,12 +74,6 @@ def price_api(api, pid: str, name: str) -> Iterator:
 def add_op(params: dict, key: str) -> Op:
     """One unit of the goal's product ``key`` with its options."""
     return add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"])
-
-
-def cart_is_empty(ui) -> Iterator:
-    """Open the shop: does the cart badge say 0?"""
-    obs = yield from open_shop(ui)
-    return parse_numbers(testid_texts(obs or {}).get("shop-cart-count", "")) == [0.0]
 
 
 @family
