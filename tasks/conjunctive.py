@@ -11,8 +11,9 @@ from __future__ import annotations
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _free_titles, day_text
 from openapps_sim.tasks.decide_calendar import SLOTS, open_day
+from openapps_sim.tasks.decide_shop import price_shown
 from openapps_sim.tasks.hierarchy import days_ahead, new_event, read_app, three
-from openapps_sim.tasks.hierarchy_multi import BUDGETS, price_shown
+from openapps_sim.tasks.hierarchy_multi import BUDGETS
 from openapps_sim.tasks.multistep import make_family
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, find_product, set_field, unique_products
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items

@@ -10,6 +10,7 @@ from openapps_sim.tasks.calendar import _free_titles, day_text
 from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
 from openapps_sim.tasks.decide_messenger import _with_chat
 from openapps_sim.tasks.decide_multi import cart_is_empty
+from openapps_sim.tasks.decide_shop import price_shown
 from openapps_sim.tasks.hierarchy import (
     FallbackChain,
     contact_waiting,
@@ -38,9 +39,7 @@ from openapps_sim.tasks.picks import (
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
-from openapps_sim.taskkit.answers import parse_numbers
 from openapps_sim.taskkit.language import words
-from openapps_sim.taskkit.observation import testid_texts
 from openapps_sim.taskkit.progress import Op
 
 BUDGETS = (10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0)
@@ -52,12 +51,6 @@ def product_params(cfg: dict, rng, key: str, pid: str) -> dict:
     options = choose_options(rng, p)
     label = p["name"] + (f" ({cat.options_text(cfg, p, options)})" if options else "")
     return {f"{key}_id": pid, f"{key}_name": p["name"], f"{key}_options": options, key: label}
-
-
-def price_shown(obs: dict) -> float | None:
-    """The price a product's page shows, as a number (in the page's own format)."""
-    numbers = parse_numbers(testid_texts(obs or {}).get("shop-product-price", ""))
-    return numbers[0] if numbers else None
 
 
 def product_price(ui, pid: str, name: str) -> Iterator:

@@ -197,3 +197,19 @@ def test_openapps_tasks_shows_the_levels_of_hierarchical_families(capsys):
     assert "hierarchical/3" in out and "hierarchical/2" in out
     row = next(line for line in out.splitlines() if line.startswith("multi.errand_chain "))
     assert "hierarchical/3" in row and "todo,shop,calendar,messenger" in row
+
+
+DECIDING = [f for f in BRANCHING if type(FAMS[f]).decide is not BranchingFamily.decide]
+
+
+@pytest.mark.parametrize("family_id", DECIDING)
+def test_decide_reads_the_leaf_the_instance_calls_for_from_the_apps_data(world, family_id):
+    """``decide`` (what the API solution acts on) finds, in the initial state alone, the leaf the
+    instance was drawn for, in every pack's world."""
+    fam = FAMS[family_id]
+    for pack in ("default", "sparse", "dense", "arabic"):
+        for seed in range(3):
+            world.reset(pack, seed)
+            inst = instantiate(fam, world.state, world.config, seed, pack)
+            params = {k: v for k, v in inst.params.items() if k != "branch"}
+            assert fam.decide(params, copy.deepcopy(inst.initial)) == inst.branching.correct, (pack, seed)
