@@ -48,7 +48,9 @@ def test_only_a_family_that_says_no_plan_writes_its_change_by_hand():
             return [Op.of("todo", "add_item", title="Feed the cat")]
 
     state = {"todo": {"items": [], "next_id": 1}}
-    assert Planned().has_plan and Planned().expect(state, {}, {"todo": {}})["todo"]["items"][0]["title"] == "Feed the cat"
+    assert (
+        Planned().has_plan and Planned().expect(state, {}, {"todo": {}})["todo"]["items"][0]["title"] == "Feed the cat"
+    )
 
 
 @pytest.fixture(scope="module")
