@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _free_titles, day_text
-from openapps_sim.tasks.decide_calendar import SLOTS
-from openapps_sim.tasks.hierarchy import days_ahead, new_event, open_day, read_app, three
-from openapps_sim.tasks.hierarchy_multi import BUDGETS, price_shown
+from openapps_sim.tasks.decide_calendar import SLOTS, open_day
+from openapps_sim.tasks.decide_shop import price_shown
+from openapps_sim.tasks.hierarchy import days_ahead, new_event, read_app, three
+from openapps_sim.tasks.hierarchy_multi import BUDGETS
 from openapps_sim.tasks.multistep import make_family
-from openapps_sim.tasks.picks import add_this_product, find_product, set_field, unique_products
+from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, find_product, set_field, unique_products
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family
@@ -62,11 +63,8 @@ class OpenWithoutNotes(OneOfThree):
         for iid, note in params["notes"].items():
             set_field(state["todo"]["items"], iid, "notes", note)
 
-    def apply(self, state, params):
-        next(i for i in state["todo"]["items"] if i["id"] == params["branch"])["done"] = True
-
-    def branch_ops(self, params):
-        return {params[f"{k}_id"]: [Op.of("todo", "toggle", id=params[f"{k}_id"], done=True)] for k in "abc"}
+    def branch_plans(self, params, initial):
+        return {params[f"{k}_id"]: [Op.of("todo", "toggle_item", id=params[f"{k}_id"])] for k in "abc"}
 
     def solve(self, params, ui):
         """Read each named row: ticked off or not, and whether text follows the title (its notes)."""
@@ -122,12 +120,8 @@ class TimedWithoutLocation(OneOfThree):
             new_event(state, **fields)
             assert state["calendar"]["events"][-1]["id"] == ev["id"], "prepared event ids must match the sample"
 
-    def apply(self, state, params):
-        cal = state["calendar"]
-        cal["events"] = [e for e in cal["events"] if e["id"] != params["branch"]]
-
-    def branch_ops(self, params):
-        return {ev["id"]: [Op.of("calendar", "delete", id=ev["id"])] for ev in params["events"]}
+    def branch_plans(self, params, initial):
+        return {ev["id"]: [Op.of("calendar", "delete_event", id=ev["id"])] for ev in params["events"]}
 
     def solve(self, params, ui):
         """On the day's agenda each event shows its time (a clock time or "all day": no digit) and,
@@ -185,11 +179,8 @@ class CheapInColour(OneOfThree):
         return dict(params, budget=budget, budget_text=cat.fmt_price(cfg, budget), colour=code,
                     colour_name=cfg["option_values"][code]["name"], branch=chosen["target"])  # fmt: skip
 
-    def apply(self, state, params):
-        cat.add_line(state["shop"], params["branch"], {"colour": params["colour"]}, 1)
-
-    def branch_ops(self, params):
-        return {params[f"{k}_id"]: [Op.of("shop", "add_to_cart", product_id=params[f"{k}_id"])] for k in "abc"}
+    def branch_plans(self, params, initial):
+        return {params[f"{k}_id"]: [add_to_cart_op(params[f"{k}_id"], {"colour": params["colour"]})] for k in "abc"}
 
     def solve(self, params, ui):
         """Open each product's page: its price, and the colours its colour menu offers."""

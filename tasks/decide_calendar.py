@@ -3,14 +3,18 @@ free (else on the next day), and add an event in the earliest free slot of a day
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
-from openapps_sim.tasks.calendar import _free_titles, _today, day_text
+from openapps_sim.apps.calendar.datefmt import read_time
+from openapps_sim.tasks.calendar import _free_titles, _today, day_text, go_to_day
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import page_testids, testid_text_parts
 from openapps_sim.taskkit.progress import Op
 
 SLOTS = [f"{h:02d}:00" for h in range(9, 18)]
@@ -27,6 +31,30 @@ def _add_steps(ui, title: str, iso: str, time: str):
     yield ui.fill("calendar-field-date", iso)
     yield ui.fill("calendar-field-time", time)
     yield ui.click("calendar-save")
+
+
+def open_day(ui, iso: str) -> Iterator:
+    """Open the calendar on the day; returns the observation of its agenda."""
+    obs = yield from ui.open_app("calendar")
+    obs = yield from go_to_day(ui, obs, iso)
+    if "calendar-day-heading" not in page_testids(obs or {}):  # an interruption left the page
+        obs = yield from ui.open_app("calendar")
+        obs = yield from go_to_day(ui, obs, iso)
+    return obs or {}
+
+
+def day_is_free(ui, iso: str) -> Iterator:
+    """Open the calendar on the day: does its agenda say nothing is planned?"""
+    return "calendar-day-empty" in page_testids((yield from open_day(ui, iso)))
+
+
+def day_free(calendar: dict, iso: str) -> bool:
+    """Whether the calendar's data (``calendar.read()``) has nothing on the day."""
+    return not any(e["date"] == iso for e in calendar.get("events", []))
+
+
+def next_day(iso: str) -> str:
+    return (date.fromisoformat(iso) + timedelta(days=1)).isoformat()
 
 
 @family
@@ -53,12 +81,16 @@ class AddIfFree(BranchingFamily):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def branch_plans(self, params, initial):
-        nxt = (date.fromisoformat(params["date"]) + timedelta(days=1)).isoformat()
         return {"free": [_create(params["title"], params["date"], params["time"])],
-                "busy": [_create(params["title"], nxt, params["time"])]}  # fmt: skip
+                "busy": [_create(params["title"], next_day(params["date"]), params["time"])]}  # fmt: skip
+
+    def decide(self, params, initial):
+        return "free" if day_free(initial["calendar"], params["date"]) else "busy"
 
     def solve(self, params, ui):
-        yield from _add_steps(ui, params["title"], params["target"], params["time"])
+        """Decide from the day's agenda: nothing planned, or something."""
+        free = yield from day_is_free(ui, params["date"])
+        yield from _add_steps(ui, params["title"], params["date"] if free else next_day(params["date"]), params["time"])
 
 
 @family
@@ -92,8 +124,36 @@ class EarliestFreeSlot(BranchingFamily):
     def branch_plans(self, params, initial):
         return {s: [_create(params["title"], params["date"], s)] for s in SLOTS}
 
+    def decide(self, params, initial):
+        events = initial["calendar"].get("events", [])
+        taken = {int(e["time"][:2]) for e in events if e["date"] == params["date"] and e["time"]}
+        return first_free_slot(taken)
+
     def solve(self, params, ui):
-        yield from _add_steps(ui, params["title"], params["date"], params["slot"])
+        """Read the start of each event on the day's agenda; the first hour none starts in."""
+        obs = yield from open_day(ui, params["date"])
+        parts = testid_text_parts(obs)
+        shown = [p[0] for t, p in parts.items() if t.startswith("calendar-event-") and p]
+        taken = {h for h in map(hour_shown, shown) if h is not None}
+        yield from _add_steps(ui, params["title"], params["date"], first_free_slot(taken))
+
+
+def first_free_slot(taken: set[int]) -> str:
+    """The earliest slot whose hour no event starts in (the last one when all are taken)."""
+    return next((s for s in SLOTS if int(s[:2]) not in taken), SLOTS[-1])
+
+
+def hour_shown(text: str) -> int | None:
+    """The hour an agenda entry starts in, from its time as shown: 24-hour, or 12-hour with the
+    English AM / PM; with a pack's own markers, an hour of the working day (8 to 7) as such."""
+    hhmm = read_time(text)
+    if hhmm:
+        return int(hhmm[:2])
+    m = re.search(r"(\d{1,2})\s*[:.]\s*\d{2}", text)
+    if not m:
+        return None  # all day
+    h = int(m.group(1))
+    return h if 8 <= h <= 12 else h + 12
 
 
 def _create(title: str, iso: str, time: str) -> Op:

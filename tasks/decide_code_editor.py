@@ -7,6 +7,7 @@ from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.observation import page_testids
 from openapps_sim.taskkit.progress import Op
 
 NAMES = ["notes.txt", "TODO.md", "scratch.py", "changelog.md", "draft.txt"]
@@ -36,13 +37,18 @@ class DeleteOrCreate(BranchingFamily):
             "missing": [Op.of("code_editor", "create_file", path=params["path"])],
         }
 
+    def decide(self, params, initial):
+        return "exists" if params["path"] in initial["code_editor"].get("files", {}) else "missing"
+
     def solve(self, params, ui):
-        yield from ui.open_app("code_editor")
-        if params["branch"] == "exists":
-            parts = params["folder"].split("/")
-            for i in range(len(parts)):  # open the folder and its ancestors, so the file is listed
-                yield ui.click(f"code_editor-folder-{path_id('/'.join(parts[: i + 1]))}")
-            yield ui.click(f"code_editor-delete-{path_id(params['path'])}")
+        """Decide from the file tree: open the folder and its ancestors; is the file listed?"""
+        obs = yield from ui.open_app("code_editor")
+        parts = params["folder"].split("/")
+        for i in range(len(parts)):
+            obs = yield ui.click(f"code_editor-folder-{path_id('/'.join(parts[: i + 1]))}")
+        delete = f"code_editor-delete-{path_id(params['path'])}"
+        if delete in page_testids(obs or {}):
+            yield ui.click(delete)
             return
         yield ui.click("code_editor-new-file")
         yield ui.fill("code_editor-field-name", params["name"])

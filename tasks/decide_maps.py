@@ -9,6 +9,7 @@ from openapps_sim.tasks.picks import open_place, unsaved_places
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import page_testids
 from openapps_sim.taskkit.progress import Op
 
 
@@ -37,9 +38,13 @@ class SaveOrNote(BranchingFamily):
             "saved": [Op.of("maps", "set_note", id=params["saved_id"], note=params["note"])],
         }
 
+    def decide(self, params, initial):
+        return "saved" if maps_model.saved_for_place(initial["maps"], params["place_id"]) else "new"
+
     def solve(self, params, ui):
-        if params["branch"] == "new":
-            yield from open_place(ui, params["name"], params["place_id"])
+        """Decide from the place's page: does it carry the "saved" badge?"""
+        obs = yield from open_place(ui, params["name"], params["place_id"])
+        if f"maps-saved-badge-{params['place_id']}" not in page_testids(obs or {}):
             yield ui.click(f"maps-save-{params['place_id']}")
             return
         yield from ui.open_app("maps")

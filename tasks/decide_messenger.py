@@ -3,6 +3,8 @@ for an answer, and send two messages in a given order."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from openapps_sim.apps.messenger import model as logic
 from openapps_sim.tasks.messenger import _fresh_text, open_chat, read_chat
 
@@ -22,6 +24,18 @@ def _send(ui, cid: str, text: str):
 def _with_chat(state: dict) -> list[dict]:
     m = state["messenger"]
     return [c for c in logic.unique_contacts(m) if m["conversations"].get(c["id"])]
+
+
+def contact_waiting(ui, cid: str) -> Iterator:
+    """Open the chat: did the contact write its last message?"""
+    shown = read_chat((yield from open_chat(ui, cid)))
+    return bool(shown and shown[-1][1])
+
+
+def waiting(messenger: dict, cid: str) -> bool:
+    """Whether the messenger's data (``messenger.read()``) has the contact's last message theirs."""
+    chat = messenger.get("conversations", {}).get(cid) or []
+    return bool(chat) and chat[-1]["sender"] == cid
 
 
 def _send_op(contact: str, text: str) -> Op:
@@ -58,10 +72,12 @@ class ReplyIfWaiting(BranchingFamily):
         cid = params["contact_id"]
         return {"theirs": [_send_op(cid, params["reply"])], "mine": [_send_op(cid, params["nudge"])]}
 
+    def decide(self, params, initial):
+        return "theirs" if waiting(initial["messenger"], params["contact_id"]) else "mine"
+
     def solve(self, params, ui):
         """Decide from the chat page: the contact wrote the last message, or I did."""
-        shown = read_chat((yield from open_chat(ui, params["contact_id"])))
-        text = params["reply"] if shown and shown[-1][1] else params["nudge"]
+        text = params["reply"] if (yield from contact_waiting(ui, params["contact_id"])) else params["nudge"]
         yield ui.fill("messenger-compose", text)
         yield ui.click("messenger-send")
 

@@ -3,20 +3,30 @@ an event; a nested todo / cart decision; a todo tick that must precede a message
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _today, day_text
-from openapps_sim.tasks.decide_calendar import _add_steps, _create
+from openapps_sim.tasks.decide_calendar import _add_steps, _create, day_free, day_is_free
 from openapps_sim.tasks.decide_messenger import _send, _send_op, _with_chat
+from openapps_sim.tasks.decide_todo import is_done, todo_is_done
 from openapps_sim.tasks.messenger import _fresh_text
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, cart_lines, fill_cart, open_shop, unique_products
 from openapps_sim.tasks.todo import unique_items
 
 from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.answers import parse_numbers
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import testid_texts
 from openapps_sim.taskkit.progress import Op
+
+
+def cart_is_empty(ui) -> Iterator:
+    """Open the shop: does the cart badge say 0?"""
+    obs = yield from open_shop(ui)
+    return parse_numbers(testid_texts(obs or {}).get("shop-cart-count", "")) == [0.0]
 
 
 @family
@@ -54,11 +64,14 @@ class BusyEvening(BranchingFamily):
             "free": [_create(params["dinner"], params["date"], "19:00")],
         }
 
+    def decide(self, params, initial):
+        return "free" if day_free(initial["calendar"], params["date"]) else "busy"
+
     def solve(self, params, ui):
-        if params["branch"] == "free":
+        """Decide from the day's agenda: nothing planned, or something."""
+        if (yield from day_is_free(ui, params["date"])):
             yield from _add_steps(ui, params["dinner"], params["date"], "19:00")
             return
-        yield from ui.open_app("calendar")  # look before deciding, as a user would
         yield from _send(ui, params["contact_id"], params["cant"])
 
 
@@ -103,14 +116,17 @@ class TodoCartFallback(BranchingFamily):
             "open/empty": [add_to_cart_op(params["product_id"], params["options"]).keyed("product_id")],
         }
 
+    def decide(self, params, initial):
+        if is_done(initial["todo"], params["id"]):
+            return "done"
+        return "open/full" if initial["shop"].get("cart") else "open/empty"
+
     def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        if params["branch"] == "done":
+        """Decide from the todo row (ticked off?), then from the cart badge (empty?)."""
+        if (yield from todo_is_done(ui, params["id"])):
             yield ui.click(f"todo-delete-{params['id']}")
             return
-        yield from open_shop(ui)
-        yield ui.click("shop-cart")
-        if params["branch"] == "open/full":
+        if not (yield from cart_is_empty(ui)):
             yield from ui.open_app("todo")
             yield ui.click(f"todo-toggle-{params['id']}")
             return

@@ -5,10 +5,10 @@ under a budget, or if it is rated at least a minimum, else an alternative."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.picks import (
-    add_product,
     add_this_product,
     add_to_cart_op,
     cart_lines,
@@ -17,14 +17,16 @@ from openapps_sim.tasks.picks import (
     fill_cart,
     find_product,
     open_cart,
+    open_shop,
     unique_products,
 )
 from openapps_sim.tasks.shop import ADDRESSES
 
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.answers import format_number
+from openapps_sim.taskkit.answers import format_number, parse_numbers
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import testid_bids, testid_texts
 from openapps_sim.taskkit.progress import Op
 
 
@@ -33,6 +35,22 @@ def options_clause(params: dict, language: str) -> str:
     if not params["options"]:
         return ""
     return str(words(language, "shop.choose")).format(options=params["options_text"])
+
+
+def first_number(obs: dict, testid: str) -> float | None:
+    """The first number the element shows (in the page's own format), None when it shows none."""
+    numbers = parse_numbers(testid_texts(obs or {}).get(testid, ""))
+    return numbers[0] if numbers else None
+
+
+def price_shown(obs: dict) -> float | None:
+    """The price a product's page shows, as a number."""
+    return first_number(obs, "shop-product-price")
+
+
+def found(api, query: str) -> Iterator:
+    """``shop.find_products(query)``: the matching products (id, name, category, price, rating, options)."""
+    return api.result((yield api.call("shop", "find_products", query=query))) or []
 
 
 @family
@@ -78,7 +96,19 @@ class CheapestInCategory(BranchingFamily):
         return plans
 
     def solve(self, params, ui):
-        yield from add_product(ui, params["product_id"], params["options"], 1, category=params["category"])
+        """Open the category sorted by price, lowest first: its first product is the cheapest."""
+        yield from open_shop(ui)
+        yield ui.click(f"shop-category-{params['category']}")
+        obs = yield ui.click("shop-sort-price_asc")
+        tile = next(t for t in testid_bids(obs or {}) if t.startswith("shop-product-"))
+        yield ui.click(tile)
+        yield from add_this_product(ui, params["options"], 1)
+
+    def solve_api(self, params, api):
+        """Search the category's name; of its products found, the cheapest."""
+        in_cat = [p for p in (yield from found(api, params["category_name"])) if p["category"] == params["category"]]
+        pid = min(in_cat, key=lambda p: (p["price"], p["id"]))["id"]
+        yield from api.plan([add_to_cart_op(pid, params["options"])])
 
 
 @family
@@ -115,10 +145,25 @@ class CartOverBudget(BranchingFamily):
     def branch_plans(self, params, initial):
         return {"over": [Op.of("shop", "remove_line", line=params["top_line"])], "within": [checkout_op(params)]}
 
+    def solve_api(self, params, api):
+        """Decide from ``shop.cart_total()`` (its lines in the cart's order, as ``shop.read()``
+        lists them with their ids): remove the dearest line, or check out."""
+        cart = (api.result((yield api.read("shop"))) or {}).get("cart", [])
+        priced = api.result((yield api.call("shop", "cart_total"))) or {}
+        if priced.get("total", 0) > params["budget"]:
+            top = max(zip(priced["lines"], cart, strict=False), key=lambda pair: pair[0]["price"])[1]
+            yield api.call("shop", "remove_line", line=top["id"])
+            return
+        yield from api.plan([checkout_op(params)])
+
     def solve(self, params, ui):
-        yield from open_cart(ui)
-        if params["branch"] == "over":
-            yield ui.click(f"shop-line-remove-{params['top_line']}")
+        """Decide from the cart page: its total against the budget; the dearest line by its unit price."""
+        obs = yield from open_cart(ui)
+        total = first_number(obs, "shop-total")
+        if total is not None and total > params["budget"]:
+            prices = {t.removeprefix("shop-line-price-"): first_number(obs, t) for t in testid_bids(obs)}
+            top = max((p, n) for n, p in prices.items() if p is not None and n.isdigit())[1]
+            yield ui.click(f"shop-line-remove-{top}")
             return
         yield ui.click("shop-checkout")
         for key in cat.ADDRESS_FIELDS:
@@ -162,9 +207,9 @@ class ThresholdChoice(BranchingFamily):
             params.update({f"{key}_id": p_id, f"{key}_name": p["name"], f"{key}_options": options, key: label})
         return params
 
-    def chosen(self, params: dict) -> str:
-        """Which product the world calls for: ``product`` or ``alt``."""
-        return "product" if params["branch"] == "meets" else "alt"
+    def shown(self, obs: dict) -> float | None:
+        """The measure as the product's page shows it."""
+        raise NotImplementedError
 
     def branch_plans(self, params, initial):
         return {
@@ -172,10 +217,17 @@ class ThresholdChoice(BranchingFamily):
             for branch, key in (("meets", "product"), ("fails", "alt"))
         }
 
+    def solve_api(self, params, api):
+        """The named product's price and rating as ``shop.find_products`` gives them."""
+        p = next((p for p in (yield from found(api, params["product_name"])) if p["id"] == params["product_id"]), None)
+        leaf = "meets" if p is not None and self.meets(self.measure(p), params["threshold"]) else "fails"
+        yield from api.plan(self.branch_plans(params, {})[leaf])
+
     def solve(self, params, ui):
-        # Look at the named product first (its page shows price and rating), then add the right one.
-        yield from find_product(ui, params["product_id"], search=params["product_name"])
-        key = self.chosen(params)
+        """Look at the named product's page (it shows price and rating), then add the right one."""
+        obs = yield from find_product(ui, params["product_id"], search=params["product_name"])
+        value = self.shown(obs)
+        key = "product" if value is not None and self.meets(value, params["threshold"]) else "alt"
         if key == "alt":
             yield from find_product(ui, params["alt_id"], search=params["alt_name"])
         yield from add_this_product(ui, params[f"{key}_options"], 1)
@@ -195,6 +247,9 @@ class UnderBudget(ThresholdChoice):
 
     def meets(self, value, threshold):
         return value < threshold
+
+    def shown(self, obs):
+        return price_shown(obs)
 
     def sample(self, state, config, rng):
         params = super().sample(state, config, rng)
@@ -216,6 +271,9 @@ class RatedAtLeast(ThresholdChoice):
 
     def meets(self, value, threshold):
         return value >= threshold
+
+    def shown(self, obs):
+        return first_number(obs, "shop-product-rating")
 
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), min_rating=format_number(params["threshold"], language, 1))

@@ -3,13 +3,27 @@ structures; see taskkit/branching.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
 from openapps_sim.taskkit.language import words
+from openapps_sim.taskkit.observation import testid_classes
 from openapps_sim.taskkit.progress import Op
+
+
+def todo_is_done(ui, iid: str) -> Iterator:
+    """Open the todo list: is the item's row ticked off?"""
+    obs = yield from ui.open_app("todo")
+    return "done" in testid_classes(obs).get(f"todo-item-{iid}", set())
+
+
+def is_done(todo: dict, iid: str) -> bool:
+    """Whether the todo list's data (``todo.read()``) has the item ticked off."""
+    return any(i["id"] == iid and i["done"] for i in todo.get("items", []))
 
 
 @family
@@ -32,9 +46,12 @@ class DoneOrDelete(BranchingFamily):
         iid = params["id"]
         return {"done": [Op.of("todo", "delete_item", id=iid)], "open": [Op.of("todo", "toggle_item", id=iid)]}
 
+    def decide(self, params, initial):
+        return "done" if is_done(initial["todo"], params["id"]) else "open"
+
     def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        kind = "delete" if params["branch"] == "done" else "toggle"
+        """Decide from the list: is the item's row ticked off?"""
+        kind = "delete" if (yield from todo_is_done(ui, params["id"])) else "toggle"
         yield ui.click(f"todo-{kind}-{params['id']}")
 
 

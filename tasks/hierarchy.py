@@ -19,16 +19,16 @@ from datetime import timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.calendar import _free_titles, _today, day_text, go_to_day
-from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
-from openapps_sim.tasks.decide_messenger import _with_chat
-from openapps_sim.tasks.messenger import _fresh_text, open_chat, read_chat
+from openapps_sim.tasks.calendar import _free_titles, _today, day_text
+from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps, day_free, day_is_free
+from openapps_sim.tasks.decide_messenger import _with_chat, contact_waiting, waiting
+from openapps_sim.tasks.decide_todo import is_done, todo_is_done
+from openapps_sim.tasks.messenger import _fresh_text, open_chat
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.language import words
-from openapps_sim.taskkit.observation import page_testids, testid_classes
 from openapps_sim.taskkit.progress import Op
 
 LEAVES = ("yes", "no/yes", "no/no/yes", "no/no/no")
@@ -48,11 +48,8 @@ class FallbackChain(BranchingFamily):
         """Parameters under which condition ``i`` holds exactly when ``holds[i]``."""
         raise NotImplementedError
 
-    def leaf_ops(self, params: dict) -> list[list[Op]]:
-        """The operations of each leaf, in the order of :data:`LEAVES`."""
-        raise NotImplementedError
-
-    def effect(self, state: dict, params: dict, leaf: int) -> None:
+    def leaf_plans(self, params: dict) -> list[list[Op]]:
+        """The plan of each leaf (app operations), in the order of :data:`LEAVES`."""
         raise NotImplementedError
 
     def check(self, level: int, params: dict, ui) -> Iterator:
@@ -66,10 +63,6 @@ class FallbackChain(BranchingFamily):
         """Condition ``level`` read from the apps' data (a generator returning True / False)."""
         raise NotImplementedError
 
-    def leaf_call(self, leaf: int, params: dict) -> tuple[str, str, dict]:
-        """The leaf's action as one app tool call: (app, tool, arguments)."""
-        raise NotImplementedError
-
     @staticmethod
     def leaf(params: dict) -> int:
         return LEAVES.index(params["branch"])
@@ -81,11 +74,8 @@ class FallbackChain(BranchingFamily):
         params = self.draw(state, config, rng, holds)
         return dict(params, holds=holds, branch=LEAVES[first])
 
-    def apply(self, state, params):
-        self.effect(state, params, self.leaf(params))
-
-    def branch_ops(self, params):
-        return dict(zip(LEAVES, self.leaf_ops(params), strict=True))
+    def branch_plans(self, params, initial):
+        return dict(zip(LEAVES, self.leaf_plans(params), strict=True))
 
     def milestone_apps(self, params):
         if not self.action_apps:  # a single-app chain
@@ -102,14 +92,14 @@ class FallbackChain(BranchingFamily):
         yield from self.act(self.levels, params, ui)
 
     def solve_api(self, params, api):
-        """The same decisions read from the apps' data, then the leaf's one tool call."""
+        """The same decisions read from the apps' data (never from ``params["branch"]``), then
+        the leaf's plan called as app tools."""
         leaf = self.levels
         for level in range(self.levels):
             if (yield from self.check_api(level, params, api)):
                 leaf = level
                 break
-        app, tool, args = self.leaf_call(leaf, params)
-        yield api.call(app, tool, **args)
+        yield from api.plan(self.leaf_plans(params)[leaf])
 
 
 # -- readers of the apps' data (the API path) ----------------------------------------------------
@@ -119,51 +109,18 @@ def read_app(api, app: str) -> Iterator:
 
 
 def todo_done_api(api, iid: str) -> Iterator:
-    items = (yield from read_app(api, "todo")).get("items", [])
-    return any(i["id"] == iid and i["done"] for i in items)
+    return is_done((yield from read_app(api, "todo")), iid)
 
 
 def day_free_api(api, iso: str) -> Iterator:
-    return not any(e["date"] == iso for e in (yield from read_app(api, "calendar")).get("events", []))
+    return day_free((yield from read_app(api, "calendar")), iso)
 
 
 def waiting_api(api, cid: str) -> Iterator:
-    chat = (yield from read_app(api, "messenger")).get("conversations", {}).get(cid) or []
-    return bool(chat) and chat[-1]["sender"] == cid
+    return waiting((yield from read_app(api, "messenger")), cid)
 
 
-def send_call(cid: str, text: str) -> tuple[str, str, dict]:
-    return "messenger", "send_message", {"contact": cid, "text": text}
-
-
-# -- page readers ---------------------------------------------------------------------------------
-def todo_is_done(ui, iid: str) -> Iterator:
-    """Open the todo list: is the item's row ticked off?"""
-    obs = yield from ui.open_app("todo")
-    return "done" in testid_classes(obs).get(f"todo-item-{iid}", set())
-
-
-def open_day(ui, iso: str) -> Iterator:
-    """Open the calendar on the day; returns the observation of its agenda."""
-    obs = yield from ui.open_app("calendar")
-    obs = yield from go_to_day(ui, obs, iso)
-    if "calendar-day-heading" not in page_testids(obs or {}):  # an interruption left the page
-        obs = yield from ui.open_app("calendar")
-        obs = yield from go_to_day(ui, obs, iso)
-    return obs or {}
-
-
-def day_is_free(ui, iso: str) -> Iterator:
-    """Open the calendar on the day: does its agenda say nothing is planned?"""
-    return "calendar-day-empty" in page_testids((yield from open_day(ui, iso)))
-
-
-def contact_waiting(ui, cid: str) -> Iterator:
-    """Open the chat: did the contact write its last message?"""
-    shown = read_chat((yield from open_chat(ui, cid)))
-    return bool(shown and shown[-1][1])
-
-
+# -- page steps (the page readers are beside the single-decision families: tasks/decide_*.py) ------
 def send_in_chat(ui, cid: str, text: str) -> Iterator:
     yield from open_chat(ui, cid)
     yield ui.fill("messenger-compose", text)
@@ -240,28 +197,15 @@ class FirstDoneTodo(FallbackChain):
     def prepare(self, state, params):
         set_done(state, params["done_ids"])
 
-    def leaf_ops(self, params):
-        deletes = [[Op.of("todo", "delete", id=params[f"{k}_id"])] for k in "abc"]
-        return [*deletes, [Op.of("todo", "add", title=params["new"])]]
-
-    def effect(self, state, params, leaf):
-        todo = state["todo"]
-        if leaf < 3:
-            todo["items"] = [i for i in todo["items"] if i["id"] != params["abc"[leaf] + "_id"]]
-            return
-        todo["items"].append({"id": f"t{todo['next_id']}", "title": params["new"], "done": False, "notes": ""})
-        todo["next_id"] += 1
+    def leaf_plans(self, params):
+        deletes = [[Op.of("todo", "delete_item", id=params[f"{k}_id"])] for k in "abc"]
+        return [*deletes, [Op.of("todo", "add_item", title=params["new"])]]
 
     def check(self, level, params, ui):
         return (yield from todo_is_done(ui, params["abc"[level] + "_id"]))
 
     def check_api(self, level, params, api):
         return (yield from todo_done_api(api, params["abc"[level] + "_id"]))
-
-    def leaf_call(self, leaf, params):
-        if leaf < 3:
-            return "todo", "delete_item", {"id": params["abc"[leaf] + "_id"]}
-        return "todo", "add_item", {"title": params["new"]}
 
     def act(self, leaf, params, ui):
         if leaf < 3:
@@ -296,21 +240,17 @@ class FirstFreeDay(FallbackChain):
         for b in params["blockers"]:
             new_event(state, **b)
 
-    def leaf_ops(self, params):
-        return [[Op.of("calendar", "add", title=params["title"], date=params[f"d{i}"])] for i in range(1, 5)]
-
-    def effect(self, state, params, leaf):
-        new_event(state, title=params["title"], date=params[f"d{leaf + 1}"], time=params["time"])
+    def leaf_plans(self, params):
+        return [
+            [Op.of("calendar", "create_event", title=params["title"], date=params[f"d{i}"], time=params["time"])]
+            for i in range(1, 5)
+        ]
 
     def check(self, level, params, ui):
         return (yield from day_is_free(ui, params[f"d{level + 1}"]))
 
     def check_api(self, level, params, api):
         return (yield from day_free_api(api, params[f"d{level + 1}"]))
-
-    def leaf_call(self, leaf, params):
-        return "calendar", "create_event", {"title": params["title"], "date": params[f"d{leaf + 1}"],
-                                            "time": params["time"]}  # fmt: skip
 
     def act(self, leaf, params, ui):
         yield from _add_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
@@ -342,13 +282,12 @@ class FirstWaitingContact(FallbackChain):
             p = {f: params[f"{k}_{f}"] for f in ("contact_id", "theirs", "incoming", "earlier")}
             set_waiting(state["messenger"], p["contact_id"], p["theirs"], p["incoming"], p["earlier"])
 
-    def leaf_ops(self, params):
-        replies = [[Op.of("messenger", "send", contact=params[f"{k}_contact_id"], text=params["reply"])] for k in "abc"]
-        return [*replies, [Op.of("messenger", "send", contact=params["a_contact_id"], text=params["nudge"])]]
-
-    def effect(self, state, params, leaf):
-        _, _, args = self.leaf_call(leaf, params)
-        logic.add_message(state["messenger"], args["contact"], args["text"])
+    def leaf_plans(self, params):
+        to = [params[f"{k}_contact_id"] for k in "abc"]
+        texts = [params["reply"]] * 3 + [params["nudge"]]
+        return [
+            [Op.of("messenger", "send_message", contact=c, text=t)] for c, t in zip([*to, to[0]], texts, strict=True)
+        ]
 
     def check(self, level, params, ui):
         return (yield from contact_waiting(ui, params["abc"[level] + "_contact_id"]))
@@ -356,10 +295,6 @@ class FirstWaitingContact(FallbackChain):
     def check_api(self, level, params, api):
         return (yield from waiting_api(api, params["abc"[level] + "_contact_id"]))
 
-    def leaf_call(self, leaf, params):
-        args = dict(self.leaf_ops(params)[leaf][0].args)
-        return send_call(args["contact"], args["text"])
-
     def act(self, leaf, params, ui):
-        _, _, args = self.leaf_call(leaf, params)
+        args = dict(self.leaf_plans(params)[leaf][0].args)
         yield from send_in_chat(ui, args["contact"], args["text"])

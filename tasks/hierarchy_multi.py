@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from openapps_sim.apps.messenger import model as logic
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import _free_titles, day_text
 from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
 from openapps_sim.tasks.decide_messenger import _with_chat
+from openapps_sim.tasks.decide_multi import cart_is_empty
+from openapps_sim.tasks.decide_shop import price_shown
 from openapps_sim.tasks.hierarchy import (
     FallbackChain,
     contact_waiting,
@@ -18,7 +19,6 @@ from openapps_sim.tasks.hierarchy import (
     days_ahead,
     new_event,
     read_app,
-    send_call,
     send_in_chat,
     set_waiting,
     todo_done_api,
@@ -29,19 +29,17 @@ from openapps_sim.tasks.hierarchy import (
 from openapps_sim.tasks.messenger import _fresh_text
 from openapps_sim.tasks.picks import (
     add_this_product,
+    add_to_cart_op,
     cart_lines,
     choose_options,
     fill_cart,
     find_product,
-    open_shop,
     unique_products,
 )
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
-from openapps_sim.taskkit.answers import parse_numbers
 from openapps_sim.taskkit.language import words
-from openapps_sim.taskkit.observation import testid_texts
 from openapps_sim.taskkit.progress import Op
 
 BUDGETS = (10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0)
@@ -55,12 +53,6 @@ def product_params(cfg: dict, rng, key: str, pid: str) -> dict:
     return {f"{key}_id": pid, f"{key}_name": p["name"], f"{key}_options": options, key: label}
 
 
-def price_shown(obs: dict) -> float | None:
-    """The price a product's page shows, as a number (in the page's own format)."""
-    numbers = parse_numbers(testid_texts(obs or {}).get("shop-product-price", ""))
-    return numbers[0] if numbers else None
-
-
 def product_price(ui, pid: str, name: str) -> Iterator:
     """Open the product's page (by searching its name): the price it shows."""
     return price_shown((yield from find_product(ui, pid, search=name)))
@@ -72,16 +64,9 @@ def price_api(api, pid: str, name: str) -> Iterator:
     return next((float(p["price"]) for p in found if p["id"] == pid), None)
 
 
-def add_call(params: dict, key: str) -> tuple[str, str, dict]:
-    """One unit of the goal's product ``key`` with its options, as a tool call."""
-    options = [f"{k}={v}" for k, v in params[f"{key}_options"].items()]
-    return "shop", "add_to_cart", {"product_id": params[f"{key}_id"], "options": options, "qty": 1}
-
-
-def cart_is_empty(ui) -> Iterator:
-    """Open the shop: does the cart badge say 0?"""
-    obs = yield from open_shop(ui)
-    return parse_numbers(testid_texts(obs or {}).get("shop-cart-count", "")) == [0.0]
+def add_op(params: dict, key: str) -> Op:
+    """One unit of the goal's product ``key`` with its options."""
+    return add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"])
 
 
 @family
@@ -114,12 +99,8 @@ class PriceFallback(FallbackChain):
             params.update(product_params(cfg, rng, key, pid))
         return params
 
-    def leaf_ops(self, params):
-        return [[Op.of("shop", "add_to_cart", product_id=params[f"{k}_id"])] for k in "abcd"]
-
-    def effect(self, state, params, leaf):
-        key = "abcd"[leaf]
-        cat.add_line(state["shop"], params[f"{key}_id"], params[f"{key}_options"], 1)
+    def leaf_plans(self, params):
+        return [[add_op(params, k)] for k in "abcd"]
 
     def check(self, level, params, ui):
         key = "abcd"[level]
@@ -130,9 +111,6 @@ class PriceFallback(FallbackChain):
         key = "abcd"[level]
         price = yield from price_api(api, params[f"{key}_id"], params[f"{key}_name"])
         return price is not None and price < params["budget"]
-
-    def leaf_call(self, leaf, params):
-        return add_call(params, "abcd"[leaf])
 
     def act(self, leaf, params, ui):
         key = "abcd"[leaf]
@@ -180,23 +158,14 @@ class ErrandChain(FallbackChain):
         for b in params["blockers"]:
             new_event(state, **b)
 
-    def leaf_ops(self, params):
+    def leaf_plans(self, params):
+        event = {"title": params["event"], "date": params["date"], "time": params["time"]}
         return [
-            [Op.of("todo", "delete", id=params["id"])],
-            [Op.of("shop", "add_to_cart", product_id=params["product_id"])],
-            [Op.of("calendar", "add", title=params["event"], date=params["date"])],
-            [Op.of("messenger", "send", contact=params["contact_id"], text=params["text"])],
+            [Op.of("todo", "delete_item", id=params["id"])],
+            [add_op(params, "product")],
+            [Op.of("calendar", "create_event", **event)],
+            [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["text"])],
         ]
-
-    def effect(self, state, params, leaf):
-        if leaf == 0:
-            state["todo"]["items"] = [i for i in state["todo"]["items"] if i["id"] != params["id"]]
-        elif leaf == 1:
-            cat.add_line(state["shop"], params["product_id"], params["product_options"], 1)
-        elif leaf == 2:
-            new_event(state, title=params["event"], date=params["date"], time=params["time"])
-        else:
-            logic.add_message(state["messenger"], params["contact_id"], params["text"])
 
     def check(self, level, params, ui):
         if level == 0:
@@ -211,14 +180,6 @@ class ErrandChain(FallbackChain):
         if level == 1:
             return not (yield from read_app(api, "shop")).get("cart")
         return (yield from day_free_api(api, params["date"]))
-
-    def leaf_call(self, leaf, params):
-        return [
-            ("todo", "delete_item", {"id": params["id"]}),
-            add_call(params, "product"),
-            ("calendar", "create_event", {"title": params["event"], "date": params["date"], "time": params["time"]}),
-            send_call(params["contact_id"], params["text"]),
-        ][leaf]
 
     def act(self, leaf, params, ui):
         if leaf == 0:
@@ -265,24 +226,13 @@ class EveningChain(FallbackChain):
         set_waiting(state["messenger"], params["contact_id"], params["theirs"], params["incoming"], params["earlier"])
         set_done(state, params["done_ids"])
 
-    def leaf_ops(self, params):
+    def leaf_plans(self, params):
         return [
-            [Op.of("calendar", "add", title=params["dinner"], date=params["date"])],
-            [Op.of("messenger", "send", contact=params["contact_id"], text=params["cant"])],
-            [Op.of("todo", "toggle", id=params["id"])],
-            [Op.of("todo", "delete", id=params["id"])],
+            [Op.of("calendar", "create_event", title=params["dinner"], date=params["date"], time="19:00")],
+            [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["cant"])],
+            [Op.of("todo", "toggle_item", id=params["id"])],
+            [Op.of("todo", "delete_item", id=params["id"])],
         ]
-
-    def effect(self, state, params, leaf):
-        items = state["todo"]["items"]
-        if leaf == 0:
-            new_event(state, title=params["dinner"], date=params["date"], time="19:00")
-        elif leaf == 1:
-            logic.add_message(state["messenger"], params["contact_id"], params["cant"])
-        elif leaf == 2:
-            next(i for i in items if i["id"] == params["id"])["done"] = True
-        else:
-            state["todo"]["items"] = [i for i in items if i["id"] != params["id"]]
 
     def check(self, level, params, ui):
         if level == 0:
@@ -297,14 +247,6 @@ class EveningChain(FallbackChain):
         if level == 1:
             return (yield from waiting_api(api, params["contact_id"]))
         return not (yield from todo_done_api(api, params["id"]))
-
-    def leaf_call(self, leaf, params):
-        return [
-            ("calendar", "create_event", {"title": params["dinner"], "date": params["date"], "time": "19:00"}),
-            send_call(params["contact_id"], params["cant"]),
-            ("todo", "toggle_item", {"id": params["id"]}),
-            ("todo", "delete_item", {"id": params["id"]}),
-        ][leaf]
 
     def act(self, leaf, params, ui):
         if leaf == 0:

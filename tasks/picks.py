@@ -52,11 +52,12 @@ def save_earlier(state: dict, extra: list[dict] | None) -> list[dict]:
 
 
 def open_place(ui, name: str, place_id: str):
-    """Search a place by name and open it from the results (the map centres on it)."""
+    """Search a place by name and open it from the results (the map centres on it); returns
+    the observation of its page."""
     yield from ui.open_app("maps")
     yield ui.fill("maps-search", name)
     yield ui.click("maps-search-submit")
-    yield ui.click(f"maps-result-{place_id}")
+    return (yield ui.click(f"maps-result-{place_id}"))
 
 
 # -- notes ----------------------------------------------------------------------------------

@@ -32,22 +32,25 @@ def test_the_families_that_opt_out_are_these_and_say_why():
         assert fam.api_solvable or fam.no_api, f"{fid}: no API solution and no no_api reason"
 
 
-def test_a_family_with_its_own_apply_is_no_planned_family():
-    """A family written before the contract (``apply``, ``oracle_ops``, ``solve_api``) still
-    runs, but counts as stating its change by hand until it says why or gets a plan."""
+def test_only_a_family_that_says_no_plan_writes_its_change_by_hand():
+    """``apply`` (the expected change written by hand) belongs to a family that says why it has
+    no plan; any other family's change is its plan, and an ``apply`` beside it would be a second
+    statement of the change that nothing runs."""
+    for fid, fam in all_families().items():
+        own_apply = type(fam).apply is not TaskFamily.apply
+        assert own_apply == bool(fam.no_plan), f"{fid}: apply without no_plan, or no_plan without apply"
 
-    class Old(TaskFamily):
-        id = "old.style"
+    class Planned(TaskFamily):
+        id = "planned"
         apps = ("todo",)
 
         def plan(self, params, initial):
-            return [Op.of("todo", "add_item", title="never run")]
+            return [Op.of("todo", "add_item", title="Feed the cat")]
 
-        def apply(self, state, params):
-            state["todo"]["items"] = []
-
-    old = Old()
-    assert not old.has_plan and old.expect({"todo": {"items": [1]}}, {}, {}) == {"todo": {"items": []}}
+    state = {"todo": {"items": [], "next_id": 1}}
+    assert (
+        Planned().has_plan and Planned().expect(state, {}, {"todo": {}})["todo"]["items"][0]["title"] == "Feed the cat"
+    )
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,8 @@ import pytest
 
 from openapps_sim.analysis import metrics as m
 from openapps_sim.taskkit import all_families, evaluate, instantiate
+from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.plan import run_plan
 from openapps_sim.taskkit.progress import as_events
 from openapps_sim.web.world import World
 
@@ -20,8 +22,22 @@ FAMS = all_families()
 CHAINS = sorted(f for f, fam in FAMS.items() if fam.structure == "hierarchical" and getattr(fam, "levels", 1) >= 3)
 YES_NO = ["calendar.timed_without_location", "shop.cheap_in_colour", "todo.open_without_notes"]
 URL = "http://127.0.0.1:1/"
+#: every family whose goal hinges on a decision the world settles (conditional, hierarchical,
+#: yes/no constraint and constraint families with branches)
+BRANCHING = sorted(f for f, fam in FAMS.items() if isinstance(fam, BranchingFamily))
 # what the parameters know of the decision: the oracle must find it on the pages instead
 DECISION_KEYS = ("branch", "holds", "order", "done_ids", "notes", "events", "lines", "blockers")
+#: what else a family's parameters know of its decision (booleans are flipped, the rest replaced)
+FAMILY_KEYS = {
+    "todo.done_or_delete": ("done",),
+    "calendar.add_if_free": ("target",),
+    "calendar.earliest_free_slot": ("slot", "taken"),
+    "shop.under_budget": ("value",),
+    "shop.rated_at_least": ("value",),
+    "shop.cart_over_budget": ("total", "top_line", "order_lines"),
+    "shop.cheapest_in_category": ("product_id", "others"),
+    "multi.todo_cart_fallback": ("done",),
+}
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +70,8 @@ def test_a_wrong_decision_at_any_level_scores_zero(world, family_id):
             if other == inst.branching.correct:
                 continue
             state = copy.deepcopy(inst.initial)
-            fam.apply(state, dict(inst.params, branch=other))
-            assert not evaluate(fam, inst, state, None, URL, as_events(ops)).success, (seed, other)
+            events = run_plan(ops, state, world.config)
+            assert not evaluate(fam, inst, state, None, URL, events).success, (seed, other)
             flags = inst.branching.decisions(as_events(ops))
             path = other.split("/")
             first_wrong = next(i for i in range(len(right)) if i >= len(path) or path[i] != right[i])
@@ -76,8 +92,22 @@ def test_each_other_candidate_misses_exactly_one_yes_no_constraint(world, family
             assert sorted(sum(v) for v in met.values()) == [1, 1] and len(met) == 2, met
             for other in met:
                 state = copy.deepcopy(inst.initial)
-                fam.apply(state, dict(inst.params, branch=other))
-                assert not evaluate(fam, inst, state, None, URL, []).success
+                events = run_plan(_runnable(inst.branching.branches[other], world.config), state, world.config)
+                assert not evaluate(fam, inst, state, None, URL, events).success
+
+
+def _runnable(ops: list, config: dict) -> list:
+    """A wrong candidate's plan as a call the app accepts: a product added with the first value
+    of each option it has (its leaf names the product only)."""
+    from openapps_sim.apps.shop import model as cat
+    from openapps_sim.tasks.picks import add_to_cart_op
+
+    products = cat.catalogue(config["shop"])
+    pids = [dict(op.args).get("product_id") for op in ops]
+    return [
+        add_to_cart_op(pid, {k: v[0] for k, v in products[pid]["options"].items()}) if pid else op
+        for op, pid in zip(ops, pids, strict=True)
+    ]
 
 
 def _constraints_met(family_id: str, inst, config: dict, cid: str) -> list[bool]:
@@ -102,13 +132,13 @@ def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
     obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
     task_info = dict(info["task_info"])
     params = dict(task_info["params"])
-    leaves = sorted(FAMS[fid].branch_ops(params))
+    leaves = sorted(env.unwrapped.task.instance.branching.branches)
     params["branch"] = next(b for b in leaves if b != params["branch"])
-    for key in DECISION_KEYS[1:]:
+    for key in [*DECISION_KEYS[1:], *FAMILY_KEYS.get(fid, ())]:
         params[key] = "poisoned" if key in params else None
     task_info["params"] = {k: v for k, v in params.items() if v is not None}
-    for k in [k for k in task_info["params"] if k.endswith("_theirs")]:
-        task_info["params"][k] = not task_info["params"][k]
+    for k in [k for k in task_info["params"] if k.endswith("_theirs") or k == "done"]:
+        task_info["params"][k] = not info["task_info"]["params"][k]
     agent = OracleAgent()
     agent.interface = env.unwrapped.interface  # as the runner sets it
     agent.reset(obs["goal"], task_info)
@@ -131,10 +161,11 @@ def text_envs():
 
 
 @pytest.mark.parametrize("interface,pack", [("gui", "german"), ("api", "mandarin")])
-@pytest.mark.parametrize("family_id", CHAINS + YES_NO)
+@pytest.mark.parametrize("family_id", BRANCHING)
 def test_the_oracle_decides_from_the_world_not_its_parameters(text_envs, family_id, interface, pack):
-    """Through the pages (``solve``) and through the apps' data (``solve_api``), on every leaf."""
-    seeds = sorted(seeds_per_branch(family_id, pack).values()) if family_id in CHAINS else [0, 1, 2]
+    """Through the pages (``solve``) and through the apps' data (``solve_api``), on every leaf
+    (the first four leaves the pack's seeds call for, for a family whose leaves are ids)."""
+    seeds = sorted(seeds_per_branch(family_id, pack).values())[:4]
     for seed in seeds:
         assert _run_poisoned(text_envs[interface], family_id, pack, seed) == 1.0, (family_id, seed)
 
@@ -166,3 +197,19 @@ def test_openapps_tasks_shows_the_levels_of_hierarchical_families(capsys):
     assert "hierarchical/3" in out and "hierarchical/2" in out
     row = next(line for line in out.splitlines() if line.startswith("multi.errand_chain "))
     assert "hierarchical/3" in row and "todo,shop,calendar,messenger" in row
+
+
+DECIDING = [f for f in BRANCHING if type(FAMS[f]).decide is not BranchingFamily.decide]
+
+
+@pytest.mark.parametrize("family_id", DECIDING)
+def test_decide_reads_the_leaf_the_instance_calls_for_from_the_apps_data(world, family_id):
+    """``decide`` (what the API solution acts on) finds, in the initial state alone, the leaf the
+    instance was drawn for, in every pack's world."""
+    fam = FAMS[family_id]
+    for pack in ("default", "sparse", "dense", "arabic"):
+        for seed in range(3):
+            world.reset(pack, seed)
+            inst = instantiate(fam, world.state, world.config, seed, pack)
+            params = {k: v for k, v in inst.params.items() if k != "branch"}
+            assert fam.decide(params, copy.deepcopy(inst.initial)) == inst.branching.correct, (pack, seed)

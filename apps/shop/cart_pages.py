@@ -36,7 +36,7 @@ def _cart_line(ctx: AppContext, ln: dict):
             A(product_name(ctx, ln["product_id"]), href=ctx.url(f"/product/{ln['product_id']}"),
               cls="shop-name", data_testid=f"shop-line-product-{n}"),
             Div(option_text(ctx, ln["product_id"], ln["options"]), cls="muted small"),
-            Div(ctx.t("each", price=money(ctx, price)), cls="muted small"),
+            Div(ctx.t("each", price=money(ctx, price)), cls="muted small", data_testid=f"shop-line-price-{n}"),
             cls="info",
         ),
         Form(

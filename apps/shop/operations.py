@@ -34,9 +34,9 @@ def _options(product: dict, given: list[str]) -> dict:
 
 @operation
 def find_products(ctx: AppContext, query: str) -> list:
-    """The products matching `query`, best first (id, name, price, options)."""
+    """The products matching `query`, best first (id, name, category id, price, rating, options)."""
     products = model.catalogue(ctx.config)
-    keys = ("name", "price", "options")
+    keys = ("name", "category", "price", "rating", "options")
     return [{"id": pid} | {k: products[pid][k] for k in keys} for pid in model.search(ctx.config, products, query)[:20]]
 
 

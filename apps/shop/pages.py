@@ -174,6 +174,7 @@ def product_page(ctx: AppContext, params: dict):
                     " " + ctx.t("rating", rating=model.fmt_number(cfg, p.get("rating", 0))),
                     " · " + ctx.t("reviews", n=p.get("reviews", 0)),
                     cls="muted",
+                    data_testid="shop-product-rating",
                 ),
                 Div(money(ctx, p["price"]), cls="shop-price big", data_testid="shop-product-price"),
                 P(p.get("description", ""), data_testid="shop-product-description"),

@@ -153,10 +153,9 @@ class TaskFamily:
     # -- derived from the plan ---------------------------------------------------------------
     @property
     def has_plan(self) -> bool:
-        """Whether the expected state comes from the plan (a family that writes ``apply``
-        itself, or says ``no_plan``, states it by hand)."""
-        own_apply = type(self).apply is not TaskFamily.apply
-        return type(self).plan is not TaskFamily.plan and not self.no_plan and not own_apply
+        """Whether the expected state comes from the plan (a family that says ``no_plan``
+        states it by hand, with ``apply``)."""
+        return type(self).plan is not TaskFamily.plan and not self.no_plan
 
     def expect(self, initial: dict, params: dict, config: dict) -> dict:
         """The expected state: the plan's operations run on a copy of ``initial``; ``apply``
@@ -191,8 +190,7 @@ class TaskFamily:
             for app in self.apps:
                 initial[app] = api.result((yield api.read(app)))
             plan = self.plan(params, initial)
-        for op in plan:
-            yield api.call(op.app, op.op, **dict(op.args))
+        yield from api.plan(plan)
 
     @property
     def api_solvable(self) -> bool:

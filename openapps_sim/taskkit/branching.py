@@ -23,12 +23,21 @@ class BranchingFamily(TaskFamily):
 
     def branch_plans(self, params: dict, initial: dict) -> dict[str, list[Op]]:
         """Every leaf's plan, by leaf name."""
-        return self.branch_ops(params)
-
-    def branch_ops(self, params: dict) -> dict[str, list[Op]]:
-        """Every leaf's plan from the parameters alone (families written before
-        ``branch_plans``; a new family defines ``branch_plans``)."""
         raise NotImplementedError(f"{self.id}: define branch_plans")
+
+    def decide(self, params: dict, initial: dict) -> str:
+        """The leaf the world calls for, read from the apps' data (``initial``: each app of the
+        family as its ``read`` tool returns it), as an agent using app tools would decide: never
+        from ``params["branch"]``. Used by :meth:`solve_api`."""
+        raise NotImplementedError(f"{self.id}: define decide (or solve_api)")
+
+    def solve_api(self, params, api):
+        """Read the family's apps, decide from their data (:meth:`decide`), then call the plan of
+        that leaf as app tools."""
+        initial = {}
+        for app in self.apps:
+            initial[app] = api.result((yield api.read(app))) or {}
+        yield from api.plan(self.branch_plans(params, initial)[self.decide(params, initial)])
 
     def plan(self, params, initial):
         return self.branching(params, initial).branches[params["branch"]]

@@ -73,6 +73,12 @@ class API:
         return Step("tool", f"{app}.read", "{}")
 
     @staticmethod
+    def plan(ops: list) -> Iterator[Step]:
+        """Each operation of a plan (``progress.Op``) called as an app tool, in order."""
+        for op in ops:
+            yield API.call(op.app, op.op, **dict(op.args))
+
+    @staticmethod
     def answer(text: str) -> Step:
         return Step("answer", "", str(text))
 
