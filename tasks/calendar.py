@@ -41,7 +41,7 @@ _DAY_ID = re.compile(r"^calendar-day-(\d{4}-\d{2}-\d{2})$")
 
 
 # -- helpers ----------------------------------------------------------------------------------
-def _today(config: dict) -> date:
+def calendar_today(config: dict) -> date:
     return date.fromisoformat(str(config["calendar"]["today"]))
 
 
@@ -101,7 +101,7 @@ def unique_events(state: dict) -> list[dict]:
     return [e for e in events if counts[norm_text(e["title"])] == 1]
 
 
-def _free_titles(state: dict, config: dict) -> list[str]:
+def free_titles(state: dict, config: dict) -> list[str]:
     taken = {norm_text(e["title"]) for e in state["calendar"]["events"]}
     return [t for t in words(config, "calendar.new_titles") if norm_text(t) not in taken]
 
@@ -148,8 +148,8 @@ class AddEvent(CalendarFamily):
     )
 
     def sample(self, state, config, rng):
-        title = pick(rng, _free_titles(state, config), "new event title")
-        iso = (_today(config) + timedelta(days=rng.randint(-20, 120))).isoformat()
+        title = pick(rng, free_titles(state, config), "new event title")
+        iso = (calendar_today(config) + timedelta(days=rng.randint(-20, 120))).isoformat()
         tm = rng.choice(TIMES)
         location = rng.choice(words(config, "calendar.new_locations")) if rng.random() < 0.4 else ""
         invitees = sorted(rng.sample(PEOPLE, rng.randint(1, 3))) if rng.random() < 0.4 else []
@@ -211,7 +211,7 @@ class DuplicateEvent(CalendarFamily):
 
     def sample(self, state, config, rng):
         ev = pick(rng, unique_events(state), "event with a unique title")
-        today = _today(config)
+        today = calendar_today(config)
         choices = [(today + timedelta(days=k)).isoformat() for k in range(-14, 91)]
         new_date = rng.choice([d for d in choices if d != ev["date"]])
         return {**_event_params(ev), "new_date": new_date}
@@ -241,7 +241,7 @@ class EditEvent(CalendarFamily):
         if field == "time":
             value = rng.choice([t for t in TIMES if t != ev["time"]])
         elif field == "title":
-            value = pick(rng, _free_titles(state, config), "new event title")
+            value = pick(rng, free_titles(state, config), "new event title")
         else:
             value = rng.choice(
                 [p for p in words(config, "calendar.new_locations") if norm_text(p) != norm_text(ev["location"])]

@@ -84,7 +84,7 @@ REPLACEMENTS = [
 _WORD = "A-Za-z0-9_"
 
 
-def _ce(state: dict) -> dict:
+def ce_state(state: dict) -> dict:
     return state[APP]
 
 
@@ -114,14 +114,14 @@ def append_lines(content: str, lines: list[str]) -> str:
 
 
 def _folders(state: dict) -> list[str]:
-    return sorted(_ce(state)["folders"])
+    return sorted(ce_state(state)["folders"])
 
 
-def _files(state: dict) -> list[str]:
-    return sorted(_ce(state)["files"])
+def file_paths(state: dict) -> list[str]:
+    return sorted(ce_state(state)["files"])
 
 
-def _open_app(ui):
+def open_code_editor(ui):
     yield from ui.open_app(APP)
 
 
@@ -136,7 +136,7 @@ class CreateFile(TaskFamily):
     parent_key = "folder"
 
     def sample(self, state, config, rng):
-        ce = _ce(state)
+        ce = ce_state(state)
         options = [(f, n) for f in _folders(state) for n in self.names if not P.exists(ce, P.join(f, n))]
         what = "folder and new file name" if self.kind == "file" else "parent folder and new folder name"
         parent, name = pick(rng, options, what)
@@ -146,7 +146,7 @@ class CreateFile(TaskFamily):
         return [Op.of(APP, f"create_{self.kind}", path=params["path"])]
 
     def solve(self, params, ui):
-        yield from _open_app(ui)
+        yield from open_code_editor(ui)
         yield ui.click(f"code_editor-new-{self.kind}")
         yield ui.fill("code_editor-field-name", params["name"])
         yield ui.select("code_editor-field-parent", params[self.parent_key])
@@ -188,7 +188,7 @@ class EditFile(TaskFamily):
         return [(path, line) for path in sorted(files) for line in appendable_lines(path, files[path], by_extension)]
 
     def sample(self, state, config, rng):
-        files = _ce(state)["files"]
+        files = ce_state(state)["files"]
         replace = self._replace_options(files)
         append = self._append_options(files, words(config, "code_editor.append_lines"))
         mode = "replace" if rng.random() < 0.5 else "append"
@@ -210,7 +210,7 @@ class EditFile(TaskFamily):
         return [Op.of(APP, "save_file", path=params["path"], content=params["new_content"])]
 
     def solve(self, params, ui):
-        yield from _open_app(ui)
+        yield from open_code_editor(ui)
         yield ui.click(f"code_editor-file-{path_id(params['path'])}")
         yield ui.fill("code_editor-editor", params["new_content"])
         yield ui.click("code_editor-save")
@@ -224,7 +224,7 @@ class RemoveFolder(TaskFamily):
     description = "Delete a given folder together with everything inside it."
 
     def sample(self, state, config, rng):
-        ce = _ce(state)
+        ce = ce_state(state)
         folders = _folders(state)
         with_files = [f for f in folders if P.subtree(ce, f)[1]]
         path = pick(rng, with_files or folders, "folder to delete")
@@ -238,14 +238,14 @@ class RemoveFolder(TaskFamily):
 
     def prepare(self, state, params):
         if params.get("extra_file"):
-            P.create_file(_ce(state), params["extra_file"], "")
+            P.create_file(ce_state(state), params["extra_file"], "")
 
     def plan(self, params, initial):
         return [Op.of(APP, "delete_folder", path=params["path"])]
 
     def solve(self, params, ui):
         pid = path_id(params["path"])
-        yield from _open_app(ui)
+        yield from open_code_editor(ui)
         yield ui.click(f"code_editor-folder-{pid}")
         yield ui.click(f"code_editor-delete-{pid}")
         yield ui.click("code_editor-confirm-delete")
@@ -259,7 +259,7 @@ class RemoveAll(TaskFamily):
     description = "Delete every file and folder of the project, leaving it completely empty."
 
     def sample(self, state, config, rng):
-        ce = _ce(state)
+        ce = ce_state(state)
         # A seeded start state: some files were already deleted (never all of them).
         all_files = sorted(ce["files"])
         removed = [f for f in all_files if rng.random() < 0.4][: max(len(all_files) - 1, 0)]
@@ -274,13 +274,13 @@ class RemoveAll(TaskFamily):
 
     def prepare(self, state, params):
         for path in params.get("removed", []):
-            P.delete_file(_ce(state), path)
+            P.delete_file(ce_state(state), path)
 
     def plan(self, params, initial):
         return [Op.of(APP, f"delete_{e['kind']}", path=e["path"]) for e in params["entries"]]
 
     def solve(self, params, ui):
-        yield from _open_app(ui)
+        yield from open_code_editor(ui)
         for entry in params["entries"]:
             yield ui.click(f"code_editor-delete-{path_id(entry['path'])}")
             if entry["kind"] == "folder":
@@ -295,9 +295,9 @@ class RenameFile(TaskFamily):
     description = "Rename a given file to a given new name, keeping it in the same folder."
 
     def sample(self, state, config, rng):
-        ce = _ce(state)
+        ce = ce_state(state)
         options = []
-        for path in _files(state):
+        for path in file_paths(state):
             folder, name = P.parent_of(path), P.name_of(path)
             targets = RENAME_TARGETS.get(P.extension(path), [])
             options += [(path, t) for t in targets if t != name and not P.exists(ce, P.join(folder, t))]
@@ -315,7 +315,7 @@ class RenameFile(TaskFamily):
 
     def solve(self, params, ui):
         pid = path_id(params["path"])
-        yield from _open_app(ui)
+        yield from open_code_editor(ui)
         yield ui.click(f"code_editor-file-{pid}")
         yield ui.click(f"code_editor-rename-{pid}")
         yield ui.fill("code_editor-field-name", params["new_name"])

@@ -9,7 +9,7 @@ parts, ``tasks/multistep.py``)."""
 from __future__ import annotations
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import _free_titles, day_text
+from openapps_sim.tasks.calendar import day_text, free_titles
 from openapps_sim.tasks.decide_calendar import SLOTS, open_day
 from openapps_sim.tasks.decide_shop import price_shown
 from openapps_sim.tasks.hierarchy import days_ahead, new_event, read_app, three
@@ -97,7 +97,7 @@ class TimedWithoutLocation(OneOfThree):
     )
 
     def sample(self, state, config, rng):
-        titles = three(rng, _free_titles(state, config), "new event titles")
+        titles = three(rng, free_titles(state, config), "new event titles")
         (day,), _ = days_ahead(state, config, rng, [True], [])
         params = self.roles(rng)
         first = state["calendar"]["next_id"]

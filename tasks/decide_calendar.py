@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.calendar.datefmt import read_time
-from openapps_sim.tasks.calendar import _free_titles, _today, day_text, go_to_day
+from openapps_sim.tasks.calendar import calendar_today, day_text, free_titles, go_to_day
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
@@ -24,7 +24,7 @@ def _busy_days(state: dict) -> set[str]:
     return {e["date"] for e in state["calendar"]["events"]}
 
 
-def _add_steps(ui, title: str, iso: str, time: str):
+def add_event_steps(ui, title: str, iso: str, time: str):
     yield from ui.open_app("calendar")
     yield ui.click("calendar-new")
     yield ui.fill("calendar-field-title", title)
@@ -65,8 +65,8 @@ class AddIfFree(BranchingFamily):
     description = "Add an event on a day if nothing is planned that day; otherwise add it on the following day."
 
     def sample(self, state, config, rng):
-        title = pick(rng, _free_titles(state, config), "new event title")
-        today = _today(config)
+        title = pick(rng, free_titles(state, config), "new event title")
+        today = calendar_today(config)
         busy = _busy_days(state)
         days = [(today + timedelta(days=k)).isoformat() for k in range(-30, 90)]
         want_busy = rng.random() < 0.5
@@ -81,8 +81,8 @@ class AddIfFree(BranchingFamily):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def branch_plans(self, params, initial):
-        return {"free": [_create(params["title"], params["date"], params["time"])],
-                "busy": [_create(params["title"], next_day(params["date"]), params["time"])]}  # fmt: skip
+        return {"free": [create_event_op(params["title"], params["date"], params["time"])],
+                "busy": [create_event_op(params["title"], next_day(params["date"]), params["time"])]}  # fmt: skip
 
     def decide(self, params, initial):
         return "free" if day_free(initial["calendar"], params["date"]) else "busy"
@@ -90,7 +90,9 @@ class AddIfFree(BranchingFamily):
     def solve(self, params, ui):
         """Decide from the day's agenda: nothing planned, or something."""
         free = yield from day_is_free(ui, params["date"])
-        yield from _add_steps(ui, params["title"], params["date"] if free else next_day(params["date"]), params["time"])
+        yield from add_event_steps(
+            ui, params["title"], params["date"] if free else next_day(params["date"]), params["time"]
+        )
 
 
 @family
@@ -103,9 +105,9 @@ class EarliestFreeSlot(BranchingFamily):
     description = "Add an event on a day at the earliest full hour from 09:00 that no event of that day starts in."
 
     def sample(self, state, config, rng):
-        titles = _free_titles(state, config)
+        titles = free_titles(state, config)
         title = pick(rng, titles, "new event title")
-        today = _today(config)
+        today = calendar_today(config)
         free_days = sorted({(today + timedelta(days=k)).isoformat() for k in range(1, 60)} - _busy_days(state))
         iso = pick(rng, free_days, "day without events")
         n_taken = rng.randint(0, 3)
@@ -122,7 +124,7 @@ class EarliestFreeSlot(BranchingFamily):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def branch_plans(self, params, initial):
-        return {s: [_create(params["title"], params["date"], s)] for s in SLOTS}
+        return {s: [create_event_op(params["title"], params["date"], s)] for s in SLOTS}
 
     def decide(self, params, initial):
         events = initial["calendar"].get("events", [])
@@ -135,7 +137,7 @@ class EarliestFreeSlot(BranchingFamily):
         parts = testid_text_parts(obs)
         shown = [p[0] for t, p in parts.items() if t.startswith("calendar-event-") and p]
         taken = {h for h in map(hour_shown, shown) if h is not None}
-        yield from _add_steps(ui, params["title"], params["date"], first_free_slot(taken))
+        yield from add_event_steps(ui, params["title"], params["date"], first_free_slot(taken))
 
 
 def first_free_slot(taken: set[int]) -> str:
@@ -156,7 +158,7 @@ def hour_shown(text: str) -> int | None:
     return h if 8 <= h <= 12 else h + 12
 
 
-def _create(title: str, iso: str, time: str) -> Op:
+def create_event_op(title: str, iso: str, time: str) -> Op:
     return Op.of("calendar", "create_event", title=title, date=iso, time=time)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.messenger import _fresh_text, open_chat, read_chat
+from openapps_sim.tasks.messenger import fresh_text, open_chat, read_chat
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
@@ -14,14 +14,14 @@ from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
 
-def _send(ui, cid: str, text: str):
+def send_chat_message(ui, cid: str, text: str):
     yield from ui.open_app("messenger")
     yield ui.click(f"messenger-conv-{cid}")
     yield ui.fill("messenger-compose", text)
     yield ui.click("messenger-send")
 
 
-def _with_chat(state: dict) -> list[dict]:
+def with_chat(state: dict) -> list[dict]:
     m = state["messenger"]
     return [c for c in logic.unique_contacts(m) if m["conversations"].get(c["id"])]
 
@@ -38,7 +38,7 @@ def waiting(messenger: dict, cid: str) -> bool:
     return bool(chat) and chat[-1]["sender"] == cid
 
 
-def _send_op(contact: str, text: str) -> Op:
+def send_op(contact: str, text: str) -> Op:
     return Op.of("messenger", "send_message", contact=contact, text=text)
 
 
@@ -52,9 +52,9 @@ class ReplyIfWaiting(BranchingFamily):
     def sample(self, state, config, rng):
         m = state["messenger"]
         new_messages = words(config, "messenger.new_messages")
-        c = pick(rng, _with_chat(state), "contact with a conversation")
-        reply = _fresh_text(rng, m, new_messages)
-        nudge = _fresh_text(rng, m, [t for t in new_messages if t != reply])
+        c = pick(rng, with_chat(state), "contact with a conversation")
+        reply = fresh_text(rng, m, new_messages)
+        nudge = fresh_text(rng, m, [t for t in new_messages if t != reply])
         theirs = rng.random() < 0.5
         return {"contact_id": c["id"], "contact": c["name"], "reply": reply, "nudge": nudge,
                 "incoming": rng.choice(words(config, "messenger.incoming")), "branch": "theirs" if theirs else "mine",
@@ -70,7 +70,7 @@ class ReplyIfWaiting(BranchingFamily):
 
     def branch_plans(self, params, initial):
         cid = params["contact_id"]
-        return {"theirs": [_send_op(cid, params["reply"])], "mine": [_send_op(cid, params["nudge"])]}
+        return {"theirs": [send_op(cid, params["reply"])], "mine": [send_op(cid, params["nudge"])]}
 
     def decide(self, params, initial):
         return "theirs" if waiting(initial["messenger"], params["contact_id"]) else "mine"
@@ -92,17 +92,17 @@ class TellInOrder(OrderedFamily):
     def sample(self, state, config, rng):
         m = state["messenger"]
         new_messages = words(config, "messenger.new_messages")
-        pool = _with_chat(state)
+        pool = with_chat(state)
         if len(pool) < 2:
             pick(rng, [], "two contacts with a conversation")
         a, b = rng.sample(pool, 2)
-        text_a = _fresh_text(rng, m, new_messages)
-        text_b = _fresh_text(rng, m, [t for t in new_messages if t != text_a])
+        text_a = fresh_text(rng, m, new_messages)
+        text_b = fresh_text(rng, m, [t for t in new_messages if t != text_a])
         return {"a_id": a["id"], "a": a["name"], "b_id": b["id"], "b": b["name"], "text_a": text_a, "text_b": text_b}
 
     def plan(self, params, initial):
-        return [_send_op(params["a_id"], params["text_a"]), _send_op(params["b_id"], params["text_b"])]
+        return [send_op(params["a_id"], params["text_a"]), send_op(params["b_id"], params["text_b"])]
 
     def solve(self, params, ui):
-        yield from _send(ui, params["a_id"], params["text_a"])
-        yield from _send(ui, params["b_id"], params["text_b"])
+        yield from send_chat_message(ui, params["a_id"], params["text_a"])
+        yield from send_chat_message(ui, params["b_id"], params["text_b"])

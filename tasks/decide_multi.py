@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import _today, day_text
-from openapps_sim.tasks.decide_calendar import _add_steps, _create, day_free, day_is_free
-from openapps_sim.tasks.decide_messenger import _send, _send_op, _with_chat
+from openapps_sim.tasks.calendar import calendar_today, day_text
+from openapps_sim.tasks.decide_calendar import add_event_steps, create_event_op, day_free, day_is_free
+from openapps_sim.tasks.decide_messenger import send_chat_message, send_op, with_chat
 from openapps_sim.tasks.decide_todo import is_done, todo_is_done
-from openapps_sim.tasks.messenger import _fresh_text
+from openapps_sim.tasks.messenger import fresh_text
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, cart_lines, fill_cart, open_shop, unique_products
 from openapps_sim.tasks.todo import unique_items
 
@@ -40,8 +40,8 @@ class BusyEvening(BranchingFamily):
     )
 
     def sample(self, state, config, rng):
-        c = pick(rng, _with_chat(state), "contact with a conversation")
-        today = _today(config)
+        c = pick(rng, with_chat(state), "contact with a conversation")
+        today = calendar_today(config)
         busy_days = {e["date"] for e in state["calendar"]["events"]}
         days = [(today + timedelta(days=k)).isoformat() for k in range(1, 90)]
         want_busy = rng.random() < 0.5
@@ -60,8 +60,8 @@ class BusyEvening(BranchingFamily):
 
     def branch_plans(self, params, initial):
         return {
-            "busy": [_send_op(params["contact_id"], params["cant"])],
-            "free": [_create(params["dinner"], params["date"], "19:00")],
+            "busy": [send_op(params["contact_id"], params["cant"])],
+            "free": [create_event_op(params["dinner"], params["date"], "19:00")],
         }
 
     def decide(self, params, initial):
@@ -70,9 +70,9 @@ class BusyEvening(BranchingFamily):
     def solve(self, params, ui):
         """Decide from the day's agenda: nothing planned, or something."""
         if (yield from day_is_free(ui, params["date"])):
-            yield from _add_steps(ui, params["dinner"], params["date"], "19:00")
+            yield from add_event_steps(ui, params["dinner"], params["date"], "19:00")
             return
-        yield from _send(ui, params["contact_id"], params["cant"])
+        yield from send_chat_message(ui, params["contact_id"], params["cant"])
 
 
 @family
@@ -145,14 +145,14 @@ class TickThenTell(OrderedFamily):
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state, done=False), "open todo item")
-        c = pick(rng, _with_chat(state), "contact with a conversation")
-        text = _fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
+        c = pick(rng, with_chat(state), "contact with a conversation")
+        text = fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
         return {"id": item["id"], "title": item["title"], "contact_id": c["id"], "contact": c["name"], "text": text}
 
     def plan(self, params, initial):
-        return [Op.of("todo", "toggle_item", id=params["id"]), _send_op(params["contact_id"], params["text"])]
+        return [Op.of("todo", "toggle_item", id=params["id"]), send_op(params["contact_id"], params["text"])]
 
     def solve(self, params, ui):
         yield from ui.open_app("todo")
         yield ui.click(f"todo-toggle-{params['id']}")
-        yield from _send(ui, params["contact_id"], params["text"])
+        yield from send_chat_message(ui, params["contact_id"], params["text"])

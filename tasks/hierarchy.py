@@ -19,11 +19,11 @@ from datetime import timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.calendar import _free_titles, _today, day_text
-from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps, day_free, day_is_free
-from openapps_sim.tasks.decide_messenger import _with_chat, contact_waiting, waiting
+from openapps_sim.tasks.calendar import calendar_today, day_text, free_titles
+from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_free, day_is_free
+from openapps_sim.tasks.decide_messenger import contact_waiting, waiting, with_chat
 from openapps_sim.tasks.decide_todo import is_done, todo_is_done
-from openapps_sim.tasks.messenger import _fresh_text, open_chat
+from openapps_sim.tasks.messenger import fresh_text, open_chat
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
@@ -137,7 +137,7 @@ def set_waiting(m: dict, cid: str, theirs: bool, incoming: str, earlier: str) ->
 
 def waiting_params(state: dict, config: dict, rng, contact: dict, theirs: bool, avoid: list[str]) -> dict:
     texts = [t for t in words(config, "messenger.new_messages") if t not in avoid]
-    mine = _fresh_text(rng, state["messenger"], texts)
+    mine = fresh_text(rng, state["messenger"], texts)
     return {"contact_id": contact["id"], "contact": contact["name"], "theirs": theirs,
             "incoming": rng.choice(words(config, "messenger.incoming")),
             "earlier": f"{mine} {words(config, 'messenger.earlier')}"}  # fmt: skip
@@ -160,7 +160,7 @@ def days_ahead(state: dict, config: dict, rng, wants: list[bool | None], blocker
     """Distinct days after today, one per entry of ``wants``: free (True), busy (False) or either
     (None). Returns the days and the blocker events ``prepare`` adds to make a free day busy when
     the calendar has too few busy days (dense packs have few free ones, sparse few busy ones)."""
-    today = _today(config)
+    today = calendar_today(config)
     busy = {e["date"] for e in state["calendar"]["events"]}
     pool = [(today + timedelta(days=k)).isoformat() for k in range(1, 60)]
     rng.shuffle(pool)
@@ -226,7 +226,7 @@ class FirstFreeDay(FallbackChain):
     )
 
     def draw(self, state, config, rng, holds):
-        titles = _free_titles(state, config)
+        titles = free_titles(state, config)
         title = pick(rng, titles, "new event title")
         days, blockers = days_ahead(state, config, rng, [*holds, None], [t for t in titles if t != title])
         return {"title": title, "time": rng.choice(SLOTS), "blockers": blockers,
@@ -253,7 +253,7 @@ class FirstFreeDay(FallbackChain):
         return (yield from day_free_api(api, params[f"d{level + 1}"]))
 
     def act(self, leaf, params, ui):
-        yield from _add_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
+        yield from add_event_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
 
 
 @family
@@ -267,10 +267,10 @@ class FirstWaitingContact(FallbackChain):
     )
 
     def draw(self, state, config, rng, holds):
-        people = three(rng, _with_chat(state), "contacts with a conversation")
+        people = three(rng, with_chat(state), "contacts with a conversation")
         texts = words(config, "messenger.new_messages")
-        reply = _fresh_text(rng, state["messenger"], texts)
-        nudge = _fresh_text(rng, state["messenger"], [t for t in texts if t != reply])
+        reply = fresh_text(rng, state["messenger"], texts)
+        nudge = fresh_text(rng, state["messenger"], [t for t in texts if t != reply])
         params = {"reply": reply, "nudge": nudge}
         for key, c, theirs in zip("abc", people, holds, strict=True):
             wait = waiting_params(state, config, rng, c, theirs, [reply, nudge])

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import _free_titles, day_text
-from openapps_sim.tasks.decide_calendar import SLOTS, _add_steps
-from openapps_sim.tasks.decide_messenger import _with_chat
+from openapps_sim.tasks.calendar import day_text, free_titles
+from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps
+from openapps_sim.tasks.decide_messenger import with_chat
 from openapps_sim.tasks.decide_multi import cart_is_empty
 from openapps_sim.tasks.decide_shop import price_shown
 from openapps_sim.tasks.hierarchy import (
@@ -26,7 +26,7 @@ from openapps_sim.tasks.hierarchy import (
     waiting_api,
     waiting_params,
 )
-from openapps_sim.tasks.messenger import _fresh_text
+from openapps_sim.tasks.messenger import fresh_text
 from openapps_sim.tasks.picks import (
     add_this_product,
     add_to_cart_op,
@@ -137,11 +137,11 @@ class ErrandChain(FallbackChain):
         lines = [] if holds[1] else cart_lines(state, config, rng, 1, 2)
         in_cart = {ln["product_id"] for ln in lines}
         pid = pick(rng, [p for p in unique_products(cfg) if p not in in_cart], "product with a unique name")
-        titles = _free_titles(state, config)
+        titles = free_titles(state, config)
         title = pick(rng, titles, "new event title")
         (day,), blockers = days_ahead(state, config, rng, [holds[2]], [t for t in titles if t != title])
-        contact = pick(rng, _with_chat(state), "contact with a conversation")
-        text = _fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
+        contact = pick(rng, with_chat(state), "contact with a conversation")
+        text = fresh_text(rng, state["messenger"], words(config, "messenger.new_messages"))
         return {"id": item["id"], "title": item["title"], "lines": lines, "event": title, "date": day,
                 "time": rng.choice(SLOTS), "blockers": blockers, "contact_id": contact["id"],
                 "contact": contact["name"], "text": text,
@@ -188,7 +188,7 @@ class ErrandChain(FallbackChain):
             yield from find_product(ui, params["product_id"], search=params["product_name"])
             yield from add_this_product(ui, params["product_options"], 1)
         elif leaf == 2:
-            yield from _add_steps(ui, params["event"], params["date"], params["time"])
+            yield from add_event_steps(ui, params["event"], params["date"], params["time"])
         else:
             yield from send_in_chat(ui, params["contact_id"], params["text"])
 
@@ -208,10 +208,10 @@ class EveningChain(FallbackChain):
     def draw(self, state, config, rng, holds):
         taken = {e["title"].casefold() for e in state["calendar"]["events"]}
         dinner_with = lambda c: words(config, "multi.dinner_with").format(name=c["name"].split()[0])  # noqa: E731
-        free = [c for c in _with_chat(state) if dinner_with(c).casefold() not in taken]
+        free = [c for c in with_chat(state) if dinner_with(c).casefold() not in taken]
         contact = pick(rng, free, "contact with a conversation and no dinner planned")
         cant, dinner = words(config, "multi.cant_make_dinner"), dinner_with(contact)
-        (day,), blockers = days_ahead(state, config, rng, [holds[0]], _free_titles(state, config))
+        (day,), blockers = days_ahead(state, config, rng, [holds[0]], free_titles(state, config))
         item = pick(rng, unique_items(state), "todo item")
         return {"date": day, "blockers": blockers, "dinner": dinner, "cant": cant, "id": item["id"],
                 "title": item["title"], "done_ids": seeded_done(state, rng, {item["id"]: not holds[2]}),
@@ -250,7 +250,7 @@ class EveningChain(FallbackChain):
 
     def act(self, leaf, params, ui):
         if leaf == 0:
-            yield from _add_steps(ui, params["dinner"], params["date"], "19:00")
+            yield from add_event_steps(ui, params["dinner"], params["date"], "19:00")
         elif leaf == 1:
             yield ui.fill("messenger-compose", params["cant"])
             yield ui.click("messenger-send")

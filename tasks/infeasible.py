@@ -23,9 +23,9 @@ from importlib import resources
 
 import yaml
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import CalendarFamily, _free_titles, _today, go_to_day
+from openapps_sim.tasks.calendar import CalendarFamily, calendar_today, free_titles, go_to_day
 from openapps_sim.tasks.code_editor import P as ce_model
-from openapps_sim.tasks.code_editor import _ce, _files, _open_app
+from openapps_sim.tasks.code_editor import ce_state, file_paths, open_code_editor
 from openapps_sim.tasks.picks import cart_lines, earlier_saves, fill_cart, open_shop, save_earlier
 from openapps_sim.tasks.todo import seeded_done, set_done
 
@@ -106,8 +106,8 @@ class MoveMissingEvent(InfeasibleFamily, CalendarFamily):
     target_key = "title"
 
     def sample(self, state, config, rng):
-        title = pick(rng, _free_titles(state, config), "missing event title")
-        day = _today(config) + timedelta(days=rng.randint(1, 24))
+        title = pick(rng, free_titles(state, config), "missing event title")
+        day = calendar_today(config) + timedelta(days=rng.randint(1, 24))
         return {"title": title, "new_date": day.isoformat()}
 
     def infeasible_target(self, params):
@@ -213,7 +213,7 @@ class RenameOntoExisting(InfeasibleFamily):
     target_key = "path"
 
     def sample(self, state, config, rng):
-        ce, files = _ce(state), _files(state)
+        ce, files = ce_state(state), file_paths(state)
         pairs = [(a, b) for a in files for b in files if a != b and ce_model.parent_of(a) == ce_model.parent_of(b)]
         # a name of the same kind reads naturally ("test_storage.py" onto "test_search.py"), so half of
         # the seeds draw one; where no
@@ -236,7 +236,7 @@ class RenameOntoExisting(InfeasibleFamily):
         from openapps_sim.apps.code_editor.model import path_id
 
         pid = path_id(params["path"])
-        yield from _open_app(ui)
+        yield from open_code_editor(ui)
         yield ui.click(f"code_editor-file-{pid}")
         yield ui.click(f"code_editor-rename-{pid}")  # the form: the folder already holds that name
         yield ui.report_infeasible(self.reason(params))

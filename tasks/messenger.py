@@ -23,7 +23,7 @@ def _existing_texts(m: dict) -> set[str]:
     return {norm_text(x["text"]) for msgs in m["conversations"].values() for x in msgs}
 
 
-def _fresh_text(rng, m: dict, choices: list[str]) -> str:
+def fresh_text(rng, m: dict, choices: list[str]) -> str:
     used = _existing_texts(m)
     return pick(rng, [t for t in choices if norm_text(t) not in used], "new message text")
 
@@ -86,7 +86,7 @@ class SendMessage(TaskFamily):
         contacts = [c for c in logic.unique_contacts(m) if bool(m["conversations"].get(c["id"])) != self.first]
         c = pick(rng, contacts, "contact without a conversation" if self.first else "contact with a conversation")
         texts = words(config, "messenger.greetings" if self.first else "messenger.new_messages")
-        return {"contact_id": c["id"], "contact": c["name"], "text": _fresh_text(rng, m, texts)}
+        return {"contact_id": c["id"], "contact": c["name"], "text": fresh_text(rng, m, texts)}
 
     def plan(self, params, initial):
         return [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["text"])]

@@ -24,23 +24,8 @@ FOLDERS = {"openapps_sim": "openapps_sim", "apps": "openapps_sim.apps", "tasks":
 FOLDERS.update({"agents": "openapps_sim.agents", "variations": "openapps_sim.variations"})
 FOLDERS["experiments"] = "openapps_sim.experiments"
 
-# Uses left to the helper refactoring tasks/ at the time of writing (2026-11-26): tasks/ shares
-# helpers between family modules by their private names. The coordinator empties this list.
-ALLOWED: set[tuple[str, str]] = {
-    ("tasks/decide_calendar.py", "openapps_sim.tasks.calendar._free_titles"),
-    ("tasks/decide_calendar.py", "openapps_sim.tasks.calendar._today"),
-    ("tasks/decide_messenger.py", "openapps_sim.tasks.messenger._fresh_text"),
-    ("tasks/decide_multi.py", "openapps_sim.tasks.calendar._today"),
-    ("tasks/decide_multi.py", "openapps_sim.tasks.decide_calendar._add_steps"),
-    ("tasks/decide_multi.py", "openapps_sim.tasks.decide_messenger._send"),
-    ("tasks/decide_multi.py", "openapps_sim.tasks.decide_messenger._with_chat"),
-    ("tasks/decide_multi.py", "openapps_sim.tasks.messenger._fresh_text"),
-    ("tasks/infeasible.py", "openapps_sim.tasks.calendar._free_titles"),
-    ("tasks/infeasible.py", "openapps_sim.tasks.calendar._today"),
-    ("tasks/infeasible.py", "openapps_sim.tasks.code_editor._ce"),
-    ("tasks/infeasible.py", "openapps_sim.tasks.code_editor._files"),
-    ("tasks/infeasible.py", "openapps_sim.tasks.code_editor._open_app"),
-}
+# Uses allowed on purpose (none: a helper two modules share is public).
+ALLOWED: set[tuple[str, str]] = set()
 
 
 def is_private(name: str) -> bool:

@@ -11,7 +11,7 @@ import pytest
 import openapps_sim  # noqa: F401 - registers the envs
 from openapps_sim.envs.observe import testid_bids
 from openapps_sim.envs.text.cascade import _computed, compute_styles
-from openapps_sim.envs.text.css import _declarations, matches, stylesheet
+from openapps_sim.envs.text.css import declarations, matches, stylesheet
 from openapps_sim.envs.text.dom import Element, parse
 from openapps_sim.envs.text.page import TextPage
 from tests.test_text_reuse import fresh_observation, todo_env
@@ -56,7 +56,7 @@ def full_cascade(el: Element, sheet: str, width: int, focused, expected: dict, p
     for rule in found:
         declared.update(rule.decls)
     if el.attrs.get("style"):
-        declared.update(_declarations(el.attrs["style"]))
+        declared.update(declarations(el.attrs["style"]))
     input_hidden = el.tag == "input" and el.input_type == "hidden"
     style, scope = _computed(el.tag, declared, parent, scope or {}, el.has("hidden"), input_hidden)
     expected[el.index] = vars(style)

@@ -21,15 +21,15 @@ import re
 from functools import lru_cache
 
 from openapps_sim.envs.text.css import (
-    _BLOCKIFIED,
-    _FLEX_OR_GRID,
+    BLOCKIFIED,
+    FLEX_OR_GRID,
     INHERITED,
     UA_DEFAULTS,
     UA_DISPLAY,
     Style,
-    _declarations,
-    _matches_compound,
+    declarations,
     matches,
+    matches_compound,
     stylesheet,
 )
 from openapps_sim.envs.text.dom import Element
@@ -71,7 +71,7 @@ class Cascade:
         local_key = (key, tuple(el.attrs.get(n) for n in names))
         found = self._local.get(local_key)
         if found is None:
-            found = self._local[local_key] = tuple(r for r in local if _matches_compound(el, r.parts[0][1], None))
+            found = self._local[local_key] = tuple(r for r in local if matches_compound(el, r.parts[0][1], None))
         if not other:
             return found
         more = [r for r, needs in other if (needs is None or needs <= above) and matches(el, r.parts, focused)]
@@ -100,7 +100,7 @@ class Cascade:
         for rule in rules:
             declared.update(rule.decls)
         if inline:
-            declared.update(_declarations(inline))
+            declared.update(declarations(inline))
         made = _computed(el.tag, declared, parent, parent_vars, key[5], input_hidden)
         if len(self._styles) >= _MAX_STYLES:
             self._styles.clear()
@@ -158,8 +158,8 @@ def _computed(tag: str, declared: dict, parent: Style | None, parent_vars: dict,
     display = _value(declared.get("display"), vars_) or UA_DISPLAY.get(tag, "inline")
     if hidden and "display" not in declared or input_hidden:
         display = "none"
-    if parent is not None and parent.display in _FLEX_OR_GRID:
-        display = _BLOCKIFIED.get(display, display)
+    if parent is not None and parent.display in FLEX_OR_GRID:
+        display = BLOCKIFIED.get(display, display)
     style.display = display
     for prop in INHERITED:
         attr = prop.replace("-", "_")

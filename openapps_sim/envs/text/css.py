@@ -43,9 +43,9 @@ UA_DISPLAY = {
     "caption": "table-caption",
     **dict.fromkeys("button input select textarea img svg meter progress video canvas".split(), "inline-block"),
 }
-_FLEX_OR_GRID = ("flex", "inline-flex", "grid", "inline-grid")
+FLEX_OR_GRID = ("flex", "inline-flex", "grid", "inline-grid")
 # the children of a flex or grid container are block-level (CSS Display: "blockification")
-_BLOCKIFIED = {
+BLOCKIFIED = {
     "inline": "block",
     "inline-block": "block",
     "inline-flex": "flex",
@@ -161,7 +161,7 @@ def _selector(text: str) -> tuple[list, tuple] | None:
     return parts, tuple(spec)
 
 
-def _declarations(body: str) -> dict:
+def declarations(body: str) -> dict:
     out = {}
     for decl in body.split(";"):
         name, sep, value = decl.partition(":")
@@ -201,7 +201,7 @@ class StyleSheet:
         self.rules: list[tuple[str | None, Rule]] = []  # (media condition, rule)
         order = 0
         for media, prelude, body in self._flat(_COMMENT.sub("", css), None):
-            decls = _declarations(body)
+            decls = declarations(body)
             if not decls:
                 continue
             for sel in prelude.split(","):
@@ -267,7 +267,7 @@ def stylesheet(css: str) -> StyleSheet:
 
 
 # -- matching -------------------------------------------------------------------------------------
-def _matches_compound(el: Element, comp: Compound, focused: Element | None) -> bool:
+def matches_compound(el: Element, comp: Compound, focused: Element | None) -> bool:
     if comp.tag is not None and el.tag != comp.tag:
         return False
     if comp.ids and el.attrs.get("id") not in comp.ids:
@@ -317,13 +317,13 @@ def _pseudo_ok(el: Element, name: str, arg: str | None, focused: Element | None)
         return el is focused
     if name == "not":
         comp, _ = _compound(arg or "")
-        return comp.ok and not _matches_compound(el, comp, focused)
+        return comp.ok and not matches_compound(el, comp, focused)
     return False  # hover, active
 
 
 def matches(el: Element, parts: list, focused: Element | None) -> bool:
     comb, comp = parts[-1]
-    if not _matches_compound(el, comp, focused):
+    if not matches_compound(el, comp, focused):
         return False
     if len(parts) == 1:
         return True
