@@ -19,13 +19,9 @@ MAX_FUNCTION_LINES = 60
 MODULE_FOLDERS = ("openapps_sim", "apps", "tasks", "agents")
 FUNCTION_FOLDERS = ("openapps_sim", "apps")
 
-# Functions over the limit in folders other helpers were refactoring when this test was written
-# (2026-11-26: envs/ and sweeps/ by `worldspec`, taskkit/ by `contract`), with their length then.
-# The coordinator empties this list once those refactors are merged; a function that shrinks
-# below the limit must leave it (the test says so).
-ALLOWED_LONG_FUNCTIONS: dict[str, int] = {
-    "openapps_sim/envs/text/snapshot.py:dom_snapshot": 70,
-}
+# Functions allowed over the limit, with their length (none; one that shrinks below the limit
+# must leave the list: the test says so).
+ALLOWED_LONG_FUNCTIONS: dict[str, int] = {}
 
 
 def python_files(folders: tuple[str, ...]) -> list[Path]:

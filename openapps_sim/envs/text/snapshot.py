@@ -71,14 +71,17 @@ def dom_snapshot(doc: Document) -> dict:
         "contentDocumentIndex": {"index": [], "value": []},
         "isClickable": {"index": clickable},
     }
-    layout = {"nodeIndex": [], "bounds": [], "text": [], "stackingContexts": {"index": []}, "clientRects": []}
-    document = {
-        "documentURL": sid(doc.url),
-        "title": sid(doc.title),
+    return {"documents": [_document(nodes, sid(doc.url), sid(doc.title))], "strings": strings}
+
+
+def _document(nodes: dict, url: int, title: int) -> dict:
+    """One document of the snapshot: its nodes, and the empty layout of a page never laid out."""
+    return {
+        "documentURL": url,
+        "title": title,
         "nodes": nodes,
-        "layout": layout,
+        "layout": {"nodeIndex": [], "bounds": [], "text": [], "stackingContexts": {"index": []}, "clientRects": []},
         "textBoxes": {"layoutIndex": [], "bounds": [], "start": [], "length": []},
         "scrollOffsetX": 0,
         "scrollOffsetY": 0,
     }
-    return {"documents": [document], "strings": strings}
