@@ -41,11 +41,7 @@ def dom_snapshot(doc: Document) -> dict:
         names.append(sid(el.tag if el.svg else el.tag.upper()))
         values.append(-1)
         backend.append(el.index + 1)
-        attrs = []
-        for k, v in el.attrs.items():
-            if k != "__implied":
-                attrs += [sid(k), sid(v)]
-        attributes.append(attrs)
+        attributes.append([x for k, v in el.attrs.items() if k != "__implied" for x in (sid(k), sid(v))])
         tag = el.tag
         if tag in ("input", "textarea") and el.value is not None:
             input_value["index"].append(i)
