@@ -12,7 +12,7 @@ from openapps_sim.config.catalog import compose, discover_apps
 from openapps_sim.web.fonts import font_face_css, font_stack
 
 from . import visual_probe as vp
-from .test_variations import _error, pack_dir  # noqa: F401 - the fixture
+from .test_variations import _error
 
 DARK = compose("dark_theme")["theme"]["colors"]
 APPS = list(discover_apps())
