@@ -14,9 +14,9 @@ from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
 
-def send_chat_message(ui, cid: str, text: str):
-    yield from ui.open_app("messenger")
-    yield ui.click(f"messenger-conv-{cid}")
+def send_chat_message(ui, cid: str, text: str) -> Iterator:
+    """Open the chat with ``cid`` and send ``text`` in it."""
+    yield from open_chat(ui, cid)
     yield ui.fill("messenger-compose", text)
     yield ui.click("messenger-send")
 

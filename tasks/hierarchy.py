@@ -21,9 +21,9 @@ from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.messenger import model as logic
 from openapps_sim.tasks.calendar import calendar_today, day_text, free_titles
 from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_free, day_is_free
-from openapps_sim.tasks.decide_messenger import contact_waiting, waiting, with_chat
+from openapps_sim.tasks.decide_messenger import contact_waiting, send_chat_message, waiting, with_chat
 from openapps_sim.tasks.decide_todo import is_done, todo_is_done
-from openapps_sim.tasks.messenger import fresh_text, open_chat
+from openapps_sim.tasks.messenger import fresh_text
 from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
@@ -121,12 +121,6 @@ def waiting_api(api, cid: str) -> Iterator:
 
 
 # -- page steps (the page readers are beside the single-decision families: tasks/decide_*.py) ------
-def send_in_chat(ui, cid: str, text: str) -> Iterator:
-    yield from open_chat(ui, cid)
-    yield ui.fill("messenger-compose", text)
-    yield ui.click("messenger-send")
-
-
 def set_waiting(m: dict, cid: str, theirs: bool, incoming: str, earlier: str) -> None:
     """Make the contact's chat end with their message (``theirs``) or with one of mine."""
     if theirs:
@@ -297,4 +291,4 @@ class FirstWaitingContact(FallbackChain):
 
     def act(self, leaf, params, ui):
         args = dict(self.leaf_plans(params)[leaf][0].args)
-        yield from send_in_chat(ui, args["contact"], args["text"])
+        yield from send_chat_message(ui, args["contact"], args["text"])

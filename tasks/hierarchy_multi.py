@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import day_text, free_titles
 from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps
-from openapps_sim.tasks.decide_messenger import with_chat
+from openapps_sim.tasks.decide_messenger import send_chat_message, with_chat
 from openapps_sim.tasks.decide_multi import cart_is_empty
 from openapps_sim.tasks.decide_shop import price_shown
 from openapps_sim.tasks.hierarchy import (
@@ -19,7 +19,6 @@ from openapps_sim.tasks.hierarchy import (
     days_ahead,
     new_event,
     read_app,
-    send_in_chat,
     set_waiting,
     todo_done_api,
     todo_is_done,
@@ -190,7 +189,7 @@ class ErrandChain(FallbackChain):
         elif leaf == 2:
             yield from add_event_steps(ui, params["event"], params["date"], params["time"])
         else:
-            yield from send_in_chat(ui, params["contact_id"], params["text"])
+            yield from send_chat_message(ui, params["contact_id"], params["text"])
 
 
 @family
