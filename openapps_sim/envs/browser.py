@@ -19,6 +19,7 @@ import shutil
 import subprocess
 from functools import lru_cache
 
+from openapps_sim.envs.pwspeed import speed_up_playwright
 from openapps_sim.errors import BrowserNotFound
 
 FIX = (
@@ -141,56 +142,6 @@ def patch_playwright() -> None:
 
     launch._openapps_patched = True
     chromium.launch = launch
-
-
-class _FastFrameInfo(tuple):
-    """The parts of ``inspect.FrameInfo`` Playwright reads: ``[0]``, ``filename``, ``lineno`` (and ``function``)."""
-
-    __slots__ = ()
-
-    @property
-    def filename(self) -> str:
-        return self[0].f_code.co_filename
-
-    @property
-    def lineno(self) -> int:
-        return self[0].f_lineno
-
-    @property
-    def function(self) -> str:
-        return self[0].f_code.co_name
-
-
-def _fast_stack(context: int = 1) -> list:
-    import sys
-
-    frame = sys._getframe(1)
-    out = []
-    while frame is not None:
-        out.append(_FastFrameInfo((frame,)))
-        frame = frame.f_back
-    return out
-
-
-def speed_up_playwright() -> None:
-    """Playwright's Python client calls ``inspect.stack()`` on every API call only to name the
-    call in error messages; that reads source files for every frame and costs milliseconds
-    per call (tens of calls per step). A plain frame walk gives it the same file, line and
-    function names."""
-    import inspect
-    import types
-
-    from playwright._impl import _connection, _sync_base
-
-    shim = None
-    for module in (_connection, _sync_base):  # both call inspect.stack() per API call
-        if getattr(module.inspect, "_openapps_fast", False):
-            continue
-        if shim is None:
-            shim = types.SimpleNamespace(**{k: getattr(inspect, k) for k in dir(inspect) if not k.startswith("__")})
-            shim.stack = _fast_stack
-            shim._openapps_fast = True
-        module.inspect = shim
 
 
 def launch_browser(headless: bool = True, slow_mo: float = 0):

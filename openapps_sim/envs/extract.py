@@ -27,12 +27,13 @@ from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 from browsergym.core.observation import extract_dom_extra_properties, extract_focused_element_bid
 
 from openapps_sim.envs.pagetree import cdp_session
+from openapps_sim.envs.pwspeed import cdp_send
 
 
 def screenshot(page: playwright.sync_api.Page) -> np.ndarray:
     """The visible viewport as an RGB array (height, width, 3), without changing the page's
     device metrics."""
-    answer = cdp_session(page).send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+    answer = cdp_send(cdp_session(page), "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
     with io.BytesIO(base64.b64decode(answer["data"])) as f:
         image = PIL.Image.open(f)
         image.load()
