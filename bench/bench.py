@@ -261,35 +261,55 @@ def stock_browsergym_reset_ms(n: int = 6) -> float:
     return round(median(times), 1)
 
 
-def bench_sweep(figures: dict, families: list[str]) -> None:
+SWEEP_FAMILIES = (
+    "todo.add_item",
+    "todo.mark_done",
+    "calendar.add_event",
+    "messenger.send_message",
+    "maps.save_place",
+    "shop.add_to_cart",
+    "code_editor.create_file",
+)
+
+
+def bench_sweep(figures: dict, families: tuple[str, ...] = SWEEP_FAMILIES) -> None:
+    """The oracle over 84 episodes with 1 and 2 worker processes (each its own server and
+    Chromium), and the CPU the whole process tree used meanwhile: how many cores one worker
+    keeps busy bounds what a second worker can add on this machine."""
+    import yaml
+    from cputrack import TreeCPU
+
     from openapps_sim.sweeps.spec import load_spec
     from openapps_sim.sweeps.sweep import run_sweep
 
     spec_text = {
         "name": "bench",
         "agents": ["oracle"],
-        "tasks": families,
+        "tasks": list(families),
         "variations": ["default", "dark_theme"],
-        "seeds": 4,  # 56 episodes: a worker's start-up (server, Chromium) is a small share
+        "seeds": 6,  # 84 episodes: a worker's start-up (server, Chromium) is a small share
         "backends": ["chromium"],
     }
     out = {}
     for workers in (1, 2):
         with tempfile.TemporaryDirectory() as tmp:
             spec_path = Path(tmp) / "bench.yaml"
-            import yaml
-
             spec_path.write_text(yaml.safe_dump(spec_text))
             spec = load_spec(spec_path)
-            t = time.perf_counter()
-            summary = run_sweep(spec, Path(tmp) / "out", workers=workers, progress=False)
-            seconds = time.perf_counter() - t
+            with TreeCPU() as cpu:
+                summary = run_sweep(spec, Path(tmp) / "out", workers=workers, progress=False)
+            used = cpu.result()
             out[f"{workers}_workers"] = {
                 "episodes": summary["ran"],
-                "seconds": round(seconds, 1),
-                "episodes_per_minute": round(60 * summary["ran"] / seconds, 1),
+                "seconds": used["wall_s"],
+                "episodes_per_minute": round(60 * summary["ran"] / used["wall_s"], 1),
                 "errors": summary["errors"],
+                "cores_busy": used["cores"],
+                "cpu_s_per_episode": round(used["cpu_s"] / max(1, summary["ran"]), 2),
+                "cpu_s_by_kind": used["cpu_s_by_kind"],
             }
+    one = out["1_workers"]["cores_busy"]
+    out["bound_2_over_1"] = round(min(2.0, (os.cpu_count() or 1) / one), 2) if one else None
     figures["sweep_oracle_throughput"] = out
 
 
@@ -408,7 +428,7 @@ def main() -> int:
     parser.add_argument("--out", default="bench/results.json")
     parser.add_argument("--skip-sweep", action="store_true")
     parser.add_argument(
-        "--only", choices=["envs-memory", "listings"], help="run one part and update its figures in --out"
+        "--only", choices=["envs-memory", "listings", "sweep"], help="run one part and update its figures in --out"
     )
     parser.add_argument("--envs-memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -421,6 +441,7 @@ def main() -> int:
         part, lines = {
             "envs-memory": (bench_envs_memory, envs_memory_lines),
             "listings": (bench_listings, listing_lines),
+            "sweep": (bench_sweep, lambda f: sweep_lines(f["sweep_oracle_throughput"])),
         }[args.only]
         part(figures)
         out.write_text(json.dumps(figures, indent=2))
@@ -430,7 +451,6 @@ def main() -> int:
 
     from openapps_sim import __version__
     from openapps_sim.envs.browser import chromium_version
-    from openapps_sim.taskkit import all_families
 
     figures: dict = {
         "version": __version__,
@@ -449,20 +469,7 @@ def main() -> int:
         ("listings", lambda: bench_listings(figures)),
     ]
     if not args.skip_sweep:
-        fams = [
-            f
-            for f in [
-                "todo.add_item",
-                "todo.mark_done",
-                "calendar.add_event",
-                "messenger.send_message",
-                "maps.save_place",
-                "shop.add_to_cart",
-                "code_editor.create_file",
-            ]
-            if f in all_families()
-        ]
-        steps.append(("sweep", lambda: bench_sweep(figures, fams)))
+        steps.append(("sweep", lambda: bench_sweep(figures)))
     for name, fn in steps:
         t = time.perf_counter()
         print(f"bench: {name} ...", flush=True)
@@ -517,13 +524,7 @@ def summary_lines(f: dict) -> str:
     if "listings_ms_median" in f:
         lines.append(listing_lines(f))
     if "sweep_oracle_throughput" in f:
-        for k, v in f["sweep_oracle_throughput"].items():
-            lines.append(
-                f"  oracle sweep, {k:<10}     {v['episodes_per_minute']:.1f} episodes/min ({v['episodes']} episodes)"
-            )
-        rates = {k: v["episodes_per_minute"] for k, v in f["sweep_oracle_throughput"].items()}
-        if rates.get("1_workers") and rates.get("2_workers"):
-            lines.append(f"  oracle sweep, 2 / 1 workers  {rates['2_workers'] / rates['1_workers']:.2f}x")
+        lines.append(sweep_lines(f["sweep_oracle_throughput"]))
     return "\n".join(lines)
 
 
@@ -534,6 +535,28 @@ def envs_memory_lines(f: dict) -> str:
             f"                                 {n:>4}  {row['python_pss_mib']:>6.0f}  {row['server_pss_mib']:>6.0f}"
             f"  {row['browsers_pss_mib']:>8.0f}  {row['total_pss_mib']:>5.0f}"
         )
+    return "\n".join(lines)
+
+
+def sweep_lines(sweep: dict) -> str:
+    lines = []
+    runs = {k: v for k, v in sweep.items() if k.endswith("_workers")}
+    for k, v in runs.items():
+        lines.append(
+            f"  oracle sweep, {k:<10}     {v['episodes_per_minute']:.1f} episodes/min ({v['episodes']} episodes), "
+            f"{v.get('cores_busy', 0):.2f} cores busy, {v.get('cpu_s_per_episode', 0):.2f} CPU s/episode"
+        )
+    if runs.get("1_workers") and runs.get("2_workers"):
+        ratio = runs["2_workers"]["episodes_per_minute"] / runs["1_workers"]["episodes_per_minute"]
+        bound = sweep.get("bound_2_over_1")
+        lines.append(
+            f"  oracle sweep, 2 / 1 workers  {ratio:.2f}x"
+            + (f"  (bound from one worker's cores: {bound:.2f}x)" if bound else "")
+        )
+        kinds = runs["1_workers"].get("cpu_s_by_kind") or {}
+        n = max(1, runs["1_workers"]["episodes"])
+        if kinds:
+            lines.append("  one worker's CPU per episode  " + ", ".join(f"{k} {v / n:.2f} s" for k, v in kinds.items()))
     return "\n".join(lines)
 
 
