@@ -278,6 +278,30 @@ class OperationError(ConfigError):
     """An app tool called with an argument the app refuses (a missing item, an empty title)."""
 
 
+def by_id(items: list[dict], item_id: object) -> dict | None:
+    """The item of ``items`` whose ``id`` is ``item_id`` (None when there is none)."""
+    return next((i for i in items if i["id"] == item_id), None)
+
+
+def known_item(ctx: AppContext, key: str, item_id: str, noun: str, none: str = "") -> dict:
+    """The item with ``item_id`` in the list ``ctx.state[key]``, or an :class:`OperationError`
+    listing the ids there are (``none`` when the list is empty)."""
+    item = by_id(ctx.state[key], item_id)
+    if item is None:
+        ids = ", ".join(i["id"] for i in ctx.state[key]) or none
+        raise OperationError(ctx.app.name, "id", f"no {noun} {item_id!r}", ids)
+    return item
+
+
+def remove_known(ctx: AppContext, key: str, item_id: str, noun: str, logged: tuple[str, ...], none: str = "") -> dict:
+    """Remove the :func:`known_item` ``item_id`` from ``ctx.state[key]`` and log its id and its
+    ``logged`` fields (the running operation's one log entry); returns it."""
+    item = known_item(ctx, key, item_id, noun, none)
+    ctx.state[key].remove(item)
+    ctx.log(id=item["id"], **{f: item[f] for f in logged})
+    return item
+
+
 @dataclass(frozen=True)
 class Param:
     name: str

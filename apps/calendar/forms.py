@@ -6,10 +6,9 @@ from openapps_sim.apps.calendar.datefmt import format_date, read_date, read_time
 from openapps_sim.apps.calendar.model import FIELDS, split_invitees
 
 from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import field
+from openapps_sim.web.components import field, link_button
 from openapps_sim.web.tags import (
     H1,
-    A,
     Button,
     Div,
     Form,
@@ -134,7 +133,7 @@ def form_page(ctx: AppContext, heading: str, values: dict, action: str, cancel: 
                 ),
                 Div(
                     Button(ctx.t("save"), type="submit", data_testid="calendar-save"),
-                    A(ctx.t("cancel"), href=ctx.url(cancel), cls="button secondary", data_testid="calendar-cancel"),
+                    link_button(ctx.t("cancel"), ctx.url(cancel), "calendar-cancel", cls="button secondary"),
                     cls="cal-actions",
                 ),
                 method="post",

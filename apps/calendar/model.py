@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from openapps_sim.appkit import ItemKey
+from openapps_sim.appkit import ItemKey, by_id
 from openapps_sim.config.normalise import norm_text
 
 FIELDS = ("title", "date", "time", "description", "url", "invitees", "location")
@@ -106,7 +106,7 @@ def event_sort_key(ev: dict) -> tuple:
 
 
 def find_event(cal: dict, eid: str) -> dict | None:
-    return next((e for e in cal["events"] if e["id"] == eid), None)
+    return by_id(cal["events"], eid)
 
 
 def add_event(cal: dict, raw: dict) -> dict:
@@ -131,14 +131,6 @@ def duplicate_fields(ev: dict, **changes: object) -> dict:
     raw = {k: (list(v) if isinstance(v, list) else v) for k, v in ev.items() if k != "id"}
     raw.update(changes)
     return raw
-
-
-def delete_event(cal: dict, eid: str) -> dict | None:
-    """Remove the event; returns it (None when there was none)."""
-    ev = find_event(cal, eid)
-    if ev:
-        cal["events"].remove(ev)
-    return ev
 
 
 def showcase(state: dict, config: dict) -> list:

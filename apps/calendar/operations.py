@@ -6,7 +6,7 @@ from __future__ import annotations
 from openapps_sim.apps.calendar import model
 from openapps_sim.apps.calendar.model import FIELDS, TIME_RE, parse_date
 
-from openapps_sim.appkit import AppContext, OperationError, operation
+from openapps_sim.appkit import AppContext, OperationError, known_item, operation, remove_known
 
 
 def _checked(tool: str, raw: dict) -> dict:
@@ -28,10 +28,7 @@ def _checked(tool: str, raw: dict) -> dict:
 
 
 def _event(ctx: AppContext, eid: str) -> dict:
-    ev = model.find_event(ctx.state, eid)
-    if ev is None:
-        raise OperationError("calendar", "id", f"no event {eid!r}", ", ".join(e["id"] for e in ctx.state["events"]))
-    return ev
+    return known_item(ctx, "events", eid, "event")
 
 
 @operation
@@ -79,10 +76,7 @@ def edit_event(
 @operation
 def delete_event(ctx: AppContext, id: str) -> dict:
     """Delete the event with this id; returns it."""
-    _event(ctx, id)
-    ev = model.delete_event(ctx.state, id)
-    ctx.log(id=ev["id"], title=ev["title"], date=ev["date"], time=ev["time"])
-    return ev
+    return remove_known(ctx, "events", id, "event", ("title", "date", "time"))
 
 
 @operation

@@ -5,13 +5,7 @@ from __future__ import annotations
 from openapps_sim.apps.calendar import model, operations
 from openapps_sim.apps.calendar.forms import form_page, form_values, read_form, values_to_raw
 from openapps_sim.apps.calendar.model import FIELDS, parse_date, parse_month
-from openapps_sim.apps.calendar.views import (
-    day_href,
-    detail_page,
-    month_page,
-    not_found,
-    today_of,
-)
+from openapps_sim.apps.calendar.views import day_href, detail_page, month_page, not_found, today_of
 
 from openapps_sim.appkit import AppContext, AppRoutes
 
@@ -62,13 +56,15 @@ def detail(ctx: AppContext, params: dict):
     return detail_page(ctx, ev)
 
 
+def _edit_page(ctx: AppContext, eid: str, values: dict, error: str | None):
+    """The edit form of event ``eid`` holding ``values`` (with the ``error`` of the last try)."""
+    return form_page(ctx, ctx.t("edit_heading"), values, ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", error)
+
+
 @routes.get("/event/{eid}/edit")
 def edit_form(ctx: AppContext, params: dict):
     ev = model.find_event(ctx.state, params["eid"])
-    if not ev:
-        return not_found(ctx)
-    eid = ev["id"]
-    return form_page(ctx, ctx.t("edit_heading"), form_values(ev), ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", None)
+    return _edit_page(ctx, ev["id"], form_values(ev), None) if ev else not_found(ctx)
 
 
 @routes.post("/event/{eid}/edit")
@@ -76,12 +72,11 @@ def edit(ctx: AppContext, params: dict):
     ev = model.find_event(ctx.state, params["eid"])
     if not ev:
         return not_found(ctx)
-    eid = ev["id"]
     values, error = read_form(ctx, params)
     if error:
-        return form_page(ctx, ctx.t("edit_heading"), values, ctx.url(f"/event/{eid}/edit"), f"/event/{eid}", error)
-    operations.edit_event(ctx, eid, **values_to_raw(values))
-    return ctx.redirect(f"/event/{eid}")
+        return _edit_page(ctx, ev["id"], values, error)
+    operations.edit_event(ctx, ev["id"], **values_to_raw(values))
+    return ctx.redirect(f"/event/{ev['id']}")
 
 
 @routes.post("/event/{eid}/delete")

@@ -11,11 +11,10 @@ from openapps_sim.apps.calendar.model import today as model_today
 
 from openapps_sim.appkit import AppContext
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.web.components import not_found_page, post_button, search_form
+from openapps_sim.web.components import app_search, link_button, not_found_page, post_button
 from openapps_sim.web.tags import (
     H1,
     H2,
-    A,
     Aside,
     Dd,
     Div,
@@ -82,40 +81,26 @@ def day_href(d: date | None) -> str:
     return with_query("/", month=month_key(d.year, d.month), day=d.isoformat())
 
 
+def month_href(y: int, m: int) -> str:
+    return with_query("/", month=month_key(y, m))
+
+
+def _month_step(ctx: AppContext, y: int, m: int, delta: int):
+    """The button to the month before (``delta`` -1) or after (+1)."""
+    key, arrow = ("prev", "‹") if delta < 0 else ("next", "›")
+    href = ctx.url(month_href(*shift_month(y, m, delta)))
+    return link_button(arrow, href, f"calendar-{key}", "button secondary", title=ctx.t(key), aria_label=ctx.t(key))
+
+
 def month_header(ctx: AppContext, y: int, m: int, query: str):
-    py, pm = shift_month(y, m, -1)
-    ny, nm = shift_month(y, m, 1)
     return Div(
-        A(
-            "‹",
-            href=ctx.url(with_query("/", month=month_key(py, pm))),
-            cls="button secondary",
-            title=ctx.t("prev"),
-            aria_label=ctx.t("prev"),
-            data_testid="calendar-prev",
-        ),
+        _month_step(ctx, y, m, -1),
         H1(month_title(ctx, y, m), data_testid="calendar-month-label"),
-        A(
-            "›",
-            href=ctx.url(with_query("/", month=month_key(ny, nm))),
-            cls="button secondary",
-            title=ctx.t("next"),
-            aria_label=ctx.t("next"),
-            data_testid="calendar-next",
-        ),
-        A(ctx.t("today"), href=ctx.url("/?day=today"), cls="button secondary", data_testid="calendar-today"),
+        _month_step(ctx, y, m, 1),
+        link_button(ctx.t("today"), ctx.url("/?day=today"), "calendar-today", cls="button secondary"),
         Span(cls="spacer"),
-        search_form(
-            ctx.url("/"),
-            query,
-            ctx.t("search_placeholder"),
-            "calendar-search",
-            ctx.t("search_button"),
-            cls="cal-search",
-            button_cls="secondary",
-            hidden={"month": month_key(y, m)},
-        ),
-        A(ctx.t("new_event"), href=ctx.url("/new"), cls="button", data_testid="calendar-new"),
+        app_search(ctx, query, cls="cal-search", button_cls="secondary", hidden={"month": month_key(y, m)}),
+        link_button(ctx.t("new_event"), ctx.url("/new"), "calendar-new"),
         cls="cal-head",
     )
 
@@ -215,18 +200,8 @@ def day_panel(ctx: AppContext, d: date, events: list[dict], y: int, m: int):
         if events
         else P(ctx.t("day_agenda_empty"), cls="muted", data_testid="calendar-day-empty"),
         Div(
-            A(
-                ctx.t("new_event"),
-                href=ctx.url(with_query("/new", date=d.isoformat())),
-                cls="button",
-                data_testid="calendar-new-on-day",
-            ),
-            A(
-                ctx.t("show_month"),
-                href=ctx.url(with_query("/", month=month_key(y, m))),
-                cls="button secondary",
-                data_testid="calendar-day-close",
-            ),
+            link_button(ctx.t("new_event"), ctx.url(with_query("/new", date=d.isoformat())), "calendar-new-on-day"),
+            link_button(ctx.t("show_month"), ctx.url(month_href(y, m)), "calendar-day-close", cls="button secondary"),
             cls="cal-actions",
         ),
         cls="card cal-agenda stack",
@@ -269,12 +244,7 @@ def search_panel(ctx: AppContext, events: list[dict], query: str, y: int, m: int
         Ul(*[agenda_item(ctx, ev, with_date=True) for ev in found], cls="plain")
         if found
         else P(ctx.t("search_none", q=query), cls="muted", data_testid="calendar-search-none"),
-        A(
-            ctx.t("clear_search"),
-            href=ctx.url(with_query("/", month=month_key(y, m))),
-            cls="button secondary",
-            data_testid="calendar-search-clear",
-        ),
+        link_button(ctx.t("clear_search"), ctx.url(month_href(y, m)), "calendar-search-clear", cls="button secondary"),
         cls="card cal-agenda stack",
         data_testid="calendar-agenda",
     )
@@ -334,26 +304,21 @@ def detail_page(ctx: AppContext, ev: dict):
             H1(ev["title"], data_testid="calendar-detail-title"),
             Dl(*items),
             Div(
-                A(
-                    ctx.t("edit"),
-                    href=ctx.url(f"/event/{eid}/edit"),
-                    cls="button",
-                    data_testid=f"calendar-edit-{eid}",
-                ),
-                A(
+                link_button(ctx.t("edit"), ctx.url(f"/event/{eid}/edit"), f"calendar-edit-{eid}"),
+                link_button(
                     ctx.t("duplicate"),
-                    href=ctx.url(with_query("/new", copy=eid)),
+                    ctx.url(with_query("/new", copy=eid)),
+                    f"calendar-duplicate-{eid}",
                     cls="button secondary",
-                    data_testid=f"calendar-duplicate-{eid}",
                 ),
                 post_button(
                     ctx.t("delete"),
                     ctx.url(f"/event/{eid}/delete"),
                     f"calendar-delete-{eid}",
                     cls="danger",
-                    aria_label=f"{ctx.t('delete')}: {ev['title']}",
+                    about=ev["title"],
                 ),
-                A(ctx.t("back"), href=ctx.url(day_href(d)), cls="button secondary", data_testid="calendar-back"),
+                link_button(ctx.t("back"), ctx.url(day_href(d)), "calendar-back", cls="button secondary"),
                 cls="cal-actions",
             ),
             cls="card cal-detail",

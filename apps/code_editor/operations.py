@@ -4,6 +4,8 @@ relative to the project root, with ``/`` between folders."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from openapps_sim.apps.code_editor import model
 
 from openapps_sim.appkit import AppContext, OperationError, operation
@@ -36,22 +38,23 @@ def _file(ctx: AppContext, tool: str, path: str) -> str:
     return path
 
 
+def _at(ctx: AppContext, path: str, change: Callable[[dict, str], object]) -> str:
+    """Make the ``change`` of the model at ``path`` (checked by the caller) and log it."""
+    change(ctx.state, path)
+    ctx.log(path=path)
+    return path
+
+
 @operation
 def create_file(ctx: AppContext, path: str) -> str:
     """Create an empty file at `path` (its folder must exist); returns the path."""
-    path = _new_path(ctx, "code_editor.create_file", path)
-    model.create_file(ctx.state, path)
-    ctx.log(path=path)
-    return path
+    return _at(ctx, _new_path(ctx, "code_editor.create_file", path), model.create_file)
 
 
 @operation
 def create_folder(ctx: AppContext, path: str) -> str:
     """Create a folder at `path` (its parent must exist); returns the path."""
-    path = _new_path(ctx, "code_editor.create_folder", path)
-    model.create_folder(ctx.state, path)
-    ctx.log(path=path)
-    return path
+    return _at(ctx, _new_path(ctx, "code_editor.create_folder", path), model.create_folder)
 
 
 @operation
@@ -85,10 +88,7 @@ def rename(ctx: AppContext, path: str, new_path: str) -> str:
 @operation
 def delete_file(ctx: AppContext, path: str) -> str:
     """Delete the file at `path`; returns the path."""
-    path = _file(ctx, "code_editor.delete_file", path)
-    model.delete_file(ctx.state, path)
-    ctx.log(path=path)
-    return path
+    return _at(ctx, _file(ctx, "code_editor.delete_file", path), model.delete_file)
 
 
 @operation

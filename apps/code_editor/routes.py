@@ -11,16 +11,7 @@ from openapps_sim.apps.code_editor.style import MONO
 from openapps_sim.apps.code_editor.views import folder_url, layout, not_found
 
 from openapps_sim.appkit import AppContext, AppRoutes
-from openapps_sim.web.tags import (
-    H1,
-    A,
-    Button,
-    Div,
-    Form,
-    Input,
-    P,
-    Span,
-)
+from openapps_sim.web.tags import H1, A, Button, Div, Form, Input, P, Span
 
 routes = AppRoutes()  # the handlers below, registered in the order they are matched
 

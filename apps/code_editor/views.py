@@ -8,7 +8,7 @@ from openapps_sim.apps.code_editor import model
 from openapps_sim.apps.code_editor.model import path_id
 
 from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import flash, not_found_card, post_button, search_form
+from openapps_sim.web.components import app_search, flash, link_button, not_found_card, post_button
 from openapps_sim.web.tags import (
     H2,
     A,
@@ -125,17 +125,12 @@ def _toolbar(ctx: AppContext, context_folder: str):
     """New file and new folder, in the folder being looked at."""
     new_q = {"parent": context_folder} if context_folder else {}
     return Div(
-        A(
-            ctx.t("new_file"),
-            href=ctx.url("/new?" + urlencode({"kind": "file", **new_q})),
-            cls="button",
-            data_testid="code_editor-new-file",
-        ),
-        A(
+        link_button(ctx.t("new_file"), ctx.url("/new?" + urlencode({"kind": "file", **new_q})), "code_editor-new-file"),
+        link_button(
             ctx.t("new_folder"),
-            href=ctx.url("/new?" + urlencode({"kind": "folder", **new_q})),
+            ctx.url("/new?" + urlencode({"kind": "folder", **new_q})),
+            "code_editor-new-folder",
             cls="button secondary",
-            data_testid="code_editor-new-folder",
         ),
         cls="toolbar",
     )
@@ -165,12 +160,10 @@ def tree(ctx: AppContext, current: str, context_folder: str, query: str):
     return Div(
         _toolbar(ctx, context_folder),
         H2(ctx.t("explorer")),
-        search_form(
-            ctx.url("/"),
+        app_search(
+            ctx,
             query,
-            ctx.t("filter_placeholder"),
-            "code_editor-filter",
-            ctx.t("filter_button"),
+            "filter",
             cls="ce-filter",
             button_cls="secondary",
             after=(
@@ -217,34 +210,24 @@ def crumbs(ctx: AppContext, path: str):
 
 
 def delete_file_form(ctx: AppContext, path: str):
+    testid, name = f"code_editor-delete-{path_id(path)}", model.name_of(path)
     return post_button(
-        ctx.t("delete"),
-        ctx.url("/delete-file"),
-        f"code_editor-delete-{path_id(path)}",
-        hidden={"path": path},
-        cls="danger",
-        aria_label=f"{ctx.t('delete')}: {model.name_of(path)}",
+        ctx.t("delete"), ctx.url("/delete-file"), testid, hidden={"path": path}, cls="danger", about=name
     )
+
+
+def _path_link(ctx: AppContext, action: str, path: str, cls: str):
+    """The link to the ``action`` page (``/rename``, ``/delete``) of the file or folder at ``path``."""
+    href = ctx.url(f"/{action}?" + urlencode({"path": path}))
+    return link_button(ctx.t(action), href, f"code_editor-{action}-{path_id(path)}", cls, model.name_of(path))
 
 
 def rename_link(ctx: AppContext, path: str):
-    return A(
-        ctx.t("rename"),
-        href=ctx.url("/rename?" + urlencode({"path": path})),
-        cls="button secondary",
-        aria_label=f"{ctx.t('rename')}: {model.name_of(path)}",
-        data_testid=f"code_editor-rename-{path_id(path)}",
-    )
+    return _path_link(ctx, "rename", path, "button secondary")
 
 
 def delete_folder_link(ctx: AppContext, path: str):
-    return A(
-        ctx.t("delete"),
-        href=ctx.url("/delete?" + urlencode({"path": path})),
-        cls="button danger",
-        aria_label=f"{ctx.t('delete')}: {model.name_of(path)}",
-        data_testid=f"code_editor-delete-{path_id(path)}",
-    )
+    return _path_link(ctx, "delete", path, "button danger")
 
 
 def not_found(ctx: AppContext, params: dict, path: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from openapps_sim.apps.maps.geo import wrap_lon
 
-from openapps_sim.appkit import ItemKey
+from openapps_sim.appkit import ItemKey, by_id
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.errors import ConfigError
 
@@ -68,9 +68,7 @@ def normalise(state: dict) -> dict:
 
 
 def saved_entry(maps: dict, saved_id: str | None) -> dict | None:
-    if not saved_id:
-        return None
-    return next((s for s in maps["saved"] if s["id"] == saved_id), None)
+    return by_id(maps["saved"], saved_id) if saved_id else None
 
 
 def saved_for_place(maps: dict, place_id: str) -> dict | None:
@@ -89,14 +87,6 @@ def add_saved(maps: dict, name: str, lat: float, lon: float, place: str = "") ->
     }
     maps["next_id"] += 1
     maps["saved"].append(entry)
-    return entry
-
-
-def remove_saved(maps: dict, saved_id: str) -> dict | None:
-    """Remove a saved location; returns it (None when there was none)."""
-    entry = saved_entry(maps, saved_id)
-    if entry:
-        maps["saved"].remove(entry)
     return entry
 
 

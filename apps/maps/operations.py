@@ -6,15 +6,13 @@ from __future__ import annotations
 from openapps_sim.apps.maps import model
 from openapps_sim.apps.maps.lookup import place_by_id, search_places
 
-from openapps_sim.appkit import AppContext, OperationError, operation
+from openapps_sim.appkit import AppContext, OperationError, known_item, operation, remove_known
+
+NOTHING_SAVED = "(nothing saved)"  # the ids listed when a call names no saved place
 
 
 def _saved(ctx: AppContext, saved_id: str) -> dict:
-    entry = model.saved_entry(ctx.state, saved_id)
-    if entry is None:
-        ids = ", ".join(s["id"] for s in ctx.state["saved"]) or "(nothing saved)"
-        raise OperationError("maps", "id", f"no saved place {saved_id!r}", ids)
-    return entry
+    return known_item(ctx, "saved", saved_id, "saved place", NOTHING_SAVED)
 
 
 @operation
@@ -53,10 +51,7 @@ def drop_pin(ctx: AppContext, lat: float, lon: float, name: str) -> dict:
 @operation
 def remove_saved(ctx: AppContext, id: str) -> dict:
     """Remove the saved place with this id; returns it."""
-    _saved(ctx, id)
-    entry = model.remove_saved(ctx.state, id)
-    ctx.log(id=entry["id"], name=entry["name"])
-    return entry
+    return remove_known(ctx, "saved", id, "saved place", ("name",), NOTHING_SAVED)
 
 
 @operation

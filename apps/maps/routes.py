@@ -5,12 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from openapps_sim.apps.maps import model, operations
-from openapps_sim.apps.maps.geo import (
-    MAX_ZOOM,
-    MIN_ZOOM,
-    View,
-    clamp,
-)
+from openapps_sim.apps.maps.geo import MAX_ZOOM, MIN_ZOOM, View, clamp
 from openapps_sim.apps.maps.lookup import browse_params, float_param, map_size, parse_pin, place_by_id, view_params
 from openapps_sim.apps.maps.model import PIN_DIGITS
 from openapps_sim.apps.maps.views import index_page

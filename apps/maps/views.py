@@ -29,7 +29,7 @@ from openapps_sim.apps.maps.model import PIN_DIGITS
 from openapps_sim.apps.maps.schema import KINDS
 
 from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import flash, post_button, search_form
+from openapps_sim.web.components import app_search, flash, post_button
 from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Input, Label, Li, P, Section, Span, Ul
 
 
@@ -46,12 +46,9 @@ def search_card(ctx: AppContext, browse: dict):
         for k in KINDS
     ]
     return Section(
-        search_form(
-            ctx.url("/"),
+        app_search(
+            ctx,
             q,
-            ctx.t("search_placeholder"),
-            "maps-search",
-            ctx.t("search_button"),
             label=ctx.t("search_label"),
             cls="row maps-search",
             after=(
@@ -270,7 +267,7 @@ def saved_card(ctx: AppContext, browse: dict, open_id: str | None):
                     f"maps-remove-{sid}",
                     hidden=keep,
                     cls="danger",
-                    aria_label=f"{ctx.t('remove')}: {s['name']}",
+                    about=s["name"],
                 ),
                 data_testid=f"maps-saved-item-{sid}",
             )

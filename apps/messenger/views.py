@@ -7,7 +7,7 @@ from openapps_sim.apps.messenger.model import ME
 from openapps_sim.apps.messenger.schema import MONTHS
 
 from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import not_found_page, post_button
+from openapps_sim.web.components import app_search, not_found_page, post_button
 from openapps_sim.web.components import search_form as _search_form
 from openapps_sim.web.tags import H1, H2, A, Button, Div, Form, Li, P, Span, Textarea, Ul
 
@@ -61,14 +61,7 @@ def not_found(ctx: AppContext):
 
 # -- views -----------------------------------------------------------------------------------
 def search_form(ctx: AppContext, q: str | None):
-    return _search_form(
-        ctx.url("/"),
-        q or "",
-        ctx.t("search_placeholder"),
-        "messenger-search",
-        ctx.t("search_button"),
-        cls="msgr-search",
-    )
+    return app_search(ctx, q or "", cls="msgr-search")
 
 
 def conversation_list(ctx: AppContext, active: str | None):

@@ -7,7 +7,7 @@ from openapps_sim.apps.shop.images import product_svg
 from openapps_sim.apps.shop.style import ICON
 
 from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import search_form
+from openapps_sim.web.components import app_search
 from openapps_sim.web.icons import svg
 from openapps_sim.web.tags import A, Div, Nav, NotStr, P, Span
 
@@ -44,14 +44,7 @@ def layout(ctx: AppContext, *children, title: str | None = None, q: str = "", ac
                 data_testid="shop-home",
                 style="font-weight:700;text-decoration:none;display:inline-flex;gap:4px;align-items:center",
             ),
-            search_form(
-                ctx.url("/search"),
-                q,
-                ctx.t("search_placeholder"),
-                "shop-search",
-                ctx.t("search_button"),
-                cls="shop-search",
-            ),
+            app_search(ctx, q, action="/search", cls="shop-search"),
             Div(
                 A(
                     ctx.t("cart"),

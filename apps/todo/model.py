@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.appkit import ItemKey
+from openapps_sim.appkit import ItemKey, by_id
 from openapps_sim.config.normalise import norm_text
 
 # the natural key of the items of each list in the normalised state (for reward explanations)
@@ -25,7 +25,7 @@ def normalise(state: dict) -> dict:
 
 
 def find_item(todo: dict, item_id: str) -> dict | None:
-    return next((i for i in todo["items"] if i["id"] == item_id), None)
+    return by_id(todo["items"], item_id)
 
 
 def add_item(todo: dict, title: str) -> dict:
@@ -44,14 +44,6 @@ def rename(item: dict, title: str) -> str:
     """Give the item a new title; returns the old one."""
     old, item["title"] = item["title"], title
     return old
-
-
-def delete_item(todo: dict, item_id: str) -> dict | None:
-    """Remove the item with this id; returns it (None when there was none)."""
-    item = find_item(todo, item_id)
-    if item:
-        todo["items"].remove(item)
-    return item
 
 
 def clear_completed(todo: dict) -> list[dict]:

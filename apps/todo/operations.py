@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from openapps_sim.apps.todo import model
 
-from openapps_sim.appkit import AppContext, OperationError, operation
+from openapps_sim.appkit import AppContext, OperationError, known_item, operation, remove_known
 
 
 def _item(ctx: AppContext, item_id: str) -> dict:
-    item = model.find_item(ctx.state, item_id)
-    if item is None:
-        raise OperationError("todo", "id", f"no item {item_id!r}", ", ".join(i["id"] for i in ctx.state["items"]))
-    return item
+    return known_item(ctx, "items", item_id, "item")
 
 
 @operation
@@ -51,10 +48,7 @@ def edit_item(ctx: AppContext, id: str, title: str) -> dict:
 @operation
 def delete_item(ctx: AppContext, id: str) -> dict:
     """Delete the item with this id; returns it."""
-    _item(ctx, id)
-    item = model.delete_item(ctx.state, id)
-    ctx.log(id=item["id"], title=item["title"])
-    return item
+    return remove_known(ctx, "items", id, "item", ("title",))
 
 
 @operation

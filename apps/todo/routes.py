@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from openapps_sim.apps.todo import model, operations
 from openapps_sim.apps.todo.views import index_page
 
@@ -13,6 +15,13 @@ routes = AppRoutes()  # the handlers below, registered in the order they are mat
 def _back(params: dict) -> str:
     flt = params.get("filter")
     return f"/?filter={flt}" if flt in ("active", "done") else "/"
+
+
+def _on_item(ctx: AppContext, params: dict, operation: Callable[[AppContext, str], object]):
+    """Run ``operation`` on the item of the URL if there is one; back to the list as it was filtered."""
+    if model.find_item(ctx.state, params["item_id"]):
+        operation(ctx, params["item_id"])
+    return ctx.redirect(_back(params))
 
 
 @routes.get("/")
@@ -30,9 +39,7 @@ def add(ctx: AppContext, params: dict):
 
 @routes.post("/toggle/{item_id}")
 def toggle(ctx: AppContext, params: dict):
-    if model.find_item(ctx.state, params["item_id"]):
-        operations.toggle_item(ctx, params["item_id"])
-    return ctx.redirect(_back(params))
+    return _on_item(ctx, params, operations.toggle_item)
 
 
 @routes.post("/edit/{item_id}")
@@ -46,9 +53,7 @@ def edit(ctx: AppContext, params: dict):
 
 @routes.post("/delete/{item_id}")
 def delete(ctx: AppContext, params: dict):
-    if model.find_item(ctx.state, params["item_id"]):
-        operations.delete_item(ctx, params["item_id"])
-    return ctx.redirect(_back(params))
+    return _on_item(ctx, params, operations.delete_item)
 
 
 @routes.post("/clear")

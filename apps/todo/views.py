@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from openapps_sim.appkit import AppContext
-from openapps_sim.web.components import post_button
+from openapps_sim.web.components import link_button, post_button
 from openapps_sim.web.tags import H1, A, Button, Div, Form, Input, Li, P, Span, Ul
 
 
@@ -106,19 +106,9 @@ def item_row(ctx: AppContext, it: dict, editing: bool):
         ),
         Div(
             Span(ctx.t("done_label"), cls="badge") if it["done"] else None,
-            A(
-                ctx.t("edit"),
-                href=ctx.url(f"/?edit={iid}"),
-                cls="button secondary",
-                aria_label=f"{ctx.t('edit')}: {it['title']}",
-                data_testid=f"todo-edit-{iid}",
-            ),
+            link_button(ctx.t("edit"), ctx.url(f"/?edit={iid}"), f"todo-edit-{iid}", "button secondary", it["title"]),
             post_button(
-                ctx.t("delete"),
-                ctx.url(f"/delete/{iid}"),
-                f"todo-delete-{iid}",
-                cls="danger",
-                aria_label=f"{ctx.t('delete')}: {it['title']}",
+                ctx.t("delete"), ctx.url(f"/delete/{iid}"), f"todo-delete-{iid}", cls="danger", about=it["title"]
             ),
             cls="actions",
         ),

@@ -1,5 +1,5 @@
-"""Page pieces several apps share: the search form, a one-button POST form, flash messages,
-labelled form fields and the not-found page. Each renders exactly what the apps wrote before
+"""Page pieces several apps share: the search form, a one-button POST form, a link drawn as a
+button, flash messages, labelled form fields and the not-found page. Each renders exactly what the apps wrote before
 they shared it; ``data-testid``s are passed in by the app."""
 
 from __future__ import annotations
@@ -46,6 +46,13 @@ def search_form(
     )
 
 
+def app_search(ctx: AppContext, value: str, word: str = "search", action: str = "/", **options: Any) -> Any:
+    """The search box of ``ctx``'s app: a :func:`search_form` to ``action`` below the app, with the
+    strings ``<word>_placeholder`` and ``<word>_button`` and the test id ``<app>-<word>``."""
+    placeholder, button = ctx.t(f"{word}_placeholder"), ctx.t(f"{word}_button")
+    return search_form(ctx.url(action), value, placeholder, f"{ctx.app.name}-{word}", button, **options)
+
+
 def post_button(
     label: Any,
     action: str,
@@ -53,17 +60,29 @@ def post_button(
     *,
     form_cls: str | None = None,
     hidden: dict[str, str] | None = None,
+    about: str | None = None,
     **button: Any,
 ) -> Any:
     """A form holding one submit button that POSTs to ``action`` (extra keywords go to the
-    button), after hidden fields ``hidden``."""
+    button), after hidden fields ``hidden``; ``about`` names what it acts on (see :func:`_named`)."""
     return Form(
         *[Input(type="hidden", name=k, value=v) for k, v in (hidden or {}).items()],
-        Button(label, type="submit", **button, data_testid=testid),
+        Button(label, type="submit", **button, **_named(label, about), data_testid=testid),
         method="post",
         action=action,
         cls=form_cls,
     )
+
+
+def link_button(label: Any, href: str, testid: str, cls: str = "button", about: str | None = None, **attrs: Any) -> Any:
+    """A link drawn as a button (``cls="button secondary"`` for a lesser action); ``about`` names
+    what it acts on (see :func:`_named`); extra keywords (``title`` ...) go to the link."""
+    return A(label, href=href, cls=cls, **attrs, **_named(label, about), data_testid=testid)
+
+
+def _named(label: Any, about: str | None) -> dict:
+    """The accessible name of an action on one thing of many (a row's Delete): ``<label>: <about>``."""
+    return {} if about is None else {"aria_label": f"{label}: {about}"}
 
 
 def flash(message: Any, testid: str, cls: str = "flash", role: str | None = "status") -> Any:
