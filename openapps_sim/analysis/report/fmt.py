@@ -37,6 +37,11 @@ def fmt_rate_ci(rate: Any, lo: Any, hi: Any) -> str:
     return fmt_pct(rate) if is_nan(lo) else f"{fmt_pct(rate)} {fmt_ci(lo, hi)}"
 
 
+def fmt_count(x: Any) -> str:
+    """A count held as a number: 3.0 -> "3"."""
+    return str(int(x))
+
+
 def fmt_num(x: Any, digits: int = 2) -> str:
     return DASH if is_nan(x) else f"{float(x):.{digits}f}"
 
