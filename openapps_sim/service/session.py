@@ -99,7 +99,7 @@ class EnvSession:
         seed: int,
         language: str,
         action_space: str,
-        viewport: dict,
+        viewport: dict[str, int],
         interface: str = "mixed",
         backend: str = "chromium",
         termination: str = "auto",

@@ -61,6 +61,15 @@ def fmt_seconds(x: Any) -> str:
     return DASH if is_nan(x) else f"{float(x):.1f} s"
 
 
+def md_head(title: str, *paragraphs: str) -> list[str]:
+    """The lines a Markdown page opens with: ``# title``, then each paragraph (or heading),
+    each followed by a blank line."""
+    out = [f"# {title}", ""]
+    for paragraph in paragraphs:
+        out += [paragraph, ""]
+    return out
+
+
 def md_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: Sequence[str] | None = None) -> str:
     """A GitHub-flavoured Markdown table (``|`` in cells escaped)."""
     align = align or ["l"] + ["r"] * (len(headers) - 1)
