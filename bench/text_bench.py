@@ -215,35 +215,45 @@ def text_envs_child_run(n: int) -> dict:
     return json.loads(line[-1])
 
 
+def _step_lines(s: dict) -> list[str]:
+    return [
+        f"  step, same page and action   chromium {s['chromium_ms_median']:.0f} ms / text {s['text_ms_median']:.1f} ms = {s['ratio']:.1f}x"
+    ]
+
+
+def _episode_lines(o: dict) -> list[str]:
+    return [
+        f"  oracle episode               chromium {o['chromium']['ms_per_episode']:.0f} ms / text {o['text']['ms_per_episode']:.0f} ms = {o['ratio']:.1f}x"
+    ]
+
+
+def _inline_box_lines(b: dict) -> list[str]:
+    return [
+        f"  InlineTextBox share          {100 * b['line_share']:.0f}% of lines, {100 * b['char_share']:.0f}% of characters (stock extraction, {b['pages']} pages)"
+    ]
+
+
+def _many_envs_lines(e: dict) -> list[str]:
+    return [
+        f"  {e['envs']} text envs, one process   {e['total_pss_mib']:.0f} MiB PSS (python {e['python_pss_mib']:.0f} + server {e['server_pss_mib']:.0f}), "
+        f"{e['steps_per_second']:.1f} steps/s round robin (first visits {e.get('cold_steps_per_second', 0):.1f}, "
+        f"pages seen {e.get('warm_steps_per_second', 0):.1f}), {e['browser_processes']} browser processes",
+        f"  {'':30} CPU {e['cpu_ms_per_step']:.2f} ms a step (server {e['server_cpu_ms_per_step']:.2f}): "
+        f"{e['cpu_steps_per_second']:.0f} steps per CPU second; load average {e['load_average']}",
+    ]
+
+
+# figure -> its lines in the printed summary, in this order
+TEXT_LINES = {
+    "text_vs_chromium_step": _step_lines,
+    "text_vs_chromium_oracle_episode": _episode_lines,
+    "inline_text_boxes": _inline_box_lines,
+    "text_envs_in_one_process": _many_envs_lines,
+}
+
+
 def text_lines(f: dict) -> str:
-    lines = []
-    s = f.get("text_vs_chromium_step")
-    if s:
-        lines.append(
-            f"  step, same page and action   chromium {s['chromium_ms_median']:.0f} ms / text {s['text_ms_median']:.1f} ms = {s['ratio']:.1f}x"
-        )
-    o = f.get("text_vs_chromium_oracle_episode")
-    if o:
-        lines.append(
-            f"  oracle episode               chromium {o['chromium']['ms_per_episode']:.0f} ms / text {o['text']['ms_per_episode']:.0f} ms = {o['ratio']:.1f}x"
-        )
-    b = f.get("inline_text_boxes")
-    if b:
-        lines.append(
-            f"  InlineTextBox share          {100 * b['line_share']:.0f}% of lines, {100 * b['char_share']:.0f}% of characters (stock extraction, {b['pages']} pages)"
-        )
-    e = f.get("text_envs_in_one_process")
-    if e:
-        lines.append(
-            f"  {e['envs']} text envs, one process   {e['total_pss_mib']:.0f} MiB PSS (python {e['python_pss_mib']:.0f} + server {e['server_pss_mib']:.0f}), "
-            f"{e['steps_per_second']:.1f} steps/s round robin (first visits {e.get('cold_steps_per_second', 0):.1f}, "
-            f"pages seen {e.get('warm_steps_per_second', 0):.1f}), {e['browser_processes']} browser processes"
-        )
-        lines.append(
-            f"  {'':30} CPU {e['cpu_ms_per_step']:.2f} ms a step (server {e['server_cpu_ms_per_step']:.2f}): "
-            f"{e['cpu_steps_per_second']:.0f} steps per CPU second; load average {e['load_average']}"
-        )
-    return "\n".join(lines)
+    return "\n".join(line for key, lines in TEXT_LINES.items() if f.get(key) for line in lines(f[key]))
 
 
 if __name__ == "__main__":
