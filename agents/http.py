@@ -78,55 +78,61 @@ def post_json(
     attempt = 0
     while True:
         attempt += 1
-        wait = min(max_backoff, backoff * (2 ** (attempt - 1)))
         request = urllib.request.Request(url, data=payload, headers=all_headers, method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as resp:
-                raw = resp.read()
-        except urllib.error.HTTPError as e:
-            detail = _error_detail(e)
-            if e.code in RETRY_STATUS and attempt <= retries:
-                retry_after = _retry_after(e)
-                sleep(min(max_backoff, retry_after) if retry_after is not None else wait)
-                continue
-            tries = f" after {attempt} attempts" if attempt > 1 else ""
-            raise LLMHTTPError(f"{url} answered HTTP {e.code}{tries}: {detail}", e.code) from None
-        except urllib.error.URLError as e:
-            reason = e.reason
-            if _is_timeout(reason):
-                if attempt <= retries:
-                    sleep(wait)
-                    continue
-                raise LLMTimeout(f"{url} did not answer within {timeout:g} s ({attempt} attempts)") from None
-            if isinstance(reason, (ConnectionResetError, ConnectionAbortedError)) and attempt <= retries:
-                sleep(wait)
-                continue
-            raise LLMUnreachable(
-                f"cannot reach the model server at {url} ({reason}); is it running and is base_url right?"
-            ) from None
-        except TimeoutError:
-            if attempt <= retries:
-                sleep(wait)
-                continue
-            raise LLMTimeout(f"{url} did not answer within {timeout:g} s ({attempt} attempts)") from None
-        except (http.client.RemoteDisconnected, ConnectionResetError, http.client.IncompleteRead) as e:
-            if attempt <= retries:
-                sleep(wait)
-                continue
-            raise LLMUnreachable(f"the model server at {url} dropped the connection ({e})") from None
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            # a body cut short or mangled on the way is a transport failure: try again
-            if attempt <= retries:
-                sleep(wait)
-                continue
-            raise LLMResponseError(
-                f"{url} answered with something that is not JSON ({attempt} attempts): {raw[:300]!r}"
-            ) from None
-        if not isinstance(data, dict):
-            raise LLMResponseError(f"{url} answered with JSON that is not an object: {str(data)[:300]}")
+            data = _post_once(request, url, timeout, attempt)
+        except _Transient as failure:
+            if attempt > retries:
+                raise failure.error from None
+            wait = min(max_backoff, backoff * (2 ** (attempt - 1)))
+            sleep(min(max_backoff, failure.retry_after) if failure.retry_after is not None else wait)
+            continue
         return PostResult(data, attempt, time.monotonic() - start)
+
+
+class _Transient(Exception):
+    """A failure that another attempt may not meet; ``error`` is raised once none is left."""
+
+    def __init__(self, error: LLMError, retry_after: float | None = None):
+        super().__init__(str(error))
+        self.error, self.retry_after = error, retry_after
+
+
+def _post_once(request: urllib.request.Request, url: str, timeout: float, attempt: int) -> dict:
+    """One POST and its decoded JSON object; a failure worth retrying raised as :class:`_Transient`."""
+    timed_out = LLMTimeout(f"{url} did not answer within {timeout:g} s ({attempt} attempts)")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as resp:
+            raw = resp.read()
+    except urllib.error.HTTPError as e:
+        tries = f" after {attempt} attempts" if attempt > 1 else ""
+        error = LLMHTTPError(f"{url} answered HTTP {e.code}{tries}: {_error_detail(e)}", e.code)
+        if e.code in RETRY_STATUS:
+            raise _Transient(error, _retry_after(e)) from None
+        raise error from None
+    except urllib.error.URLError as e:
+        reason = e.reason
+        if _is_timeout(reason):
+            raise _Transient(timed_out) from None
+        error = LLMUnreachable(
+            f"cannot reach the model server at {url} ({reason}); is it running and is base_url right?"
+        )
+        if isinstance(reason, (ConnectionResetError, ConnectionAbortedError)):
+            raise _Transient(error) from None
+        raise error from None
+    except TimeoutError:
+        raise _Transient(timed_out) from None
+    except (http.client.RemoteDisconnected, ConnectionResetError, http.client.IncompleteRead) as e:
+        raise _Transient(LLMUnreachable(f"the model server at {url} dropped the connection ({e})")) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        # a body cut short or mangled on the way is a transport failure: try again
+        error = LLMResponseError(f"{url} answered with something that is not JSON ({attempt} attempts): {raw[:300]!r}")
+        raise _Transient(error) from None
+    if not isinstance(data, dict):
+        raise LLMResponseError(f"{url} answered with JSON that is not an object: {str(data)[:300]}")
+    return data
 
 
 def _is_timeout(reason) -> bool:

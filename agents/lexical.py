@@ -67,8 +67,6 @@ class LexicalAgent(ConfigurableAgent):
     """Matches the goal's words and quoted values to the accessibility tree; no LLM, no task_info."""
 
     name = "lexical"
-    obs_mode = "axtree"
-    action_space = "bid"
 
     OPTIONS = {
         "max_apps": Option(int, 2, "how many apps to try (best launcher match first) before giving up"),

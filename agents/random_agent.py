@@ -26,8 +26,6 @@ class RandomAgent(ConfigurableAgent):
     """Random clicks, fills, selections and scrolls: a floor, reproducible from the seed."""
 
     name = "random"
-    obs_mode = "axtree"
-    action_space = "bid"
 
     OPTIONS = {
         "p_fill": Option(float, 0.3, "probability of typing into a text field when there is one"),

@@ -274,91 +274,108 @@ def _balanced(text: str) -> bool:
     return depth <= 0 and not quote
 
 
-def _map_call(parsed, raw: str, thought: str, frame: CoordFrame, scroll_amount: int, wait_ms: int) -> UITarsParse:
-    name, kw = parsed
-    pos = kw.pop("_args", [])
+# UI-TARS pointer actions -> the BrowserGym action at the point (x, y)
+_POINTER_ACTIONS = {
+    **dict.fromkeys(("click", "left_single", "left_click"), "mouse_click({x}, {y})"),
+    **dict.fromkeys(("left_double", "double_click"), "mouse_dblclick({x}, {y})"),
+    **dict.fromkeys(("right_single", "right_click"), "mouse_click({x}, {y}, 'right')"),
+    **dict.fromkeys(("hover", "mouse_move", "move_to"), "mouse_move({x}, {y})"),
+}
 
-    def point(*keys: str) -> tuple[float, float] | None:
+
+class _Unmapped(Exception):
+    """A UI-TARS action that cannot be mapped as written (its message says why)."""
+
+
+@dataclass
+class _Call:
+    """One parsed UI-TARS call: its name, keyword and positional arguments, and the frame its
+    points are in."""
+
+    name: str
+    kw: dict[str, Any]
+    pos: list
+    frame: CoordFrame
+
+    def arg(self, *keys: str, default: Any = None) -> Any:
+        """The first of ``keys`` given, else the first positional argument, else ``default``."""
         for k in keys:
-            if k in kw:
-                p = parse_point(kw[k])
-                if p is not None:
-                    return frame.to_viewport(*p)
+            if k in self.kw:
+                return self.kw[k]
+        return self.pos[0] if self.pos else default
+
+    def point(self, *keys: str) -> tuple[float, float] | None:
+        """The first readable point among ``keys``, in viewport pixels."""
+        for k in keys:
+            p = parse_point(self.kw[k]) if k in self.kw else None
+            if p is not None:
+                return self.frame.to_viewport(*p)
         return None
 
-    def fail(problem: str) -> UITarsParse:
-        return UITarsParse(raw, thought, raw, False, problem)
 
-    def ok(action: str) -> UITarsParse:
-        return UITarsParse(action, thought, raw, True)
-
+def _map_call(parsed, raw: str, thought: str, frame: CoordFrame, scroll_amount: int, wait_ms: int) -> UITarsParse:
+    name, kw = parsed
+    call = _Call(name, kw, kw.pop("_args", []), frame)
     lname = name.lower()
-    if lname in (
-        "click",
-        "left_single",
-        "left_click",
-        "left_double",
-        "double_click",
-        "right_single",
-        "right_click",
-        "hover",
-        "mouse_move",
-        "move_to",
-    ):
-        p = point("start_box", "point", "start_point", "box")
-        if p is None and pos:
-            pp = parse_point(pos[0])
-            p = frame.to_viewport(*pp) if pp else None
-        if p is None:
-            return fail(f"{name} without a point")
-        x, y = _num(p[0]), _num(p[1])
-        if lname in ("left_double", "double_click"):
-            return ok(f"mouse_dblclick({x}, {y})")
-        if lname in ("right_single", "right_click"):
-            return ok(f"mouse_click({x}, {y}, 'right')")
-        if lname in ("hover", "mouse_move", "move_to"):
-            return ok(f"mouse_move({x}, {y})")
-        return ok(f"mouse_click({x}, {y})")
-    if lname in ("drag", "select", "left_drag"):
-        a = point("start_box", "start_point")
-        b = point("end_box", "end_point")
-        if a is None or b is None:
-            return fail(f"{name} needs start_box and end_box")
-        return ok(f"mouse_drag_and_drop({_num(a[0])}, {_num(a[1])}, {_num(b[0])}, {_num(b[1])})")
-    if lname == "type":
-        content = kw.get("content", pos[0] if pos else None)
-        if content is None:
-            return fail("type without content")
-        return ok(f"keyboard_type({str(content)!r})")
-    if lname in ("hotkey", "press", "keypress", "key", "keydown"):
-        key = kw.get("key", kw.get("keys", kw.get("hotkey", pos[0] if pos else None)))
-        if not key:
-            return fail(f"{name} without a key")
-        return ok(f"keyboard_press({hotkey_to_playwright(str(key))!r})")
-    if lname == "scroll":
-        direction = str(kw.get("direction", pos[0] if pos else "down")).strip().lower()
-        p = point("start_box", "point", "start_point")
-        if p is None:
-            vw, vh = frame.viewport
-            p = (vw / 2, vh / 2)
-        deltas = {
-            "down": (0, scroll_amount),
-            "up": (0, -scroll_amount),
-            "right": (scroll_amount, 0),
-            "left": (-scroll_amount, 0),
-        }
-        if direction not in deltas:
-            return fail(f"unknown scroll direction {direction!r}")
-        dx, dy = deltas[direction]
-        return ok(f"scroll_at({_num(p[0])}, {_num(p[1])}, {dx}, {dy})")
-    if lname == "wait":
-        return ok(f"noop({wait_ms})")
-    if lname in ("finished", "finish", "done"):
-        content = kw.get("content", pos[0] if pos else "")
-        return ok(f"send_msg_to_user({(str(content).strip() or 'done')!r})")
-    if lname in ("call_user", "calluser"):
-        return ok("report_infeasible('the agent asked the user for help (call_user)')")
-    return fail(f"{name} is not a UI-TARS action")
+    try:
+        if lname in _POINTER_ACTIONS:
+            action = _pointer(call, _POINTER_ACTIONS[lname])
+        elif lname in ("drag", "select", "left_drag"):
+            action = _drag(call)
+        elif lname == "type":
+            content = call.arg("content")
+            if content is None:
+                raise _Unmapped("type without content")
+            action = f"keyboard_type({str(content)!r})"
+        elif lname in ("hotkey", "press", "keypress", "key", "keydown"):
+            key = call.arg("key", "keys", "hotkey")
+            if not key:
+                raise _Unmapped(f"{name} without a key")
+            action = f"keyboard_press({hotkey_to_playwright(str(key))!r})"
+        elif lname == "scroll":
+            action = _scroll(call, scroll_amount)
+        elif lname == "wait":
+            action = f"noop({wait_ms})"
+        elif lname in ("finished", "finish", "done"):
+            action = f"send_msg_to_user({(str(call.arg('content', default='')).strip() or 'done')!r})"
+        elif lname in ("call_user", "calluser"):
+            action = "report_infeasible('the agent asked the user for help (call_user)')"
+        else:
+            raise _Unmapped(f"{name} is not a UI-TARS action")
+    except _Unmapped as e:
+        return UITarsParse(raw, thought, raw, False, str(e))
+    return UITarsParse(action, thought, raw, True)
+
+
+def _pointer(call: _Call, template: str) -> str:
+    p = call.point("start_box", "point", "start_point", "box")
+    if p is None and call.pos:
+        pp = parse_point(call.pos[0])
+        p = call.frame.to_viewport(*pp) if pp else None
+    if p is None:
+        raise _Unmapped(f"{call.name} without a point")
+    return template.format(x=_num(p[0]), y=_num(p[1]))
+
+
+def _drag(call: _Call) -> str:
+    a, b = call.point("start_box", "start_point"), call.point("end_box", "end_point")
+    if a is None or b is None:
+        raise _Unmapped(f"{call.name} needs start_box and end_box")
+    return f"mouse_drag_and_drop({_num(a[0])}, {_num(a[1])}, {_num(b[0])}, {_num(b[1])})"
+
+
+def _scroll(call: _Call, amount: int) -> str:
+    """At the call's point, else the viewport's centre."""
+    direction = str(call.arg("direction", default="down")).strip().lower()
+    deltas = {"down": (0, amount), "up": (0, -amount), "right": (amount, 0), "left": (-amount, 0)}
+    if direction not in deltas:
+        raise _Unmapped(f"unknown scroll direction {direction!r}")
+    p = call.point("start_box", "point", "start_point")
+    if p is None:
+        vw, vh = call.frame.viewport
+        p = (vw / 2, vh / 2)
+    dx, dy = deltas[direction]
+    return f"scroll_at({_num(p[0])}, {_num(p[1])}, {dx}, {dy})"
 
 
 def _num(v: float):

@@ -47,22 +47,20 @@ def median(xs: list[float]) -> float:
     return float(statistics.median(xs)) if xs else float("nan")
 
 
+# figure -> (file under /proc/<pid>/, the line holding it in kB)
+MEMORY_LINES = {"rss_mib": ("status", "VmRSS:"), "pss_mib": ("smaps_rollup", "Pss:")}
+
+
 def rss_mib(pid: int) -> dict:
     out = {}
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    out["rss_mib"] = int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    out["pss_mib"] = int(line.split()[1]) / 1024
-    except OSError:
-        pass
+    for figure, (name, prefix) in MEMORY_LINES.items():
+        try:
+            with open(f"/proc/{pid}/{name}") as fh:
+                for line in fh:
+                    if line.startswith(prefix):
+                        out[figure] = int(line.split()[1]) / 1024
+        except OSError:
+            pass
     return out
 
 

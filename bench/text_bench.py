@@ -215,34 +215,33 @@ def text_envs_child_run(n: int) -> dict:
     return json.loads(line[-1])
 
 
+# figure -> its lines in the printed summary (format templates over the figure's values), in this order
+TEXT_LINES = {
+    "text_vs_chromium_step": [
+        "  step, same page and action   chromium {chromium_ms_median:.0f} ms / text {text_ms_median:.1f} ms = {ratio:.1f}x"
+    ],
+    "text_vs_chromium_oracle_episode": [
+        "  oracle episode               chromium {chromium[ms_per_episode]:.0f} ms / text {text[ms_per_episode]:.0f} ms"
+        " = {ratio:.1f}x"
+    ],
+    "inline_text_boxes": [
+        "  InlineTextBox share          {line_share:.0%} of lines, {char_share:.0%} of characters (stock extraction,"
+        " {pages} pages)"
+    ],
+    "text_envs_in_one_process": [
+        "  {envs} text envs, one process   {total_pss_mib:.0f} MiB PSS (python {python_pss_mib:.0f} + server"
+        " {server_pss_mib:.0f}), {steps_per_second:.1f} steps/s round robin (first visits {cold_steps_per_second:.1f},"
+        " pages seen {warm_steps_per_second:.1f}), {browser_processes} browser processes",
+        " " * 32 + " CPU {cpu_ms_per_step:.2f} ms a step (server {server_cpu_ms_per_step:.2f}):"
+        " {cpu_steps_per_second:.0f} steps per CPU second; load average {load_average}",
+    ],
+}
+# values older runs did not record
+LATER_FIGURES = {"cold_steps_per_second": 0, "warm_steps_per_second": 0}
+
+
 def text_lines(f: dict) -> str:
-    lines = []
-    s = f.get("text_vs_chromium_step")
-    if s:
-        lines.append(
-            f"  step, same page and action   chromium {s['chromium_ms_median']:.0f} ms / text {s['text_ms_median']:.1f} ms = {s['ratio']:.1f}x"
-        )
-    o = f.get("text_vs_chromium_oracle_episode")
-    if o:
-        lines.append(
-            f"  oracle episode               chromium {o['chromium']['ms_per_episode']:.0f} ms / text {o['text']['ms_per_episode']:.0f} ms = {o['ratio']:.1f}x"
-        )
-    b = f.get("inline_text_boxes")
-    if b:
-        lines.append(
-            f"  InlineTextBox share          {100 * b['line_share']:.0f}% of lines, {100 * b['char_share']:.0f}% of characters (stock extraction, {b['pages']} pages)"
-        )
-    e = f.get("text_envs_in_one_process")
-    if e:
-        lines.append(
-            f"  {e['envs']} text envs, one process   {e['total_pss_mib']:.0f} MiB PSS (python {e['python_pss_mib']:.0f} + server {e['server_pss_mib']:.0f}), "
-            f"{e['steps_per_second']:.1f} steps/s round robin (first visits {e.get('cold_steps_per_second', 0):.1f}, "
-            f"pages seen {e.get('warm_steps_per_second', 0):.1f}), {e['browser_processes']} browser processes"
-        )
-        lines.append(
-            f"  {'':30} CPU {e['cpu_ms_per_step']:.2f} ms a step (server {e['server_cpu_ms_per_step']:.2f}): "
-            f"{e['cpu_steps_per_second']:.0f} steps per CPU second; load average {e['load_average']}"
-        )
+    lines = [t.format_map({**LATER_FIGURES, **f[key]}) for key, ts in TEXT_LINES.items() if f.get(key) for t in ts]
     return "\n".join(lines)
 
 

@@ -27,19 +27,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.analysis.report.fmt import DASH, md_table
+from openapps_sim.analysis.report.fmt import DASH, md_head, md_table
 from openapps_sim.analysis.report.fmt import text_table as aligned
 from openapps_sim.errors import ConfigError
 
-SUCCESS_GROUPS = {"by_app": "app", "by_variation": "variation", "by_agent": "agent", "by_task": "task"}
-MILESTONE_GROUPS = {"by_milestone": "milestone", "by_app": "app"}
-GROUP_TITLES = {
-    "by_app": "App",
-    "by_variation": "App version (variation)",
-    "by_agent": "Agent",
-    "by_task": "Task family",
-    "by_milestone": "Milestone",
-}
+# the columns the measures are broken down by, each as ``by_<column>``
+SUCCESS_GROUPS = ("app", "variation", "agent", "task")
+MILESTONE_GROUPS = ("milestone", "app")
+_TITLES = {"variation": "App version (variation)", "task": "Task family"}  # else the column, capitalised
 FOLDER_HELP = "a results folder of openapps sweep or openapps run --out (with results.jsonl and trajectories/)"
 
 
@@ -108,14 +103,18 @@ def confusion(pairs: list[tuple[bool | None, bool]]) -> dict[str, Any]:
     }
 
 
-def _grouped(items: list[dict], groups: dict[str, str]) -> dict[str, Any]:
+def _grouped(items: list[dict], columns: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {"overall": confusion([(i["verdict"], i["truth"]) for i in items])}
-    for group, column in groups.items():
+    for column in columns:
         cells: dict[str, list] = defaultdict(list)
         for i in items:
             cells[str(i[column])].append((i["verdict"], i["truth"]))
-        out[group] = {name: confusion(pairs) for name, pairs in sorted(cells.items())}
+        out[f"by_{column}"] = {name: confusion(pairs) for name, pairs in sorted(cells.items())}
     return out
+
+
+def _title(column: str) -> str:
+    return _TITLES.get(column, column.capitalize())
 
 
 def calibration(episodes: list[dict], verdicts: list[dict]) -> dict[str, Any]:
@@ -179,35 +178,32 @@ def text_table(summary: dict) -> str:
     """The printed table: success and milestones overall, success per app and per version."""
     rows = [["success: overall"] + _rows({"": summary["success"]["overall"]})[0][1:]]
     rows += [["milestones: overall"] + _rows({"": summary["milestones"]["overall"]})[0][1:]]
-    for group in ("by_app", "by_variation"):
-        rows += [[f"success, {GROUP_TITLES[group].lower()}: {r[0]}"] + r[1:] for r in _rows(summary["success"][group])]
+    for column in ("app", "variation"):
+        by = summary["success"][f"by_{column}"]
+        rows += [[f"success, {_title(column).lower()}: {r[0]}"] + r[1:] for r in _rows(by)]
     return aligned(HEADER, rows)
 
 
 def markdown(result: dict) -> str:
     """``judge.md``: who judged what, the measures overall, then the breakdowns."""
     s, who = result["summary"], result["judge"]
-    out = [
-        f"# Judge calibration: {who['model']}",
-        "",
+    out = md_head(
+        f"Judge calibration: {who['model']}",
         f"Judge model `{who['model']}` through the `{who['agent']}` agent's client (config `{who['config']}`), "
         f"on {result['results']}: {result['verdicts']} episodes judged of {result['episodes']}; "
         f"{result['unparseable']} replies unreadable after asking again, {result['reasked']} asked again; "
         f"{result['truncated']} prompts cut to fit {result['max_prompt_chars']} characters.",
-        "",
         "Truth: the full-state check (success; a milestone is reached when its state held at some step). "
         "Positive class: success (reached). Accuracy, precision, recall, F1 and base rate in %.",
-        "",
         "## Overall",
-        "",
-    ]
+    )
     rows = [["success"] + _rows({"": s["success"]["overall"]})[0][1:]]
     rows += [["milestones"] + _rows({"": s["milestones"]["overall"]})[0][1:]]
     out.append(md_table(HEADER, rows))
     for part, groups in (("success", SUCCESS_GROUPS), ("milestones", MILESTONE_GROUPS)):
-        for group in groups:
-            out += ["", f"## {part.capitalize()} by {GROUP_TITLES[group].lower()}", ""]
-            out.append(md_table([GROUP_TITLES[group], *HEADER[1:]], _rows(s[part][group])))
+        for column in groups:
+            out += ["", f"## {part.capitalize()} by {_title(column).lower()}", ""]
+            out.append(md_table([_title(column), *HEADER[1:]], _rows(s[part][f"by_{column}"])))
     if result.get("notes"):
         out += ["", "## Notes", ""] + [f"- {n}" for n in result["notes"]]
     return "\n".join(out) + "\n"

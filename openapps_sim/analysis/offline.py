@@ -19,6 +19,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from openapps_sim.analysis.report.fmt import md_head
+
 GROUPS = {
     "by_action": ("gold action type", "gold_type"),
     "by_app": ("app of the page", "app"),
@@ -136,9 +138,8 @@ def _md(header: list[str], lines: list[list[str]]) -> list[str]:
 def markdown(result: dict) -> str:
     """``offline.md``: what was scored, the measures per mode, then the breakdowns."""
     modes, summary = result["modes"], result["summary"]
-    out = [
-        f"# Offline evaluation: {result['agent']}",
-        "",
+    out = md_head(
+        f"Offline evaluation: {result['agent']}",
         f"Agent `{result['agent']}`"
         + (f" (config `{result['agent_config']}`)" if result.get("agent_config") else "")
         + f", gold: {result['gold']} — {result['episodes']} gold episodes, {result['gold_steps']} steps "
@@ -146,15 +147,12 @@ def markdown(result: dict) -> str:
         + "modes: "
         + ", ".join(MODE_NAMES[m] for m in modes)
         + ".",
-        "",
         "EM: exact match (same action, same element, same arguments); TM: type match (same action "
         "name); GR: grounding precision (the gold element among steps whose type matched); SR: "
         "episodes with every step exact; GP: goal progress (exact steps before the first miss). "
         "All in %.",
-        "",
         "## Overall",
-        "",
-    ]
+    )
     head = ["mode", "steps", "EM", "TM", "GR", "episodes", "SR", "GP"]
     rows = []
     for m in modes:

@@ -8,26 +8,20 @@ from pathlib import Path
 from fasthtml.common import (
     H1,
     A,
-    Body,
     Code,
     Div,
-    Head,
-    Html,
     Img,
-    Meta,
     P,
     Span,
-    Style,
     Table,
     Tbody,
     Td,
     Th,
     Thead,
-    Title,
     Tr,
-    to_xml,
 )
 
+from openapps_sim.analysis.report.page import document
 from openapps_sim.config.catalog import compose, discover_apps, resolve_pack
 from openapps_sim.config.packs import list_packs, split_expression
 from openapps_sim.envs.client import ServerHandle
@@ -125,21 +119,13 @@ def _page(rows: list, columns: list[tuple[str, str]]) -> str:
         Tr(Th(pack, Div(description), cls="pack"), *[cell(pack, cells, key) for key in columns])
         for pack, description, cells in rows
     ]
-    doc = Html(
-        Head(Meta(charset="utf-8"), Title("OpenApps-Sim gallery"), Style(CSS)),
-        Body(
-            H1("OpenApps-Sim gallery"),
-            P(
-                f"{len(rows)} packs × {len(columns)} pages: each app's first screen, then the pages it names "
-                "worth a look (a form, a detail page, a filled cart). Thumbnails show the top of each page; "
-                "click one for the full screenshot. Packs compose: any combination such as ",
-                Code("dark_theme+german"),
-                " is a valid version too, and ",
-                Code("random-<seed>"),
-                " names generated ones.",
-            ),
-            Table(Thead(head), Tbody(*body)),
-        ),
-        lang="en",
+    intro = P(
+        f"{len(rows)} packs × {len(columns)} pages: each app's first screen, then the pages it names "
+        "worth a look (a form, a detail page, a filled cart). Thumbnails show the top of each page; "
+        "click one for the full screenshot. Packs compose: any combination such as ",
+        Code("dark_theme+german"),
+        " is a valid version too, and ",
+        Code("random-<seed>"),
+        " names generated ones.",
     )
-    return to_xml(doc)
+    return document("OpenApps-Sim gallery", CSS, H1("OpenApps-Sim gallery"), intro, Table(Thead(head), Tbody(*body)))

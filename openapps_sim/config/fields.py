@@ -53,6 +53,11 @@ class Field:
     def merge(self, base: Any, override: Any, source: str, path: str) -> Any:
         return self.check(override, source, path)
 
+    def expect(self, value: Any, kind: type, noun: str, source: str, path: str) -> None:
+        """Nothing when ``value`` is a ``kind``; else the error "expected <noun>, got <its type>"."""
+        if not isinstance(value, kind):
+            raise self.fail(value, source, path, f"expected {noun}, got {type(value).__name__}")
+
 
 class Str(Field):
     type_name = "a string"
@@ -70,42 +75,41 @@ class Str(Field):
         return text
 
 
-class Int(Field):
+class Number(Field):
+    """A number, optionally bounded (``lo``, ``hi``, both included); :class:`Int` and
+    :class:`Float` say which kind."""
+
+    noun = "a number"
+    kinds: tuple[type, ...] = (int, float)
+    cast: type = float
+
     def __init__(
-        self, default: Any = MISSING, doc: str = "", lo: int | None = None, hi: int | None = None, vary: tuple = ()
+        self, default: Any = MISSING, doc: str = "", lo: float | None = None, hi: float | None = None, vary: tuple = ()
     ):
         super().__init__(default, doc, vary)
         self.lo, self.hi = lo, hi
 
     def describe(self) -> str:
         if self.lo is not None and self.hi is not None:
-            return f"an integer from {self.lo} to {self.hi}"
-        return "an integer"
+            return f"{self.noun} from {self.lo} to {self.hi}"
+        return self.noun
 
     def check(self, value, source, path):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, self.kinds):
             raise self.fail(value, source, path)
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
             raise self.fail(value, source, path)
-        return value
+        return self.cast(value)
 
 
-class Float(Field):
-    def __init__(self, default: Any = MISSING, doc: str = "", lo: float | None = None, hi: float | None = None):
-        super().__init__(default, doc)
-        self.lo, self.hi = lo, hi
+class Int(Number):
+    noun = "an integer"
+    kinds = (int,)
+    cast = int
 
-    def describe(self) -> str:
-        if self.lo is not None and self.hi is not None:
-            return f"a number from {self.lo} to {self.hi}"
-        return "a number"
 
-    def check(self, value, source, path):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(value, source, path)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise self.fail(value, source, path)
-        return float(value)
+class Float(Number):
+    """A number (an integer in the file is read as a float)."""
 
 
 class Bool(Field):

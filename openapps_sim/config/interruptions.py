@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from openapps_sim.config.schema import MISSING, Any_, Bool, Enum, Field, Float, Int, ListOf, MapOf, Record, Str
+from openapps_sim.config.schema import Any_, Bool, Enum, Field, Float, Int, ListOf, MapOf, Record, Str
 from openapps_sim.errors import ConfigError
 
 PRESENTATIONS = ["modal", "banner", "takeover", "toast"]
@@ -22,24 +22,23 @@ BUTTON_ID = re.compile(r"^[a-z][a-z0-9_]{0,30}$")
 CAREFUL_BUTTON = "dismiss"  # the button a careful user takes when an offer is harmful
 
 
-class Localized(Field):
-    """A value given once, or per language: ``{en: ..., de: ...}`` (``en`` is the fallback)."""
-
-    def __init__(self, inner: Field, default: Any = MISSING, doc: str = ""):
-        super().__init__(default, doc)
-        self.inner = inner
+class Localized(MapOf):
+    """A value given once, or per language: ``{en: ..., de: ...}`` (``en`` is the fallback).
+    A pack gives it whole: its languages are not merged one by one."""
 
     def describe(self) -> str:
-        return f"{self.inner.describe()}, or a mapping of language codes (en, de, ...) to it"
+        return f"{self.value.describe()}, or a mapping of language codes (en, de, ...) to it"
 
     def check(self, value, source, path):
-        if isinstance(value, dict):
-            if not value:
-                raise self.fail(value, source, path, "expected at least one language")
-            if "en" not in value:
-                raise ConfigError(source, f"{path}.en", "missing English text (the fallback of every language)")
-            return {str(k): self.inner.check(v, source, f"{path}.{k}") for k, v in value.items()}
-        return self.inner.check(value, source, path)
+        if not isinstance(value, dict):
+            return self.value.check(value, source, path)
+        if not value:
+            raise self.fail(value, source, path, "expected at least one language")
+        if "en" not in value:
+            raise ConfigError(source, f"{path}.en", "missing English text (the fallback of every language)")
+        return super().check(value, source, path)
+
+    merge = Field.merge
 
 
 def localized(value: Any, lang: str) -> Any:

@@ -65,8 +65,7 @@ class ListOf(Field):
         return f"a list of {self.item.describe()}"
 
     def check(self, value, source, path):
-        if not isinstance(value, list):
-            raise self.fail(value, source, path, f"expected a list, got {type(value).__name__}")
+        self.expect(value, list, "a list", source, path)
         if len(value) > self.max_items:
             raise self.fail(value, source, path, f"more than {self.max_items} items")
         out = [self.item.check(v, source, f"{path}[{i}]") for i, v in enumerate(value)]
@@ -104,10 +103,7 @@ class ListOf(Field):
                 known = sorted(where)
                 shown = ", ".join(known[:12]) + (f", ... ({len(known)} in all)" if len(known) > 12 else "")
                 raise ConfigError(source, sub, f"no item with {self.key} {item_id!r} to change", shown or "(none)")
-            if not isinstance(patch, dict):
-                raise self.fail(
-                    patch, source, sub, f"expected a mapping of the item's fields, got {type(patch).__name__}"
-                )
+            self.expect(patch, dict, "a mapping of the item's fields", source, sub)
             if self.key in patch and str(patch[self.key]) != item_id:
                 raise ConfigError(source, join_path(sub, self.key), f"differs from the item's {self.key} {item_id!r}")
             out[where[item_id]] = self.item.merge(base[where[item_id]], patch, source, sub)
@@ -127,13 +123,11 @@ class MapOf(Field):
         return f"a mapping of names to {self.value.describe()}"
 
     def check(self, value, source, path):
-        if not isinstance(value, dict):
-            raise self.fail(value, source, path, f"expected a mapping, got {type(value).__name__}")
+        self.expect(value, dict, "a mapping", source, path)
         return {str(k): self.value.check(v, source, join_path(path, str(k))) for k, v in value.items()}
 
     def merge(self, base, override, source, path):
-        if not isinstance(override, dict):
-            raise self.fail(override, source, path, f"expected a mapping, got {type(override).__name__}")
+        self.expect(override, dict, "a mapping", source, path)
         out = dict(base or {})
         for k, v in override.items():
             key = str(k)
@@ -159,8 +153,7 @@ class Record(Field):
         return ConfigError(source, join_path(path, str(key)), "unknown key", ", ".join(self.fields) or "(none)")
 
     def check(self, value, source, path):
-        if not isinstance(value, dict):
-            raise self.fail(value, source, path, f"expected a mapping, got {type(value).__name__}")
+        self.expect(value, dict, "a mapping", source, path)
         out = {}
         for key, val in value.items():
             if key not in self.fields:
@@ -176,8 +169,7 @@ class Record(Field):
     def merge(self, base, override, source, path):
         if override is None:
             return base
-        if not isinstance(override, dict):
-            raise self.fail(override, source, path, f"expected a mapping, got {type(override).__name__}")
+        self.expect(override, dict, "a mapping", source, path)
         out = dict(base)
         for key, val in override.items():
             if key not in self.fields:
@@ -223,8 +215,7 @@ class Partial(Field):
     def merge(self, base, override, source, path):
         if override is None:
             return base
-        if not isinstance(override, dict):
-            raise self.fail(override, source, path, f"expected a mapping, got {type(override).__name__}")
+        self.expect(override, dict, "a mapping", source, path)
         out = dict(base or {})
         for key, val in override.items():
             if key not in self.record.fields:

@@ -104,7 +104,7 @@ def spec_from_json(data: dict) -> EpisodeSpec:
     return EpisodeSpec(**data)
 
 
-def parse_viewport(text: str, source: str = "viewport") -> dict:
+def parse_viewport(text: str, source: str = "viewport") -> dict[str, int]:
     try:
         w, h = str(text).lower().split("x")
         return {"width": int(w), "height": int(h)}

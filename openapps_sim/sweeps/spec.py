@@ -16,8 +16,9 @@ from openapps_sim.agent import load_agent_class, registered_agents
 from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.sampler import sample_names
 from openapps_sim.config.world import AUTO, check_language, check_variation
+from openapps_sim.envs.apptools import INTERFACES
 from openapps_sim.errors import ConfigError, unknown_name
-from openapps_sim.sweeps.interface import check_agents, interfaces_of
+from openapps_sim.sweeps.interface import DEFAULT_INTERFACE, check_agents
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
 from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, all_families
 from openapps_sim.taskkit.language import goal_languages
@@ -151,7 +152,7 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     seeds, viewports, temps = _seeds(raw.get("seeds", 1), source), _viewports(raw, source), _temperatures(raw, source)
     languages, workers = _languages(raw, source), check_workers(raw.get("workers", 1), source, "workers")
     options = _episode_options(raw, source)
-    interfaces = interfaces_of(raw.get("interface", "gui"), source)
+    interfaces = _choices(raw.get("interface", DEFAULT_INTERFACE), source, "interface", INTERFACES, "interface")
     check_agents([a["name"] for a in agents], interfaces, source)
     return SweepSpec(
         name=str(raw.get("name", p.stem)),
@@ -291,23 +292,18 @@ def backends_of(raw: Any, source: str) -> list[str]:
     """The spec's ``backends``: one backend or a list (a sweep axis)."""
     from openapps_sim.envs.registration import BACKENDS
 
-    values = _as_list(raw, source, "backends")
-    if not values:
-        raise ConfigError(source, "backends", "empty list", ", ".join(BACKENDS))
-    for v in values:
-        if v not in BACKENDS:
-            raise ConfigError(source, "backends", f"unknown backend {v!r}", ", ".join(BACKENDS))
-    return list(dict.fromkeys(values))
+    return _choices(raw, source, "backends", BACKENDS, "backend")
 
 
-def _choices(raw: Any, source: str, key: str, allowed: tuple[str, ...]) -> list[str]:
-    """One value of ``allowed`` or a list of them (a sweep axis)."""
+def _choices(raw: Any, source: str, key: str, allowed: tuple[str, ...], noun: str = "value") -> list[str]:
+    """One value of ``allowed`` or a list of them (a sweep axis), each once, in the order given;
+    a value not allowed is an "unknown <noun>"."""
     values = _as_list(raw, source, key)
     if not values:
         raise ConfigError(source, key, "empty list", ", ".join(allowed))
     for v in values:
         if v not in allowed:
-            raise ConfigError(source, key, f"unknown value {v!r}", ", ".join(allowed))
+            raise ConfigError(source, key, f"unknown {noun} {v!r}", ", ".join(allowed))
     return list(dict.fromkeys(values))
 
 

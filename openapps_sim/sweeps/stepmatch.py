@@ -145,6 +145,14 @@ def _quote(text: str, limit: int = 80) -> str:
     return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
 
 
+# the instruction for an action whose arguments it does not name
+_PLAIN_INSTRUCTIONS = {
+    "send_msg_to_user": "Send the user your answer.",
+    "report_infeasible": "Tell the user that the task cannot be done.",
+    "go_back": "Go back to the previous page.",
+    "scroll": "Scroll the page.",
+    "noop": "Wait.",
+}
 LONG_NAME = 40  # a longer accessible name (a launcher tile: title and description) is named by its first text
 
 
@@ -214,14 +222,4 @@ def instruction(gold: str, obs: dict) -> str:
         return f"{name.capitalize()} {_the(first, obs)}."
     if name == "goto" and args:
         return f"Go to the page {_path_of(str(args[0]))}."
-    if name == "send_msg_to_user":
-        return "Send the user your answer."
-    if name == "report_infeasible":
-        return "Tell the user that the task cannot be done."
-    if name == "go_back":
-        return "Go back to the previous page."
-    if name == "scroll":
-        return "Scroll the page."
-    if name == "noop":
-        return "Wait."
-    return f"Do {re.sub(r'_', ' ', name)}."
+    return _PLAIN_INSTRUCTIONS.get(name) or f"Do {re.sub(r'_', ' ', name)}."

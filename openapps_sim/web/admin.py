@@ -108,21 +108,18 @@ def health(world: World, req: Request, body: dict) -> dict:
     return {"ok": True, "pid": os.getpid(), "server_errors": world.server_errors, "worlds": len(worlds.by_id)}
 
 
-# (path, methods, handler); a handler not marked below reads or changes one world
-ROUTES: list[tuple[str, list[str], Callable]] = [
-    ("/_admin/state", ["GET"], get_state),
-    ("/_admin/state", ["PUT"], put_state),
-    ("/_admin/reset", ["POST"], reset),
-    ("/_admin/events", ["GET"], events),
-    ("/_admin/config", ["GET"], config),
-    ("/_admin/health", ["GET"], health),
-    ("/_admin/interruptions", ["GET"], interruptions_report),
-    ("/_admin/interruptions", ["PUT"], refer_task),
-    ("/_admin/step", ["POST"], set_step),
-    ("/_admin/tool", ["POST"], tool),
-    ("/_admin/worlds", ["POST"], create_world),
-    ("/_admin/worlds", ["DELETE"], drop_world),
-]
+# path below /_admin/ -> {method: handler}; a handler not marked below reads or changes one world
+ROUTES: dict[str, dict[str, Callable]] = {
+    "state": {"GET": get_state, "PUT": put_state},
+    "reset": {"POST": reset},
+    "events": {"GET": events},
+    "config": {"GET": config},
+    "health": {"GET": health},
+    "interruptions": {"GET": interruptions_report, "PUT": refer_task},
+    "step": {"POST": set_step},
+    "tool": {"POST": tool},
+    "worlds": {"POST": create_world, "DELETE": drop_world},
+}
 SERVER_WIDE = {create_world}  # called without a world
 KEEPS_REVISION = {set_step}  # a non-GET that changes nothing a task checks
 

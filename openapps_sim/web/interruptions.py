@@ -211,14 +211,8 @@ class Interruptions:
         return total
 
     def report(self) -> dict:
-        return {
-            "shown": self.shown,
-            "arrivals": self.arrivals,
-            "withheld": self.withheld,
-            "armed": self.armed,
-            "allowance": self.allowance(),
-            "step": self.reported_step,
-        }
+        logs = {name: getattr(self, name) for name in ("shown", "arrivals", "withheld", "armed")}
+        return {**logs, "allowance": self.allowance(), "step": self.reported_step}
 
 
 # -- rendering ---------------------------------------------------------------------------------

@@ -155,8 +155,9 @@ def build_app(world: World | None = None, secret: str | None = None, explore: bo
     app.route("/_static/fonts/{name}")(font_file)
     app.route("/favicon.ico")(favicon)
     app.add_exception_handler(HTTPException, admin.http_error)
-    for path, methods, fn in admin.ROUTES:
-        app.route(path, methods=methods)(admin.endpoint(fn))
+    for name, handlers in admin.ROUTES.items():
+        for method, fn in handlers.items():
+            app.route(f"/_admin/{name}", methods=[method])(admin.endpoint(fn))
     return app
 
 

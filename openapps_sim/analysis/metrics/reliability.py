@@ -33,6 +33,7 @@ from openapps_sim.analysis.metrics.values import is_missing
 WITHIN_OVER: tuple[str, ...] = ("seeds", "trials")
 """What a within-version deviation is taken over: the instances (seeds) of one version, or the
 repeated trials of one instance (the paper's fixed-prompt repeats; sweeps with ``trials: k``)."""
+DEVIATIONS = ("std", "mad")  # the two deviations compared within and across versions
 
 
 def has_trials(df: pd.DataFrame) -> bool:
@@ -134,20 +135,24 @@ def deviation_summary(
     across = across_version_deviation(df, unit, version, value)
     g = Grouping(within, unit)  # same keys, same order as ``across``
     n = g.sum(within["n"])
-    w_std, w_mad = g.mean(within["std"]), g.mean(within["mad"])
-    a_std, a_mad = across["std"].to_numpy(dtype=float), across["mad"].to_numpy(dtype=float)
     return g.frame(
         within_over=[over] * g.size,
         n=n.round().astype(int),
         n_versions=g.n,
         mean=g.sum(within["mean"] * within["n"]) / n if g.size else [],
-        within_std=w_std,
-        across_std=a_std,
-        std_ratio=_ratios(a_std, w_std),
-        within_mad=w_mad,
-        across_mad=a_mad,
-        mad_ratio=_ratios(a_mad, w_mad),
+        **_deviation_columns(
+            {s: g.mean(within[s]) for s in DEVIATIONS}, {s: across[s].to_numpy(dtype=float) for s in DEVIATIONS}
+        ),
     )
+
+
+def _deviation_columns(within: dict[str, Any], across: dict[str, Any]) -> dict[str, Any]:
+    """For each deviation (``std``, then ``mad``): ``within_<d>``, ``across_<d>`` and the ratio
+    ``<d>_ratio = across / within``, the columns in the order the tables show them."""
+    columns: dict[str, Any] = {}
+    for d in DEVIATIONS:
+        columns |= {f"within_{d}": within[d], f"across_{d}": across[d], f"{d}_ratio": _ratios(across[d], within[d])}
+    return columns
 
 
 def _ratios(num: Any, den: Any) -> np.ndarray:
@@ -173,19 +178,9 @@ def agent_deviation(
     """
     per_unit = deviation_summary(df, [*by, *unit], version, value)
     g = Grouping(per_unit, by)
-    w_std, a_std = g.mean(per_unit["within_std"]), g.mean(per_unit["across_std"])
-    w_mad, a_mad = g.mean(per_unit["within_mad"]), g.mean(per_unit["across_mad"])
+    mean = {side: {d: g.mean(per_unit[f"{side}_{d}"]) for d in DEVIATIONS} for side in ("within", "across")}
     over = "trials" if has_trials(df) else "seeds"
-    return g.frame(
-        units=g.n,
-        within_over=[over] * g.size,
-        within_std=w_std,
-        across_std=a_std,
-        std_ratio=_ratios(a_std, w_std),
-        within_mad=w_mad,
-        across_mad=a_mad,
-        mad_ratio=_ratios(a_mad, w_mad),
-    )
+    return g.frame(units=g.n, within_over=[over] * g.size, **_deviation_columns(mean["within"], mean["across"]))
 
 
 def version_label(values: Sequence[Any]) -> str:

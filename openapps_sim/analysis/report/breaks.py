@@ -4,6 +4,7 @@ and in each other version (success flips with links to both trajectories)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -12,8 +13,8 @@ from fasthtml.common import A, Span
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.blocks import Cell, Heading, P, Section, Table
-from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci
-from openapps_sim.analysis.report.sections import agent_cell
+from openapps_sim.analysis.report.cells import agent_cell, agent_rows
+from openapps_sim.analysis.report.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci
 from openapps_sim.analysis.report.viewer import anchor
 
 
@@ -60,18 +61,15 @@ def loops(a: Analysis) -> Section:
             "Stuck loops and progressing repeats",
             [P(f"No action block was repeated {a.min_repeats} times in a row.")],
         )
-    rows = [
-        [
-            agent_cell(a, r["agent"]),
-            r["variation"],
-            str(int(r["n"])),
-            fmt_num(r["stuck_per_episode"]),
-            fmt_pct(r["episodes_stuck"], 0),
-            fmt_num(r["progressing_per_episode"]),
-            fmt_num(r["unknown_per_episode"]),
-        ]
-        for _, r in k.iterrows()
+    columns = [
+        ("variation", str),
+        ("n", fmt_count),
+        ("stuck_per_episode", fmt_num),
+        ("episodes_stuck", partial(fmt_pct, digits=0)),
+        ("progressing_per_episode", fmt_num),
+        ("unknown_per_episode", fmt_num),
     ]
+    rows = agent_rows(a, k, columns)
     return Section(
         "loopkinds",
         "Stuck loops and progressing repeats",

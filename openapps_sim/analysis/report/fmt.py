@@ -37,6 +37,11 @@ def fmt_rate_ci(rate: Any, lo: Any, hi: Any) -> str:
     return fmt_pct(rate) if is_nan(lo) else f"{fmt_pct(rate)} {fmt_ci(lo, hi)}"
 
 
+def fmt_count(x: Any) -> str:
+    """A count held as a number: 3.0 -> "3"."""
+    return str(int(x))
+
+
 def fmt_num(x: Any, digits: int = 2) -> str:
     return DASH if is_nan(x) else f"{float(x):.{digits}f}"
 
@@ -54,6 +59,15 @@ def fmt_ratio(x: Any) -> str:
 
 def fmt_seconds(x: Any) -> str:
     return DASH if is_nan(x) else f"{float(x):.1f} s"
+
+
+def md_head(title: str, *paragraphs: str) -> list[str]:
+    """The lines a Markdown page opens with: ``# title``, then each paragraph (or heading),
+    each followed by a blank line."""
+    out = [f"# {title}", ""]
+    for paragraph in paragraphs:
+        out += [paragraph, ""]
+    return out
 
 
 def md_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: Sequence[str] | None = None) -> str:

@@ -3,6 +3,7 @@ string building): tables, figures, folds, the table of contents and the page its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fasthtml.common import (
@@ -121,26 +122,21 @@ def render_page(
     """The whole self-contained page: inline CSS, no script, nothing loaded from anywhere."""
     shown = [s for s in sections if s.blocks]
     toc = Nav(*[A(s.title, href=f"#{s.anchor}") for s in shown], cls="toc")
-    page = Html(
-        Head(
-            Meta(charset="utf-8"),
-            Meta(name="viewport", content="width=device-width,initial-scale=1"),
-            Title(title),
-            Style(CSS),
-        ),
-        Body(
-            Main(
-                H1(title),
-                HP(subtitle, cls="sub"),
-                Div(*[Div(Div(k, cls="k"), Div(v, cls="v"), cls="card") for k, v in cards], cls="cards"),
-                *[block(x) for x in preface],
-                toc,
-                *[Section(H2(s.title), *[block(x) for x in s.blocks], id=s.anchor) for s in shown],
-            )
-        ),
-        lang="en",
+    main = Main(
+        H1(title),
+        HP(subtitle, cls="sub"),
+        Div(*[Div(Div(k, cls="k"), Div(v, cls="v"), cls="card") for k, v in cards], cls="cards"),
+        *[block(x) for x in preface],
+        toc,
+        *[Section(H2(s.title), *[block(x) for x in s.blocks], id=s.anchor) for s in shown],
     )
-    return to_xml(page)
+    return document(title, CSS, main, head=[Meta(name="viewport", content="width=device-width,initial-scale=1")])
+
+
+def document(title: str, css: str, *body: Any, head: Sequence[Any] = ()) -> str:
+    """A whole self-contained HTML page: UTF-8, ``head`` (after the charset), the title and the
+    inline ``css``, then ``body``; nothing loaded from anywhere."""
+    return to_xml(Html(Head(Meta(charset="utf-8"), *head, Title(title), Style(css)), Body(*body), lang="en"))
 
 
 def note(text: str) -> Any:

@@ -9,8 +9,8 @@ from typing import Any
 import openapps_sim.analysis.metrics as m
 from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.blocks import Cell, Figure, Heading, P, Section, Table
-from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_std, is_nan
-from openapps_sim.analysis.report.sections import agent_cell, colours_of, heat
+from openapps_sim.analysis.report.cells import agent_cell, agent_rows, colours_of, heat
+from openapps_sim.analysis.report.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_std, is_nan
 from openapps_sim.analysis.report.svg import svg_grouped_bars
 
 
@@ -59,17 +59,9 @@ def table4(a: Analysis) -> Section:
     t = m.task_reliability(a.df, a.baseline)
     if t.empty:
         return Section("table4", f"Per task in the {a.baseline} version (Table 4)")
-    rows = [
-        [
-            agent_cell(a, r["agent"]),
-            r["task"],
-            str(int(r["n"])),
-            fmt_pct(r["success_rate"]),
-            fmt_std(r["std"]),
-            fmt_std(r["mad"]),
-        ]
-        for _, r in t.iterrows()
-    ]
+    rows = agent_rows(
+        a, t, [("task", str), ("n", fmt_count), ("success_rate", fmt_pct), ("std", fmt_std), ("mad", fmt_std)]
+    )
     return Section(
         "table4",
         f"Per task in the {a.baseline} version (Table 4)",
@@ -158,16 +150,9 @@ def table9(a: Analysis) -> Section:
     ms = m.multi_step(a.df, ["agent"])
     if ms.empty:
         return Section("table9", "Multi-step tasks (Table 9)")
-    rows = [
-        [
-            agent_cell(a, r["agent"]),
-            str(int(r["n"])),
-            fmt_pct(r["success_rate"]),
-            fmt_num(r["partial_reward"]),
-            fmt_pct(r["any_subgoal"]),
-        ]
-        for _, r in ms.iterrows()
-    ]
+    rows = agent_rows(
+        a, ms, [("n", fmt_count), ("success_rate", fmt_pct), ("partial_reward", fmt_num), ("any_subgoal", fmt_pct)]
+    )
     return Section(
         "table9",
         "Multi-step tasks (Table 9)",

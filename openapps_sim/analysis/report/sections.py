@@ -24,9 +24,9 @@ from openapps_sim.analysis.report.blocks import (
     Section,
     Table,
 )
+from openapps_sim.analysis.report.cells import agent_cell, colours_of, heat
 from openapps_sim.analysis.report.fmt import (
     ACROSS_COLOUR,
-    AGENT_COLOURS,
     DASH,
     WITHIN_COLOUR,
     fmt_pct,
@@ -34,7 +34,6 @@ from openapps_sim.analysis.report.fmt import (
     fmt_std,
     is_nan,
 )
-from openapps_sim.analysis.report.page import swatch
 from openapps_sim.analysis.report.progress import LEVEL_NOTE, PROGRESS_NOTE, decision_level_table, progress_tables
 from openapps_sim.analysis.report.robustness import robustness_tables
 from openapps_sim.analysis.report.rows import (
@@ -50,31 +49,6 @@ from openapps_sim.analysis.report.rows import (
     rate_matrix,
 )
 from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
-
-
-def colours_of(agents: Sequence[str]) -> dict[str, str]:
-    return {a: AGENT_COLOURS[i % len(AGENT_COLOURS)] for i, a in enumerate(agents)}
-
-
-def agent_cell(a: Analysis, agent: str) -> Cell:
-    return Cell(str(agent), swatch(str(agent), colours_of(a.agents).get(str(agent), "#888")))
-
-
-def heat(rate: Any, n: Any = None, label: str | None = None) -> Cell:
-    """A heat-map cell for a rate in [0, 1] (white to deep blue)."""
-    if is_nan(rate):
-        return Cell(DASH, cls="heat")
-    lo, hi = (247, 251, 255), (8, 69, 148)
-    t = max(0.0, min(1.0, float(rate)))
-    r, g, b = (round(x + (y - x) * t) for x, y in zip(lo, hi, strict=True))
-    title = f"{fmt_pct(rate)}" + (f" of {int(n)} episodes" if n is not None else "")
-    return Cell(
-        label or f"{100 * t:.0f}%",
-        bg=f"rgb({r},{g},{b})",
-        fg="#fff" if t > 0.55 else "#1d2430",
-        title=title,
-        cls="heat",
-    )
 
 
 def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, value: str) -> tuple:

@@ -181,13 +181,12 @@ def _properties(node: dict, el: Element, role: str, doc: Document, list_level: i
         prop(node, "describedby", "idrefList", described)
 
 
+_BULLETS = {"disc": "• ", "circle": "◦ ", "square": "▪ "}  # list-style-type -> Chromium's marker text
+
+
 def _marker(el: Element, kind: str) -> str:
-    if kind == "disc":
-        return "• "
-    if kind == "circle":
-        return "◦ "
-    if kind == "square":
-        return "▪ "
+    if kind in _BULLETS:
+        return _BULLETS[kind]
     if kind == "decimal":
         items = [c for c in el.parent.children if isinstance(c, Element) and c.tag == "li"] if el.parent else [el]
         return f"{items.index(el) + 1}. "
