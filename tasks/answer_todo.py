@@ -11,14 +11,9 @@ from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import testid_classes, testid_text_parts
 
 
-@family
+@family("todo.count_open", apps="todo", max_steps=6, category="count", answer_kind="number")
 class CountOpen(AnswerFamily):
-    id = "todo.count_open"
-    apps = ("todo",)
-    max_steps = 6
-    category = "count"
-    answer_kind = "number"
-    description = "Answer how many items on the todo list are still open (not done)."
+    """Answer how many items on the todo list are still open (not done)."""
 
     def sample(self, state, config, rng):
         done_ids = seeded_done(state, rng)
@@ -41,14 +36,9 @@ class CountOpen(AnswerFamily):
         yield ui.answer(str(sum(1 for c in rows if "done" not in c)))
 
 
-@family
+@family("todo.item_notes", apps="todo", max_steps=6, category="lookup", answer_kind="text")
 class ItemNotes(AnswerFamily):
-    id = "todo.item_notes"
-    apps = ("todo",)
-    max_steps = 6
-    category = "lookup"
-    answer_kind = "text"
-    description = "Answer with the notes written under a named todo item."
+    """Answer with the notes written under a named todo item."""
 
     def sample(self, state, config, rng):
         item, notes = pick_noted(rng, unique_items(state), "notes", words(config, "todo.notes"), "todo item")

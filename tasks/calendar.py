@@ -137,15 +137,10 @@ def open_event(ui: type[UI], ev_id: str, iso: str) -> Iterator[Step]:
 
 
 # -- families ---------------------------------------------------------------------------------
-@family
+@family("calendar.add_event", apps="calendar", max_steps=20)
 class AddEvent(CalendarFamily):
-    id = "calendar.add_event"
-    apps = ("calendar",)
-    max_steps = 20
-    description = (
-        "Create a calendar event with a given title, date and time; some instances also give a location, "
-        "invitees and a description."
-    )
+    """Create a calendar event with a given title, date and time; some instances also give a location, invitees and a
+    description."""
 
     def sample(self, state, config, rng):
         title = pick(rng, free_titles(state, config), "new event title")
@@ -183,12 +178,9 @@ class AddEvent(CalendarFamily):
         yield ui.click("calendar-save")
 
 
-@family
+@family("calendar.remove_event", apps="calendar", max_steps=25)
 class RemoveEvent(CalendarFamily):
-    id = "calendar.remove_event"
-    apps = ("calendar",)
-    max_steps = 25
-    description = "Delete one named event (its title is unique in the calendar) from the calendar."
+    """Delete one named event (its title is unique in the calendar) from the calendar."""
 
     def sample(self, state, config, rng):
         ev = pick(rng, unique_events(state), "event with a unique title")
@@ -202,12 +194,9 @@ class RemoveEvent(CalendarFamily):
         yield ui.click(f"calendar-delete-{params['event_id']}")
 
 
-@family
+@family("calendar.duplicate_event", apps="calendar", max_steps=25)
 class DuplicateEvent(CalendarFamily):
-    id = "calendar.duplicate_event"
-    apps = ("calendar",)
-    max_steps = 25
-    description = "Copy an existing event to another date: a new event with the same details and the new date."
+    """Copy an existing event to another date: a new event with the same details and the new date."""
 
     def sample(self, state, config, rng):
         ev = pick(rng, unique_events(state), "event with a unique title")
@@ -228,12 +217,9 @@ class DuplicateEvent(CalendarFamily):
         yield ui.click("calendar-save")
 
 
-@family
+@family("calendar.edit_event", apps="calendar", max_steps=25)
 class EditEvent(CalendarFamily):
-    id = "calendar.edit_event"
-    apps = ("calendar",)
-    max_steps = 25
-    description = "Change one field (time, title or location) of a named event."
+    """Change one field (time, title or location) of a named event."""
 
     def sample(self, state, config, rng):
         ev = pick(rng, unique_events(state), "event with a unique title")

@@ -40,12 +40,9 @@ class OneOfThree(BranchingFamily):
         return {"order": order}
 
 
-@family
+@family("todo.open_without_notes", apps="todo", max_steps=8)
 class OpenWithoutNotes(OneOfThree):
-    id = "todo.open_without_notes"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Of three named todos, mark done the one that is still open and has no notes (yes/no attributes)."
+    """Of three named todos, mark done the one that is still open and has no notes (yes/no attributes)."""
 
     def sample(self, state, config, rng):
         params = self.roles(rng)
@@ -86,15 +83,10 @@ class OpenWithoutNotes(OneOfThree):
                 return
 
 
-@family
+@family("calendar.timed_without_location", apps="calendar", max_steps=16)
 class TimedWithoutLocation(OneOfThree):
-    id = "calendar.timed_without_location"
-    apps = ("calendar",)
-    max_steps = 16
-    description = (
-        "On a day with three events, delete the one that has a set time (is not all day) and has no location "
-        "(yes/no attributes)."
-    )
+    """On a day with three events, delete the one that has a set time (is not all day) and has no location (yes/no
+    attributes)."""
 
     def sample(self, state, config, rng):
         titles = three(rng, free_titles(state, config), "new event titles")
@@ -143,15 +135,10 @@ class TimedWithoutLocation(OneOfThree):
                 return
 
 
-@family
+@family("shop.cheap_in_colour", apps="shop", max_steps=24)
 class CheapInColour(OneOfThree):
-    id = "shop.cheap_in_colour"
-    apps = ("shop",)
-    max_steps = 24
-    description = (
-        "Of three named products, add to the cart the one that costs less than a budget and comes in a named "
-        "colour (yes/no attributes)."
-    )
+    """Of three named products, add to the cart the one that costs less than a budget and comes in a named colour
+    (yes/no attributes)."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]

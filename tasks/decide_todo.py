@@ -26,12 +26,9 @@ def is_done(todo: dict, iid: str) -> bool:
     return any(i["id"] == iid and i["done"] for i in todo.get("items", []))
 
 
-@family
+@family("todo.done_or_delete", apps="todo", max_steps=8)
 class DoneOrDelete(BranchingFamily):
-    id = "todo.done_or_delete"
-    apps = ("todo",)
-    max_steps = 8
-    description = "If a named todo is already done, delete it; otherwise mark it done."
+    """If a named todo is already done, delete it; otherwise mark it done."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item")
@@ -55,12 +52,9 @@ class DoneOrDelete(BranchingFamily):
         yield ui.click(f"todo-{kind}-{params['id']}")
 
 
-@family
+@family("todo.add_in_order", apps="todo", max_steps=10)
 class AddInOrder(OrderedFamily):
-    id = "todo.add_in_order"
-    apps = ("todo",)
-    max_steps = 10
-    description = "Add two new todo items, the first one first (the order is checked on the event log)."
+    """Add two new todo items, the first one first (the order is checked on the event log)."""
 
     def sample(self, state, config, rng):
         taken = {norm_text(i["title"]) for i in state["todo"]["items"]}

@@ -68,15 +68,10 @@ def add_op(params: dict, key: str) -> Op:
     return add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"])
 
 
-@family
+@family("shop.price_fallback", apps="shop", max_steps=30)
 class PriceFallback(FallbackChain):
-    id = "shop.price_fallback"
-    apps = ("shop",)
-    max_steps = 30
-    description = (
-        "Three products in order: add one of the first that costs less than a budget; if none does, one of a "
-        "fourth product (three levels of decision)."
-    )
+    """Three products in order: add one of the first that costs less than a budget; if none does, one of a fourth
+    product (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         cfg = config["shop"]
@@ -118,11 +113,8 @@ class PriceFallback(FallbackChain):
         yield from add_this_product(ui, params[f"{key}_options"], 1)
 
 
-@family
+@family("multi.errand_chain", apps=("todo", "shop", "calendar", "messenger"), max_steps=40)
 class ErrandChain(FallbackChain):
-    id = "multi.errand_chain"
-    apps = ("todo", "shop", "calendar", "messenger")
-    max_steps = 40
     condition_apps = ("todo", "shop", "calendar")
     action_apps = ("todo", "shop", "calendar", "messenger")
     description = (
@@ -192,11 +184,8 @@ class ErrandChain(FallbackChain):
             yield from send_chat_message(ui, params["contact_id"], params["text"])
 
 
-@family
+@family("multi.evening_chain", apps=("calendar", "messenger", "todo"), max_steps=30)
 class EveningChain(FallbackChain):
-    id = "multi.evening_chain"
-    apps = ("calendar", "messenger", "todo")
-    max_steps = 30
     condition_apps = ("calendar", "messenger", "todo")
     action_apps = ("calendar", "messenger", "todo", "todo")
     description = (

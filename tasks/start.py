@@ -9,14 +9,15 @@ from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
 
 
-@family
+@family(
+    "start.navigate_to_app",
+    apps="start",
+    max_steps=5,
+    category="navigate",
+    instance_cap="one instance per app: the start page launches each app, nothing else differs",
+)
 class NavigateToApp(TaskFamily):
-    id = "start.navigate_to_app"
-    category = "navigate"
-    apps = ("start",)
-    max_steps = 5
-    description = "Open a given app from the start page; nothing may change, the browser must end on the app."
-    instance_cap = "one instance per app: the start page launches each app, nothing else differs"
+    """Open a given app from the start page; nothing may change, the browser must end on the app."""
 
     def sample(self, state, config, rng):
         apps = launchable(discover_apps(), config)

@@ -8,12 +8,9 @@ from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
 
-@family
+@family("todo.add_item", apps="todo", max_steps=8)
 class AddItem(TaskFamily):
-    id = "todo.add_item"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Add a new item with a given title to the todo list."
+    """Add a new item with a given title to the todo list."""
 
     def sample(self, state, config, rng):
         existing = {norm_text(i["title"]) for i in state["todo"]["items"]}
@@ -80,12 +77,9 @@ def _pick_with_flag(state: dict, rng, done: bool, what: str) -> dict:
     return {"id": item["id"], "title": item["title"], "done_ids": seeded_done(state, rng, {item["id"]: done})}
 
 
-@family
+@family("todo.remove_item", apps="todo", max_steps=8)
 class RemoveItem(TaskFamily):
-    id = "todo.remove_item"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Delete the item with a given title from the todo list."
+    """Delete the item with a given title from the todo list."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item to remove")
@@ -102,12 +96,10 @@ class RemoveItem(TaskFamily):
         yield ui.click(f"todo-delete-{params['id']}")
 
 
-@family
+@family("todo.mark_done", apps="todo", max_steps=8)
 class MarkDone(TaskFamily):
-    id = "todo.mark_done"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Mark the (not yet done) item with a given title as done."
+    """Mark the (not yet done) item with a given title as done."""
+
     done_before = False  # the item's flag at the start; the goal flips it
 
     def sample(self, state, config, rng):
@@ -125,19 +117,16 @@ class MarkDone(TaskFamily):
         yield ui.click(f"todo-toggle-{params['id']}")
 
 
-@family
+@family("todo.mark_undone")
 class MarkUndone(MarkDone):
-    id = "todo.mark_undone"
-    description = "Mark a done item with a given title as not done again."
+    """Mark a done item with a given title as not done again."""
+
     done_before = True
 
 
-@family
+@family("todo.edit_item", apps="todo", max_steps=10)
 class EditItem(TaskFamily):
-    id = "todo.edit_item"
-    apps = ("todo",)
-    max_steps = 10
-    description = "Rename the item with a given title to a given new title."
+    """Rename the item with a given title to a given new title."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item to rename")
@@ -157,12 +146,9 @@ class EditItem(TaskFamily):
         yield ui.click(f"todo-save-{iid}")
 
 
-@family
+@family("todo.clear_completed", apps="todo", max_steps=8)
 class ClearCompleted(TaskFamily):
-    id = "todo.clear_completed"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Remove every done item from the todo list at once (the open items stay)."
+    """Remove every done item from the todo list at once (the open items stay)."""
 
     def sample(self, state, config, rng):
         items = state["todo"]["items"]
