@@ -16,7 +16,7 @@ from openapps_sim.tasks.hierarchy import days_ahead, new_event, read_app, three
 from openapps_sim.tasks.hierarchy_multi import BUDGETS
 from openapps_sim.tasks.multistep import make_family
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, find_product, set_field, unique_products
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family
 from openapps_sim.taskkit.branching import BranchingFamily
@@ -41,7 +41,7 @@ class OneOfThree(BranchingFamily):
 
 
 @family("todo.open_without_notes", apps="todo", max_steps=8)
-class OpenWithoutNotes(OneOfThree):
+class OpenWithoutNotes(SeededTodo, OneOfThree):
     """Of three named todos, mark done the one that is still open and has no notes (yes/no attributes)."""
 
     def sample(self, state, config, rng):
@@ -56,7 +56,7 @@ class OpenWithoutNotes(OneOfThree):
                     done_ids=seeded_done(state, rng, done), branch=chosen["target"]["id"])  # fmt: skip
 
     def prepare(self, state, params):
-        set_done(state, params["done_ids"])
+        super().prepare(state, params)
         for iid, note in params["notes"].items():
             set_field(state["todo"]["items"], iid, "notes", note)
 

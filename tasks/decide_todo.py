@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
@@ -27,7 +27,7 @@ def is_done(todo: dict, iid: str) -> bool:
 
 
 @family("todo.done_or_delete", apps="todo", max_steps=8)
-class DoneOrDelete(BranchingFamily):
+class DoneOrDelete(SeededTodo, BranchingFamily):
     """If a named todo is already done, delete it; otherwise mark it done."""
 
     def sample(self, state, config, rng):
@@ -35,9 +35,6 @@ class DoneOrDelete(BranchingFamily):
         done = rng.random() < 0.5
         return {"id": item["id"], "title": item["title"], "done": done, "branch": "done" if done else "open",
                 "done_ids": seeded_done(state, rng, {item["id"]: done})}  # fmt: skip
-
-    def prepare(self, state, params):
-        set_done(state, params["done_ids"])
 
     def branch_plans(self, params, initial):
         iid = params["id"]

@@ -24,7 +24,7 @@ from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_free,
 from openapps_sim.tasks.decide_messenger import contact_waiting, send_chat_message, waiting, with_chat
 from openapps_sim.tasks.decide_todo import is_done, todo_is_done
 from openapps_sim.tasks.messenger import fresh_text
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
@@ -171,7 +171,7 @@ def days_ahead(state: dict, config: dict, rng, wants: list[bool | None], blocker
 
 # -- single-app chains ---------------------------------------------------------------------------
 @family("todo.first_done_chain", apps="todo", max_steps=10)
-class FirstDoneTodo(FallbackChain):
+class FirstDoneTodo(SeededTodo, FallbackChain):
     """Three todos in order: delete the first of them that is done; if none is, add a new todo (three levels of
     decision)."""
 
@@ -182,9 +182,6 @@ class FirstDoneTodo(FallbackChain):
         fixed = {x["id"]: h for x, h in zip((a, b, c), holds, strict=True)}
         return {"a_id": a["id"], "a": a["title"], "b_id": b["id"], "b": b["title"], "c_id": c["id"],
                 "c": c["title"], "new": new, "done_ids": seeded_done(state, rng, fixed)}  # fmt: skip
-
-    def prepare(self, state, params):
-        set_done(state, params["done_ids"])
 
     def leaf_plans(self, params):
         deletes = [[Op.of("todo", "delete_item", id=params[f"{k}_id"])] for k in "abc"]

@@ -35,7 +35,7 @@ from openapps_sim.tasks.picks import (
     find_product,
     unique_products,
 )
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.language import words
@@ -114,7 +114,7 @@ class PriceFallback(FallbackChain):
 
 
 @family("multi.errand_chain", apps=("todo", "shop", "calendar", "messenger"), max_steps=40)
-class ErrandChain(FallbackChain):
+class ErrandChain(SeededTodo, FallbackChain):
     condition_apps = ("todo", "shop", "calendar")
     action_apps = ("todo", "shop", "calendar", "messenger")
     description = (
@@ -143,7 +143,7 @@ class ErrandChain(FallbackChain):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def prepare(self, state, params):
-        set_done(state, params["done_ids"])
+        super().prepare(state, params)
         state["shop"]["cart"] = []
         fill_cart(state, params["lines"])
         for b in params["blockers"]:
@@ -185,7 +185,7 @@ class ErrandChain(FallbackChain):
 
 
 @family("multi.evening_chain", apps=("calendar", "messenger", "todo"), max_steps=30)
-class EveningChain(FallbackChain):
+class EveningChain(SeededTodo, FallbackChain):
     condition_apps = ("calendar", "messenger", "todo")
     action_apps = ("calendar", "messenger", "todo", "todo")
     description = (
@@ -209,10 +209,10 @@ class EveningChain(FallbackChain):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def prepare(self, state, params):
+        super().prepare(state, params)
         for b in params["blockers"]:
             new_event(state, **b)
         set_waiting(state["messenger"], params["contact_id"], params["theirs"], params["incoming"], params["earlier"])
-        set_done(state, params["done_ids"])
 
     def leaf_plans(self, params):
         return [

@@ -27,7 +27,7 @@ from openapps_sim.tasks.calendar import CalendarFamily, calendar_today, free_tit
 from openapps_sim.tasks.code_editor import P as ce_model
 from openapps_sim.tasks.code_editor import ce_state, file_paths, open_code_editor
 from openapps_sim.tasks.picks import cart_lines, earlier_saves, fill_cart, open_shop, save_earlier
-from openapps_sim.tasks.todo import seeded_done, set_done
+from openapps_sim.tasks.todo import SeededTodo, seeded_done
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
@@ -73,7 +73,7 @@ def _taken(names) -> set[str]:
 
 # -- todo ------------------------------------------------------------------------------------------
 @family("todo.tick_missing_item", apps="todo", max_steps=6)
-class TickMissingItem(InfeasibleFamily):
+class TickMissingItem(SeededTodo, InfeasibleFamily):
     """Mark a todo item done that is not on the list (infeasible: report it, change nothing)."""
 
     target_key = "title"
@@ -82,9 +82,6 @@ class TickMissingItem(InfeasibleFamily):
         have = _taken(i["title"] for i in state["todo"]["items"])
         title = pick(rng, [t for t in words(config, "todo.new_items") if norm_text(t) not in have], "missing todo")
         return {"title": title, "done_ids": seeded_done(state, rng)}
-
-    def prepare(self, state, params):
-        set_done(state, params.get("done_ids"))
 
     def reason(self, params):
         return f"There is no item {params['title']!r} on the todo list."

@@ -32,7 +32,7 @@ class SavePlace(TaskFamily):
         yield ui.click(f"maps-save-{params['place_id']}")
 
 
-@family("maps.remove_saved_place", apps="maps", max_steps=6)
+@family("maps.remove_saved_place", apps="maps", max_steps=6, clicks="maps-remove-{saved_id}")
 class RemoveSavedPlace(TaskFamily):
     """Remove one named location from the saved locations."""
 
@@ -49,10 +49,6 @@ class RemoveSavedPlace(TaskFamily):
 
     def plan(self, params, initial):
         return [Op.of("maps", "remove_saved", id=params["saved_id"])]
-
-    def solve(self, params, ui):
-        yield from ui.open_app("maps")
-        yield ui.click(f"maps-remove-{params['saved_id']}")
 
 
 @family("maps.drop_pin", apps="maps", max_steps=12)

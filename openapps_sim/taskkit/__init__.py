@@ -36,14 +36,7 @@ from openapps_sim.taskkit.language import tidy_punctuation
 from openapps_sim.taskkit.plan import Unread, run_plan
 from openapps_sim.taskkit.progress import Op
 from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
-from openapps_sim.taskkit.reward import (  # noqa: F401 - re-exported
-    StateDiff,
-    describe_event,
-    normalise_world,
-    normalised_expected,
-    outside_change,
-    state_diff,
-)
+from openapps_sim.taskkit.reward import normalise_world
 from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step
 from openapps_sim.taskkit.statecopy import copy_state
@@ -134,6 +127,10 @@ class TaskFamily:
     no_plan: str = ""
     #: why the goal cannot be reached through app tools alone ("" when it can, the default)
     no_api: str = ""
+    #: the oracle's script when all it does is open the family's first app and click: the
+    #: ``data-testid`` of each click, formatted with the params (``"todo-delete-{id}"``); a
+    #: family whose script does more writes ``solve``
+    clicks: tuple[str, ...] = ()
 
     # -- to implement ------------------------------------------------------------------------
     def sample(self, state: dict, config: dict, rng: random.Random) -> dict:
@@ -148,7 +145,10 @@ class TaskFamily:
         raise NotImplementedError(f"{self.id}: no plan (define plan, or say why not in no_plan)")
 
     def solve(self, params: dict, ui: type[UI]) -> Iterator[Step]:
-        raise NotImplementedError
+        """The oracle's script (by default: open the first app and click each of ``clicks``)."""
+        if not self.clicks:
+            raise NotImplementedError(f"{self.id}: no oracle script (define solve, or declare clicks)")
+        return ui.open_and_click(self.apps[0], [testid.format(**params) for testid in self.clicks])
 
     # -- derived from the plan ---------------------------------------------------------------
     @property

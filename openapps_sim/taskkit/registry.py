@@ -41,9 +41,10 @@ _REGISTRY: dict[str, TaskFamily] = {}
 def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **header: Any) -> Callable[[F], F]:
     """Class decorator: declare a family's header and register one instance under ``family_id``.
 
-    ``apps`` is one app name or a tuple of them (stored as a tuple; a subclass family that
-    leaves it out keeps its base's). Every other keyword sets a class attribute the family or
-    its bases already declare (``max_steps``, ``category``, ``answer_kind``, ``no_plan``, ...).
+    ``apps`` is one app name or a tuple of them (a subclass family that leaves it out keeps its
+    base's). Every other keyword sets a class attribute the family or its bases already declare
+    (``max_steps``, ``category``, ``answer_kind``, ``clicks``, ``no_plan``, ...); a tuple
+    attribute given one string holds that one string.
     The description is the first paragraph of the class docstring, white space folded (the
     rest of the docstring is for readers of the code); a class without one keeps its base's.
     """
@@ -57,9 +58,10 @@ def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **he
             allowed = ", ".join(sorted(k for k in dir(cls) if not k.startswith("_") and not callable(getattr(cls, k))))
             raise ConfigError(source, f"@family({family_id!r})", f"unknown family attribute {unknown[0]!r}", allowed)
         cls.id = family_id
-        if apps is not None:
-            cls.apps = (apps,) if isinstance(apps, str) else tuple(apps)
-        for key, value in header.items():
+        declared = {"apps": apps, **header} if apps is not None else header
+        for key, value in declared.items():
+            if isinstance(getattr(cls, key), tuple):  # apps="todo", clicks="todo-add": one-element tuples
+                value = (value,) if isinstance(value, str) else tuple(value)
             setattr(cls, key, value)
         doc = cls.__dict__.get("__doc__")
         if doc:
