@@ -36,10 +36,12 @@ def seeded_done(state: dict, rng, fixed: dict[str, bool] | None = None) -> list[
 
 class SeededTodo(TaskFamily):
     """A family on a seeded todo list: ``sample`` draws which items are done before the episode
-    (``done_ids``, from :func:`seeded_done`) and ``prepare`` sets them. A family that prepares
-    more calls ``super().prepare`` first."""
+    (``done_ids``, from :func:`seeded_done`) and ``prepare`` sets them (``None``: the flags stay
+    as the pack has them). A family that prepares more calls ``super().prepare`` first."""
 
     def prepare(self, state: dict, params: dict) -> None:
+        if params.get("done_ids") is None:
+            return
         done = set(params["done_ids"])
         for item in state["todo"]["items"]:
             item["done"] = item["id"] in done
