@@ -57,13 +57,17 @@ class CountLines(AnswerFamily):
         yield ui.answer(str(line_count(content)))
 
 
-@family("code_editor.folder_summary", apps="code_editor", max_steps=6, category="count", answer_kind="json")
+@family(
+    "code_editor.folder_summary",
+    apps="code_editor",
+    max_steps=6,
+    category="count",
+    answer_kind="json",
+    answer_schema={"files": "number", "folders": "number"},
+)
 class FolderSummary(AnswerFamily):
-    answer_schema = {"files": "number", "folders": "number"}
-    description = (
-        "Answer, as JSON with the fields files and folders, how many files and how many sub-folders sit "
-        "directly in a named folder."
-    )
+    """Answer, as JSON with the fields files and folders, how many files and how many sub-folders
+    sit directly in a named folder."""
 
     def sample(self, state, config, rng):
         """A seeded start state: up to two new (empty) files and one new sub-folder were added to

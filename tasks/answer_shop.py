@@ -73,13 +73,14 @@ class CartTotalShipping(CartAnswer):
         return f"{cart['total']:.2f}"
 
 
-@family("shop.cart_summary_json", answer_kind="json")
+@family(
+    "shop.cart_summary_json",
+    answer_kind="json",
+    answer_schema={"lines": "number", "units": "number", "total": "number"},
+)
 class CartSummaryJson(CartAnswer):
-    answer_schema = {"lines": "number", "units": "number", "total": "number"}
-    description = (
-        "Answer as JSON how many lines and units the cart holds and its total with shipping "
-        '({"lines": N, "units": M, "total": T}).'
-    )
+    """Answer as JSON how many lines and units the cart holds and its total with shipping
+    ({"lines": N, "units": M, "total": T})."""
 
     def sample(self, state, config, rng):
         params = _sample_cart(state, config, rng)

@@ -115,12 +115,12 @@ class PriceFallback(FallbackChain):
 
 @family("multi.errand_chain", apps=("todo", "shop", "calendar", "messenger"), max_steps=40)
 class ErrandChain(SeededTodo, FallbackChain):
+    """If a todo is done, delete it; otherwise, if the cart is empty, add a product; otherwise, if
+    a day is free, add an event that day; otherwise message a contact (three levels of decision,
+    four apps)."""
+
     condition_apps = ("todo", "shop", "calendar")
     action_apps = ("todo", "shop", "calendar", "messenger")
-    description = (
-        "If a todo is done, delete it; otherwise, if the cart is empty, add a product; otherwise, if a day is "
-        "free, add an event that day; otherwise message a contact (three levels of decision, four apps)."
-    )
 
     def draw(self, state, config, rng, holds):
         item = pick(rng, unique_items(state), "todo item")
@@ -186,12 +186,12 @@ class ErrandChain(SeededTodo, FallbackChain):
 
 @family("multi.evening_chain", apps=("calendar", "messenger", "todo"), max_steps=30)
 class EveningChain(SeededTodo, FallbackChain):
+    """If a day is free, add a dinner with a contact; otherwise, if the contact wrote last, tell
+    them I can't make it; otherwise tick a todo off if it is open, or delete it if it is done
+    (three levels, three apps)."""
+
     condition_apps = ("calendar", "messenger", "todo")
     action_apps = ("calendar", "messenger", "todo", "todo")
-    description = (
-        "If a day is free, add a dinner with a contact; otherwise, if the contact wrote last, tell them I can't "
-        "make it; otherwise tick a todo off if it is open, or delete it if it is done (three levels, three apps)."
-    )
 
     def draw(self, state, config, rng, holds):
         taken = {e["title"].casefold() for e in state["calendar"]["events"]}

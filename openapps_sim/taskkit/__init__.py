@@ -1,6 +1,14 @@
 """Task families: seeded instances, goal phrasings, expected states and oracle scripts.
 
-A family (a :class:`TaskFamily` subclass in ``tasks/``) says, for one kind of goal:
+A family is a :class:`TaskFamily` subclass in ``tasks/`` whose header is its decorator and whose
+description is its docstring::
+
+    @family("todo.remove_item", apps="todo", max_steps=8, clicks="todo-delete-{id}")
+    class RemoveItem(SeededTodo):
+        \"\"\"Delete the item with a given title from the todo list.\"\"\"
+
+(:func:`family` registers it; any class attribute can be declared there: ``category``,
+``answer_kind``, ``no_plan``, ...). For one kind of goal it says:
 
 * ``sample(state, config, rng)`` — parameters drawn from the seed, always feasible in this
   state (raise :class:`Infeasible` when the state allows none);
@@ -18,9 +26,10 @@ A family (a :class:`TaskFamily` subclass in ``tasks/``) says, for one kind of go
   :mod:`openapps_sim.taskkit.language`): English in three styles (``plain``, ``casual``,
   ``context``), every other language as one list, formatted with :meth:`goal_values`;
 * ``solve(params, ui)`` — the oracle's script: a generator of UI steps addressed by
-  ``data-testid`` (see :class:`UI`), which the oracle agent turns into BrowserGym actions.
+  ``data-testid`` (see :class:`UI`), which the oracle agent turns into BrowserGym actions; a
+  script that only opens the family's app and clicks is declared as ``clicks`` instead.
 
-Families register themselves with :func:`family` and are looked up with :func:`get_family`.
+Families are looked up with :func:`get_family`; :func:`all_families` lists them.
 """
 
 from __future__ import annotations
