@@ -7,7 +7,7 @@ import re
 from datetime import date
 
 from openapps_sim.apps.calendar.datefmt import read_date
-from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, unique_events
+from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, pick_event, unique_events
 from openapps_sim.tasks.picks import set_field
 
 from openapps_sim.taskkit import family, pick
@@ -67,7 +67,7 @@ class DaysBetween(AnswerFamily):
     """Answer how many days lie between today (the calendar's today) and a named event."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         today = date.fromisoformat(str(config["calendar"]["today"]))
         days = abs((date.fromisoformat(ev["date"]) - today).days)
         return {

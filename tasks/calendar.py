@@ -101,6 +101,11 @@ def unique_events(state: dict) -> list[dict]:
     return [e for e in events if counts[norm_text(e["title"])] == 1]
 
 
+def pick_event(rng, state: dict) -> dict:
+    """One of :func:`unique_events`, drawn from the seed."""
+    return pick(rng, unique_events(state), "event with a unique title")
+
+
 def free_titles(state: dict, config: dict) -> list[str]:
     taken = {norm_text(e["title"]) for e in state["calendar"]["events"]}
     return [t for t in words(config, "calendar.new_titles") if norm_text(t) not in taken]
@@ -183,7 +188,7 @@ class RemoveEvent(CalendarFamily):
     """Delete one named event (its title is unique in the calendar) from the calendar."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         return _event_params(ev)
 
     def plan(self, params, initial):
@@ -199,7 +204,7 @@ class DuplicateEvent(CalendarFamily):
     """Copy an existing event to another date: a new event with the same details and the new date."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         today = calendar_today(config)
         choices = [(today + timedelta(days=k)).isoformat() for k in range(-14, 91)]
         new_date = rng.choice([d for d in choices if d != ev["date"]])
@@ -222,7 +227,7 @@ class EditEvent(CalendarFamily):
     """Change one field (time, title or location) of a named event."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         field = rng.choice(["time", "title", "location"])
         if field == "time":
             value = rng.choice([t for t in TIMES if t != ev["time"]])
@@ -245,4 +250,13 @@ class EditEvent(CalendarFamily):
         yield ui.click("calendar-save")
 
 
-__all__ = ["AddEvent", "DuplicateEvent", "EditEvent", "RemoveEvent", "day_text", "go_to_day", "unique_events"]
+__all__ = [
+    "AddEvent",
+    "DuplicateEvent",
+    "EditEvent",
+    "RemoveEvent",
+    "day_text",
+    "go_to_day",
+    "pick_event",
+    "unique_events",
+]
