@@ -43,8 +43,8 @@ def page_coords(text: str, negative: list[str]) -> tuple[float, float] | None:
 
 @family("maps.distance_km", apps="maps", max_steps=8, category="math", answer_kind="number")
 class DistanceKm(AnswerFamily):
-    """Answer how far apart two saved places are in kilometres (great-circle distance from the coordinates shown;
-    within 1 % or 1 km)."""
+    """Answer how far apart two saved places are in kilometres (great-circle distance from the
+    coordinates shown; within 1 % or 1 km)."""
 
     def sample(self, state, config, rng):
         extra = earlier_saves(state, config, rng)  # a seeded start state: places saved before

@@ -79,8 +79,8 @@ class CartTotalShipping(CartAnswer):
     answer_schema={"lines": "number", "units": "number", "total": "number"},
 )
 class CartSummaryJson(CartAnswer):
-    """Answer as JSON how many lines and units the cart holds and its total with shipping
-    ({"lines": N, "units": M, "total": T})."""
+    """Answer as JSON how many lines and units the cart holds and its total with shipping ({"lines":
+    N, "units": M, "total": T})."""
 
     def sample(self, state, config, rng):
         params = _sample_cart(state, config, rng)

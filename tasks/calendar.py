@@ -144,8 +144,8 @@ def open_event(ui: type[UI], ev_id: str, iso: str) -> Iterator[Step]:
 # -- families ---------------------------------------------------------------------------------
 @family("calendar.add_event", apps="calendar", max_steps=20)
 class AddEvent(CalendarFamily):
-    """Create a calendar event with a given title, date and time; some instances also give a location, invitees and a
-    description."""
+    """Create a calendar event with a given title, date and time; some instances also give a
+    location, invitees and a description."""
 
     def sample(self, state, config, rng):
         title = pick(rng, free_titles(state, config), "new event title")

@@ -42,7 +42,8 @@ class OneOfThree(BranchingFamily):
 
 @family("todo.open_without_notes", apps="todo", max_steps=8)
 class OpenWithoutNotes(SeededTodo, OneOfThree):
-    """Of three named todos, mark done the one that is still open and has no notes (yes/no attributes)."""
+    """Of three named todos, mark done the one that is still open and has no notes (yes/no
+    attributes)."""
 
     def sample(self, state, config, rng):
         params = self.roles(rng)
@@ -85,8 +86,8 @@ class OpenWithoutNotes(SeededTodo, OneOfThree):
 
 @family("calendar.timed_without_location", apps="calendar", max_steps=16)
 class TimedWithoutLocation(OneOfThree):
-    """On a day with three events, delete the one that has a set time (is not all day) and has no location (yes/no
-    attributes)."""
+    """On a day with three events, delete the one that has a set time (is not all day) and has no
+    location (yes/no attributes)."""
 
     def sample(self, state, config, rng):
         titles = three(rng, free_titles(state, config), "new event titles")
@@ -137,8 +138,8 @@ class TimedWithoutLocation(OneOfThree):
 
 @family("shop.cheap_in_colour", apps="shop", max_steps=24)
 class CheapInColour(OneOfThree):
-    """Of three named products, add to the cart the one that costs less than a budget and comes in a named colour
-    (yes/no attributes)."""
+    """Of three named products, add to the cart the one that costs less than a budget and comes in a
+    named colour (yes/no attributes)."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]

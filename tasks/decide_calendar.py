@@ -94,7 +94,8 @@ class AddIfFree(BranchingFamily):
 
 @family("calendar.earliest_free_slot", apps="calendar", max_steps=22, structure="single", category="constraint")
 class EarliestFreeSlot(BranchingFamily):
-    """Add an event on a day at the earliest full hour from 09:00 that no event of that day starts in."""
+    """Add an event on a day at the earliest full hour from 09:00 that no event of that day starts
+    in."""
 
     def sample(self, state, config, rng):
         titles = free_titles(state, config)

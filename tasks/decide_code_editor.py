@@ -15,7 +15,8 @@ NAMES = ["notes.txt", "TODO.md", "scratch.py", "changelog.md", "draft.txt"]
 
 @family("code_editor.delete_or_create", apps="code_editor", max_steps=10)
 class DeleteOrCreate(BranchingFamily):
-    """If a folder holds a file of a given name, delete it; otherwise create that (empty) file there."""
+    """If a folder holds a file of a given name, delete it; otherwise create that (empty) file
+    there."""
 
     def sample(self, state, config, rng):
         ce = state["code_editor"]

@@ -44,7 +44,8 @@ def send_op(contact: str, text: str) -> Op:
 
 @family("messenger.reply_if_waiting", apps="messenger", max_steps=8)
 class ReplyIfWaiting(BranchingFamily):
-    """If a contact wrote the last message of our conversation, send them one text; otherwise send another."""
+    """If a contact wrote the last message of our conversation, send them one text; otherwise send
+    another."""
 
     def sample(self, state, config, rng):
         m = state["messenger"]

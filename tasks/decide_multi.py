@@ -31,8 +31,8 @@ def cart_is_empty(ui) -> Iterator:
 
 @family("multi.busy_evening", apps=("calendar", "messenger"), max_steps=24)
 class BusyEvening(BranchingFamily):
-    """If the calendar has anything on a given day, tell a contact you can't make dinner; otherwise add a dinner with
-    them at 19:00 that day."""
+    """If the calendar has anything on a given day, tell a contact you can't make dinner; otherwise
+    add a dinner with them at 19:00 that day."""
 
     def sample(self, state, config, rng):
         c = pick(rng, with_chat(state), "contact with a conversation")
@@ -72,8 +72,8 @@ class BusyEvening(BranchingFamily):
 
 @family("multi.todo_cart_fallback", apps=("todo", "shop"), max_steps=24, structure="hierarchical", levels=2)
 class TodoCartFallback(BranchingFamily):
-    """Nested decision: if a todo is still open, then add a product to an empty cart, or tick the todo off when the
-    cart is not empty; if the todo is done already, delete it."""
+    """Nested decision: if a todo is still open, then add a product to an empty cart, or tick the
+    todo off when the cart is not empty; if the todo is done already, delete it."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item")

@@ -108,8 +108,8 @@ class CheapestInCategory(BranchingFamily):
 
 @family("shop.cart_over_budget", apps="shop", max_steps=16)
 class CartOverBudget(BranchingFamily):
-    """If the cart total (with shipping) is over a budget, remove the most expensive line; otherwise check out to a
-    given address."""
+    """If the cart total (with shipping) is over a budget, remove the most expensive line; otherwise
+    check out to a given address."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
@@ -225,8 +225,8 @@ class ThresholdChoice(BranchingFamily):
 
 @family("shop.under_budget")
 class UnderBudget(ThresholdChoice):
-    """If a named product costs less than a budget ("under $20"), add one to the cart; otherwise add one of a named
-    alternative."""
+    """If a named product costs less than a budget ("under $20"), add one to the cart; otherwise add
+    one of a named alternative."""
 
     thresholds = (5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0)
 
@@ -247,8 +247,8 @@ class UnderBudget(ThresholdChoice):
 
 @family("shop.rated_at_least")
 class RatedAtLeast(ThresholdChoice):
-    """If a named product is rated at least a minimum ("rated at least 4.5"), add one to the cart; otherwise add one of
-    a named alternative."""
+    """If a named product is rated at least a minimum ("rated at least 4.5"), add one to the cart;
+    otherwise add one of a named alternative."""
 
     thresholds = (3.5, 4.0, 4.2, 4.5, 4.7, 4.8)
 

@@ -172,8 +172,8 @@ def days_ahead(state: dict, config: dict, rng, wants: list[bool | None], blocker
 # -- single-app chains ---------------------------------------------------------------------------
 @family("todo.first_done_chain", apps="todo", max_steps=10)
 class FirstDoneTodo(SeededTodo, FallbackChain):
-    """Three todos in order: delete the first of them that is done; if none is, add a new todo (three levels of
-    decision)."""
+    """Three todos in order: delete the first of them that is done; if none is, add a new todo
+    (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         a, b, c = three(rng, unique_items(state), "todo items with unique titles")
@@ -203,8 +203,8 @@ class FirstDoneTodo(SeededTodo, FallbackChain):
 
 @family("calendar.first_free_day", apps="calendar", max_steps=36)
 class FirstFreeDay(FallbackChain):
-    """Add an event on the first of three days that has nothing planned; if none is free, on a fourth day (three levels
-    of decision)."""
+    """Add an event on the first of three days that has nothing planned; if none is free, on a
+    fourth day (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         titles = free_titles(state, config)
@@ -239,8 +239,8 @@ class FirstFreeDay(FallbackChain):
 
 @family("messenger.first_waiting_chain", apps="messenger", max_steps=16)
 class FirstWaitingContact(FallbackChain):
-    """Three contacts in order: reply to the first of them who wrote the last message of our chat; if none did, send
-    the first one a nudge (three levels of decision)."""
+    """Three contacts in order: reply to the first of them who wrote the last message of our chat;
+    if none did, send the first one a nudge (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         people = three(rng, with_chat(state), "contacts with a conversation")

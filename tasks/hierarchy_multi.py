@@ -70,8 +70,8 @@ def add_op(params: dict, key: str) -> Op:
 
 @family("shop.price_fallback", apps="shop", max_steps=30)
 class PriceFallback(FallbackChain):
-    """Three products in order: add one of the first that costs less than a budget; if none does, one of a fourth
-    product (three levels of decision)."""
+    """Three products in order: add one of the first that costs less than a budget; if none does,
+    one of a fourth product (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         cfg = config["shop"]
@@ -115,9 +115,9 @@ class PriceFallback(FallbackChain):
 
 @family("multi.errand_chain", apps=("todo", "shop", "calendar", "messenger"), max_steps=40)
 class ErrandChain(SeededTodo, FallbackChain):
-    """If a todo is done, delete it; otherwise, if the cart is empty, add a product; otherwise, if
-    a day is free, add an event that day; otherwise message a contact (three levels of decision,
-    four apps)."""
+    """If a todo is done, delete it; otherwise, if the cart is empty, add a product; otherwise, if a
+    day is free, add an event that day; otherwise message a contact (three levels of decision, four
+    apps)."""
 
     condition_apps = ("todo", "shop", "calendar")
     action_apps = ("todo", "shop", "calendar", "messenger")
@@ -187,8 +187,8 @@ class ErrandChain(SeededTodo, FallbackChain):
 @family("multi.evening_chain", apps=("calendar", "messenger", "todo"), max_steps=30)
 class EveningChain(SeededTodo, FallbackChain):
     """If a day is free, add a dinner with a contact; otherwise, if the contact wrote last, tell
-    them I can't make it; otherwise tick a todo off if it is open, or delete it if it is done
-    (three levels, three apps)."""
+    them I can't make it; otherwise tick a todo off if it is open, or delete it if it is done (three
+    levels, three apps)."""
 
     condition_apps = ("calendar", "messenger", "todo")
     action_apps = ("calendar", "messenger", "todo", "todo")

@@ -94,7 +94,8 @@ class TickMissingItem(SeededTodo, InfeasibleFamily):
 # -- calendar --------------------------------------------------------------------------------------
 @family("calendar.move_missing_event", apps="calendar", max_steps=12)
 class MoveMissingEvent(InfeasibleFamily, CalendarFamily):
-    """Move an event that is not in the calendar to another day (infeasible: report it, change nothing)."""
+    """Move an event that is not in the calendar to another day (infeasible: report it, change
+    nothing)."""
 
     target_key = "title"
 
@@ -133,7 +134,8 @@ def missing_contact_names(state: dict) -> list[str]:
 
 @family("messenger.message_unknown_contact", apps="messenger", max_steps=8)
 class MessageUnknownContact(InfeasibleFamily):
-    """Send a message to a contact who is not in the contact list (infeasible: report it, change nothing)."""
+    """Send a message to a contact who is not in the contact list (infeasible: report it, change
+    nothing)."""
 
     def sample(self, state, config, rng):
         name = pick(rng, missing_contact_names(state), "name of a missing contact")
@@ -190,8 +192,8 @@ class AddMissingProduct(InfeasibleFamily):
 # -- code editor -----------------------------------------------------------------------------------
 @family("code_editor.rename_onto_existing", apps="code_editor", max_steps=8)
 class RenameOntoExisting(InfeasibleFamily):
-    """Rename a file to the name of another file in the same folder, which the editor cannot do (infeasible: report it,
-    change nothing)."""
+    """Rename a file to the name of another file in the same folder, which the editor cannot do
+    (infeasible: report it, change nothing)."""
 
     target_key = "path"
 

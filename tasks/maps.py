@@ -53,7 +53,8 @@ class RemoveSavedPlace(TaskFamily):
 
 @family("maps.drop_pin", apps="maps", max_steps=12)
 class DropPin(TaskFamily):
-    """Drop a pin on the map at a named place (within about half a kilometre) and save it under a given name."""
+    """Drop a pin on the map at a named place (within about half a kilometre) and save it under a
+    given name."""
 
     # no other place this close (km), so the marker of a neighbour never covers the target
     CLEARANCE_KM = 2.5

@@ -56,8 +56,8 @@ def _line_in_cart(product_id: str, options: dict, qty: int):
 # -- families --------------------------------------------------------------------------------
 @family("shop.add_to_cart", apps="shop", max_steps=18)
 class AddToCart(TaskFamily):
-    """Find a given product in the shop (search or category browsing), choose the given option values and quantity on
-    its page, and add it to the cart."""
+    """Find a given product in the shop (search or category browsing), choose the given option
+    values and quantity on its page, and add it to the cart."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
@@ -139,8 +139,8 @@ class EmptyCart(TaskFamily):
 
 @family("shop.checkout", apps="shop", max_steps=16)
 class Checkout(TaskFamily):
-    """The cart holds one to three products; check out with the given shipping address, which places one order with
-    exactly those lines and empties the cart."""
+    """The cart holds one to three products; check out with the given shipping address, which places
+    one order with exactly those lines and empties the cart."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
