@@ -53,9 +53,10 @@ def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **he
 
     def declare(cls: F) -> F:
         source = f"{cls.__module__}.{cls.__qualname__}"
-        unknown = sorted(k for k in header if not hasattr(cls, k))
+        settable = {k for k in dir(cls) if k[0] != "_" and k != "id" and _is_data(getattr(cls, k))}
+        unknown = sorted(set(header) - settable)
         if unknown:
-            allowed = ", ".join(sorted(k for k in dir(cls) if not k.startswith("_") and not callable(getattr(cls, k))))
+            allowed = ", ".join(sorted(settable))
             raise ConfigError(source, f"@family({family_id!r})", f"unknown family attribute {unknown[0]!r}", allowed)
         cls.id = family_id
         declared = {"apps": apps, **header} if apps is not None else header
@@ -70,6 +71,11 @@ def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **he
         return cls
 
     return declare
+
+
+def _is_data(value: object) -> bool:
+    """A class attribute a header may set: data, not a method or a property."""
+    return not callable(value) and not isinstance(value, property)
 
 
 def register_instance(fam: TaskFamily, source: str = "") -> TaskFamily:
