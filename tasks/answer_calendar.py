@@ -7,7 +7,7 @@ import re
 from datetime import date
 
 from openapps_sim.apps.calendar.datefmt import read_date
-from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, unique_events
+from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, pick_event, unique_events
 from openapps_sim.tasks.picks import set_field
 
 from openapps_sim.taskkit import family, pick
@@ -19,14 +19,9 @@ def _event_page(params: dict) -> list[str]:
     return [f"/calendar/event/{params['event_id']}"]
 
 
-@family
+@family("calendar.event_time", apps="calendar", max_steps=20, category="lookup", answer_kind="time")
 class EventTime(AnswerFamily):
-    id = "calendar.event_time"
-    apps = ("calendar",)
-    max_steps = 20
-    category = "lookup"
-    answer_kind = "time"
-    description = "Answer at what time a named event starts."
+    """Answer at what time a named event starts."""
 
     # a seeded start state: half the seeds find the event moved to one of these times
     MOVED_TO = [f"{h:02d}:{m:02d}" for h in range(8, 20) for m in (0, 30)]
@@ -67,17 +62,12 @@ class EventTime(AnswerFamily):
         yield ui.answer(shown)
 
 
-@family
+@family("calendar.days_until", apps="calendar", max_steps=20, category="math", answer_kind="number")
 class DaysBetween(AnswerFamily):
-    id = "calendar.days_until"
-    apps = ("calendar",)
-    max_steps = 20
-    category = "math"
-    answer_kind = "number"
-    description = "Answer how many days lie between today (the calendar's today) and a named event."
+    """Answer how many days lie between today (the calendar's today) and a named event."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         today = date.fromisoformat(str(config["calendar"]["today"]))
         days = abs((date.fromisoformat(ev["date"]) - today).days)
         return {

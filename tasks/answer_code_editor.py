@@ -25,14 +25,9 @@ def line_count(text: str) -> int:
     return len(text.splitlines())
 
 
-@family
+@family("code_editor.count_lines", apps="code_editor", max_steps=6, category="count", answer_kind="number")
 class CountLines(AnswerFamily):
-    id = "code_editor.count_lines"
-    apps = ("code_editor",)
-    max_steps = 6
-    category = "count"
-    answer_kind = "number"
-    description = "Answer how many lines a named file of the project has."
+    """Answer how many lines a named file of the project has."""
 
     def sample(self, state, config, rng):
         """A seeded start state: up to two of the lines ``code_editor.edit_file`` appends (in the
@@ -62,18 +57,17 @@ class CountLines(AnswerFamily):
         yield ui.answer(str(line_count(content)))
 
 
-@family
+@family(
+    "code_editor.folder_summary",
+    apps="code_editor",
+    max_steps=6,
+    category="count",
+    answer_kind="json",
+    answer_schema={"files": "number", "folders": "number"},
+)
 class FolderSummary(AnswerFamily):
-    id = "code_editor.folder_summary"
-    apps = ("code_editor",)
-    max_steps = 6
-    category = "count"
-    answer_kind = "json"
-    answer_schema = {"files": "number", "folders": "number"}
-    description = (
-        "Answer, as JSON with the fields files and folders, how many files and how many sub-folders sit "
-        "directly in a named folder."
-    )
+    """Answer, as JSON with the fields files and folders, how many files and how many sub-folders
+    sit directly in a named folder."""
 
     def sample(self, state, config, rng):
         """A seeded start state: up to two new (empty) files and one new sub-folder were added to

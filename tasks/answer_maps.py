@@ -41,17 +41,10 @@ def page_coords(text: str, negative: list[str]) -> tuple[float, float] | None:
     return lat, lon
 
 
-@family
+@family("maps.distance_km", apps="maps", max_steps=8, category="math", answer_kind="number")
 class DistanceKm(AnswerFamily):
-    id = "maps.distance_km"
-    apps = ("maps",)
-    max_steps = 8
-    category = "math"
-    answer_kind = "number"
-    description = (
-        "Answer how far apart two saved places are in kilometres (great-circle distance from the "
-        "coordinates shown; within 1 % or 1 km)."
-    )
+    """Answer how far apart two saved places are in kilometres (great-circle distance from the
+    coordinates shown; within 1 % or 1 km)."""
 
     def sample(self, state, config, rng):
         extra = earlier_saves(state, config, rng)  # a seeded start state: places saved before
@@ -97,14 +90,9 @@ class DistanceKm(AnswerFamily):
         yield ui.answer(f"{format_number(km, params['lang'], 1)} km")
 
 
-@family
+@family("maps.place_note", apps="maps", max_steps=6, category="lookup", answer_kind="text")
 class PlaceNote(AnswerFamily):
-    id = "maps.place_note"
-    apps = ("maps",)
-    max_steps = 6
-    category = "lookup"
-    answer_kind = "text"
-    description = "Answer with the note saved with a named saved place."
+    """Answer with the note saved with a named saved place."""
 
     def sample(self, state, config, rng):
         """A seeded start state: up to two more places were saved before, and the place asked

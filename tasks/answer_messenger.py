@@ -73,12 +73,9 @@ class ChatAnswer(AnswerFamily):
         yield ui.answer(self.from_texts([text for _, theirs, text in read_chat(obs) if theirs]))
 
 
-@family
+@family("messenger.last_from_contact", category="lookup", answer_kind="text")
 class LastFromContact(ChatAnswer):
-    id = "messenger.last_from_contact"
-    category = "lookup"
-    answer_kind = "text"
-    description = "Answer with the text of the last message a named contact sent."
+    """Answer with the text of the last message a named contact sent."""
 
     def sample(self, state, config, rng):
         params, theirs = self.contact_and_arrivals(state, config, rng)
@@ -88,12 +85,9 @@ class LastFromContact(ChatAnswer):
         return theirs[-1] if theirs else ""
 
 
-@family
+@family("messenger.count_from_contact", category="count", answer_kind="number")
 class CountFromContact(ChatAnswer):
-    id = "messenger.count_from_contact"
-    category = "count"
-    answer_kind = "number"
-    description = "Answer how many messages a named contact has sent in our conversation."
+    """Answer how many messages a named contact has sent in our conversation."""
 
     def sample(self, state, config, rng):
         params, theirs = self.contact_and_arrivals(state, config, rng)

@@ -57,11 +57,9 @@ class CartAnswer(AnswerFamily):
         raise NotImplementedError
 
 
-@family
+@family("shop.cart_total_shipping", answer_kind="number")
 class CartTotalShipping(CartAnswer):
-    id = "shop.cart_total_shipping"
-    answer_kind = "number"
-    description = "Answer what the cart would cost at checkout, shipping included."
+    """Answer what the cart would cost at checkout, shipping included."""
 
     def sample(self, state, config, rng):
         params = _sample_cart(state, config, rng)
@@ -75,15 +73,14 @@ class CartTotalShipping(CartAnswer):
         return f"{cart['total']:.2f}"
 
 
-@family
+@family(
+    "shop.cart_summary_json",
+    answer_kind="json",
+    answer_schema={"lines": "number", "units": "number", "total": "number"},
+)
 class CartSummaryJson(CartAnswer):
-    id = "shop.cart_summary_json"
-    answer_kind = "json"
-    answer_schema = {"lines": "number", "units": "number", "total": "number"}
-    description = (
-        "Answer as JSON how many lines and units the cart holds and its total with shipping "
-        '({"lines": N, "units": M, "total": T}).'
-    )
+    """Answer as JSON how many lines and units the cart holds and its total with shipping ({"lines":
+    N, "units": M, "total": T})."""
 
     def sample(self, state, config, rng):
         params = _sample_cart(state, config, rng)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from openapps_sim.tasks.picks import pick_noted, set_field
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
@@ -11,25 +11,14 @@ from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import testid_classes, testid_text_parts
 
 
-@family
-class CountOpen(AnswerFamily):
-    id = "todo.count_open"
-    apps = ("todo",)
-    max_steps = 6
-    category = "count"
-    answer_kind = "number"
-    description = "Answer how many items on the todo list are still open (not done)."
+@family("todo.count_open", apps="todo", max_steps=6, category="count", answer_kind="number")
+class CountOpen(SeededTodo, AnswerFamily):
+    """Answer how many items on the todo list are still open (not done)."""
 
     def sample(self, state, config, rng):
         done_ids = seeded_done(state, rng)
         n = sum(1 for i in state["todo"]["items"] if i["id"] not in done_ids)
         return {"answer": str(n), "done_ids": done_ids, "lang": pack_lang(config)}
-
-    def prepare(self, state, params):
-        set_done(state, params["done_ids"])
-
-    def answer_pages(self, params):
-        return ["/todo"]
 
     def answer(self, state, params):
         return str(sum(1 for i in state["todo"]["items"] if not i["done"]))
@@ -41,14 +30,9 @@ class CountOpen(AnswerFamily):
         yield ui.answer(str(sum(1 for c in rows if "done" not in c)))
 
 
-@family
-class ItemNotes(AnswerFamily):
-    id = "todo.item_notes"
-    apps = ("todo",)
-    max_steps = 6
-    category = "lookup"
-    answer_kind = "text"
-    description = "Answer with the notes written under a named todo item."
+@family("todo.item_notes", apps="todo", max_steps=6, category="lookup", answer_kind="text")
+class ItemNotes(SeededTodo, AnswerFamily):
+    """Answer with the notes written under a named todo item."""
 
     def sample(self, state, config, rng):
         item, notes = pick_noted(rng, unique_items(state), "notes", words(config, "todo.notes"), "todo item")
@@ -56,11 +40,8 @@ class ItemNotes(AnswerFamily):
                 "done_ids": seeded_done(state, rng), "lang": pack_lang(config)}  # fmt: skip
 
     def prepare(self, state, params):
-        set_done(state, params["done_ids"])
+        super().prepare(state, params)
         set_field(state["todo"]["items"], params["id"], "notes", params["notes"])
-
-    def answer_pages(self, params):
-        return ["/todo"]
 
     def answer(self, state, params):
         return next((i.get("notes", "") for i in state["todo"]["items"] if i["id"] == params["id"]), "")

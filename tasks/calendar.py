@@ -101,6 +101,11 @@ def unique_events(state: dict) -> list[dict]:
     return [e for e in events if counts[norm_text(e["title"])] == 1]
 
 
+def pick_event(rng, state: dict) -> dict:
+    """One of :func:`unique_events`, drawn from the seed."""
+    return pick(rng, unique_events(state), "event with a unique title")
+
+
 def free_titles(state: dict, config: dict) -> list[str]:
     taken = {norm_text(e["title"]) for e in state["calendar"]["events"]}
     return [t for t in words(config, "calendar.new_titles") if norm_text(t) not in taken]
@@ -137,15 +142,10 @@ def open_event(ui: type[UI], ev_id: str, iso: str) -> Iterator[Step]:
 
 
 # -- families ---------------------------------------------------------------------------------
-@family
+@family("calendar.add_event", apps="calendar", max_steps=20)
 class AddEvent(CalendarFamily):
-    id = "calendar.add_event"
-    apps = ("calendar",)
-    max_steps = 20
-    description = (
-        "Create a calendar event with a given title, date and time; some instances also give a location, "
-        "invitees and a description."
-    )
+    """Create a calendar event with a given title, date and time; some instances also give a
+    location, invitees and a description."""
 
     def sample(self, state, config, rng):
         title = pick(rng, free_titles(state, config), "new event title")
@@ -183,15 +183,12 @@ class AddEvent(CalendarFamily):
         yield ui.click("calendar-save")
 
 
-@family
+@family("calendar.remove_event", apps="calendar", max_steps=25)
 class RemoveEvent(CalendarFamily):
-    id = "calendar.remove_event"
-    apps = ("calendar",)
-    max_steps = 25
-    description = "Delete one named event (its title is unique in the calendar) from the calendar."
+    """Delete one named event (its title is unique in the calendar) from the calendar."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         return _event_params(ev)
 
     def plan(self, params, initial):
@@ -202,15 +199,12 @@ class RemoveEvent(CalendarFamily):
         yield ui.click(f"calendar-delete-{params['event_id']}")
 
 
-@family
+@family("calendar.duplicate_event", apps="calendar", max_steps=25)
 class DuplicateEvent(CalendarFamily):
-    id = "calendar.duplicate_event"
-    apps = ("calendar",)
-    max_steps = 25
-    description = "Copy an existing event to another date: a new event with the same details and the new date."
+    """Copy an existing event to another date: a new event with the same details and the new date."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         today = calendar_today(config)
         choices = [(today + timedelta(days=k)).isoformat() for k in range(-14, 91)]
         new_date = rng.choice([d for d in choices if d != ev["date"]])
@@ -228,15 +222,12 @@ class DuplicateEvent(CalendarFamily):
         yield ui.click("calendar-save")
 
 
-@family
+@family("calendar.edit_event", apps="calendar", max_steps=25)
 class EditEvent(CalendarFamily):
-    id = "calendar.edit_event"
-    apps = ("calendar",)
-    max_steps = 25
-    description = "Change one field (time, title or location) of a named event."
+    """Change one field (time, title or location) of a named event."""
 
     def sample(self, state, config, rng):
-        ev = pick(rng, unique_events(state), "event with a unique title")
+        ev = pick_event(rng, state)
         field = rng.choice(["time", "title", "location"])
         if field == "time":
             value = rng.choice([t for t in TIMES if t != ev["time"]])
@@ -259,4 +250,13 @@ class EditEvent(CalendarFamily):
         yield ui.click("calendar-save")
 
 
-__all__ = ["AddEvent", "DuplicateEvent", "EditEvent", "RemoveEvent", "day_text", "go_to_day", "unique_events"]
+__all__ = [
+    "AddEvent",
+    "DuplicateEvent",
+    "EditEvent",
+    "RemoveEvent",
+    "day_text",
+    "go_to_day",
+    "pick_event",
+    "unique_events",
+]

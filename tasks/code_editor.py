@@ -125,12 +125,10 @@ def open_code_editor(ui):
     yield from ui.open_app(APP)
 
 
-@family
+@family("code_editor.create_file", apps=APP, max_steps=10)
 class CreateFile(TaskFamily):
-    id = "code_editor.create_file"
-    apps = (APP,)
-    max_steps = 10
-    description = "Create a new, empty file with a given name (including its extension) in a given folder."
+    """Create a new, empty file with a given name (including its extension) in a given folder."""
+
     kind = "file"  # what is created; the folder it goes in is the parameter named ``parent_key``
     names = NEW_FILE_NAMES
     parent_key = "folder"
@@ -153,26 +151,21 @@ class CreateFile(TaskFamily):
         yield ui.click("code_editor-create")
 
 
-@family
+@family("code_editor.create_folder")
 class CreateFolder(CreateFile):
-    id = "code_editor.create_folder"
-    description = "Create a new, empty folder with a given name inside a given folder."
+    """Create a new, empty folder with a given name inside a given folder."""
+
     kind = "folder"
     names = NEW_FOLDER_NAMES
     parent_key = "parent"
 
 
-@family
+@family("code_editor.edit_file", apps=APP, max_steps=10)
 class EditFile(TaskFamily):
-    """Two kinds of edit, chosen by the seed: append a line, or replace every occurrence of a word."""
+    """Edit a file in the browser and save it: either add a given line at its end, or replace every
+    occurrence of a given word with another.
 
-    id = "code_editor.edit_file"
-    apps = (APP,)
-    max_steps = 10
-    description = (
-        "Edit a file in the browser and save it: either add a given line at its end, or replace every "
-        "occurrence of a given word with another."
-    )
+    The seed chooses the kind of edit."""
 
     def _replace_options(self, files: dict) -> list[tuple[str, str, str]]:
         out = []
@@ -216,12 +209,9 @@ class EditFile(TaskFamily):
         yield ui.click("code_editor-save")
 
 
-@family
+@family("code_editor.remove_folder", apps=APP, max_steps=10)
 class RemoveFolder(TaskFamily):
-    id = "code_editor.remove_folder"
-    apps = (APP,)
-    max_steps = 10
-    description = "Delete a given folder together with everything inside it."
+    """Delete a given folder together with everything inside it."""
 
     def sample(self, state, config, rng):
         ce = ce_state(state)
@@ -251,12 +241,9 @@ class RemoveFolder(TaskFamily):
         yield ui.click("code_editor-confirm-delete")
 
 
-@family
+@family("code_editor.remove_all", apps=APP, max_steps=45)
 class RemoveAll(TaskFamily):
-    id = "code_editor.remove_all"
-    apps = (APP,)
-    max_steps = 45
-    description = "Delete every file and folder of the project, leaving it completely empty."
+    """Delete every file and folder of the project, leaving it completely empty."""
 
     def sample(self, state, config, rng):
         ce = ce_state(state)
@@ -287,12 +274,9 @@ class RemoveAll(TaskFamily):
                 yield ui.click("code_editor-confirm-delete")
 
 
-@family
+@family("code_editor.rename_file", apps=APP, max_steps=10)
 class RenameFile(TaskFamily):
-    id = "code_editor.rename_file"
-    apps = (APP,)
-    max_steps = 10
-    description = "Rename a given file to a given new name, keeping it in the same folder."
+    """Rename a given file to a given new name, keeping it in the same folder."""
 
     def sample(self, state, config, rng):
         ce = ce_state(state)

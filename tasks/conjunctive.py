@@ -16,7 +16,7 @@ from openapps_sim.tasks.hierarchy import days_ahead, new_event, read_app, three
 from openapps_sim.tasks.hierarchy_multi import BUDGETS
 from openapps_sim.tasks.multistep import make_family
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, find_product, set_field, unique_products
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family
 from openapps_sim.taskkit.branching import BranchingFamily
@@ -40,12 +40,10 @@ class OneOfThree(BranchingFamily):
         return {"order": order}
 
 
-@family
-class OpenWithoutNotes(OneOfThree):
-    id = "todo.open_without_notes"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Of three named todos, mark done the one that is still open and has no notes (yes/no attributes)."
+@family("todo.open_without_notes", apps="todo", max_steps=8)
+class OpenWithoutNotes(SeededTodo, OneOfThree):
+    """Of three named todos, mark done the one that is still open and has no notes (yes/no
+    attributes)."""
 
     def sample(self, state, config, rng):
         params = self.roles(rng)
@@ -59,7 +57,7 @@ class OpenWithoutNotes(OneOfThree):
                     done_ids=seeded_done(state, rng, done), branch=chosen["target"]["id"])  # fmt: skip
 
     def prepare(self, state, params):
-        set_done(state, params["done_ids"])
+        super().prepare(state, params)
         for iid, note in params["notes"].items():
             set_field(state["todo"]["items"], iid, "notes", note)
 
@@ -86,15 +84,10 @@ class OpenWithoutNotes(OneOfThree):
                 return
 
 
-@family
+@family("calendar.timed_without_location", apps="calendar", max_steps=16)
 class TimedWithoutLocation(OneOfThree):
-    id = "calendar.timed_without_location"
-    apps = ("calendar",)
-    max_steps = 16
-    description = (
-        "On a day with three events, delete the one that has a set time (is not all day) and has no location "
-        "(yes/no attributes)."
-    )
+    """On a day with three events, delete the one that has a set time (is not all day) and has no
+    location (yes/no attributes)."""
 
     def sample(self, state, config, rng):
         titles = three(rng, free_titles(state, config), "new event titles")
@@ -143,15 +136,10 @@ class TimedWithoutLocation(OneOfThree):
                 return
 
 
-@family
+@family("shop.cheap_in_colour", apps="shop", max_steps=24)
 class CheapInColour(OneOfThree):
-    id = "shop.cheap_in_colour"
-    apps = ("shop",)
-    max_steps = 24
-    description = (
-        "Of three named products, add to the cart the one that costs less than a budget and comes in a named "
-        "colour (yes/no attributes)."
-    )
+    """Of three named products, add to the cart the one that costs less than a budget and comes in a
+    named colour (yes/no attributes)."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]

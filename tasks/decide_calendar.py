@@ -57,12 +57,9 @@ def next_day(iso: str) -> str:
     return (date.fromisoformat(iso) + timedelta(days=1)).isoformat()
 
 
-@family
+@family("calendar.add_if_free", apps="calendar", max_steps=20)
 class AddIfFree(BranchingFamily):
-    id = "calendar.add_if_free"
-    apps = ("calendar",)
-    max_steps = 20
-    description = "Add an event on a day if nothing is planned that day; otherwise add it on the following day."
+    """Add an event on a day if nothing is planned that day; otherwise add it on the following day."""
 
     def sample(self, state, config, rng):
         title = pick(rng, free_titles(state, config), "new event title")
@@ -95,14 +92,10 @@ class AddIfFree(BranchingFamily):
         )
 
 
-@family
+@family("calendar.earliest_free_slot", apps="calendar", max_steps=22, structure="single", category="constraint")
 class EarliestFreeSlot(BranchingFamily):
-    id = "calendar.earliest_free_slot"
-    apps = ("calendar",)
-    max_steps = 22
-    structure = "single"
-    category = "constraint"
-    description = "Add an event on a day at the earliest full hour from 09:00 that no event of that day starts in."
+    """Add an event on a day at the earliest full hour from 09:00 that no event of that day starts
+    in."""
 
     def sample(self, state, config, rng):
         titles = free_titles(state, config)

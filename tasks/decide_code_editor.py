@@ -13,12 +13,10 @@ from openapps_sim.taskkit.progress import Op
 NAMES = ["notes.txt", "TODO.md", "scratch.py", "changelog.md", "draft.txt"]
 
 
-@family
+@family("code_editor.delete_or_create", apps="code_editor", max_steps=10)
 class DeleteOrCreate(BranchingFamily):
-    id = "code_editor.delete_or_create"
-    apps = ("code_editor",)
-    max_steps = 10
-    description = "If a folder holds a file of a given name, delete it; otherwise create that (empty) file there."
+    """If a folder holds a file of a given name, delete it; otherwise create that (empty) file
+    there."""
 
     def sample(self, state, config, rng):
         ce = state["code_editor"]

@@ -13,12 +13,9 @@ from openapps_sim.taskkit.observation import page_testids
 from openapps_sim.taskkit.progress import Op
 
 
-@family
+@family("maps.save_or_note", apps="maps", max_steps=10)
 class SaveOrNote(BranchingFamily):
-    id = "maps.save_or_note"
-    apps = ("maps",)
-    max_steps = 10
-    description = "If a place is already among the saved places, set its note; otherwise save it."
+    """If a place is already among the saved places, set its note; otherwise save it."""
 
     def sample(self, state, config, rng):
         candidates = unsaved_places(state, config)

@@ -42,12 +42,10 @@ def send_op(contact: str, text: str) -> Op:
     return Op.of("messenger", "send_message", contact=contact, text=text)
 
 
-@family
+@family("messenger.reply_if_waiting", apps="messenger", max_steps=8)
 class ReplyIfWaiting(BranchingFamily):
-    id = "messenger.reply_if_waiting"
-    apps = ("messenger",)
-    max_steps = 8
-    description = "If a contact wrote the last message of our conversation, send them one text; otherwise send another."
+    """If a contact wrote the last message of our conversation, send them one text; otherwise send
+    another."""
 
     def sample(self, state, config, rng):
         m = state["messenger"]
@@ -82,12 +80,9 @@ class ReplyIfWaiting(BranchingFamily):
         yield ui.click("messenger-send")
 
 
-@family
+@family("messenger.tell_in_order", apps="messenger", max_steps=10)
 class TellInOrder(OrderedFamily):
-    id = "messenger.tell_in_order"
-    apps = ("messenger",)
-    max_steps = 10
-    description = "Send one text to one contact and then another text to a second contact, in that order."
+    """Send one text to one contact and then another text to a second contact, in that order."""
 
     def sample(self, state, config, rng):
         m = state["messenger"]

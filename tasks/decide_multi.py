@@ -29,15 +29,10 @@ def cart_is_empty(ui) -> Iterator:
     return parse_numbers(testid_texts(obs or {}).get("shop-cart-count", "")) == [0.0]
 
 
-@family
+@family("multi.busy_evening", apps=("calendar", "messenger"), max_steps=24)
 class BusyEvening(BranchingFamily):
-    id = "multi.busy_evening"
-    apps = ("calendar", "messenger")
-    max_steps = 24
-    description = (
-        "If the calendar has anything on a given day, tell a contact you can't make dinner; otherwise add a dinner "
-        "with them at 19:00 that day."
-    )
+    """If the calendar has anything on a given day, tell a contact you can't make dinner; otherwise
+    add a dinner with them at 19:00 that day."""
 
     def sample(self, state, config, rng):
         c = pick(rng, with_chat(state), "contact with a conversation")
@@ -75,17 +70,10 @@ class BusyEvening(BranchingFamily):
         yield from send_chat_message(ui, params["contact_id"], params["cant"])
 
 
-@family
+@family("multi.todo_cart_fallback", apps=("todo", "shop"), max_steps=24, structure="hierarchical", levels=2)
 class TodoCartFallback(BranchingFamily):
-    id = "multi.todo_cart_fallback"
-    apps = ("todo", "shop")
-    max_steps = 24
-    structure = "hierarchical"
-    levels = 2
-    description = (
-        "Nested decision: if a todo is still open, then add a product to an empty cart, or tick the todo off when "
-        "the cart is not empty; if the todo is done already, delete it."
-    )
+    """Nested decision: if a todo is still open, then add a product to an empty cart, or tick the
+    todo off when the cart is not empty; if the todo is done already, delete it."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item")
@@ -136,12 +124,9 @@ class TodoCartFallback(BranchingFamily):
         yield from add_this_product(ui, params["options"], 1)
 
 
-@family
+@family("multi.tick_then_tell", apps=("todo", "messenger"), max_steps=14)
 class TickThenTell(OrderedFamily):
-    id = "multi.tick_then_tell"
-    apps = ("todo", "messenger")
-    max_steps = 14
-    description = "Mark a todo done and only then send a contact a message (the order is checked)."
+    """Mark a todo done and only then send a contact a message (the order is checked)."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state, done=False), "open todo item")

@@ -53,14 +53,9 @@ def found(api, query: str) -> Iterator:
     return api.result((yield api.call("shop", "find_products", query=query))) or []
 
 
-@family
+@family("shop.cheapest_in_category", apps="shop", max_steps=20, structure="single", category="constraint")
 class CheapestInCategory(BranchingFamily):
-    id = "shop.cheapest_in_category"
-    apps = ("shop",)
-    max_steps = 20
-    structure = "single"
-    category = "constraint"
-    description = "Add the cheapest product of a category to the cart (one unit; options as given)."
+    """Add the cheapest product of a category to the cart (one unit; options as given)."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
@@ -111,15 +106,10 @@ class CheapestInCategory(BranchingFamily):
         yield from api.plan([add_to_cart_op(pid, params["options"])])
 
 
-@family
+@family("shop.cart_over_budget", apps="shop", max_steps=16)
 class CartOverBudget(BranchingFamily):
-    id = "shop.cart_over_budget"
-    apps = ("shop",)
-    max_steps = 16
-    description = (
-        "If the cart total (with shipping) is over a budget, remove the most expensive line; otherwise check out "
-        "to a given address."
-    )
+    """If the cart total (with shipping) is over a budget, remove the most expensive line; otherwise
+    check out to a given address."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
@@ -233,13 +223,11 @@ class ThresholdChoice(BranchingFamily):
         yield from add_this_product(ui, params[f"{key}_options"], 1)
 
 
-@family
+@family("shop.under_budget")
 class UnderBudget(ThresholdChoice):
-    id = "shop.under_budget"
-    description = (
-        'If a named product costs less than a budget ("under $20"), add one to the cart; otherwise add one of '
-        "a named alternative."
-    )
+    """If a named product costs less than a budget ("under $20"), add one to the cart; otherwise add
+    one of a named alternative."""
+
     thresholds = (5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0)
 
     def measure(self, product):
@@ -257,13 +245,11 @@ class UnderBudget(ThresholdChoice):
         return params
 
 
-@family
+@family("shop.rated_at_least")
 class RatedAtLeast(ThresholdChoice):
-    id = "shop.rated_at_least"
-    description = (
-        'If a named product is rated at least a minimum ("rated at least 4.5"), add one to the cart; otherwise '
-        "add one of a named alternative."
-    )
+    """If a named product is rated at least a minimum ("rated at least 4.5"), add one to the cart;
+    otherwise add one of a named alternative."""
+
     thresholds = (3.5, 4.0, 4.2, 4.5, 4.7, 4.8)
 
     def measure(self, product):

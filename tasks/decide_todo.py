@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
@@ -26,21 +26,15 @@ def is_done(todo: dict, iid: str) -> bool:
     return any(i["id"] == iid and i["done"] for i in todo.get("items", []))
 
 
-@family
-class DoneOrDelete(BranchingFamily):
-    id = "todo.done_or_delete"
-    apps = ("todo",)
-    max_steps = 8
-    description = "If a named todo is already done, delete it; otherwise mark it done."
+@family("todo.done_or_delete", apps="todo", max_steps=8)
+class DoneOrDelete(SeededTodo, BranchingFamily):
+    """If a named todo is already done, delete it; otherwise mark it done."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item")
         done = rng.random() < 0.5
         return {"id": item["id"], "title": item["title"], "done": done, "branch": "done" if done else "open",
                 "done_ids": seeded_done(state, rng, {item["id"]: done})}  # fmt: skip
-
-    def prepare(self, state, params):
-        set_done(state, params["done_ids"])
 
     def branch_plans(self, params, initial):
         iid = params["id"]
@@ -55,12 +49,9 @@ class DoneOrDelete(BranchingFamily):
         yield ui.click(f"todo-{kind}-{params['id']}")
 
 
-@family
+@family("todo.add_in_order", apps="todo", max_steps=10)
 class AddInOrder(OrderedFamily):
-    id = "todo.add_in_order"
-    apps = ("todo",)
-    max_steps = 10
-    description = "Add two new todo items, the first one first (the order is checked on the event log)."
+    """Add two new todo items, the first one first (the order is checked on the event log)."""
 
     def sample(self, state, config, rng):
         taken = {norm_text(i["title"]) for i in state["todo"]["items"]}

@@ -24,7 +24,7 @@ from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_free,
 from openapps_sim.tasks.decide_messenger import contact_waiting, send_chat_message, waiting, with_chat
 from openapps_sim.tasks.decide_todo import is_done, todo_is_done
 from openapps_sim.tasks.messenger import fresh_text
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.branching import BranchingFamily
@@ -170,15 +170,10 @@ def days_ahead(state: dict, config: dict, rng, wants: list[bool | None], blocker
 
 
 # -- single-app chains ---------------------------------------------------------------------------
-@family
-class FirstDoneTodo(FallbackChain):
-    id = "todo.first_done_chain"
-    apps = ("todo",)
-    max_steps = 10
-    description = (
-        "Three todos in order: delete the first of them that is done; if none is, add a new todo "
-        "(three levels of decision)."
-    )
+@family("todo.first_done_chain", apps="todo", max_steps=10)
+class FirstDoneTodo(SeededTodo, FallbackChain):
+    """Three todos in order: delete the first of them that is done; if none is, add a new todo
+    (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         a, b, c = three(rng, unique_items(state), "todo items with unique titles")
@@ -187,9 +182,6 @@ class FirstDoneTodo(FallbackChain):
         fixed = {x["id"]: h for x, h in zip((a, b, c), holds, strict=True)}
         return {"a_id": a["id"], "a": a["title"], "b_id": b["id"], "b": b["title"], "c_id": c["id"],
                 "c": c["title"], "new": new, "done_ids": seeded_done(state, rng, fixed)}  # fmt: skip
-
-    def prepare(self, state, params):
-        set_done(state, params["done_ids"])
 
     def leaf_plans(self, params):
         deletes = [[Op.of("todo", "delete_item", id=params[f"{k}_id"])] for k in "abc"]
@@ -209,15 +201,10 @@ class FirstDoneTodo(FallbackChain):
         yield ui.click("todo-add")
 
 
-@family
+@family("calendar.first_free_day", apps="calendar", max_steps=36)
 class FirstFreeDay(FallbackChain):
-    id = "calendar.first_free_day"
-    apps = ("calendar",)
-    max_steps = 36
-    description = (
-        "Add an event on the first of three days that has nothing planned; if none is free, on a fourth day "
-        "(three levels of decision)."
-    )
+    """Add an event on the first of three days that has nothing planned; if none is free, on a
+    fourth day (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         titles = free_titles(state, config)
@@ -250,15 +237,10 @@ class FirstFreeDay(FallbackChain):
         yield from add_event_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
 
 
-@family
+@family("messenger.first_waiting_chain", apps="messenger", max_steps=16)
 class FirstWaitingContact(FallbackChain):
-    id = "messenger.first_waiting_chain"
-    apps = ("messenger",)
-    max_steps = 16
-    description = (
-        "Three contacts in order: reply to the first of them who wrote the last message of our chat; if none "
-        "did, send the first one a nudge (three levels of decision)."
-    )
+    """Three contacts in order: reply to the first of them who wrote the last message of our chat;
+    if none did, send the first one a nudge (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         people = three(rng, with_chat(state), "contacts with a conversation")

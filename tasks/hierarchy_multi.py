@@ -35,7 +35,7 @@ from openapps_sim.tasks.picks import (
     find_product,
     unique_products,
 )
-from openapps_sim.tasks.todo import seeded_done, set_done, unique_items
+from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.language import words
@@ -68,15 +68,10 @@ def add_op(params: dict, key: str) -> Op:
     return add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"])
 
 
-@family
+@family("shop.price_fallback", apps="shop", max_steps=30)
 class PriceFallback(FallbackChain):
-    id = "shop.price_fallback"
-    apps = ("shop",)
-    max_steps = 30
-    description = (
-        "Three products in order: add one of the first that costs less than a budget; if none does, one of a "
-        "fourth product (three levels of decision)."
-    )
+    """Three products in order: add one of the first that costs less than a budget; if none does,
+    one of a fourth product (three levels of decision)."""
 
     def draw(self, state, config, rng, holds):
         cfg = config["shop"]
@@ -118,17 +113,14 @@ class PriceFallback(FallbackChain):
         yield from add_this_product(ui, params[f"{key}_options"], 1)
 
 
-@family
-class ErrandChain(FallbackChain):
-    id = "multi.errand_chain"
-    apps = ("todo", "shop", "calendar", "messenger")
-    max_steps = 40
+@family("multi.errand_chain", apps=("todo", "shop", "calendar", "messenger"), max_steps=40)
+class ErrandChain(SeededTodo, FallbackChain):
+    """If a todo is done, delete it; otherwise, if the cart is empty, add a product; otherwise, if a
+    day is free, add an event that day; otherwise message a contact (three levels of decision, four
+    apps)."""
+
     condition_apps = ("todo", "shop", "calendar")
     action_apps = ("todo", "shop", "calendar", "messenger")
-    description = (
-        "If a todo is done, delete it; otherwise, if the cart is empty, add a product; otherwise, if a day is "
-        "free, add an event that day; otherwise message a contact (three levels of decision, four apps)."
-    )
 
     def draw(self, state, config, rng, holds):
         item = pick(rng, unique_items(state), "todo item")
@@ -151,7 +143,7 @@ class ErrandChain(FallbackChain):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def prepare(self, state, params):
-        set_done(state, params["done_ids"])
+        super().prepare(state, params)
         state["shop"]["cart"] = []
         fill_cart(state, params["lines"])
         for b in params["blockers"]:
@@ -192,17 +184,14 @@ class ErrandChain(FallbackChain):
             yield from send_chat_message(ui, params["contact_id"], params["text"])
 
 
-@family
-class EveningChain(FallbackChain):
-    id = "multi.evening_chain"
-    apps = ("calendar", "messenger", "todo")
-    max_steps = 30
+@family("multi.evening_chain", apps=("calendar", "messenger", "todo"), max_steps=30)
+class EveningChain(SeededTodo, FallbackChain):
+    """If a day is free, add a dinner with a contact; otherwise, if the contact wrote last, tell
+    them I can't make it; otherwise tick a todo off if it is open, or delete it if it is done (three
+    levels, three apps)."""
+
     condition_apps = ("calendar", "messenger", "todo")
     action_apps = ("calendar", "messenger", "todo", "todo")
-    description = (
-        "If a day is free, add a dinner with a contact; otherwise, if the contact wrote last, tell them I can't "
-        "make it; otherwise tick a todo off if it is open, or delete it if it is done (three levels, three apps)."
-    )
 
     def draw(self, state, config, rng, holds):
         taken = {e["title"].casefold() for e in state["calendar"]["events"]}
@@ -220,10 +209,10 @@ class EveningChain(FallbackChain):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
 
     def prepare(self, state, params):
+        super().prepare(state, params)
         for b in params["blockers"]:
             new_event(state, **b)
         set_waiting(state["messenger"], params["contact_id"], params["theirs"], params["incoming"], params["earlier"])
-        set_done(state, params["done_ids"])
 
     def leaf_plans(self, params):
         return [

@@ -27,7 +27,7 @@ from openapps_sim.tasks.calendar import CalendarFamily, calendar_today, free_tit
 from openapps_sim.tasks.code_editor import P as ce_model
 from openapps_sim.tasks.code_editor import ce_state, file_paths, open_code_editor
 from openapps_sim.tasks.picks import cart_lines, earlier_saves, fill_cart, open_shop, save_earlier
-from openapps_sim.tasks.todo import seeded_done, set_done
+from openapps_sim.tasks.todo import SeededTodo, seeded_done
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
@@ -72,21 +72,16 @@ def _taken(names) -> set[str]:
 
 
 # -- todo ------------------------------------------------------------------------------------------
-@family
-class TickMissingItem(InfeasibleFamily):
-    id = "todo.tick_missing_item"
-    apps = ("todo",)
-    max_steps = 6
-    description = "Mark a todo item done that is not on the list (infeasible: report it, change nothing)."
+@family("todo.tick_missing_item", apps="todo", max_steps=6)
+class TickMissingItem(SeededTodo, InfeasibleFamily):
+    """Mark a todo item done that is not on the list (infeasible: report it, change nothing)."""
+
     target_key = "title"
 
     def sample(self, state, config, rng):
         have = _taken(i["title"] for i in state["todo"]["items"])
         title = pick(rng, [t for t in words(config, "todo.new_items") if norm_text(t) not in have], "missing todo")
         return {"title": title, "done_ids": seeded_done(state, rng)}
-
-    def prepare(self, state, params):
-        set_done(state, params.get("done_ids"))
 
     def reason(self, params):
         return f"There is no item {params['title']!r} on the todo list."
@@ -97,12 +92,11 @@ class TickMissingItem(InfeasibleFamily):
 
 
 # -- calendar --------------------------------------------------------------------------------------
-@family
+@family("calendar.move_missing_event", apps="calendar", max_steps=12)
 class MoveMissingEvent(InfeasibleFamily, CalendarFamily):
-    id = "calendar.move_missing_event"
-    apps = ("calendar",)
-    max_steps = 12
-    description = "Move an event that is not in the calendar to another day (infeasible: report it, change nothing)."
+    """Move an event that is not in the calendar to another day (infeasible: report it, change
+    nothing)."""
+
     target_key = "title"
 
     def sample(self, state, config, rng):
@@ -138,12 +132,10 @@ def missing_contact_names(state: dict) -> list[str]:
     return out
 
 
-@family
+@family("messenger.message_unknown_contact", apps="messenger", max_steps=8)
 class MessageUnknownContact(InfeasibleFamily):
-    id = "messenger.message_unknown_contact"
-    apps = ("messenger",)
-    max_steps = 8
-    description = "Send a message to a contact who is not in the contact list (infeasible: report it, change nothing)."
+    """Send a message to a contact who is not in the contact list (infeasible: report it, change
+    nothing)."""
 
     def sample(self, state, config, rng):
         name = pick(rng, missing_contact_names(state), "name of a missing contact")
@@ -178,12 +170,9 @@ def missing_products(cfg: dict) -> list[str]:
     return out
 
 
-@family
+@family("shop.add_missing_product", apps="shop", max_steps=10)
 class AddMissingProduct(InfeasibleFamily):
-    id = "shop.add_missing_product"
-    apps = ("shop",)
-    max_steps = 10
-    description = "Add a product the shop does not sell to the cart (infeasible: report it, change nothing)."
+    """Add a product the shop does not sell to the cart (infeasible: report it, change nothing)."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
@@ -201,15 +190,11 @@ class AddMissingProduct(InfeasibleFamily):
 
 
 # -- code editor -----------------------------------------------------------------------------------
-@family
+@family("code_editor.rename_onto_existing", apps="code_editor", max_steps=8)
 class RenameOntoExisting(InfeasibleFamily):
-    id = "code_editor.rename_onto_existing"
-    apps = ("code_editor",)
-    max_steps = 8
-    description = (
-        "Rename a file to the name of another file in the same folder, which the editor cannot do "
-        "(infeasible: report it, change nothing)."
-    )
+    """Rename a file to the name of another file in the same folder, which the editor cannot do
+    (infeasible: report it, change nothing)."""
+
     target_key = "path"
 
     def sample(self, state, config, rng):
@@ -252,12 +237,9 @@ def unknown_places(state: dict, config: dict) -> list[str]:
     return [n for n in names if not any(ch.isdigit() for ch in n) and not any(norm_text(n) in k for k in known | {""})]
 
 
-@family
+@family("maps.save_unknown_place", apps="maps", max_steps=8)
 class SaveUnknownPlace(InfeasibleFamily):
-    id = "maps.save_unknown_place"
-    apps = ("maps",)
-    max_steps = 8
-    description = "Save a place the map does not know (infeasible: report it, change nothing)."
+    """Save a place the map does not know (infeasible: report it, change nothing)."""
 
     def sample(self, state, config, rng):
         name = pick(rng, unknown_places(state, config), "place the map does not know")

@@ -15,12 +15,9 @@ from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
 
-@family
+@family("maps.save_place", apps="maps", max_steps=10)
 class SavePlace(TaskFamily):
-    id = "maps.save_place"
-    apps = ("maps",)
-    max_steps = 10
-    description = "Search the map for a named place and save it to the saved locations."
+    """Search the map for a named place and save it to the saved locations."""
 
     def sample(self, state, config, rng):
         candidates = unsaved_places(state, config)
@@ -35,12 +32,9 @@ class SavePlace(TaskFamily):
         yield ui.click(f"maps-save-{params['place_id']}")
 
 
-@family
+@family("maps.remove_saved_place", apps="maps", max_steps=6, clicks="maps-remove-{saved_id}")
 class RemoveSavedPlace(TaskFamily):
-    id = "maps.remove_saved_place"
-    apps = ("maps",)
-    max_steps = 6
-    description = "Remove one named location from the saved locations."
+    """Remove one named location from the saved locations."""
 
     def sample(self, state, config, rng):
         saved = state["maps"]["saved"]
@@ -56,19 +50,11 @@ class RemoveSavedPlace(TaskFamily):
     def plan(self, params, initial):
         return [Op.of("maps", "remove_saved", id=params["saved_id"])]
 
-    def solve(self, params, ui):
-        yield from ui.open_app("maps")
-        yield ui.click(f"maps-remove-{params['saved_id']}")
 
-
-@family
+@family("maps.drop_pin", apps="maps", max_steps=12)
 class DropPin(TaskFamily):
-    id = "maps.drop_pin"
-    apps = ("maps",)
-    max_steps = 12
-    description = (
-        "Drop a pin on the map at a named place (within about half a kilometre) and save it under a given name."
-    )
+    """Drop a pin on the map at a named place (within about half a kilometre) and save it under a
+    given name."""
 
     # no other place this close (km), so the marker of a neighbour never covers the target
     CLEARANCE_KM = 2.5

@@ -73,12 +73,10 @@ def _sent(cid: str, text: str, forwarded_from: str = ""):
     return check
 
 
-@family
+@family("messenger.send_message", apps="messenger", max_steps=8)
 class SendMessage(TaskFamily):
-    id = "messenger.send_message"
-    apps = ("messenger",)
-    max_steps = 8
-    description = "Send a given text to a given contact in the messenger."
+    """Send a given text to a given contact in the messenger."""
+
     first = False  # to a contact never written to (a first message) instead of an open conversation
 
     def sample(self, state, config, rng):
@@ -101,12 +99,9 @@ class SendMessage(TaskFamily):
         yield ui.click("messenger-send")
 
 
-@family
+@family("messenger.forward_message", apps="messenger", max_steps=10)
 class ForwardMessage(TaskFamily):
-    id = "messenger.forward_message"
-    apps = ("messenger",)
-    max_steps = 10
-    description = "Forward the last message received from one contact to another contact."
+    """Forward the last message received from one contact to another contact."""
 
     def sample(self, state, config, rng):
         m = _messenger(state)
@@ -139,11 +134,10 @@ class ForwardMessage(TaskFamily):
         yield ui.click(f"messenger-forward-to-{params['target_id']}")
 
 
-@family
+@family("messenger.start_conversation", max_steps=10)
 class StartConversation(SendMessage):
-    id = "messenger.start_conversation"
-    max_steps = 10
-    description = "Find a contact you have never written to and send them a first message."
+    """Find a contact you have never written to and send them a first message."""
+
     first = True
 
     def solve(self, params, ui):

@@ -54,15 +54,10 @@ def _line_in_cart(product_id: str, options: dict, qty: int):
 
 
 # -- families --------------------------------------------------------------------------------
-@family
+@family("shop.add_to_cart", apps="shop", max_steps=18)
 class AddToCart(TaskFamily):
-    id = "shop.add_to_cart"
-    apps = ("shop",)
-    max_steps = 18
-    description = (
-        "Find a given product in the shop (search or category browsing), choose the given option values "
-        "and quantity on its page, and add it to the cart."
-    )
+    """Find a given product in the shop (search or category browsing), choose the given option
+    values and quantity on its page, and add it to the cart."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]
@@ -91,12 +86,9 @@ class AddToCart(TaskFamily):
                                search=params["product"] if by_search else "", category=params["category"])  # fmt: skip
 
 
-@family
+@family("shop.remove_from_cart", apps="shop", max_steps=10)
 class RemoveFromCart(TaskFamily):
-    id = "shop.remove_from_cart"
-    apps = ("shop",)
-    max_steps = 10
-    description = "The cart holds two or three different products; remove the line of the given product."
+    """The cart holds two or three different products; remove the line of the given product."""
 
     def sample(self, state, config, rng):
         lines = cart_lines(state, config, rng, 2, 3)
@@ -123,12 +115,9 @@ class RemoveFromCart(TaskFamily):
         yield ui.click(f"shop-line-remove-{params['line']}")
 
 
-@family
+@family("shop.empty_cart", apps="shop", max_steps=10)
 class EmptyCart(TaskFamily):
-    id = "shop.empty_cart"
-    apps = ("shop",)
-    max_steps = 10
-    description = "The cart holds a few products; remove all of them (without placing an order)."
+    """The cart holds a few products; remove all of them (without placing an order)."""
 
     def sample(self, state, config, rng):
         lines = cart_lines(state, config, rng, 2, 4)
@@ -148,15 +137,10 @@ class EmptyCart(TaskFamily):
         yield ui.click("shop-empty-cart")
 
 
-@family
+@family("shop.checkout", apps="shop", max_steps=16)
 class Checkout(TaskFamily):
-    id = "shop.checkout"
-    apps = ("shop",)
-    max_steps = 16
-    description = (
-        "The cart holds one to three products; check out with the given shipping address, which places one "
-        "order with exactly those lines and empties the cart."
-    )
+    """The cart holds one to three products; check out with the given shipping address, which places
+    one order with exactly those lines and empties the cart."""
 
     def sample(self, state, config, rng):
         cfg = config["shop"]

@@ -9,14 +9,16 @@ from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import TaskFamily, family, pick
 
 
-@family
+@family(
+    "start.navigate_to_app",
+    apps="start",
+    max_steps=5,
+    category="navigate",
+    instance_cap="one instance per app: the start page launches each app, nothing else differs",
+    no_api="the goal is a page to end on, and app tools open no page",
+)
 class NavigateToApp(TaskFamily):
-    id = "start.navigate_to_app"
-    category = "navigate"
-    apps = ("start",)
-    max_steps = 5
-    description = "Open a given app from the start page; nothing may change, the browser must end on the app."
-    instance_cap = "one instance per app: the start page launches each app, nothing else differs"
+    """Open a given app from the start page; nothing may change, the browser must end on the app."""
 
     def sample(self, state, config, rng):
         apps = launchable(discover_apps(), config)
@@ -28,8 +30,6 @@ class NavigateToApp(TaskFamily):
         choices = sorted(name for name in apps if counts[norm_text(config[name]["title"])] == 1)
         app = pick(rng, choices, "app to open")
         return {"app": app, "title": config[app]["title"]}
-
-    no_api = "the goal is a page to end on, and app tools open no page"
 
     def plan(self, params, initial):
         """Navigation changes nothing: the expected state is the initial state and the gold

@@ -7,34 +7,7 @@ from openapps_sim.taskkit import Infeasible, TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
-
-@family
-class AddItem(TaskFamily):
-    id = "todo.add_item"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Add a new item with a given title to the todo list."
-
-    def sample(self, state, config, rng):
-        existing = {norm_text(i["title"]) for i in state["todo"]["items"]}
-        title = pick(
-            rng, [t for t in words(config, "todo.new_items") if norm_text(t) not in existing], "new todo title"
-        )
-        return {"title": title, "done_ids": seeded_done(state, rng)}
-
-    def prepare(self, state, params):
-        set_done(state, params.get("done_ids"))
-
-    def plan(self, params, initial):
-        return [Op.of("todo", "add_item", title=params["title"])]
-
-    def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        yield ui.fill("todo-new-title", params["title"])
-        yield ui.click("todo-add")
-
-
-# -- helpers shared by the families below ------------------------------------------------------
+# -- helpers shared by the todo families (here and in other modules) ------------------------------
 
 
 def unique_items(state: dict, done: bool | None = None) -> list[dict]:
@@ -52,7 +25,7 @@ def unique_items(state: dict, done: bool | None = None) -> list[dict]:
 
 def seeded_done(state: dict, rng, fixed: dict[str, bool] | None = None) -> list[str]:
     """A seeded start state: which items are done (each with probability 0.4), with the items of
-    ``fixed`` set as given. Returns the done ids; :func:`set_done` applies them in ``prepare``.
+    ``fixed`` set as given. Returns the done ids, which :class:`SeededTodo` sets in ``prepare``.
 
     Without it an instance is little more than the target item, and the seed mostly changes
     the phrasing (see docs/tasks.md, instance diversity).
@@ -61,13 +34,17 @@ def seeded_done(state: dict, rng, fixed: dict[str, bool] | None = None) -> list[
     return [i["id"] for i in state["todo"]["items"] if fixed.get(i["id"], rng.random() < 0.4)]
 
 
-def set_done(state: dict, done_ids: list[str] | None) -> None:
-    """Set every item's done flag from ``done_ids`` (None: leave the state as it is)."""
-    if done_ids is None:
-        return
-    done = set(done_ids)
-    for item in state["todo"]["items"]:
-        item["done"] = item["id"] in done
+class SeededTodo(TaskFamily):
+    """A family on a seeded todo list: ``sample`` draws which items are done before the episode
+    (``done_ids``, from :func:`seeded_done`) and ``prepare`` sets them (``None``: the flags stay
+    as the pack has them). A family that prepares more calls ``super().prepare`` first."""
+
+    def prepare(self, state: dict, params: dict) -> None:
+        if params.get("done_ids") is None:
+            return
+        done = set(params["done_ids"])
+        for item in state["todo"]["items"]:
+            item["done"] = item["id"] in done
 
 
 def _pick_with_flag(state: dict, rng, done: bool, what: str) -> dict:
@@ -80,64 +57,62 @@ def _pick_with_flag(state: dict, rng, done: bool, what: str) -> dict:
     return {"id": item["id"], "title": item["title"], "done_ids": seeded_done(state, rng, {item["id"]: done})}
 
 
-@family
-class RemoveItem(TaskFamily):
-    id = "todo.remove_item"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Delete the item with a given title from the todo list."
+@family("todo.add_item", apps="todo", max_steps=8)
+class AddItem(SeededTodo):
+    """Add a new item with a given title to the todo list."""
+
+    def sample(self, state, config, rng):
+        existing = {norm_text(i["title"]) for i in state["todo"]["items"]}
+        title = pick(
+            rng, [t for t in words(config, "todo.new_items") if norm_text(t) not in existing], "new todo title"
+        )
+        return {"title": title, "done_ids": seeded_done(state, rng)}
+
+    def plan(self, params, initial):
+        return [Op.of("todo", "add_item", title=params["title"])]
+
+    def solve(self, params, ui):
+        yield from ui.open_app("todo")
+        yield ui.fill("todo-new-title", params["title"])
+        yield ui.click("todo-add")
+
+
+@family("todo.remove_item", apps="todo", max_steps=8, clicks="todo-delete-{id}")
+class RemoveItem(SeededTodo):
+    """Delete the item with a given title from the todo list."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item to remove")
         return {"id": item["id"], "title": item["title"], "done_ids": seeded_done(state, rng)}
 
-    def prepare(self, state, params):
-        set_done(state, params.get("done_ids"))
-
     def plan(self, params, initial):
         return [Op.of("todo", "delete_item", id=params["id"])]
 
-    def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        yield ui.click(f"todo-delete-{params['id']}")
 
+@family("todo.mark_done", apps="todo", max_steps=8, clicks="todo-toggle-{id}")
+class MarkDone(SeededTodo):
+    """Mark the (not yet done) item with a given title as done."""
 
-@family
-class MarkDone(TaskFamily):
-    id = "todo.mark_done"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Mark the (not yet done) item with a given title as done."
     done_before = False  # the item's flag at the start; the goal flips it
 
     def sample(self, state, config, rng):
         what = f"todo item to mark {'undone' if self.done_before else 'done'}"
         return _pick_with_flag(state, rng, self.done_before, what)
 
-    def prepare(self, state, params):
-        set_done(state, params.get("done_ids"))
-
     def plan(self, params, initial):
         return [Op.of("todo", "toggle_item", id=params["id"])]
 
-    def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        yield ui.click(f"todo-toggle-{params['id']}")
 
-
-@family
+@family("todo.mark_undone")
 class MarkUndone(MarkDone):
-    id = "todo.mark_undone"
-    description = "Mark a done item with a given title as not done again."
+    """Mark a done item with a given title as not done again."""
+
     done_before = True
 
 
-@family
+@family("todo.edit_item", apps="todo", max_steps=10)
 class EditItem(TaskFamily):
-    id = "todo.edit_item"
-    apps = ("todo",)
-    max_steps = 10
-    description = "Rename the item with a given title to a given new title."
+    """Rename the item with a given title to a given new title."""
 
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item to rename")
@@ -157,12 +132,9 @@ class EditItem(TaskFamily):
         yield ui.click(f"todo-save-{iid}")
 
 
-@family
-class ClearCompleted(TaskFamily):
-    id = "todo.clear_completed"
-    apps = ("todo",)
-    max_steps = 8
-    description = "Remove every done item from the todo list at once (the open items stay)."
+@family("todo.clear_completed", apps="todo", max_steps=8, clicks="todo-clear-completed")
+class ClearCompleted(SeededTodo):
+    """Remove every done item from the todo list at once (the open items stay)."""
 
     def sample(self, state, config, rng):
         items = state["todo"]["items"]
@@ -176,12 +148,5 @@ class ClearCompleted(TaskFamily):
         done_ids = seeded_done(state, rng, fixed)
         return {"n_done": len(done_ids), "done_ids": done_ids}
 
-    def prepare(self, state, params):
-        set_done(state, params.get("done_ids"))
-
     def plan(self, params, initial):
         return [Op.of("todo", "clear_completed")]
-
-    def solve(self, params, ui):
-        yield from ui.open_app("todo")
-        yield ui.click("todo-clear-completed")

@@ -116,3 +116,31 @@ def test_the_api_solution_reads_the_world_only_when_the_plan_looks_at_it():
     assert _first_steps(fams["todo.remove_item"], {"id": "t1"}) == ["todo.delete_item"]
     copy_event = {"event_id": "e1", "new_date": "2026-03-02"}
     assert _first_steps(fams["calendar.duplicate_event"], copy_event) == ["calendar.read", "calendar.create_event"]
+
+
+def test_a_family_header_is_its_decorator_and_its_description_its_docstring():
+    import inspect
+
+    from openapps_sim.errors import ConfigError
+    from openapps_sim.taskkit import family
+
+    for fid, fam in all_families().items():
+        assert isinstance(fam.apps, tuple) and isinstance(fam.clicks, tuple), fid
+        doc = type(fam).__dict__.get("__doc__")
+        if doc:  # a subclass family without a docstring keeps its base's description
+            assert fam.description == " ".join(inspect.cleandoc(doc).split("\n\n")[0].split()), fid
+    assert all_families()["todo.remove_item"].clicks == ("todo-delete-{id}",)
+
+    class Misspelt(TaskFamily):
+        """A family with a typo in its header."""
+
+    with pytest.raises(ConfigError, match="unknown family attribute 'max_step'.*allowed: .*max_steps"):
+        family("test.misspelt", apps="todo", max_step=3)(Misspelt)
+
+    class Twice(TaskFamily):
+        """A family whose id is taken."""
+
+    with pytest.raises(ConfigError, match="'todo.add_item' is already registered by openapps_sim.tasks.todo.AddItem"):
+        family("todo.add_item", apps="todo")(Twice)
+    with pytest.raises(ConfigError, match="needs an id"):
+        family("", apps="todo")(Twice)

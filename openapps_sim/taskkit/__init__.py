@@ -1,6 +1,14 @@
 """Task families: seeded instances, goal phrasings, expected states and oracle scripts.
 
-A family (a :class:`TaskFamily` subclass in ``tasks/``) says, for one kind of goal:
+A family is a :class:`TaskFamily` subclass in ``tasks/`` whose header is its decorator and whose
+description is its docstring::
+
+    @family("todo.remove_item", apps="todo", max_steps=8, clicks="todo-delete-{id}")
+    class RemoveItem(SeededTodo):
+        \"\"\"Delete the item with a given title from the todo list.\"\"\"
+
+(:func:`family` registers it; any class attribute can be declared there: ``category``,
+``answer_kind``, ``no_plan``, ...). For one kind of goal it says:
 
 * ``sample(state, config, rng)`` — parameters drawn from the seed, always feasible in this
   state (raise :class:`Infeasible` when the state allows none);
@@ -18,9 +26,10 @@ A family (a :class:`TaskFamily` subclass in ``tasks/``) says, for one kind of go
   :mod:`openapps_sim.taskkit.language`): English in three styles (``plain``, ``casual``,
   ``context``), every other language as one list, formatted with :meth:`goal_values`;
 * ``solve(params, ui)`` — the oracle's script: a generator of UI steps addressed by
-  ``data-testid`` (see :class:`UI`), which the oracle agent turns into BrowserGym actions.
+  ``data-testid`` (see :class:`UI`), which the oracle agent turns into BrowserGym actions; a
+  script that only opens the family's app and clicks is declared as ``clicks`` instead.
 
-Families register themselves with :func:`family` and are looked up with :func:`get_family`.
+Families are looked up with :func:`get_family`; :func:`all_families` lists them.
 """
 
 from __future__ import annotations
@@ -36,14 +45,7 @@ from openapps_sim.taskkit.language import tidy_punctuation
 from openapps_sim.taskkit.plan import Unread, run_plan
 from openapps_sim.taskkit.progress import Op
 from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
-from openapps_sim.taskkit.reward import (  # noqa: F401 - re-exported
-    StateDiff,
-    describe_event,
-    normalise_world,
-    normalised_expected,
-    outside_change,
-    state_diff,
-)
+from openapps_sim.taskkit.reward import normalise_world
 from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step
 from openapps_sim.taskkit.statecopy import copy_state
@@ -134,6 +136,10 @@ class TaskFamily:
     no_plan: str = ""
     #: why the goal cannot be reached through app tools alone ("" when it can, the default)
     no_api: str = ""
+    #: the oracle's script when all it does is open the family's first app and click: the
+    #: ``data-testid`` of each click, formatted with the params (``"todo-delete-{id}"``); a
+    #: family whose script does more writes ``solve``
+    clicks: tuple[str, ...] = ()
 
     # -- to implement ------------------------------------------------------------------------
     def sample(self, state: dict, config: dict, rng: random.Random) -> dict:
@@ -148,7 +154,10 @@ class TaskFamily:
         raise NotImplementedError(f"{self.id}: no plan (define plan, or say why not in no_plan)")
 
     def solve(self, params: dict, ui: type[UI]) -> Iterator[Step]:
-        raise NotImplementedError
+        """The oracle's script (by default: open the first app and click each of ``clicks``)."""
+        if not self.clicks:
+            raise NotImplementedError(f"{self.id}: no oracle script (define solve, or declare clicks)")
+        return ui.open_and_click(self.apps[0], [testid.format(**params) for testid in self.clicks])
 
     # -- derived from the plan ---------------------------------------------------------------
     @property

@@ -1,17 +1,28 @@
 """The registry of task families: every family module in ``openapps_sim.tasks`` registers its
-families with :func:`family` as it is imported; nothing here names one."""
+families with :func:`family` as it is imported; nothing here names one.
+
+A family's header is one line above its class, its description the class docstring::
+
+    @family("todo.count_open", apps="todo", max_steps=6, category="count", answer_kind="number")
+    class CountOpen(AnswerFamily):
+        \"\"\"Answer how many items on the todo list are still open (not done).\"\"\"
+"""
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
+from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from openapps_sim.errors import unknown_name
+from openapps_sim.errors import ConfigError, unknown_name
 
 if TYPE_CHECKING:
     from openapps_sim.taskkit import TaskFamily
+
+F = TypeVar("F", bound="type[TaskFamily]")
 
 
 @lru_cache(maxsize=1)
@@ -27,18 +38,56 @@ def all_families() -> dict[str, TaskFamily]:
 _REGISTRY: dict[str, TaskFamily] = {}
 
 
-def family(cls: type[TaskFamily]) -> type[TaskFamily]:
-    """Class decorator: register a family under its ``id``."""
-    if not cls.id or cls.id in _REGISTRY:
-        raise ValueError(f"task family id {cls.id!r} is empty or registered twice")
-    _REGISTRY[cls.id] = cls()
-    return cls
+def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **header: Any) -> Callable[[F], F]:
+    """Class decorator: declare a family's header and register one instance under ``family_id``.
+
+    ``apps`` is one app name or a tuple of them (a subclass family that leaves it out keeps its
+    base's). Every other keyword sets a class attribute the family or its bases already declare
+    (``max_steps``, ``category``, ``answer_kind``, ``clicks``, ``no_plan``, ...); a tuple
+    attribute given one string holds that one string.
+    The description is the first paragraph of the class docstring, white space folded (the
+    rest of the docstring is for readers of the code); a class without one keeps its base's.
+    """
+    if not isinstance(family_id, str):
+        raise TypeError("@family takes the family id first: @family('todo.add_item', apps='todo', ...)")
+
+    def declare(cls: F) -> F:
+        source = f"{cls.__module__}.{cls.__qualname__}"
+        settable = {k for k in dir(cls) if k[0] != "_" and k != "id" and _is_data(getattr(cls, k))}
+        unknown = sorted(set(header) - settable)
+        if unknown:
+            allowed = ", ".join(sorted(settable))
+            raise ConfigError(source, f"@family({family_id!r})", f"unknown family attribute {unknown[0]!r}", allowed)
+        cls.id = family_id
+        declared = {"apps": apps, **header} if apps is not None else header
+        for key, value in declared.items():
+            if isinstance(getattr(cls, key), tuple):  # apps="todo", clicks="todo-add": one-element tuples
+                value = (value,) if isinstance(value, str) else tuple(value)
+            setattr(cls, key, value)
+        doc = cls.__dict__.get("__doc__")
+        if doc:
+            cls.description = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+        register_instance(cls(), source)
+        return cls
+
+    return declare
 
 
-def register_instance(fam: TaskFamily) -> TaskFamily:
+def _is_data(value: object) -> bool:
+    """A class attribute a header may set: data, not a method or a property."""
+    return not callable(value) and not isinstance(value, property)
+
+
+def register_instance(fam: TaskFamily, source: str = "") -> TaskFamily:
     """Register an already-built family object (for families made by a factory)."""
-    if not fam.id or fam.id in _REGISTRY:
-        raise ValueError(f"task family id {fam.id!r} is empty or registered twice")
+    where = source or f"{type(fam).__module__}.{type(fam).__qualname__}"
+    if not fam.id:
+        raise ConfigError(where, "id", "a task family needs an id", "a dotted name such as 'todo.add_item'")
+    if fam.id in _REGISTRY:
+        first = type(_REGISTRY[fam.id])
+        raise ConfigError(
+            where, "id", f"task family id {fam.id!r} is already registered by {first.__module__}.{first.__qualname__}"
+        )
     _REGISTRY[fam.id] = fam
     return fam
 

@@ -18,7 +18,21 @@ class Step:
     value: str = ""  # for a tool step: its named arguments as a JSON object
 
 
-class UI:
+class _Replies:
+    """The steps every script may end with: an answer to the user, or the report that the goal
+    cannot be done in this world (``report_infeasible``)."""
+
+    @staticmethod
+    def answer(text: str) -> Step:
+        return Step("answer", "", str(text))
+
+    @staticmethod
+    def report_infeasible(reason: str) -> Step:
+        """Tell the user the goal cannot be done in this world (``report_infeasible``)."""
+        return Step("infeasible", "", str(reason))
+
+
+class UI(_Replies):
     """Builders of oracle steps. Generators ``yield`` them and receive the next observation."""
 
     @staticmethod
@@ -42,15 +56,6 @@ class UI:
         return Step("goto", "", path)
 
     @staticmethod
-    def answer(text: str) -> Step:
-        return Step("answer", "", str(text))
-
-    @staticmethod
-    def report_infeasible(reason: str) -> Step:
-        """Tell the user the goal cannot be done in this world (``report_infeasible``)."""
-        return Step("infeasible", "", str(reason))
-
-    @staticmethod
     def open_app(name: str) -> Iterator[Step]:
         """Go to the start page and open an app through its launcher tile (returns the app's
         first observation, for scripts that branch on it)."""
@@ -58,8 +63,15 @@ class UI:
         obs = yield Step("click", f"launch-{name}")
         return obs
 
+    @classmethod
+    def open_and_click(cls, name: str, testids: list[str]) -> Iterator[Step]:
+        """Open an app (:meth:`open_app`), then click each of ``testids`` in order."""
+        yield from cls.open_app(name)
+        for testid in testids:
+            yield cls.click(testid)
 
-class API:
+
+class API(_Replies):
     """Builders of the steps of an API-only solution (``solve_api``): the apps' own operations
     (app tools), reads of an app's data, and answers. Each ``yield`` returns the next
     observation; :meth:`result` reads the tool's result from it."""
@@ -77,10 +89,6 @@ class API:
         """Each operation of a plan (``progress.Op``) called as an app tool, in order."""
         for op in ops:
             yield API.call(op.app, op.op, **dict(op.args))
-
-    # an API-only solution ends as a page script does: with an answer, or saying it cannot be done
-    answer = staticmethod(UI.answer)
-    report_infeasible = staticmethod(UI.report_infeasible)
 
     @staticmethod
     def result(obs: dict) -> Any:
