@@ -18,7 +18,9 @@ def load_results(results_dir: Path | str) -> pd.DataFrame:
     ``episode.json`` included), or a parent of such folders (``runs/``), whose records are read
     together.
 
-    A truncated last line is skipped; notes about it are in ``df.attrs["notes"]``.
+    A truncated last line is skipped; notes about it are in ``df.attrs["notes"]``. Rows are in
+    episode-id order, not in the order the sweep's workers finished them, so that every figure
+    (bootstrap intervals resample rows by position) depends only on which episodes there are.
     """
     folders = result_folders(Path(results_dir))
     if not folders:
@@ -34,7 +36,10 @@ def load_results(results_dir: Path | str) -> pd.DataFrame:
         notes += more_notes
     df = pd.DataFrame(records)
     n_raw = len(df)
-    df = m.deduplicate(df).reset_index(drop=True)
+    df = m.deduplicate(df)
+    if "episode_id" in df.columns:
+        df = df.sort_values("episode_id", kind="stable")
+    df = df.reset_index(drop=True)
     if len(df) < n_raw:
         notes.append(f"{n_raw - len(df)} duplicate record(s) of the same episode id were dropped (the last kept)")
     df.attrs = {"notes": notes}
