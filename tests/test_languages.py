@@ -20,6 +20,8 @@ from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import content_file, content_languages, goal_languages, words
 from openapps_sim.web.world import World
 
+from .oracle_play import play_oracle
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_PACKS = Path(__file__).resolve().parent / "data" / "packs"  # a language from outside the package
 FAMILIES = sorted(all_families())
@@ -218,8 +220,6 @@ ORACLE_SAMPLE = [
 
 
 def test_the_oracle_solves_families_in_a_language_from_outside_the_package(search_path):
-    from openapps_sim.agents.oracle import OracleAgent
-
     from openapps_sim.envs.client import ServerHandle
     from openapps_sim.envs.registration import make_env
 
@@ -236,14 +236,7 @@ def test_the_oracle_solves_families_in_a_language_from_outside_the_package(searc
                 assert re.search(r"[\u3040-\u30ff]", obs["goal"]), (fid, obs["goal"])
             else:
                 assert task_info["language_fallbacks"], fid
-            agent = OracleAgent()
-            agent.interface = env.unwrapped.interface
-            agent.reset(obs["goal"], task_info)
-            reward = 0.0
-            for _ in range(task_info["max_steps"]):
-                obs, reward, terminated, truncated, last = env.step(agent.act(obs))
-                if terminated or truncated:
-                    break
+            reward, last = play_oracle(env, obs, task_info)
             assert reward == 1.0, (fid, last["task_info"].get("explanation"))
     finally:
         env.close()
