@@ -36,8 +36,8 @@ def distinct_worlds(world: World) -> list[tuple[str, int, dict, dict]]:
     """``(packs, seed, state, config)`` for every pack and seed, where packs whose worlds differ
     only in their theme share one entry (``packs`` names them all): no family reads the theme
     (test_no_family_reads_the_theme), so they would give every family the same instance and the
-    same scores again (17 visual packs; 78 distinct worlds of 126). Built once per test process
-    (a reset costs ~0.1 s); ``instantiate`` copies the state it is given."""
+    same scores again (default and 16 visual packs share one; 78 distinct worlds of 126). Built
+    once per test process (a reset costs ~0.1 s); ``instantiate`` copies the state it is given."""
     if not _WORLDS:
         seen: dict[str, tuple[list[str], int, dict, dict]] = {}
         for pack in PACKS:
