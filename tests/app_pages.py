@@ -17,3 +17,11 @@ def click_to(page, testid: str, url: str) -> None:
     expression searched in it."""
     page.get_by_test_id(testid).click()
     page.wait_for_url(re.compile(url))
+
+
+def assert_unchanged(page, server, app: str, before: dict) -> None:
+    """Browsing changed nothing: ``app``'s state is still ``before``, no app logged an event, and
+    the page stayed clean."""
+    assert server.state()[app] == before
+    assert server.events() == []
+    assert_clean(page)

@@ -68,6 +68,17 @@ def env_on():
         e.close()
 
 
+@pytest.fixture(scope="module")
+def interface_envs():
+    """``{"gui": env, "api": env}``: a text env per interface (pages, app tools) for the module."""
+    from openapps_sim.envs.registration import make_env
+
+    made = {i: make_env("todo.add_item", backend="text", obs_mode="axtree", interface=i) for i in ("gui", "api")}
+    yield made
+    for env in made.values():
+        env.close()
+
+
 @pytest.fixture()
 def world(server):
     """Reset the server's world to default/seed 0 and return the handle."""

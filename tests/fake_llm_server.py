@@ -86,12 +86,11 @@ class FakeLLMServer:
                         return
                     self._send(status, payload.encode(), headers)
                     return
-                if self.path.rstrip("/").endswith("/chat/completions"):
-                    text = server._next_reply(body)
-                    self._json(200, server.openai_response(text, body))
-                elif self.path.rstrip("/").endswith("/messages"):
-                    text = server._next_reply(body)
-                    self._json(200, server.anthropic_response(text, body))
+                api = next(
+                    (a for a in ("chat/completions", "messages") if self.path.rstrip("/").endswith("/" + a)), None
+                )
+                if api:
+                    self._json(200, server.response(api, server._next_reply(body), body))
                 else:
                     self._json(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -137,27 +136,25 @@ class FakeLLMServer:
         return reply(body) if callable(reply) else reply
 
     @staticmethod
-    def openai_response(text: str, body: dict) -> dict:
+    def response(api: str, text: str, body: dict) -> dict:
+        """``text`` as the answer of ``api``: ``chat/completions`` (OpenAI) or ``messages`` (Anthropic)."""
         prompt, completion = _token_counts(text, body)
+        if api == "messages":
+            return {
+                "id": "msg_fake",
+                "type": "message",
+                "role": "assistant",
+                "model": body.get("model", ""),
+                "content": [{"type": "text", "text": text}],
+                "stop_reason": "end_turn",
+                "usage": {"input_tokens": prompt, "output_tokens": completion},
+            }
         return {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
             "model": body.get("model", ""),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
-        }
-
-    @staticmethod
-    def anthropic_response(text: str, body: dict) -> dict:
-        prompt, completion = _token_counts(text, body)
-        return {
-            "id": "msg_fake",
-            "type": "message",
-            "role": "assistant",
-            "model": body.get("model", ""),
-            "content": [{"type": "text", "text": text}],
-            "stop_reason": "end_turn",
-            "usage": {"input_tokens": prompt, "output_tokens": completion},
         }
 
 

@@ -241,55 +241,39 @@ IMAGE = CoordFrame(VIEWPORT, VIEWPORT, "image")
 RELATIVE = CoordFrame(VIEWPORT, VIEWPORT, "relative")
 SMART = CoordFrame(VIEWPORT, VIEWPORT, "smart_resize")
 
-UITARS = [
-    # (reply, frame, action)
-    ("Thought: open the todo app\nAction: click(start_box='(235,512)')", IMAGE, "mouse_click(235, 512)"),
-    ("Action: click(start_box='<|box_start|>(235,512)<|box_end|>')", IMAGE, "mouse_click(235, 512)"),
-    ("Action: click(start_box='[100, 200, 300, 400]')", IMAGE, "mouse_click(200, 300)"),
-    ("Action: click(point='<point>640 360</point>')", IMAGE, "mouse_click(640, 360)"),
-    ("Action: click(start_box='<bbox>10 20 30 40</bbox>')", IMAGE, "mouse_click(20, 30)"),
-    ("Action: click(start_box='(500,500)')", RELATIVE, "mouse_click(640, 360)"),
-    ("Action: left_double(start_box='(500,250)')", RELATIVE, "mouse_dblclick(640, 180)"),
-    ("Action: right_single(start_box='(100,100)')", IMAGE, "mouse_click(100, 100, 'right')"),
-    ("Action: hover(start_box='(10,10)')", IMAGE, "mouse_move(10, 10)"),
-    (
-        "Action: drag(start_box='(10,20)', end_box='(110,120)')",
-        IMAGE,
-        "mouse_drag_and_drop(10, 20, 110, 120)",
-    ),
-    ("Action: type(content='Buy oat milk')", IMAGE, "keyboard_type('Buy oat milk')"),
-    ("Action: type(content='Buy oat milk\\n')", IMAGE, "keyboard_type('Buy oat milk\\n')"),
-    ("Action: type(content='It's done')", IMAGE, 'keyboard_type("It\'s done")'),
-    ("Action: hotkey(key='ctrl c')", IMAGE, "keyboard_press('Control+c')"),
-    ("Action: hotkey(key='enter')", IMAGE, "keyboard_press('Enter')"),
-    ("Action: hotkey(key='ctrl shift T')", IMAGE, "keyboard_press('Control+Shift+t')"),
-    ("Action: press(key='pagedown')", IMAGE, "keyboard_press('PageDown')"),
-    (
-        "Action: scroll(direction='down', point='(966, 546)')",
-        IMAGE,
-        "scroll_at(966, 546, 0, 500)",
-    ),
-    (
-        "Action: scroll(start_box='(966,546)', direction='up')",
-        IMAGE,
-        "scroll_at(966, 546, 0, -500)",
-    ),
-    ("Action: scroll(start_box='(500,500)', direction='left')", RELATIVE, "scroll_at(640, 360, -500, 0)"),
-    ("Action: scroll(direction='right')", IMAGE, "scroll_at(640, 360, 500, 0)"),
-    ("Action: wait()", IMAGE, "noop(1000)"),
-    (
-        "Thought: all set.\nAction: finished(content='The item was added.')",
-        IMAGE,
-        "send_msg_to_user('The item was added.')",
-    ),
-    ("Action: finished()", IMAGE, "send_msg_to_user('done')"),
-    ("Action: call_user()", IMAGE, "report_infeasible('the agent asked the user for help (call_user)')"),
-    (
-        "Action: click(start_box='(100,100)')\n\nAction: type(content='x')",
-        IMAGE,
-        "mouse_click(100, 100)",
-    ),
-]
+UITARS_IMAGE = {
+    # reply: action, with coordinates in the screenshot's pixels
+    "Thought: open the todo app\nAction: click(start_box='(235,512)')": "mouse_click(235, 512)",
+    "Action: click(start_box='<|box_start|>(235,512)<|box_end|>')": "mouse_click(235, 512)",
+    "Action: click(start_box='[100, 200, 300, 400]')": "mouse_click(200, 300)",
+    "Action: click(point='<point>640 360</point>')": "mouse_click(640, 360)",
+    "Action: click(start_box='<bbox>10 20 30 40</bbox>')": "mouse_click(20, 30)",
+    "Action: right_single(start_box='(100,100)')": "mouse_click(100, 100, 'right')",
+    "Action: hover(start_box='(10,10)')": "mouse_move(10, 10)",
+    "Action: drag(start_box='(10,20)', end_box='(110,120)')": "mouse_drag_and_drop(10, 20, 110, 120)",
+    "Action: type(content='Buy oat milk')": "keyboard_type('Buy oat milk')",
+    "Action: type(content='Buy oat milk\\n')": "keyboard_type('Buy oat milk\\n')",
+    "Action: type(content='It's done')": 'keyboard_type("It\'s done")',
+    "Action: hotkey(key='ctrl c')": "keyboard_press('Control+c')",
+    "Action: hotkey(key='enter')": "keyboard_press('Enter')",
+    "Action: hotkey(key='ctrl shift T')": "keyboard_press('Control+Shift+t')",
+    "Action: press(key='pagedown')": "keyboard_press('PageDown')",
+    "Action: scroll(direction='down', point='(966, 546)')": "scroll_at(966, 546, 0, 500)",
+    "Action: scroll(start_box='(966,546)', direction='up')": "scroll_at(966, 546, 0, -500)",
+    "Action: scroll(direction='right')": "scroll_at(640, 360, 500, 0)",
+    "Action: wait()": "noop(1000)",
+    "Thought: all set.\nAction: finished(content='The item was added.')": "send_msg_to_user('The item was added.')",
+    "Action: finished()": "send_msg_to_user('done')",
+    "Action: call_user()": "report_infeasible('the agent asked the user for help (call_user)')",
+    "Action: click(start_box='(100,100)')\n\nAction: type(content='x')": "mouse_click(100, 100)",
+}
+UITARS_RELATIVE = {
+    # reply: action, with coordinates in thousandths of the viewport
+    "Action: click(start_box='(500,500)')": "mouse_click(640, 360)",
+    "Action: left_double(start_box='(500,250)')": "mouse_dblclick(640, 180)",
+    "Action: scroll(start_box='(500,500)', direction='left')": "scroll_at(640, 360, -500, 0)",
+}
+UITARS = [(r, IMAGE, a) for r, a in UITARS_IMAGE.items()] + [(r, RELATIVE, a) for r, a in UITARS_RELATIVE.items()]
 
 
 @pytest.mark.parametrize("reply,frame,action", UITARS)

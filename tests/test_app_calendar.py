@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .app_pages import assert_clean, click_to
+from .app_pages import assert_clean, assert_unchanged, click_to
 
 pytestmark = pytest.mark.browser
 
@@ -17,6 +17,17 @@ def _cal(server) -> dict:
 
 def _event(state: dict, title: str) -> dict:
     return next(e for e in state["events"] if e["title"] == title)
+
+
+def _act_on_event(page, world, title: str, action: str, url: str) -> tuple[dict, dict]:
+    """Open the event called ``title`` and click its ``action`` button (edit, duplicate, delete),
+    waiting for ``url`` (a regular expression formatted with the event's fields): the calendar
+    before, and the event."""
+    before = _cal(world)
+    ev = _event(before, title)
+    page.goto(world.url + f"/calendar/event/{ev['id']}")
+    click_to(page, f"calendar-{action}-{ev['id']}", url.format(**ev))
+    return before, ev
 
 
 def _ops(server) -> list[dict]:
@@ -55,9 +66,7 @@ def test_browsing_months_days_and_search_changes_nothing(page, world):
     click_to(page, "calendar-search-submit", r"q=lunch")
     assert set(_agenda_ids(page)) == {e["id"] for e in before["events"] if "lunch" in e["title"].lower()}
 
-    assert _cal(world) == before
-    assert _ops(world) == []
-    assert_clean(page)
+    assert_unchanged(page, world, "calendar", before)
 
 
 def _event_by_id(state: dict, eid: str) -> dict:
@@ -79,9 +88,7 @@ def test_open_event_shows_its_details(page, world):
     click_to(page, "calendar-back", rf"day={ev['date']}")
     # an event also opens from its chip in the month grid
     click_to(page, f"calendar-chip-{ev['id']}", rf"/calendar/event/{ev['id']}$")
-    assert _cal(world) == before
-    assert _ops(world) == []
-    assert_clean(page)
+    assert_unchanged(page, world, "calendar", before)
 
 
 def test_create_event(page, world):
@@ -137,16 +144,11 @@ def test_invalid_form_changes_nothing(page, world):
     page.get_by_test_id("calendar-save").click()
     page.wait_for_load_state()
     assert page.get_by_test_id("calendar-form-error").is_visible()
-    assert _cal(world) == before
-    assert _ops(world) == []
-    assert_clean(page)
+    assert_unchanged(page, world, "calendar", before)
 
 
 def test_edit_event(page, world):
-    before = _cal(world)
-    ev = _event(before, "Budget review")
-    page.goto(world.url + f"/calendar/event/{ev['id']}")
-    click_to(page, f"calendar-edit-{ev['id']}", rf"/calendar/event/{ev['id']}/edit$")
+    before, ev = _act_on_event(page, world, "Budget review", "edit", r"/calendar/event/{id}/edit$")
     assert page.get_by_test_id("calendar-field-title").input_value() == ev["title"]
     assert page.get_by_test_id("calendar-field-time").input_value() == ev["time"]
     assert page.get_by_test_id("calendar-field-invitees").input_value() == ", ".join(ev["invitees"])
@@ -175,10 +177,7 @@ def test_edit_event(page, world):
 
 
 def test_duplicate_event(page, world):
-    before = _cal(world)
-    ev = _event(before, "Flight to Lisbon")
-    page.goto(world.url + f"/calendar/event/{ev['id']}")
-    click_to(page, f"calendar-duplicate-{ev['id']}", rf"/calendar/new\?copy={ev['id']}$")
+    before, ev = _act_on_event(page, world, "Flight to Lisbon", "duplicate", r"/calendar/new\?copy={id}$")
     assert page.get_by_test_id("calendar-field-title").input_value() == ev["title"]
     page.get_by_test_id("calendar-field-date").fill("2026-05-27")
     click_to(page, "calendar-save", r"day=2026-05-27")
@@ -191,10 +190,7 @@ def test_duplicate_event(page, world):
 
 
 def test_delete_event(page, world):
-    before = _cal(world)
-    ev = _event(before, "Coffee with Jonas")
-    page.goto(world.url + f"/calendar/event/{ev['id']}")
-    click_to(page, f"calendar-delete-{ev['id']}", rf"day={ev['date']}")
+    before, ev = _act_on_event(page, world, "Coffee with Jonas", "delete", r"day={date}")
     after = _cal(world)
     assert after["events"] == [e for e in before["events"] if e["id"] != ev["id"]]
     events = _ops(world)

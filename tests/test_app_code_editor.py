@@ -23,10 +23,16 @@ def ops(server) -> list[tuple[str, dict]]:
     return [(e["op"], e["args"]) for e in server.events() if e["app"] == "code_editor"]
 
 
-def test_open_edit_and_save(page, world):
+def open_file(page, world, path: str) -> dict:
+    """Open the file at ``path`` from the editor's tree: the editor's state before."""
     before = ce(world)
     page.goto(world.url + "/code_editor/")
-    page.click(tid(f"code_editor-file-{path_id('src/app.py')}"))
+    page.click(tid(f"code_editor-file-{path_id(path)}"))
+    return before
+
+
+def test_open_edit_and_save(page, world):
+    before = open_file(page, world, "src/app.py")
     editor = page.locator(tid("code_editor-editor"))
     assert editor.input_value() == before["files"]["src/app.py"]
     # Browsing is not a change.
@@ -81,9 +87,7 @@ def test_create_file_and_folder(page, world):
 
 
 def test_rename_file_and_move_folder(page, world):
-    before = ce(world)
-    page.goto(world.url + "/code_editor/")
-    page.click(tid(f"code_editor-file-{path_id('src/models.py')}"))
+    before = open_file(page, world, "src/models.py")
     page.click(tid(f"code_editor-rename-{path_id('src/models.py')}"))
     assert page.locator(tid("code_editor-field-name")).input_value() == "models.py"
     page.fill(tid("code_editor-field-name"), "recipe.py")
@@ -112,9 +116,7 @@ def test_rename_file_and_move_folder(page, world):
 
 
 def test_delete_file_and_folder_with_contents(page, world):
-    before = ce(world)
-    page.goto(world.url + "/code_editor/")
-    page.click(tid(f"code_editor-file-{path_id('docs/api.md')}"))
+    before = open_file(page, world, "docs/api.md")
     page.click(tid(f"code_editor-delete-{path_id('docs/api.md')}"))
     page.wait_for_selector(tid("code_editor-flash"))
     assert "docs/api.md" not in ce(world)["files"]

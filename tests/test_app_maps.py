@@ -12,7 +12,7 @@ from openapps_sim.apps.maps import normalise
 
 from openapps_sim.config.normalise import distance_km
 
-from .app_pages import assert_clean, click_to
+from .app_pages import assert_clean, assert_unchanged, click_to
 
 pytestmark = pytest.mark.browser
 
@@ -36,9 +36,7 @@ def test_search_open_and_browse_change_nothing(page, world):
     click_to(page, "maps-kind-museum", r"kind=museum")
     assert page.get_by_test_id("maps-result-louvre").count() == 1
     assert page.get_by_test_id("maps-result-krakow").count() == 0
-    assert _maps(world) == before
-    assert world.events() == []
-    assert_clean(page)
+    assert_unchanged(page, world, "maps", before)
 
 
 def test_pan_and_zoom_move_the_view_only(page, world):
@@ -63,8 +61,7 @@ def test_pan_and_zoom_move_the_view_only(page, world):
         page.get_by_test_id("maps-pan-w").click()
     back = _query(page)
     assert float(back["lat"]) == pytest.approx(48.86, abs=1e-3) and float(back["lon"]) == pytest.approx(2.29, abs=1e-3)
-    assert _maps(world) == before and world.events() == []
-    assert_clean(page)
+    assert_unchanged(page, world, "maps", before)
 
 
 def test_save_and_remove_a_place(page, world):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .app_pages import assert_clean, click_to
+from .app_pages import assert_clean, assert_unchanged, click_to
 
 pytestmark = pytest.mark.browser
 
@@ -28,9 +28,7 @@ def test_open_conversation_changes_nothing(page, world):
     for m in before["conversations"]["c1"]:
         assert page.get_by_test_id(f"messenger-text-{m['id']}").text_content() == m["text"]
     assert page.get_by_test_id("messenger-chat-name").text_content() == "Alice Martin"
-    assert _msgr(world) == before
-    assert world.events() == []
-    assert_clean(page)
+    assert_unchanged(page, world, "messenger", before)
 
 
 def test_send_message(page, world):

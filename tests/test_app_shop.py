@@ -16,7 +16,7 @@ from openapps_sim.config.normalise import norm_text
 from openapps_sim.config.packs import language_packs, list_packs
 from openapps_sim.web.world import World
 
-from .app_pages import assert_clean, click_to
+from .app_pages import assert_clean, assert_unchanged, click_to
 
 pytestmark = pytest.mark.browser
 
@@ -170,9 +170,7 @@ def test_browse_and_search_change_nothing(page, world):
     assert page.get_by_test_id("shop-no-results").count() == 1
     page.get_by_test_id("shop-orders").click()
     assert page.get_by_test_id("shop-order-1001").count() == 1  # the order already in the history
-    assert _shop(world) == before
-    assert _ops(world) == []
-    assert_clean(page)
+    assert_unchanged(page, world, "shop", before)
 
 
 def test_add_with_options_merges_identical_lines(page, world):

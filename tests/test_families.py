@@ -3,6 +3,9 @@ scored on the complete state (the expected change gives 1, plus a side effect 0,
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from openapps_sim.config.packs import list_packs
@@ -17,6 +20,7 @@ from .familytools import with_side_effect
 FAMILIES = sorted(all_families())
 PACKS = sorted(list_packs())
 SEEDS = [0, 1, 2]
+ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_LANGUAGES = sorted(p.stem for p in (package_tasks_dir() / "phrasings").glob("*.yaml"))
 
 
@@ -25,18 +29,38 @@ def local_world():
     return World()
 
 
-_WORLDS: dict[tuple[str, int], tuple[dict, dict]] = {}
+_WORLDS: list[tuple[str, int, dict, dict]] = []
 
 
-def world_of(world: World, pack: str, seed: int) -> tuple[dict, dict]:
-    """A fresh copy of the state of ``pack`` at ``seed``, and its config: each world is built
-    once per test process (a reset costs ~0.1 s, and every family reads the same 114 worlds;
-    instantiating a family leaves the config as it was)."""
-    if (pack, seed) not in _WORLDS:
-        world.reset(pack, seed)
-        _WORLDS[pack, seed] = (copy_state(world.state), world.config)
-    state, config = _WORLDS[pack, seed]
-    return copy_state(state), config
+def distinct_worlds(world: World) -> list[tuple[str, int, dict, dict]]:
+    """``(packs, seed, state, config)`` for every pack and seed, where packs whose worlds differ
+    only in their theme share one entry (``packs`` names them all): no family reads the theme
+    (test_no_family_reads_the_theme), so they would give every family the same instance and the
+    same scores again (default and 16 visual packs share one; 78 distinct worlds of 126). Built
+    once per test process (a reset costs ~0.1 s); ``instantiate`` copies the state it is given."""
+    if not _WORLDS:
+        seen: dict[str, tuple[list[str], int, dict, dict]] = {}
+        for pack in PACKS:
+            for seed in SEEDS:
+                world.reset(pack, seed)
+                content = {k: v for k, v in world.config.items() if k != "theme"}
+                key = json.dumps([seed, world.state, content], sort_keys=True, default=str)
+                if key in seen:
+                    seen[key][0].append(pack)
+                else:
+                    seen[key] = ([pack], seed, copy_state(world.state), world.config)
+        _WORLDS.extend((" / ".join(packs), seed, state, config) for packs, seed, state, config in seen.values())
+    return _WORLDS
+
+
+def test_no_family_reads_the_theme():
+    """What lets distinct_worlds check the visual packs once: the theme is the pages' alone."""
+    import re
+
+    sources = [*(ROOT / "tasks").rglob("*.py"), *(ROOT / "openapps_sim" / "taskkit").rglob("*.py")]
+    assert sources
+    readers = [str(p) for p in sources if re.search(r"""["']theme["']""", p.read_text(encoding="utf-8"))]
+    assert not readers, f"these read the theme: make distinct_worlds tell themes apart again: {readers}"
 
 
 @pytest.mark.parametrize("family_id", FAMILIES)
@@ -47,37 +71,35 @@ def test_family_is_valid_under_every_pack(local_world, family_id):
         assert lang in fam.languages(), f"{family_id} has no {lang} phrasings"
     if any(fam.phrasings.get(s) for s in ("plain", "casual", "context")):
         assert sum(len(fam.phrasings.get(s, [])) for s in ("plain", "casual", "context")) >= 9
-    for pack in PACKS:
-        for seed in SEEDS:
-            state, config = world_of(local_world, pack, seed)
-            inst = instantiate(fam, state, config, seed, pack)
-            where = f"{family_id} / {pack} / seed {seed}"
-            start_url = "http://127.0.0.1:1/"
-            target_url = "http://127.0.0.1:1" + (inst.expected_path or "/")
-            nothing = evaluate(fam, inst, inst.initial, answer=None, url=start_url, events=[])
-            assert not nothing.success, f"{where}: doing nothing already succeeds"
-            assert inst.milestones, f"{where}: no milestone declared"
-            tracker = MilestoneTracker(inst.milestones)
-            tracker.observe(1, inst.initial, start_url, intact=nothing.intact)
-            assert not any(v is not None for v in tracker.first.values()), f"{where}: milestone at the start"
-            answer = inst.expected_answer
-            events = as_events(inst.oracle_ops) if inst.oracle_ops else None
-            # an infeasible goal is done by reporting it (report_infeasible) and changing nothing
-            report = inst.infeasible is not None
-            done = evaluate(fam, inst, inst.expected, answer, target_url, events, reported_infeasible=report)
-            assert done.success, f"{where}: the expected state fails: {done.explain()}"
-            side_app = next((a for a in fam.apps if a != "start"), "todo")
-            noisy = evaluate(
-                fam,
-                inst,
-                with_side_effect(inst.expected, side_app),
-                answer,
-                target_url,
-                events,
-                reported_infeasible=report,
-            )
-            assert not noisy.success, f"{where}: a side effect was not noticed"
-            assert inst.goal and "{" not in inst.goal, f"{where}: unformatted goal {inst.goal!r}"
+    for packs, seed, state, config in distinct_worlds(local_world):
+        inst = instantiate(fam, state, config, seed, packs.split(" / ")[0])
+        where = f"{family_id} / {packs} / seed {seed}"
+        start_url = "http://127.0.0.1:1/"
+        target_url = "http://127.0.0.1:1" + (inst.expected_path or "/")
+        nothing = evaluate(fam, inst, inst.initial, answer=None, url=start_url, events=[])
+        assert not nothing.success, f"{where}: doing nothing already succeeds"
+        assert inst.milestones, f"{where}: no milestone declared"
+        tracker = MilestoneTracker(inst.milestones)
+        tracker.observe(1, inst.initial, start_url, intact=nothing.intact)
+        assert not any(v is not None for v in tracker.first.values()), f"{where}: milestone at the start"
+        answer = inst.expected_answer
+        events = as_events(inst.oracle_ops) if inst.oracle_ops else None
+        # an infeasible goal is done by reporting it (report_infeasible) and changing nothing
+        report = inst.infeasible is not None
+        done = evaluate(fam, inst, inst.expected, answer, target_url, events, reported_infeasible=report)
+        assert done.success, f"{where}: the expected state fails: {done.explain()}"
+        side_app = next((a for a in fam.apps if a != "start"), "todo")
+        noisy = evaluate(
+            fam,
+            inst,
+            with_side_effect(inst.expected, side_app),
+            answer,
+            target_url,
+            events,
+            reported_infeasible=report,
+        )
+        assert not noisy.success, f"{where}: a side effect was not noticed"
+        assert inst.goal and "{" not in inst.goal, f"{where}: unformatted goal {inst.goal!r}"
 
 
 @pytest.mark.parametrize("family_id", FAMILIES)

@@ -17,6 +17,7 @@ from openapps_sim.taskkit.progress import as_events
 from openapps_sim.web.world import World
 
 from .oracle_cases import seeds_per_branch
+from .oracle_play import play_oracle
 
 FAMS = all_families()
 CHAINS = sorted(f for f, fam in FAMS.items() if fam.structure == "hierarchical" and getattr(fam, "levels", 1) >= 3)
@@ -127,8 +128,6 @@ def _constraints_met(family_id: str, inst, config: dict, cid: str) -> list[bool]
 
 def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
     """The oracle with what its parameters know of the decision replaced by a wrong value."""
-    from agents.oracle import OracleAgent
-
     obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
     task_info = dict(info["task_info"])
     params = dict(task_info["params"])
@@ -139,35 +138,17 @@ def _run_poisoned(env, fid: str, pack: str, seed: int) -> float:
     task_info["params"] = {k: v for k, v in params.items() if v is not None}
     for k in [k for k in task_info["params"] if k.endswith("_theirs") or k == "done"]:
         task_info["params"][k] = not info["task_info"]["params"][k]
-    agent = OracleAgent()
-    agent.interface = env.unwrapped.interface  # as the runner sets it
-    agent.reset(obs["goal"], task_info)
-    reward = 0.0
-    for _ in range(task_info["max_steps"]):
-        obs, reward, terminated, truncated, _ = env.step(agent.act(obs))
-        if terminated or truncated:
-            break
-    return reward
-
-
-@pytest.fixture(scope="module")
-def text_envs():
-    from openapps_sim.envs.registration import make_env
-
-    made = {i: make_env("todo.add_item", backend="text", obs_mode="axtree", interface=i) for i in ("gui", "api")}
-    yield made
-    for env in made.values():
-        env.close()
+    return play_oracle(env, obs, task_info)[0]
 
 
 @pytest.mark.parametrize("interface,pack", [("gui", "german"), ("api", "mandarin")])
 @pytest.mark.parametrize("family_id", BRANCHING)
-def test_the_oracle_decides_from_the_world_not_its_parameters(text_envs, family_id, interface, pack):
+def test_the_oracle_decides_from_the_world_not_its_parameters(interface_envs, family_id, interface, pack):
     """Through the pages (``solve``) and through the apps' data (``solve_api``), on every leaf
     (the first four leaves the pack's seeds call for, for a family whose leaves are ids)."""
     seeds = sorted(seeds_per_branch(family_id, pack).values())[:4]
     for seed in seeds:
-        assert _run_poisoned(text_envs[interface], family_id, pack, seed) == 1.0, (family_id, seed)
+        assert _run_poisoned(interface_envs[interface], family_id, pack, seed) == 1.0, (family_id, seed)
 
 
 def test_decision_accuracy_by_level():

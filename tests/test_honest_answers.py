@@ -10,6 +10,8 @@ import pytest
 from openapps_sim.taskkit import all_families
 from openapps_sim.taskkit.answers import AnswerFamily
 
+from .oracle_play import play_oracle
+
 # what a family's parameters may hold of its answer: the oracle must not need any of it
 ANSWER_KEYS = ("answer", "km", "total", "units", "price_text", "count", "days", "time", "note", "notes", "lines")
 POISON = "999"
@@ -28,36 +30,16 @@ def poisoned(params: dict) -> dict:
 
 
 def run_oracle(env, fid: str, pack: str, seed: int) -> tuple[float, dict]:
-    from agents.oracle import OracleAgent
-
     obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
     task_info = dict(info["task_info"])
     task_info["params"] = poisoned(task_info["params"])
-    agent = OracleAgent()
-    agent.interface = env.unwrapped.interface  # as the runner sets it
-    agent.reset(obs["goal"], task_info)
-    reward, last = 0.0, info
-    for _ in range(task_info["max_steps"]):
-        obs, reward, terminated, truncated, last = env.step(agent.act(obs))
-        if terminated or truncated:
-            break
-    return reward, last
-
-
-@pytest.fixture(scope="module")
-def envs():
-    from openapps_sim.envs.registration import make_env
-
-    made = {i: make_env("todo.add_item", backend="text", obs_mode="axtree", interface=i) for i in ("gui", "api")}
-    yield made
-    for e in made.values():
-        e.close()
+    return play_oracle(env, obs, task_info)
 
 
 @pytest.mark.parametrize("fid, pack, interface", CASES)
-def test_the_oracle_answers_from_the_world_not_its_parameters(envs, fid, pack, interface):
+def test_the_oracle_answers_from_the_world_not_its_parameters(interface_envs, fid, pack, interface):
     for seed in (0, 1, 2):
-        reward, info = run_oracle(envs[interface], fid, pack, seed)
+        reward, info = run_oracle(interface_envs[interface], fid, pack, seed)
         assert reward == 1.0, (fid, pack, interface, seed, info["task_info"].get("explanation"))
 
 

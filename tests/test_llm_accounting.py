@@ -251,30 +251,24 @@ def test_token_cost_from_the_configs_price_table():
 
 # -- the HTTP client ---------------------------------------------------------------------------------
 
-HTTP_FAILURES = [
-    # (how the server fails once, what happens with retries=1)
-    ("non-json 200", "retried"),
-    ("truncated 200", "retried"),
-    ("401", "permanent"),
-    ("404", "permanent"),
-    ("400 context", "permanent"),
-    ("400 other", "not permanent"),
-    ("503", "retried"),
-]
+CONTEXT_ERROR = "This model's maximum context length is 32768 tokens. However, you requested 40211 tokens."
+HTTP_FAILURES = {
+    # how the server fails once: (make it fail so, what happens with retries=1)
+    "non-json 200": (lambda s: s.fail_next(200, body="<html>proxy error</html>"), "retried"),
+    "truncated 200": (lambda s: s.truncate_next(), "retried"),
+    "401": (lambda s: s.fail_next(401), "permanent"),
+    "404": (lambda s: s.fail_next(404), "permanent"),
+    "400 context": (lambda s: s.fail_next(400, body=json.dumps({"error": {"message": CONTEXT_ERROR}})), "permanent"),
+    "400 other": (lambda s: s.fail_next(400), "not permanent"),
+    "503": (lambda s: s.fail_next(503), "retried"),
+}
 
 
-@pytest.mark.parametrize("failure,outcome", HTTP_FAILURES)
-def test_http_failures_table(failure, outcome):
+@pytest.mark.parametrize("failure", HTTP_FAILURES)
+def test_http_failures_table(failure):
+    fail, outcome = HTTP_FAILURES[failure]
     with FakeLLMServer(["<action>noop()</action>"]) as server:
-        if failure == "non-json 200":
-            server.fail_next(200, body="<html>proxy error</html>")
-        elif failure == "truncated 200":
-            server.truncate_next()
-        elif failure == "400 context":
-            msg = "This model's maximum context length is 32768 tokens. However, you requested 40211 tokens."
-            server.fail_next(400, body=json.dumps({"error": {"message": msg}}))
-        else:
-            server.fail_next(int(failure.split()[0]))
+        fail(server)
         url = server.url + "/v1/chat/completions"
         if outcome == "retried":
             result = post_json(url, {"model": "m"}, {}, retries=1, backoff=0.0)
@@ -283,7 +277,10 @@ def test_http_failures_table(failure, outcome):
             with pytest.raises(LLMHTTPError) as e:
                 post_json(url, {"model": "m"}, {}, retries=1, backoff=0.0)
             assert e.value.permanent == (outcome == "permanent") and len(server.requests) == 1
-    with FakeLLMServer() as server:  # no retries left: a clear error
+
+
+def test_a_bad_answer_with_no_retries_left_is_a_clear_error():
+    with FakeLLMServer() as server:
         server.fail_next(200, body="not json")
         with pytest.raises(LLMResponseError, match="not JSON"):
             post_json(server.url + "/v1/chat/completions", {}, {}, retries=0, backoff=0.0)
