@@ -5,9 +5,10 @@ references still come back as Playwright objects."""
 from __future__ import annotations
 
 import playwright.sync_api
-from playwright._impl import _connection
+import pytest
+from playwright._impl import _connection, _sync_base
 
-from openapps_sim.envs.pwspeed import cdp_send, speed_up_playwright
+from openapps_sim.envs.pwspeed import cdp_send, cdp_send_all, speed_up_playwright
 
 
 def test_patches_are_installed_once(page):
@@ -38,3 +39,27 @@ def test_answers_with_object_references_still_give_playwright_objects(page, serv
     other = page.context.new_page()
     assert isinstance(other, playwright.sync_api.Page) and other in page.context.pages
     other.close()
+
+
+def test_calls_sent_at_once_answer_as_one_by_one(page, server):
+    page.goto(server.url + "/todo")
+    session = page.context.new_cdp_session(page)
+    calls = [
+        ("Accessibility.getFullAXTree", {}),
+        ("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": True}),
+        ("Runtime.evaluate", {"expression": "document.title", "returnByValue": True}),
+    ]
+    assert cdp_send_all(session, calls) == [session.send(m, p) for m, p in calls]
+    with pytest.raises(playwright.sync_api.Error, match="wasn't found|not found"):
+        cdp_send_all(session, [("Runtime.evaluate", {"expression": "1"}), ("No.suchMethod", {})])
+
+
+def test_a_failed_call_still_names_its_caller_and_line(page):
+    speed_up_playwright()
+    assert getattr(_sync_base.traceback, "_openapps_fast", False)
+    with pytest.raises(playwright.sync_api.Error) as failure:
+        page.evaluate("() => { throw new Error('boom'); }")
+    assert "boom" in str(failure.value)
+    stack = _sync_base.traceback.extract_stack()
+    assert stack[-1].name == "test_a_failed_call_still_names_its_caller_and_line"
+    assert stack[-1].line.startswith("stack = _sync_base.traceback.extract_stack()")

@@ -27,7 +27,7 @@ from weakref import WeakKeyDictionary
 import playwright.sync_api
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 
-from openapps_sim.envs.pwspeed import cdp_send
+from openapps_sim.envs.pwspeed import cdp_send_all
 
 DROPPED_ROLES = ("InlineTextBox",)
 _SOM_TAGS = {"INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "IFRAME", "VIDEO", "LI", "TD", "OPTION"}
@@ -62,9 +62,12 @@ def extract(page: playwright.sync_api.Page) -> tuple[dict, dict, dict]:
     """(DOM snapshot, accessibility tree with ``browsergym_id``s, extra element properties) of
     a page whose ids were written by the server."""
     cdp = cdp_session(page)
-    axtree = cdp_send(cdp, "Accessibility.getFullAXTree")
-    dom = cdp_send(
-        cdp, "DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": True, "includePaintOrder": True}
+    axtree, dom = cdp_send_all(
+        cdp,
+        [
+            ("Accessibility.getFullAXTree", {}),
+            ("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": True, "includePaintOrder": True}),
+        ],
     )
     bids = _bids_by_backend_id(dom)
     for node in axtree["nodes"]:

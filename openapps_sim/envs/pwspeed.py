@@ -3,6 +3,9 @@
 * **Stack capture.** Every API call runs ``inspect.stack()`` only to name the caller in error
   messages; that reads source files for every frame and costs milliseconds per call (tens of
   calls per step). A plain frame walk gives Playwright the same file, line and function names.
+* **Source lines for every call.** Every call also keeps ``traceback.extract_stack()``, which
+  reads the source line of every frame (a ``stat`` per file per call), only to print it should
+  the call fail; the lines are now looked up when such a message is printed.
 * **Walks of plain answers.** Every message from the driver is walked, value by value, to swap
   ``{"guid": ...}`` references for Playwright objects, and a ``CDPSession.send`` answer is walked
   a second time to swap implementation objects for API ones. A CDP answer is plain JSON, and an
@@ -12,14 +15,16 @@
   is passed on as parsed; :func:`cdp_send` returns a CDP answer without the second walk. Every
   other message takes Playwright's own path.
 
-Both patches are installed once per process by :func:`speed_up_playwright`, check that the
+The patches are installed once per process by :func:`speed_up_playwright`, check that the
 private names they rely on exist (playwright 1.4x), and leave Playwright as it was when they
 do not.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import traceback
 from typing import Any
 
 _GUID_KEY = b'"guid"'
@@ -53,26 +58,40 @@ def _fast_stack(context: int = 1) -> list:
 
 
 def speed_up_playwright() -> None:
-    """Install both patches (idempotent)."""
+    """Install the patches (idempotent)."""
     _shim_stack_capture()
     _skip_walks_of_plain_messages()
 
 
+def _lazy_extract_stack(f=None, limit=None) -> traceback.StackSummary:
+    """``traceback.extract_stack`` whose source lines are read when the summary is formatted."""
+    frames = traceback.walk_stack(f if f is not None else sys._getframe(1))
+    stack = traceback.StackSummary.extract(frames, limit=limit, lookup_lines=False)
+    stack.reverse()
+    return stack
+
+
 def _shim_stack_capture() -> None:
     import inspect
-    import types
 
     from playwright._impl import _connection, _sync_base
 
-    shim = None
     for module in (_connection, _sync_base):  # both call inspect.stack() per API call
-        if getattr(module.inspect, "_openapps_fast", False):
-            continue
-        if shim is None:
-            shim = types.SimpleNamespace(**{k: getattr(inspect, k) for k in dir(inspect) if not k.startswith("__")})
-            shim.stack = _fast_stack
-            shim._openapps_fast = True
-        module.inspect = shim
+        if not getattr(module.inspect, "_openapps_fast", False):
+            module.inspect = _namespace(inspect, stack=_fast_stack)
+    if not getattr(_sync_base.traceback, "_openapps_fast", False):  # extract_stack() per API call
+        _sync_base.traceback = _namespace(traceback, extract_stack=_lazy_extract_stack)
+
+
+def _namespace(module: Any, **replaced: Any) -> Any:
+    """A stand-in for ``module`` with some of its functions replaced."""
+    import types
+
+    shim = types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module) if not k.startswith("__")})
+    for name, fn in replaced.items():
+        setattr(shim, name, fn)
+    shim._openapps_fast = True
+    return shim
 
 
 def _skip_walks_of_plain_messages() -> None:
@@ -107,3 +126,21 @@ def cdp_send(session: Any, method: str, params: dict | None = None) -> dict:
     if impl is None or run is None:
         return session.send(method, params or {})
     return run(impl.send(method=method, params=params or {}))
+
+
+def cdp_send_all(session: Any, calls: list[tuple[str, dict]]) -> list[dict]:
+    """Several CDP calls on one session sent at once, their answers in order: Chromium answers
+    them one after the other, but the round trips through Playwright's driver overlap."""
+    impl, run = getattr(session, "_impl_obj", None), getattr(session, "_sync", None)
+    if impl is None or run is None:
+        return [session.send(method, params) for method, params in calls]
+
+    async def all_of() -> list:
+        # every answer is awaited (no failure left unretrieved); the first failure is raised
+        return list(await asyncio.gather(*(impl.send(method=m, params=p) for m, p in calls), return_exceptions=True))
+
+    answers = run(all_of())
+    failed = next((a for a in answers if isinstance(a, BaseException)), None)
+    if failed is not None:
+        raise failed
+    return answers
