@@ -40,6 +40,7 @@ REFERENCE = {"server_start_s": 4.0, "server_rss_mib": 160.0, "reset_ms": 95.0, "
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the text section lives beside this file
+from cputrack import TreeCPU, cmdline, process_tree  # noqa: E402
 from text_bench import bench_text, text_lines  # noqa: E402
 
 
@@ -64,31 +65,8 @@ def rss_mib(pid: int) -> dict:
     return out
 
 
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                found.append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
-
-
 def descendants(pid: int) -> list[int]:
-    out, frontier = [], [pid]
-    while frontier:
-        nxt = []
-        for p in frontier:
-            kids = children(p)
-            out += kids
-            nxt += kids
-        frontier = nxt
-    return out
+    return process_tree(pid)[1:]
 
 
 def bench_server(figures: dict) -> None:
@@ -204,11 +182,7 @@ def bench_env(figures: dict) -> None:
     server = shared_server()
     browser_pids = []
     for pid in descendants(os.getpid()):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"chrom" in cmd and pid != server.pid:
+        if b"chrom" in cmdline(pid) and pid != server.pid:
             browser_pids.append(pid)
     mem = [rss_mib(p) for p in browser_pids]
     figures["browser_memory"] = {
@@ -275,7 +249,6 @@ def bench_sweep(figures: dict, families: tuple[str, ...] = SWEEP_FAMILIES) -> No
     Chromium), and the CPU the whole process tree used meanwhile: how many cores one worker
     keeps busy bounds what a second worker can add on this machine."""
     import yaml
-    from cputrack import TreeCPU
 
     from openapps_sim.sweeps.spec import load_spec
     from openapps_sim.sweeps.sweep import run_sweep
@@ -324,7 +297,7 @@ def envs_memory_child(n: int) -> dict:
         env.step("noop()")
     time.sleep(1.0)
     server = shared_server()
-    browsers = [p for p in descendants(os.getpid()) if p != server.pid and b"chrom" in _cmdline(p)]
+    browsers = [p for p in descendants(os.getpid()) if p != server.pid and b"chrom" in cmdline(p)]
 
     def pss(pids: list[int]) -> float:
         return round(sum(rss_mib(p).get("pss_mib", 0.0) for p in pids), 1)
@@ -341,13 +314,6 @@ def envs_memory_child(n: int) -> dict:
     for env in envs:
         env.close()
     return out
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
 
 
 def bench_envs_memory(figures: dict) -> None:

@@ -17,7 +17,8 @@ from collections import defaultdict
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _tree(root: int) -> list[int]:
+def process_tree(root: int) -> list[int]:
+    """``root`` and every process below it (from the kernel's ``children`` lists)."""
     out, stack = [], [root]
     while stack:
         pid = stack.pop()
@@ -31,11 +32,25 @@ def _tree(root: int) -> list[int]:
     return out
 
 
-def _kind(pid: int) -> str:
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def cmdline(pid: int) -> bytes:
+    """A process's command line (NUL-separated), empty once it is gone."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            cmd = fh.read().replace(b"\0", b" ").decode(errors="replace")
+            return fh.read()
     except OSError:
+        return b""
+
+
+def _kind(pid: int) -> str:
+    cmd = cmdline(pid).replace(b"\0", b" ").decode(errors="replace")
+    if not cmd:
         return "gone"
     if "chrom" in cmd or "headless_shell" in cmd:
         return "chromium-" + (cmd.split("--type=")[1].split()[0] if "--type=" in cmd else "browser")
@@ -57,13 +72,11 @@ class TreeCPU:
         self._stop = threading.Event()
 
     def _sample(self, first: bool = False) -> None:
-        for pid in _tree(os.getpid()):
+        for pid in process_tree(os.getpid()):
             try:
-                with open(f"/proc/{pid}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
+                cpu = cpu_seconds(pid)
             except OSError:
                 continue
-            cpu = (int(fields[11]) + int(fields[12])) / _TICK
             if pid not in self.kinds:
                 self.kinds[pid] = _kind(pid)
                 self.start[pid] = cpu if first else 0.0  # a process born during the block counts whole

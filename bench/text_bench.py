@@ -145,6 +145,8 @@ def text_envs_child(n: int) -> dict:
     from openapps_sim.envs.registration import make_env
 
     sys.path.insert(0, os.path.dirname(__file__))
+    from cputrack import cmdline, cpu_seconds
+
     from bench import descendants, rss_mib  # noqa: F401 - the bench's own readers
 
     envs = [make_env("todo.add_item", backend="text") for _ in range(n)]
@@ -172,7 +174,7 @@ def text_envs_child(n: int) -> dict:
         "worlds_on_server": server.health()["worlds"] - 1,
         "python_pss_mib": rss_mib(os.getpid()).get("pss_mib", 0.0),
         "server_pss_mib": rss_mib(server.pid).get("pss_mib", 0.0),
-        "browser_processes": sum(1 for p in descendants(os.getpid()) if b"chrom" in _cmdline(p)),
+        "browser_processes": sum(1 for p in descendants(os.getpid()) if b"chrom" in cmdline(p)),
         "steps": steps["cold"] + steps["warm"],
         "steps_per_second": round((steps["cold"] + steps["warm"]) / (seconds["cold"] + seconds["warm"]), 1),
         "cold_steps_per_second": round(steps["cold"] / seconds["cold"], 1),
@@ -188,21 +190,6 @@ def text_envs_child(n: int) -> dict:
     for env in envs:
         env.close()
     return out
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far (Linux ``/proc``)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read()
-    except OSError:
-        return b""
 
 
 def text_envs_child_run(n: int) -> dict:

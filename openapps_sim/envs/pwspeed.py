@@ -1,4 +1,4 @@
-"""Two costs of Playwright's Python client that buy nothing on our path, taken away.
+"""Three costs of Playwright's Python client that buy nothing on our path, taken away.
 
 * **Stack capture.** Every API call runs ``inspect.stack()`` only to name the caller in error
   messages; that reads source files for every frame and costs milliseconds per call (tens of
@@ -23,8 +23,10 @@ do not.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sys
 import traceback
+import types
 from typing import Any
 
 _GUID_KEY = b'"guid"'
@@ -72,8 +74,6 @@ def _lazy_extract_stack(f=None, limit=None) -> traceback.StackSummary:
 
 
 def _shim_stack_capture() -> None:
-    import inspect
-
     from playwright._impl import _connection, _sync_base
 
     for module in (_connection, _sync_base):  # both call inspect.stack() per API call
@@ -85,8 +85,6 @@ def _shim_stack_capture() -> None:
 
 def _namespace(module: Any, **replaced: Any) -> Any:
     """A stand-in for ``module`` with some of its functions replaced."""
-    import types
-
     shim = types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module) if not k.startswith("__")})
     for name, fn in replaced.items():
         setattr(shim, name, fn)
@@ -122,10 +120,7 @@ def _skip_walks_of_plain_messages() -> None:
 def cdp_send(session: Any, method: str, params: dict | None = None) -> dict:
     """``session.send(method, params)`` of a sync-API ``CDPSession``, returning the answer as
     the driver parsed it (plain JSON, as ``send`` returns it after its copy)."""
-    impl, run = getattr(session, "_impl_obj", None), getattr(session, "_sync", None)
-    if impl is None or run is None:
-        return session.send(method, params or {})
-    return run(impl.send(method=method, params=params or {}))
+    return cdp_send_all(session, [(method, params or {})])[0]
 
 
 def cdp_send_all(session: Any, calls: list[tuple[str, dict]]) -> list[dict]:
