@@ -8,6 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
 AGENTLAB_STAMP := $(VENV)/.agentlab-stamp
+AGENTLAB_REQS := dev/agentlab-test-requirements.txt
 PYTEST_WORKERS ?= 2
 
 .PHONY: setup demo test test-all bench lint format gallery clean
@@ -25,10 +26,15 @@ $(RAY_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[ray]" || echo "openapps: ray could not be installed; the Ray executor test will be skipped"
 	touch $(RAY_STAMP)
 
-# The tests run a real AgentLab Study (joblib and Ray); a failed install is retried by the next
-# `make test`, and tests/test_agentlab_study.py fails saying why (it never skips).
-$(AGENTLAB_STAMP): $(RAY_STAMP)
-	$(BIN)/python -m pip install -q -e ".[agentlab-study]" && touch $(AGENTLAB_STAMP) || echo "openapps: AgentLab could not be installed; tests/test_agentlab_study.py will fail"
+# The tests run a real AgentLab Study (joblib and Ray). They get AgentLab without PyTorch and its
+# CUDA libraries (4.4 GB that nothing on the study's path imports): its dependencies come from
+# $(AGENTLAB_REQS), which says why, then the two packages that name torch come without theirs.
+# `pip install -e ".[agentlab-study]"` stays the complete install. A failed install is retried by
+# the next `make test`, and tests/test_agentlab_study.py fails saying why (it never skips).
+$(AGENTLAB_STAMP): $(RAY_STAMP) $(AGENTLAB_REQS)
+	$(BIN)/python -m pip install -q -r $(AGENTLAB_REQS) \
+	  && $(BIN)/python -m pip install -q --no-deps agentlab==0.4.2 browsergym==0.14.2 \
+	  && touch $(AGENTLAB_STAMP) || echo "openapps: AgentLab could not be installed; tests/test_agentlab_study.py will fail"
 
 setup: $(STAMP)
 	@$(BIN)/python -m openapps_sim.envs.browser
