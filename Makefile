@@ -29,7 +29,7 @@ $(RAY_STAMP): $(STAMP)
 	touch $(RAY_STAMP)
 
 # The tests run a real AgentLab Study (joblib and Ray). They get AgentLab without PyTorch and its
-# CUDA libraries (4.4 GB that nothing on the study's path imports): its dependencies come from
+# CUDA libraries (5.4 GB that nothing on the study's path imports): its dependencies come from
 # $(AGENTLAB_REQS), which says why, then the two packages that name torch come without theirs.
 # `pip install -e ".[agentlab-study]"` stays the complete install. A failed install is retried by
 # the next `make test`, and tests/test_agentlab_study.py fails saying why (it never skips).
