@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
 AGENTLAB_STAMP := $(VENV)/.agentlab-stamp
 AGENTLAB_REQS := dev/agentlab-test-requirements.txt
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 3
 
 .PHONY: setup demo test test-all bench lint format gallery clean
 
@@ -47,10 +47,10 @@ demo: setup
 	$(BIN)/openapps sweep demo --out runs/demo
 
 test: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not slow"
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal -m "not slow"
 
 test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 bench: setup
 	$(BIN)/python bench/bench.py --out bench/results.json

@@ -13,7 +13,7 @@ def make_reset_step(env_id: str) -> dict:
     env = gym.make(env_id, obs_mode="axtree")
     try:
         obs, info = env.reset(seed=2)
-        obs, reward, terminated, truncated, _ = env.step("noop()")
+        obs, reward, terminated, truncated, _ = env.step("noop(0)")
         return {
             "imported_before": imported_before,
             "url": obs["url"],
@@ -44,7 +44,7 @@ def agentlab_env_args(payload: bytes, exp_dir: str) -> dict:
     env = args.make_env(action_mapping=mapping, exp_dir=exp_dir)
     try:
         obs, info = env.reset(seed=args.task_seed)
-        obs, reward, terminated, truncated, _ = env.step("noop()")
+        obs, reward, terminated, truncated, _ = env.step("noop(0)")
         return {
             "imported_before": imported_before,
             "plain_error": plain_error,

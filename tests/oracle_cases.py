@@ -47,5 +47,8 @@ def seeds_per_branch(family: str, pack: str, max_seed: int = 40) -> dict[str, in
     world, fam, out = World(), all_families()[family], {}
     for seed in range(max_seed):
         world.reset(pack, seed)
-        out.setdefault(instantiate(fam, world.state, world.config, seed, pack).branching.correct, seed)
+        branching = instantiate(fam, world.state, world.config, seed, pack).branching
+        out.setdefault(branching.correct, seed)
+        if set(out) >= set(branching.branches):  # every leaf found: later seeds add nothing
+            break
     return out

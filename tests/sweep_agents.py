@@ -103,13 +103,13 @@ class RaisesOnStep2Agent(ScriptedAgent):
     def move(self, n: int, obs: dict) -> str:
         if n == 2:
             raise ValueError("the agent's own bug on step 2")
-        return "noop()"
+        return "noop(0)"
 
 
 class WaitingAgent(ScriptedAgent):
-    """Never finishes: waits at every step (``noop()``), so only the step budget ends it."""
+    """Never finishes: waits at every step (``noop(0)``, no wait), so only the step budget ends it."""
 
     name = "waiting"
 
     def move(self, n: int, obs: dict) -> str:
-        return "noop()"
+        return "noop(0)"

@@ -33,7 +33,7 @@ class RunOn(OracleAgent):
                 return action
         self.after += 1
         if self.extra is None or self.after <= self.extra:
-            return "noop()"
+            return "noop(0)"
         return "send_msg_to_user('Done.')"
 
 

@@ -391,7 +391,7 @@ def test_wrong_branch_and_doing_nothing_in_the_browser():
         assert task.instance.branching.decisions(ops) == [False]
         # doing nothing: no operation, no milestone
         obs, info = env.reset(seed=1, options={"task_kwargs": {"family": "todo.done_or_delete"}})
-        env.step("noop()")
+        env.step("noop(0)")
         assert env.unwrapped.task.events() == []
         assert all(v is None for v in env.unwrapped.task.milestones_reached().values())
     finally:

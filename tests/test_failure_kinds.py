@@ -58,7 +58,7 @@ def test_three_kinds_of_failure_are_recorded_apart_and_resumed_by_their_rule(tmp
         assert own["agent_error"] == "ValueError: the agent's own bug on step 2"
         assert "the agent's own bug" in own["traceback"]
         assert own["success"] is False and own["reward"] == 0.0 and own["attempt"] == 1
-        assert own["actions"] == ["noop()"] and own["steps"] == 1
+        assert own["actions"] == ["noop(0)"] and own["steps"] == 1
         assert set(own) == set(RECORD_FIELDS)
 
         # the model service failed after its retries: excluded, its own kind

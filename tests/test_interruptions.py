@@ -128,7 +128,7 @@ def test_each_pack_fires_in_every_family_it_claims(env_on, pack, family):
 def test_doing_nothing_still_scores_zero(env):
     obs, info = env.reset(seed=0, options={"task_kwargs": {"family": "todo.add_item", "variation": "popups_openapps"}})
     for _ in range(3):
-        obs, reward, terminated, truncated, last = env.step("noop()")
+        obs, reward, terminated, truncated, last = env.step("noop(0)")
     assert reward == 0.0 and not last["task_info"]["success"]
     assert env.unwrapped.task.interruptions()["shown"][0]["button"] is None
 

@@ -68,10 +68,10 @@ def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_
                 assert step["steps"] == n and not step["done"]
             reward = json.loads(_text(await s.call_tool("get_reward", {})))
             assert reward["reward"] == 0 and "explanation" not in reward  # the agent never sees the answer key
-            steps = [json.loads(_text(await s.call_tool("act", {"action": "noop()"}))) for _ in range(budget - 4)]
+            steps = [json.loads(_text(await s.call_tool("act", {"action": "noop(0)"}))) for _ in range(budget - 4)]
             assert [st["done"] for st in steps] == [False] * (budget - 5) + [True]
             assert steps[-1]["truncated"] and steps[-1]["steps"] == budget
-            over = _error(await s.call_tool("act", {"action": "noop()"}))
+            over = _error(await s.call_tool("act", {"action": "noop(0)"}))
             assert over == (
                 f"act: episode: the episode has ended after {budget} steps (its step budget is spent); "
                 "allowed: reset to start another"

@@ -24,7 +24,7 @@ def _run_until_truncated(env, seed: int, limit: int) -> tuple[list[bool], dict]:
     obs, info = env.reset(seed=seed)
     flags = []
     for _ in range(limit):
-        obs, reward, terminated, truncated, step_info = env.step("noop()")
+        obs, reward, terminated, truncated, step_info = env.step("noop(0)")
         assert not terminated
         flags.append(truncated)
         if truncated:
@@ -54,7 +54,7 @@ def test_a_gym_loop_is_truncated_when_the_budget_is_spent(variation):
         assert len(flags) == info["task_info"]["max_steps"] and flags[-1]
         # the budget can be set per episode (the sweep runner passes a spec's max_steps this way)
         env.reset(seed=2, options={"max_steps": 2})
-        assert [env.step("noop()")[3] for _ in range(2)] == [False, True]
+        assert [env.step("noop(0)")[3] for _ in range(2)] == [False, True]
     finally:
         env.close()
 

@@ -31,6 +31,9 @@ FIX = (
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
+    # the software compositor as a thread of the browser process, not a process of its own: about
+    # a tenth less CPU per episode (bench: an oracle episode 1.51 -> 1.36 CPU-s), same pixels
+    "--in-process-gpu",
     "--disable-dev-shm-usage",
     "--disable-background-networking",
     "--disable-component-update",

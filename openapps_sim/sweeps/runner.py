@@ -91,6 +91,8 @@ class Worker:
         agent = make_agent_for(spec)
         max_actions = int(getattr(agent, "max_actions", 1) or 1)
         env = self._env_for(spec.task, agent.action_space, max_actions > 1, spec.interface, spec.backend)
+        if on_step is not None:
+            on_step(-1)  # a heartbeat once the server and browser are up, before the reset
         episode = Episode(spec, agent, env, out_dir, run_id, attempt, t0)
         episode.play(on_step)
         result = episode.result()

@@ -3,7 +3,8 @@
 It owns one :class:`~openapps_sim.sweeps.runner.Worker` (an app server and a Chromium) and
 speaks JSON lines with the sweep's parent: it reads ``{"spec": {...}, "attempt": n}`` on stdin (n = 2 when
 the parent retries an episode whose first worker hung or died) and answers
-``{"beat": step}`` after every step, then ``{"result": {"record": ..., "trajectory": ...}}``, or
+``{"beat": -1}`` once it has started and again once its server and browser are up,
+``{"beat": step}`` before every step, then ``{"result": {"record": ..., "trajectory": ...}}``, or
 ``{"user_error": {...}}`` for a mistake in the spec that no retry can fix. Nothing else is
 written to its stdout (everything else goes to stderr). It ignores SIGINT and stops on SIGTERM
 or when stdin closes: the parent alone decides when episodes stop, and kills the worker's whole
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     from openapps_sim.sweeps.runner import Worker, run_with_retry
 
     worker = Worker(headless=not args.headed)
+    send({"beat": -1})  # started: the watchdog's next wait covers the server and browser start alone
     try:
         for line in sys.stdin:
             if not line.strip():
