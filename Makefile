@@ -38,7 +38,10 @@ $(AGENTLAB_STAMP): $(RAY_STAMP) $(AGENTLAB_REQS)
 	  && $(BIN)/python -m pip install -q --no-deps agentlab==0.4.2 browsergym==0.14.2 \
 	  && touch $(AGENTLAB_STAMP) || echo "openapps: AgentLab could not be installed; tests/test_agentlab_study.py will fail"
 
+# The bytecode of the project's own modules, written once: where PYTHONDONTWRITEBYTECODE is set,
+# every process (test workers, sweep workers, app servers) would compile them again at import.
 setup: $(STAMP)
+	@$(BIN)/python -m compileall -q openapps_sim apps tasks agents variations experiments tests >/dev/null || true
 	@$(BIN)/python -m openapps_sim.envs.browser
 	@$(BIN)/openapps fonts --quiet >/dev/null 2>&1 || echo "openapps: web fonts unavailable; pages use generic fonts"
 

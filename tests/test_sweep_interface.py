@@ -46,8 +46,8 @@ def test_interface_is_an_axis_and_keeps_old_episode_ids(tmp_path):
     assert len({e.episode_id for e in both.episodes()}) == 3
 
 
-@pytest.mark.browser
 def test_gui_and_api_oracle_solve_the_same_tasks_and_the_report_splits_them(tmp_path):
+    """On the text backend (the GUI's pages without a browser; parity: test_text_parity)."""
     from openapps_sim.analysis.metrics.axes import varied_axes
     from openapps_sim.analysis.report.load import load_results
 
@@ -56,6 +56,7 @@ def test_gui_and_api_oracle_solve_the_same_tasks_and_the_report_splits_them(tmp_
             tmp_path,
             tasks=["todo.add_item", "shop.checkout", "calendar.event_time", "start.navigate_to_app"],
             interface=["gui", "api"],
+            backends=["text"],
         )
     )
     out = tmp_path / "out"

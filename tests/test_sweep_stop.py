@@ -242,7 +242,7 @@ def test_bad_pack_is_caught_before_anything_starts_and_leaves_nothing(tmp_path, 
 
 
 def test_a_stale_manifest_from_a_failed_run_is_replaced(tmp_path):
-    spec_a = write_spec(tmp_path)
+    spec_a = write_spec(tmp_path, backends=["text"])  # the folder's rule, not the browser's
     out = tmp_path / "out"
     out.mkdir()
     (out / "manifest.json").write_text(json.dumps({"spec_hash": "something-else", "spec_source": "old.yaml"}))
