@@ -29,13 +29,14 @@ $(RAY_STAMP): $(STAMP)
 	touch $(RAY_STAMP)
 
 # The tests run a real AgentLab Study (joblib and Ray). They get AgentLab without PyTorch and its
-# CUDA libraries (5.4 GB that nothing on the study's path imports): its dependencies come from
-# $(AGENTLAB_REQS), which says why, then the two packages that name torch come without theirs.
+# CUDA libraries (5.4 GB) or the benchmark packages, none of which the study's path imports: the
+# dependencies it does import come from $(AGENTLAB_REQS), which says why, then agentlab,
+# browsergym and browsergym-webarena come without theirs.
 # `pip install -e ".[agentlab-study]"` stays the complete install. A failed install is retried by
 # the next `make test`, and tests/test_agentlab_study.py fails saying why (it never skips).
 $(AGENTLAB_STAMP): $(RAY_STAMP) $(AGENTLAB_REQS)
 	$(BIN)/python -m pip install -q -r $(AGENTLAB_REQS) \
-	  && $(BIN)/python -m pip install -q --no-deps agentlab==0.4.2 browsergym==0.14.2 \
+	  && $(BIN)/python -m pip install -q --no-deps agentlab==0.4.2 browsergym==0.14.2 browsergym-webarena==0.14.2 \
 	  && touch $(AGENTLAB_STAMP) || echo "openapps: AgentLab could not be installed; tests/test_agentlab_study.py will fail"
 
 # The bytecode of the project's own modules, written once: where PYTHONDONTWRITEBYTECODE is set,
