@@ -1,0 +1,43 @@
+"""A sweep worker's messages to its parent (``openapps_sim.sweeps.worker_main``), in order.
+
+The watchdog (``executors.LocalPool``) kills a worker that is silent for ``stall_s`` seconds.
+Before the worker beat once started and once its server and browser were up, the first beat came
+before the first step, so ``stall_s`` had to cover the whole start-up too (the watchdog tests
+waited 25 s instead of 8)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from openapps_sim.sweeps.record import EpisodeSpec, spec_to_json
+
+
+def test_a_worker_beats_when_started_when_ready_and_before_every_step(tmp_path):
+    spec = EpisodeSpec("oracle", "todo.add_item", "default", 0, backend="text")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "openapps_sim.sweeps.worker_main", "--out", str(tmp_path), "--run-id", "r"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        proc.stdin.write((json.dumps({"spec": spec_to_json(spec), "attempt": 1}) + "\n").encode())
+        proc.stdin.flush()
+        messages = []
+        for line in proc.stdout:
+            messages.append(json.loads(line))
+            if "result" in messages[-1]:
+                break
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    beats = [m["beat"] for m in messages if "beat" in m]
+    record = messages[-1]["result"]["record"]
+    assert record["success"] and record["steps"] >= 1
+    # started, the env up, then one beat before each step, and the result last
+    assert beats == [-1, -1, *range(record["steps"])], beats
+    assert [list(m) for m in messages[:-1]] == [["beat"]] * len(beats)
