@@ -10,6 +10,7 @@ RAY_STAMP := $(VENV)/.ray-stamp
 AGENTLAB_STAMP := $(VENV)/.agentlab-stamp
 AGENTLAB_REQS := dev/agentlab-test-requirements.txt
 PYTEST_WORKERS ?= 3
+PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 .PHONY: setup demo test test-all bench lint format gallery clean
 
@@ -51,10 +52,10 @@ demo: setup
 	$(BIN)/openapps sweep demo --out runs/demo
 
 test: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal -m "not slow"
+	$(PYTEST) -m "not slow"
 
 test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
+	$(PYTEST)
 
 bench: setup
 	$(BIN)/python bench/bench.py --out bench/results.json
