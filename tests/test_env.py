@@ -112,3 +112,28 @@ def test_screenshot_has_the_pixels_of_a_plain_png_capture_and_titles_the_pages(e
     assert (obs["screenshot"] == plain).all()
     assert obs["screenshot"].flags.writeable
     assert obs["open_pages_titles"] == (page.title(),) and page.title()
+
+
+def test_thumbnail_is_the_screenshot_scaled_where_the_page_is_scrolled(env):
+    """The step log's thumbnail, scaled and encoded by Chromium, shows what a full screenshot
+    shows (scroll bar included), at the scroll position, not the top of the document."""
+    import io
+
+    import numpy as np
+    import PIL.Image
+
+    _open_todo(env)
+    page = env.unwrapped.page
+    tall = "const d = document.createElement('div'); d.style.cssText = 'height:3000px;background:linear-gradient(red,blue)'"
+    page.evaluate(f"() => {{ {tall}; document.body.appendChild(d); window.scrollTo(0, 900); }}")
+    thumb = PIL.Image.open(io.BytesIO(env.unwrapped.thumbnail_jpeg(360, 70)))
+    assert thumb.format == "JPEG" and thumb.width == 360 and abs(thumb.height - 720 * 360 / 1280) <= 1
+    got = np.asarray(thumb.convert("RGB"), dtype=float)
+
+    def scaled_screenshot():
+        full = PIL.Image.fromarray(env.unwrapped._get_obs()["screenshot"])
+        return np.asarray(full.resize(thumb.size, PIL.Image.BILINEAR), dtype=float)
+
+    assert np.abs(got - scaled_screenshot()).mean() < 4  # JPEG and scaling noise only
+    page.evaluate("window.scrollTo(0, 0)")
+    assert np.abs(got - scaled_screenshot()).mean() > 40  # the test can tell the top from the scrolled view

@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+import PIL.Image
 import pytest
 
 from openapps_sim.analysis.report import write_report
@@ -40,9 +41,28 @@ def test_steps_record_observation_thumbnail_and_target(sweep_dir: Path):
     first = traj["steps"][0]
     assert "[" in first["observation"] and len(first["observation"]) <= 6100  # the tree the action was chosen on
     assert first["thumbnail"].endswith(".jpg") and (sweep_dir / first["thumbnail"]).is_file()
+    with PIL.Image.open(sweep_dir / first["thumbnail"]) as thumb:  # Chromium's JPEG: the oracle reads no pixels
+        assert thumb.format == "JPEG" and thumb.width == 360
     assert first["target"]["role"] and first["target"]["bid"]  # the element the click addressed
     assert any(e["op"] for s in traj["steps"] for e in s["events"])  # the step that added the item logged it
     assert traj["steps"][-1]["changed"]
+
+
+def test_a_tree_reading_agent_gets_no_screenshot_taken_for_the_record_alone():
+    """Thumbnails of a tree reader's steps come from the env's small JPEG, so the env captures
+    no full screenshot for them; a pixel reader, or a sweep that records screenshots, gets both."""
+    from openapps_sim.agents import load_agent_config, make_agent
+
+    from openapps_sim.sweeps.episode import reset_options
+    from openapps_sim.sweeps.record import EpisodeSpec
+
+    tree, pixels = make_agent("oracle"), make_agent("uitars", load_agent_config("uitars-vllm"))
+    spec, out = EpisodeSpec("oracle", "todo.add_item"), Path("out")
+    assert reset_options(spec, tree, out)["obs_mode"] == "axtree"
+    assert reset_options(spec, pixels, out)["obs_mode"] == "both"  # the step log reads the tree too
+    assert reset_options(spec, pixels, None)["obs_mode"] == "screenshot"
+    recording = EpisodeSpec("oracle", "todo.add_item", record_screenshots=True)
+    assert reset_options(recording, tree, out)["obs_mode"] == "both"
 
 
 def test_the_oracles_next_month_clicks_are_a_progressing_repeat(sweep_dir: Path):

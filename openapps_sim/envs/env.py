@@ -43,7 +43,7 @@ from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
 from openapps_sim.envs.client import WorldHandle, shared_server
-from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, page_facts, screenshot
+from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, page_facts, screenshot, thumbnail_jpeg
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pagetree import drop_roles
 from openapps_sim.envs.pagetree import extract as extract_marked
@@ -330,6 +330,14 @@ class OpenAppsEnv(BrowserEnv):
             self.world = None
 
     # -- observation -------------------------------------------------------------------------
+    def thumbnail_jpeg(self, width: int, quality: int = 70) -> bytes | None:
+        """The page now, as a JPEG at most ``width`` pixels wide (what a sweep's step log keeps
+        when the agent reads no screenshot); None if the page cannot be captured."""
+        try:
+            return thumbnail_jpeg(self.page, width, quality)
+        except playwright.sync_api.Error:
+            return None
+
     def _get_obs(self) -> dict:
         if self.use_raw_page_output:
             return self._raw_obs()

@@ -10,6 +10,8 @@ wrong or slow for us.
   touches the device metrics, so the page keeps the viewport the screenshot shows. (Nothing in
   browsergym-core sets ``page._bgym_scale_factor``; a harness that sets it for high-resolution
   screenshots gets viewport-sized ones here.)
+* :func:`thumbnail_jpeg` — a small JPEG of the viewport, scaled and encoded by Chromium, for
+  a sweep's step log when the agent reads no screenshot.
 * :func:`focused_element_bid` — the focused element's bid in one round trip instead of four.
 * :func:`dom_extra_properties` — BrowserGym's extraction, across its 0.14.x signatures.
 """
@@ -38,6 +40,24 @@ def screenshot(page: playwright.sync_api.Page) -> np.ndarray:
         image = PIL.Image.open(f)
         image.load()
     return np.array(image if image.mode == "RGB" else image.convert(mode="RGB"))
+
+
+def thumbnail_jpeg(page: playwright.sync_api.Page, width: int, quality: int = 70) -> bytes:
+    """The visible viewport as a JPEG at most ``width`` pixels wide, scaled and encoded by
+    Chromium: what a step log keeps, for about a tenth of the CPU of a full PNG screenshot
+    decoded, resized and encoded again here."""
+    session = cdp_session(page)
+    view = cdp_send(session, "Page.getLayoutMetrics")["cssVisualViewport"]
+    size = page.viewport_size or {"width": view["clientWidth"], "height": view["clientHeight"]}
+    clip = {
+        "x": view["pageX"],  # the clip is in document coordinates: the viewport where it is scrolled to
+        "y": view["pageY"],
+        "width": size["width"],  # the whole viewport, its scroll bars included, as a screenshot shows it
+        "height": size["height"],
+        "scale": min(1.0, width / max(1, size["width"])),
+    }
+    params = {"format": "jpeg", "quality": quality, "optimizeForSpeed": True, "clip": clip}
+    return base64.b64decode(cdp_send(session, "Page.captureScreenshot", params)["data"])
 
 
 # In one round trip: whether the server wrote the element ids (the root element carries one),

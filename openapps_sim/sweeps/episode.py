@@ -27,9 +27,12 @@ from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlc
 def reset_options(spec: EpisodeSpec, agent: Agent, out_dir: Path | None) -> dict:
     """What ``env.reset`` is given for ``spec``: its world (as a value), the rest of the task
     kwargs, the viewport, what to observe and the step budget."""
-    obs_mode = "both" if (spec.record_screenshots or out_dir) else agent.obs_mode  # thumbnails and the tree
     if spec.backend == "text":
         obs_mode = "axtree"  # no pixels: no thumbnails (a screenshot agent is refused by the env)
+    elif spec.record_screenshots or (out_dir and agent.obs_mode != "axtree"):
+        obs_mode = "both"  # the step log reads the tree; thumbnails come from the screenshot
+    else:
+        obs_mode = agent.obs_mode  # a tree reader: thumbnails, if any, from the env's thumbnail_jpeg
     return {
         "world": spec.world,
         "task_kwargs": {"style": spec.style, "termination": spec.termination},
@@ -78,7 +81,7 @@ class Episode:
         if self.shot_dir:
             self.shot_dir.mkdir(parents=True, exist_ok=True)
         self.first_shot = self._save_shot(obs, 0)
-        self.log = StepLog(out_dir, spec.episode_id)
+        self.log = StepLog(out_dir, spec.episode_id, grab=getattr(env.unwrapped, "thumbnail_jpeg", None))
         self.log.start(obs, agent.usage())
         self.first_thumb = self.log.start_thumbnail(obs)
         self.visits = Visits(set(apps), home, urlparse(obs.get("url", "")).hostname or "")

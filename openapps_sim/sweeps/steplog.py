@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -23,6 +24,8 @@ OBSERVATION_CHARS = 6000
 
 THUMB_WIDTH = 360
 """Width in pixels of the JPEG thumbnail recorded after every step by default."""
+
+THUMB_QUALITY = 70
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}
 
@@ -121,10 +124,19 @@ def _digest(obs: dict, text: str) -> str:
 class StepLog:
     """Per-step facts, collected while the runner steps, merged into its step records at the end."""
 
-    def __init__(self, out_dir: Path | None, episode: str, thumbnails: bool = True):
+    def __init__(
+        self,
+        out_dir: Path | None,
+        episode: str,
+        thumbnails: bool = True,
+        grab: Callable[[int, int], bytes | None] | None = None,
+    ):
+        """``grab(width, quality)``: a JPEG of the page now, for steps whose observation holds
+        no screenshot (the env's ``thumbnail_jpeg``)."""
         self.out_dir = out_dir
         self.episode = episode
         self.thumbnails = thumbnails and out_dir is not None
+        self.grab = grab
         self.steps: list[dict] = []
         self._pending: dict = {}
         self._last_digest = ""
@@ -179,18 +191,25 @@ class StepLog:
         return self._thumb(obs, 0)
 
     def _thumb(self, obs: dict, n: int) -> str | None:
-        shot = obs.get("screenshot")
-        if not self.thumbnails or shot is None or not getattr(shot, "size", 0) or self.out_dir is None:
+        if not self.thumbnails or self.out_dir is None:
             return None
-        from PIL import Image
-
+        shot = obs.get("screenshot")
+        has_shot = shot is not None and getattr(shot, "size", 0)
+        jpeg = None if has_shot or self.grab is None else self.grab(THUMB_WIDTH, THUMB_QUALITY)
+        if not has_shot and not jpeg:
+            return None
         folder = self.out_dir / "thumbnails" / self.episode
         folder.mkdir(parents=True, exist_ok=True)
-        im = Image.fromarray(shot).convert("RGB")
-        if im.width > THUMB_WIDTH:
-            im = im.resize((THUMB_WIDTH, max(1, round(im.height * THUMB_WIDTH / im.width))), Image.BILINEAR)
         path = folder / f"{n:03d}.jpg"
-        im.save(path, "JPEG", quality=70)
+        if jpeg:
+            path.write_bytes(jpeg)
+        else:
+            from PIL import Image
+
+            im = Image.fromarray(shot).convert("RGB")
+            if im.width > THUMB_WIDTH:
+                im = im.resize((THUMB_WIDTH, max(1, round(im.height * THUMB_WIDTH / im.width))), Image.BILINEAR)
+            im.save(path, "JPEG", quality=THUMB_QUALITY)
         return str(path.relative_to(self.out_dir))
 
     def finish(self, steps: list[dict], events: list[dict]) -> list[bool]:

@@ -144,6 +144,10 @@ class OpenAppsTextEnv(OpenAppsEnv):
             self.world = None
 
     # -- observation -------------------------------------------------------------------------
+    def thumbnail_jpeg(self, width: int, quality: int = 70) -> bytes | None:
+        """No pixels on this backend: a step log records no thumbnail."""
+        return None
+
     def _get_obs(self) -> dict:
         tabs = self.browser_tabs
         doc = tabs.page.doc
