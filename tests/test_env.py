@@ -115,25 +115,31 @@ def test_screenshot_has_the_pixels_of_a_plain_png_capture_and_titles_the_pages(e
 
 
 def test_thumbnail_is_the_screenshot_scaled_where_the_page_is_scrolled(env):
-    """The step log's thumbnail, scaled and encoded by Chromium, shows what a full screenshot
-    shows (scroll bar included), at the scroll position, not the top of the document."""
+    """The step log's thumbnail, scaled and encoded by Chromium (alone, or in the observation's
+    batch when the reset asks for one), shows what a full screenshot shows (scroll bar included),
+    at the scroll position, not the top of the document."""
     import io
 
     import numpy as np
     import PIL.Image
 
-    _open_todo(env)
-    page = env.unwrapped.page
+    obs, _ = env.reset(options={"thumbnail": (360, 70)})
+    env.step(f"click('{testid_bids(obs)['launch-todo']}')")
+    page, thumbs = env.unwrapped.page, {}
     tall = "const d = document.createElement('div'); d.style.cssText = 'height:3000px;background:linear-gradient(red,blue)'"
     page.evaluate(f"() => {{ {tall}; document.body.appendChild(d); window.scrollTo(0, 900); }}")
-    thumb = PIL.Image.open(io.BytesIO(env.unwrapped.thumbnail_jpeg(360, 70)))
-    assert thumb.format == "JPEG" and thumb.width == 360 and abs(thumb.height - 720 * 360 / 1280) <= 1
-    got = np.asarray(thumb.convert("RGB"), dtype=float)
-
-    def scaled_screenshot():
-        full = PIL.Image.fromarray(env.unwrapped._get_obs()["screenshot"])
-        return np.asarray(full.resize(thumb.size, PIL.Image.BILINEAR), dtype=float)
-
-    assert np.abs(got - scaled_screenshot()).mean() < 4  # JPEG and scaling noise only
-    page.evaluate("window.scrollTo(0, 0)")
-    assert np.abs(got - scaled_screenshot()).mean() > 40  # the test can tell the top from the scrolled view
+    thumbs["alone"] = env.unwrapped.thumbnail_jpeg(360, 50)  # not the size the reset asked for: taken now
+    shot = env.unwrapped._get_obs()["screenshot"]  # an observation: its thumbnail taken in the same batch
+    thumbs["batched"] = env.unwrapped.last_thumbnail
+    assert env.unwrapped.thumbnail_jpeg(360, 70) is thumbs["batched"]
+    assert page.evaluate("[innerWidth, innerHeight]") == [1280, 720]  # a scaled capture leaves the layout alone
+    for how, jpeg in thumbs.items():
+        thumb = PIL.Image.open(io.BytesIO(jpeg))
+        assert thumb.format == "JPEG" and thumb.width == 360 and abs(thumb.height - 720 * 360 / 1280) <= 1, how
+        got = np.asarray(thumb.convert("RGB"), dtype=float)
+        scaled = np.asarray(PIL.Image.fromarray(shot).resize(thumb.size, PIL.Image.BILINEAR), dtype=float)
+        assert np.abs(got - scaled).mean() < 4, how  # JPEG and scaling noise only
+        top = np.asarray(PIL.Image.fromarray(_open_todo(env)[0]["screenshot"]).resize(thumb.size), dtype=float)
+        assert np.abs(got - top).mean() > 40, how  # the test can tell the top from the scrolled view
+    env.reset()  # no thumbnail asked for: none taken
+    assert env.unwrapped.last_thumbnail is None

@@ -29,13 +29,6 @@ import playwright.sync_api
 from browsergym.core import _get_global_playwright
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 from browsergym.core.env import BrowserEnv
-from browsergym.core.observation import (
-    MarkingError,
-    _post_extract,
-    _pre_extract,
-    extract_dom_snapshot,
-    extract_merged_axtree,
-)
 from browsergym.core.spaces import Unicode
 
 from openapps_sim.config.world import WorldSpec, check_seed, split_kwargs
@@ -43,10 +36,9 @@ from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
 from openapps_sim.envs.client import WorldHandle, shared_server
-from openapps_sim.envs.extract import dom_extra_properties, focused_element_bid, page_facts, screenshot, thumbnail_jpeg
+from openapps_sim.envs.extract import page_facts, thumbnail_jpeg
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
-from openapps_sim.envs.pagetree import drop_roles
-from openapps_sim.envs.pagetree import extract as extract_marked
+from openapps_sim.envs.pageread import read_page
 from openapps_sim.envs.settle import LEAVING_SCRIPT, images_loaded, settle
 from openapps_sim.envs.spaces import ActionStrings, action_mapping, action_set, action_timeout_ms  # noqa: F401 - re-exported
 from openapps_sim.errors import ConfigError
@@ -54,14 +46,6 @@ from openapps_sim.protocol import BIDS_HEADER
 from openapps_sim.taskkit.language import goal_languages
 
 OBS_MODES = ("both", "axtree", "screenshot")
-_TRANSIENT = (
-    "Frame was detached",
-    "Frame with the given frameId is not found",
-    "Execution context was destroyed",
-    "Frame has been detached",
-    "Cannot mark a child frame without a bid",
-    "Cannot read properties of undefined",
-)
 # Tells the environment which page is active; events that mean "the user is here".
 _ACTIVE_PAGE_SCRIPT = """
 (() => {
@@ -132,6 +116,8 @@ class OpenAppsEnv(BrowserEnv):
         self.instance_seed: int | None = None
         self.step_budget: int | None = None  # actions this episode may take (see ``step``)
         self.steps_taken = 0
+        self.thumbnail: tuple[int, int] | None = None  # see reset's options["thumbnail"]
+        self.last_thumbnail: bytes | None = None
 
     # -- episode lifecycle -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):
@@ -141,6 +127,8 @@ class OpenAppsEnv(BrowserEnv):
         self._close_episode()
         if "obs_mode" in options:
             self.obs_mode = options["obs_mode"]
+        thumb = options.get("thumbnail")  # (width, JPEG quality): taken with every observation
+        self.thumbnail = (int(thumb[0]), int(thumb[1])) if thumb else None
         self.task = self._new_task(seed, options)
         self._open_context(options.get("viewport") or self.viewport or self.task.viewport)
         self.chat = LightChat()
@@ -332,7 +320,10 @@ class OpenAppsEnv(BrowserEnv):
     # -- observation -------------------------------------------------------------------------
     def thumbnail_jpeg(self, width: int, quality: int = 70) -> bytes | None:
         """The page now, as a JPEG at most ``width`` pixels wide (what a sweep's step log keeps
-        when the agent reads no screenshot); None if the page cannot be captured."""
+        when the agent reads no screenshot): the one taken with the last observation when the
+        reset's ``options["thumbnail"]`` asked for this size; None if the page cannot be captured."""
+        if self.last_thumbnail is not None and self.thumbnail == (width, quality):
+            return self.last_thumbnail
         try:
             return thumbnail_jpeg(self.page, width, quality)
         except playwright.sync_api.Error:
@@ -341,42 +332,18 @@ class OpenAppsEnv(BrowserEnv):
     def _get_obs(self) -> dict:
         if self.use_raw_page_output:
             return self._raw_obs()
-        want_tree = self.obs_mode in ("both", "axtree")
-        want_shot = self.obs_mode in ("both", "screenshot")
-        dom: dict = {}
-        axtree: dict = {"nodes": []}
-        extra: dict = {}
-        focused = ""
         facts = page_facts(self.page)
-        if want_tree and facts is not None and facts["marked"]:
-            dom, axtree, extra = extract_marked(self.page)
-            focused = focused_element_bid(self.page, facts)
-        elif want_tree:
-            for retries_left in reversed(range(5)):
-                try:
-                    _pre_extract(self.page, tags_to_mark=self.tags_to_mark, lenient=(retries_left == 0))
-                    dom = extract_dom_snapshot(self.page)
-                    axtree = extract_merged_axtree(self.page)
-                    focused = focused_element_bid(self.page)
-                    extra = dom_extra_properties(dom, self.page)
-                except (playwright.sync_api.Error, MarkingError) as e:
-                    if retries_left > 0 and any(t in str(e) for t in _TRANSIENT):
-                        _post_extract(self.page)
-                        time.sleep(0.1)
-                        continue
-                    raise
-                break
-            _post_extract(self.page)
-            axtree = drop_roles(axtree)
-        shot = screenshot(self.page) if want_shot else np.zeros((0, 0, 3), dtype=np.uint8)
+        want_tree, want_shot = self.obs_mode in ("both", "axtree"), self.obs_mode in ("both", "screenshot")
+        read = read_page(self.page, facts, want_tree, want_shot, self.thumbnail, self.tags_to_mark)
+        self.last_thumbnail = read.thumbnail
         obs = self._raw_obs(facts["title"] if facts is not None else None)
         del obs["page"]
         obs.update(
-            screenshot=shot,
-            dom_object=dom,
-            axtree_object=axtree,
-            extra_element_properties=extra,
-            focused_element_bid=focused,
+            screenshot=read.screenshot,
+            dom_object=read.dom,
+            axtree_object=read.axtree,
+            extra_element_properties=read.extra,
+            focused_element_bid=read.focused,
         )
         return obs
 

@@ -31,38 +31,52 @@ from browsergym.core.observation import extract_dom_extra_properties, extract_fo
 from openapps_sim.envs.pagetree import cdp_session
 from openapps_sim.envs.pwspeed import cdp_send
 
+SCREENSHOT_CALL = ("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+"""The CDP call of :func:`screenshot`, for a batch (``cdp_send_all``); decode with :func:`decode_png`."""
 
-def screenshot(page: playwright.sync_api.Page) -> np.ndarray:
-    """The visible viewport as an RGB array (height, width, 3), without changing the page's
-    device metrics."""
-    answer = cdp_send(cdp_session(page), "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+
+def decode_png(answer: dict) -> np.ndarray:
+    """A ``Page.captureScreenshot`` answer as an RGB array (height, width, 3)."""
     with io.BytesIO(base64.b64decode(answer["data"])) as f:
         image = PIL.Image.open(f)
         image.load()
     return np.array(image if image.mode == "RGB" else image.convert(mode="RGB"))
 
 
-def thumbnail_jpeg(page: playwright.sync_api.Page, width: int, quality: int = 70) -> bytes:
-    """The visible viewport as a JPEG at most ``width`` pixels wide, scaled and encoded by
-    Chromium: what a step log keeps, for about a tenth of the CPU of a full PNG screenshot
-    decoded, resized and encoded again here."""
-    session = cdp_session(page)
-    view = cdp_send(session, "Page.getLayoutMetrics")["cssVisualViewport"]
-    size = page.viewport_size or {"width": view["clientWidth"], "height": view["clientHeight"]}
+def screenshot(page: playwright.sync_api.Page) -> np.ndarray:
+    """The visible viewport as an RGB array (height, width, 3), without changing the page's
+    device metrics."""
+    return decode_png(cdp_send(cdp_session(page), *SCREENSHOT_CALL))
+
+
+def thumbnail_call(page: playwright.sync_api.Page, left: float, top: float, width: int, quality: int) -> tuple:
+    """The CDP call of a JPEG of the viewport scrolled to (``left``, ``top``) at most ``width``
+    pixels wide, scaled and encoded by Chromium; its answer's ``data`` is the JPEG in base64."""
+    size = page.viewport_size or {"width": 1280, "height": 720}
     clip = {
-        "x": view["pageX"],  # the clip is in document coordinates: the viewport where it is scrolled to
-        "y": view["pageY"],
+        "x": left,  # the clip is in document coordinates: the viewport where it is scrolled to
+        "y": top,
         "width": size["width"],  # the whole viewport, its scroll bars included, as a screenshot shows it
         "height": size["height"],
         "scale": min(1.0, width / max(1, size["width"])),
     }
-    params = {"format": "jpeg", "quality": quality, "optimizeForSpeed": True, "clip": clip}
-    return base64.b64decode(cdp_send(session, "Page.captureScreenshot", params)["data"])
+    return "Page.captureScreenshot", {"format": "jpeg", "quality": quality, "optimizeForSpeed": True, "clip": clip}
+
+
+def thumbnail_jpeg(page: playwright.sync_api.Page, width: int, quality: int = 70) -> bytes:
+    """The visible viewport as a JPEG at most ``width`` pixels wide (:func:`thumbnail_call`):
+    what a step log keeps, for well under half the CPU of a full PNG screenshot decoded,
+    resized and encoded again in Python."""
+    session = cdp_session(page)
+    view = cdp_send(session, "Page.getLayoutMetrics")["cssVisualViewport"]
+    call = thumbnail_call(page, view["pageX"], view["pageY"], width, quality)
+    return base64.b64decode(cdp_send(session, *call)["data"])
 
 
 # In one round trip: whether the server wrote the element ids (the root element carries one),
 # the focused element's bid (through shadow roots; an iframe answers frame: true and the caller
-# takes BrowserGym's frame-by-frame walk) and the document's title (what ``page.title()`` reads).
+# takes BrowserGym's frame-by-frame walk), the document's title (what ``page.title()`` reads) and
+# the scroll position of its viewport.
 _FACTS_SCRIPT = """
 (attr) => {
   let el = document.activeElement;
@@ -73,14 +87,17 @@ _FACTS_SCRIPT = """
     frame: frame,
     bid: (el && !frame && el.getAttribute(attr)) || "",
     title: document.title,
+    left: window.visualViewport ? window.visualViewport.pageLeft : window.scrollX,
+    top: window.visualViewport ? window.visualViewport.pageTop : window.scrollY,
   };
 }
 """
 
 
 def page_facts(page: playwright.sync_api.Page) -> dict | None:
-    """``{marked, frame, bid, title}`` of the page's document, or None while it is being
-    replaced (its execution context is gone)."""
+    """``{marked, frame, bid, title, left, top}`` of the page's document (``left``, ``top``:
+    where its viewport is scrolled to), or None while it is being replaced (its execution
+    context is gone)."""
     try:
         return page.evaluate(_FACTS_SCRIPT, BROWSERGYM_ID_ATTRIBUTE)
     except playwright.sync_api.Error:

@@ -58,24 +58,24 @@ def drop_roles(axtree: dict, roles: tuple[str, ...] = DROPPED_ROLES) -> dict:
     return {**axtree, "nodes": nodes}
 
 
-def extract(page: playwright.sync_api.Page) -> tuple[dict, dict, dict]:
-    """(DOM snapshot, accessibility tree with ``browsergym_id``s, extra element properties) of
-    a page whose ids were written by the server."""
+def extract(page: playwright.sync_api.Page, also: tuple = ()) -> tuple[dict, dict, dict, list[dict]]:
+    """(DOM snapshot, accessibility tree with ``browsergym_id``s, extra element properties, the
+    answers of the CDP calls ``also``) of a page whose ids were written by the server. The calls
+    ``also`` (a screenshot) go out in the same batch: a capture's wait for a frame overlaps the
+    tree's extraction."""
     cdp = cdp_session(page)
-    axtree, dom = cdp_send_all(
-        cdp,
-        [
-            ("Accessibility.getFullAXTree", {}),
-            ("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": True, "includePaintOrder": True}),
-        ],
-    )
+    calls = [
+        ("Accessibility.getFullAXTree", {}),
+        ("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": True, "includePaintOrder": True}),
+    ]
+    axtree, dom, *answers = cdp_send_all(cdp, [*calls, *also])
     bids = _bids_by_backend_id(dom)
     for node in axtree["nodes"]:
         bid = bids.get(node.get("backendDOMNodeId"))
         if bid is not None and node.get("role", {}).get("value") not in ("StaticText", "InlineTextBox"):
             node["browsergym_id"] = bid
     viewport = page.viewport_size or {"width": 1280, "height": 720}
-    return dom, drop_roles(axtree), _extra_properties(dom, viewport)
+    return dom, drop_roles(axtree), _extra_properties(dom, viewport), answers
 
 
 def _bids_by_backend_id(dom: dict) -> dict[int, str]:

@@ -18,7 +18,7 @@ from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.completion import completion_fields
 from openapps_sim.sweeps.failures import call_agent, infrastructure_fault, page_url
 from openapps_sim.sweeps.record import INFRASTRUCTURE, EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
-from openapps_sim.sweeps.steplog import StepLog
+from openapps_sim.sweeps.steplog import THUMB_QUALITY, THUMB_WIDTH, StepLog
 from openapps_sim.sweeps.visits import Visits
 from openapps_sim.taskkit import get_family
 from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlcs
@@ -33,11 +33,14 @@ def reset_options(spec: EpisodeSpec, agent: Agent, out_dir: Path | None) -> dict
         obs_mode = "both"  # the step log reads the tree; thumbnails come from the screenshot
     else:
         obs_mode = agent.obs_mode  # a tree reader: thumbnails, if any, from the env's thumbnail_jpeg
+    # Chromium scales and encodes a tree reader's thumbnails, in the same batch as the tree
+    thumbnail = (THUMB_WIDTH, THUMB_QUALITY) if out_dir and spec.backend != "text" and obs_mode == "axtree" else None
     return {
         "world": spec.world,
         "task_kwargs": {"style": spec.style, "termination": spec.termination},
         "viewport": spec.viewport_dict,
         "obs_mode": obs_mode,
+        "thumbnail": thumbnail,
         "max_steps": spec.max_steps,  # None: the task's own budget, with its interruption allowance
     }
 
