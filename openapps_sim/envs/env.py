@@ -321,7 +321,8 @@ class OpenAppsEnv(BrowserEnv):
     def thumbnail_jpeg(self, width: int, quality: int = 70) -> bytes | None:
         """The page now, as a JPEG at most ``width`` pixels wide (what a sweep's step log keeps
         when the agent reads no screenshot): the one taken with the last observation when the
-        reset's ``options["thumbnail"]`` asked for this size; None if the page cannot be captured."""
+        reset's ``options["thumbnail"]`` asked for this size (a harness that changes the page
+        itself between steps gets that picture still); None if the page cannot be captured."""
         if self.last_thumbnail is not None and self.thumbnail == (width, quality):
             return self.last_thumbnail
         try:
