@@ -331,6 +331,7 @@ class OpenAppsEnv(BrowserEnv):
             return None
 
     def _get_obs(self) -> dict:
+        self.last_thumbnail = None  # a kept thumbnail is only ever this observation's
         if self.use_raw_page_output:
             return self._raw_obs()
         facts = page_facts(self.page)
