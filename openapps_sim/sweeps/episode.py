@@ -27,14 +27,15 @@ from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlc
 def reset_options(spec: EpisodeSpec, agent: Agent, out_dir: Path | None) -> dict:
     """What ``env.reset`` is given for ``spec``: its world (as a value), the rest of the task
     kwargs, the viewport, what to observe and the step budget."""
+    thumbnail = None
     if spec.backend == "text":
         obs_mode = "axtree"  # no pixels: no thumbnails (a screenshot agent is refused by the env)
     elif spec.record_screenshots or (out_dir and agent.obs_mode != "axtree"):
         obs_mode = "both"  # the step log reads the tree; thumbnails come from the screenshot
     else:
-        obs_mode = agent.obs_mode  # a tree reader: thumbnails, if any, from the env's thumbnail_jpeg
-    # Chromium scales and encodes a tree reader's thumbnails, in the same batch as the tree
-    thumbnail = (THUMB_WIDTH, THUMB_QUALITY) if out_dir and spec.backend != "text" and obs_mode == "axtree" else None
+        obs_mode = agent.obs_mode
+        if out_dir and obs_mode == "axtree":  # a tree reader's thumbnails: Chromium's, batched with the tree
+            thumbnail = (THUMB_WIDTH, THUMB_QUALITY)
     return {
         "world": spec.world,
         "task_kwargs": {"style": spec.style, "termination": spec.termination},

@@ -26,6 +26,7 @@ THUMB_WIDTH = 360
 """Width in pixels of the JPEG thumbnail recorded after every step by default."""
 
 THUMB_QUALITY = 70
+"""JPEG quality of those thumbnails."""
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}
 
