@@ -14,7 +14,8 @@ Figures (medians unless said otherwise):
 * the listings: ``openapps tasks`` and ``openapps variations`` (a fresh process each) and the
   MCP ``list_tasks`` / ``list_variations`` tools (first call), which should answer within a
   second (``--only listings`` runs just this part);
-* episodes per minute with 1 and 2 workers running the oracle;
+* episodes per minute with 1 and 2 workers running the oracle, and with workers a core each
+  (bench/pinned.py: per-core scaling apart from what one worker takes of a second core);
 * the text backend beside Chromium (bench/text_bench.py): a step on the same page, an oracle
   episode, the share of ``InlineTextBox`` lines in stock BrowserGym's text, and 64 text envs in
   one process (memory and aggregate steps per second).
@@ -41,6 +42,7 @@ REFERENCE = {"server_start_s": 4.0, "server_rss_mib": 160.0, "reset_ms": 95.0, "
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the text section lives beside this file
 from cputrack import TreeCPU, cmdline, process_tree  # noqa: E402
+from pinned import bench_pinned, pinned_lines  # noqa: E402
 from text_bench import bench_text, text_lines  # noqa: E402
 
 
@@ -405,7 +407,7 @@ def main() -> int:
         part, lines = {
             "envs-memory": (bench_envs_memory, envs_memory_lines),
             "listings": (bench_listings, listing_lines),
-            "sweep": (bench_sweep, lambda f: sweep_lines(f["sweep_oracle_throughput"])),
+            "sweep": (both_sweeps, lambda f: sweep_lines(f["sweep_oracle_throughput"], f.get("sweep_core_each"))),
         }[args.only]
         part(figures)
         out.write_text(json.dumps(figures, indent=2))
@@ -433,7 +435,7 @@ def main() -> int:
         ("listings", lambda: bench_listings(figures)),
     ]
     if not args.skip_sweep:
-        steps.append(("sweep", lambda: bench_sweep(figures)))
+        steps.append(("sweep", lambda: both_sweeps(figures)))
     for name, fn in steps:
         t = time.perf_counter()
         print(f"bench: {name} ...", flush=True)
@@ -488,7 +490,7 @@ def summary_lines(f: dict) -> str:
     if "listings_ms_median" in f:
         lines.append(listing_lines(f))
     if "sweep_oracle_throughput" in f:
-        lines.append(sweep_lines(f["sweep_oracle_throughput"]))
+        lines.append(sweep_lines(f["sweep_oracle_throughput"], f.get("sweep_core_each")))
     return "\n".join(lines)
 
 
@@ -502,7 +504,13 @@ def envs_memory_lines(f: dict) -> str:
     return "\n".join(lines)
 
 
-def sweep_lines(sweep: dict) -> str:
+def both_sweeps(figures: dict) -> None:
+    """The sweep section: 1 and 2 workers as a user runs them, then workers a core each."""
+    bench_sweep(figures)
+    bench_pinned(figures)
+
+
+def sweep_lines(sweep: dict, core_each: dict | None = None) -> str:
     lines = []
     runs = {k: v for k, v in sweep.items() if k.endswith("_workers")}
     for k, v in runs.items():
@@ -521,6 +529,8 @@ def sweep_lines(sweep: dict) -> str:
         n = max(1, runs["1_workers"]["episodes"])
         if kinds:
             lines.append("  one worker's CPU per episode  " + ", ".join(f"{k} {v / n:.2f} s" for k, v in kinds.items()))
+    if core_each:
+        lines.append(pinned_lines(core_each))
     return "\n".join(lines)
 
 

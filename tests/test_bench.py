@@ -48,3 +48,22 @@ def test_the_listings_section_measures_every_listing():
     assert set(rows["mcp_tools_first_call"]) == {"list_tasks", "list_variations"}
     assert all(v > 0 for part in rows.values() for v in part.values())
     assert "MCP list_variations" in bench.listing_lines(figures)
+
+
+def test_the_core_each_section_pins_a_sweep_to_one_core():
+    import os
+    import sys
+
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("needs 2 cores")
+    _bench_module()  # puts bench/ on the path
+    pinned = sys.modules.get("pinned") or __import__("pinned")
+    run = pinned._group([(cpus[1], [0])], ("todo.add_item",))
+    # default and dark_theme, one seed, in a child held to that core (its worker, server and
+    # browser inherit it)
+    assert (run["episodes"], run["errors"], run["cpus"]) == (2, 0, [[cpus[1]]])
+    both = {**run, "cpus": [[cpus[0]], [cpus[1]]], "episodes": 4, "episodes_per_minute": 2 * run["episodes_per_minute"]}
+    figures = {"one_core": run, "core_each": both, "one_worker_both_cores": run}
+    lines = pinned.pinned_lines({**figures, "per_core_scaling": 2.0, "second_core_gain_of_one_worker": 1.0})
+    assert "= 2.00x (per-core scaling)" in lines

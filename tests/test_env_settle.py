@@ -12,7 +12,7 @@ import pytest
 from browsergym.utils.obs import flatten_axtree_to_str
 
 from openapps_sim.envs.observe import testid_bids
-from openapps_sim.envs.settle import leaving_for
+from openapps_sim.envs.settle import leaving_for, settle
 
 from .env_fixtures import module_env
 
@@ -70,3 +70,24 @@ def test_a_page_shown_again_from_history_is_not_leaving(env):
     obs, *_ = env.step("go_back()")
     assert "launch-todo" in testid_bids(obs)
     assert leaving_for(env.unwrapped.page) == ""
+
+
+def test_the_read_that_finds_a_page_staying_tells_whether_it_has_loaded(env):
+    """A page found staying and loaded skips BrowserGym's six load-state messages; one still
+    loading an image, or holding a frame, is waited for as before."""
+    obs, _ = env.reset(seed=0)
+    page, allowed = env.unwrapped.page, env.unwrapped.guard.allowed
+    assert settle(page, allowed, 2000) is True
+    held = []
+    page.route("**/held.png", lambda route: held.append(route))
+    page.route(
+        "**/held-page",
+        lambda route: route.fulfill(content_type="text/html", body='<p>x</p><img src="/held.png" alt="held">'),
+    )
+    page.goto(page.url.rstrip("/") + "/held-page", wait_until="domcontentloaded")
+    assert settle(page, allowed, 2000) is None  # its image is still loading
+    held[0].fulfill(status=404)
+    page.wait_for_load_state("load")
+    assert settle(page, allowed, 2000) is True
+    page.evaluate("document.body.appendChild(document.createElement('iframe'))")
+    assert settle(page, allowed, 2000) is None  # a frame may load after its parent: not known

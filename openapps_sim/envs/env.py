@@ -39,7 +39,7 @@ from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import page_facts, thumbnail_jpeg
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pageread import read_page
-from openapps_sim.envs.settle import LEAVING_SCRIPT, images_loaded, settle
+from openapps_sim.envs.settle import LEAVING_SCRIPT, dom_loaded, images_loaded, settle
 from openapps_sim.envs.spaces import ActionStrings, action_mapping, action_set, action_timeout_ms  # noqa: F401 - re-exported
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
@@ -301,11 +301,12 @@ class OpenAppsEnv(BrowserEnv):
 
     def _wait_dom_loaded(self) -> None:
         """BrowserGym's wait, after the page load an action started has replaced the document
-        (:mod:`openapps_sim.envs.settle`), and for its images: validated after the action."""
-        for page in list(self.context.pages):
-            settle(page, self.guard.allowed, self.action_timeout_ms)
-        super()._wait_dom_loaded()
-        for page in list(self.context.pages):
+        (:mod:`openapps_sim.envs.settle`), and for its images: validated after the action. A page
+        whose settled read found it loaded needs neither."""
+        loading = [p for p in list(self.context.pages) if not settle(p, self.guard.allowed, self.action_timeout_ms)]
+        for page in loading:
+            dom_loaded(page)
+        for page in loading:
             images_loaded(page, self.action_timeout_ms)
 
     def close(self) -> None:

@@ -14,6 +14,10 @@ is submitted in the page, the URL the page is leaving for. :func:`settle` waits 
 document has been replaced — the new one has no note — or the deadline passes. Navigations
 outside the world are aborted by the origin guard, so they are not waited for; a page shown
 again from the back-forward cache forgets its note.
+
+The same script notes the page's ``load`` event, so that the read which finds a page staying
+also tells whether it has loaded (its images too): then BrowserGym's waits for the load states
+of the page and of each of its frames, six messages through Playwright's driver, are not needed.
 """
 
 from __future__ import annotations
@@ -48,10 +52,14 @@ LEAVING_SCRIPT = """
     if (replaced(a.href)) note(a.href);
   });
   window.addEventListener("pageshow", () => { window.__openappsLeaving = ""; });
+  window.addEventListener("load", () => { window.__openappsLoaded = true; });
 })();
 """
 
 _READ = "() => window.__openappsLeaving || ''"
+# Where the page is going, and whether it has fired its load event and holds no frame (a frame
+# may still be loading after its parent's load: then the driver's waits are the ones to use).
+_READ_LOADED = "() => [window.__openappsLeaving || '', window.__openappsLoaded === true && window.frames.length === 0]"
 
 
 def leaving_for(page: playwright.sync_api.Page) -> str | None:
@@ -63,20 +71,38 @@ def leaving_for(page: playwright.sync_api.Page) -> str | None:
         return None
 
 
-def settle(page: playwright.sync_api.Page, allowed: Callable[[str], bool], timeout_ms: int) -> bool:
+def _read(page: playwright.sync_api.Page) -> tuple[str | None, bool]:
+    """:func:`leaving_for`, and whether the document has loaded (see ``_READ_LOADED``)."""
+    try:
+        target, loaded = page.evaluate(_READ_LOADED)
+    except playwright.sync_api.Error:
+        return None, False
+    return target, bool(loaded)
+
+
+def settle(page: playwright.sync_api.Page, allowed: Callable[[str], bool], timeout_ms: int) -> bool | None:
     """Wait until the navigation the last action started in ``page`` has replaced its document
-    (``allowed`` tells which URLs the browser may reach). Returns False when the deadline
-    passed first."""
+    (``allowed`` tells which URLs the browser may reach). Returns True when that document has
+    also fired its load event (nothing left to wait for), None when it is still loading (or the
+    page is closed), False when the deadline passed first."""
     if page.is_closed():
-        return True
+        return None
     deadline = time.monotonic() + timeout_ms / 1000
     while True:
-        target = leaving_for(page)
+        target, loaded = _read(page)
         if target == "" or (target and not allowed(target)):
-            return True
+            return True if loaded and target == "" else None
         if time.monotonic() >= deadline or page.is_closed():
             return False
         page.wait_for_timeout(20)
+
+
+def dom_loaded(page: playwright.sync_api.Page) -> None:
+    """BrowserGym's wait after an action, for one page: ``domcontentloaded`` of the page and of
+    each of its frames, errors ignored."""
+    for waiter in (page, *page.frames):
+        with contextlib.suppress(playwright.sync_api.Error):
+            waiter.wait_for_load_state("domcontentloaded", timeout=3000)
 
 
 def images_loaded(page: playwright.sync_api.Page, timeout_ms: float) -> None:
