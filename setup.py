@@ -15,10 +15,16 @@ MAPPED = {
 
 
 def packages_under(root: str, import_prefix: str) -> list[str]:
-    found = []
-    for init in sorted(Path(root).rglob("__init__.py")):
-        rel = init.parent.relative_to(root).parts
-        found.append(".".join((import_prefix,) + rel))
+    """The package ``root`` and every folder below it: its sub-packages and its folders of data
+    files (a pack's or a task family's YAML, with no ``__init__.py``), listed so that setuptools
+    ships them as the package data they are rather than warning that they "would be ignored"."""
+    if not (Path(root) / "__init__.py").exists():
+        return []
+    found = [import_prefix]
+    for folder in sorted(p for p in Path(root).rglob("*") if p.is_dir()):
+        rel = folder.relative_to(root).parts
+        if "__pycache__" not in rel and not any(part.startswith(".") for part in rel):
+            found.append(".".join((import_prefix,) + rel))
     return found
 
 
