@@ -303,7 +303,9 @@ class OpenAppsEnv(BrowserEnv):
         """BrowserGym's wait, after the page load an action started has replaced the document
         (:mod:`openapps_sim.envs.settle`), and for its images: validated after the action. A page
         whose settled read found it loaded needs neither."""
-        loading = [p for p in list(self.context.pages) if not settle(p, self.guard.allowed, self.action_timeout_ms)]
+        pages = list(self.context.pages)
+        loading = [p for p in pages if not settle(p, self.guard.allowed, self.action_timeout_ms)]
+        loading += [p for p in self.context.pages if p not in pages]  # opened meanwhile: waited for
         for page in loading:
             dom_loaded(page)
         for page in loading:
