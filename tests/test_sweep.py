@@ -230,10 +230,13 @@ def test_a_crash_is_retried_once_then_recorded_as_an_error():
     assert set(res.record) == set(RECORD_FIELDS)  # error records have the same schema
 
 
-@pytest.mark.browser
 def test_ray_executor_matches_local(tmp_path):
+    """The executor, not the browser, is under test: the text backend (Ray with Chromium workers
+    runs in tests/test_agentlab_study.py)."""
     pytest.importorskip("ray")
-    spec = load_spec(write_spec(tmp_path, tasks=["todo.add_item"], variations=["default", "dark_theme"]))
+    spec = load_spec(
+        write_spec(tmp_path, tasks=["todo.add_item"], variations=["default", "dark_theme"], backends=["text"])
+    )
     run_sweep(spec, tmp_path / "local", workers=1, progress=False)
     run_sweep(spec, tmp_path / "ray", workers=1, executor="ray", progress=False)
 
