@@ -18,16 +18,20 @@ def _setup_arguments() -> dict:
     return setup.call_args.kwargs
 
 
+def _folder(package: str, package_dir: dict[str, str]) -> str:
+    """Where ``package`` lives: its own mapping, or its nearest mapped parent's plus the rest."""
+    parts = package.split(".")
+    for i in range(len(parts), 0, -1):
+        mapped = package_dir.get(".".join(parts[:i]))
+        if mapped is not None:
+            return "/".join([mapped, *parts[i:]])
+    return "/".join(parts)
+
+
 def test_every_folder_of_data_files_is_a_listed_package(monkeypatch):
     monkeypatch.chdir(ROOT)
     args = _setup_arguments()
-    shipped = {args["package_dir"].get(p, p.replace(".", "/")) for p in args["packages"]}
-    for p in args["packages"]:  # a sub-folder of a mapped folder maps through its parent
-        parts = p.split(".")
-        for i in range(len(parts), 0, -1):
-            if ".".join(parts[:i]) in args["package_dir"]:
-                shipped.add("/".join([args["package_dir"][".".join(parts[:i])], *parts[i:]]))
-                break
+    shipped = {_folder(p, args["package_dir"]) for p in args["packages"]}
     folders = {
         str(f.parent.relative_to(ROOT))
         for top in ("openapps_sim", "apps", "tasks", "agents", "variations", "experiments")

@@ -56,28 +56,24 @@ LEAVING_SCRIPT = """
 })();
 """
 
-_READ = "() => window.__openappsLeaving || ''"
 # Where the page is going, and whether it has fired its load event and holds no frame (a frame
 # may still be loading after its parent's load: then the driver's waits are the ones to use).
-_READ_LOADED = "() => [window.__openappsLeaving || '', window.__openappsLoaded === true && window.frames.length === 0]"
+_READ = "() => [window.__openappsLeaving || '', window.__openappsLoaded === true && window.frames.length === 0]"
+
+
+def _read(page: playwright.sync_api.Page) -> tuple[str | None, bool]:
+    """:func:`leaving_for`, and whether the document has loaded (see ``_READ``)."""
+    try:
+        target, loaded = page.evaluate(_READ)
+    except playwright.sync_api.Error:
+        return None, False
+    return target, bool(loaded)
 
 
 def leaving_for(page: playwright.sync_api.Page) -> str | None:
     """The URL this page's document is leaving for, ``""`` when it is staying, ``None`` while
     the document is being replaced (its execution context is gone)."""
-    try:
-        return page.evaluate(_READ)
-    except playwright.sync_api.Error:
-        return None
-
-
-def _read(page: playwright.sync_api.Page) -> tuple[str | None, bool]:
-    """:func:`leaving_for`, and whether the document has loaded (see ``_READ_LOADED``)."""
-    try:
-        target, loaded = page.evaluate(_READ_LOADED)
-    except playwright.sync_api.Error:
-        return None, False
-    return target, bool(loaded)
+    return _read(page)[0]
 
 
 def settle(page: playwright.sync_api.Page, allowed: Callable[[str], bool], timeout_ms: int) -> bool | None:
