@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from openapps_sim.config.catalog import compose
 from openapps_sim.config.packs import list_packs
 from openapps_sim.taskkit import all_families
 
 
 def interruption_packs() -> list[str]:
-    return sorted(p for p in list_packs() if compose(p)["interruptions"])
+    return sorted(p for p in list_packs() if _interruptions(p))
+
+
+@cache
+def _interruptions(pack: str) -> tuple[dict, ...]:
+    """The pack's interruptions, composed once (collection asks for each pack per family)."""
+    return tuple(compose(pack)["interruptions"].values())
 
 
 def claims(pack: str, family: str) -> bool:
     """A pack claims a family when one of its triggers may fire in an app the family uses
     (every family starts on the start page)."""
     apps = {"start", *all_families()[family].apps}
-    return any(
-        not r["trigger"]["apps"] or apps & set(r["trigger"]["apps"]) for r in compose(pack)["interruptions"].values()
-    )
+    return any(not r["trigger"]["apps"] or apps & set(r["trigger"]["apps"]) for r in _interruptions(pack))
 
 
 def coverage_matrix() -> list[tuple[str, str]]:

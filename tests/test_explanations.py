@@ -146,3 +146,30 @@ def test_reward_is_still_equality_of_the_normalised_states(world, pack):
     assert [str(d) for d in state_diff(ordered, {"x": {"lines": ["b", "a"]}})] == [
         "x.lines: the same items in a different order"
     ]
+
+
+class _Text(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    "ident",
+    [
+        ("buy oat milk",),
+        ('say "hi"\\ now', "naïve café ☕", "\n\t\u2028"),
+        (1, 1.0, True, False, None, 0, -12345678901234567890),
+        (1.5, "a"),
+        (["x", 1], {"b": 2, "a": 1}),
+        (_Text("buy oat milk"),),
+        (),
+    ],
+)
+def test_items_are_grouped_by_the_json_text_of_their_identity(ident):
+    """Items of a list are matched within groups of one JSON text of identity (1, 1.0 and True
+    are three): the group id written without json.dumps is that text."""
+    import json
+
+    from openapps_sim.taskkit.reward import _group_id
+
+    assert _group_id(ident) == json.dumps(ident, sort_keys=True, default=str)
+    assert _group_id(None) == ""

@@ -45,7 +45,7 @@ from openapps_sim.taskkit.language import tidy_punctuation
 from openapps_sim.taskkit.plan import Unread, run_plan
 from openapps_sim.taskkit.progress import Op
 from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
-from openapps_sim.taskkit.reward import normalise_world
+from openapps_sim.taskkit.reward import normalise_world, normalised_expected
 from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step
 from openapps_sim.taskkit.statecopy import copy_state
@@ -264,7 +264,8 @@ class TaskFamily:
         if subgoals:
             return out + [progress.state_milestone(g.name, g.check) for g in subgoals]
         if initial is not None and expected is not None:
-            want, before = normalise_world(expected), normalise_world(initial)
+            # the instance's states, normalised once: scoring takes the same from the cache
+            want, before = normalised_expected(expected, base=initial), normalised_expected(initial)
             for app in self.apps:
                 if app in want and want[app] != before.get(app):
                     out.append(

@@ -16,7 +16,7 @@ import re
 
 from openapps_sim.taskkit import Subgoal, TaskFamily, get_family
 from openapps_sim.taskkit import language as lang_data
-from openapps_sim.taskkit.reward import normalise_world
+from openapps_sim.taskkit.reward import normalise_world, normalised_expected
 
 
 class MultiStepFamily(TaskFamily):
@@ -97,11 +97,13 @@ class MultiStepFamily(TaskFamily):
             yield from fam.solve(p, ui)
 
     def subgoals(self, params, initial, expected):
-        want = normalise_world(expected)
+        want = normalised_expected(expected, base=initial)  # made once; scoring reads the same
         goals = []
         for fam in self.part_families:
             app = fam.apps[0]
             goals.append(
-                Subgoal(fam.id, lambda actual, app=app, target=want[app]: normalise_world(actual)[app] == target)
+                Subgoal(
+                    fam.id, lambda actual, app=app, target=want[app]: normalise_world({app: actual[app]})[app] == target
+                )
             )
         return goals

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from openapps_sim.appkit import ItemKey
@@ -201,6 +202,29 @@ def _identity(item: Any, key: ItemKey | None) -> Any:
     return None
 
 
+# The JSON text of a scalar of exactly these types, as json.dumps writes it (a subclass, a float
+# or anything else goes through json.dumps itself).
+_SCALAR_TEXT = {
+    str: encode_basestring_ascii,
+    int: int.__repr__,
+    bool: lambda v: "true" if v else "false",
+    type(None): lambda v: "null",
+}
+
+
+def _group_id(ident: tuple | None) -> str:
+    """The group of an item with identity ``ident``: its JSON text, so that only values of one
+    JSON type are the same (1, 1.0 and True are not); "" for an item without one. An identity
+    of plain strings, integers, booleans and None (almost every one) is written here without
+    json.dumps, which costs ten times as much."""
+    if ident is None:
+        return ""
+    try:
+        return "[" + ", ".join([_SCALAR_TEXT[type(v)](v) for v in ident]) + "]"
+    except KeyError:
+        return json.dumps(ident, sort_keys=True, default=str)
+
+
 def _label(item: Any, key: ItemKey | None) -> str:
     ident = _identity(item, key)
     if ident is None:
@@ -222,8 +246,7 @@ def _list_diff(expected: list, actual: list, path: str, key: ItemKey | None, key
     groups: dict[str, tuple[list, list]] = {}
     for side, items in ((0, expected), (1, actual)):
         for item in items:
-            ident = _identity(item, key)
-            gid = json.dumps(ident, sort_keys=True, default=str) if ident is not None else ""
+            gid = _group_id(_identity(item, key))
             groups.setdefault(gid, ([], []))[side].append(item)
     out: list[StateDiff] = []
     for gid, (exp, act) in groups.items():
@@ -315,8 +338,7 @@ def _outside_list(initial: list, expected: list, actual: list, path: str, keys: 
     groups: dict[str, tuple[list, list, list]] = {}
     for side, items in ((0, initial), (1, expected), (2, actual)):
         for item in items:
-            ident = _identity(item, key)
-            gid = json.dumps(ident, sort_keys=True, default=str) if ident is not None else ""
+            gid = _group_id(_identity(item, key))
             groups.setdefault(gid, ([], [], []))[side].append(item)
     out: list[StateDiff] = []
     for gid, (ini, exp, act) in groups.items():
