@@ -7,6 +7,8 @@ two decimals), which gives a dropped pin a tolerance of 0.005° around the targe
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from openapps_sim.tasks.picks import earlier_saves, open_place, save_earlier, unique_names, unsaved_places
 
 from openapps_sim.config.normalise import distance_km, norm_text
@@ -67,11 +69,21 @@ class DropPin(TaskFamily):
                 return False
         return True
 
+    def _alone_ids(self, places: list[dict]) -> set[int]:
+        """``id()`` of each place ``_alone`` among ``places``: each is compared only with the
+        places within 0.11 degrees of latitude (found in a list sorted by it), a superset of
+        those ``_alone`` looks at (the whole list made this quadratic: 50 ms a reset)."""
+        by_lat = sorted(places, key=lambda q: q["lat"])
+        lats = [q["lat"] for q in by_lat]
+        near = ((p, by_lat[bisect_left(lats, p["lat"] - 0.11) : bisect_right(lats, p["lat"] + 0.11)]) for p in places)
+        return {id(p) for p, window in near if self._alone(p, window)}
+
     def sample(self, state, config, rng):
         maps = state["maps"]
         places = config["maps"]["places"]
         unique = unique_names(places)
-        clear = [p for p in places if norm_text(p["name"]) in unique and abs(p["lat"]) <= 75 and self._alone(p, places)]
+        alone = self._alone_ids(places)
+        clear = [p for p in places if norm_text(p["name"]) in unique and abs(p["lat"]) <= 75 and id(p) in alone]
         place = pick(rng, clear, "place for a pin")
         taken = {norm_text(s["name"]) for s in maps["saved"]}
         labels = [x for x in words(config, "maps.pin_labels") if norm_text(x) not in taken]

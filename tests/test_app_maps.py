@@ -216,3 +216,16 @@ def test_cities_have_their_own_names_in_european_packs(pack, place, name):
     from openapps_sim.config.catalog import compose
 
     assert {p["id"]: p["name"] for p in compose(pack)["maps"]["places"]}[place] == name
+
+
+def test_the_places_a_pin_may_go_are_those_with_no_neighbour_close_by():
+    """``DropPin`` looks for neighbours only in a latitude window: the same places as comparing
+    every pair (under a pack whose places differ too)."""
+    from openapps_sim.config.catalog import compose
+    from openapps_sim.taskkit import all_families
+
+    fam = all_families()["maps.drop_pin"]
+    for pack in ("default", "misleading_descriptions"):
+        places = compose(pack)["maps"]["places"]
+        every_pair = {id(p) for p in places if fam._alone(p, places)}
+        assert fam._alone_ids(places) == every_pair and 0 < len(every_pair) < len(places)

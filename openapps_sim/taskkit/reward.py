@@ -64,6 +64,9 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
             out[name] = value
             continue
         text = None
+        if known is not None and name in known[0] and known[0][name] is value:
+            out[name] = known[1][name]  # the base's own value (a state scored as it began)
+            continue
         if known is not None and name in known[0] and known[0][name] == value:
             text = _json_text(value)  # equal, and of the same types throughout?
             if text is not None and _app_text(known, name) == text:
