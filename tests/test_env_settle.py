@@ -6,7 +6,7 @@ that completed the task scored 0 and the next one scored 1 (a coordinate agent t
 "Add" again). The renderer is slowed 10x through CDP here, which makes it happen every time:
 the two submit tests fail on the code before the fix (f737b0c^) at 5x, 10x and 30x, and all
 three fail when ``settle`` does not wait. Chromium's throttling burns CPU while it slows the
-page (the three tests took 28 s of CPU at 30x, 16 s at 10x).
+page: this file kept the machine busy for 15-20 s at 30x, 9-10 s at 10x.
 """
 
 from __future__ import annotations
