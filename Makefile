@@ -2,9 +2,12 @@
 # extras, a Chromium (Playwright's own if installed, else the system's; Debian's `chromium` is
 # installed with apt-get when possible) and the web fonts (from the npm registry, optional).
 
-PYTHON ?= python3
+# the Python .venv is made with: dev/python-for-venv says which and why (PYTHON=... chooses)
+PYTHON ?= $(shell dev/python-for-venv)
 VENV   := .venv
 BIN    := $(VENV)/bin
+# installs into .venv with uv, or pip when uv cannot be had (dev/pip-install; INSTALLER=pip)
+PIP    := dev/pip-install $(VENV)
 STAMP  := $(VENV)/.installed-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
 AGENTLAB_STAMP := $(VENV)/.agentlab-stamp
@@ -15,18 +18,18 @@ PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 .PHONY: setup demo test test-all bench lint format gallery clean
 
 $(BIN)/python:
+	@echo "openapps: making $(VENV) with $(PYTHON) ($$($(PYTHON) -V 2>&1)); PYTHON=... picks another"
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(PIP) -e ".[dev]"
 	touch $(STAMP)
 
 # The tests also run the Ray executor against a local Ray instance; demo does not need Ray. This
 # is the `ray` extra of pyproject.toml, named directly: `-e ".[ray]"` would rebuild the editable
 # install of this package first (6 s).
 $(RAY_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q "ray>=2.9" || echo "openapps: ray could not be installed; the Ray executor test will be skipped"
+	$(PIP) "ray>=2.9" || echo "openapps: ray could not be installed; the Ray executor test will be skipped"
 	touch $(RAY_STAMP)
 
 # The tests run a real AgentLab Study (joblib and Ray). They get AgentLab without PyTorch and its
@@ -36,8 +39,8 @@ $(RAY_STAMP): $(STAMP)
 # `pip install -e ".[agentlab-study]"` stays the complete install. A failed install is retried by
 # the next `make test`, and tests/test_agentlab_study.py fails saying why (it never skips).
 $(AGENTLAB_STAMP): $(RAY_STAMP) $(AGENTLAB_REQS)
-	$(BIN)/python -m pip install -q -r $(AGENTLAB_REQS) \
-	  && $(BIN)/python -m pip install -q --no-deps agentlab==0.4.2 browsergym==0.14.2 browsergym-webarena==0.14.2 \
+	$(PIP) -r $(AGENTLAB_REQS) \
+	  && $(PIP) --no-deps agentlab==0.4.2 browsergym==0.14.2 browsergym-webarena==0.14.2 \
 	  && touch $(AGENTLAB_STAMP) || echo "openapps: AgentLab could not be installed; tests/test_agentlab_study.py will fail"
 
 # The bytecode of the project's own modules, written once: where PYTHONDONTWRITEBYTECODE is set,
