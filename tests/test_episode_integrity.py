@@ -51,10 +51,12 @@ def test_a_killed_browser_is_still_infrastructure(tmp_path):
 
 @pytest.mark.browser
 def test_infrastructure_fault_tells_a_live_environment_from_a_dead_browser():
+    from openapps_sim.envs.browser import close_idle_browsers
     from openapps_sim.envs.registration import make_env
     from openapps_sim.sweeps.failures import infrastructure_fault
     from tests.sweep_agents import chromium_pids, kill_browsers
 
+    close_idle_browsers()  # this env launches its own browser: the one killed below
     spare = chromium_pids()
     env = make_env("todo.add_item", obs_mode="axtree")
     try:

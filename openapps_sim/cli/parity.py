@@ -38,6 +38,7 @@ def add_parser(sub) -> None:
 
 
 def cmd_parity(args: argparse.Namespace) -> int:
+    from openapps_sim.envs.browser import browsers_kept_open
     from openapps_sim.sweeps.parity import Parity, check
 
     tasks = args.tasks or sorted(all_families())
@@ -48,20 +49,21 @@ def cmd_parity(args: argparse.Namespace) -> int:
     total = Parity()
     failed: list[str] = []
     t0 = time.perf_counter()
-    for variation in args.variations:
-        for task in tasks:
-            for seed in args.seeds:
-                try:
-                    result = check(task, variation, seed, agent=args.agent)
-                except Exception as exc:  # noqa: BLE001 - reported, the check goes on
-                    failed.append(f"{task} {variation} seed {seed}: {type(exc).__name__}: {exc}")
-                    print(f"{task} {variation} seed {seed}: could not run ({type(exc).__name__}: {exc})", flush=True)
-                    continue
-                total.add(result)
-                state = "identical" if not result.differences else f"{len(result.differences)} difference(s)"
-                print(f"{task} {variation} seed {seed}: {result.identical}/{result.pages} pages, {state}", flush=True)
-                for d in result.differences:
-                    print("    " + d.line().replace("\n", "\n    "), flush=True)
+    with browsers_kept_open():  # one browser for every episode, not a launch each
+        for variation in args.variations:
+            for task in tasks:
+                for seed in args.seeds:
+                    try:
+                        result = check(task, variation, seed, agent=args.agent)
+                    except Exception as exc:  # noqa: BLE001 - reported, the check goes on
+                        failed.append(f"{task} {variation} seed {seed}: {type(exc).__name__}: {exc}")
+                        print(f"{task} {variation} seed {seed}: could not run ({type(exc).__name__}: {exc})", flush=True)
+                        continue
+                    total.add(result)
+                    state = "identical" if not result.differences else f"{len(result.differences)} difference(s)"
+                    print(f"{task} {variation} seed {seed}: {result.identical}/{result.pages} pages, {state}", flush=True)
+                    for d in result.differences:
+                        print("    " + d.line().replace("\n", "\n    "), flush=True)
     print(
         f"parity: {total.identical}/{total.pages} observations identical ({100 * total.share:.2f}%), "
         f"{total.rewards_equal}/{total.episodes} final rewards equal, {len(total.differences)} difference(s), "

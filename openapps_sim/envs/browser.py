@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from openapps_sim.envs.pwspeed import speed_up_playwright
@@ -162,6 +164,29 @@ def launch_browser(headless: bool = True, slow_mo: float = 0):
 
 
 _SHARED: dict[tuple, list] = {}  # (binary, headless, slow_mo) -> [browser, users]
+_KEEP_OPEN = [0]  # depth of browsers_kept_open() blocks
+
+
+@contextmanager
+def browsers_kept_open() -> Iterator[None]:
+    """Within this block a browser whose last env closes stays open, and the next env of this
+    process takes it instead of launching another (a loop that makes and closes envs one after
+    another: ``openapps parity``, a test session). Leaving the block closes the idle ones."""
+    _KEEP_OPEN[0] += 1
+    try:
+        yield
+    finally:
+        _KEEP_OPEN[0] -= 1
+        if not _KEEP_OPEN[0]:
+            close_idle_browsers()
+
+
+def close_idle_browsers() -> int:
+    """Close the browsers no env uses (kept open by :func:`browsers_kept_open`); how many."""
+    idle = [key for key, entry in _SHARED.items() if entry[1] <= 0]
+    for key in idle:
+        _close(_SHARED.pop(key)[0])
+    return len(idle)
 
 
 def acquire_browser(headless: bool = True, slow_mo: float = 0):
@@ -177,14 +202,18 @@ def acquire_browser(headless: bool = True, slow_mo: float = 0):
 
 
 def release_browser(browser) -> None:
-    """One user fewer; the last one closes the browser."""
+    """One user fewer; the last one closes the browser (unless :func:`browsers_kept_open`)."""
     for key, entry in list(_SHARED.items()):
         if entry[0] is browser:
             entry[1] -= 1
-            if entry[1] > 0:
+            if entry[1] > 0 or (_KEEP_OPEN[0] and browser.is_connected()):
                 return
             del _SHARED[key]
             break
+    _close(browser)
+
+
+def _close(browser) -> None:
     try:
         browser.close()
     except Exception:  # already gone with a crashed or closed Playwright
