@@ -57,11 +57,15 @@ def cmd_parity(args: argparse.Namespace) -> int:
                         result = check(task, variation, seed, agent=args.agent)
                     except Exception as exc:  # noqa: BLE001 - reported, the check goes on
                         failed.append(f"{task} {variation} seed {seed}: {type(exc).__name__}: {exc}")
-                        print(f"{task} {variation} seed {seed}: could not run ({type(exc).__name__}: {exc})", flush=True)
+                        print(
+                            f"{task} {variation} seed {seed}: could not run ({type(exc).__name__}: {exc})", flush=True
+                        )
                         continue
                     total.add(result)
                     state = "identical" if not result.differences else f"{len(result.differences)} difference(s)"
-                    print(f"{task} {variation} seed {seed}: {result.identical}/{result.pages} pages, {state}", flush=True)
+                    print(
+                        f"{task} {variation} seed {seed}: {result.identical}/{result.pages} pages, {state}", flush=True
+                    )
                     for d in result.differences:
                         print("    " + d.line().replace("\n", "\n    "), flush=True)
     print(
