@@ -12,6 +12,7 @@ so that ``openapps --help`` and the other commands start without it.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from pathlib import Path
@@ -50,24 +51,18 @@ def cmd_parity(args: argparse.Namespace) -> int:
     failed: list[str] = []
     t0 = time.perf_counter()
     with browsers_kept_open():  # one browser for every episode, not a launch each
-        for variation in args.variations:
-            for task in tasks:
-                for seed in args.seeds:
-                    try:
-                        result = check(task, variation, seed, agent=args.agent)
-                    except Exception as exc:  # noqa: BLE001 - reported, the check goes on
-                        failed.append(f"{task} {variation} seed {seed}: {type(exc).__name__}: {exc}")
-                        print(
-                            f"{task} {variation} seed {seed}: could not run ({type(exc).__name__}: {exc})", flush=True
-                        )
-                        continue
-                    total.add(result)
-                    state = "identical" if not result.differences else f"{len(result.differences)} difference(s)"
-                    print(
-                        f"{task} {variation} seed {seed}: {result.identical}/{result.pages} pages, {state}", flush=True
-                    )
-                    for d in result.differences:
-                        print("    " + d.line().replace("\n", "\n    "), flush=True)
+        for variation, task, seed in itertools.product(args.variations, tasks, args.seeds):
+            try:
+                result = check(task, variation, seed, agent=args.agent)
+            except Exception as exc:  # noqa: BLE001 - reported, the check goes on
+                failed.append(f"{task} {variation} seed {seed}: {type(exc).__name__}: {exc}")
+                print(f"{task} {variation} seed {seed}: could not run ({type(exc).__name__}: {exc})", flush=True)
+                continue
+            total.add(result)
+            state = "identical" if not result.differences else f"{len(result.differences)} difference(s)"
+            print(f"{task} {variation} seed {seed}: {result.identical}/{result.pages} pages, {state}", flush=True)
+            for d in result.differences:
+                print("    " + d.line().replace("\n", "\n    "), flush=True)
     print(
         f"parity: {total.identical}/{total.pages} observations identical ({100 * total.share:.2f}%), "
         f"{total.rewards_equal}/{total.episodes} final rewards equal, {len(total.differences)} difference(s), "
