@@ -5,6 +5,16 @@ from __future__ import annotations
 import re
 
 
+def address_data_testid() -> None:
+    """Points ``get_by_test_id`` at the pages' ``data-testid``. The setting is Playwright's and
+    process-wide, and every env made in the process points it at BrowserGym's ``bid`` instead:
+    a test that opens its own page after an env of its process (test order decides) must set it
+    again."""
+    from browsergym.core import _get_global_playwright
+
+    _get_global_playwright().selectors.set_test_id_attribute("data-testid")
+
+
 def assert_clean(page) -> None:
     """The page asked no other host for anything and logged no console error (see the ``page``
     fixture)."""

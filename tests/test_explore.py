@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from .app_pages import address_data_testid
+
 pytestmark = pytest.mark.browser
 
 
@@ -52,9 +54,7 @@ def _look(page, url: str) -> tuple[str, str]:
 
 
 def test_switching_versions_changes_the_page(browser, explore_port):
-    from browsergym.core import _get_global_playwright
-
-    _get_global_playwright().selectors.set_test_id_attribute("data-testid")
+    address_data_testid()
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
     try:

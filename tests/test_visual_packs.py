@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from . import visual_probe as vp
+from .app_pages import address_data_testid
 
 pytestmark = pytest.mark.browser
 
@@ -18,8 +19,24 @@ APPS = ["/todo/", "/calendar/", "/messenger/", "/maps/", "/shop/", "/code_editor
 
 
 def _page(browser, width: int, **kw):
+    address_data_testid()  # an env made earlier in this process pointed it at BrowserGym's bid
     context = browser.new_context(viewport={"width": width, "height": 800}, **kw)
     return context, context.new_page()
+
+
+def test_a_page_of_its_own_finds_test_ids_after_an_env_of_the_process(server, browser):
+    """The right-to-left test below timed out waiting for "calendar-prev" when a test before it
+    in the same process had made an env (which points get_by_test_id at ``bid``)."""
+    from browsergym.core import _get_global_playwright
+
+    _get_global_playwright().selectors.set_test_id_attribute("bid")  # what making an env does
+    server.reset("default", 0)
+    context, page = _page(browser, 1280)
+    try:
+        page.goto(server.url + "/calendar/")
+        assert page.get_by_test_id("calendar-prev").count() == 1
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize(
