@@ -11,10 +11,16 @@
   the process and its app server, and the aggregate steps per second of the 64 stepping round
   robin (link clicks: first visits of a page in each world, and clicks on a link to the page
   shown).
+* ``gc_text_envs``: the same 64 envs twice, in fresh processes one after the other: with
+  Python's collector settings (``OPENAPPS_GC=default`` for the process and its app server) and
+  with the package's (``openapps_sim/gcsettings.py``, which the app server applies itself and the
+  process applies once its envs are made, as an RL user's process can); CPU per step of both and
+  their ratio.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import statistics
@@ -34,6 +40,7 @@ def bench_text(figures: dict) -> None:
     figures["text_vs_chromium_oracle_episode"] = oracle_ratio()
     figures["inline_text_boxes"] = inline_text_box_share()
     figures["text_envs_in_one_process"] = text_envs_child_run(64)
+    figures["gc_text_envs"] = gc_text_envs(64)
 
 
 def step_ratio(n: int = 15) -> dict:
@@ -133,7 +140,7 @@ def inline_text_box_share() -> dict:
     }
 
 
-def text_envs_child(n: int) -> dict:
+def text_envs_child(n: int, tune: bool = False) -> dict:
     """In a fresh process: ``n`` text envs, one world each; the PSS of this process and the app
     server; then every env steps in turn, each step a link click that loads a page: once to open
     the todo app, then three times its "all" filter. The first visit of a page in a world is cold
@@ -154,6 +161,10 @@ def text_envs_child(n: int) -> dict:
     for i, env in enumerate(envs):
         obs, _ = env.reset(seed=i)
         launch.append(f"click('{testid_bids(obs)['launch-todo']}')")
+    if tune:
+        from openapps_sim.gcsettings import tune_gc
+
+        tune_gc()
     server = shared_server()
     seconds = {"cold": 0.0, "warm": 0.0}
     steps = {"cold": 0, "warm": 0}
@@ -185,6 +196,7 @@ def text_envs_child(n: int) -> dict:
         "server_cpu_ms_per_step": round(1000 * cpu[1] / (steps["cold"] + steps["warm"]), 2),
         "cpu_steps_per_second": round((steps["cold"] + steps["warm"]) / max(cpu[0] + cpu[1], 1e-9), 1),
         "load_average": round(os.getloadavg()[0], 1),
+        "gc_threshold": list(gc.get_threshold()),
     }
     out["total_pss_mib"] = round(out["python_pss_mib"] + out["server_pss_mib"], 1)
     for env in envs:
@@ -192,14 +204,27 @@ def text_envs_child(n: int) -> dict:
     return out
 
 
-def text_envs_child_run(n: int) -> dict:
-    done = subprocess.run(
-        [sys.executable, __file__, "--text-envs-child", str(n)], capture_output=True, text=True, timeout=1200
-    )
+def text_envs_child_run(n: int, collector: str | None = None) -> dict:
+    """``collector``: None runs the child as a user's process (Python's settings, the server its
+    own); "default" sets ``OPENAPPS_GC=default`` for both; "tuned" has the child tune itself too."""
+    env = dict(os.environ, OPENAPPS_GC="default") if collector == "default" else os.environ.copy()
+    if collector != "default":
+        env.pop("OPENAPPS_GC", None)
+    tune = ["--tune-gc"] if collector == "tuned" else []
+    args = [sys.executable, __file__, "--text-envs-child", str(n), *tune]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=1200, env=env)
     line = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
     if done.returncode != 0 or not line:
         raise RuntimeError(f"text-envs child failed: {done.stderr[-2000:]}")
     return json.loads(line[-1])
+
+
+def gc_text_envs(n: int) -> dict:
+    """Python's collector settings against the package's, on the same work, one after the other."""
+    out: dict = {setting: text_envs_child_run(n, setting) for setting in ("default", "tuned")}
+    out["envs"] = n
+    out["cpu_ratio"] = round(out["tuned"]["cpu_ms_per_step"] / out["default"]["cpu_ms_per_step"], 2)
+    return out
 
 
 # figure -> its lines in the printed summary (format templates over the figure's values), in this order
@@ -222,6 +247,11 @@ TEXT_LINES = {
         " " * 32 + " CPU {cpu_ms_per_step:.2f} ms a step (server {server_cpu_ms_per_step:.2f}):"
         " {cpu_steps_per_second:.0f} steps per CPU second; load average {load_average}",
     ],
+    "gc_text_envs": [
+        "  collector, {envs} text envs     Python's settings {default[cpu_ms_per_step]:.2f} ms CPU a step"
+        " (server {default[server_cpu_ms_per_step]:.2f}), the package's {tuned[cpu_ms_per_step]:.2f} ms"
+        " (server {tuned[server_cpu_ms_per_step]:.2f}) = {cpu_ratio:.2f}x"
+    ],
 }
 # values older runs did not record
 LATER_FIGURES = {"cold_steps_per_second": 0, "warm_steps_per_second": 0}
@@ -233,8 +263,8 @@ def text_lines(f: dict) -> str:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--text-envs-child":
-        print(json.dumps(text_envs_child(int(sys.argv[2]))), flush=True)
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--text-envs-child":
+        print(json.dumps(text_envs_child(int(sys.argv[2]), tune=sys.argv[3:] == ["--tune-gc"])), flush=True)
         sys.exit(0)
     figures: dict = {}
     bench_text(figures)

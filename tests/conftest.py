@@ -5,8 +5,18 @@ from __future__ import annotations
 import pytest
 
 from openapps_sim.envs.client import ServerHandle
+from openapps_sim.gcsettings import tune_gc
 
+from .app_pages import address_data_testid
 from .pack_helpers import clear_pack_caches
+
+tune_gc()  # a test process is a long-running process of this package (openapps_sim/gcsettings.py)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The collected items (thousands of parametrised cases) live until the run ends: frozen, the
+    collector no longer walks them at every full collection."""
+    tune_gc()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -38,11 +48,7 @@ def browser():
 @pytest.fixture()
 def page(browser, server):
     """A fresh page; fails the test on any request to another host or any console error."""
-    from browsergym.core import _get_global_playwright
-
-    # BrowserGym points get_by_test_id at its own "bid" attribute on the shared Playwright
-    # (process-wide); page tests address elements by data-testid.
-    _get_global_playwright().selectors.set_test_id_attribute("data-testid")
+    address_data_testid()  # page tests address elements by data-testid
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.external_requests = []

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from openapps_sim.gcsettings import THRESHOLDS
+
 pytestmark = pytest.mark.browser
 
 
@@ -35,8 +37,14 @@ def test_the_text_backend_section_runs():
     assert step["chromium_ms_median"] > 0 and step["text_ms_median"] > 0
     share = text_bench.inline_text_box_share()
     assert 0 < share["line_share"] < 1
-    envs = text_bench.text_envs_child_run(2)  # a fresh process: no browser of this test session in it
-    assert envs["envs"] == 2 and envs["browser_processes"] == 0 and envs["steps_per_second"] > 0
+    # fresh processes (no browser of this test session in them), with Python's collector settings
+    # and with the package's (openapps_sim/gcsettings.py)
+    figures = {"gc_text_envs": text_bench.gc_text_envs(2)}
+    for setting, threshold in (("default", [700, 10, 10]), ("tuned", list(THRESHOLDS))):
+        envs = figures["gc_text_envs"][setting]
+        assert envs["envs"] == 2 and envs["browser_processes"] == 0 and envs["steps_per_second"] > 0
+        assert envs["gc_threshold"] == threshold
+    assert "collector, 2 text envs" in text_bench.text_lines(figures)
 
 
 def test_the_listings_section_measures_every_listing():

@@ -22,6 +22,7 @@ RANKS = {
     "errors": 0,
     "protocol": 0,
     "lifecycle": 0,
+    "gcsettings": 0,
     "config": 1,
     "appkit": 2,
     "agent": 2,

@@ -27,6 +27,7 @@ from openapps_sim.errors import (
     InfrastructureError,
     OpenAppsError,
 )
+from openapps_sim.gcsettings import tune_gc
 from openapps_sim.taskkit.language import goal_languages
 
 
@@ -329,6 +330,7 @@ def _add_report_and_tools(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    tune_gc()
     try:
         check_display(args)
         return args.func(args)

@@ -234,9 +234,11 @@ def execute_ray(
     @ray.remote(num_cpus=1)
     class RayWorker:
         def __init__(self):
+            from openapps_sim.gcsettings import tune_gc
             from openapps_sim.sweeps.runner import Worker
 
             self.worker = Worker(headless=headless)
+            tune_gc()  # the actor is a process of its own, as a local worker is
 
         def run(self, spec, out_dir, run_id):
             from openapps_sim.sweeps.runner import run_with_retry

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from openapps_sim.errors import ConfigError, SweepStopped
+from openapps_sim.gcsettings import tune_gc
 from openapps_sim.sweeps.record import spec_from_json
 
 
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     from openapps_sim.sweeps.runner import Worker, run_with_retry
 
     worker = Worker(headless=not args.headed)
+    tune_gc()  # what the worker keeps is loaded: the collector need not walk it again
     send({"beat": -1})  # started: the watchdog's next wait covers the server and browser start alone
     try:
         for line in sys.stdin:

@@ -33,6 +33,7 @@ import openapps_sim.web.fonts as fonts
 import openapps_sim.web.interruptions as interruptions
 from openapps_sim.appkit import AppContext, AppRoutes, AppSpec
 from openapps_sim.errors import ConfigError
+from openapps_sim.gcsettings import tune_gc
 from openapps_sim.protocol import (
     BIDS_HEADER,
     DEFAULT_WORLD,
@@ -219,6 +220,7 @@ def serve(
     world.reset(variation, seed, overrides)
     secret = secret or os.environ.get(SECRET_ENV) or secrets.token_hex(16)
     app = build_app(world, secret, explore=explore)
+    tune_gc()  # a serving process keeps its world and packs: the collector need not walk them
     sock = bind_socket(host, port)
     url = f"http://{host}:{sock.getsockname()[1]}"
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
