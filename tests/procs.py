@@ -22,3 +22,12 @@ def descendants(pid: int) -> list[int]:
             out.append(child)
             todo.append(child)
     return out
+
+
+def cmdline(pid: int) -> bytes:
+    """The command line of ``pid``; empty once it has exited (a process listed a moment ago may
+    be gone by the time it is read: test_lifecycle failed on that race)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -18,6 +18,7 @@ from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import EpisodeSpec
 from openapps_sim.sweeps.store import read_results
 
+from .procs import cmdline
 from .sweep_helpers import write_spec
 
 pytestmark = pytest.mark.browser
@@ -117,10 +118,8 @@ def test_killed_browsers_and_servers_are_replaced_and_nothing_is_left(tmp_path):
     # OPENAPPS_STALL_S (300 s by default, as long as this test waits), so it is shortened here
     proc = start_sweep(spec, out, tag, stall_s=60)
     wait_for_records(out, 1)
-    victims = [p for p in tagged_processes(tag) if b"chrom" in Path(f"/proc/{p}/cmdline").read_bytes()]
-    victims += [
-        p for p in tagged_processes(tag) if b"openapps_sim.web.server" in Path(f"/proc/{p}/cmdline").read_bytes()
-    ]
+    victims = [p for p in tagged_processes(tag) if b"chrom" in cmdline(p)]
+    victims += [p for p in tagged_processes(tag) if b"openapps_sim.web.server" in cmdline(p)]
     assert victims
     for pid in victims:
         try:
