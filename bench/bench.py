@@ -18,7 +18,8 @@ Figures (medians unless said otherwise):
   (bench/pinned.py: per-core scaling apart from what one worker takes of a second core);
 * the text backend beside Chromium (bench/text_bench.py): a step on the same page, an oracle
   episode, the share of ``InlineTextBox`` lines in stock BrowserGym's text, and 64 text envs in
-  one process (memory and aggregate steps per second).
+  one process (memory and aggregate steps per second), and the same 64 envs with Python's
+  collector settings and with the package's (openapps_sim/gcsettings.py).
 
 For scale, the issue quotes a comparable existing server on this kind of machine: starts in
 about 4 s, holds about 160 MiB, resets in about 95 ms and serves pages in 2-25 ms.
