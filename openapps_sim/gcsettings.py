@@ -11,10 +11,10 @@ changes remove most of that work (docs/benchmarks.md, "The garbage collector"):
 * ``gc.freeze()`` once a process has loaded what it keeps (its imports, its server's packs, a
   test run's collected items): the collector no longer examines those objects at all.
 
-The sweep worker, the app server, the ``openapps`` command and the test session call
-:func:`tune_gc`; a library user's own process keeps Python's settings unless it calls it.
-``OPENAPPS_GC=default`` in the environment keeps Python's settings everywhere (to compare, or to
-rule the collector out).
+The sweep worker (local or a Ray actor), the app server, the ``openapps`` command and the test
+session call :func:`tune_gc`; a library user's own process keeps Python's settings unless it
+calls it. ``OPENAPPS_GC=default`` in the environment keeps Python's settings everywhere (to
+compare, or to rule the collector out).
 """
 
 from __future__ import annotations
