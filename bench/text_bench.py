@@ -207,9 +207,13 @@ def text_envs_child(n: int, tune: bool = False) -> dict:
 def text_envs_child_run(n: int, collector: str | None = None) -> dict:
     """``collector``: None runs the child as a user's process (Python's settings, the server its
     own); "default" sets ``OPENAPPS_GC=default`` for both; "tuned" has the child tune itself too."""
-    env = dict(os.environ, OPENAPPS_GC="default") if collector == "default" else os.environ.copy()
-    if collector != "default":
-        env.pop("OPENAPPS_GC", None)
+    from openapps_sim.gcsettings import ENV
+
+    env = os.environ.copy()
+    if collector == "default":
+        env[ENV] = "default"
+    elif collector == "tuned":
+        env.pop(ENV, None)
     tune = ["--tune-gc"] if collector == "tuned" else []
     args = [sys.executable, __file__, "--text-envs-child", str(n), *tune]
     done = subprocess.run(args, capture_output=True, text=True, timeout=1200, env=env)
