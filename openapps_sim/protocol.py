@@ -14,6 +14,11 @@ WORLD_PARAM = "world"
 # does not (its own marking pass refuses pages that carry them already).
 BIDS_HEADER = "x-openapps-bids"
 
+# A sealed world (``PUT /_admin/seal``) answers page requests only when they carry its key in this
+# header: its environment's own browser sends it, so nothing else (a script given the world's URL)
+# can read or change the world outside the episode's counted steps.
+PAGE_KEY_HEADER = "x-openapps-page-key"
+
 # Every response of a world (its pages, redirects, the admin API acting on it) carries the world's
 # revision after the request (openapps_sim.web.world.World.revision): a client that is the world's
 # only client knows from it, without asking, whether anything a task checks has changed.

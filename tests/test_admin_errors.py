@@ -36,6 +36,7 @@ def raw(server, method: str, path: str, body: bytes | None) -> tuple[int, dict]:
         ("PUT", "/_admin/state", {"todo": {}}, ["PUT /_admin/state: state: missing or not an object"]),
         ("PUT", "/_admin/state", {"state": {"todo": {}}}, ["missing app state"]),
         ("POST", "/_admin/step", {"step": "two"}, ["step: expected a whole number"]),
+        ("PUT", "/_admin/seal", {"key": "short"}, ["PUT /_admin/seal: key: expected a string of 16 or more"]),
         (
             "PUT",
             "/_admin/interruptions",

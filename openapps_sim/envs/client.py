@@ -29,6 +29,7 @@ from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.protocol import (
     DEFAULT_WORLD,
+    PAGE_KEY_HEADER,
     REVISION_HEADER,
     SECRET_ENV,
     SECRET_HEADER,
@@ -257,6 +258,7 @@ class WorldHandle:
         # last response is the world's revision now, and a state check at it needs no request.
         self.sole_client = False
         self.seen_revision: int | None = None
+        self.page_headers: dict[str, str] = {}  # what every page request must carry (see seal)
         self._base = server.url
         u = urlparse(server.url or "")
         if world_id == DEFAULT_WORLD:
@@ -338,6 +340,14 @@ class WorldHandle:
     def set_step(self, step: int) -> None:
         """Tell the server how many actions the agent has taken (interruption triggers read it)."""
         self._admin("POST", "/_admin/step", {"step": int(step)})
+
+    def seal(self) -> None:
+        """From now on the world answers only page requests carrying :attr:`page_headers` (a
+        fresh key), which only this handle's environment sends: nothing else can read or change
+        the world but through that environment's steps."""
+        key = secrets.token_hex(16)
+        self._admin("PUT", "/_admin/seal", {"key": key})
+        self.page_headers = {PAGE_KEY_HEADER: key}
 
     def call_tool(self, app: str, tool: str, args: dict | None = None):
         """Run the app tool ``<app>.<tool>(**args)`` on this world (the app's own operation, logged

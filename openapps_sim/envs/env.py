@@ -83,6 +83,7 @@ class OpenAppsEnv(BrowserEnv):
         headless: bool = True,
         pre_observation_delay: float = 0.0,
         interface: str = "gui",
+        sealed: bool = False,
         **kwargs: Any,
     ):
         if obs_mode not in OBS_MODES:
@@ -105,6 +106,9 @@ class OpenAppsEnv(BrowserEnv):
             **kwargs,
         )
         self.obs_mode = obs_mode
+        # sealed: the env's world answers only the env's own pages (WorldHandle.seal), so that
+        # nothing but the env's steps changes it (the MCP server's sessions)
+        self.sealed = bool(sealed)
         self.interface = check_interface(interface, "OpenAppsEnv")
         self.tool_result = ""  # what an app tool returned (JSON; "" after a page action)
         self.observation_space = gym.spaces.Dict({**self.observation_space.spaces, "tool_result": Unicode()})
@@ -164,7 +168,11 @@ class OpenAppsEnv(BrowserEnv):
             viewport=viewport,
             locale=self.locale or self.task.locale,
             timezone_id=self.timezone_id or self.task.timezone_id,
-            extra_http_headers={**self.pw_context_kwargs.get("extra_http_headers", {}), BIDS_HEADER: "1"},
+            extra_http_headers={
+                **self.pw_context_kwargs.get("extra_http_headers", {}),
+                BIDS_HEADER: "1",
+                **getattr(self.task.server, "page_headers", {}),
+            },
             **{k: v for k, v in self.pw_context_kwargs.items() if k != "extra_http_headers"},
         )
         self.context.set_default_timeout(self.timeout or self.task.timeout)
@@ -233,6 +241,8 @@ class OpenAppsEnv(BrowserEnv):
         """This env's world on the process's app server (created once, again after a restart)."""
         if self.world is None or not self.world.alive():
             self.world = shared_server().new_world()
+            if self.sealed:
+                self.world.seal()
         return self.world
 
     def step(self, action: str):

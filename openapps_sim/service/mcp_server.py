@@ -3,7 +3,8 @@ rewards as tools, over stdio or streamable HTTP on 127.0.0.1.
 
 Every MCP session (one client connection) gets its own :class:`EnvSession` — its own world,
 browser context and episode — so two clients never share state. Actions are BrowserGym action
-strings; the reward is the same full-state reward as in ``gym.make``.
+strings; the reward is the environment's own verdict, as ``gym.make``'s step gives it and a sweep
+records it.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from openapps_sim.service.session import EnvSession
 INSTRUCTIONS = """Offline web apps (todo, calendar, messenger, maps, shop, code editor) as tasks.
 Call reset(task, variation, seed) to start an episode and read the goal; observe() shows the page
 (accessibility tree with [bid] marks, or a screenshot); act(action) runs one BrowserGym action
-such as click('12') or fill('7', 'milk'); get_reward() scores the complete app state. Send the
-answer of a question task with act("send_msg_to_user('...')").
+such as click('12') or fill('7', 'milk'); get_reward() gives the episode's reward once it has
+ended. Send the answer of a question task with act("send_msg_to_user('...')"). Each task and seed
+can be attempted once per session.
 Instead of the pages, you may use the apps' own tools (todo_add_item, calendar_create_event,
 shop_add_to_cart, ...; <app>_read shows an app's data and ids) unless reset chose
 interface='gui'; with interface='api' only the app tools (and act with send_msg_to_user) work."""
@@ -103,6 +105,10 @@ class Sessions:
         session = self._by_id.pop(key, None)
         if session is not None:
             session.close_on_its_thread()
+
+    def all(self) -> list[EnvSession]:
+        """The environment of every connected client."""
+        return list(self._by_id.values())
 
     def close_now(self) -> None:
         """Close every session's environment (at exit, on the browser thread)."""

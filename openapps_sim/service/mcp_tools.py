@@ -95,8 +95,10 @@ async def act(ctx: Context, action: str) -> str:
 
 
 async def get_reward(ctx: Context) -> str:
-    """Score the complete app state now: reward, success and partial reward (a server started
-    for an evaluator, openapps mcp --evaluator, also explains which state paths differ)."""
+    """The episode's reward (the environment's verdict after its last step, your answer or report
+    included), with its partial reward once the episode has ended, and the episodes this session
+    ended before (attempts). A server started for an evaluator, openapps mcp --evaluator, shows
+    it at any time and explains which state paths differ."""
     env = _session(ctx)
     return json.dumps(await env.call(env.reward), ensure_ascii=False)
 
@@ -111,7 +113,8 @@ def describe_action_space(space: str = "bid") -> str:
 
 
 async def app_url(ctx: Context) -> str:
-    """The address of this session's apps (open it in a browser to watch or help)."""
+    """The address of this session's apps. The world there answers only this session's own
+    browser: it changes only through the episode's counted actions (watch it with observe)."""
     env = _session(ctx)
     return await env.call(env.app_url)
 

@@ -23,7 +23,7 @@ from openapps_sim.envs.apptools import check_action, check_interface, parse_tool
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.envs.registration import BACKENDS, make_env
 from openapps_sim.errors import ConfigError
-from openapps_sim.taskkit import TERMINATIONS, get_family
+from openapps_sim.taskkit import TERMINATIONS, Evaluation, get_family
 from openapps_sim.taskkit.language import goal_languages
 
 T = TypeVar("T")
@@ -62,8 +62,13 @@ def shorten_explanation(text: str) -> str:
 class EnvSession:
     """The environment of one client, driven from its own thread.
 
-    ``evaluator`` sessions (``openapps mcp --evaluator``) are shown the reward's explanation,
-    which names the expected values; an agent's session sees the reward and success only.
+    The reward is the environment's own verdict after the episode's last step (answers,
+    infeasibility reports and declarations included: what ``env.step`` returned and what a
+    sweep records). ``evaluator`` sessions (``openapps mcp --evaluator``) see it at any time,
+    with its partial reward and explanation (which names the expected values). An agent's
+    session sees nothing of the goal before the episode ends (reward 0, no partial reward), and
+    may attempt each instance (a task and seed, in any app version or language) once: every
+    episode it started is kept in :attr:`attempts` with its result.
     """
 
     def __init__(self, headless: bool = True, evaluator: bool = False) -> None:
@@ -78,6 +83,9 @@ class EnvSession:
         self.last: dict = {}
         self.steps = 0
         self.done = False
+        self.truncated = False
+        self.episode: dict | None = None  # the episode under way: its instance and settings
+        self.attempts: list[dict] = []  # every episode this session ended, with its result
         self.action_space = "bid"
         self.interface = "mixed"
         self.backend = "chromium"
@@ -115,6 +123,8 @@ class EnvSession:
             raise ConfigError(
                 "reset", "action_space", f"unknown action space {action_space!r}", ", ".join(ACTION_SPACES)
             )
+        self._check_attempt(task, world.seed)
+        self.end_episode()
         if self.env is not None and (self.task_id, self.action_space, self.interface, self.backend) != (
             task,
             action_space,
@@ -125,25 +135,52 @@ class EnvSession:
             self.env = None
         if self.env is None:
             kwargs = {"headless": self.headless} if backend == "chromium" else {"obs_mode": "axtree"}
-            self.env = make_env(task, backend=backend, action_space=action_space, interface=interface, **kwargs)
+            # sealed: the world answers only this env's own pages, so it changes through steps only
+            self.env = make_env(
+                task, backend=backend, action_space=action_space, interface=interface, sealed=True, **kwargs
+            )
             self.task_id, self.action_space, self.interface, self.backend = task, action_space, interface, backend
         self.obs, self.info = self.env.reset(
             seed=world.seed,
             options={"world": world, "task_kwargs": {"termination": termination}, "viewport": viewport},
         )
-        self.steps, self.done, self.last = 0, False, {}
+        self.steps, self.done, self.truncated, self.last = 0, False, False, {}
         self.max_steps = int(self.info["task_info"]["max_steps"])  # the interruptions' allowance included
+        self.episode = {"task": task, "variation": world.variation, "seed": world.seed, "language": language}
+        self.episode.update(interface=interface, backend=backend, termination=termination)
         return {
             "goal": self.obs["goal"],
             "url": self.obs["url"],
-            "task": task,
-            "variation": world.variation,
-            "seed": world.seed,
-            "interface": interface,
-            "backend": backend,
-            "termination": termination,
+            **{k: v for k, v in self.episode.items() if k != "language"},
             "max_steps": self.info["task_info"]["max_steps"],
         }
+
+    def _check_attempt(self, task: str, seed: int) -> None:
+        """An agent's session attempts an instance once: the result of an attempt cannot be
+        replaced by a second one (an evaluator's session may run an instance again; every
+        attempt stays in :attr:`attempts`)."""
+        if self.evaluator:
+            return
+        tried = [*self.attempts, *([self.episode] if self.episode else [])]
+        if any((a["task"], a["seed"]) == (task, seed) for a in tried):
+            raise ConfigError(
+                "reset",
+                "seed",
+                f"this session has attempted {task} with seed {seed} already (an attempt cannot be "
+                "repeated, in any app version or language)",
+                "another seed or task; a new session for a new run",
+            )
+
+    def end_episode(self) -> None:
+        """The episode under way, if any, goes to :attr:`attempts` with its result (one left
+        before it ended is ``abandoned``, with the environment's verdict after its last step)."""
+        if self.episode is None:
+            return
+        ev = self.env.unwrapped.task.last_evaluation if self.env is not None else None
+        ended = "budget" if self.truncated else ("task" if self.done else "abandoned")
+        result = {"reward": ev.reward if ev else 0.0, "success": bool(ev and ev.success), "steps": self.steps}
+        self.attempts.append({**self.episode, **result, "ended": ended})
+        self.episode = None
 
     def _require(self) -> None:
         if self.env is None or self.obs is None:
@@ -176,9 +213,10 @@ class EnvSession:
             category = classify_execution_error(self.obs.get("last_action_error") or "")
         self.steps += 1
         truncated = bool(truncated) or (not terminated and self.steps >= self.max_steps)
-        self.done = bool(terminated or truncated)
+        self.done, self.truncated = bool(terminated or truncated), truncated
         return {
-            "reward": float(reward),
+            # an agent's server says nothing of the goal before the episode ends
+            "reward": float(reward) if self.done or self.evaluator else 0.0,
             "done": self.done,
             "truncated": truncated,
             "category": category,
@@ -228,19 +266,29 @@ class EnvSession:
         Image.fromarray(shot).save(buf, format="PNG")
         return buf.getvalue()
 
-    def reward(self) -> dict:
+    def evaluation(self) -> Evaluation:
+        """The environment's own evaluation after the episode's last step (what that step
+        returned, and what a sweep records); before the first step, the state's now."""
         self._require()
         task = self.env.unwrapped.task
-        ev = task.evaluate_now(None, self.env.unwrapped.page.url)
-        out = {
-            "reward": ev.reward,
-            "success": ev.success,
-            "partial_reward": ev.partial,
-            "steps": self.steps,
-            "done": self.done,
-        }
+        if task.last_evaluation is not None:
+            return task.last_evaluation
+        return task.evaluate_now(None, self.env.unwrapped.page.url)
+
+    def reward(self) -> dict:
+        """The episode's reward: on an agent's server reward 0 and nothing more until the
+        episode ends; on an evaluator's, the evaluation with its partial reward and explanation
+        at any time. ``attempts``: the episodes this session ended before."""
+        out = {**self.episode} if self.episode else {}
+        if self.done or self.evaluator:
+            ev = self.evaluation()
+            out.update(reward=ev.reward, success=ev.success, partial_reward=ev.partial)
+        else:
+            self._require()
+            out.update(reward=0.0, success=False)
         if self.evaluator:  # the explanation names the expected values: the answer key
             out["explanation"] = shorten_explanation(ev.explain())
+        out.update(steps=self.steps, max_steps=self.max_steps, done=self.done, attempts=list(self.attempts))
         return out
 
     def app_url(self) -> str:
@@ -248,6 +296,7 @@ class EnvSession:
         return self.env.unwrapped.task.server.url
 
     def close(self) -> None:
+        self.end_episode()
         if self.env is not None:
             try:
                 self.env.close()

@@ -99,6 +99,17 @@ def set_step(world: World, req: Request, body: dict) -> dict:
     return {"ok": True}
 
 
+def seal(world: World, req: Request, body: dict) -> dict:
+    """From now on the world answers only page requests that carry ``key`` (``PAGE_KEY_HEADER``)."""
+    key = body.get("key")
+    if not isinstance(key, str) or len(key) < 16:
+        raise ConfigError(
+            "PUT /_admin/seal", "key", f"expected a string of 16 or more characters, got {key!r}", "a random token"
+        )
+    world.page_key = key
+    return {"ok": True}
+
+
 def tool(world: World, req: Request, body: dict) -> dict:
     return {"result": run_tool(world, body.get("app"), body.get("tool"), body.get("args", {}))}
 
@@ -118,10 +129,11 @@ ROUTES: dict[str, dict[str, Callable]] = {
     "interruptions": {"GET": interruptions_report, "PUT": refer_task},
     "step": {"POST": set_step},
     "tool": {"POST": tool},
+    "seal": {"PUT": seal},
     "worlds": {"POST": create_world, "DELETE": drop_world},
 }
 SERVER_WIDE = {create_world}  # called without a world
-KEEPS_REVISION = {set_step}  # a non-GET that changes nothing a task checks
+KEEPS_REVISION = {set_step, seal}  # a non-GET that changes nothing a task checks
 
 
 async def _json_body(req: Request) -> dict | JSONResponse:

@@ -25,13 +25,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from openapps_sim.config.interruptions import CAREFUL_BUTTON, apply_arrival, localized, make_arrival
-from openapps_sim.protocol import REVISION_HEADER
+from openapps_sim.protocol import PAGE_KEY_HEADER, REVISION_HEADER
 from openapps_sim.web.tags import H2, Button, Div, Form, Input, P, Span, to_xml
 
 if TYPE_CHECKING:
     from openapps_sim.appkit import AppContext
 
 DEVICE = "device"  # the world-state key holding accepted state changes
+# what a sealed world (web.world.World.admits) answers a page request without its key
+SEALED_PAGE = (
+    "<h1>This world is sealed</h1><p>It answers only its episode's own browser, so it changes only "
+    "through the episode's counted actions.</p>"
+)
 _TAGS = re.compile(r"<(script|style)[^>]*>.*?</\1>|<[^>]+>", re.S | re.I)
 
 
@@ -282,6 +287,8 @@ def add_routes(app: Any, world_for: Callable[[Request], Any]) -> None:
         world = world_for(req)
         if world is None:
             return HTMLResponse("<h1>No such world</h1>", status_code=404)
+        if not world.admits(req.headers.get(PAGE_KEY_HEADER)):
+            return HTMLResponse(SEALED_PAGE, status_code=403)
         form = await req.form()
         back = str(form.get("back") or "/")
         parts = urlsplit(back)

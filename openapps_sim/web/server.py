@@ -37,6 +37,7 @@ from openapps_sim.gcsettings import tune_gc
 from openapps_sim.protocol import (
     BIDS_HEADER,
     DEFAULT_WORLD,
+    PAGE_KEY_HEADER,
     REVISION_HEADER,
     SECRET_ENV,
     WORLD_HOST_SUFFIX,
@@ -108,6 +109,8 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = Tr
         world = worlds.for_host(req.headers.get("host", ""))
         if world is None:
             return HTMLResponse("<h1>No such world</h1>", status_code=404)
+        if not world.admits(req.headers.get(PAGE_KEY_HEADER)):
+            return HTMLResponse(interruptions.SEALED_PAGE, status_code=403)
         form = await req.form() if req.method == "POST" else None
         if req.method != "GET":
             world.touch()  # a POST may change the state: whatever was checked or rendered is stale

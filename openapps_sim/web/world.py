@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hmac
 import json
 import time
 
@@ -35,7 +36,13 @@ class World:
         self._css_cache: dict[str, str] | None = None
         self.interrupts = Interruptions()
         self.server_errors = 0
+        self.page_key = ""  # sealed: only page requests carrying this key are answered (kept by reset)
         self.reset()
+
+    def admits(self, key: str | None) -> bool:
+        """Whether a page request carrying ``key`` (its page-key header) is answered: always,
+        unless the world is sealed; then only with the world's key."""
+        return not self.page_key or hmac.compare_digest(str(key or ""), self.page_key)
 
     def reset(
         self, world: WorldSpec | str | None = "default", seed: int = 0, overrides: list[str] | tuple = ()

@@ -74,11 +74,12 @@ def _timeout(ms: int, action: str, bid: str, why: str) -> ActionTimeout:
 class TextBrowser:
     """The tabs of one episode and the actions on them."""
 
-    def __init__(self, origin: str, viewport: dict, timeout_ms: int = 3000, on_revision=None) -> None:
+    def __init__(self, origin: str, viewport: dict, timeout_ms: int = 3000, on_revision=None, headers=None) -> None:
         self.origin = origin
         self.viewport = dict(viewport)
         self.timeout_ms = timeout_ms
         self.on_revision = on_revision  # given to every tab (TextPage.on_revision)
+        self.headers = dict(headers or {})  # given to every tab (TextPage.headers)
         self.pages: list[TextPage] = [self._new_page()]
         self.active = 0
         self.send_message = None
@@ -89,7 +90,7 @@ class TextBrowser:
         return self.pages[self.active]
 
     def _new_page(self) -> TextPage:
-        return TextPage(self.origin, self.viewport, self.on_revision)
+        return TextPage(self.origin, self.viewport, self.on_revision, self.headers)
 
     def close(self) -> None:
         for p in self.pages:

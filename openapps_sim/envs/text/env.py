@@ -67,7 +67,8 @@ class OpenAppsTextEnv(OpenAppsEnv):
         if isinstance(world, WorldHandle):  # every request to this world passes through this env
             world.sole_client = True
             on_revision = world.note_revision
-        self.browser_tabs = TextBrowser(world.url, viewport, self.action_timeout_ms, on_revision)
+        headers = getattr(world, "page_headers", {})  # a sealed world's key (OpenAppsEnv.sealed)
+        self.browser_tabs = TextBrowser(world.url, viewport, self.action_timeout_ms, on_revision, headers)
         self.browser_tabs.send_message = lambda text: self._chat_add("assistant", text)
         self.browser_tabs.report_infeasible = self._report_infeasible
         self.chat = LightChat()

@@ -27,7 +27,13 @@ _MAX_REDIRECTS = 10
 class TextPage:
     """A tab: ``url``, the parsed ``doc``, its history, and the viewport width CSS sees."""
 
-    def __init__(self, origin: str, viewport: dict, on_revision: Callable[[int | None], None] | None = None) -> None:
+    def __init__(
+        self,
+        origin: str,
+        viewport: dict,
+        on_revision: Callable[[int | None], None] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         u = urlsplit(origin)
         self.origin = f"{u.scheme}://{u.netloc}"
         # *.localhost names the world (its Host header); the socket goes to the loopback address,
@@ -38,6 +44,7 @@ class TextPage:
         self.viewport = dict(viewport)
         self._conn = KeepAlive(self._host, self._port)
         self.on_revision = on_revision  # told the world revision every response carries
+        self.headers = dict(headers or {})  # sent with every request (a sealed world's key)
         self.history: list[str] = []
         self.position = -1
         self.doc: Document = parse(_BLANK_HTML, BLANK)
@@ -152,7 +159,7 @@ class TextPage:
     def _request(self, method: str, url: str, body: str | None) -> tuple[int, str, str]:
         u = urlsplit(url)
         target = (u.path or "/") + (f"?{u.query}" if u.query else "")
-        headers = {"Host": u.netloc, BIDS_HEADER: "1", "Accept": "text/html"}
+        headers = {**self.headers, "Host": u.netloc, BIDS_HEADER: "1", "Accept": "text/html"}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         try:
