@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from browsergym.utils.obs import flatten_axtree_to_str
 
-from openapps_sim.taskkit.observation import page_testids, testid_bids
+from openapps_sim.taskkit.observation import bid_testids, page_testids, testid_bids
 
-__all__ = ["axtree_text", "page_testids", "testid_bids"]
+__all__ = ["axtree_text", "bid_testids", "page_testids", "testid_bids"]
 
 
 def axtree_text(obs: dict, **kwargs) -> str:

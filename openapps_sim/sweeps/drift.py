@@ -1,14 +1,29 @@
 """Perception drift, after D-GARA (arXiv 2511.16590): once a crash has restarted an app, an
 agent may keep acting on the page it saw *before* the restart. A step counts as **stale** when
-its action names a ``bid`` that was on a page from before the restart and, on the page the
-action was taken on, is either gone or names another element (its role or name changed).
+its action names a ``bid`` that was on a page from before the restart and aims, on the page the
+action was taken on, at an element that no longer exists or is another element now.
+
+Bids are counted afresh on every page load (document order, as BrowserGym counts them), so the
+same number names unrelated elements on two pages; the number alone says nothing. What is
+compared is the element's identity -- role, accessible name and ``data-testid`` -- on the page
+from before the restart (where a stale agent saw it) and on the page the action was taken on:
+
+* the bid is on no element now: the element it named **no longer exists** (stale);
+* the bid names the element it named before: the same element, nothing drifted;
+* the bid names another element, and the element it named before is still on the page under
+  another bid: the agent's id **points at another element now** (stale);
+* the bid names another element and the one it named before is gone (or had neither a name nor
+  a test id, so it cannot be found again): the action is what an agent reading the current page
+  would do, and nothing tells it from one -- not counted. An agent that picks its elements on
+  the page in front of it (the oracle) is therefore never flagged however the bids were
+  renumbered.
 
 Only what every backend reports is used: the ``bid``, role and name of each element of the
-accessibility tree (the server writes the bids into the page, so they are the same on Chromium
-and on the text backend) and the interruption log of the world (``kind: crash``, the env step
-it was shown after and the env step that answered it). Env steps and runner steps differ where
-an action never reached the env (an invalid action), so the step log records, for each runner
-step, how many env steps were done before it (``seen``).
+accessibility tree and the test ids of the DOM (the server writes the bids into the page, so
+they are the same on Chromium and on the text backend) and the interruption log of the world
+(``kind: crash``, the env step it was shown after and the env step that answered it). Env steps
+and runner steps differ where an action never reached the env (an invalid action), so the step
+log records, for each runner step, how many env steps were done before it (``seen``).
 
 For a crash shown after env step ``j`` and answered by env step ``r``, the pages "from before
 the restart" are the ones the env actions ``j`` .. ``r`` were taken on (the last page before the
@@ -21,8 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-Elements = dict[str, tuple[str, str]]
-"""The elements of one page: bid -> (role, name) (``steplog.page_elements`` reads them)."""
+Elements = dict[str, tuple[str, ...]]
+"""The elements of one page: bid -> (role, name, test id) (``steplog.page_elements`` reads them;
+the test id "" where there is none)."""
 
 CRASH = "crash"
 
@@ -66,8 +82,25 @@ def stale_steps(
         latest = [old for (_, answered), old in zip(done_restarts, olds, strict=True) if done >= answered]
         if bid is None or not latest or bid not in latest[-1]:
             continue
-        flags[i] = bid not in page or page[bid] not in latest[-1][bid]
+        flags[i] = _stale(latest[-1][bid], page.get(bid), page)
     return flags
+
+
+def _findable(element: tuple[str, ...]) -> bool:
+    """Whether an element can be found again on another page: it has a name or a test id."""
+    return any(element[1:])
+
+
+def _stale(before: set, now: tuple[str, ...] | None, page: Elements) -> bool:
+    """Whether an action on a bid that named the elements ``before`` (on the pages from before
+    the restart) and names ``now`` (None: nothing) on ``page`` aims at an element that no
+    longer exists or is another element now."""
+    if now is None:
+        return True
+    if now in before:
+        return False
+    here = set(page.values())
+    return any(_findable(element) and element in here for element in before)
 
 
 def stale_count(flags: Sequence[bool], shown: Sequence[dict]) -> int | None:

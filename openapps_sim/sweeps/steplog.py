@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from openapps_sim.sweeps.drift import Elements, stale_count, stale_steps
+from openapps_sim.taskkit.observation import bid_testids
 
 OBSERVATION_CHARS = 6000
 """The observation text kept per step (head of the tree; the rest is cut with a note)."""
@@ -73,12 +74,14 @@ _CONTAINER_ROLES = {"", "none", "generic", "presentation"}
 
 def page_elements(obs: dict) -> Elements:
     """The elements an agent can tell apart in an observation's accessibility tree: bid -> (role,
-    name), nameless containers left out (so both backends give the same elements)."""
+    name, test id), the test id "" where the element has none; nameless containers left out (so
+    both backends give the same elements)."""
     out = {}
+    testids = bid_testids(obs)
     for bid, node in _nodes_by_bid(obs).items():
         role, name = _value(node, "role"), _value(node, "name")
         if name or role not in _CONTAINER_ROLES:
-            out[bid] = (role, name)
+            out[bid] = (role, name, testids.get(bid, ""))
     return out
 
 

@@ -33,6 +33,20 @@ def testid_bids(obs: dict) -> dict[str, str]:
     return out
 
 
+def bid_testids(obs: dict) -> dict[str, str]:
+    """Map every element's ``bid`` to its ``data-testid`` (elements without one left out); unlike
+    :func:`testid_bids`, every element of a repeated test id (the rows of a list) is kept."""
+    dom = obs.get("dom_object") or {}
+    strings = dom.get("strings") or []
+    out: dict[str, str] = {}
+    for doc in dom.get("documents", []):
+        for attrs in doc["nodes"].get("attributes", []):
+            names = {_string(strings, attrs[k]): _string(strings, attrs[k + 1]) for k in range(0, len(attrs) - 1, 2)}
+            if names.get("bid") is not None and names.get("data-testid") is not None:
+                out.setdefault(names["bid"], names["data-testid"])
+    return out
+
+
 def page_testids(obs: dict) -> set[str]:
     return set(testid_bids(obs))
 

@@ -36,12 +36,24 @@ repeated trials of one instance (the paper's fixed-prompt repeats; sweeps with `
 DEVIATIONS = ("std", "mad")  # the two deviations compared within and across versions
 
 
+INSTANCE_AXES: tuple[str, ...] = (*STANDARD_AXES, "backend")
+"""Besides the cell and the seed, what makes two episodes runs of different instances: a run in
+German, at another viewport or on another backend is not a repeat of the English one."""
+
+
+def instance_keys(df: pd.DataFrame, cell: Sequence[str] = DEFAULT_CELL) -> list[str]:
+    """The columns naming one instance: the ``cell`` columns, every other swept axis the frame
+    has (:data:`INSTANCE_AXES`) and the seed; its episodes differ only by trial."""
+    axes = [c for c in INSTANCE_AXES if c in df.columns and c not in cell]
+    return [*cell, *axes, "seed"]
+
+
 def has_trials(df: pd.DataFrame) -> bool:
-    """Whether some instance (one cell and seed) of the valid episodes ran more than one trial."""
+    """Whether some instance (:func:`instance_keys`) of the valid episodes ran more than one trial."""
     v = valid_episodes(df)
     if "trial" not in v.columns or v.empty:
         return False
-    keys = [c for c in (*DEFAULT_CELL, *STANDARD_AXES, "seed") if c in v.columns]
+    keys = [c for c in instance_keys(v) if c in v.columns]
     return bool((v.groupby(keys, dropna=False)["trial"].nunique() > 1).any())
 
 
@@ -51,9 +63,9 @@ def within_version_deviation(
     """Deviation of rewards *within* each cell (one agent, task and version).
 
     ``over="seeds"``: the deviation of the cell's rewards over its seeds (instances).
-    ``over="trials"``: for each instance (seed) the deviation over its repeated trials (same
-    instance, same goal text), then the mean over the cell's instances -- the paper's
-    definition. ``"auto"`` (default) takes trials when :func:`has_trials`, else seeds.
+    ``over="trials"``: for each instance (:func:`instance_keys`: the cell, the seed and every
+    other axis fixed) the deviation over its repeated trials (same goal text), then the mean
+    over the cell's instances -- the paper's definition. ``"auto"`` (default) takes trials when :func:`has_trials`, else seeds.
 
     Columns: the ``cell`` columns, ``n`` (episodes), ``mean``, ``std`` (population), ``mad``,
     ``within_over`` (``seeds`` or ``trials``). A group (cell, or instance for trials) with fewer
@@ -71,7 +83,7 @@ def within_version_deviation(
         ok = g.n >= min_n
         std, mad = np.where(ok, g.std(r), np.nan), np.where(ok, g.mad(r), np.nan)
     else:
-        inst = Grouping(v, [*cell, "seed"])
+        inst = Grouping(v, instance_keys(v, cell))
         ok = inst.n >= min_n
         per = inst.frame(std=np.where(ok, inst.std(r), np.nan), mad=np.where(ok, inst.mad(r), np.nan))
         back = Grouping(per, cell)  # same cell keys and order as ``g``

@@ -12,8 +12,8 @@
   episodes there succeeded (one episode per unit in most sweeps). The interval is a percentile
   bootstrap over the baseline-solved units.
 * **perception drift** (D-GARA): over the episodes in which a crash restarted an app, the
-  share that acted on an element of a page from before the restart and the mean number of such
-  actions (``stale_actions``, counted by the runner, :mod:`openapps_sim.sweeps.drift`); shown
+  share that used an element id of a page from before the restart that names nothing now or
+  another element, and the mean number of such actions (``stale_actions``, counted by the runner, :mod:`openapps_sim.sweeps.drift`); shown
   next to RSR.
 * **interruption breakdown**: the episodes in which an interruption was shown, per kind and
   per number of buttons (D-GARA's single- versus two-button contrast): success rate, how often a

@@ -35,7 +35,8 @@ INTRO = (
 )
 DRIFT_INTRO = (
     "Perception drift (D-GARA), over the episodes in which a crash restarted an app: the share that then "
-    "acted on an element of a page from before the restart, and how many such actions."
+    "used an element id of a page from before the restart that names nothing now or another element (the "
+    "one it named is elsewhere), and how many such actions."
 )
 BUTTON_INTRO = (
     "RSR per button mode (D-GARA's one- versus two-button interruptions): over the units that showed an "
