@@ -5,6 +5,24 @@
 ``agents/configs/`` or a path.
 """
 
-from .config import config_names, describe_agent, describe_agent_config, load_agent_config, make_agent
+from .config import (
+    agent_options,
+    check_options,
+    config_names,
+    describe_agent,
+    describe_agent_config,
+    load_agent_config,
+    make_agent,
+    option_from_text,
+)
 
-__all__ = ["config_names", "describe_agent", "describe_agent_config", "load_agent_config", "make_agent"]
+__all__ = [
+    "agent_options",
+    "check_options",
+    "config_names",
+    "describe_agent",
+    "describe_agent_config",
+    "load_agent_config",
+    "make_agent",
+    "option_from_text",
+]

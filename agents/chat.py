@@ -23,6 +23,7 @@ from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
 from .base import ConfigurableAgent
+from .exchange import Exchange
 from .http import post_json
 from .images import encode_png
 from .llm_options import COMMON_OPTIONS, PRICE_KEYS
@@ -30,6 +31,8 @@ from .memory import Memory, first_line
 from .prompts import DEFAULT_SIZE, system_prompt
 from .reply import extract_action, parse_reply, scale_coordinates, speak_model_space
 from .treetext import shorten_tree
+
+NO_ACTION = "the answer held no action"  # why an answer is asked again
 
 REASK = (
     "Your answer held no action I could read. Answer again in the form\n"
@@ -105,6 +108,9 @@ class ChatAgent(ConfigurableAgent):
         self._usage = self._new_usage()
         self.last_reply = ""
         self.last_thought = ""
+        self.last_exchange = None
+        self.exchange = Exchange()
+        self._sent: dict | None = None  # the body of the last request, as posted
         self.prompt_chars: list[int] = []  # characters of text sent per step (images not counted)
         self._viewport: tuple[int, int] | None = None
         self._model_size: tuple[int, int] | None = None
@@ -142,14 +148,17 @@ class ChatAgent(ConfigurableAgent):
         system = self.system_text()
         self.prompt_chars.append(len(system) + sum(len(v) for k, v in parts if k == "text"))
         turns: list[tuple[str, str]] = []
+        self.exchange = Exchange()
         while True:
-            text, usage, attempts, seconds = self.complete(system, parts, turns)
-            self._count(usage, attempts, seconds)
+            text = self.ask(system, parts, turns)
             parsed = parse_reply(text)
             if parsed.parsed or len(turns) // 2 >= self.options["reasks"]:
                 break
             self._usage["reasks"] += 1
-            turns += [("assistant", text), ("user", REASK.format(example=self._example()))]
+            again = REASK.format(example=self._example())
+            self.exchange.reasked(NO_ACTION, again)
+            turns += [("assistant", text), ("user", again)]
+        self.last_exchange = self.exchange.as_dict()
         self.last_reply = text
         self.last_thought = parsed.thought
         model_action = parsed.action() if parsed.parsed else text.strip()
@@ -295,6 +304,14 @@ class ChatAgent(ConfigurableAgent):
         return ["Result of your last app tool call:", result, ""]
 
     # -- the request ----------------------------------------------------------------------------
+    def ask(self, system: str, parts: list[tuple[str, str]], turns: list[tuple[str, str]] = ()) -> str:
+        """One request (:meth:`complete`), its usage counted and the exchange recorded; the answer."""
+        self._sent = None
+        text, usage, attempts, seconds = self.complete(system, parts, turns)
+        self._count(usage, attempts, seconds)
+        self.exchange.answered(self._sent, system, text, usage, attempts, seconds)
+        return text
+
     def complete(
         self, system: str, parts: list[tuple[str, str]], turns: list[tuple[str, str]] = ()
     ) -> tuple[str, dict, int, float]:
@@ -308,6 +325,7 @@ class ChatAgent(ConfigurableAgent):
             body = {**body, **o["extra_body"]}
         if o["extra_headers"]:
             headers = {**headers, **{str(k): str(v) for k, v in o["extra_headers"].items()}}
+        self._sent = body
         result = post_json(url, body, headers, timeout=o["timeout"], retries=o["retries"], backoff=o["backoff"])
         return result.data, result.attempts, result.seconds
 

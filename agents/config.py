@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from openapps_sim.agent import Agent, load_agent_class
+from openapps_sim.agent import Agent, hide_secrets, load_agent_class
 from openapps_sim.errors import ConfigError
 
 from .base import META_KEYS, ConfigurableAgent, Option, validate_options
@@ -108,6 +108,40 @@ def check_config(cls: type[Agent], config: dict, source: str) -> dict:
     return clean
 
 
+def check_options(cls: type[Agent], options: dict, source: str, path: str = "", also: tuple[str, ...] = ()) -> dict:
+    """Options given on top of a config (a spec entry's inline keys, the command line's flags),
+    each checked against ``cls``'s options: an unknown name is a ConfigError at ``path + name``
+    listing ``also`` and the agent's options, a value of the wrong kind one naming the kind allowed."""
+    declared = agent_options(cls)
+    if declared is None:  # an agent that takes any keyword
+        return dict(options)
+    listed = ", ".join([*also, *sorted(declared)]) or "(no options)"
+    for key, value in options.items():
+        if key not in declared:
+            raise ConfigError(source, f"{path}{key}", "unknown option", listed)
+        problem = declared[key].check(value) if issubclass(cls, ConfigurableAgent) else None
+        if problem:
+            raise ConfigError(source, f"{path}{key}", problem, declared[key].describe_type())
+    return dict(options)
+
+
+_NULLS = ("null", "none", "~", "")
+
+
+def option_from_text(cls: type[Agent], key: str, text: str, source: str) -> Any:
+    """An option's value written on the command line, read as the option's kind: a string option
+    takes the text as it is (``null`` or ``none`` for a nullable one is null), any other is read as
+    YAML (``0.7``, ``true``, ``null``, ``{prompt: 2.5, completion: 10}``)."""
+    option = (agent_options(cls) or {}).get(key)
+    types = () if option is None else (option.type if isinstance(option.type, tuple) else (option.type,))
+    if types == (str,):
+        return None if option.nullable and text.strip().lower() in _NULLS else text
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ConfigError(source, key, f"cannot read {text!r} ({getattr(e, 'problem', e)})") from None
+
+
 def make_agent(
     name: str | None,
     config: dict | str | Path | None = None,
@@ -171,13 +205,13 @@ def describe_agent(name: str) -> dict[str, Any]:
     }
 
 
-_SECRET_WORDS = ("key", "token", "secret", "auth", "password")
-
-
-def describe_agent_config(name: str, config: dict | str | Path | None = None) -> dict[str, Any]:
+def describe_agent_config(
+    name: str, config: dict | str | Path | None = None, overrides: dict | None = None
+) -> dict[str, Any]:
     """An agent's resolved configuration for run manifests: class, config file and every option
-    (defaults filled in), without building the agent. Values of headers or options whose names
-    look secret are replaced by ``"***"``; keys themselves live in environment variables."""
+    (defaults filled in, ``overrides`` on top), without building the agent. Values of headers or
+    options whose names look secret are replaced by ``"***"``; keys themselves live in environment
+    variables."""
     source = None
     if isinstance(config, (str, Path)):
         config = load_agent_config(config)
@@ -186,6 +220,7 @@ def describe_agent_config(name: str, config: dict | str | Path | None = None) ->
     cls = load_agent_class(name)
     options = agent_options(cls)
     given = {k: v for k, v in config.items() if k not in META_KEYS and not k.startswith("__")}
+    given.update(overrides or {})
     if options is None:
         resolved = given
     else:
@@ -199,15 +234,5 @@ def describe_agent_config(name: str, config: dict | str | Path | None = None) ->
         "description": config.get("description"),
         "obs_mode": resolved.get("obs_mode", cls.obs_mode),
         "action_space": resolved.get("action_space", cls.action_space),
-        "options": {k: _redact(v, k, known=k in (options or {})) for k, v in resolved.items()},
+        "options": hide_secrets(resolved),
     }
-
-
-def _redact(value: Any, key: str = "", known: bool = False) -> Any:
-    """Hide string values under secret-looking names (inside mappings such as extra_headers,
-    or in options the agent does not declare)."""
-    if isinstance(value, dict):
-        return {k: _redact(v, str(k)) for k, v in value.items()}
-    if not known and isinstance(value, str) and any(w in key.lower() for w in _SECRET_WORDS):
-        return "***"
-    return value

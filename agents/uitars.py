@@ -11,6 +11,7 @@ from typing import Any
 from openapps_sim.errors import ConfigError
 
 from .base import Option
+from .exchange import Exchange
 from .images import encode_png
 from .llm import COMMON_OPTIONS, OpenAIAgent
 from .memory import first_line
@@ -93,8 +94,9 @@ class UITarsAgent(OpenAIAgent):
         )
         mw, mh = self.coord_frame.model_size()
         self._viewport, self._model_size = viewport, (round(mw), round(mh))
-        text, usage, attempts, seconds = self.complete(self.system_text(), self._parts())
-        self._count(usage, attempts, seconds)
+        self.exchange = Exchange()
+        text = self.ask(self.system_text(), self._parts())
+        self.last_exchange = self.exchange.as_dict()
         self.last_reply = text
         parsed = parse_uitars(text, self.coord_frame, o["scroll_amount"], o["wait_ms"])
         self.last_parse = parsed

@@ -29,6 +29,12 @@ class Agent:
     interfaces: tuple[str, ...] = ("gui",)
     interface = "gui"
     samples = False  # True when the agent samples (an LLM): sampling options such as temperature apply
+    # What the agent said to a model at its last step, for the trajectory (None: it asked no model):
+    # {"request": the JSON body as posted, its system prompt as "[[system:<id>]]" and its images as
+    # "[[image:<name>]]"; "replies": [{text, prompt_tokens, completion_tokens, latency_s, attempts,
+    # reasked}]; "replies_not_recorded"; "system": {id: text}; "images": {name: base64}}
+    # (docs/agents.md, "The recorded exchange")
+    last_exchange: dict | None = None
 
     def __init__(self, **config: Any) -> None:
         self.config = config
@@ -65,6 +71,24 @@ class Agent:
     def usage(self) -> dict:
         """Per-episode usage (tokens, requests...), reset by ``reset``."""
         return {}
+
+
+# parts of an option's or header's name that mark its value as a secret (``api_key``,
+# ``Authorization``, ``X-Api-Key``); a name ending in ``env`` names a variable, not a secret
+SECRET_PARTS = frozenset({"key", "apikey", "token", "secret", "auth", "authorization", "password", "bearer"})
+
+
+def hide_secrets(value: Any, key: str = "") -> Any:
+    """``value`` with every string under a secret-looking name replaced by ``"***"``, inside
+    mappings and lists too (for manifests and records: keys belong in environment variables)."""
+    if isinstance(value, dict):
+        return {k: hide_secrets(v, str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [hide_secrets(v, key) for v in value]
+    parts = [p for p in re.split(r"[^a-z0-9]+", key.lower()) if p]
+    if isinstance(value, str) and parts and parts[-1] != "env" and SECRET_PARTS.intersection(parts):
+        return "***"
+    return value
 
 
 @lru_cache(maxsize=1)

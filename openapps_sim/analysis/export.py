@@ -22,10 +22,12 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pandas as pd
 
 from openapps_sim.errors import ConfigError
+from openapps_sim.sweeps.steplog import LOCAL_HOSTS
 from openapps_sim.sweeps.store import read_folder, result_folders
 
 IMAGE_MODES = ("path", "bytes", "none")
@@ -35,7 +37,9 @@ COLUMNS: dict[str, str] = {
     "episode_id": "the episode (one agent on one task instance in one app version)",
     "run": "the results folder it came from",
     "split": "the split, chosen by app version",
-    "agent": "the agent that acted",
+    "agent": "the agent that acted (its registry name)",
+    "label": "the name results show the agent under: its label (a spec's label:, --label, the --model chosen), "
+    "else its name",
     "task": "task family id",
     "task_apps": "apps the task needs",
     "variation": "the app version: a pack expression such as dark_theme+german",
@@ -43,11 +47,19 @@ COLUMNS: dict[str, str] = {
     "language": "goal language",
     "seed": "task seed",
     "trial": "repeat of the same instance (0 when the sweep had no trials)",
+    "backend": "what showed the pages: chromium or text",
+    "interface": "how the agent could act: gui, api or mixed",
+    "termination": "how the episode could end: auto (once the state is right) or agent (when the agent declares)",
     "goal": "the goal text the agent was given",
     "step": "0-based index of the step in the episode",
-    "url": "the page the action was taken on",
+    "url": "the page the action was taken on: its path, query and fragment on the apps' server (the server's "
+    "host and port change every run), the whole URL of a page elsewhere",
     "observation": "accessibility tree text the agent acted on ('' when the sweep did not record it)",
     "screenshot": "path (relative to the dataset) or PNG bytes of the page before the action; null when none",
+    "thought": "the agent's reasoning for the action ('' for agents without one)",
+    "reply": "the model's last raw answer at this step, as it wrote it ('' for agents without a model)",
+    "prompt_tokens": "prompt tokens the step's requests spent (0 without a model)",
+    "completion_tokens": "completion tokens the step's answers spent (0 without a model)",
     "action": "the action string (BrowserGym syntax)",
     "action_category": "valid, or the invalid-action category",
     "error": "the error the action caused, '' when none",
@@ -128,6 +140,7 @@ def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, ima
                 "run": run.name,
                 "split": split,
                 "agent": record.get("agent", ""),
+                "label": record.get("label") or record.get("agent", ""),
                 "task": record.get("task", ""),
                 "task_apps": list(record.get("task_apps") or []),
                 "variation": variation,
@@ -135,11 +148,18 @@ def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, ima
                 "language": record.get("language", ""),
                 "seed": int(record.get("seed", 0)),
                 "trial": int(record.get("trial", 0) or 0),
+                "backend": record.get("backend") or "chromium",
+                "interface": record.get("interface") or "gui",
+                "termination": record.get("termination") or "auto",
                 "goal": record.get("goal", ""),
                 "step": i,
-                "url": step.get("page_url") or (steps[i - 1].get("url") if i else "") or "",
+                "url": page_path(step.get("page_url") or (steps[i - 1].get("url") if i else "") or ""),
                 "observation": step.get("observation") or "",
                 "screenshot": _image(run, before, out, images),
+                "thought": step.get("reasoning") or "",
+                "reply": last_reply(step),
+                "prompt_tokens": int((step.get("tokens") or {}).get("prompt_tokens") or 0),
+                "completion_tokens": int((step.get("tokens") or {}).get("completion_tokens") or 0),
                 "action": step.get("action", ""),
                 "action_category": step.get("category", ""),
                 "error": step.get("error") or "",
@@ -151,6 +171,26 @@ def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, ima
         )
         before = step.get("screenshot") or step.get("thumbnail")
     return rows
+
+
+def page_path(url: str) -> str:
+    """A page of the apps' server as its path, query and fragment (the host and port are the
+    run's own); a page elsewhere keeps its whole URL."""
+    parts = urlsplit(str(url or ""))
+    host = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not (host in LOCAL_HOSTS or host.endswith(".localhost")):
+        return str(url or "")
+    return (
+        (parts.path or "/")
+        + (f"?{parts.query}" if parts.query else "")
+        + (f"#{parts.fragment}" if parts.fragment else "")
+    )
+
+
+def last_reply(step: dict) -> str:
+    """The model's last answer at a step, from its recorded exchange ('' when none)."""
+    replies = (step.get("exchange") or {}).get("replies") or []
+    return str(replies[-1].get("text") or "") if replies and isinstance(replies[-1], dict) else ""
 
 
 def _folders(runs: list[Path | str]) -> list[Path]:

@@ -16,6 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from openapps_sim.cli import export, judge, mcp, offline
+from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
 from openapps_sim.cli.args import non_negative, port, positive, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
@@ -61,11 +62,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.sweep import run_sweep
 
     spec = load_spec(args.spec)
+    if chosen(args):  # your agent in place of the spec's LLM agents
+        spec = spec.with_agent(agent_choice(args, default=LLM_DEFAULT).entry())
     if args.backend:  # the one backend to run, instead of the spec's backends
         spec = dataclasses.replace(spec, backends=[args.backend])
     out = Path(args.out or f"runs/{spec.name}")
     print(
-        f"sweep {spec.name}: {len(spec.episodes())} episodes "
+        f"sweep {spec.name}: agents {', '.join(_agent_names(spec.agents))}; {len(spec.episodes())} episodes "
         f"({len(spec.agents)} agents x {len(spec.tasks)} tasks x {len(spec.variations)} variations x {len(spec.seeds)} seeds"
         f"{' x ' + str(len(spec.viewports)) + ' viewports' if len(spec.viewports) > 1 else ''}"
         f"{' x ' + str(spec.trials) + ' trials' if spec.trials > 1 else ''}) -> {out}"
@@ -87,7 +90,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         done = len(read_results(out / "results.jsonl"))
         print(
             f"openapps: sweep {stop}; {done} episodes are recorded in {out}. Continue with:\n"
-            f"  openapps sweep {args.spec} --out {out} --resume",
+            f"  openapps sweep {args.spec} --out {out} --resume{' ' + repeat_flags(args) if chosen(args) else ''}",
             file=sys.stderr,
         )
         return 128 + stop.signum
@@ -95,6 +98,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.no_report:
         return cmd_report(argparse.Namespace(dir=str(out), quiet=False))
     return 0
+
+
+def _agent_names(agents: list[dict]) -> list[str]:
+    """Each agent of a spec as results will name it: ``label (name)``, or its name."""
+    return [f"{a['label']} ({a['name']})" if a.get("label") else a["name"] for a in agents]
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -254,7 +262,8 @@ def _add_run(sub) -> None:
     s.add_argument(
         "--verbose",
         action="store_true",
-        help="print a failed action's whole error, Playwright's call log included (default: one line per error)",
+        help="print the agent's thought at every step and a failed action's whole error, Playwright's call log "
+        "included (default: one line per step and error)",
     )
     s.add_argument(
         "--backend",
@@ -269,6 +278,7 @@ def _add_run(sub) -> None:
         help="auto: the episode ends once the state is right (the paper's); agent: only when the agent declares it "
         "is done (send_msg_to_user or report_infeasible) or its step budget is spent (default: auto)",
     )
+    add_agent_flags(s)
     s.set_defaults(func=cmd_run)
 
 
@@ -297,6 +307,7 @@ def _add_sweep(sub) -> None:
     s.add_argument("--quiet", action="store_true", help="no progress line")
     s.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     s.add_argument("--headed", action="store_true", help="show the browsers (needs a display: use xvfb-run)")
+    add_agent_flags(s, sweep=True)
     s.set_defaults(func=cmd_sweep)
 
 

@@ -12,6 +12,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from openapps_sim.cli.agentflags import agent_choice
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import EXIT_INFRASTRUCTURE, ConfigError, short_action_error
 from openapps_sim.taskkit import get_family
@@ -85,12 +86,7 @@ def _episode_spec(args: argparse.Namespace):
     get_family(args.task)
     parse_viewport(args.viewport, "--viewport")
     world = WorldSpec.make("openapps run", args.variation, args.seed, args.language, languages=goal_languages())
-    agent = args.agent
-    if agent is None:
-        # The agent named by the config file (agent: openai), else the oracle.
-        from openapps_sim.agents import load_agent_config  # a plug-in folder, found at run time
-
-        agent = (load_agent_config(args.agent_config).get("agent") if args.agent_config else None) or "oracle"
+    choice = agent_choice(args)
     if args.out and (Path(args.out) / "manifest.json").is_file():
         raise ConfigError(
             "--out",
@@ -99,8 +95,10 @@ def _episode_spec(args: argparse.Namespace):
             "a folder of openapps run --out, or a new one",
         )
     return EpisodeSpec(
-        agent=agent,
-        agent_config=args.agent_config,
+        agent=choice.name,
+        agent_config=choice.config,
+        agent_overrides=tuple(sorted(choice.overrides.items())),
+        label=choice.label,
         task=args.task,
         variation=world.variation,
         seed=world.seed,
@@ -114,7 +112,10 @@ def _episode_spec(args: argparse.Namespace):
 
 
 def _print_episode(args: argparse.Namespace, rec: dict, traj: dict) -> None:
-    """The goal, every step with its reward and error, and how the episode ended."""
+    """The agent, the goal, every step with its reward and error (with ``--verbose`` the agent's
+    thought too), and how the episode ended."""
+    label = rec.get("label")
+    print(f"agent: {label} ({rec['agent']})" if label else f"agent: {rec['agent']}")
     print(f"goal: {rec['goal']}")
     for i, step in enumerate(traj["steps"], 1):
         err = ""
@@ -124,6 +125,9 @@ def _print_episode(args: argparse.Namespace, rec: dict, traj: dict) -> None:
                 step["error"].strip().replace("\n", "\n       ") if full else short_action_error(step["error"])
             )
         print(f"{i:>3}. {step['action']}  -> reward {step['reward']:.0f}{err}")
+        thought = " ".join(str(step.get("reasoning") or "").split())
+        if args.verbose and thought:
+            print(f"     thought: {thought}")
     print(
         f"reward: {rec['reward']:.0f}  (partial {rec['partial_reward']:.2f}, {rec['steps']} steps, {rec['duration_s']:.1f} s)"
     )

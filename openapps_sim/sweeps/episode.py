@@ -85,7 +85,9 @@ class Episode:
         if self.shot_dir:
             self.shot_dir.mkdir(parents=True, exist_ok=True)
         self.first_shot = self._save_shot(obs, 0)
-        self.log = StepLog(out_dir, spec.episode_id, grab=getattr(env.unwrapped, "thumbnail_jpeg", None))
+        self.log = StepLog(
+            out_dir, spec.episode_id, grab=getattr(env.unwrapped, "thumbnail_jpeg", None), exchange_images=record_shots
+        )
         self.log.start(obs, agent.usage())
         self.first_thumb = self.log.start_thumbnail(obs)
         self.visits = Visits(set(apps), home, urlparse(obs.get("url", "")).hostname or "")
@@ -228,10 +230,12 @@ class Episode:
             "seed": spec.seed,
             "trial": spec.trial,
             "agent": spec.agent,
+            "label": spec.label,
             "params": self.task_info.get("params"),
             "first_screenshot": self.first_shot,
             "first_thumbnail": self.first_thumb,
             "steps": step_dicts,
+            "system_prompts": self.log.system_prompts,
             "events": events,
             "reward": reward,
             "agent_error": self.own_failure[0] if self.own_failure else None,

@@ -7,11 +7,11 @@ import time
 
 
 class Progress:
-    def __init__(self, total: int, already: int = 0, stream=sys.stderr, enabled: bool = True):
+    def __init__(self, total: int, already: int = 0, stream=None, enabled: bool = True):
         self.total, self.done, self.success, self.errors = total, already, 0, 0
         self.counted = 0
         self.t0 = time.time()
-        self.stream = stream
+        self.stream = stream = stream or sys.stderr  # the one of now, not of when this module was imported
         self.enabled = enabled
         self.tty = getattr(stream, "isatty", lambda: False)()
         self._last = 0.0

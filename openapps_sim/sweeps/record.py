@@ -12,6 +12,7 @@ import traceback
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from openapps_sim.agent import hide_secrets
 from openapps_sim.config.pool import pool_of
 from openapps_sim.config.world import WorldSpec, canonical
 from openapps_sim.errors import ConfigError
@@ -30,6 +31,9 @@ class EpisodeSpec:
     seed: int = 0
     agent_config: str | None = None
     agent_options: tuple[tuple[str, Any], ...] = ()  # swept agent options, e.g. temperature
+    # options set on top of the config (a spec entry's inline options, the command line's --model, -o ...)
+    agent_overrides: tuple[tuple[str, Any], ...] = ()
+    label: str | None = None  # the name results are shown and grouped under (None: the agent's name)
     max_steps: int | None = None
     viewport: str = "1280x720"
     language: str = "auto"  # the goal language; auto: the world's (docs/tasks.md)
@@ -65,6 +69,8 @@ class EpisodeSpec:
             parts.append({"backend": self.backend})
         if self.termination != "auto":
             parts.append({"termination": self.termination})
+        if self.agent_overrides:
+            parts.append({"overrides": [list(kv) for kv in self.agent_overrides]})
         pool = pool_of(self.variation)
         if pool is not None and not pool.startswith("shipped-"):  # a named pool: other worlds
             parts.append({"pool": pool})
@@ -90,7 +96,13 @@ class EpisodeSpec:
 
     @property
     def options(self) -> dict:
-        return dict(self.agent_options)
+        """Every option given on top of the agent's config: the overrides, then the swept ones."""
+        return {**dict(self.agent_overrides), **dict(self.agent_options)}
+
+    @property
+    def identity(self) -> str:
+        """The agent as results name it: its label, else its registry name."""
+        return self.label or self.agent
 
 
 def spec_to_json(spec: EpisodeSpec) -> dict:
@@ -101,6 +113,7 @@ def spec_to_json(spec: EpisodeSpec) -> dict:
 def spec_from_json(data: dict) -> EpisodeSpec:
     data = dict(data)
     data["agent_options"] = tuple(tuple(kv) for kv in data.get("agent_options", ()))
+    data["agent_overrides"] = tuple(tuple(kv) for kv in data.get("agent_overrides", ()))
     return EpisodeSpec(**data)
 
 
@@ -137,6 +150,11 @@ RECORD_FIELDS: dict[str, str] = {
     "run_id": "which invocation of the sweep wrote it",
     "agent": "agent name",
     "agent_config": "agent config file or name",
+    "label": "the agent's label (a spec entry's label:, openapps run/sweep --label, else the --model or config "
+    "chosen on the command line), the name the report, the terminal and the export group and show it under; null: "
+    "the agent's name",
+    "agent_overrides": "options given on top of the config (a spec entry's inline options, --model, --base-url, "
+    "--api-key-env, -o key=value), secret-looking values hidden; {} when none",
     "task": "task family id",
     "task_apps": "the apps the task needs",
     "variation": "pack expression of the app version",
@@ -261,6 +279,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "run_id": run_id,
         "agent": spec.agent,
         "agent_config": spec.agent_config,
+        "label": spec.label,
+        "agent_overrides": hide_secrets(dict(spec.agent_overrides)),
         "task": spec.task,
         "task_apps": [],
         "variation": spec.variation,
@@ -285,6 +305,8 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
 # variation pool, the pool of a generated pack was not recorded (null: unknown); before error_kind,
 # every error was filed as infrastructure (agent_error did not exist).
 LATER_FIELDS: dict[str, Any] = {
+    "label": None,
+    "agent_overrides": {},
     "interface": "gui",
     "backend": "chromium",
     "error_kind": None,
@@ -305,7 +327,7 @@ def upgrade_record(record: dict) -> dict:
     resumed across versions reads as one: a record without ``interface`` is a ``gui`` episode,
     not a version of its own."""
     for key, value in LATER_FIELDS.items():
-        record.setdefault(key, value)
+        record.setdefault(key, copy.copy(value))  # a fresh {} per record
     if record.get("error") and not record.get("error_kind"):
         record["error_kind"] = INFRASTRUCTURE
     return record

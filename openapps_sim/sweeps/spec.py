@@ -7,12 +7,12 @@ import fnmatch
 import hashlib
 import itertools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.agent import load_agent_class, registered_agents
+from openapps_sim.agent import hide_secrets, load_agent_class, registered_agents
 from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.sampler import sample_names
 from openapps_sim.config.world import AUTO, check_language, check_variation
@@ -26,7 +26,7 @@ from openapps_sim.taskkit.language import goal_languages
 SPEC_KEYS = {
     "name": "a short name for the sweep",
     "description": "free text",
-    "agents": "list of agent names or {name, config, label} mappings",
+    "agents": "list of agent names or {name, config, label, ...options} mappings",
     "tasks": "list of family ids or globs such as todo.*",
     "variations": "list of pack expressions, or {sample: {n, seed}} for generated packs",
     "seeds": "a list of seeds, or a number n meaning 0..n-1 (each seed is one task instance)",
@@ -98,6 +98,8 @@ class SweepSpec:
                 agent=agent["name"],
                 agent_config=agent.get("config"),
                 agent_options=options,
+                agent_overrides=tuple(sorted(agent["options"].items())),
+                label=agent["label"],
                 task=task,
                 variation=variation,
                 seed=seed,
@@ -113,6 +115,18 @@ class SweepSpec:
             )
             out.setdefault(episode.episode_id, episode)
         return list(out.values())
+
+    def with_agent(self, entry: dict) -> SweepSpec:
+        """This spec with ``entry`` (``{name, config, label, options, llm}``) in place of its LLM
+        agents (``openapps sweep SPEC --agent-config CFG``), or added when it has none; its
+        ``raw`` (the manifest's spec and the resume check's hash) says so, secrets hidden."""
+        slot = next((i for i, a in enumerate(self.agents) if a["llm"]), len(self.agents))
+        agents = [a for a in self.agents[:slot] if not a["llm"]] + [entry]
+        agents += [a for a in self.agents[slot:] if not a["llm"]]
+        written = [
+            {**{k: a[k] for k in AGENT_KEYS if a.get(k) is not None}, **hide_secrets(a["options"])} for a in agents
+        ]
+        return replace(self, agents=agents, raw=dict(self.raw, agents=written))
 
     def axes(self) -> list[str]:
         """Columns that vary in this sweep (the report breaks results down by each)."""
@@ -196,23 +210,40 @@ def _read_spec(path: str | Path, overrides: dict | None) -> tuple[Path, str, dic
     return p, source, raw
 
 
+AGENT_KEYS = ("name", "config", "label")
+
+
 def _agents(raw: dict, source: str) -> list[dict]:
+    """The spec's agents: ``{name, config, label, options, llm}`` each; an entry's keys besides
+    name, config and label are options on top of its config, checked against the agent's."""
+    from openapps_sim.agents import check_options  # the agents package owns the options (a plug-in folder)
+
     agents = []
+    labels: dict[str, int] = {}
     for i, entry in enumerate(_as_list(raw.get("agents"), source, "agents")):
         if isinstance(entry, str):
             entry = {"name": entry}
         if not isinstance(entry, dict) or "name" not in entry:
             raise ConfigError(source, f"agents[{i}]", "expected an agent name or a mapping with 'name'")
-        unknown = set(entry) - {"name", "config", "label"}
-        if unknown:
-            raise ConfigError(source, f"agents[{i}].{sorted(unknown)[0]}", "unknown key", "name, config, label")
         name = entry["name"]
         known = registered_agents()
         if name not in known and ":" not in name:
             raise unknown_name(source, f"agents[{i}].name", name, list(known) + ["<module>:<Class>"])
-        entry = dict(entry)
-        entry["llm"] = bool(load_agent_class(name, f"{source}: agents[{i}].name").samples)
-        agents.append(entry)
+        cls = load_agent_class(name, f"{source}: agents[{i}].name")
+        label = entry.get("label")
+        if label is not None and (not isinstance(label, str) or not label.strip()):
+            raise ConfigError(source, f"agents[{i}].label", f"expected a name, got {label!r}", "a non-empty string")
+        if label in labels:
+            raise ConfigError(
+                source, f"agents[{i}].label", f"{label!r} already labels agents[{labels[label]}]", "one label per agent"
+            )
+        if label is not None:
+            labels[label] = i
+        options = {k: v for k, v in entry.items() if k not in AGENT_KEYS}
+        check_options(cls, options, source, f"agents[{i}].", also=AGENT_KEYS)
+        agents.append(
+            {"name": name, "config": entry.get("config"), "label": label, "options": options, "llm": bool(cls.samples)}
+        )
     if not agents:
         raise ConfigError(source, "agents", "at least one agent is required")
     return agents

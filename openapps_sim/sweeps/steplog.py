@@ -9,6 +9,7 @@ the runner's control flow: the runner calls :meth:`StepLog.before`, :meth:`StepL
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import time
@@ -134,10 +135,15 @@ class StepLog:
         episode: str,
         thumbnails: bool = True,
         grab: Callable[[int, int], bytes | None] | None = None,
+        exchange_images: bool = False,
     ):
         """``grab(width, quality)``: a JPEG of the page now, for steps whose observation holds
-        no screenshot (the env's ``thumbnail_jpeg``)."""
+        no screenshot (the env's ``thumbnail_jpeg``); ``exchange_images``: store the images sent
+        to a model beside the trajectory (else only their names and hashes are recorded)."""
         self.out_dir = out_dir
+        self.exchange_images = exchange_images and out_dir is not None
+        self.system_prompts: dict[str, str] = {}  # id -> text: each system prompt once per episode
+        self._exchange: dict | None = None  # the agent's last exchange already recorded
         self.episode = episode
         self.thumbnails = thumbnails and out_dir is not None
         self.grab = grab
@@ -175,6 +181,7 @@ class StepLog:
             "page_url": p.get("page_url", ""),
             "target": addressed(action, p.get("obs") or {}),
             "reasoning": str(getattr(agent, "last_thought", "") or "")[:2000],
+            "exchange": self._recorded(getattr(agent, "last_exchange", None)),
             "tokens": spent,
             "t0": p.get("t0", time.time()),
             "t1": time.time(),
@@ -190,6 +197,34 @@ class StepLog:
             entry["thumbnail"] = self._thumb(obs_after, n + 1)
         self.steps.append(entry)
         return entry
+
+    def _recorded(self, exchange: dict | None) -> dict | None:
+        """The agent's exchange of this step as the trajectory keeps it: its system prompt moved to
+        :attr:`system_prompts`, its images stored as files (or named only); None when it asked
+        no model at this step."""
+        if not isinstance(exchange, dict) or exchange is self._exchange:
+            return None
+        self._exchange = exchange
+        self.system_prompts.update(exchange.get("system") or {})
+        images = {}
+        for name, data in (exchange.get("images") or {}).items():
+            images[name] = self._exchange_image(str(name), data)
+        return {
+            "request": exchange.get("request"),
+            "replies": exchange.get("replies") or [],
+            "replies_not_recorded": exchange.get("replies_not_recorded", 0),
+            "images": images,
+        }
+
+    def _exchange_image(self, name: str, data: str) -> str | None:
+        """``exchanges/<episode>/<name>``, written once, when images sent to the model are kept."""
+        if not self.exchange_images or self.out_dir is None or "/" in name or name.startswith("."):
+            return None
+        path = self.out_dir / "exchanges" / self.episode / name
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(base64.b64decode(data))
+        return str(path.relative_to(self.out_dir))
 
     def start_thumbnail(self, obs: dict) -> str | None:
         return self._thumb(obs, 0)

@@ -63,7 +63,11 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
         "trials": spec.trials,
         "style": spec.style,
         "agents": [
-            {"name": a["name"], "label": a.get("label"), "config": describe_agent_config(a["name"], a.get("config"))}
+            {
+                "name": a["name"],
+                "label": a.get("label"),
+                "config": describe_agent_config(a["name"], a.get("config"), a.get("options")),
+            }
             for a in spec.agents
         ],
         "browser": chromium_version(),
@@ -90,7 +94,7 @@ def check_before_running(spec: SweepSpec) -> None:
     for task in spec.tasks:
         get_family(task, f"{spec.source}: tasks")
     for agent in spec.agents:
-        make_agent(agent["name"], agent.get("config"), {})
+        make_agent(agent["name"], agent.get("config"), agent.get("options") or {})
 
 
 def _prepare_out(out: Path) -> None:

@@ -47,16 +47,26 @@ class Analysis:
 
 
 def distinguish_agent_configs(df: pd.DataFrame) -> pd.DataFrame:
-    """When one agent name ran with several configs, name each pair ``agent (config)``."""
-    if "agent_config" not in df.columns or df.empty:
+    """The ``agent`` column as results name agents: a record's ``label`` where it has one (a spec
+    entry's ``label:``, ``--label``, the ``--model`` chosen on the command line); among the
+    unlabelled records, an agent name that ran with several configs names each pair ``agent (config)``."""
+    if df.empty:
         return df
-    cfg = df["agent_config"].map(lambda v: "default" if m.is_missing(v) else str(v))
-    several = cfg.groupby(df["agent"]).nunique()
-    several = set(several[several > 1].index)
-    if not several:
+    labels = [None] * len(df)
+    if "label" in df.columns:
+        labels = [None if m.is_missing(v) or not str(v).strip() else str(v) for v in df["label"]]
+    agents = [str(a) for a in df["agent"]]
+    if "agent_config" in df.columns:
+        cfg = df["agent_config"].map(lambda v: "default" if m.is_missing(v) else str(v))
+        bare = [label is None for label in labels]
+        several = cfg[bare].groupby(df["agent"][bare]).nunique()
+        several = set(several[several > 1].index)
+        agents = [f"{a} ({c})" if a in several and b else a for a, c, b in zip(agents, cfg, bare, strict=True)]
+    named = [label or a for label, a in zip(labels, agents, strict=True)]
+    if named == list(df["agent"]):
         return df
     out = df.copy()
-    out["agent"] = [f"{a} ({c})" if a in several else a for a, c in zip(df["agent"], cfg, strict=True)]
+    out["agent"] = named
     return out
 
 
