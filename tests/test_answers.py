@@ -109,16 +109,16 @@ def test_date_answers_wrapped_pass_and_a_second_date_fails():
     assert not same_answer("date", "March 14, 2026 and 21 March 2026", "2026-03-14")
     from openapps_sim.taskkit.answers import parse_dates
 
-    assert [d.day for d in parse_dates("14.03.2026 then 2026-03-21")] == [14, 21]
+    assert parse_dates("14.03.2026 then 2026-03-21") == [(2026, 3, 14), (2026, 3, 21)]
 
 
 # -- json ----------------------------------------------------------------------------------------
-def test_json_answers_wrapped_pass_and_a_competing_object_fails():
+def test_json_answers_are_one_object_and_nothing_else():
     fam, inst = instance("shop.cart_summary_json", 0)
     want = json.loads(inst.expected_answer)
     right = json.dumps(want)
     wrong = json.dumps(dict(want, units=want["units"] + 1))
-    assert evaluate(fam, inst, inst.initial, f"Here is the summary: {right}. Anything else?").answer_ok is True
+    assert evaluate(fam, inst, inst.initial, f"  {right}\n").answer_ok is True
+    assert evaluate(fam, inst, inst.initial, f"Here is the summary: {right}. Anything else?").answer_ok is False
     assert evaluate(fam, inst, inst.initial, f"Either {right} or {wrong}").answer_ok is False
-    # an object that answers nothing (no field of the schema) is no competitor
-    assert evaluate(fam, inst, inst.initial, f'{right} {{"note": "thanks"}}').answer_ok is True
+    assert evaluate(fam, inst, inst.initial, f'{right} {{"note": "thanks"}}').answer_ok is False

@@ -10,7 +10,9 @@ step-by-step evaluation gives for the gold action.
   origin differs per run); for an app tool, the tool (``todo.add_item``). Messages, scrolls and
   ``noop`` have none.
 - **exact match**: same type, same target and the same remaining arguments, after normalising
-  quotes (the action is parsed as a Python call) and whitespace.
+  quotes (the action is parsed as a Python call) and whitespace. A ``select_option`` compares
+  the options it picks on the gold step's page: an option named by its hidden value or by its
+  visible label is the same option (:func:`picked`).
 
 Pure functions of action strings and the observation dict; no browser.
 """
@@ -24,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from openapps_sim.sweeps.steplog import addressed
-from openapps_sim.taskkit.observation import testid_bids
+from openapps_sim.taskkit.observation import select_options, testid_bids
 
 ELEMENT_ACTIONS = {"click", "dblclick", "hover", "fill", "select_option", "focus", "clear", "press", "upload_file"}
 APP_TOOL = "app_tool"
@@ -96,6 +98,8 @@ def parse_action(action: str, obs: dict, by_bid: dict[str, str] | None = None) -
     if "." in name:  # an app tool: todo.add_item(title='...')
         return Parsed(APP_TOOL, name, tuple(sorted((k, _norm(v)) for k, v in kwargs.items())), text)
     rest = [_norm(a) for a in args] + [(k, _norm(v)) for k, v in sorted(kwargs.items())]
+    if name == "select_option" and len(args) >= 2:
+        rest[1] = picked(args[1], select_options(obs, str(args[0])))
     if name in ELEMENT_ACTIONS and args:
         return Parsed(name, element_key(str(args[0]), obs, by_bid), tuple(rest[1:]), text)
     if name == "drag_and_drop" and len(args) >= 2:
@@ -104,6 +108,20 @@ def parse_action(action: str, obs: dict, by_bid: dict[str, str] | None = None) -
     if name == "goto" and args and isinstance(args[0], str):
         return Parsed(name, _path_of(args[0]), tuple(rest[1:]), text)
     return Parsed(name, None, tuple(rest), text)
+
+
+def picked(options: Any, listed: list[tuple[str, str]]) -> tuple:
+    """What a ``select_option`` picks on the page: each option named by its value or by its
+    visible label (white space folded, case kept: the page matches neither ``PURPLE`` nor
+    ``purple`` to ``Purple`` unless its value is ``purple``), as ``option:<n>``; a name that
+    matches no option stays as written (and matches only itself)."""
+    wanted = [options] if not isinstance(options, (list, tuple)) else list(options)
+    out = set()
+    for want in wanted:
+        w = _norm(str(want))
+        n = next((i for i, (value, label) in enumerate(listed) if w in (_norm(value), label)), None)
+        out.add(f"option:{n}" if n is not None else f"text:{w}")
+    return tuple(sorted(out))
 
 
 @dataclass(frozen=True)

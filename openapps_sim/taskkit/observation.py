@@ -100,3 +100,42 @@ def testid_attributes(obs: dict) -> dict[str, dict[str, str]]:
 def testid_classes(obs: dict) -> dict[str, set[str]]:
     """The CSS classes of every element with a ``data-testid``, by test id, in document order."""
     return {k: set(v.get("class", "").split()) for k, v in testid_attributes(obs).items()}
+
+
+def select_options(obs: dict, bid: str) -> list[tuple[str, str]]:
+    """``(value, label)`` of every option of the ``<select>`` with BrowserGym id ``bid``, in
+    document order: the value as the page holds it (its text when it has no ``value``), the
+    label as shown (text, white space folded). Empty when there is no such select."""
+    dom = obs.get("dom_object") or {}
+    strings = dom.get("strings") or []
+    for doc in dom.get("documents", []):
+        nodes = doc["nodes"]
+        names = [_string(strings, i).lower() for i in nodes.get("nodeName", [])]
+        parents, values = nodes.get("parentIndex", []), nodes.get("nodeValue", [])
+        attrs = [
+            {_string(strings, a[k]): _string(strings, a[k + 1]) for k in range(0, len(a) - 1, 2)}
+            for a in nodes.get("attributes", [])
+        ]
+        select = next((i for i, a in enumerate(attrs) if a.get("bid") == str(bid) and names[i] == "select"), None)
+        if select is None:
+            continue
+        texts: dict[int, list[str]] = {}
+        for i, parent in enumerate(parents):
+            if names[i] == "#text" and i < len(values) and values[i] >= 0:
+                texts.setdefault(parent, []).append(_string(strings, values[i]))
+        out = []
+        for i, name in enumerate(names):
+            if name == "option" and _inside(parents, i, select):
+                label = " ".join(" ".join(texts.get(i, [])).split())
+                out.append((attrs[i]["value"] if "value" in attrs[i] else label, label))
+        return out
+    return []
+
+
+def _inside(parents: list[int], node: int, ancestor: int) -> bool:
+    j = parents[node] if node < len(parents) else -1
+    while j >= 0:
+        if j == ancestor:
+            return True
+        j = parents[j] if j < len(parents) else -1
+    return False
