@@ -15,7 +15,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from openapps_sim.cli import export, judge, mcp, offline
+from openapps_sim.cli import export, judge, mcp, offline, view
 from openapps_sim.cli.args import non_negative, port, positive, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
@@ -167,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_parser(sub)
     mcp.add_parser(sub)
     offline.add_parser(sub)
+    view.add_parser(sub)
     for parser in sub.choices.values():
         parser.formatter_class = HelpFormatter
     return p
