@@ -249,7 +249,10 @@ def episode_page(episodes: Episodes, key: str, query: Mapping[str, str]) -> str:
 
 def flip_page(episodes: Episodes, won: str, lost: str) -> str:
     """A success flip: the solved and the failed episode side by side."""
-    pair = [(episodes.rows[k], episodes.trajectory(k) or {"steps": []}) for k in (won, lost)]
+    pair = [
+        ({**episodes.rows[k], "agent": episodes.rows[k]["label"]}, episodes.trajectory(k) or {"steps": []})
+        for k in (won, lost)
+    ]
     folders: list[Path] = [episodes.folder(won), episodes.folder(lost)]
     view = side_by_side(folders, pair, IMAGE_WIDTH // 2, Budget(PAGE_BUDGET), MIN_REPEATS, step_parts, opened=True)
     a, b = pair[0][0], pair[1][0]

@@ -116,7 +116,7 @@ def filter_form(episodes: Episodes, query: Mapping[str, str]) -> Any:
         select = Select(*options, name=name, id=f"f-{name}", onchange="this.form.submit()")
         fields.append(Label(text, select, fr=f"f-{name}"))
     search = Input(
-        type="search", name="q", id="f-q", value=str(query.get("q") or ""), placeholder="goal, action, answer, error…"
+        type="search", name="q", id="f-q", value=str(query.get("q") or ""), placeholder="goal, action, reply…"
     )
     fields.append(Label("Search", search, fr="f-q"))
     return Form(

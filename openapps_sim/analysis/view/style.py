@@ -18,7 +18,8 @@ h1{font-size:21px;margin:6px 0 4px}
 form.filters{display:flex;flex-wrap:wrap;gap:10px 12px;align-items:flex-end;background:var(--soft);border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:10px 0 12px}
 form.filters label{display:flex;flex-direction:column;font-size:11.5px;color:var(--muted);gap:2px;text-transform:uppercase;letter-spacing:.03em}
 form.filters select,form.filters input{font:inherit;font-size:13px;text-transform:none;letter-spacing:0;padding:4px 6px;border:1px solid #c3cad4;border-radius:6px;background:#fff;color:var(--ink);max-width:230px}
-form.filters input[type=search]{width:240px}
+form.filters select{max-width:180px}
+form.filters input[type=search]{width:190px}
 form.filters button{font:inherit;font-size:13px;padding:5px 16px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
 form.filters .go{display:flex;gap:12px;align-items:center}
 form.filters .clear{font-size:13px}
@@ -28,7 +29,7 @@ table.episodes td.goal{white-space:normal;min-width:280px;text-align:left}
 table.episodes td.goal a{color:var(--ink);text-decoration:none}
 table.episodes td.goal a:hover,table.episodes td a:hover{text-decoration:underline}
 table.episodes td a{text-decoration:none}
-table.episodes td.why{white-space:normal;text-align:left;color:var(--muted);min-width:120px}
+table.episodes td.why{text-align:left;color:var(--muted)}
 table.episodes .badge{margin-left:0}
 .pager{display:flex;gap:16px;align-items:center;margin:8px 0}
 .crumbs{display:flex;flex-wrap:wrap;gap:6px 18px;font-size:13px;margin:2px 0 6px}
@@ -39,6 +40,7 @@ table.episodes .badge{margin-left:0}
 .view .step>.txt{padding:8px 12px}
 .view .step img{border-bottom:0;border-right:1px solid var(--line)}
 .view .step:has(>.shot){grid-template-columns:minmax(0,max-content) minmax(0,1fr)}
+.view .step>.shot{width:fit-content;max-width:100%}
 .view .step>.shot img{width:auto;max-width:min(100%,900px)}
 .view .step>.noshot{border-bottom:0;border-right:1px solid var(--line)}
 pre.tree{position:relative;tab-size:2;margin:0;border:0;border-right:1px solid var(--line);border-radius:0;max-height:300px;font-size:11px;line-height:1.35;white-space:pre}
