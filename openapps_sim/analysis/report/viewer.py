@@ -5,6 +5,8 @@ app events the step caused, tokens and time); and two episodes side by side."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,19 @@ from openapps_sim.analysis.metrics.breaks import loop_kinds
 from openapps_sim.analysis.report.fmt import fmt_num, fmt_seconds, is_nan
 from openapps_sim.analysis.report.images import Budget, embed_image, url_path
 from openapps_sim.errors import short_action_error
+
+
+@dataclass(frozen=True)
+class StepParts:
+    """What a viewer other than the report adds to each step card (``openapps view``): ``page(step)``
+    in place of a missing page image (the tree the agent read), ``more(i, step)`` below the
+    step's text (the exchange with the model)."""
+
+    page: Callable[[dict], Any] | None = None
+    more: Callable[[int, dict], list[Any]] | None = None
+
+
+REPORT_PARTS = StepParts()
 
 
 def anchor(episode_id: Any) -> str:
@@ -72,7 +87,7 @@ def _image(s: dict) -> Any:
 
 
 def _step_card(
-    results_dir: Path, i: int, s: dict, before: Any, kind: str, width: int, budget: Budget, vp: tuple
+    results_dir: Path, i: int, s: dict, before: Any, kind: str, width: int, budget: Budget, vp: tuple, parts: StepParts
 ) -> Any:
     """Step ``i``: the page the action was chosen on (``before``), marked where it clicked."""
     cat = s.get("category")
@@ -83,6 +98,8 @@ def _step_card(
     if before:
         uri, why = embed_image(results_dir, before, width, budget)
         shot = _shot(uri, f"before step {i + 1}", _point(target), vp) if uri else Div(why, cls="noshot")
+    elif parts.page is not None:
+        shot = parts.page(s) or ""
     tags = []
     if invalid and cat:
         tags.append(_badge(str(cat).replace("_", " "), "bad"))
@@ -112,6 +129,8 @@ def _step_card(
         txt.append(Div("then at " + url_path(s.get("url")), cls="url"))
     if cost:
         txt.append(Div(" · ".join(cost), cls="meta"))
+    if parts.more is not None:
+        txt += parts.more(i, s)
     cls = "step" + (" invalid" if invalid else "") + (" loop" if kind == "stuck loop" else "")
     return Div(shot, Div(*txt, cls="txt"), cls=cls)
 
@@ -172,7 +191,9 @@ def episode_view(results_dir: Path, row: dict, traj: dict, width: int, budget: B
     )
 
 
-def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: Budget, kinds: dict) -> list[Any]:
+def episode_body(
+    results_dir: Path, row: dict, traj: dict, width: int, budget: Budget, kinds: dict, parts: StepParts = REPORT_PARTS
+) -> list[Any]:
     body: list[Any] = [HP(B("Goal: "), str(traj.get("goal") or row.get("goal") or ""))]
     if traj.get("explanation"):
         body.append(Div(B("Why this reward"), Pre(str(traj["explanation"])), cls="explain"))
@@ -198,7 +219,10 @@ def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: B
     before = [traj.get("first_screenshot") or traj.get("first_thumbnail")]
     for s in steps:
         before.append(_image(s) or before[-1])
-    cards = [_step_card(results_dir, i, s, before[i], kinds.get(i, ""), width, budget, vp) for i, s in enumerate(steps)]
+    cards = [
+        _step_card(results_dir, i, s, before[i], kinds.get(i, ""), width, budget, vp, parts)
+        for i, s in enumerate(steps)
+    ]
     if steps and before[-1]:
         uri, _ = embed_image(results_dir, before[-1], width, budget)
         if uri:
@@ -208,19 +232,31 @@ def episode_body(results_dir: Path, row: dict, traj: dict, width: int, budget: B
     return body
 
 
-def side_by_side(results_dir: Path, pair: list[tuple[dict, dict]], width: int, budget: Budget, min_repeats: int) -> Any:
-    """Two episodes of one task and seed in two versions, next to each other."""
+def side_by_side(
+    results_dir: Path | Sequence[Path],
+    pair: list[tuple[dict, dict]],
+    width: int,
+    budget: Budget,
+    min_repeats: int,
+    parts_of: Callable[[dict, dict], StepParts] | None = None,
+    opened: bool = False,
+) -> Any:
+    """Two episodes of one task and seed in two versions, next to each other (each from its own
+    results folder when ``results_dir`` is a pair of them; ``parts_of(row, traj)``: what its step
+    cards add, see :class:`StepParts`)."""
+    dirs = list(results_dir) if isinstance(results_dir, (list, tuple)) else [results_dir] * len(pair)
     cols = []
-    for row, traj in pair:
+    for folder, (row, traj) in zip(dirs, pair, strict=True):
         kinds = step_kinds(traj.get("steps") or [], min_repeats)
+        parts = parts_of(row, traj) if parts_of is not None else REPORT_PARTS
         head = HP(
             _badge("success" if row.get("success") else "failure", "ok" if row.get("success") else "bad"),
             " ",
             B(str(row.get("variation"))),
         )
-        cols.append(Div(head, *episode_body(results_dir, row, traj, width, budget, kinds), cls="side"))
+        cols.append(Div(head, *episode_body(folder, row, traj, width, budget, kinds, parts), cls="side"))
     (a, _), (b, _) = pair
     title = (
         f"{a.get('agent')} · {a.get('task')} · seed {a.get('seed')}: {a.get('variation')} versus {b.get('variation')}"
     )
-    return Details(Summary(title), Div(*cols, cls="sidebyside"))
+    return Details(Summary(title), Div(*cols, cls="sidebyside"), open=opened)
