@@ -55,7 +55,8 @@ def check_nodes(root: yaml.Node) -> None:
     """Raise :class:`_TooBig` when the graph under ``root`` is nested too deeply, holds an alias
     inside its own anchor, or would exceed :data:`MAX_ALIAS_NODES` repeated nodes if its aliases
     were written out. Linear in the distinct nodes: a shared node's size is computed once."""
-    size: dict[int, int] = {}
+    size: dict[int, int] = {}  # a collection node's size written out
+    scalars: set[int] = set()
     open_nodes: set[int] = set()
     stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
     while stack:
@@ -63,7 +64,7 @@ def check_nodes(root: yaml.Node) -> None:
         key = id(node)
         if closing:
             open_nodes.discard(key)
-            size[key] = 1 + sum(size[id(c)] for c in _children(node))
+            size[key] = 1 + sum(size.get(id(c), 1) for c in _children(node))  # a scalar is 1
             continue
         if key in open_nodes:
             raise _TooBig(f"an alias inside its own anchor at {_where(node)}")
@@ -73,8 +74,12 @@ def check_nodes(root: yaml.Node) -> None:
             raise _TooBig(f"nested deeper than {MAX_DEPTH} levels at {_where(node)}")
         open_nodes.add(key)
         stack.append((node, depth, True))
-        stack.extend((child, depth + 1, False) for child in reversed(_children(node)))
-    repeated = size[id(root)] - len(size)
+        for child in _children(node):
+            if isinstance(child, yaml.ScalarNode):
+                scalars.add(id(child))
+            else:
+                stack.append((child, depth + 1, False))
+    repeated = size.get(id(root), 1) - len(size) - len(scalars)
     if repeated > MAX_ALIAS_NODES:
         raise _TooBig(f"its aliases repeat {repeated} nodes")
 
