@@ -18,9 +18,8 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from openapps_sim.agent import Agent, hide_secrets, load_agent_class
+from openapps_sim.config.yamlfile import load_yaml, read_yaml
 from openapps_sim.errors import ConfigError
 
 from .base import META_KEYS, ConfigurableAgent, Option, validate_options
@@ -56,10 +55,7 @@ def load_agent_config(path_or_name: str | Path) -> dict:
     """
     path = resolve_config_path(path_or_name)
     source = str(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as e:
-        raise ConfigError(source, "", f"not valid YAML ({e})") from None
+    data = read_yaml(path, source)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -137,9 +133,9 @@ def option_from_text(cls: type[Agent], key: str, text: str, source: str) -> Any:
     if types == (str,):
         return None if option.nullable and text.strip().lower() in _NULLS else text
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ConfigError(source, key, f"cannot read {text!r} ({getattr(e, 'problem', e)})") from None
+        return load_yaml(text, source)
+    except ConfigError as e:
+        raise ConfigError(source, key, f"cannot read {text[:80]!r} ({e.problem})") from None
 
 
 def make_agent(

@@ -21,7 +21,6 @@ from datetime import timedelta
 from functools import cache
 from importlib import resources
 
-import yaml
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import CalendarFamily, calendar_today, free_titles, go_to_day
 from openapps_sim.tasks.code_editor import P as ce_model
@@ -30,6 +29,7 @@ from openapps_sim.tasks.picks import cart_lines, earlier_saves, fill_cart, open_
 from openapps_sim.tasks.todo import SeededTodo, seeded_done
 
 from openapps_sim.config.normalise import norm_text
+from openapps_sim.config.yamlfile import load_yaml
 from openapps_sim.taskkit import TaskFamily, family, pick
 from openapps_sim.taskkit.language import words
 
@@ -152,7 +152,7 @@ class MessageUnknownContact(InfeasibleFamily):
 def shop_series() -> tuple[str, ...]:
     """The product lines (proper names, the same in every language) of the shop's vocabulary."""
     text = (resources.files("openapps_sim.apps.shop") / "vocab.yaml").read_text(encoding="utf-8")
-    return tuple(str(s["name"]) for s in yaml.safe_load(text)["series"])
+    return tuple(str(s["name"]) for s in load_yaml(text, "apps/shop/vocab.yaml")["series"])
 
 
 def missing_products(cfg: dict) -> list[str]:

@@ -27,7 +27,7 @@ from .sweep_helpers import write_spec
         ({"agents": ["nobody"]}, "unknown name 'nobody'"),
         ({"tasks": ["nothing.*"]}, "tasks[0]: unknown name 'nothing.*'"),
         ({"variations": ["dark_theme+klingon"]}, "unknown name 'klingon'"),
-        ({"seeds": "three"}, "seeds: expected a number or a list of integers"),
+        ({"seeds": "three"}, "seeds: expected a whole number, got 'three'"),
         ({"viewports": ["big"]}, "expected WIDTHxHEIGHT"),
         ({"languages": ["xx"]}, "unknown language 'xx'"),
     ],

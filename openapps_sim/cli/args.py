@@ -6,6 +6,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from openapps_sim.config.limits import SEED_ALLOWED, check_count, check_seed
+from openapps_sim.errors import ConfigError
+
 
 def port(text: str) -> int:
     """A TCP port for --port (0 picks a free one)."""
@@ -25,21 +28,45 @@ def shipped_specs() -> list[str]:
     return sorted(p.stem for p in Path(experiments.__file__).parent.glob("*.yaml"))
 
 
-def non_negative(text: str) -> int:
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (an optional sign), else None."""
+    t = text.strip()
+    digits = t[1:] if t[:1] in ("+", "-") else t
+    return int(t) if digits.isascii() and digits.isdigit() else None
+
+
+def _typed(check, text: str, what: str):
+    value = _whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; allowed: {what}")
     try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
+        return check(value)
+    except ConfigError as e:  # its problem ends with ", got <the number>": said as it was typed
+        raise argparse.ArgumentTypeError(
+            f"{e.problem.rsplit(', got ', 1)[0]}, got {text!r}; allowed: {e.allowed}"
+        ) from None
+
+
+def seed(text: str) -> int:
+    """A seed for --seed and --seeds: the one rule of :func:`~openapps_sim.config.limits.check_seed`."""
+    return _typed(lambda v: check_seed(v, "", ""), text, SEED_ALLOWED)
+
+
+def count(high: int, low: int = 1):
+    """An argument type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        return _typed(lambda v: check_count(v, "", "", high, low), text, f"{low}, {low + 1}, ... {high}")
+
+    parse.__name__ = "count"  # argparse names the type in its messages
+    return parse
 
 
 def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    """A whole number >= 1 with no upper bound (a limit, a character budget)."""
+    value = _whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not a positive number")
     return value

@@ -17,10 +17,11 @@ from pathlib import Path
 
 from openapps_sim.cli import export, judge, mcp, offline, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
-from openapps_sim.cli.args import non_negative, port, positive, shipped_specs
+from openapps_sim.cli.args import count, port, positive, seed, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
-from openapps_sim.cli.run import cmd_run, output_folder
+from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
+from openapps_sim.config.limits import MAX_SAMPLE, MAX_SEEDS, MAX_STEPS, MAX_WORKERS, VIEWPORT_SIDES
 from openapps_sim.errors import (
     EXIT_INFRASTRUCTURE,
     BrowserNotFound,
@@ -185,7 +186,7 @@ def _add_serve(sub) -> None:
     """``openapps serve``."""
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
     s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
-    s.add_argument("--seed", type=non_negative, default=0, help="world seed (generated content, ids)")
+    s.add_argument("--seed", type=seed, default=0, help="world seed (generated content, ids)")
     s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
     s.add_argument("--host", default="127.0.0.1", help="address to bind")
     s.add_argument(
@@ -209,8 +210,8 @@ def _add_catalogue(sub) -> None:
     s = sub.add_parser("variations", help="list, show or sample variation packs")
     s.add_argument("action", nargs="?", default="list", choices=["list", "show", "sample"], help="what to do")
     s.add_argument("expression", nargs="?", default="default", help="for show: a pack expression")
-    s.add_argument("--n", type=positive, default=10, help="for sample: how many packs to write")
-    s.add_argument("--seed", type=non_negative, default=0, help="for sample: the first generated seed")
+    s.add_argument("--n", type=count(MAX_SAMPLE), default=10, help="for sample: how many packs to write")
+    s.add_argument("--seed", type=seed, default=0, help="for sample: the first generated seed")
     s.add_argument("--out", default="sampled-packs", help="for sample: the folder to write the packs to")
     s.add_argument("--check", action="store_true", help="for sample: validate every written pack")
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="for show: override one value")
@@ -219,7 +220,7 @@ def _add_catalogue(sub) -> None:
     s = sub.add_parser("tasks", help="list the task families and their distinct instances")
     s.add_argument(
         "--seeds",
-        type=non_negative,
+        type=count(MAX_SEEDS, low=0),
         default=0,
         help="also count distinct instances over seeds 0..N-1 (100 takes about half a minute of CPU; "
         "default: 0, not counted)",
@@ -240,8 +241,8 @@ def _add_run(sub) -> None:
     s.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/")
     s.add_argument("--task", required=True, help="a task family id (openapps tasks lists them)")
     s.add_argument("--variation", default="default", help="pack expression of the app version")
-    s.add_argument("--seed", type=non_negative, default=0, help="task seed (which instance)")
-    s.add_argument("--max-steps", type=positive, default=None, help="step budget (default: the family's)")
+    s.add_argument("--seed", type=seed, default=0, help="task seed (which instance)")
+    s.add_argument("--max-steps", type=count(MAX_STEPS), default=None, help="step budget (default: the family's)")
     s.add_argument("--viewport", default="1280x720", help="browser viewport WIDTHxHEIGHT")
     s.add_argument(
         "--language",
@@ -292,7 +293,9 @@ def _add_sweep(sub) -> None:
         description=f"Run every episode of a sweep spec. Shipped specs: {specs}.",
     )
     s.add_argument("spec", help=f"a YAML spec path, or a shipped spec: {specs}")
-    s.add_argument("--workers", type=positive, default=None, help="worker processes (default: the spec's workers)")
+    s.add_argument(
+        "--workers", type=count(MAX_WORKERS), default=None, help="worker processes (default: the spec's workers)"
+    )
     s.add_argument("--executor", default="local", choices=["local", "ray"], help="where workers run")
     s.add_argument(
         "--backend",
@@ -320,7 +323,10 @@ def _add_report_and_tools(sub) -> None:
     )
     s.add_argument("--paper", action="store_true", help="also write the OpenApps paper's views alone to paper.md")
     s.add_argument(
-        "--loop-repeats", type=int, default=2, help="a loop is a block repeated at least this often (paper: 2)"
+        "--loop-repeats",
+        type=count(1000, low=2),
+        default=2,
+        help="a loop is a block repeated at least this often (paper: 2)",
     )
     s.set_defaults(func=cmd_report)
 
@@ -328,8 +334,18 @@ def _add_report_and_tools(sub) -> None:
     s.add_argument("--out", default="gallery", help="folder for the screenshots and index.html")
     s.add_argument("--packs", nargs="*", default=None, help="pack expressions (default: every shipped pack)")
     s.add_argument("--apps", nargs="*", default=None, help="apps to show (default: all)")
-    s.add_argument("--width", type=positive, default=1280, help="viewport width for desktop packs")
-    s.add_argument("--height", type=positive, default=800, help="viewport height for desktop packs")
+    s.add_argument(
+        "--width",
+        type=count(VIEWPORT_SIDES[1], VIEWPORT_SIDES[0]),
+        default=1280,
+        help="viewport width for desktop packs",
+    )
+    s.add_argument(
+        "--height",
+        type=count(VIEWPORT_SIDES[1], VIEWPORT_SIDES[0]),
+        default=800,
+        help="viewport height for desktop packs",
+    )
     s.set_defaults(func=cmd_gallery)
 
     s = sub.add_parser("fonts", help="fetch the web fonts into the local cache (from the npm registry)")
@@ -343,6 +359,7 @@ def _add_report_and_tools(sub) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     tune_gc()
+    discard_new_folders(keep=True)
     try:
         check_display(args)
         return args.func(args)
@@ -351,6 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ConfigError, BrowserNotFound) as e:
+        discard_new_folders()  # a mistake in the input writes nothing
         print(f"openapps: error: {e}", file=sys.stderr)
         return 2
     except InfrastructureError as e:

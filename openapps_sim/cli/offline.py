@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from openapps_sim.agent import registered_agents
-from openapps_sim.cli.args import non_negative, positive, shipped_specs
+from openapps_sim.cli.args import positive, seed, shipped_specs
 from openapps_sim.cli.run import output_folder
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families
@@ -47,7 +47,7 @@ def add_parser(sub) -> None:
     s.add_argument(
         "--seeds",
         nargs="+",
-        type=non_negative,
+        type=seed,
         default=None,
         help="only these task seeds (default: all; with no GOLD: 0)",
     )

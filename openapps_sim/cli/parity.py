@@ -17,6 +17,7 @@ import json
 import time
 from pathlib import Path
 
+from openapps_sim.cli.args import seed
 from openapps_sim.config.packs import split_expression
 from openapps_sim.taskkit import all_families, get_family
 
@@ -32,7 +33,7 @@ def add_parser(sub) -> None:
         default=list(DEFAULT_VARIATIONS),
         help=f"pack expressions (default: {' '.join(DEFAULT_VARIATIONS)})",
     )
-    s.add_argument("--seeds", nargs="*", type=int, default=[0], help="task seeds (default: 0)")
+    s.add_argument("--seeds", nargs="*", type=seed, default=[0], help="task seeds (default: 0)")
     s.add_argument("--agent", default="oracle", help="the agent whose actions are compared (default: oracle)")
     s.add_argument("--out", default=None, help="write the result as JSON to this file (default: print only)")
     s.set_defaults(func=cmd_parity)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -18,12 +19,20 @@ from openapps_sim.errors import EXIT_INFRASTRUCTURE, ConfigError, short_action_e
 from openapps_sim.taskkit import get_family
 from openapps_sim.taskkit.language import goal_languages
 
+# the folders output_folder made during this command (the topmost new one of each path): a
+# command that then fails on the user's input removes them again (main: discard_new_folders),
+# so a mistake leaves nothing behind
+_NEW_FOLDERS: list[Path] = []
+
 
 def output_folder(path: str | Path, flag: str = "--out") -> Path:
     """The folder ``flag`` names, created if need be; a folder that cannot be is one sentence."""
     folder = Path(path)
+    top = next((p for p in reversed([folder, *folder.parents]) if not p.exists()), None)
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        if top is not None:
+            _NEW_FOLDERS.append(top)
     except OSError as e:
         raise ConfigError(
             flag, str(folder), f"cannot be created ({e.strerror or e})", "a folder you can write to"
@@ -31,6 +40,15 @@ def output_folder(path: str | Path, flag: str = "--out") -> Path:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ConfigError(flag, str(folder), "is not writable", "a folder you can write to")
     return folder
+
+
+def discard_new_folders(keep: bool = False) -> None:
+    """Remove the folders :func:`output_folder` made since the last call, with what was written
+    into them (``keep``: leave them, and forget them)."""
+    while _NEW_FOLDERS:
+        folder = _NEW_FOLDERS.pop()
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def next_trial(spec, out: Path | None):

@@ -22,9 +22,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-import yaml
-
 from openapps_sim.config.schema import Record
+from openapps_sim.config.yamlfile import display_path, load_yaml, read_yaml
 from openapps_sim.errors import ConfigError, unknown_name
 
 PACK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
@@ -110,39 +109,6 @@ def search_dirs() -> list[Path]:
         if extra:
             dirs.append(Path(extra))
     return dirs
-
-
-def display_path(path: Path) -> str:
-    """A short, recognisable name for a file in messages."""
-    path = Path(path)
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        pass
-    parts = path.parts
-    if "variations" in parts:
-        return "/".join(parts[len(parts) - parts[::-1].index("variations") - 1 :])
-    return str(path)
-
-
-# libyaml's parser when PyYAML was built with it (the PyPI wheels are): the same documents
-# (every YAML file of the tree parses equal), about 7x faster to read, which is most of the
-# cost of composing a pack
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def read_yaml(path: Path) -> object:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(display_path(path), "", f"cannot be read ({e.strerror})") from None
-    try:
-        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise ConfigError(display_path(path), "", f"malformed YAML at {where}: {problem}") from None
 
 
 def list_packs(dirs: list[Path] | None = None) -> dict[str, Path]:
@@ -300,8 +266,10 @@ def parse_override(text: str, source: str = "--set") -> tuple[str, object]:
     key, raw = text.split("=", 1)
     key = key.strip()
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
-    except yaml.YAMLError:
+        value = load_yaml(raw, source) if raw.strip() else ""
+    except ConfigError as e:
+        if e.problem.startswith("refused"):
+            raise
         value = raw
     if value is None and raw.strip() not in ("null", "~", "Null", "NULL"):
         value = raw.strip()  # e.g. a colour: YAML reads "#ff0000" as a comment

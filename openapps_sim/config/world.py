@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import operator
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.config.catalog import composed_json
+from openapps_sim.config.limits import check_seed
 from openapps_sim.config.packs import is_generated, list_packs, split_expression
 from openapps_sim.errors import ConfigError, unknown_name
 
@@ -81,10 +81,12 @@ class WorldSpec:
 
     @classmethod
     def from_wire(cls, body: Mapping[str, Any], source: str) -> WorldSpec:
-        """The spec an admin request carries (a missing seed is 0, a missing variation ``default``)."""
-        return cls.make(
-            source, body.get("variation") or "default", body.get("seed", 0), overrides=body.get("overrides") or []
-        )
+        """The spec an admin request carries (a missing seed is 0, a missing variation ``default``;
+        the wire may carry the seed as a string of ASCII digits)."""
+        seed = body.get("seed", 0)
+        if isinstance(seed, str) and seed.isascii() and seed.isdigit():
+            seed = int(seed)
+        return cls.make(source, body.get("variation") or "default", seed, overrides=body.get("overrides") or [])
 
     def config(self) -> dict:
         """The composed, validated configuration of this world: one dict per variation and
@@ -108,12 +110,16 @@ def split_kwargs(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
 # -- the checks, each run once where the user gives the value ------------------------------------
 def check_variation(value: Any, source: str, key: str = "variation") -> str:
     """A pack expression, canonical (parts stripped, joined by ``+``; empty is ``default``); an
-    unknown pack name is an error listing the packs."""
+    unknown or empty pack name (``a++b``, ``+``) is an error listing the packs."""
     if value is None:
         return "default"
     if not isinstance(value, str):
         raise ConfigError(
             source, key, f"expected a string, got {value!r}", "pack names joined by '+', e.g. dark_theme+german"
+        )
+    if value.strip() and any(not part.strip() for part in value.split("+")):
+        raise ConfigError(
+            source, key, f"an empty pack name in {value!r}", "pack names joined by '+', e.g. dark_theme+german"
         )
     expression = canonical(value)
     for part in expression.split("+"):
@@ -134,22 +140,6 @@ def _known_part(part: str, search: str) -> bool:
     if part.endswith(".yaml") or "/" in part or os.sep in part:
         return Path(part).exists()
     return is_generated(part) or part in list_packs()
-
-
-def check_seed(value: Any, source: str, key: str = "seed") -> int:
-    """A whole number >= 0: an int (numpy's too) or a string of digits."""
-    allowed = "0, 1, 2, ..."
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    try:
-        number = None if isinstance(value, (bool, str)) else operator.index(value)
-    except TypeError:
-        number = None
-    if number is None:
-        raise ConfigError(source, key, f"expected a whole number, got {value!r}", allowed)
-    if number < 0:
-        raise ConfigError(source, key, f"expected a whole number >= 0, got {value!r}", allowed)
-    return number
 
 
 def check_language(value: Any, source: str, languages: Iterable[str] | None, key: str = "language") -> str:

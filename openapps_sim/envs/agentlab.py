@@ -36,6 +36,7 @@ try:  # AgentLab's own EnvArgs, which its Study keeps as they are (see the modul
 except ImportError:  # BrowserGym without AgentLab
     _BaseEnvArgs = EnvArgs
 
+from openapps_sim.config.limits import MAX_STEPS, check_count, check_seed
 from openapps_sim.envs.registration import ENV_PREFIX, register_all
 
 TASK_PREFIX = ENV_PREFIX.split("/", 1)[1]  # "openapps."
@@ -63,6 +64,10 @@ def env_args(
     from openapps_sim.taskkit import get_family
 
     family = get_family(task)
+    if max_steps is not None:
+        max_steps = check_count(max_steps, "env_args", "max_steps", MAX_STEPS)
+    if seed is not None:
+        seed = check_seed(seed, "env_args", "seed")
     return OpenAppsEnvArgs(
         task_name=TASK_PREFIX + task,
         task_seed=seed,

@@ -31,7 +31,8 @@ from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 from browsergym.core.env import BrowserEnv
 from browsergym.core.spaces import Unicode
 
-from openapps_sim.config.world import WorldSpec, check_seed, split_kwargs
+from openapps_sim.config.limits import MAX_STEPS, check_count, check_seed
+from openapps_sim.config.world import KEYS, WorldSpec, split_kwargs
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
@@ -41,6 +42,7 @@ from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pageread import read_page
 from openapps_sim.envs.settle import LEAVING_SCRIPT, dom_loaded, images_loaded, settle
 from openapps_sim.envs.spaces import ActionStrings, action_mapping, action_set, action_timeout_ms  # noqa: F401 - re-exported
+from openapps_sim.envs.task import check_task_kwargs
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
 from openapps_sim.taskkit.language import goal_languages
@@ -93,6 +95,7 @@ class OpenAppsEnv(BrowserEnv):
                 raise ConfigError("OpenAppsEnv", key, f"{key}={kwargs[key]!r} is not supported: {why}", ["unset"])
         kwargs.setdefault("action_mapping", action_mapping(action_space))
         world_kwargs, task_kwargs = split_kwargs(task_kwargs or {})
+        check_task_kwargs(task_kwargs, "task_kwargs", KEYS)
         # the world the env's episodes run in (its seed None: drawn at each reset), checked once here
         self.world_spec = WorldSpec().updated("task_kwargs", world_kwargs, goal_languages())
         super().__init__(
@@ -126,8 +129,7 @@ class OpenAppsEnv(BrowserEnv):
     # -- episode lifecycle -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Start an episode in the world of :meth:`_episode_world` (its seed: see there)."""
-        gym.Env.reset(self, seed=seed)
-        options = options or {}
+        options = self._seed_reset(seed, options)
         self._close_episode()
         if "obs_mode" in options:
             self.obs_mode = options["obs_mode"]
@@ -189,7 +191,9 @@ class OpenAppsEnv(BrowserEnv):
         """The episode's task: the env's task kwargs, then the reset's, in the episode's world."""
         world = self._episode_world(seed, options)
         self.instance_seed = world.seed
-        task_kwargs = {**self.task_kwargs, **split_kwargs(options.get("task_kwargs") or {})[1]}
+        given = split_kwargs(options.get("task_kwargs") or {})[1]
+        check_task_kwargs(given, "reset options.task_kwargs", KEYS)
+        task_kwargs = {**self.task_kwargs, **given}
         if "server" not in task_kwargs:
             task_kwargs["server"] = self._own_world()
         return self.task_entrypoint(seed=world.seed, world=world, **task_kwargs)
@@ -213,6 +217,17 @@ class OpenAppsEnv(BrowserEnv):
         if self.world_spec.seed is not None:
             return world.seeded(self.world_spec.seed)
         return world.seeded(int(self.np_random.integers(0, 2**31 - 1)))
+
+    def _seed_reset(self, seed: int | None, options: dict | None) -> dict:
+        """Gymnasium's reset of the env's RNG, once ``seed`` and ``options["max_steps"]`` are
+        checked (a bad one is a :class:`ConfigError`, before anything starts); the options."""
+        if seed is not None:
+            check_seed(seed, "reset")
+        options = options or {}
+        if options.get("max_steps") is not None:
+            check_count(options["max_steps"], "reset", "options.max_steps", MAX_STEPS)
+        gym.Env.reset(self, seed=seed)
+        return options
 
     def _begin(self, options: dict, task_info: dict):
         """The episode starts: clocks, the step budget (``options["max_steps"]`` or the task's), the first obs."""

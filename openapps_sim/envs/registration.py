@@ -42,19 +42,19 @@ def make_env(
     from openapps_sim.taskkit import TERMINATIONS
 
     task_kwargs = dict(task_kwargs or {})
-    if termination is not None:
+    if termination is not None:  # task_kwargs' own keys are checked by the env
+        if termination not in TERMINATIONS:
+            raise ConfigError(
+                "make_env", "termination", f"unknown termination {termination!r}", ", ".join(TERMINATIONS)
+            )
         task_kwargs["termination"] = termination
-    if task_kwargs.get("termination", "auto") not in TERMINATIONS:
-        raise ConfigError(
-            "make_env", "termination", f"unknown termination {task_kwargs['termination']!r}", list(TERMINATIONS)
-        )
 
     if backend == "chromium":
         from openapps_sim.envs.env import OpenAppsEnv as env_cls
     elif backend == "text":
         from openapps_sim.envs.text.env import OpenAppsTextEnv as env_cls
     else:
-        raise ConfigError("make_env", "backend", f"unknown backend {backend!r}", list(BACKENDS))
+        raise ConfigError("make_env", "backend", f"unknown backend {backend!r}", ", ".join(BACKENDS))
     return env_cls(partial(_make_task, OpenAppsTask, family), task_kwargs=task_kwargs, **env_kwargs)
 
 

@@ -13,11 +13,27 @@ from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.errors import ConfigError
-from openapps_sim.taskkit import TERMINATIONS, Evaluation, evaluate, get_family, instantiate
+from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, Evaluation, evaluate, get_family, instantiate
 from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
 from openapps_sim.taskkit.progress import MilestoneTracker
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
+# what ``task_kwargs`` may hold besides the world's keys (config.world.KEYS): OpenAppsTask's arguments
+TASK_KEYS = ("family", "style", "viewport", "server", "start_path", "termination")
+
+
+def check_task_kwargs(kwargs: dict, source: str, world_keys: tuple[str, ...]) -> None:
+    """``kwargs`` (a ``task_kwargs`` without the world's ``world_keys``) holds only keys the task
+    takes, its ``style`` and ``termination`` known ones; else one :class:`ConfigError`."""
+    for key in kwargs:
+        if key not in TASK_KEYS:
+            raise ConfigError(source, str(key), "unknown key", ", ".join((*world_keys, *TASK_KEYS)))
+    style = kwargs.get("style")
+    if style is not None and style not in ENGLISH_STYLES:
+        raise ConfigError(source, "style", f"unknown style {style!r}", ", ".join(ENGLISH_STYLES))
+    end = kwargs.get("termination", "auto")
+    if end not in TERMINATIONS:
+        raise ConfigError(source, "termination", f"unknown termination {end!r}", ", ".join(TERMINATIONS))
 
 
 class OpenAppsTask(AbstractBrowserTask):

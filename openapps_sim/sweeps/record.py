@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from openapps_sim.agent import hide_secrets
+from openapps_sim.config.limits import VIEWPORT_SIDES
 from openapps_sim.config.pool import pool_of
 from openapps_sim.config.world import WorldSpec, canonical
 from openapps_sim.errors import ConfigError
@@ -118,11 +119,16 @@ def spec_from_json(data: dict) -> EpisodeSpec:
 
 
 def parse_viewport(text: str, source: str = "viewport") -> dict[str, int]:
-    try:
-        w, h = str(text).lower().split("x")
-        return {"width": int(w), "height": int(h)}
-    except ValueError:
-        raise ConfigError(source, "viewport", f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}") from None
+    """``WIDTHxHEIGHT`` as a viewport, each side within :data:`~openapps_sim.config.limits.VIEWPORT_SIDES`."""
+    low, high = VIEWPORT_SIDES
+    allowed = f"WIDTHxHEIGHT such as 1280x720, each from {low} to {high} pixels"
+    parts = [p.strip() for p in str(text).lower().split("x")]
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise ConfigError(source, "viewport", f"expected WIDTHxHEIGHT such as 1280x720, got {text!r}", allowed)
+    w, h = int(parts[0]), int(parts[1])
+    if not (low <= w <= high and low <= h <= high):
+        raise ConfigError(source, "viewport", f"{text!r} is out of range", allowed)
+    return {"width": w, "height": h}
 
 
 @dataclass

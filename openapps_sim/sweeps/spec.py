@@ -7,12 +7,23 @@ import fnmatch
 import hashlib
 import itertools
 import json
+import math
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from openapps_sim.agent import hide_secrets, load_agent_class, registered_agents
+from openapps_sim.config.limits import (
+    MAX_SAMPLE,
+    MAX_SEEDS,
+    MAX_STEPS,
+    MAX_TRIALS,
+    MAX_WORKERS,
+    check_count,
+    check_episodes,
+    check_seed,
+)
 from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.sampler import sample_names
 from openapps_sim.config.world import AUTO, check_language, check_variation
@@ -168,6 +179,12 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     options = _episode_options(raw, source)
     interfaces = _choices(raw.get("interface", DEFAULT_INTERFACE), source, "interface", INTERFACES, "interface")
     check_agents([a["name"] for a in agents], interfaces, source)
+    backends = backends_of(raw.get("backends", ["chromium"]), source)
+    terminations = _choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS)
+    sizes = {"agents": len(agents), "tasks": len(tasks), "variations": len(variations), "seeds": len(seeds)}
+    sizes |= {"viewports": len(viewports), "temperatures": len(temps), "languages": len(languages)}
+    sizes |= {"interfaces": len(interfaces), "backends": len(backends), "terminations": len(terminations)}
+    check_episodes({**sizes, "trials": options["trials"]}, source)  # before any episode is made
     return SweepSpec(
         name=str(raw.get("name", p.stem)),
         source=source,
@@ -181,8 +198,8 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
         languages=languages,
         workers=workers,
         interfaces=interfaces,
-        backends=backends_of(raw.get("backends", ["chromium"]), source),
-        terminations=_choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS),
+        backends=backends,
+        terminations=terminations,
         **options,
     )
 
@@ -266,15 +283,22 @@ def _variations(raw: dict, source: str) -> list[str]:
     variations: list[str] = []
     for i, entry in enumerate(_as_list(raw.get("variations", ["default"]), source, "variations")):
         if isinstance(entry, dict):
-            if set(entry) != {"sample"} or not isinstance(entry["sample"], dict):
+            sample = entry.get("sample")
+            if set(entry) != {"sample"} or not isinstance(sample, dict) or set(sample) - {"n", "seed"}:
                 raise ConfigError(source, f"variations[{i}]", "expected a pack expression or {sample: {n: N, seed: S}}")
-            n = int(entry["sample"].get("n", 10))
-            seed = int(entry["sample"].get("seed", 0))
-            variations += sample_names(n, seed)
+            n = check_count(sample.get("n", 10), source, f"variations[{i}].sample.n", MAX_SAMPLE)
+            seed = check_seed(sample.get("seed", 0), source, f"variations[{i}].sample.seed")
+            variations += [v for v in sample_names(n, seed) if v not in variations]
             continue
-        expression = str(entry)
-        check_variation(expression, source, f"variations[{i}]")
-        variations.append(expression)
+        if not isinstance(entry, (str, int)) or isinstance(entry, bool):
+            raise ConfigError(
+                source, f"variations[{i}]", f"expected a pack expression, got {entry!r}", "dark_theme+german"
+            )
+        expression = check_variation(str(entry), source, f"variations[{i}]")
+        if expression not in variations:
+            variations.append(expression)
+    if not variations:
+        raise ConfigError(source, "variations", "the list is empty", "pack expressions, or leave the key out: default")
     return variations
 
 
@@ -288,7 +312,7 @@ def _viewports(raw: dict, source: str) -> list[str]:
 def _temperatures(raw: dict, source: str) -> list[float | None]:
     temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
     for i, t in enumerate(temps):
-        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0):
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < math.inf):
             raise ConfigError(
                 source, f"temperatures[{i}]", f"expected a number >= 0, got {t!r}", "numbers such as 0, 0.7, 1.0"
             )
@@ -305,11 +329,9 @@ def _languages(raw: dict, source: str) -> list[str]:
 def _episode_options(raw: dict, source: str) -> dict:
     """``max_steps``, ``trials``, ``style`` and ``record_screenshots``, checked."""
     max_steps = raw.get("max_steps")
-    if max_steps is not None and not _positive_int(max_steps):
-        raise ConfigError(source, "max_steps", f"expected a positive integer, got {max_steps!r}", "1, 2, 3 ...")
-    trials = raw.get("trials", 1)
-    if not _positive_int(trials):
-        raise ConfigError(source, "trials", f"expected a positive integer, got {trials!r}", "1, 2, 3 ...")
+    if max_steps is not None:
+        max_steps = check_count(max_steps, source, "max_steps", MAX_STEPS)
+    trials = check_count(raw.get("trials", 1), source, "trials", MAX_TRIALS)
     style = raw.get("style")
     if style is not None and style not in ENGLISH_STYLES:
         raise ConfigError(source, "style", f"unknown style {style!r}", ", ".join(ENGLISH_STYLES))
@@ -338,28 +360,18 @@ def _choices(raw: Any, source: str, key: str, allowed: tuple[str, ...], noun: st
     return list(dict.fromkeys(values))
 
 
-def _positive_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
 def check_workers(value: Any, source: str = "--workers", path: str = "workers") -> int:
-    """A worker count: a positive integer, else a :class:`ConfigError`."""
-    if not _positive_int(value):
-        raise ConfigError(source, path, f"expected a positive integer, got {value!r}", "1, 2, 3 ...")
-    return value
+    """A worker count: 1 to :data:`MAX_WORKERS`, else a :class:`ConfigError`."""
+    return check_count(value, source, path, MAX_WORKERS)
 
 
 def _seeds(value: Any, source: str) -> list[int]:
-    allowed = "a number n >= 1 (seeds 0..n-1) or a non-empty list of integers >= 0"
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value < 1:
-            raise ConfigError(source, "seeds", f"expected at least one seed, got {value!r}", allowed)
-        return list(range(value))
-    if not isinstance(value, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in value):
-        raise ConfigError(source, "seeds", f"expected a number or a list of integers, got {value!r}", allowed)
-    if not value:
-        raise ConfigError(source, "seeds", "the list is empty", allowed)
-    bad = [x for x in value if x < 0]
-    if bad:
-        raise ConfigError(source, "seeds", f"negative seed {bad[0]}", allowed)
-    return list(dict.fromkeys(value))
+    """A count n (seeds 0..n-1) or a list of seeds, each seed once."""
+    if isinstance(value, list):
+        if not 1 <= len(value) <= MAX_SEEDS:
+            problem = "the list is empty" if not value else f"{len(value)} seeds"
+            raise ConfigError(
+                source, "seeds", problem, f"a number n (seeds 0..n-1) or a list of seeds, 1 to {MAX_SEEDS}"
+            )
+        return list(dict.fromkeys(check_seed(x, source, f"seeds[{i}]") for i, x in enumerate(value)))
+    return list(range(check_count(value, source, "seeds", MAX_SEEDS)))

@@ -26,9 +26,13 @@ from openapps_sim.web.tools import run_tool
 from openapps_sim.web.world import World
 
 
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()  # "²".isdigit() too, which int() refuses
+
+
 def whole_number(value, source: str, key: str) -> int:
     """``value`` as an int (JSON numbers and digit strings), else a ConfigError (HTTP 400)."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).lstrip("-").isdigit():
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not _digits(str(value).lstrip("-")):
         raise ConfigError(source, key, f"expected a whole number, got {value!r}")
     return int(value)
 

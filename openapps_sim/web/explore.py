@@ -52,6 +52,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from openapps_sim.config.catalog import compose, resolve_pack
+from openapps_sim.config.limits import SEED_ALLOWED, check_seed
 from openapps_sim.config.packs import PACK_KINDS, is_generated, list_packs, pack_kind, split_expression
 from openapps_sim.errors import ConfigError
 
@@ -101,14 +102,14 @@ def _joined(text: str) -> str:
 
 def _seed(value: object, label: str) -> int:
     text = str(value if value is not None else "0").strip() or "0"
-    if not text.isdigit():
-        raise ConfigError(label, "", f"{text!r} is not a whole number", "0, 1, 2 ...")
-    return int(text)
+    if not (text.isascii() and text.isdigit()):
+        raise ConfigError(label, "", f"{text!r} is not a whole number", SEED_ALLOWED)
+    return check_seed(int(text), label, "")
 
 
 def _generated(form: dict) -> str:
     text = str(form.get("generated") or "").strip()
-    if text and not text.isdigit():
+    if text and not (text.isascii() and text.isdigit()):
         raise ConfigError("generated", "", f"expected a whole number, got {text!r}", "0, 1, 2 ... or nothing")
     return f"random-{text}" if text else ""
 

@@ -49,10 +49,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
 
     # -- episode lifecycle -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):
-        import gymnasium as gym
-
-        gym.Env.reset(self, seed=seed)
-        options = options or {}
+        options = self._seed_reset(seed, options)
         if "obs_mode" in options:
             _check_obs_mode(options["obs_mode"])
         if self.task:
