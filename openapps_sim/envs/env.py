@@ -32,6 +32,7 @@ from browsergym.core.env import BrowserEnv
 from browsergym.core.spaces import Unicode
 
 from openapps_sim.config.world import WorldSpec, check_seed, split_kwargs
+from openapps_sim.envs.actions import action_problem, shown_action
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
@@ -68,6 +69,7 @@ _REFUSED = {
 
 
 class OpenAppsEnv(BrowserEnv):
+    backend = "chromium"
     # no render modes: the screenshot is in the observation (BrowserGym's None fails check_env)
     metadata = {**BrowserEnv.metadata, "render_modes": []}
 
@@ -116,6 +118,7 @@ class OpenAppsEnv(BrowserEnv):
         self.instance_seed: int | None = None
         self.step_budget: int | None = None  # actions this episode may take (see ``step``)
         self.steps_taken = 0
+        self.ready = False  # a reset succeeded (and no reset failed since): step() may run
         self.thumbnail: tuple[int, int] | None = None  # see reset's options["thumbnail"]
         self.last_thumbnail: bytes | None = None
 
@@ -123,6 +126,7 @@ class OpenAppsEnv(BrowserEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Start an episode in the world of :meth:`_episode_world` (its seed: see there)."""
         gym.Env.reset(self, seed=seed)
+        self.ready = False
         options = options or {}
         self._close_episode()
         if "obs_mode" in options:
@@ -215,7 +219,9 @@ class OpenAppsEnv(BrowserEnv):
         budget = options.get("max_steps") or (task_info or {}).get("max_steps")
         self.step_budget = int(budget) if budget else None
         self.steps_taken = 0
-        return self._get_obs(), {"task_info": task_info, "seed": self.instance_seed}
+        obs = self._get_obs()
+        self.ready = True
+        return obs, {"task_info": task_info, "seed": self.instance_seed}
 
     def _set_goal(self, goal) -> None:
         """The goal as BrowserGym's goal object, its text messages in the chat."""
@@ -240,7 +246,15 @@ class OpenAppsEnv(BrowserEnv):
         ``max_steps`` plus what its interruptions may cost). The step that spends the budget
         returns ``truncated=True``; an action after that is not run (the same observation, with
         ``last_action_error`` saying so). Gymnasium's ``TimeLimit`` cannot do this: the budget
-        depends on the world the episode runs in, so ``env.spec.max_episode_steps`` stays None."""
+        depends on the world the episode runs in, so ``env.spec.max_episode_steps`` stays None.
+        What cannot be an action at all (:func:`~openapps_sim.envs.actions.action_problem`: not a
+        string, over ``MAX_ACTION_CHARS``) is a step that runs nothing and says why in
+        ``last_action_error``, before BrowserGym's parser sees it. Before a reset succeeded there
+        is no episode: ``gymnasium.error.ResetNeeded``."""
+        if not self.ready:
+            raise gym.error.ResetNeeded(
+                "step() before a successful reset(): the last reset failed or none was made; call reset()"
+            )
         if self.step_budget is not None and self.steps_taken >= self.step_budget:
             self.last_action = action
             self.last_action_error = f"BudgetSpent: the episode's {self.step_budget} steps are spent; call reset()"
@@ -248,7 +262,12 @@ class OpenAppsEnv(BrowserEnv):
             reward = last.reward if last is not None else 0.0
             return self._get_obs(), reward, False, True, {"budget_spent": True}
         self.steps_taken += 1
-        obs, reward, terminated, truncated, info = self._act(action)
+        problem = action_problem(action)
+        if problem:
+            self.tool_result = ""
+            obs, reward, terminated, truncated, info = self._tool_step(shown_action(action), None, problem)
+        else:
+            obs, reward, terminated, truncated, info = self._act(action)
         truncated = bool(truncated) or (self.step_budget is not None and self.steps_taken >= self.step_budget)
         return obs, reward, terminated, truncated, info
 

@@ -52,6 +52,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
         import gymnasium as gym
 
         gym.Env.reset(self, seed=seed)
+        self.ready = False
         options = options or {}
         if "obs_mode" in options:
             _check_obs_mode(options["obs_mode"])
