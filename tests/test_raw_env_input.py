@@ -5,13 +5,18 @@ its reason. Text backend, no browser."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import gymnasium as gym
 import pytest
 
 import openapps_sim  # noqa: F401 - registers the env ids
 from openapps_sim.envs.actions import MAX_ACTION_CHARS, classify_action
 from openapps_sim.envs.apptools import check_action, parse_tool_call
+from openapps_sim.envs.callscan import find_calls, python_code
 from openapps_sim.envs.registration import make_env
+from openapps_sim.envs.spaces import action_set
 
 ENV_ID = "browsergym/openapps.todo.add_item"
 RESET_NEEDED = "step() before a successful reset(): the last reset failed or none was made; call reset()"
@@ -75,9 +80,15 @@ def test_a_raw_env_refuses_what_cannot_be_an_action_before_parsing_it():
             else:
                 assert obs["last_action"] == "x" * 200 + "… (13000 characters)"
             assert env.unwrapped.steps_taken == n  # a step, counted as any failed action
-        # Python's parser raises MemoryError on a few thousand bare words: the env does not
-        obs, *_ = env.step(" ".join(["w"] * 1500))
-        assert obs["last_action_error"] == "ValueError: Received an empty action."
+        # Python's parser raises MemoryError on a few thousand bare words: the env does not; text
+        # with no call in it gets BrowserGym's own answer without its (quadratic) parser
+        for garbage in (" ".join(["w"] * 1500), "x" * 11_000, "字" * 11_000):
+            obs, *_ = env.step(garbage)
+            assert obs["last_action_error"] == "ValueError: Received an empty action."
+            assert obs["last_action"] == garbage
+        # with a call in it, BrowserGym's parser still finds it in any text around (not strict)
+        obs, *_ = env.step("x" * 2000 + " click('nope') " + "y" * 2000)
+        assert obs["last_action_error"] == 'ValueError: Could not find element with bid "nope"'
     finally:
         env.close()
 
@@ -123,3 +134,74 @@ def test_several_actions_are_split_where_python_splits_them():
     call (it used to be cut at U+2028 and called malformed)."""
     check = classify_action("click('1')\nfill('2', 'a\u2028b')", None, "bid", max_actions=2)
     assert check.valid and check.name == "click"
+
+
+def _random_texts(n: int, seed: int) -> list[str]:
+    """Text mixing calls, near-calls, strings, comments, digits, Latin-1 and other letters."""
+    rng = random.Random(seed)
+    pieces = [
+        "click('12')",
+        "fill('3', \"a b\")",
+        "noop()",
+        "x",
+        "ab",
+        "9",
+        "é",
+        "·",
+        "字",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "(",
+        ")",
+        "'",
+        '"',
+        ",",
+        "=",
+        "[",
+        "]",
+        "{",
+        "}",
+        ":",
+        "#",
+        "# c\n",
+        "send_msg_to_user('hi')",
+        "scroll(0, -5)",
+        "f(a=1)",
+        "g(1, [2, 'x'], {'k': None})",
+        "True",
+        "h (",
+        "k\t(",
+        "1e5",
+        "-",
+        "\\",
+    ]
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))) for _ in range(n)]
+
+
+def test_the_linear_reading_finds_what_browsergyms_search_finds():
+    from browsergym.core.action.parsers import highlevel_action_parser
+
+    texts = _random_texts(500, 42) + ["x" * 300 + " click('1')", "9click('1')", "click # note\n('1')", "", "()"]
+    for text in texts:
+        try:
+            want = sum(highlevel_action_parser.search_string(text).as_list(), [])
+        except Exception as e:  # noqa: BLE001 - the same exception, then
+            with pytest.raises(type(e)):
+                find_calls(text)
+            continue
+        assert find_calls(text) == want, text
+
+
+def test_the_linear_reading_gives_browsergyms_python_code():
+    for multi in (False, True):
+        actions = action_set("bid", multiaction=multi)
+        for text in _random_texts(150, 7):
+            try:
+                want = actions.to_python_code(text)
+            except Exception as e:  # noqa: BLE001
+                with pytest.raises(type(e), match=re.escape(str(e))):
+                    python_code(actions, text)
+                continue
+            assert python_code(actions, text) == want

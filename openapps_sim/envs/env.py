@@ -35,6 +35,7 @@ from openapps_sim.config.world import WorldSpec, check_seed, split_kwargs
 from openapps_sim.envs.actions import action_problem, shown_action
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
+from openapps_sim.envs.callscan import fast_mapping
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import page_facts, thumbnail_jpeg
@@ -249,14 +250,14 @@ class OpenAppsEnv(BrowserEnv):
         depends on the world the episode runs in, so ``env.spec.max_episode_steps`` stays None.
         What cannot be an action at all (:func:`~openapps_sim.envs.actions.action_problem`: not a
         string, over ``MAX_ACTION_CHARS``) is a step that runs nothing and says why in
-        ``last_action_error``, before BrowserGym's parser sees it. Before a reset succeeded there
-        is no episode: ``gymnasium.error.ResetNeeded``."""
+        ``last_action_error``; the rest is read in linear time (:mod:`~openapps_sim.envs.callscan`).
+        Before a reset succeeded there is no episode: ``gymnasium.error.ResetNeeded``."""
         if not self.ready:
             raise gym.error.ResetNeeded(
                 "step() before a successful reset(): the last reset failed or none was made; call reset()"
             )
         if self.step_budget is not None and self.steps_taken >= self.step_budget:
-            self.last_action = action
+            self.last_action = shown_action(action)
             self.last_action_error = f"BudgetSpent: the episode's {self.step_budget} steps are spent; call reset()"
             last = self.task.last_evaluation if self.task is not None else None
             reward = last.reward if last is not None else 0.0
@@ -282,7 +283,7 @@ class OpenAppsEnv(BrowserEnv):
         for page in self.context.pages:
             self.guard.guard_page(page)
         if mapping is not None:
-            self.action_mapping = lambda a: raise_action_timeouts(mapping(a), self.action_timeout_ms)
+            self.action_mapping = lambda a: raise_action_timeouts(fast_mapping(mapping, a), self.action_timeout_ms)
         try:
             return super().step(action)
         finally:
