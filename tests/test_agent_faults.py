@@ -127,3 +127,18 @@ def test_a_cheating_lexical_agent_cannot_raise_its_success_rate(tmp_path):
     assert cheat["infrastructure"] == 0
     cheats = df[df["agent"] == "tests.hostile_agents:CheatingLexicalAgent"]
     assert sorted(r["malformed"] > 0 for r in cheats["invalid"]) == [False, False, True, True]
+
+
+def test_every_reader_of_agent_text_gives_up_on_it_without_raising():
+    """The LLM agents' reply reader and offline scoring read an agent's text with Python's
+    parser too: text it gives up on (MemoryError on bare words) is unreadable, not a crash."""
+    from openapps_sim.agents.reply import split_calls
+
+    from openapps_sim.sweeps.gold import localise
+    from openapps_sim.sweeps.stepmatch import instruction, parse_action
+
+    for text in (" ".join(["w"] * 1500), " ".join(["字"] * 1500), "click(" + "-" * 3000 + "1)"):
+        assert parse_action(text, {}).type == "unreadable"
+        assert instruction(text, {}) == "Do the next step of the task."
+        assert split_calls(text) == [text]
+        assert localise(f"goto({text})", {}) == f"goto({text})"
