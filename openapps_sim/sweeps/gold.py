@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from openapps_sim.envs.actions import parse_code
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.store import read_folder, result_folders
 
@@ -125,7 +126,7 @@ def localise(action: str, obs: dict) -> str:
     if not action.lstrip().startswith("goto("):
         return action
     try:
-        node = ast.parse(action.strip(), mode="eval").body
+        node = parse_code(action.strip(), mode="eval").body
         url = ast.literal_eval(node.args[0])
     except (SyntaxError, ValueError, IndexError, AttributeError):
         return action
