@@ -25,7 +25,7 @@ from openapps_sim.agents import make_agent
 
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.view import failure_kind, load_episodes
-from openapps_sim.analysis.view.exchange import Episode, exchange_view
+from openapps_sim.analysis.view.exchange import ExchangeContext, exchange_view
 from openapps_sim.cli.main import main
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.steplog import StepLog
@@ -260,7 +260,7 @@ def test_images_sent_are_shown_when_the_run_kept_them(tmp_path):
             log = StepLog(folder, "ep1", thumbnails=False, exchange_images=keep)
             log.before(obs)
             step = log.after(agent, "noop()", None, 0)
-            html = to_xml(exchange_view(0, step, Episode(folder, "ep1", log.system_prompts, Budget(10**7)))[0])
+            html = to_xml(exchange_view(0, step, ExchangeContext(folder, "ep1", log.system_prompts, Budget(10**7)))[0])
             ((sid, _),) = log.system_prompts.items()
             image = hashlib.sha1(png).hexdigest()[:16] + ".png"
             assert f'href="#system-{sid}"' in html and f"image {image}" in html

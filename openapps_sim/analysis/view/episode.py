@@ -1,8 +1,8 @@
 """One episode in ``openapps view``, and a success flip's two episodes side by side: the report's
 trajectory viewer (:mod:`openapps_sim.analysis.report.viewer`) with, on each step, the tree the
-agent read when no page image was recorded and the exchange with the model when one was; above
-the steps, the interruptions shown, the state difference that decided the reward and the agent's
-error."""
+agent read when no page image was recorded and the exchange with the model when one was
+(:mod:`.exchange`); above the steps, the interruptions shown, the state difference that decided
+the reward, the agent's error and the episode's system prompt."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from fasthtml.common import H1, H2, A, Code, Details, Div, Mark, Pre, Span, Summ
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.report.viewer import StepParts, episode_body, side_by_side, step_kinds
 from openapps_sim.analysis.view.episodes import Episodes
-from openapps_sim.analysis.view.exchange import Episode, exchange_view, system_prompts_view, text_of
+from openapps_sim.analysis.view.exchange import ExchangeContext, exchange_view, system_prompts_view, text_of
 from openapps_sim.analysis.view.pages import badge, episode_url, flip_url, frame, outcome_badge, query_string
 
 IMAGE_WIDTH = 900  # pixels of an embedded page image (downscaled JPEG)
@@ -55,7 +55,7 @@ def step_parts(row: Mapping, traj: Mapping, folder: Path, budget: Budget) -> Ste
     for x in row.get("interruptions") or []:
         if isinstance(x, dict) and isinstance(x.get("step"), int):
             shown.setdefault(x["step"], []).append(str(x.get("id") or x.get("kind") or "interruption"))
-    ep = Episode(folder, str(row.get("episode_id")), dict(traj.get("system_prompts") or {}), budget)
+    ep = ExchangeContext(folder, str(row.get("episode_id")), dict(traj.get("system_prompts") or {}), budget)
 
     def more(i: int, step: dict) -> list[Any]:
         marks = [Div(badge(f"interruption shown: {name}", "info"), cls="interrupted") for name in shown.get(i, [])]

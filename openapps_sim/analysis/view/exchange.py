@@ -27,7 +27,7 @@ PARAM_CHARS = 300  # characters shown of one request field other than the messag
 
 
 @dataclass
-class Episode:
+class ExchangeContext:
     """What an exchange is read against: the run folder and episode its images are stored under,
     the trajectory's system prompts ``{id: text}``, and the page's image budget."""
 
@@ -47,13 +47,13 @@ def text_of(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, indent=1, ensure_ascii=False, default=str)
 
 
-def system_ref(sid: str, ep: Episode) -> Any:
+def system_ref(sid: str, ep: ExchangeContext) -> Any:
     if sid in ep.system_prompts:
         return Div(A(f"system prompt {sid}", href=f"#system-{sid}"), " (its text is shown once on this page)")
     return Div(f"system prompt {sid} (its text is not in this trajectory)", cls="meta")
 
 
-def image_ref(name: str, images: dict, ep: Episode) -> Any:
+def image_ref(name: str, images: dict, ep: ExchangeContext) -> Any:
     """The image's name, and the image when its file is in the run folder."""
     rel = images.get(name) or f"exchanges/{ep.episode_id}/{name}"
     uri, _ = embed_image(ep.folder, rel, IMAGE_WIDTH, ep.budget)
@@ -61,7 +61,7 @@ def image_ref(name: str, images: dict, ep: Episode) -> Any:
     return Figure(Img(src=uri, alt=f"image {name} as sent", loading="lazy"), caption) if uri else Figure(caption)
 
 
-def text_view(text: str, images: dict, ep: Episode) -> list[Any]:
+def text_view(text: str, images: dict, ep: ExchangeContext) -> list[Any]:
     """A text as sent: its words, with each marker as the reference it stands for."""
     out: list[Any] = []
     at = 0
@@ -76,7 +76,7 @@ def text_view(text: str, images: dict, ep: Episode) -> list[Any]:
     return out
 
 
-def content_view(content: Any, images: dict, ep: Episode) -> list[Any]:
+def content_view(content: Any, images: dict, ep: ExchangeContext) -> list[Any]:
     """A message's content: a string, or parts (text, and images by the marker they hold)."""
     if isinstance(content, str):
         return text_view(content, images, ep)
@@ -92,11 +92,11 @@ def content_view(content: Any, images: dict, ep: Episode) -> list[Any]:
     return out
 
 
-def message_view(role: str, content: Any, images: dict, ep: Episode, cls: str = "") -> Any:
+def message_view(role: str, content: Any, images: dict, ep: ExchangeContext, cls: str = "") -> Any:
     return Div(Div(role, cls="role"), *content_view(content, images, ep), cls=f"msg {role} {cls}".strip())
 
 
-def request_view(request: Any, images: dict, ep: Episode) -> list[Any]:
+def request_view(request: Any, images: dict, ep: ExchangeContext) -> list[Any]:
     """The request's fields other than the messages on one line, then each message."""
     if not isinstance(request, dict):
         return [B("Request"), Pre(text_of(request))]
@@ -126,7 +126,7 @@ def reply_head(n: int, reply: dict, taken: bool) -> Any:
     return Div(B(f"Reply {n}{word}"), Span(" · " + " · ".join(cost), cls="meta"), cls="head")
 
 
-def replies_view(exchange: dict, ep: Episode) -> list[Any]:
+def replies_view(exchange: dict, ep: ExchangeContext) -> list[Any]:
     """Every reply as the model wrote it; after one that was not taken, the re-ask."""
     replies = [r for r in exchange.get("replies") or [] if isinstance(r, dict)]
     out: list[Any] = []
@@ -138,7 +138,7 @@ def replies_view(exchange: dict, ep: Episode) -> list[Any]:
             out.append(message_view("user", str(reasked.get("message") or ""), {}, ep, "reask"))
     more = exchange.get("replies_not_recorded") or 0
     if more:
-        out.append(Div(f"{more} more repl{'ies' if more != 1 else 'y'} not recorded (at most 4 a step)", cls="meta"))
+        out.append(Div(f"{more} more repl{'ies' if more != 1 else 'y'} not recorded", cls="meta"))
     return out
 
 
@@ -156,7 +156,7 @@ def summary_of(exchange: dict) -> str:
     return "Exchange with the model · " + " · ".join(parts)
 
 
-def exchange_view(i: int, step: dict, ep: Episode) -> list[Any]:
+def exchange_view(i: int, step: dict, ep: ExchangeContext) -> list[Any]:
     """Step ``i``'s exchange in a fold (nothing when the agent asked no model at that step)."""
     exchange = step.get("exchange")
     if not isinstance(exchange, dict):
