@@ -66,8 +66,10 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
             {"name": a["name"], "label": a.get("label"), "config": describe_agent_config(a["name"], a.get("config"))}
             for a in spec.agents
         ],
-        "browser": chromium_version(),
-        "browser_binary": _browser_binary(),
+        "backends": spec.backends,
+        # the browser only when one shows the pages (the text backend has none)
+        "browser": chromium_version() if "chromium" in spec.backends else None,
+        "browser_binary": _browser_binary() if "chromium" in spec.backends else None,
         "viewports": spec.viewports,
         "axes": spec.axes(),
         "workers": workers,
