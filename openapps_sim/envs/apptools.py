@@ -22,6 +22,7 @@ from openapps_sim.envs.actions import ActionCheck, action_problem, classify_acti
 from openapps_sim.errors import ConfigError
 
 INTERFACES = ("gui", "api", "mixed")
+DEFAULT_INTERFACE = "gui"  # a sweep's, an env's and an MCP reset's: page actions only
 API_PAGE_FREE_ACTIONS = ("send_msg_to_user", "report_infeasible", "noop")
 
 
