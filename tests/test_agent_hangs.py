@@ -151,3 +151,41 @@ def test_a_model_service_that_does_not_answer_stays_a_model_service_error(tmp_pa
     assert record["error"] == "RuntimeError: the agent's model service did not answer within 10 s (agent.act at step 1)"
     assert record["error_kind"] == "model_service" and record["agent_error"] is None and record["attempt"] == 2
     assert wait_until_gone(tag) == []
+
+
+def test_the_heartbeat_names_the_model_services_time_only_within_the_agents_turn():
+    """A model call announced outside the agent's turn (a judge scoring the episode) leaves the
+    phase alone; within it, it is the model service's time, then the agent's again. The memory
+    bound holds through the agent's turn and is lifted after it."""
+    import resource
+
+    from openapps_sim.agent import MODEL_CALL_LISTENERS, calling_model_service
+    from openapps_sim.sweeps.heartbeat import Heartbeat
+
+    sent: list[dict] = []
+    beat = Heartbeat(sent.append, memory_mb=100_000)
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    MODEL_CALL_LISTENERS.append(beat.model_call)
+    try:
+        beat(-1, "env")
+        with calling_model_service():
+            pass
+        beat(0, "agent", lambda: {"steps": 0})
+        bounded = resource.getrlimit(resource.RLIMIT_AS)
+        with calling_model_service():
+            pass
+        beat(0, "env")
+        with calling_model_service():
+            pass
+    finally:
+        MODEL_CALL_LISTENERS.remove(beat.model_call)
+        beat.lift_bound()
+    assert sent == [
+        {"beat": -1, "phase": "env"},
+        {"beat": 0, "phase": "agent", "sofar": {"steps": 0}},
+        {"beat": 0, "phase": "model"},
+        {"beat": 0, "phase": "agent"},
+        {"beat": 0, "phase": "env"},
+    ]
+    assert bounded[0] != before[0] and bounded[0] > 100_000 * 2**20
+    assert resource.getrlimit(resource.RLIMIT_AS) == before

@@ -12,7 +12,9 @@ replaced; then, by the phase it was in:
   never run again by ``--resume``;
 * in the environment (reset, step, scoring): its episode is run once more on the fresh worker,
   and a second failure is recorded as an infrastructure error;
-* waiting on the agent's model service: the same, recorded as a model-service error;
+* stalled waiting on the agent's model service: the same, recorded as a model-service error.
+
+Besides:
 
 * a mistake in the spec found by a worker (a ``ConfigError``) stops the sweep with its message;
 * a permanent model-server error in a worker (``SweepStopped``: 401, 404, context length) too;
