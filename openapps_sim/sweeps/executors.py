@@ -12,7 +12,8 @@ watches every worker:
 * SIGINT or SIGTERM stops the sweep within seconds: running episodes are abandoned (nothing is
   recorded for them, so ``--resume`` runs them again) and every worker group is killed.
 
-``execute_ray`` spreads episodes over Ray actors instead.
+``sweeps.raypool.execute_ray`` spreads episodes over Ray actors instead, on this machine or a
+cluster. Each record's ``worker`` says where it ran (host, process).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -33,6 +35,7 @@ from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.sweeps.record import EpisodeSpec, error_record, spec_to_json
 
 OnResult = Callable[[dict, dict], None]
+StopCheck = Callable[[], int | None]  # the signal that asked the sweep to stop, else None
 DEFAULT_STALL_S = float(os.environ.get("OPENAPPS_STALL_S", "300"))
 
 
@@ -52,6 +55,11 @@ class _Proc:
     attempt: int = 1
     last_beat: float = field(default_factory=time.monotonic)
     started: float = field(default_factory=time.monotonic)
+
+
+def local_worker(pid: int) -> dict:
+    """A record's ``worker``: where a local worker process ran its episode."""
+    return {"executor": "local", "host": socket.gethostname(), "pid": pid, "node": None}
 
 
 def _kill_group(proc: subprocess.Popen, grace: float = 3.0) -> None:
@@ -170,6 +178,7 @@ class LocalPool:
         if "beat" in msg:
             proc.last_beat = time.monotonic()
         elif "result" in msg:
+            msg["result"]["record"]["worker"] = local_worker(proc.popen.pid)
             on_result(msg["result"]["record"], msg["result"]["trajectory"])
             self._next(proc, queue)
         elif "user_error" in msg:
@@ -189,6 +198,7 @@ class LocalPool:
             self._send(fresh, spec, 2)  # one more try on a fresh worker
             return
         record = error_record(spec, self.run_id, attempt, RuntimeError(why), time.monotonic() - started)
+        record["worker"] = local_worker(proc.popen.pid)
         on_result(record, {})
         self._next(fresh, queue)
 
@@ -208,65 +218,3 @@ def execute_local(
         pool.run(todo, on_result, stop)
     finally:
         pool.close()
-
-
-def execute_ray(
-    todo: list[EpisodeSpec],
-    out: Path,
-    run_id: str,
-    workers: int,
-    on_result: OnResult,
-    headless: bool = True,
-    stop: Callable[[], int | None] = lambda: None,
-    stall_s: float = DEFAULT_STALL_S,
-) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError(
-            "--executor", "ray", "Ray is not installed; install the extra: pip install 'openapps-sim[ray]'"
-        ) from None
-    started = False
-    if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        started = True
-
-    @ray.remote(num_cpus=1)
-    class RayWorker:
-        def __init__(self):
-            from openapps_sim.gcsettings import tune_gc
-            from openapps_sim.sweeps.runner import Worker
-
-            self.worker = Worker(headless=headless)
-            tune_gc()  # the actor is a process of its own, as a local worker is
-
-        def run(self, spec, out_dir, run_id):
-            from openapps_sim.sweeps.runner import run_with_retry
-
-            res = run_with_retry(self.worker, spec, Path(out_dir), run_id)
-            return res.record, res.trajectory
-
-    actors = [RayWorker.remote() for _ in range(workers)]
-    pending = {}
-    queue = list(todo)
-    for actor in actors:
-        if queue:
-            pending[actor.run.remote(queue.pop(0), str(out), run_id)] = actor
-    try:
-        while pending:
-            signum = stop()
-            if signum:
-                raise SweepInterrupted(signum)
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
-            if not ready:
-                continue
-            actor = pending.pop(ready[0])
-            record, trajectory = ray.get(ready[0])
-            on_result(record, trajectory)
-            if queue:
-                pending[actor.run.remote(queue.pop(0), str(out), run_id)] = actor
-    finally:
-        for actor in actors:
-            ray.kill(actor)
-        if started:
-            ray.shutdown()
