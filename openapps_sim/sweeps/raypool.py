@@ -33,8 +33,8 @@ import time
 from pathlib import Path
 
 from openapps_sim.errors import ConfigError, SweepStopped
-from openapps_sim.sweeps.record import EpisodeSpec, error_record, spec_from_json, spec_to_json
 from openapps_sim.sweeps.executors import OnResult, StopCheck, SweepInterrupted
+from openapps_sim.sweeps.record import EpisodeSpec, error_record, spec_from_json, spec_to_json
 
 
 def ray_address(flag: str | None) -> str | None:
@@ -118,7 +118,9 @@ class RayPool:
     def _size(self, workers: int) -> int:
         cpus = int(self.ray.cluster_resources().get("CPU", 0))
         if cpus < 1:
-            raise ConfigError("--executor", "ray", "the Ray cluster has no CPU to run a worker on", "a cluster with CPUs")
+            raise ConfigError(
+                "--executor", "ray", "the Ray cluster has no CPU to run a worker on", "a cluster with CPUs"
+            )
         if workers > cpus:
             print(f"openapps: the Ray cluster has {cpus} CPUs: {cpus} workers instead of {workers}", file=sys.stderr)
         return min(workers, cpus)
