@@ -307,8 +307,8 @@ def _add_sweep(sub) -> None:
         "--ray-address",
         default=None,
         metavar="ADDRESS",
-        help="join this running Ray cluster (HOST:PORT or auto; default: $RAY_ADDRESS, else a local Ray) "
-        "with --executor ray",
+        help="with --executor ray, join this running Ray cluster: HOST:PORT, or auto "
+        "(default: $RAY_ADDRESS, else a local Ray)",
     )
     s.add_argument(
         "--backend",
