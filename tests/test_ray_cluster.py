@@ -9,6 +9,7 @@ included, is stopped by PID at the end (never ``ray stop``, which stops every Ra
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -55,8 +56,9 @@ def cluster(tmp_path_factory):
     env = dict(os.environ, **RAY_ENV, OPENAPPS_RAY_TEST=tag.split("=")[1])
     env["PYTHONPATH"] = os.pathsep.join([str(folder), str(ROOT), env.get("PYTHONPATH", "")])
     env.pop("RAY_ADDRESS", None)
+    temp_dir = f"/tmp/oa-ray-{uuid.uuid4().hex[:8]}"  # short: Ray's socket paths must fit 107 bytes
     keeper = subprocess.Popen(
-        [sys.executable, "-m", "tests.raycluster", f"/tmp/oa-ray-{uuid.uuid4().hex[:8]}"],
+        [sys.executable, "-m", "tests.raycluster", temp_dir],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -77,6 +79,7 @@ def cluster(tmp_path_factory):
             keeper.kill()
         left = wait_until_gone(tag, 20)
         _kill(left)  # stopped by PID either way; the test fails below if the cluster left any
+        shutil.rmtree(temp_dir, ignore_errors=True)
         assert left == [], f"processes of the test's Ray cluster outlived it: {left}"
 
 
