@@ -11,6 +11,7 @@ import dataclasses
 import errno
 import json
 import os
+import shlex
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -86,12 +87,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             headless=not args.headed,
             limit=args.limit,
+            ray_at=args.ray_address,
         )
     except SweepInterrupted as stop:
         done = len(read_results(out / "results.jsonl"))
         print(
             f"openapps: sweep {stop}; {done} episodes are recorded in {out}. Continue with:\n"
-            f"  openapps sweep {args.spec} --out {out} --resume{' ' + repeat_flags(args) if chosen(args) else ''}",
+            f"  openapps sweep {args.spec} --out {out} --resume{_executor_flags(args)}"
+            f"{' ' + repeat_flags(args) if chosen(args) else ''}",
             file=sys.stderr,
         )
         return 128 + stop.signum
@@ -99,6 +102,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.no_report:
         return cmd_report(argparse.Namespace(dir=str(out), quiet=False))
     return 0
+
+
+def _executor_flags(args: argparse.Namespace) -> str:
+    """The executor flags given, as they would be typed again (to resume a sweep)."""
+    words = ["--executor", args.executor] if args.executor != "local" else []
+    words += ["--ray-address", args.ray_address] if args.ray_address else []
+    return "".join(f" {shlex.quote(w)}" for w in words)
 
 
 def _agent_names(agents: list[dict]) -> list[str]:
@@ -302,6 +312,13 @@ def _add_sweep(sub) -> None:
         "--workers", type=count(MAX_WORKERS), default=None, help="worker processes (default: the spec's workers)"
     )
     s.add_argument("--executor", default="local", choices=["local", "ray"], help="where workers run")
+    s.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="with --executor ray, join this running Ray cluster: HOST:PORT, or auto "
+        "(default: $RAY_ADDRESS, else a local Ray)",
+    )
     s.add_argument(
         "--backend",
         choices=["chromium", "text"],

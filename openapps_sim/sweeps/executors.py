@@ -22,8 +22,9 @@ Besides:
   recorded for them, so ``--resume`` runs them again) and every worker group is killed.
 
 ``OPENAPPS_STALL_S`` (seconds, default 300) sets ``stall_s``; ``OPENAPPS_AGENT_MEMORY_MB`` bounds
-how much memory an agent may take in one turn (default: no bound). ``execute_ray`` spreads
-episodes over Ray actors instead (without the watchdog).
+how much memory an agent may take in one turn (default: no bound). ``sweeps.raypool.execute_ray``
+spreads episodes over Ray actors instead (without the watchdog), on this machine or a cluster.
+Each record's ``worker`` says where it ran (host, process).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import math
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -53,6 +55,7 @@ from openapps_sim.sweeps.record import (
 )
 
 OnResult = Callable[[dict, dict], None]
+StopCheck = Callable[[], int | None]  # the signal that asked the sweep to stop, else None
 DEFAULT_STALL_S = 300.0
 
 
@@ -118,6 +121,11 @@ def failure_reason(proc: _Proc, stall_s: float | None, how: str = "") -> str:
     if proc.phase in AGENT_PHASES:
         return f"the worker died while the agent was acting ({how}; {call})"
     return f"the worker died while the environment was running ({how})"
+
+
+def local_worker(pid: int) -> dict:
+    """A record's ``worker``: where a local worker process ran its episode."""
+    return {"executor": "local", "host": socket.gethostname(), "pid": pid, "node": None}
 
 
 def _kill_group(proc: subprocess.Popen, grace: float = 3.0) -> None:
@@ -246,6 +254,7 @@ class LocalPool:
             if "sofar" in msg:
                 proc.sofar = msg["sofar"]
         elif "result" in msg:
+            msg["result"]["record"]["worker"] = local_worker(proc.popen.pid)
             on_result(msg["result"]["record"], msg["result"]["trajectory"])
             self._next(proc, queue)
         elif "user_error" in msg:
@@ -275,7 +284,9 @@ class LocalPool:
             self._send(fresh, spec, 2)  # one more try on a fresh worker
             return
         kind = MODEL_SERVICE if model_stall else INFRASTRUCTURE
-        on_result(error_record(spec, self.run_id, attempt, RuntimeError(why), duration, kind), {})
+        record = error_record(spec, self.run_id, attempt, RuntimeError(why), duration, kind)
+        record["worker"] = local_worker(proc.popen.pid)
+        on_result(record, {})
         self._next(fresh, queue)
 
 
@@ -298,65 +309,3 @@ def execute_local(
         pool.run(todo, on_result, stop)
     finally:
         pool.close()
-
-
-def execute_ray(
-    todo: list[EpisodeSpec],
-    out: Path,
-    run_id: str,
-    workers: int,
-    on_result: OnResult,
-    headless: bool = True,
-    stop: Callable[[], int | None] = lambda: None,
-    stall_s: float | None = None,
-) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError(
-            "--executor", "ray", "Ray is not installed; install the extra: pip install 'openapps-sim[ray]'"
-        ) from None
-    started = False
-    if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        started = True
-
-    @ray.remote(num_cpus=1)
-    class RayWorker:
-        def __init__(self):
-            from openapps_sim.gcsettings import tune_gc
-            from openapps_sim.sweeps.runner import Worker
-
-            self.worker = Worker(headless=headless)
-            tune_gc()  # the actor is a process of its own, as a local worker is
-
-        def run(self, spec, out_dir, run_id):
-            from openapps_sim.sweeps.runner import run_with_retry
-
-            res = run_with_retry(self.worker, spec, Path(out_dir), run_id)
-            return res.record, res.trajectory
-
-    actors = [RayWorker.remote() for _ in range(workers)]
-    pending = {}
-    queue = list(todo)
-    for actor in actors:
-        if queue:
-            pending[actor.run.remote(queue.pop(0), str(out), run_id)] = actor
-    try:
-        while pending:
-            signum = stop()
-            if signum:
-                raise SweepInterrupted(signum)
-            ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
-            if not ready:
-                continue
-            actor = pending.pop(ready[0])
-            record, trajectory = ray.get(ready[0])
-            on_result(record, trajectory)
-            if queue:
-                pending[actor.run.remote(queue.pop(0), str(out), run_id)] = actor
-    finally:
-        for actor in actors:
-            ray.kill(actor)
-        if started:
-            ray.shutdown()

@@ -194,6 +194,8 @@ RECORD_FIELDS: dict[str, str] = {
     "again",
     "traceback": "last lines of the traceback of error or agent_error, else null",
     "attempt": "1, or 2 after an infrastructure retry",
+    "worker": "where it ran: executor (local or ray), host, pid of the worker process, node (the Ray node id; null "
+    "for local), else null (openapps run)",
     "duration_s": "wall time",
     "tokens": "LLM token usage",
     "state_diff": "the first differences between expected and final state",
@@ -301,6 +303,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "backend": spec.backend,
         "termination": spec.termination,
         "language": spec.world.goal_language(),
+        "worker": None,  # filled in by the executor that ran it
         **{k: v for k, v in spec.agent_options},
         **copy.deepcopy(EMPTY_OUTCOME),
         "attempt": attempt,  # keeps its place among the outcomes
@@ -326,6 +329,7 @@ LATER_FIELDS: dict[str, Any] = {
     "goal_met_step": None,
     "overrun_steps": None,
     "stale_actions": None,
+    "worker": None,
 }
 
 
