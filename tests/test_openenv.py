@@ -16,6 +16,7 @@ import importlib
 import json
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -385,3 +386,16 @@ def test_the_command_says_when_openenv_core_is_missing(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.startswith("openapps: error: openenv: openenv-core: not installed (")
     assert err.rstrip().endswith("; allowed: pip install 'openapps-sim[openenv]'"), err
+
+
+def test_a_port_in_use_is_one_sentence(capsys):
+    require_openenv()
+    from openapps_sim.cli.main import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        assert main(["openenv", "--port", port]) == 2
+    err = capsys.readouterr().err
+    assert f"openapps: error: --port: {port}: cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
