@@ -72,9 +72,17 @@ def openenv_server(*flags: str):
 
 
 @pytest.fixture(scope="module")
-def url():
+def server_url():
     with openenv_server() as u:
         yield u
+
+
+@pytest.fixture
+def url(server_url):
+    """The module's server; after the test, every session it opened has dropped its world (so
+    the next test starts from none)."""
+    yield server_url
+    assert wait_for_sessions(server_url, {"episodes": 0, "worlds": 0}) == {"episodes": 0, "worlds": 0}
 
 
 def sessions(base: str) -> dict:
