@@ -10,7 +10,7 @@ import re
 import pytest
 
 from openapps_sim.errors import ConfigError
-from openapps_sim.service.rollout import Instance, Rollout, instances
+from openapps_sim.service.rollout import ChatRollout, Instance, instances
 
 
 def test_instances_expand_families_packs_and_seeds_in_order():
@@ -60,7 +60,7 @@ def bid(observation: str, pattern: str) -> str:
 
 async def play(instance: Instance, title: str) -> tuple[list, dict, object]:
     """Open the todo app, fill ``title``, add it (and declare done if that did not end it)."""
-    async with Rollout(instance) as rollout:
+    async with ChatRollout(instance) as rollout:
         first = await rollout.start()
         world = rollout.session.env.unwrapped.task.server
         steps = [await rollout.step("click('999999')")]  # checked, runs nothing, costs a step
@@ -115,7 +115,7 @@ def test_rollouts_play_concurrently_each_on_its_own_world_and_free_it():
 
 def test_a_rollout_frees_its_world_when_its_body_fails():
     async def failing():
-        async with Rollout(Instance("todo.add_item")) as rollout:
+        async with ChatRollout(Instance("todo.add_item")) as rollout:
             await rollout.start()
             failing.world = rollout.session.env.unwrapped.task.server
             raise RuntimeError("the trainer stopped")

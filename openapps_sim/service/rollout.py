@@ -3,28 +3,35 @@ of ``environments/openapps``; docs/training.md).
 
 An :class:`Instance` is one task family, app version (a pack expression), seed and goal language:
 :func:`instances` expands the families (ids or globs), packs and seeds a user names into them,
-checked as a sweep spec checks them. A :class:`Rollout` plays one instance from asyncio: its own
-environment and world (:class:`~openapps_sim.service.session.EnvSession`, the MCP server's, so
-actions are checked as the sweep runner checks them), an observation as text (the goal, the last
-action's error or app tool result, the page's URL and accessibility tree), and at the end the
-environment's own evaluation after the last step (answers, infeasibility reports and
-declarations included). Closing it frees its world.
+checked as a sweep spec checks them. A :class:`ChatRollout` plays one instance turn by turn for
+a driver that talks to a chat model (verifiers' environment is the world playing the user): its
+own environment and world (:class:`~openapps_sim.service.session.EnvSession`, the MCP and
+OpenEnv servers', so actions are checked as the sweep runner checks them), each observation as
+text (the goal, the last action's error or app tool result, the page's URL and accessibility
+tree), and at the end the environment's own evaluation after the last step (answers,
+infeasibility reports and declarations included). Closing it frees its world.
+(:mod:`openapps_sim.sweeps.rollouts` plays whole groups with an agent or a policy function.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from openapps_sim.config.limits import MAX_SEEDS, check_count, check_seed
 from openapps_sim.config.world import AUTO, check_language, check_variation
 from openapps_sim.envs.apptools import DEFAULT_INTERFACE
+from openapps_sim.envs.asyncenv import env_pool
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.service.session import EnvSession, shorten_explanation
 from openapps_sim.taskkit import Evaluation, all_families
 from openapps_sim.taskkit.language import goal_languages
 
+T = TypeVar("T")
 VIEWPORT = {"width": 1280, "height": 720}
 ANSWER_FORM = "Answer with <think>your reasoning</think> then <action>one action</action>."
 ERROR_CHARS = 500  # of the last action's error, as the LLM agents show it
@@ -87,12 +94,14 @@ class Step:
     error: str
 
 
-class Rollout:
+class ChatRollout:
     """One instance played from asyncio, on its own environment and world.
 
     ``backend`` is ``text`` (no browser; the default) or ``chromium``; ``interface`` ``gui``,
-    ``api`` or ``mixed``; ``termination`` ``auto`` or ``agent`` (docs/tasks.md). Every call runs
-    on the process's environment thread, so the event loop never blocks on a step.
+    ``api`` or ``mixed``; ``termination`` ``auto`` or ``agent`` (docs/tasks.md). No call blocks
+    the event loop: a text rollout's run in the process's env pool (:func:`env_pool`, as
+    :class:`~openapps_sim.envs.asyncenv.AsyncEnv`'s), a Chromium one's on the session's browser
+    thread (Playwright's sync API is bound to it), so Chromium rollouts take turns.
     """
 
     def __init__(
@@ -108,16 +117,22 @@ class Rollout:
         self.goal = ""
         self.started = False
 
-    async def __aenter__(self) -> Rollout:
+    async def __aenter__(self) -> ChatRollout:
         return self
 
     async def __aexit__(self, *exc) -> None:
         await self.close()
 
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` where this rollout's environment lives (see the class)."""
+        if self.backend == "chromium":
+            return await self.session.call(fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(env_pool(), fn, *args)
+
     async def start(self) -> str:
         """Reset the environment to the instance; the first observation."""
         inst = self.instance
-        info = await self.session.call(
+        info = await self.call(
             self.session.reset,
             inst.task,
             inst.variation,
@@ -134,7 +149,7 @@ class Rollout:
 
     async def step(self, action: str) -> Step:
         """Run one action (checked first: an invalid one is a step that runs nothing)."""
-        out = await self.session.call(self.session.act, action)
+        out = await self.call(self.session.act, action)
         error = out["last_action_error"]
         return Step(self.observation(error), out["done"], out["truncated"], out["category"], error)
 
@@ -164,7 +179,7 @@ class Rollout:
     async def evaluation(self) -> Evaluation:
         """The environment's own evaluation after the last step (before any step: the state's
         now), as the gym env and a sweep record it."""
-        return await self.session.call(self.session.evaluation)
+        return await self.call(self.session.evaluation)
 
     async def result(self) -> dict:
         """The rollout's reward and what explains it: ``reward`` (the full-state reward),
@@ -185,4 +200,4 @@ class Rollout:
 
     async def close(self) -> None:
         """Close the environment and free its world (idempotent)."""
-        await self.session.aclose()
+        await self.call(self.session.close)

@@ -1,7 +1,7 @@
 """The environment: the world plays the user.
 
 Each rollout resets its own world to the task's instance (a
-:class:`~openapps_sim.service.rollout.Rollout`) and opens the exchange with the first
+:class:`~openapps_sim.service.rollout.ChatRollout`) and opens the exchange with the first
 observation; every reply of the model is read for one action (``<action>...</action>``, as the
 project's LLM agents answer; docs/agents.md), the action is checked and run, and the next
 observation is the next user turn, until the task ends the episode or its step budget is
@@ -16,7 +16,7 @@ from __future__ import annotations
 import verifiers.v1 as vf
 from openapps_sim.agents.reply import extract_action
 
-from openapps_sim.service.rollout import Instance, Rollout
+from openapps_sim.service.rollout import ChatRollout, Instance
 
 from .taskset import OpenAppsTask
 
@@ -28,10 +28,10 @@ class OpenAppsEnvConfig(vf.EnvConfig):
     subprocess runtime only gives it an empty working folder."""
 
 
-def rollout_of(task: OpenAppsTask) -> Rollout:
+def rollout_of(task: OpenAppsTask) -> ChatRollout:
     d = task.data
     inst = Instance(d.family, d.variation, d.seed, d.language)
-    return Rollout(inst, backend=d.backend, interface=d.interface, termination=d.termination)
+    return ChatRollout(inst, backend=d.backend, interface=d.interface, termination=d.termination)
 
 
 class OpenAppsEnv(vf.Env[OpenAppsEnvConfig]):

@@ -25,7 +25,7 @@ SOURCE = "--env.taskset"
 
 
 class OpenAppsData(vf.TaskData):
-    """One instance: what :class:`~openapps_sim.service.rollout.Rollout` resets its world to."""
+    """One instance: what :class:`~openapps_sim.service.rollout.ChatRollout` resets its world to."""
 
     family: str
     variation: str
