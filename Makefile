@@ -14,6 +14,12 @@ AGENTLAB_STAMP := $(VENV)/.agentlab-stamp
 AGENTLAB_REQS := dev/agentlab-test-requirements.txt
 OPENENV_STAMP := $(VENV)/.openenv-stamp
 OPENENV_REQS := dev/openenv-test-requirements.txt
+# verifiers (Prime Intellect) and the environment environments/openapps live in a venv of their
+# own: verifiers 0.4 pins mcp==2.0.0, which the project's MCP server (mcp 1.x) cannot import.
+VF_VENV := .venv-verifiers
+VF_STAMP := $(VF_VENV)/.installed-stamp
+VF_VERSION := 0.4.0
+VF_LOG := $(VF_VENV).log
 PYTEST_WORKERS ?= 3
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
@@ -54,6 +60,19 @@ $(OPENENV_STAMP): $(STAMP) $(OPENENV_REQS)
 	  && $(PIP) --no-deps "openenv-core>=0.3,<0.4" \
 	  && touch $(OPENENV_STAMP) || echo "openapps: openenv-core could not be installed; tests/test_openenv.py will fail"
 
+# tests/test_verifiers_env.py runs verifiers' own `vf-eval` from $(VF_VENV): verifiers, this
+# package and the environment package, installed together by uv with one pin overridden
+# (dev/verifiers-overrides.txt says why). A failed install is retried by the next `make test`,
+# and the test fails quoting $(VF_LOG) (it never skips).
+$(VF_STAMP): $(STAMP) environments/openapps/pyproject.toml dev/verifiers-overrides.txt
+	rm -rf $(VF_VENV)
+	{ { [ -x $(BIN)/uv ] || $(BIN)/python -m pip install -q uv; } \
+	  && $(PYTHON) -m venv $(VF_VENV) \
+	  && $(BIN)/uv pip install -q --compile-bytecode --python $(VF_VENV)/bin/python \
+	     --override dev/verifiers-overrides.txt "verifiers==$(VF_VERSION)" -e . -e environments/openapps \
+	  && touch $(VF_STAMP); } > $(VF_LOG) 2>&1 \
+	  || echo "openapps: verifiers could not be installed (see $(VF_LOG)); tests/test_verifiers_env.py will fail"
+
 # The bytecode of the project's own modules, written once: where PYTHONDONTWRITEBYTECODE is set,
 # every process (test workers, sweep workers, app servers) would compile them again at import.
 setup: $(STAMP)
@@ -65,10 +84,10 @@ demo: setup
 	rm -rf runs/demo
 	$(BIN)/openapps sweep demo --out runs/demo
 
-test: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP)
+test: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
 	$(PYTEST) -m "not slow"
 
-test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP)
+test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
 	$(PYTEST)
 
 bench: setup
@@ -86,4 +105,4 @@ format: setup
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) runs gallery bench/out .pytest_cache
+	rm -rf $(VENV) $(VF_VENV) $(VF_LOG) runs gallery bench/out .pytest_cache
