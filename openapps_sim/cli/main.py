@@ -18,7 +18,7 @@ from pathlib import Path
 
 from openapps_sim.cli import export, judge, mcp, offline, openenv, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
-from openapps_sim.cli.args import count, port, positive, seed, shipped_specs
+from openapps_sim.cli.args import HelpFormatter, check_display, count, port, positive, seed, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
@@ -150,27 +150,6 @@ def cmd_gallery(args: argparse.Namespace) -> int:
     )
     print(f"gallery: {index}")
     return 0
-
-
-def check_display(args: argparse.Namespace) -> None:
-    """--headed needs a display: say how to get one instead of failing deep in the browser."""
-    if getattr(args, "headed", False) and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise ConfigError(
-            "--headed",
-            "DISPLAY",
-            "there is no display to show a browser on",
-            "run under a virtual display: xvfb-run -a openapps ...",
-        )
-
-
-class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Every option's help ends with its default, once: a help text that already says it
-    (``(default: the spec's workers)``) is left as written."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        if "(default" in (action.help or "") or action.required:
-            return action.help
-        return super()._get_help_string(action)
 
 
 def build_parser() -> argparse.ArgumentParser:
