@@ -1,0 +1,205 @@
+"""dev/mutants.py [GROUP ...]: mutation testing of the scoring and metric code (``make mutants``).
+
+Each group is one module (or a few) of the reward, normalisation, answer-matching and metric code,
+run by mutmut (a dev tool from PyPI, installed by ``make mutants``, not by ``make test``) against
+the group's own fast tests: text and logic only, no Chromium. A group runs in its own scratch
+folder, ``runs/mutants/<group>/``, holding a copy of ``openapps_sim/`` and ``tests/`` and a
+``pyproject.toml`` that names the group's modules and test files, so mutmut's first pass (which
+test covers which function) runs only those tests and each mutant runs only the tests that reach
+its function.
+
+A surviving mutant listed in ``docs/mutants.md`` (its mutmut name in backticks at the start of a
+table row) is counted as *equivalent*: no test can tell it from the code. The figures (killed,
+survived, equivalent, timeout, no tests) are printed and written to ``runs/mutants/mutants.json``
+with every survivor's diff; the exit status is 1 when a group's score, killed / (mutants -
+equivalent), is under ``MIN_SCORE`` or the run itself failed.
+
+``MUTANTS_JOBS`` (default 1) is the number of mutants run at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "runs" / "mutants"
+EQUIVALENT_DOC = ROOT / "docs" / "mutants.md"
+MIN_SCORE = 0.95
+FAST = "not browser and not slow"
+
+# group -> (modules mutated, test files run against them)
+GROUPS: dict[str, tuple[list[str], list[str]]] = {
+    "normalise": (
+        ["openapps_sim/config/normalise.py"],
+        ["tests/test_normalise_reuse.py", "tests/test_normalise_rules.py"],
+    ),
+    "reward": (
+        ["openapps_sim/taskkit/reward.py"],
+        ["tests/test_normalise_reuse.py", "tests/test_reward_rules.py", "tests/test_explanations.py"],
+    ),
+    "scoring": (
+        ["openapps_sim/taskkit/scoring.py", "openapps_sim/taskkit/progress.py"],
+        ["tests/test_reward_rules.py", "tests/test_decisions.py", "tests/test_step_budget.py"],
+    ),
+    "metrics": (
+        ["openapps_sim/analysis/metrics/*.py"],
+        [
+            "tests/test_metrics.py",
+            "tests/test_metric_rules.py",
+            "tests/test_robustness.py",
+            "tests/test_categories.py",
+            "tests/test_failure_kinds.py",
+            "tests/test_decisions.py",
+            "tests/test_episode_integrity.py",
+        ],
+    ),
+    "answers": (["openapps_sim/taskkit/answers.py"], ["tests/test_answers.py"]),
+}
+
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped"}
+TIMEOUTS = {-24, 24, 36, 152, 255}
+
+
+def status_of(code: int | None) -> str:
+    if code is None:
+        return "not run"
+    if code in TIMEOUTS:
+        return "timeout"
+    return STATUS.get(code, "suspicious")
+
+
+def equivalent_names() -> set[str]:
+    """The mutant names docs/mutants.md lists as equivalent (a table row starting with one)."""
+    if not EQUIVALENT_DOC.exists():
+        return set()
+    text = EQUIVALENT_DOC.read_text(encoding="utf-8")
+    return set(re.findall(r"^\|\s*`([\w.]+__mutmut_\d+)`", text, flags=re.MULTILINE))
+
+
+def toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(i) for i in items) + "]"
+
+
+def prepare(group: str, modules: list[str], tests: list[str]) -> Path:
+    """A fresh scratch folder for ``group``: the package, the tests and mutmut's configuration."""
+    work = OUT / group
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for folder in ("openapps_sim", "tests"):
+        shutil.copytree(ROOT / folder, work / folder, ignore=ignore)
+    missing = [t for t in tests if not (ROOT / t).exists()]
+    if missing:
+        raise SystemExit(f"dev/mutants.py: group {group!r} names test files that do not exist: {missing}")
+    (work / "pyproject.toml").write_text(
+        "[tool.mutmut]\n"
+        'source_paths = ["openapps_sim"]\n'
+        f"only_mutate = {toml_list(modules)}\n"
+        f"pytest_add_cli_args = {toml_list(['-p', 'no:randomly', '-p', 'no:xdist', '-p', 'no:cacheprovider', '-m', FAST])}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+        "timeout_multiplier = 10.0\n"
+        "\n[tool.pytest.ini_options]\n"
+        'markers = ["browser: drives a real headless Chromium", "slow: long sweeps"]\n'
+        'python_functions = ["test_*"]\n',
+        encoding="utf-8",
+    )
+    return work
+
+
+def results(work: Path) -> dict[str, int | None]:
+    """mutant name -> mutmut's exit code, from the ``.meta`` files mutmut leaves."""
+    codes: dict[str, int | None] = {}
+    for meta in sorted((work / "mutants").rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes.update(data.get("exit_code_by_key", {}))
+    return codes
+
+
+def diff_of(work: Path, name: str) -> str:
+    shown = subprocess.run([mutmut(), "show", name], cwd=work, capture_output=True, text=True, check=False)
+    return shown.stdout.strip()
+
+
+def mutmut() -> str:
+    return str(Path(sys.executable).with_name("mutmut"))
+
+
+def run_group(group: str, jobs: int, equivalent: set[str]) -> dict:
+    modules, tests = GROUPS[group]
+    work = prepare(group, modules, tests)
+    started = time.monotonic()
+    with open(work / "mutmut.log", "w", encoding="utf-8") as log:
+        proc = subprocess.run(
+            [mutmut(), "run", "--max-children", str(jobs)], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=False
+        )
+    seconds = round(time.monotonic() - started, 1)
+    statuses = {name: status_of(code) for name, code in results(work).items()}
+    for name, status in statuses.items():
+        if status == "survived" and name in equivalent:
+            statuses[name] = "equivalent"
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    judged = len(statuses) - counts.get("equivalent", 0)
+    score = counts.get("killed", 0) / judged if judged else 1.0
+    survivors = sorted(n for n, s in statuses.items() if s not in ("killed", "equivalent"))
+    return {
+        "group": group,
+        "modules": modules,
+        "tests": tests,
+        "mutants": len(statuses),
+        "counts": counts,
+        "score": round(score, 4),
+        "seconds": seconds,
+        "exit_code": proc.returncode,
+        "log": str((work / "mutmut.log").relative_to(ROOT)),
+        "survivors": {n: {"status": statuses[n], "diff": diff_of(work, n)} for n in survivors},
+    }
+
+
+def line(r: dict) -> str:
+    c = r["counts"]
+    return (
+        f"{r['group']:<10} {r['mutants']:>5} mutants  killed {c.get('killed', 0):>4}  survived {c.get('survived', 0):>3}"
+        f"  equivalent {c.get('equivalent', 0):>3}  timeout {c.get('timeout', 0):>2}  no tests {c.get('no tests', 0):>3}"
+        f"  score {r['score']:.1%}  {r['seconds']:.0f} s"
+    )
+
+
+def main(argv: list[str]) -> int:
+    wanted = argv or list(GROUPS)
+    unknown = [g for g in wanted if g not in GROUPS]
+    if unknown:
+        print(f"dev/mutants.py: unknown group(s) {unknown}; the groups are {list(GROUPS)}", file=sys.stderr)
+        return 2
+    jobs = int(os.environ.get("MUTANTS_JOBS", "1"))
+    equivalent = equivalent_names()
+    OUT.mkdir(parents=True, exist_ok=True)
+    report_path = OUT / "mutants.json"
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
+    failed = False
+    for group in wanted:
+        print(f"mutants: {group} ({', '.join(GROUPS[group][0])}) ...", flush=True)
+        r = run_group(group, jobs, equivalent)
+        report[group] = r
+        report_path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(line(r), flush=True)
+        for name, s in r["survivors"].items():
+            print(f"  {s['status']}: {name}\n    " + s["diff"].replace("\n", "\n    "))
+        if r["exit_code"] != 0 or r["score"] < MIN_SCORE:
+            failed = True
+            if r["exit_code"] != 0:
+                print(f"  mutmut exited {r['exit_code']}: see {r['log']}")
+    print(f"mutants: written to {report_path.relative_to(ROOT)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,154 @@
+"""Counting rules of the metrics that a one-point change would move, each with its answer written
+out (hand-made tables, no browser; ``make mutants`` runs these against the metric modules)."""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+import pandas as pd
+import pytest
+
+from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.stats import group_seed
+
+
+def row(agent="A", task="t", seed=0, variation="default", success=False, **kw) -> dict:
+    return {
+        "run_id": "r1",
+        "agent": agent,
+        "task": task,
+        "variation": variation,
+        "seed": seed,
+        "reward": float(success),
+        "success": success,
+        "steps": 2,
+        "error": None,
+        "interruptions": [],
+        **kw,
+    }
+
+
+# --- robust success rate: a unit is solved when at least half of its episodes succeeded -------
+
+
+def unit_rows(seed: int, variation: str, outcomes: list[bool]) -> list[dict]:
+    """Repeated episodes of one (agent, task, seed) unit in one version."""
+    return [row(seed=seed, variation=variation, success=ok, trial=i) for i, ok in enumerate(outcomes)]
+
+
+# (outcomes in the baseline, solved there?): the threshold is "at least half", for 1 to 5 episodes
+HALF_RULE = [
+    ([True], True),
+    ([False], False),
+    ([True, False], True),  # exactly half
+    ([False, False], False),
+    ([True, False, False], False),  # a third
+    ([True, True, False], True),  # two thirds
+    ([True, True, False, False], True),  # exactly half of four
+    ([True, False, False, False], False),  # a quarter
+    ([True, True, True, False, False], True),  # three fifths
+    ([True, True, False, False, False], False),  # two fifths
+]
+
+
+@pytest.mark.parametrize("outcomes, solved", HALF_RULE)
+def test_a_unit_is_solved_when_at_least_half_its_episodes_succeed(outcomes, solved):
+    rows = unit_rows(0, "default", outcomes) + unit_rows(0, "german", outcomes)
+    rsr = m.robust_success_rate(pd.DataFrame(rows), "default", "german").set_index("agent")
+    assert rsr.loc["A", "solved"] == (1 if solved else 0)
+    assert rsr.loc["A", "baseline_sr"] == (1.0 if solved else 0.0)
+    assert rsr.loc["A", "variation_sr"] == (1.0 if solved else 0.0)
+    if solved:
+        assert rsr.loc["A", "rsr"] == 1.0
+    else:
+        assert math.isnan(rsr.loc["A", "rsr"])
+
+
+def test_rsr_over_units_solved_by_half_in_both_versions():
+    """Four units: baseline 1/2, 2/3, 1/3, 2/2 -> solved are seeds 0, 1, 3; in the other version
+    1/2, 1/3, 2/2, 0/2 -> of the solved units seed 0 stays solved: RSR 1/3."""
+    rows = (
+        unit_rows(0, "default", [True, False])
+        + unit_rows(1, "default", [False, True, True])
+        + unit_rows(2, "default", [True, False, False])
+        + unit_rows(3, "default", [True, True])
+        + unit_rows(0, "german", [False, True])
+        + unit_rows(1, "german", [True, False, False])
+        + unit_rows(2, "german", [True, True])
+        + unit_rows(3, "german", [False, False])
+    )
+    rsr = m.robust_success_rate(pd.DataFrame(rows), "default", "german").set_index("agent")
+    assert rsr.loc["A", "units"] == 4
+    assert rsr.loc["A", "solved"] == 3
+    assert rsr.loc["A", "rsr"] == pytest.approx(1 / 3)
+    assert rsr.loc["A", "baseline_sr"] == 0.75
+    assert rsr.loc["A", "variation_sr"] == 0.5
+
+
+# --- de-duplication: an error record never replaces a record that counts ----------------------
+
+DEDUP = [
+    # (rows of one episode id in file order as (error, success), the one kept)
+    ([(None, True), ("crash", False)], 0),  # a success, then an error: the success stays
+    ([("crash", False), (None, True)], 1),
+    ([(None, False), ("crash", False)], 0),  # a counted failure beats a later error too
+    ([(None, True), ("crash", False), ("timeout", False)], 0),
+    ([("crash", False), (None, True), ("crash", False)], 1),
+    ([(None, False), (None, True)], 1),  # two that count: the last
+    ([(None, True), (None, False)], 1),
+    ([("first", False), ("second", False)], 1),  # only errors: the last
+    ([(None, True)], 0),
+]
+
+
+@pytest.mark.parametrize("records, kept", DEDUP)
+def test_deduplicate_keeps_the_last_record_that_counts(records, kept):
+    rows = [row(episode_id="e1", error=err, success=ok, n=i) for i, (err, ok) in enumerate(records)]
+    rows.insert(0, row(episode_id="e0", seed=5, n=-1))  # another episode first: positions shift
+    d = m.deduplicate(pd.DataFrame(rows))
+    assert d["episode_id"].tolist() == ["e0", "e1"]
+    assert d.iloc[1]["n"] == kept
+
+
+def test_deduplicate_keeps_file_order_across_episodes():
+    rows = [
+        row(episode_id="b", n=0, error="crash"),
+        row(episode_id="a", n=1),
+        row(episode_id="b", n=2),
+        row(episode_id="c", n=3),
+        row(episode_id="a", n=4, error="crash"),
+    ]
+    d = m.deduplicate(pd.DataFrame(rows))
+    assert d["n"].tolist() == [1, 2, 3]
+    assert d["episode_id"].tolist() == ["a", "b", "c"]
+
+
+# --- bootstrap intervals: seeded by the group's key, never by its position --------------------
+
+
+def test_group_seed_is_the_seed_and_a_checksum_of_the_key():
+    assert group_seed(7, ("B",)) == [7, zlib.crc32(b"('B',)")]
+    assert group_seed(0, ("A", "default")) == [0, zlib.crc32(b"('A', 'default')")]
+    assert group_seed(3, (1, 2.5)) == [3, zlib.crc32(b"('1', '2.5')")]
+
+
+def coin_rows(agent: str, successes: int, n: int) -> list[dict]:
+    return [row(agent=agent, seed=i, success=i < successes) for i in range(n)]
+
+
+def test_a_groups_interval_is_the_same_at_any_position():
+    """B's interval alone, after A, and after A and 0 (sorted first): the same numbers. With 25
+    resamples an interval seeded by position (0, 1 or 2) would differ."""
+    a, b, z = coin_rows("A", 9, 23), coin_rows("B", 11, 29), coin_rows("0", 3, 17)
+    kw = dict(by=["agent"], ci=True, n_boot=25, seed=4)
+    alone = m.success_rate(pd.DataFrame(b), **kw).set_index("agent").loc["B"]
+    second = m.success_rate(pd.DataFrame(a + b), **kw).set_index("agent").loc["B"]
+    third = m.success_rate(pd.DataFrame(z + a + b), **kw).set_index("agent").loc["B"]
+    s = [1.0] * 11 + [0.0] * 18
+    want = m.bootstrap_ci(s, 25, 0.95, [4, zlib.crc32(b"('B',)")])
+    for got in (alone, second, third):
+        assert (got["ci_low"], got["ci_high"]) == want
+    a_alone = m.success_rate(pd.DataFrame(a), **kw).set_index("agent").loc["A"]
+    a_second = m.success_rate(pd.DataFrame(z + a), **kw).set_index("agent").loc["A"]
+    assert (a_alone["ci_low"], a_alone["ci_high"]) == (a_second["ci_low"], a_second["ci_high"])
