@@ -1,0 +1,122 @@
+"""The reward's equality and the decision rule, on hand-made states and event logs with every
+expectation written out (no browser; ``make mutants`` runs these against reward.py, scoring.py
+and progress.py)."""
+
+from __future__ import annotations
+
+import pytest
+from openapps_sim.apps.maps import model as maps
+
+from openapps_sim.taskkit.progress import Branching, Op, as_events
+from openapps_sim.taskkit.reward import same
+
+# --- same(): floats within 1e-9, nothing looser ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "a, b, equal",
+    [
+        (52.5, 52.5, True),
+        (52.5, 52.5 + 1e-12, True),
+        (0.1 + 0.2, 0.3, True),  # float rounding
+        (1, 1.0, True),  # an int and a float of the same value
+        (1.0, 1, True),
+        (52.5, 52.5 + 1e-6, False),
+        (52.5, 52.51, False),  # one step of the maps' two decimals, ~1.1 km
+        (52.5, 52.95, False),  # ~50 km north
+        (13.4, 12.95, False),
+        (0.0, 0.5, False),
+        (0.0, -0.5, False),
+        (10.0, 11.0, False),
+        (2.5, "2.6", False),
+        ("x", 2.5, False),  # a text that is no number
+        (0.0, None, False),
+        (1.0, True, True),  # Python's own equality first: True == 1.0
+        ("a", "a", True),
+        ("a", "A", False),
+    ],
+)
+def test_same_compares_floats_within_a_billionth_only(a, b, equal):
+    assert same(a, b) is equal
+    assert same({"x": [a]}, {"x": [b]}) is equal  # the same inside mappings and lists
+
+
+def test_same_needs_the_same_keys_and_lengths():
+    assert same({"a": 1.0, "b": 2}, {"b": 2, "a": 1.0})
+    assert not same({"a": 1.0}, {"a": 1.0, "b": 2})
+    assert not same({"a": 1.0, "b": 2}, {"a": 1.0})
+    assert not same([1.0, 2.0], [1.0, 2.0, 3.0])
+    assert not same([1.0, 2.0, 3.0], [1.0, 2.0])
+    assert not same([1.0, 2.0], [2.0, 1.0])
+    assert not same({"a": 1.0}, [1.0])
+    assert same([], []) and same({}, {})
+
+
+def pins(lat: float, lon: float) -> dict:
+    return {"saved": [{"id": "s9", "name": "Meeting point", "lat": lat, "lon": lon, "note": ""}]}
+
+
+@pytest.mark.parametrize(
+    "lat, lon, equal",
+    [
+        (52.5, 13.4, True),
+        (52.503, 13.398, True),  # within the two-decimal rounding: the same place
+        (52.51, 13.4, False),  # ~1.1 km north
+        (52.95, 13.4, False),  # ~50 km north
+        (52.05, 13.4, False),  # ~50 km south
+        (52.5, 14.1, False),  # ~47 km east
+        (52.5, 12.7, False),  # ~47 km west
+        (-52.5, 13.4, False),  # the other hemisphere
+        (52.5, 13.4 + 360, True),  # longitudes wrap
+    ],
+)
+def test_a_map_pin_counts_as_the_place_only_within_rounding(lat, lon, equal):
+    assert same(maps.normalise(pins(52.5, 13.4)), maps.normalise(pins(lat, lon))) is equal
+
+
+# --- decisions: the leaf of the agent's FIRST operation --------------------------------------
+
+TREE = Branching(
+    {
+        "done": [Op.of("todo", "delete_item", id="t1")],
+        "open/full": [Op.of("todo", "toggle_item", id="t1")],
+        "open/empty": [Op.of("shop", "add_to_cart", product_id="p1"), Op.of("todo", "add_item", title="buy")],
+    },
+    "open/empty",
+)
+DONE, FULL = TREE.branches["done"][0], TREE.branches["open/full"][0]
+CART, ADD = TREE.branches["open/empty"]
+OTHER = Op.of("messenger", "send", contact="c1", text="hi")
+
+
+@pytest.mark.parametrize(
+    "ops, chosen, flags",
+    [
+        ([CART], "open/empty", [True, True]),
+        ([CART, DONE], "open/empty", [True, True]),  # a later wrong step does not change the decision
+        ([CART, FULL, DONE], "open/empty", [True, True]),
+        ([ADD, CART], "open/empty", [True, True]),
+        ([DONE, CART], "done", [False, False]),  # a wrong first step is not undone by a right one
+        ([FULL, CART, ADD], "open/full", [True, False]),
+        ([FULL, DONE], "open/full", [True, False]),
+        ([DONE, FULL, CART], "done", [False, False]),
+        ([OTHER, CART], None, [False, False]),  # the first step was unrelated: no decision taken
+        ([OTHER], None, [False, False]),
+        ([], None, [False, False]),
+    ],
+)
+def test_the_decision_is_the_leaf_of_the_first_operation(ops, chosen, flags):
+    events = as_events(ops)
+    assert TREE.chosen(events) == chosen
+    assert TREE.decisions(events) == flags
+
+
+def test_a_first_operation_on_several_leaves_counts_for_the_correct_one():
+    shared = Op.of("todo", "toggle_item", id="t1")
+    tree = Branching({"a": [shared], "b/x": [shared], "b/y": [Op.of("todo", "delete_item", id="t1")]}, "b/x")
+    assert tree.chosen(as_events([shared])) == "b/x"
+    assert tree.decisions(as_events([shared])) == [True, True]
+    other = Branching({"a": [shared], "b/x": [shared], "c": [OTHER]}, "c")
+    assert other.chosen(as_events([shared])) == "a"  # neither is correct: the first listed
+    assert other.decisions(as_events([shared])) == [False]
+    assert Branching({"a": [shared]}, "a").depth == 1 and TREE.depth == 2
