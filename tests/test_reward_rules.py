@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from openapps_sim.apps.maps import model as maps
 
+from openapps_sim.appkit import ItemKey
 from openapps_sim.taskkit.progress import Branching, Op, as_events
-from openapps_sim.taskkit.reward import same
+from openapps_sim.taskkit.reward import describe_event, outside_change, same, state_diff
 
 # --- same(): floats within 1e-9, nothing looser ---------------------------------------------
 
@@ -120,3 +121,110 @@ def test_a_first_operation_on_several_leaves_counts_for_the_correct_one():
     assert other.chosen(as_events([shared])) == "a"  # neither is correct: the first listed
     assert other.decisions(as_events([shared])) == [False]
     assert Branching({"a": [shared]}, "a").depth == 1 and TREE.depth == 2
+
+
+# --- outside_change: what the task leaves alone must hold; its own change is free -------------
+
+KEYS = {"todo.items": ItemKey("title", "todo")}
+
+
+def todos(*titles: str, done: tuple[str, ...] = ()) -> dict:
+    return {"todo": {"items": [{"title": t, "done": t in done} for t in titles]}}
+
+
+def notes(*texts: str) -> dict:
+    return {"notes": {"list": [{"t": t} for t in texts]}}
+
+
+OUTSIDE = {
+    # name: (initial, expected, actual, [(path, explanation), ...])
+    "the task's change alone": (todos("a", "b"), todos("a", "b", "c"), todos("a", "b", "c"), []),
+    "the change not made yet": (todos("a", "b"), todos("a", "b", "c"), todos("a", "b"), []),
+    "a kept item deleted": (
+        todos("a", "b"),
+        todos("a", "b", "c"),
+        todos("a", "c"),
+        [("todo.items['b']", "todo.items: missing todo 'b'")],
+    ),
+    "an item no state holds": (
+        todos("a", "b"),
+        todos("a", "b", "c"),
+        todos("a", "b", "c", "z"),
+        [("todo.items['z']", "todo.items: extra todo 'z'")],
+    ),
+    "a field of a kept item changed": (
+        todos("a", "b"),
+        todos("a", "b", "c"),
+        todos("a", "b", "c", done=("a",)),
+        [("todo.items['a'].done", "todo.items['a'].done: expected False, got True")],
+    ),
+    "the task's own item left undone": (todos("a", "b"), todos("a", "b", done=("a",)), todos("a", "b"), []),
+    "an item the task removes still there": (todos("a", "b"), todos("a"), todos("a", "b"), []),
+    "everything removed": (todos("a", "b"), todos("a"), todos(), [("todo.items['a']", "todo.items: missing todo 'a'")]),
+    "a kept item doubled": (
+        todos("a", "b"),
+        todos("a", "b", "c"),
+        todos("a", "a", "b", "c"),
+        [("todo.items['a']", "todo.items: todo 'a' is there 2 times, expected 1")],
+    ),
+    "items without identity: a kept one deleted": (
+        notes("x", "y"),
+        notes("x", "y", "z"),
+        notes("y", "z"),
+        [("notes.list[{'t': 'x'}]", "notes.list: missing item of list {'t': 'x'}")],
+    ),
+    "items without identity: extras are the change's": (notes("x"), notes("x", "z"), notes("x", "z", "w"), []),
+    "keys of a mapping": (
+        {"a": {"x": 1, "y": 2}},
+        {"a": {"x": 1, "y": 3}},
+        {"a": {"y": 3, "z": 4}},
+        [("a.x", "a: missing key 'x'"), ("a.z", "a: extra key 'z'")],
+    ),
+    "a value the task changes is free, its neighbour is not": (
+        {"a": {"x": 1}},
+        {"a": {"x": 1, "n": 3}},
+        {"a": {"x": 2, "n": 5}},
+        [("a.x", "a.x: expected 1, got 2")],
+    ),
+    "items by id": (
+        {"l": [{"id": 1, "v": 1}, {"id": 2, "v": 2}]},
+        {"l": [{"id": 1, "v": 9}, {"id": 2, "v": 2}]},
+        {"l": [{"id": 1, "v": 5}, {"id": 2, "v": 3}, {"id": 3, "v": 0}]},
+        [("l[2].v", "l[2].v: expected 2, got 3"), ("l[3]", "l: extra item of l 3")],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUTSIDE))
+def test_outside_change_names_only_what_the_task_leaves_alone(case):
+    initial, expected, actual, want = OUTSIDE[case]
+    assert [(d.path, str(d)) for d in outside_change(initial, expected, actual, KEYS)] == want
+
+
+@pytest.mark.parametrize(
+    "expected, actual, want",
+    [
+        (
+            todos("a", "b"),
+            todos("b", "c", "c"),
+            ["todo.items: missing todo 'a'", "todo.items: extra todo 'c'", "todo.items: extra todo 'c'"],
+        ),
+        (todos("a", "b"), todos("a", "b", "b", "b"), ["todo.items: todo 'b' is there 3 times, expected 1"] * 2),
+        (
+            {"l": [{"t": "x", "n": 1, "m": 2}]},
+            {"l": [{"t": "x", "n": 1, "m": 3}, {"t": "q", "n": 7, "m": 8}]},
+            ["l[{'t': 'x', 'n': 1, 'm': 2}].m: expected 2, got 3", "l: extra item of l {'t': 'q', 'n': 7, 'm': 8}"],
+        ),
+        (todos("a", "b"), todos("b", "a"), ["todo.items: the same items in a different order"]),
+    ],
+)
+def test_state_diff_explains_each_difference_once(expected, actual, want):
+    assert [str(d) for d in state_diff(expected, actual, keys=KEYS)] == want
+
+
+def test_an_event_is_described_on_one_line():
+    event = {"i": 3, "app": "todo", "op": "add", "args": {"id": "t9", "title": "Buy oat milk"}}
+    assert describe_event(event) == "#3 todo.add id='t9' title='Buy oat milk'"
+    assert describe_event({}) == "#? ?.?"
+    assert describe_event({"i": 1, "app": "a", "op": "b", "args": {"x": "y" * 100}}) == "#1 a.b x='" + "y" * 56 + "..."
+    assert describe_event({"i": 2, "app": "a", "op": "b", "args": None}) == "#2 a.b"
