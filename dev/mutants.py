@@ -35,6 +35,13 @@ MIN_SCORE = 0.95
 FAST = "not browser and not slow"
 
 # group -> (modules mutated, test files run against them): the fast tests that reach the module
+DECISION_TESTS = [
+    "test_changes_the_world_makes_on_its_own_are_no_operations_of_the_agent",
+    "test_wlcs_weights_later_gold_steps_more",
+    "test_an_operation_matches_on_what_the_log_records",
+    "test_decisions_per_depth",
+    "test_milestone_summary",
+]
 METRIC_TESTS = ["tests/test_metric_rules.py", "tests/test_metrics.py"]
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "normalise": (
@@ -47,7 +54,11 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "scoring": (
         ["openapps_sim/taskkit/scoring.py", "openapps_sim/taskkit/progress.py"],
-        ["tests/test_reward_rules.py", "tests/test_scoring_rules.py"],
+        [
+            "tests/test_reward_rules.py",
+            "tests/test_scoring_rules.py",
+            *(f"tests/test_decisions.py::{t}" for t in DECISION_TESTS),
+        ],
     ),
     "metrics.stats": (["openapps_sim/analysis/metrics/stats.py"], METRIC_TESTS),
     "metrics.values": (["openapps_sim/analysis/metrics/values.py"], METRIC_TESTS),
@@ -116,7 +127,7 @@ def prepare(group: str, modules: list[str], tests: list[str]) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for folder in ("openapps_sim", "tests"):
         shutil.copytree(ROOT / folder, work / folder, ignore=ignore)
-    missing = [t for t in tests if not (ROOT / t).exists()]
+    missing = [t for t in tests if not (ROOT / t.split("::")[0]).exists()]
     if missing:
         raise SystemExit(f"dev/mutants.py: group {group!r} names test files that do not exist: {missing}")
     (work / "pyproject.toml").write_text(
