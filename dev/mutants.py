@@ -163,7 +163,8 @@ def mutmut() -> str:
     return str(Path(sys.executable).with_name("mutmut"))
 
 
-def run_group(group: str, jobs: int, equivalent: set[str]) -> dict:
+def run_group(group: str, jobs: int) -> Path:
+    """mutmut over ``group`` in a fresh scratch folder; its wall time and exit status are kept there."""
     modules, tests = GROUPS[group]
     work = prepare(group, modules, tests)
     started = time.monotonic()
@@ -171,7 +172,15 @@ def run_group(group: str, jobs: int, equivalent: set[str]) -> dict:
         proc = subprocess.run(
             [mutmut(), "run", "--max-children", str(jobs)], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=False
         )
-    seconds = round(time.monotonic() - started, 1)
+    run = {"seconds": round(time.monotonic() - started, 1), "exit_code": proc.returncode, "jobs": jobs}
+    (work / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return work
+
+
+def summarise(group: str, work: Path, equivalent: set[str]) -> dict:
+    """The figures of a group's finished run (its scratch folder), equivalent mutants counted apart."""
+    modules, tests = GROUPS[group]
+    run = json.loads((work / "run.json").read_text(encoding="utf-8"))
     statuses = {name: status_of(code) for name, code in results(work).items()}
     for name, status in statuses.items():
         if status == "survived" and name in equivalent:
@@ -189,8 +198,7 @@ def run_group(group: str, jobs: int, equivalent: set[str]) -> dict:
         "mutants": len(statuses),
         "counts": counts,
         "score": round(score, 4),
-        "seconds": seconds,
-        "exit_code": proc.returncode,
+        **run,
         "log": str((work / "mutmut.log").relative_to(ROOT)),
         "survivors": {n: {"status": statuses[n], "diff": diff_of(work, n)} for n in survivors},
     }
@@ -199,13 +207,17 @@ def run_group(group: str, jobs: int, equivalent: set[str]) -> dict:
 def line(r: dict) -> str:
     c = r["counts"]
     return (
-        f"{r['group']:<10} {r['mutants']:>5} mutants  killed {c.get('killed', 0):>4}  survived {c.get('survived', 0):>3}"
+        f"{r['group']:<20} {r['mutants']:>5} mutants  killed {c.get('killed', 0):>4}  survived {c.get('survived', 0):>3}"
         f"  equivalent {c.get('equivalent', 0):>3}  timeout {c.get('timeout', 0):>2}  no tests {c.get('no tests', 0):>3}"
         f"  score {r['score']:.1%}  {r['seconds']:.0f} s"
     )
 
 
 def main(argv: list[str]) -> int:
+    """``dev/mutants.py [--report] [GROUP ...]``: run the groups (all by default); ``--report``
+    only reads the figures of the groups' last runs."""
+    report_only = "--report" in argv
+    argv = [a for a in argv if a != "--report"]
     wanted = expand(argv) if argv else list(GROUPS)
     if wanted is None:
         print(f"dev/mutants.py: unknown group in {argv}; the groups are {list(GROUPS)}", file=sys.stderr)
@@ -214,11 +226,19 @@ def main(argv: list[str]) -> int:
     equivalent = equivalent_names()
     OUT.mkdir(parents=True, exist_ok=True)
     report_path = OUT / "mutants.json"
-    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
     failed = False
     for group in wanted:
-        print(f"mutants: {group} ({', '.join(GROUPS[group][0])}) ...", flush=True)
-        r = run_group(group, jobs, equivalent)
+        work = OUT / group
+        if report_only:
+            if not (work / "run.json").exists():
+                print(f"{group:<20} not run")
+                continue
+        else:
+            print(f"mutants: {group} ({', '.join(GROUPS[group][0])}) ...", flush=True)
+            work = run_group(group, jobs)
+        r = summarise(group, work, equivalent)
+        # read again just before writing: another run may have added its groups meanwhile
+        report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
         report[group] = r
         report_path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(line(r), flush=True)
