@@ -177,6 +177,31 @@ def run_group(group: str, jobs: int) -> Path:
     return work
 
 
+def rerun_survivors(group: str, jobs: int) -> Path:
+    """The group's surviving mutants (and those not run) again, against the tests as they are now:
+    the tests are copied afresh and mutmut's map of which test reaches which function is made anew;
+    every other mutant keeps its verdict."""
+    work = OUT / group
+    codes = results(work)
+    names = sorted(n for n, c in codes.items() if c is None or status_of(c) not in ("killed", "no tests"))
+    shutil.rmtree(work / "tests")
+    shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    run = json.loads((work / "run.json").read_text(encoding="utf-8"))
+    started = time.monotonic()
+    with open(work / "mutmut-rerun.log", "w", encoding="utf-8") as log:
+        proc = subprocess.run(
+            [mutmut(), "run", "--max-children", str(jobs), *names],
+            cwd=work,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
+    run.update(rerun_seconds=round(time.monotonic() - started, 1), rerun_exit_code=proc.returncode, rerun=len(names))
+    (work / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return work
+
+
 def summarise(group: str, work: Path, equivalent: set[str]) -> dict:
     """The figures of a group's finished run (its scratch folder), equivalent mutants counted apart."""
     modules, tests = GROUPS[group]
@@ -214,10 +239,12 @@ def line(r: dict) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``dev/mutants.py [--report] [GROUP ...]``: run the groups (all by default); ``--report``
-    only reads the figures of the groups' last runs."""
+    """``dev/mutants.py [--report | --survivors] [GROUP ...]``: run the groups (all by default);
+    ``--report`` only reads the figures of the groups' last runs; ``--survivors`` runs the last
+    runs' surviving mutants again (after new tests)."""
     report_only = "--report" in argv
-    argv = [a for a in argv if a != "--report"]
+    survivors_only = "--survivors" in argv
+    argv = [a for a in argv if a not in ("--report", "--survivors")]
     wanted = expand(argv) if argv else list(GROUPS)
     if wanted is None:
         print(f"dev/mutants.py: unknown group in {argv}; the groups are {list(GROUPS)}", file=sys.stderr)
@@ -229,10 +256,12 @@ def main(argv: list[str]) -> int:
     failed = False
     for group in wanted:
         work = OUT / group
-        if report_only:
+        if report_only or survivors_only:
             if not (work / "run.json").exists():
                 print(f"{group:<20} not run")
                 continue
+            if survivors_only:
+                rerun_survivors(group, jobs)
         else:
             print(f"mutants: {group} ({', '.join(GROUPS[group][0])}) ...", flush=True)
             work = run_group(group, jobs)

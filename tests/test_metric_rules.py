@@ -152,3 +152,41 @@ def test_a_groups_interval_is_the_same_at_any_position():
     a_alone = m.success_rate(pd.DataFrame(a), **kw).set_index("agent").loc["A"]
     a_second = m.success_rate(pd.DataFrame(z + a), **kw).set_index("agent").loc["A"]
     assert (a_alone["ci_low"], a_alone["ci_high"]) == (a_second["ci_low"], a_second["ci_high"])
+
+
+# --- Wilson interval and the deviations, by value ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "successes, n, level, lo, hi",
+    [
+        (5, 10, 0.95, 0.23659309051256405, 0.763406909487436),
+        (3, 7, 0.95, 0.1582198552514697, 0.7495416354723428),
+        (0, 1, 0.95, 0.0, 0.7934506856227626),
+        (1, 1, 0.95, 0.20654931437723745, 1.0),
+        (7, 7, 0.9, 0.7212373045474582, 1.0),
+        (9, 9, 0.95, 0.7008549515804562, 1.0),  # the formula gives 1.0000000000000002 here: kept to 1
+        (0, 21, 0.95, 0.0, 0.15463901892484688),  # and -1.4e-17 here: kept to 0
+    ],
+)
+def test_wilson_interval_by_value(successes, n, level, lo, hi):
+    got = m.wilson_interval(successes, n, level)
+    assert got[0] == pytest.approx(lo, abs=1e-12) and got[1] == pytest.approx(hi, abs=1e-12)
+    assert 0.0 <= got[0] and got[1] <= 1.0
+
+
+@pytest.mark.parametrize("n", [0, -1])
+def test_wilson_interval_of_no_episodes_is_nan(n):
+    lo, hi = m.wilson_interval(0, n)
+    assert math.isnan(lo) and math.isnan(hi)
+
+
+def test_population_std_and_mean_absolute_deviation_by_value():
+    assert m.population_std([2, 4, 4, 4, 5, 5, 7, 9]) == 2.0
+    assert m.population_std([1, 0, 0, 0]) == pytest.approx(0.4330127018922193)
+    assert m.population_std([True, False]) == 0.5
+    assert m.population_std([3]) == 0.0
+    assert m.mean_absolute_deviation([1, 2, 3, 4, 10]) == pytest.approx(2.4)
+    assert m.mean_absolute_deviation([True, False, False, False]) == 0.375
+    assert m.mean_absolute_deviation([3]) == 0.0
+    assert math.isnan(m.population_std([])) and math.isnan(m.mean_absolute_deviation([]))
