@@ -228,3 +228,78 @@ def test_an_event_is_described_on_one_line():
     assert describe_event({}) == "#? ?.?"
     assert describe_event({"i": 1, "app": "a", "op": "b", "args": {"x": "y" * 100}}) == "#1 a.b x='" + "y" * 56 + "..."
     assert describe_event({"i": 2, "app": "a", "op": "b", "args": None}) == "#2 a.b"
+
+
+def items(*rows: dict) -> dict:
+    return {"todo": {"items": list(rows)}}
+
+
+A1, A2, A3 = ({"title": "a", "meta": {"n": n}} for n in (1, 2, 3))
+MISS = "<missing>"
+OUTSIDE_RECORDS = {
+    "an app the task makes": ({"a": None}, {"a": {"x": 1}}, {"a": {"x": 2}}, []),
+    "a kept item: the task's field free, another one not": (
+        {"l": [{"id": 1, "v": 1, "w": 1}]},
+        {"l": [{"id": 1, "v": 2, "w": 1}]},
+        {"l": [{"id": 1, "v": 3, "w": 5}]},
+        [{"path": "l[1].w", "expected": 1, "actual": 5}],
+    ),
+    "two items of one name, the second changed": (
+        items(A1, A2),
+        items(A1, A2, {"title": "b"}),
+        items(A1, A3, {"title": "b"}),
+        [{"path": "todo.items['a'].meta.n", "expected": 2, "actual": 3}],
+    ),
+    "two items of one name, the task's change not made": (items(A1, A2), items(A1, A3), items(A1, A2), []),
+    "an item without identity first, then a kept one deleted": (
+        items({"x": 1}, {"title": "a"}, {"title": "b"}),
+        items({"x": 1}, {"title": "a"}, {"title": "b"}, {"title": "c"}),
+        items({"x": 1}, {"title": "a"}, {"title": "c"}),
+        [
+            {
+                "path": "todo.items['b']",
+                "expected": {"title": "b"},
+                "actual": MISS,
+                "note": "todo.items: missing todo 'b'",
+            }
+        ],
+    ),
+    "a kept item deleted, an unknown one added": (
+        items({"title": "a"}),
+        items({"title": "a"}, {"title": "c"}),
+        items({"title": "c"}, {"title": "z"}),
+        [
+            {
+                "path": "todo.items['a']",
+                "expected": {"title": "a"},
+                "actual": MISS,
+                "note": "todo.items: missing todo 'a'",
+            },
+            {
+                "path": "todo.items['z']",
+                "expected": MISS,
+                "actual": {"title": "z"},
+                "note": "todo.items: extra todo 'z'",
+            },
+        ],
+    ),
+    "an item without its list's key, named by its content": (
+        items({"id": "q1", "x": 1}),
+        items({"id": "q1", "x": 1}, {"title": "c"}),
+        items({"title": "c"}),
+        [
+            {
+                "path": "todo.items[{'id': 'q1', 'x': 1}]",
+                "expected": {"id": "q1", "x": 1},
+                "actual": MISS,
+                "note": "todo.items: missing todo {'id': 'q1', 'x': 1}",
+            }
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUTSIDE_RECORDS))
+def test_outside_change_records_what_was_expected_and_what_is_there(case):
+    initial, expected, actual, want = OUTSIDE_RECORDS[case]
+    assert [d.as_dict() for d in outside_change(initial, expected, actual, KEYS)] == want
