@@ -4,12 +4,21 @@ and progress.py)."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from openapps_sim.apps.maps import model as maps
 
 from openapps_sim.appkit import ItemKey
 from openapps_sim.taskkit.progress import Branching, Op, as_events
-from openapps_sim.taskkit.reward import describe_event, outside_change, same, state_diff
+from openapps_sim.taskkit.reward import (
+    describe_event,
+    normalise_world,
+    normalised_expected,
+    outside_change,
+    same,
+    state_diff,
+)
 
 # --- same(): floats within 1e-9, nothing looser ---------------------------------------------
 
@@ -303,3 +312,72 @@ OUTSIDE_RECORDS = {
 def test_outside_change_records_what_was_expected_and_what_is_there(case):
     initial, expected, actual, want = OUTSIDE_RECORDS[case]
     assert [d.as_dict() for d in outside_change(initial, expected, actual, KEYS)] == want
+
+
+OUTSIDE_SHAPES = {
+    "a top-level key removed and one added": (
+        {"a": 1, "b": 2},
+        {"a": 1, "b": 3},
+        {"b": 3, "c": 4},
+        [
+            {"path": "a", "expected": 1, "actual": MISS, "note": "state: missing key 'a'"},
+            {"path": "c", "expected": MISS, "actual": 4, "note": "state: extra key 'c'"},
+        ],
+    ),
+    "keys of mixed kinds": (
+        {"m": {1: "x", "b": "y"}},
+        {"m": {1: "x", "b": "z"}},
+        {"m": {"b": "z", 2: "w"}},
+        [
+            {"path": "m.1", "expected": "x", "actual": MISS, "note": "m: missing key 1"},
+            {"path": "m.2", "expected": MISS, "actual": "w", "note": "m: extra key 2"},
+        ],
+    ),
+    "a mapping declared as a collection names its items": (
+        {"files": {"tree": {"a.txt": 1, "b.txt": 2}}},
+        {"files": {"tree": {"a.txt": 1, "b.txt": 2, "c.txt": 3}}},
+        {"files": {"tree": {"b.txt": 2, "c.txt": 3, "d.txt": 4}}},
+        [
+            {"path": "files.tree.a.txt", "expected": 1, "actual": MISS, "note": "files.tree: missing file 'a.txt'"},
+            {"path": "files.tree.d.txt", "expected": MISS, "actual": 4, "note": "files.tree: extra file 'd.txt'"},
+        ],
+    ),
+    "a mapping gone": (
+        {"a": {"x": 1, "y": 1}},
+        {"a": {"x": 1, "y": 2}},
+        {"a": None},
+        [
+            {"path": "a.x", "expected": 1, "actual": MISS, "note": "a: missing key 'x'"},
+            {"path": "a.y", "expected": 2, "actual": MISS, "note": "a: missing key 'y'"},
+        ],
+    ),
+    "a list gone": (
+        {"l": [{"id": 1}]},
+        {"l": [{"id": 1}, {"id": 2}]},
+        {"l": None},
+        [{"path": "l[1]", "expected": {"id": 1}, "actual": MISS, "note": "l: missing item of l 1"}],
+    ),
+    "a list the task replaces by a value": ({"l": [1]}, {"l": None}, {"l": [2]}, []),
+    "a value the task replaces by a list": ({"l": None}, {"l": [1]}, {"l": [2]}, []),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUTSIDE_SHAPES))
+def test_outside_change_over_mappings_and_lists_of_every_shape(case):
+    initial, expected, actual, want = OUTSIDE_SHAPES[case]
+    keys = {**KEYS, "files.tree": ItemKey((), "file")}
+    assert [d.as_dict() for d in outside_change(initial, expected, actual, keys)] == want
+
+
+def test_an_app_equal_but_of_other_types_is_not_taken_from_the_base():
+    """1 == 1.0 == True, but their JSON texts differ: such an app is normalised itself; an app of
+    the same JSON text takes the base's normalisation (the same object)."""
+    base = {"todo": {"items": [{"id": "t1", "title": "a", "done": False, "notes": "", "n": 1}]}}
+    known = normalised_expected(base)
+    same_text = copy.deepcopy(base)
+    assert normalise_world(same_text, memo=True, base=base)["todo"] is known["todo"]
+    for other in (1.0, True):
+        state = copy.deepcopy(base)
+        state["todo"]["items"][0]["n"] = other
+        assert state == base
+        assert normalise_world(state, memo=True, base=base)["todo"] is not known["todo"], other
