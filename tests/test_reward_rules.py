@@ -381,3 +381,19 @@ def test_an_app_equal_but_of_other_types_is_not_taken_from_the_base():
         state["todo"]["items"][0]["n"] = other
         assert state == base
         assert normalise_world(state, memo=True, base=base)["todo"] is not known["todo"], other
+
+
+def test_state_diff_names_the_items_of_a_declared_mapping_and_keys_of_any_kind():
+    keys = {"files.tree": ItemKey((), "file")}
+    got = state_diff(
+        {"files": {"tree": {"a.txt": 1, "b.txt": 2}}}, {"files": {"tree": {"b.txt": 3, "d.txt": 4}}}, keys=keys
+    )
+    assert [d.as_dict() for d in got] == [
+        {"path": "files.tree.a.txt", "expected": 1, "actual": MISS, "note": "files.tree: missing file 'a.txt'"},
+        {"path": "files.tree.b.txt", "expected": 2, "actual": 3},
+        {"path": "files.tree.d.txt", "expected": MISS, "actual": 4, "note": "files.tree: extra file 'd.txt'"},
+    ]
+    assert [d.as_dict() for d in state_diff({1: "x", "b": "y"}, {"b": "y", 2: "w"}, keys={})] == [
+        {"path": "1", "expected": "x", "actual": MISS, "note": "state: missing key 1"},
+        {"path": "2", "expected": MISS, "actual": "w", "note": "state: extra key 2"},
+    ]
