@@ -190,3 +190,76 @@ def test_population_std_and_mean_absolute_deviation_by_value():
     assert m.mean_absolute_deviation([True, False, False, False]) == 0.375
     assert m.mean_absolute_deviation([3]) == 0.0
     assert math.isnan(m.population_std([])) and math.isnan(m.mean_absolute_deviation([]))
+
+
+# --- pass@k / pass^k tables --------------------------------------------------------------------
+
+
+def cell_rows(variation: str, outcomes: list[bool], agent: str = "A") -> list[dict]:
+    return [row(agent=agent, variation=variation, seed=i, success=ok) for i, ok in enumerate(outcomes)]
+
+
+def test_pass_k_rows_written_out():
+    df = pd.DataFrame(cell_rows("v1", [True, False, False]))
+    got = m.pass_k(df, ["agent", "variation"])
+    assert got.to_dict("records") == [
+        {
+            "agent": "A",
+            "variation": "v1",
+            "n": 3,
+            "c": 1,
+            "k": 1,
+            "pass_at_k": pytest.approx(1 / 3),
+            "pass_hat_k": pytest.approx(1 / 3),
+        },
+        {"agent": "A", "variation": "v1", "n": 3, "c": 1, "k": 2, "pass_at_k": pytest.approx(2 / 3), "pass_hat_k": 0.0},
+        {"agent": "A", "variation": "v1", "n": 3, "c": 1, "k": 3, "pass_at_k": 1.0, "pass_hat_k": 0.0},
+    ]
+    assert m.pass_k(df, ["agent", "variation"], ks=[3, 1, 0, 4])["k"].tolist() == [1, 3]  # 1 and n kept
+
+
+def test_pass_k_tables_of_no_valid_episode_have_their_columns():
+    df = pd.DataFrame([row(error="crash")])
+    assert list(m.pass_k(df, ["agent", "variation"]).columns) == [
+        "agent",
+        "variation",
+        "n",
+        "c",
+        "k",
+        "pass_at_k",
+        "pass_hat_k",
+    ]
+    assert list(m.pass_k_summary(df, ["agent"], ["variation"]).columns) == [
+        "agent",
+        "k",
+        "cells",
+        "pass_at_k",
+        "pass_hat_k",
+    ]
+
+
+@pytest.mark.parametrize(
+    "sizes, ks, cells",
+    [
+        ([2, 2, 5], [1, 2], [3, 3]),  # the usual cell size is the most common one: 2
+        ([1, 1, 3], [1], [3]),
+        ([3, 3, 2], [1, 2, 3], [3, 3, 2]),
+        ([2, 4], [1, 2, 3, 4], [2, 2, 1, 1]),  # a tie goes to the larger size
+    ],
+)
+def test_pass_k_summary_runs_to_the_usual_cell_size(sizes, ks, cells):
+    rows = [r for i, n in enumerate(sizes) for r in cell_rows(f"v{i}", [True] * n)]
+    s = m.pass_k_summary(pd.DataFrame(rows), ["agent"], ["variation"])
+    assert s["k"].tolist() == ks and s["cells"].tolist() == cells
+    assert s["pass_at_k"].tolist() == [1.0] * len(ks) and s["pass_hat_k"].tolist() == [1.0] * len(ks)
+
+
+def test_pass_k_estimators_name_what_is_out_of_range():
+    with pytest.raises(ValueError, match=r"^need 0 <= c <= n, got c=4, n=3$"):
+        m.pass_at_k(3, 4, 1)
+    with pytest.raises(ValueError, match=r"^need 0 <= c <= n, got c=-1, n=3$"):
+        m.pass_hat_k(3, -1, 1)
+    with pytest.raises(ValueError, match=r"^need 1 <= k <= n, got k=4, n=3$"):
+        m.pass_at_k(3, 1, 4)
+    with pytest.raises(ValueError, match=r"^need 1 <= k <= n, got k=0, n=3$"):
+        m.pass_hat_k(3, 1, 0)
