@@ -12,6 +12,7 @@ from openapps_sim.apps.maps import model as maps
 from openapps_sim.appkit import ItemKey
 from openapps_sim.taskkit.progress import Branching, Op, as_events
 from openapps_sim.taskkit.reward import (
+    StateDiff,
     describe_event,
     normalise_world,
     normalised_expected,
@@ -397,3 +398,82 @@ def test_state_diff_names_the_items_of_a_declared_mapping_and_keys_of_any_kind()
         {"path": "1", "expected": "x", "actual": MISS, "note": "state: missing key 1"},
         {"path": "2", "expected": MISS, "actual": "w", "note": "state: extra key 2"},
     ]
+
+
+X, Y = {"t": "x", "n": 1, "m": 2}, {"t": "y", "n": 5, "m": 6}
+LIST_DIFFS = {
+    "changed items pair with the most alike": (
+        [X, Y],
+        [{"t": "y", "n": 5, "m": 7}, {"t": "x", "n": 1, "m": 3}],
+        [
+            {"path": "l[{'t': 'x', 'n': 1, 'm': 2}].m", "expected": 2, "actual": 3},
+            {"path": "l[{'t': 'y', 'n': 5, 'm': 6}].m", "expected": 6, "actual": 7},
+        ],
+    ),
+    "one field of three alike: another item": (
+        [{"a": 1, "b": 2, "c": 3}],
+        [{"a": 1, "b": 9, "c": 9}],
+        [
+            {
+                "path": "l[{'a': 1, 'b': 2, 'c': 3}]",
+                "expected": {"a": 1, "b": 2, "c": 3},
+                "actual": MISS,
+                "note": "l: missing item of l {'a': 1, 'b': 2, 'c': 3}",
+            },
+            {
+                "path": "l[{'a': 1, 'b': 9, 'c': 9}]",
+                "expected": MISS,
+                "actual": {"a": 1, "b": 9, "c": 9},
+                "note": "l: extra item of l {'a': 1, 'b': 9, 'c': 9}",
+            },
+        ],
+    ),
+    "two fields of four alike: the same item changed": (
+        [{"a": 1, "b": 2, "c": 3, "d": 4}],
+        [{"a": 1, "b": 2, "c": 9, "d": 9}],
+        [
+            {"path": "l[{'a': 1, 'b': 2, 'c': 3, 'd': 4}].c", "expected": 3, "actual": 9},
+            {"path": "l[{'a': 1, 'b': 2, 'c': 3, 'd': 4}].d", "expected": 4, "actual": 9},
+        ],
+    ),
+    "plain values": (
+        ["a", "b"],
+        ["a", "c"],
+        [
+            {"path": "l['b']", "expected": "b", "actual": MISS, "note": "l: missing item of l 'b'"},
+            {"path": "l['c']", "expected": MISS, "actual": "c", "note": "l: extra item of l 'c'"},
+        ],
+    ),
+    "two alike items, one left": (
+        [{"a": 1, "b": 2}, {"a": 1, "b": 3}],
+        [{"a": 1, "b": 4}],
+        [
+            {"path": "l[{'a': 1, 'b': 2}].b", "expected": 2, "actual": 4},
+            {
+                "path": "l[{'a': 1, 'b': 3}]",
+                "expected": {"a": 1, "b": 3},
+                "actual": MISS,
+                "note": "l: missing item of l {'a': 1, 'b': 3}",
+            },
+        ],
+    ),
+    "two of one id, one left and changed": (
+        [{"id": 1, "v": 1}, {"id": 1, "v": 2}],
+        [{"id": 1, "v": 3}],
+        [
+            {"path": "l[1].v", "expected": 1, "actual": 3},
+            {"path": "l[1]", "expected": {"id": 1, "v": 2}, "actual": MISS, "note": "l: missing item of l 1"},
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIST_DIFFS))
+def test_state_diff_pairs_list_items_field_by_field(case):
+    expected, actual, want = LIST_DIFFS[case]
+    assert [d.as_dict() for d in state_diff({"l": expected}, {"l": actual}, keys={})] == want
+
+
+def test_long_values_are_cut_to_120_characters():
+    exact = "x" * 118  # its repr is 120 characters: kept whole
+    assert str(StateDiff("p", exact, "y" * 119)) == f"p: expected '{exact}', got '{'y' * 116}..."
