@@ -477,3 +477,50 @@ def test_state_diff_pairs_list_items_field_by_field(case):
 def test_long_values_are_cut_to_120_characters():
     exact = "x" * 118  # its repr is 120 characters: kept whole
     assert str(StateDiff("p", exact, "y" * 119)) == f"p: expected '{exact}', got '{'y' * 116}..."
+
+
+def test_same_at_exactly_a_billionth():
+    assert same(0.0, 1e-9) is True
+    assert same(1.0, 1.0 + 2e-9) is False
+
+
+@pytest.mark.parametrize(
+    "expected, actual, keys, want",
+    [
+        ({"a": {"x": 1}}, {"a": None}, {}, [{"path": "a", "expected": {"x": 1}, "actual": None}]),
+        ({"a": [1]}, {"a": None}, {}, [{"path": "a", "expected": [1], "actual": None}]),
+        ({"a": None}, {"a": [1]}, {}, [{"path": "a", "expected": None, "actual": [1]}]),
+    ],
+)
+def test_state_diff_of_a_mapping_or_list_against_a_value(expected, actual, keys, want):
+    assert [d.as_dict() for d in state_diff(expected, actual, keys=keys)] == want
+
+
+def test_state_diff_nouns_and_declared_keys():
+    todo = {"todo": {"items": [{"title": "a", "done": False}]}}
+    assert [str(d) for d in state_diff(todo, {"todo": {"items": []}})] == [
+        "todo.items: missing todo 'a'"
+    ]  # the apps' keys
+    lists = state_diff({"a": {"lists": [{"tags": ["x"]}]}}, {"a": {"lists": [{"tags": ["y"]}]}}, keys={})
+    assert [str(d) for d in lists] == ["a.lists: missing list {'tags': ['x']}", "a.lists: extra list {'tags': ['y']}"]
+    nested = state_diff(
+        {"f": {"x": {"items": [{"name": "n"}]}}},
+        {"f": {"x": {"items": []}}},
+        keys={"f.*.items": ItemKey("name", "entry")},
+    )
+    assert [str(d) for d in nested] == ["f.x.items: missing entry 'n'"]
+    inner = state_diff({"a": [{"id": 1, "tags": [{"k": 1}]}]}, {"a": [{"id": 1, "tags": []}]}, keys={})
+    assert [str(d) for d in inner] == ["a[1].tags: missing tag {'k': 1}"]
+    long = state_diff({"l": [{"t": "x" * 100}]}, {"l": []}, keys={})
+    assert [str(d) for d in long] == ["l: missing item of l {'t': '" + "x" * 70 + "..."]
+
+
+def test_memo_normalisation_is_kept_per_json_text_and_other_keys_pass_through():
+    state = {"todo": {"items": [{"id": "t1", "title": "A", "done": False, "notes": ""}]}, "other": [1]}
+    first = normalise_world(state, memo=True)
+    assert first == {"todo": {"items": [{"title": "a", "done": False, "notes": ""}]}, "other": [1]}
+    again = normalise_world(copy.deepcopy(state), memo=True)
+    assert again["todo"] is first["todo"] and again["other"] == [1]
+    changed = copy.deepcopy(state)
+    changed["todo"]["items"][0]["title"] = "B"
+    assert normalise_world(changed, memo=True)["todo"] == {"items": [{"title": "b", "done": False, "notes": ""}]}
