@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "runs" / "mutants"
 EQUIVALENT_DOC = ROOT / "docs" / "mutants.md"
 MIN_SCORE = 0.95
+MAX_DIFFS = 25
 FAST = "not browser and not slow"
 
 # group -> (modules mutated, test files run against them): the fast tests that reach the module
@@ -225,7 +226,11 @@ def summarise(group: str, work: Path, equivalent: set[str]) -> dict:
         "score": round(score, 4),
         **run,
         "log": str((work / "mutmut.log").relative_to(ROOT)),
-        "survivors": {n: {"status": statuses[n], "diff": diff_of(work, n)} for n in survivors},
+        # a diff costs a mutmut process: the first MAX_DIFFS survivors get one, the rest their name
+        "survivors": {
+            n: {"status": statuses[n], "diff": diff_of(work, n) if i < MAX_DIFFS else ""}
+            for i, n in enumerate(survivors)
+        },
     }
 
 
