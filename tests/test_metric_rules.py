@@ -263,3 +263,45 @@ def test_pass_k_estimators_name_what_is_out_of_range():
         m.pass_at_k(3, 1, 4)
     with pytest.raises(ValueError, match=r"^need 1 <= k <= n, got k=0, n=3$"):
         m.pass_hat_k(3, 1, 0)
+
+
+# --- bootstrap intervals by value ----------------------------------------------------------------
+
+
+def test_bootstrap_ci_by_value():
+    assert m.bootstrap_ci([1, 0] * 5) == (0.2, 0.8)  # 2000 resamples, 95%, seed 0
+    assert m.bootstrap_ci([1, 0, 0] * 7, n_boot=300, level=0.8, seed=5) == pytest.approx(
+        (0.19047619047619047, 0.47619047619047616), abs=1e-12
+    )
+    # 4000 episodes: the resamples are drawn in four batches of 500
+    many = [1.0 if i % 3 == 0 else 0.0 for i in range(4000)]
+    assert m.bootstrap_ci(many, n_boot=2000, seed=1) == pytest.approx((0.31899375, 0.34775), abs=1e-12)
+
+
+@pytest.mark.parametrize("level", [0.0, 1.0, 1.5, -0.1])
+def test_bootstrap_ci_level_must_be_inside_0_and_1(level):
+    with pytest.raises(ValueError, match=r"^level must be in \(0, 1\), got "):
+        m.bootstrap_ci([1, 0], level=level)
+
+
+def test_success_rate_columns_with_and_without_intervals():
+    df = pd.DataFrame(coin_rows("A", 2, 4))
+    plain = m.success_rate(df, by=["agent"])
+    assert list(plain.columns) == ["agent", "n", "successes", "success_rate", "mean_partial_reward"]
+    assert plain.iloc[0].to_dict() == {
+        "agent": "A",
+        "n": 4,
+        "successes": 2,
+        "success_rate": 0.5,
+        "mean_partial_reward": 0.5,
+    }
+    with_ci = m.success_rate(df, by=["agent"], ci=True, n_boot=200, seed=3)
+    assert list(with_ci.columns) == [
+        "agent",
+        "n",
+        "successes",
+        "success_rate",
+        "mean_partial_reward",
+        "ci_low",
+        "ci_high",
+    ]
