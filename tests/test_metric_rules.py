@@ -305,3 +305,21 @@ def test_success_rate_columns_with_and_without_intervals():
         "ci_low",
         "ci_high",
     ]
+
+
+# --- reading record fields ----------------------------------------------------------------------
+
+
+def test_record_values_read_whatever_shape_json_left():
+    from openapps_sim.analysis.metrics.values import as_bool, as_list, token_total
+
+    assert as_list(None) == [] and as_list(float("nan")) == [] and as_list("a") == ["a"]
+    assert as_list((1, 2)) == [1, 2] and as_list({"k": 1}) == ["k"] and as_list(iter([3])) == [3]
+    assert as_bool(None) is False and as_bool(float("nan")) is False and as_bool(pd.NA) is False
+    assert as_bool(1) is True and as_bool(0) is False and as_bool("x") is True
+    assert token_total({}) == 0.0 and token_total(None) == 0.0
+    assert token_total({"total_tokens": 12, "input_tokens": 1}) == 12.0
+    assert token_total({"total": 7, "input_tokens": 1}) == 7.0
+    assert token_total({"total": True, "input_tokens": 2, "output_tokens": 3}) == 5.0
+    assert token_total({"prompt_tokens": 2.5, "completion_tokens": 1}) == 3.5
+    assert math.isnan(token_total({"cost": 3}))
