@@ -23,7 +23,7 @@ VF_LOG := $(VF_VENV).log
 PYTEST_WORKERS ?= 3
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: setup demo test test-all bench lint format gallery clean
+.PHONY: setup demo test test-all bench mutants lint format gallery clean
 
 $(BIN)/python:
 	@echo "openapps: making $(VENV) with $(PYTHON) ($$($(PYTHON) -V 2>&1)); PYTHON=... picks another"
@@ -92,6 +92,17 @@ test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
 
 bench: setup
 	$(BIN)/python bench/bench.py --out bench/results.json
+
+# Mutation testing of the scoring and metric code against its fast tests (dev/mutants.py says
+# how; docs/mutants.md lists the equivalent mutants). mutmut is a dev tool installed here only,
+# not by `make test`; GROUPS="normalise metrics" runs some groups, MUTANTS_JOBS=2 two at once.
+MUTMUT_STAMP := $(VENV)/.mutmut-stamp
+$(MUTMUT_STAMP): $(STAMP)
+	$(PIP) "mutmut>=3.8,<3.9"
+	touch $(MUTMUT_STAMP)
+
+mutants: setup $(MUTMUT_STAMP)
+	$(BIN)/python dev/mutants.py $(GROUPS)
 
 gallery: setup
 	$(BIN)/openapps gallery --out gallery

@@ -227,14 +227,16 @@ def test_resume_without_a_manifest_refuses_another_specs_folder(tmp_path):
     ],
 )
 def test_unusable_out_folders_are_one_line(tmp_path, out_kind, needle):
-    if out_kind == "readonly" and os.geteuid() == 0:
-        pytest.skip("root can write anywhere")
+    """Never skipped: as root (how CI runs), which writes through any mode bits, the unwritable
+    folder is one under /sys, where not even root may make one."""
     target = tmp_path / "x"
     if out_kind == "file":
         target.write_text("")
     elif out_kind == "under_file":
         (tmp_path / "f").write_text("")
         target = tmp_path / "f" / "out"
+    elif os.geteuid() == 0:
+        target = Path("/sys/openapps-sweep-out-test")
     else:
         target.mkdir()
         target.chmod(0o500)
