@@ -88,7 +88,7 @@ def test_an_evaluator_server_explains_the_reward_without_echoing_long_values():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
             _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "interface": "mixed"}))
-            huge = "Buy " + "oat milk " * 6000
+            huge = "Buy " + "oat milk " * 600  # 5,404 characters: under the input cap (protocol.MAX_TEXT_CHARS)
             step = _data(await s.call_tool("todo_add_item", {"title": huge}))
             assert step["last_action_error"] == "" and step["category"] == "valid", step
             reward = _data(await s.call_tool("get_reward", {}))
