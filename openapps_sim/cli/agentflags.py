@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.agent import load_agent_class
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems
 
 LLM_DEFAULT = "openai"  # the agent --model, --base-url or --api-key-env choose when no agent is named
 NO_KEY = ("", "none", "null")  # --api-key-env none: the server needs no key
@@ -128,18 +128,20 @@ def agent_choice(args: argparse.Namespace, default: str = "oracle") -> AgentChoi
 
 
 def parse_options(cls: type, texts: list[str], source: str = "-o") -> dict[str, Any]:
-    """``KEY=VALUE`` each, read in the option's kind and checked."""
+    """``KEY=VALUE`` each, read in the option's kind and checked (every problem at once)."""
     from openapps_sim.agents import check_options, option_from_text
 
     out: dict[str, Any] = {}
+    problems = Problems()
     for text in texts:
         key, sep, value = text.partition("=")
         key = key.strip()
-        if not sep or not key:
-            raise ConfigError(
-                source, text, "expected KEY=VALUE", "e.g. -o temperature=0.7 (openapps agents lists options)"
-            )
-        out.update(check_options(cls, {key: option_from_text(cls, key, value, source)}, source))
+        with problems.guard():
+            if not sep or not key:
+                allowed = "e.g. -o temperature=0.7 (openapps agents lists options)"
+                raise ConfigError(source, text, "expected KEY=VALUE", allowed)
+            out.update(check_options(cls, {key: option_from_text(cls, key, value, source)}, source))
+    problems.raise_any()
     return out
 
 

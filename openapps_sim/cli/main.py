@@ -17,7 +17,7 @@ from pathlib import Path
 
 from openapps_sim.cli import export, judge, mcp, offline, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
-from openapps_sim.cli.args import count, port, positive, seed, shipped_specs
+from openapps_sim.cli.args import Parser, count, port, positive, seed, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
@@ -159,7 +159,7 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="openapps",
         description="Offline apps, variations, tasks, agents and sweeps for UI agents.",
         formatter_class=HelpFormatter,
@@ -369,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except (ConfigError, BrowserNotFound) as e:
         discard_new_folders()  # a mistake in the input writes nothing
-        print(f"openapps: error: {e}", file=sys.stderr)
+        for line in str(e).splitlines():  # every problem of the input (ConfigErrors), one line each
+            print(f"openapps: error: {line}", file=sys.stderr)
         return 2
     except InfrastructureError as e:
         print(f"openapps: infrastructure error: {e}", file=sys.stderr)

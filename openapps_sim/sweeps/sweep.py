@@ -19,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from openapps_sim.errors import BrowserNotFound, ConfigError
+from openapps_sim.errors import BrowserNotFound, ConfigError, unknown_name
 from openapps_sim.sweeps.executors import execute_local, execute_ray
 from openapps_sim.sweeps.progress import Progress
 from openapps_sim.sweeps.spec import SweepSpec, check_workers
@@ -223,7 +223,7 @@ def run_sweep(
     once the workers are gone and every finished episode is recorded.
     """
     if executor not in ("local", "ray"):
-        raise ConfigError("--executor", "executor", f"unknown executor {executor!r}", "local, ray")
+        raise unknown_name("--executor", "executor", executor, ("local", "ray"), what="executor", keep_order=True)
     workers = spec.workers if workers is None else check_workers(workers)
     check_before_running(spec)
     out = Path(out)
