@@ -25,7 +25,7 @@ import time
 from urllib.parse import urlparse
 
 from openapps_sim.config.world import WorldSpec
-from openapps_sim.errors import ConfigError, OpenAppsError
+from openapps_sim.errors import ConfigError, OpenAppsError, Problems
 from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.protocol import (
     DEFAULT_WORLD,
@@ -193,8 +193,11 @@ class ServerHandle:
                 self._conn = KeepAlive(u.hostname, u.port)
             resp, data = self._conn.request(method, path, payload, headers)
         result = json.loads(data or b"{}")
-        if resp.status == 400:
-            raise ConfigError("server", "", result.get("error", "bad request"))
+        if resp.status == 400:  # one problem a line (ConfigErrors)
+            problems = Problems()
+            for line in str(result.get("error") or "bad request").splitlines():
+                problems.add(ConfigError("server", "", line))
+            problems.raise_any()
         if resp.status != 200:
             raise ServerError(f"{method} {path} answered {resp.status}: {result.get('error', data[:200])}")
         return result, revision_of(resp)

@@ -9,12 +9,13 @@ import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
 from openapps_sim.config.interruptions import apply_arrival
-from openapps_sim.config.world import WorldSpec
+from openapps_sim.config.world import KEYS, WorldSpec, split_kwargs
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.errors import ConfigError, Problems, unknown_key, unknown_name
 from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, Evaluation, evaluate, get_family, instantiate
 from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
+from openapps_sim.taskkit.language import goal_languages
 from openapps_sim.taskkit.progress import MilestoneTracker
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
@@ -36,6 +37,17 @@ def check_task_kwargs(kwargs: dict, source: str, world_keys: tuple[str, ...]) ->
     if end not in TERMINATIONS:
         problems.add(unknown_name(source, "termination", end, TERMINATIONS, what="termination", keep_order=True))
     problems.raise_any()
+
+
+def checked_kwargs(task_kwargs: dict, source: str, world: WorldSpec) -> tuple[WorldSpec, dict]:
+    """``task_kwargs`` as the world spec it gives (``world`` with its keys) and the task's own
+    keys, both checked: every problem of both at once."""
+    world_kwargs, own = split_kwargs(task_kwargs)
+    problems = Problems()
+    problems.check(check_task_kwargs, own, source, KEYS)
+    spec = problems.check(world.updated, source, world_kwargs, goal_languages())
+    problems.raise_any()
+    return spec, own
 
 
 class OpenAppsTask(AbstractBrowserTask):
