@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from openapps_sim.envs.actions import parse_code  # ast.parse that gives up with SyntaxError only
+
 # coordinate parameters of BrowserGym's coordinate actions, by function
 COORD_ARGS = {
     "mouse_click": (("x", "y"),),
@@ -61,7 +63,7 @@ def split_calls(text: str) -> list[str]:
     if not text:
         return []
     try:
-        tree = ast.parse(text, mode="exec")
+        tree = parse_code(text, mode="exec")
     except SyntaxError:
         return [_tidy(text)]
     if len(tree.body) <= 1:
@@ -138,7 +140,7 @@ def _tidy(action: str) -> str:
     if action.endswith((";", ".")):
         head = action[:-1].rstrip()
         try:
-            ast.parse(head)
+            parse_code(head)
             return head
         except SyntaxError:
             pass
@@ -152,7 +154,7 @@ def map_coordinates(action: str, to: Point) -> str:
     """The action with every coordinate pair of a coordinate action passed through ``to``;
     other actions (and anything unparsable) unchanged."""
     try:
-        call = ast.parse(action.strip(), mode="eval").body
+        call = parse_code(action.strip(), mode="eval").body
     except SyntaxError:
         return action
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in COORD_ARGS:

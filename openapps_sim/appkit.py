@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from openapps_sim.config.appearance import THEME
 from openapps_sim.config.schema import Partial, Record, Str, overlay
 from openapps_sim.errors import ConfigError
+from openapps_sim.protocol import MAX_TEXT_CHARS, too_long
 
 if TYPE_CHECKING:
     from starlette.responses import Response
@@ -323,6 +324,9 @@ class Operation:
     params: tuple[Param, ...]
 
     def __call__(self, ctx: AppContext, *args: Any, **kwargs: Any) -> Any:
+        long = too_long({**dict(zip((p.name for p in self.params), args, strict=False)), **kwargs})
+        if long:  # whoever calls it: a page's handler, an agent's tool, a task's setup
+            raise OperationError(self.tool_name, long[0], f"is {long[1]} characters long", f"{MAX_TEXT_CHARS} at most")
         outer, ctx.operation = ctx.operation, self.name
         try:
             return self.fn(ctx, *args, **kwargs)

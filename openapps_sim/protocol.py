@@ -1,5 +1,5 @@
-"""The admin API's wire facts, shared by the server (``web``) and its client (``envs``) so that
-neither imports the other."""
+"""The admin API's wire facts, shared by the server (``web``), the apps (``appkit``) and the
+server's client (``envs``) so that none imports another."""
 
 SECRET_HEADER = "x-openapps-secret"
 SECRET_ENV = "OPENAPPS_ADMIN_SECRET"
@@ -23,3 +23,19 @@ PAGE_KEY_HEADER = "x-openapps-page-key"
 # revision after the request (openapps_sim.web.world.World.revision): a client that is the world's
 # only client knows from it, without asking, whether anything a task checks has changed.
 REVISION_HEADER = "x-openapps-revision"
+
+# The longest text one form field, query parameter or app-tool argument may carry (docs/apps):
+# the server answers a page request with a longer one by a page saying so, without running the
+# app's handler, and an app operation refuses a longer argument (``OperationError``), whoever
+# calls it. Agents' action strings are bounded by twice this (``envs.actions.MAX_ACTION_CHARS``).
+MAX_TEXT_CHARS = 6000
+
+
+def too_long(values: dict) -> tuple[str, int] | None:
+    """``(key, length)`` of the first text of ``values`` (a value, or an item of a list value)
+    longer than :data:`MAX_TEXT_CHARS`; None when every one fits."""
+    for key, value in values.items():
+        for text in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(text, str) and len(text) > MAX_TEXT_CHARS:
+                return str(key), len(text)
+    return None

@@ -8,7 +8,6 @@ the client."""
 
 from __future__ import annotations
 
-import json
 from contextlib import asynccontextmanager
 
 from mcp.shared.memory import create_connected_server_and_client_session
@@ -17,7 +16,7 @@ from agents.oracle import OracleAgent
 from openapps_sim.envs.apptools import parse_tool_call
 from openapps_sim.service.mcp_server import build_server
 
-from .test_mcp import run_async
+from .test_mcp import _data, run_async
 
 # every key an act (or app tool) result may have: none of them says how close the goal is
 STEP_KEYS = {"reward", "done", "truncated", "category", "last_action_error", "tool_result", "url", "steps", "max_steps"}
@@ -48,11 +47,12 @@ def error_of(result) -> str:
 
 
 @asynccontextmanager
-async def memory_server(evaluator: bool = False):
-    """A fresh MCP server in this process and one client session of it."""
+async def memory_server(evaluator: bool = False, **client_options):
+    """A fresh MCP server in this process and one client session of it (``client_options``: the
+    SDK's, e.g. ``message_handler``)."""
     server = build_server(evaluator=evaluator)
     try:
-        async with create_connected_server_and_client_session(server) as client:
+        async with create_connected_server_and_client_session(server, **client_options) as client:
             yield server, client
     finally:
         server.sessions.close_now()
@@ -65,11 +65,11 @@ def only_session(server):
 
 
 async def reset(client, task: str, **kwargs) -> dict:
-    return json.loads(text_of(await client.call_tool("reset", {"task": task, "backend": "text", **kwargs})))
+    return _data(await client.call_tool("reset", {"task": task, "backend": "text", **kwargs}))
 
 
 async def reward(client) -> dict:
-    return json.loads(text_of(await client.call_tool("get_reward", {})))
+    return _data(await client.call_tool("get_reward", {}))
 
 
 async def send(client, action: str, interface: str) -> dict:
@@ -80,7 +80,7 @@ async def send(client, action: str, interface: str) -> dict:
         result = await client.call_tool(f"{call.app}_{call.tool}", dict(call.args))
     else:
         result = await client.call_tool("act", {"action": action})
-    return json.loads(text_of(result))
+    return _data(result)
 
 
 def replace_declaration(action: str, wrong: str | None) -> str:

@@ -177,7 +177,33 @@ def test_missing_content_falls_back_key_by_key(local_world, search_path, tmp_pat
     assert any(
         n.startswith("goal of maps.drop_pin: no 'tlh' phrasing") for n in pin.public_info()["language_fallbacks"]
     )
-    assert any(r.getMessage().startswith(note) for r in caplog.records)
+    # one warning for the language's content, counting what it lacks (it has one entry of them all)
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("no 'tlh' content")]
+    assert len(said) == 1 and said[0].startswith("no 'tlh' content for 58 of 59 content entries (in "), said
+    assert "klingon/tasks/content/tlh.yaml); the English content is used: " in said[0], said
+
+
+def test_a_pack_without_phrasings_warns_once_with_the_count(local_world, search_path, tmp_path, caplog):
+    """A language pack with no task files: every family's goal falls back to English, and the log
+    says so once, with the count and a few names (it printed one line per family: 91 lines),
+    and once for its content; each instance still notes its own fallbacks."""
+    (tmp_path / "klingon").mkdir()
+    (tmp_path / "klingon" / "pack.yaml").write_text("description: x\nshell: {lang: tlh}\n", encoding="utf-8")
+    search_path(tmp_path)
+    local_world.reset("klingon", 0)
+    with caplog.at_level(logging.WARNING, logger="openapps_sim.taskkit.language"):
+        for fid in FAMILIES:
+            inst = instantiate(all_families()[fid], local_world.state, local_world.config, 0, "klingon", "auto")
+            assert any(n.startswith(f"goal of {fid}: no 'tlh' phrasing") for n in inst.fallbacks), fid
+    said = [r.getMessage() for r in caplog.records]
+    assert len(FAMILIES) > 80 and len(said) == 2, said
+    goals = [m for m in said if "goal phrasing" in m]
+    assert len(FAMILIES) == 92  # the shipped families
+    assert goals[0].startswith("no 'tlh' goal phrasing for 92 of 92 task families (no phrasings/tlh.yaml in ")
+    assert goals[0].endswith(
+        "their goals are in English: calendar.add_event, calendar.add_if_free, calendar.days_until and 89 more"
+    )
+    assert [m for m in said if m.startswith("no 'tlh' content for ")], said
 
 
 def test_a_language_without_any_file_falls_back_to_english(local_world, search_path, tmp_path):

@@ -58,6 +58,15 @@ def _text(result) -> str:
     return result.content[0].text
 
 
+def _data(result) -> dict:
+    """A tool's typed result: its structured content (checked against the tool's output schema
+    by the SDK's client), and the same object as JSON text for clients that read only text."""
+    text = _text(result)
+    assert isinstance(result.structuredContent, dict) and "result" not in result.structuredContent, result
+    assert json.loads(text) == result.structuredContent, (text, result.structuredContent)
+    return result.structuredContent
+
+
 def _bid(tree: str, role: str, name: str) -> str:
     m = re.search(rf"\[(\w+)\] {role} '{re.escape(name)}'", tree)
     assert m, f"no {role} {name!r} in the page:\n{tree[:2000]}"
@@ -66,34 +75,30 @@ def _bid(tree: str, role: str, name: str) -> str:
 
 async def solve_add_item_by_gui(s: ClientSession, variation: str = "default", seed: int = 1) -> dict:
     """Read the goal and the page as text, act on bids, as a tool-calling agent would."""
-    reset = json.loads(
-        _text(await s.call_tool("reset", {"task": "todo.add_item", "variation": variation, "seed": seed}))
-    )
+    reset = _data(await s.call_tool("reset", {"task": "todo.add_item", "variation": variation, "seed": seed}))
     item = re.search(r"'([^']+)'", reset["goal"]).group(1)
     _text(await s.call_tool("act", {"action": "goto('/todo/')"}))
     tree = _text(await s.call_tool("observe", {"mode": "text"}))
     box = re.search(r"\[(\w+)\] textbox", tree).group(1)
     add = re.search(r"\[(\w+)\] button '[^']*'\n", tree[tree.index(f"[{box}]") :]).group(1)
     _text(await s.call_tool("act", {"action": f"fill('{box}', {item!r})"}))
-    step = json.loads(_text(await s.call_tool("act", {"action": f"click('{add}')"})))
+    step = _data(await s.call_tool("act", {"action": f"click('{add}')"}))
     assert step["last_action_error"] == ""
-    return {"goal": reset["goal"], "item": item, **json.loads(_text(await s.call_tool("get_reward", {})))}
+    return {"goal": reset["goal"], "item": item, **_data(await s.call_tool("get_reward", {}))}
 
 
 async def solve_add_item_by_api(s: ClientSession, interface: str = "api", seed: int = 2) -> dict:
     """The same task through the todo app's own tools, never touching the page."""
-    reset = json.loads(
-        _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": seed, "interface": interface}))
-    )
+    reset = _data(await s.call_tool("reset", {"task": "todo.add_item", "seed": seed, "interface": interface}))
     assert reset["interface"] == interface
     item = re.search(r"'([^']+)'", reset["goal"]).group(1)
     if interface == "mixed":  # a page first, then the tool: the page shows the change
         _text(await s.call_tool("act", {"action": "goto('/todo/')"}))
-    before = json.loads(_text(await s.call_tool("todo_read", {})))["tool_result"]
+    before = _data(await s.call_tool("todo_read", {}))["tool_result"]
     assert item not in {i["title"] for i in before["items"]}
-    step = json.loads(_text(await s.call_tool("todo_add_item", {"title": item})))
+    step = _data(await s.call_tool("todo_add_item", {"title": item}))
     assert step["last_action_error"] == "" and step["tool_result"]["title"] == item, step
-    return {"item": item, "step": step, **json.loads(_text(await s.call_tool("get_reward", {})))}
+    return {"item": item, "step": step, **_data(await s.call_tool("get_reward", {}))}
 
 
 def test_stdio_session_lists_tools_and_solves_a_task_through_the_gui():
@@ -103,15 +108,15 @@ def test_stdio_session_lists_tools_and_solves_a_task_through_the_gui():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
             tools = {t.name for t in (await s.list_tools()).tools}
-            assert GUI_TOOLS <= tools and APP_TOOLS <= tools
-            tasks = json.loads(_text(await s.call_tool("list_tasks", {"app": "todo"})))
+            assert GUI_TOOLS <= tools and not APP_TOOLS & tools  # the default interface, gui, has none
+            tasks = _data(await s.call_tool("list_tasks", {"app": "todo"}))["tasks"]
             assert "todo.add_item" in {t["id"] for t in tasks} and all("todo" in t["apps"] for t in tasks)
-            packs = {p["name"] for p in json.loads(_text(await s.call_tool("list_variations", {})))}
+            packs = {p["name"] for p in _data(await s.call_tool("list_variations", {}))["variations"]}
             assert {"default", "dark_theme", "german"} <= packs
             assert "fill(" in _text(await s.call_tool("describe_action_space", {"space": "bid"}))
             # a reward before any action is 0 with an explanation naming what is missing
-            json.loads(_text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1})))
-            before = json.loads(_text(await s.call_tool("get_reward", {})))
+            _data(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1}))
+            before = _data(await s.call_tool("get_reward", {}))
             assert before["reward"] == 0 and before["explanation"]
             done = await solve_add_item_by_gui(s)
             assert done["reward"] == 1 and done["success"], done
@@ -121,18 +126,21 @@ def test_stdio_session_lists_tools_and_solves_a_task_through_the_gui():
             assert bad.isError and "todo.nothing" in bad.content[0].text and "allowed" in bad.content[0].text
             # the same task API-only: the app's own tool, the same full-state reward
             by_api = await solve_add_item_by_api(s)
+            assert APP_TOOLS <= {t.name for t in (await s.list_tools()).tools}
             assert by_api["reward"] == 1 and by_api["success"] and by_api["steps"] == 2, by_api
             # the api interface refuses page actions; a refused tool call names what is allowed
-            json.loads(_text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 3, "interface": "api"})))
-            refused = json.loads(_text(await s.call_tool("act", {"action": "click('12')"})))
+            _data(await s.call_tool("reset", {"task": "todo.add_item", "seed": 3, "interface": "api"}))
+            refused = _data(await s.call_tool("act", {"action": "click('12')"}))
             assert "api interface" in refused["last_action_error"]
-            wrong = json.loads(_text(await s.call_tool("todo_toggle_item", {"id": "t999"})))
+            wrong = _data(await s.call_tool("todo_toggle_item", {"id": "t999"}))
             assert "no item 't999'" in wrong["last_action_error"] and "allowed" in wrong["last_action_error"]
-            # the gui interface refuses app tools
-            json.loads(_text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "interface": "gui"})))
-            off = json.loads(_text(await s.call_tool("todo_add_item", {"title": "x"})))
+            # the gui interface lists no app tools and refuses them (through act too)
+            _data(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "interface": "gui"}))
+            assert not APP_TOOLS & {t.name for t in (await s.list_tools()).tools}
+            off = _data(await s.call_tool("act", {"action": "todo.add_item(title='x')"}))
             assert "gui interface" in off["last_action_error"]
-            assert json.loads(_text(await s.call_tool("get_reward", {})))["reward"] == 0
+            assert "interface is 'gui'" in (await s.call_tool("todo_add_item", {"title": "x"})).content[0].text
+            assert _data(await s.call_tool("get_reward", {}))["reward"] == 0
 
     run_async(main)
 
@@ -172,7 +180,7 @@ def test_http_sessions_each_own_a_world():
 
         async def main():
             async with http_session(url) as a, http_session(url) as b:
-                german = json.loads(_text(await b.call_tool("reset", {"task": "todo.add_item", "variation": "german"})))
+                german = _data(await b.call_tool("reset", {"task": "todo.add_item", "variation": "german"}))
                 solved = await solve_add_item_by_gui(a)
                 assert solved["reward"] == 1
                 # b's world is its own: German, and without a's new item
@@ -181,14 +189,14 @@ def test_http_sessions_each_own_a_world():
                 assert solved["item"] not in tree_b
                 assert "Aufgaben" in tree_b or german["goal"] != solved["goal"]
                 assert _text(await a.call_tool("app_url", {})) != _text(await b.call_tool("app_url", {}))
-                still = json.loads(_text(await a.call_tool("get_reward", {})))
+                still = _data(await a.call_tool("get_reward", {}))
                 assert still["reward"] == 1 and "explanation" not in still  # an agent's server: no answer key
                 # b solves a task through app tools (mixed: the page is reloaded after the change)
                 by_api = await solve_add_item_by_api(b, interface="mixed")
                 assert by_api["reward"] == 1, by_api
                 tree_b = _text(await b.call_tool("observe", {"mode": "text"}))
                 assert by_api["item"] in tree_b
-                assert json.loads(_text(await a.call_tool("get_reward", {})))["reward"] == 1
+                assert _data(await a.call_tool("get_reward", {}))["reward"] == 1
 
         run_async(main)
         time.sleep(1)

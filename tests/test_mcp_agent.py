@@ -5,7 +5,6 @@ issue 23 points 7 and 9)."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest
@@ -14,7 +13,7 @@ from mcp.client.stdio import stdio_client
 
 from openapps_sim.service.session import EXPLANATION_LINE_CHARS, shorten_explanation
 
-from .test_mcp import _text, run_async
+from .test_mcp import _data, _text, run_async
 
 
 def _error(result) -> str:
@@ -53,9 +52,9 @@ def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_
             text = _error(await s.call_tool("reset", {"task": "todo.add_item", "seed": -2}))
             assert text.startswith("reset: seed: expected a whole number >= 0, got -2")
 
-            families = {t["id"]: t for t in json.loads(_text(await s.call_tool("list_tasks", {"app": "todo"})))}
-            reset = json.loads(
-                _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "variation": "interrupt_crash"}))
+            families = {t["id"]: t for t in _data(await s.call_tool("list_tasks", {"app": "todo"}))["tasks"]}
+            reset = _data(
+                await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "variation": "interrupt_crash"})
             )
             budget = reset["max_steps"]
             assert budget > families["todo.add_item"]["max_steps"]  # the interruption's allowance is in it
@@ -66,13 +65,13 @@ def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_
                 "click('99999')": "bad_arguments",
             }
             for n, (action, category) in enumerate(sorted_as.items(), 1):
-                step = json.loads(_text(await s.call_tool("act", {"action": action})))
+                step = _data(await s.call_tool("act", {"action": action}))
                 assert step["category"] == category, (action, step)
                 assert step["last_action_error"].startswith(f"invalid action ({category}): "), step
                 assert step["steps"] == n and not step["done"]
-            reward = json.loads(_text(await s.call_tool("get_reward", {})))
+            reward = _data(await s.call_tool("get_reward", {}))
             assert reward["reward"] == 0 and "explanation" not in reward  # the agent never sees the answer key
-            steps = [json.loads(_text(await s.call_tool("act", {"action": "noop(0)"}))) for _ in range(budget - 4)]
+            steps = [_data(await s.call_tool("act", {"action": "noop(0)"})) for _ in range(budget - 4)]
             assert [st["done"] for st in steps] == [False] * (budget - 5) + [True]
             assert steps[-1]["truncated"] and steps[-1]["steps"] == budget
             over = _error(await s.call_tool("act", {"action": "noop(0)"}))
@@ -92,11 +91,11 @@ def test_an_evaluator_server_explains_the_reward_without_echoing_long_values():
         params = StdioServerParameters(command=sys.executable, args=["-m", "openapps_sim.cli", "mcp", "--evaluator"])
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
-            _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1}))  # fails saying why
+            _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 1, "interface": "mixed"}))
             huge = "Buy " + "oat milk " * 6000
-            step = json.loads(_text(await s.call_tool("todo_add_item", {"title": huge})))
+            step = _data(await s.call_tool("todo_add_item", {"title": huge}))
             assert step["last_action_error"] == "" and step["category"] == "valid", step
-            reward = json.loads(_text(await s.call_tool("get_reward", {})))
+            reward = _data(await s.call_tool("get_reward", {}))
             assert reward["reward"] == 0 and "todo.items" in reward["explanation"]
             assert len(reward["explanation"]) < 2000 and "characters in all" in reward["explanation"]
 
@@ -110,15 +109,15 @@ def test_an_mcp_episode_on_the_text_backend_needs_no_browser():
             await s.initialize()
             text = _error(await s.call_tool("reset", {"task": "todo.add_item", "backend": "firefox"}))
             assert text.startswith("reset: backend: unknown backend 'firefox'; allowed: chromium, text")
-            reset = json.loads(
-                _text(await s.call_tool("reset", {"task": "todo.add_item", "seed": 3, "backend": "text"}))
+            reset = _data(
+                await s.call_tool("reset", {"task": "todo.add_item", "seed": 3, "backend": "text", "interface": "api"})
             )
             assert reset["backend"] == "text"
             tree = _text(await s.call_tool("observe", {"mode": "text"}))
             assert "RootWebArea" in tree and "[" in tree
             shot = _error(await s.call_tool("observe", {"mode": "screenshot"}))
             assert "text backend renders no pixels" in shot
-            done = json.loads(_text(await s.call_tool("act", {"action": "todo.add_item(title='Clean the fridge')"})))
+            done = _data(await s.call_tool("act", {"action": "todo.add_item(title='Clean the fridge')"}))
             assert done["reward"] == 1
 
     run_async(main)

@@ -232,7 +232,8 @@ def test_markdown_headline_matches_metrics(written):
     assert alpha[3].startswith("0.236 [") and alpha[4].startswith("0.471 [") and alpha[5].startswith("2.00× [")
     assert alpha[6] == "0.17" and alpha[7] == "0.17" and alpha[8] == "16.7%"
     assert rows["beta"][1] == "6" and rows["beta"][-1] == "1 / 0"  # the error is counted apart (infra / model)
-    assert rows["beta"][-2] == "0"  # no agent exception
+    # no agent exception: said once under the table, not a column of zeros (issue 40 point 8)
+    assert "Agent exceptions" not in rows["Agent"] and "no agent exception" in md_section(md, "Headline")
     assert rows["beta"][5].startswith("1.00× [")
 
 

@@ -73,7 +73,7 @@ def test_breakdown_by_kind_and_buttons():
 
 def test_report_tables():
     captions = [c for c, _, _ in robustness_tables(table())]
-    assert len(captions) == 3 and "RSR" in captions[0] and "button mode" in captions[1]
+    assert len(captions) == 4 and "RSR" in captions[0] and "button mode" in captions[1] and "kind" in captions[2]
     assert robustness_tables(pd.DataFrame([episode("a", "t", 0, "default", True)])) == []
 
 

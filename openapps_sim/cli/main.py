@@ -118,7 +118,12 @@ def cmd_report(args: argparse.Namespace) -> int:
             "not found",
             "a folder written by openapps sweep or openapps run --out, or a folder of such folders",
         )
-    md, html = write_report(out, min_repeats=getattr(args, "loop_repeats", 2), paper=getattr(args, "paper", False))
+    md, html = write_report(
+        out,
+        min_repeats=getattr(args, "loop_repeats", 2),
+        paper=getattr(args, "paper", False),
+        summary_only=getattr(args, "summary", False),
+    )
     if not getattr(args, "quiet", False):
         print(headline_table(load_results(out), min_repeats=getattr(args, "loop_repeats", 2)))
         print(f"\nreport: {md}\n        {html}")
@@ -322,6 +327,12 @@ def _add_report_and_tools(sub) -> None:
         "dir", help="a results folder of openapps sweep or openapps run --out, or a folder of such folders (runs/)"
     )
     s.add_argument("--paper", action="store_true", help="also write the OpenApps paper's views alone to paper.md")
+    s.add_argument(
+        "--summary",
+        action="store_true",
+        help="write only summary.md and summary.html: the headline, robustness, per variation, where it "
+        "breaks, failures and the manifest (a long report at a glance)",
+    )
     s.add_argument(
         "--loop-repeats",
         type=count(1000, low=2),

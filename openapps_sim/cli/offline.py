@@ -134,7 +134,7 @@ def gold_source(args: argparse.Namespace, notes: list[str]):
 
 
 def cmd_offline(args: argparse.Namespace) -> int:
-    from openapps_sim.analysis.offline import summarise, text_table, write_offline
+    from openapps_sim.analysis.offline import paper_text, summarise, text_table, write_offline
     from openapps_sim.sweeps.offline import OfflineSettings, check_agent, make_offline_agent, run_offline
 
     name = _agent_name(args)
@@ -185,6 +185,7 @@ def cmd_offline(args: argparse.Namespace) -> int:
         f"{result['idle_steps']} of them idle (changed nothing: replayed, not scored); in %"
     )
     print(text_table(summary, list(modes)))
+    print(f"\n{paper_text(summary, list(modes))}")
     js, md = write_offline(out, result)
     print(f"\nwritten: {js}\n         {md}")
     return 0

@@ -17,7 +17,7 @@ from openapps_sim.config.schema import Any_, Bool, Enum, Field, Float, Int, List
 from openapps_sim.errors import ConfigError
 
 PRESENTATIONS = ["modal", "banner", "takeover", "toast"]
-CONSEQUENCES = ["dismiss", "recovery", "crash", "state_change"]
+CONSEQUENCES = ["dismiss", "recovery", "crash", "state_change", "close_app"]
 BUTTON_ID = re.compile(r"^[a-z][a-z0-9_]{0,30}$")
 CAREFUL_BUTTON = "dismiss"  # the button a careful user takes when an offer is harmful
 
@@ -55,6 +55,8 @@ BUTTON = Record(
     harmful=Bool(False, doc="accepting it is a mistake a careful user does not make"),
     change=Str("", doc="state_change: the name recorded in the world's device state and event log"),
     navigate=Str("", doc="dismiss: a path to go to instead of back to the page (e.g. an app)"),
+    # close_app (D-GARA's "deny, and the app terminates"): the app closes and the user is on the
+    # start page; the task stays completable by opening the app again
 )
 
 STEP = Record(

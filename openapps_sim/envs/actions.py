@@ -7,7 +7,11 @@ environment executes it, :func:`classify_action` sorts it into one of
   function's signature and types, and (when the observation has element ids) a bid that is on
   the page;
 * ``malformed`` — not one Python call expression: ``no-op``, ``mouse_click(x=612 y)``, free
-  text, two actions, an empty string;
+  text, two actions, an empty string; and whatever cannot be an action at all, before anything
+  parses it (:func:`action_problem`): not a string, longer than :data:`MAX_ACTION_CHARS`, a NUL
+  character or a lone surrogate. Text that Python's parser gives up on in any other way (a few
+  thousand bare words raise ``MemoryError`` there, deep nesting ``RecursionError``) is
+  ``malformed`` too: whatever an agent sends is judged as its action, never raised;
 * ``unknown_action`` — a call of something that is not a BrowserGym action (``finished(...)``,
   ``remove_item(...)``), or of an action outside the active action space (``mouse_click`` in
   the ``bid`` space);
@@ -31,6 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from openapps_sim.envs.arguments import bind_arguments
+from openapps_sim.protocol import MAX_TEXT_CHARS
 
 ACTION_CATEGORIES = ("valid", "malformed", "unknown_action", "bad_arguments", "browser_error")
 INVALID_CATEGORIES = ACTION_CATEGORIES[1:]
@@ -42,6 +47,11 @@ ACTION_SPACES: dict[str, tuple[str, ...]] = {
     "coord": ("chat", "infeas", "coord", "nav"),
     "all": ("chat", "infeas", "bid", "coord", "nav", "tab"),
 }
+# The longest action string taken (docs/agents.md): a longer one is invalid before anything parses
+# it. BrowserGym's parser is quadratic in the length of text it cannot read (about a second at
+# 10,000 characters, a minute at 100,000); the longest text an app field takes fits in one
+# ``fill`` with room for escapes.
+MAX_ACTION_CHARS = 2 * MAX_TEXT_CHARS
 BID_PARAMS = ("bid", "from_bid", "to_bid")
 # (x, y) parameter pairs of coordinate actions, checked against the viewport when it is known
 COORD_PARAMS = (("x", "y"), ("from_x", "from_y"), ("to_x", "to_y"))
@@ -141,16 +151,65 @@ def classify_action(
     environment's (``bid``, ``coord`` or ``all``). ``max_actions`` calls, one per line, are
     allowed (default one; more are ``malformed``); each is checked and the first problem wins.
     """
+    problem = action_problem(action)
+    if problem:
+        return ActionCheck("malformed", problem)
+    try:
+        return _classify(action.strip(), obs, action_space, viewport, max_actions, space_name)
+    except (ValueError, MemoryError, RecursionError, OverflowError) as e:  # e.g. ast.unparse of a deep tree
+        return ActionCheck("malformed", f"the action cannot be read ({type(e).__name__})")
+
+
+def action_problem(action: object) -> str:
+    """Why ``action`` cannot be an action at all, found without parsing it ('' when it can be):
+    not a string, longer than :data:`MAX_ACTION_CHARS`, a NUL character, a lone surrogate (text
+    that cannot be sent anywhere as UTF-8). The environments refuse these before BrowserGym's
+    parser sees them, and :func:`classify_action` calls them ``malformed``."""
     if not isinstance(action, str):
-        return ActionCheck("malformed", f"the action must be a string, got {type(action).__name__}")
-    text = action.strip()
+        return f"the action must be a string, got {type(action).__name__}"
+    if len(action) > MAX_ACTION_CHARS:
+        return f"the action is {len(action)} characters long; at most {MAX_ACTION_CHARS} are accepted"
+    if "\x00" in action:
+        return f"the action has a NUL character (at character {action.index(chr(0)) + 1})"
+    try:
+        action.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"the action is not valid text (a lone surrogate at character {e.start + 1})"
+    return ""
+
+
+def shown_action(action: object) -> str:
+    """An agent's action as observations and records show it: the string itself, or for what
+    cannot be an action at all a short stand-in that JSON and UTF-8 carry (``<int>``, the first
+    200 characters of an over-long one, a lone surrogate escaped)."""
+    if not isinstance(action, str):
+        return f"<{type(action).__name__}>"
+    text = str.__str__(action)  # a plain str, whatever subclass the agent returned
+    if len(text) > MAX_ACTION_CHARS:
+        text = f"{text[:200]}… ({len(text)} characters)"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def parse_code(text: str, mode: str = "exec") -> ast.AST:
+    """``ast.parse`` of an agent's text that raises only ``SyntaxError``: Python's parser also
+    gives up with ``ValueError`` (a NUL character), ``MemoryError`` (a few thousand bare words),
+    ``RecursionError`` (deep nesting) or ``OverflowError``, and for an action each means the
+    same thing: it is not code."""
+    try:
+        return ast.parse(text, mode=mode)
+    except SyntaxError:
+        raise
+    except (ValueError, MemoryError, RecursionError, OverflowError) as e:
+        raise SyntaxError(f"{type(e).__name__} in Python's parser") from None
+
+
+def _classify(text: str, obs, action_space: str, viewport, max_actions: int, space_name: str) -> ActionCheck:
     tree = _statements(text, max_actions)
     if isinstance(tree, ActionCheck):
         return tree
     if len(tree.body) > 1:
-        lines = text.splitlines()
         checks = [
-            classify_action("\n".join(lines[st.lineno - 1 : st.end_lineno]), obs, action_space, viewport, 1, space_name)
+            _classify(ast.get_source_segment(text, st) or "", obs, action_space, viewport, 1, space_name)
             for st in tree.body
         ]
         bad = [c for c in checks if not c.valid]
@@ -170,7 +229,7 @@ def _statements(text: str, max_actions: int) -> ast.Module | ActionCheck:
     if not text:
         return ActionCheck("malformed", "empty action")
     try:
-        tree = ast.parse(text, mode="exec")
+        tree = parse_code(text, mode="exec")
     except SyntaxError as e:
         return ActionCheck("malformed", f"not a Python call ({e.msg})")
     if not tree.body or len(tree.body) > max_actions:

@@ -18,10 +18,11 @@ import ast
 from dataclasses import dataclass
 
 from openapps_sim.appkit import READ_OPERATION, Operation
-from openapps_sim.envs.actions import ActionCheck, classify_action
+from openapps_sim.envs.actions import ActionCheck, action_problem, classify_action, parse_code
 from openapps_sim.errors import unknown_name
 
 INTERFACES = ("gui", "api", "mixed")
+DEFAULT_INTERFACE = "gui"  # a sweep's, an env's and an MCP reset's: page actions only
 API_PAGE_FREE_ACTIONS = ("send_msg_to_user", "report_infeasible", "noop")
 
 
@@ -42,8 +43,8 @@ def parse_tool_call(action: str) -> ToolCall | None:
     """The app tool an action string calls (``app.tool(key=value, ...)``), None for any other
     action. Raises ``ValueError`` for a dotted call that is not a well-formed tool call."""
     try:
-        tree = ast.parse(action.strip(), mode="eval")
-    except (SyntaxError, ValueError):
+        tree = parse_code(action.strip(), mode="eval")
+    except SyntaxError:
         return None
     call = tree.body
     if not (
@@ -60,7 +61,7 @@ def parse_tool_call(action: str) -> ToolCall | None:
             raise ValueError("app tools take named arguments only (no **kwargs)")
         try:
             args[kw.arg] = ast.literal_eval(kw.value)
-        except ValueError as e:
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as e:
             raise ValueError(f"argument {kw.arg!r} is not a literal value ({e})") from None
     return ToolCall(call.func.value.id, call.func.attr, args)
 
@@ -68,8 +69,8 @@ def parse_tool_call(action: str) -> ToolCall | None:
 def action_name(action: str) -> str:
     """The function an action string calls (``click`` for ``click('12')``), or ''."""
     try:
-        call = ast.parse(action.strip(), mode="eval").body
-    except (SyntaxError, ValueError):
+        call = parse_code(action.strip(), mode="eval").body
+    except SyntaxError:
         return ""
     return call.func.id if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) else ""
 
@@ -97,7 +98,7 @@ def check_action(
     arguments, a known app and tool) where it takes those, page actions
     (:func:`~openapps_sim.envs.actions.classify_action`) where it takes those. The sweep's
     runner and the LLM agents use it alike."""
-    if not isinstance(action, str) or interface == "gui":
+    if action_problem(action) or interface == "gui":  # what cannot be an action is never parsed
         return classify_action(action, obs, action_space, viewport, max_actions, space_name)
     try:
         call = parse_tool_call(action)

@@ -33,14 +33,16 @@ from browsergym.core.spaces import Unicode
 
 from openapps_sim.config.limits import MAX_STEPS, check_count, check_seed
 from openapps_sim.config.world import KEYS, WorldSpec, split_kwargs
+from openapps_sim.envs.actions import action_problem, shown_action
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
+from openapps_sim.envs.callscan import fast_mapping
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
 from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import page_facts, thumbnail_jpeg
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pageread import read_page
-from openapps_sim.envs.settle import LEAVING_SCRIPT, dom_loaded, images_loaded, settle
+from openapps_sim.envs.settle import ACTIVE_PAGE_SCRIPT, LEAVING_SCRIPT, dom_loaded, images_loaded, settle
 from openapps_sim.envs.spaces import ActionStrings, action_mapping, action_set, action_timeout_ms  # noqa: F401 - re-exported
 from openapps_sim.envs.task import check_task_kwargs, checked_kwargs
 from openapps_sim.errors import ConfigError
@@ -48,18 +50,7 @@ from openapps_sim.protocol import BIDS_HEADER
 from openapps_sim.taskkit.language import goal_languages
 
 OBS_MODES = ("both", "axtree", "screenshot")
-# Tells the environment which page is active; events that mean "the user is here".
-_ACTIVE_PAGE_SCRIPT = """
-(() => {
-  const ping = () => window.browsergym_page_activated();
-  ping();
-  for (const ev of ["focus", "focusin", "load", "pageshow", "mousedown", "mouseup", "wheel", "keydown", "input"]) {
-    window.addEventListener(ev, ping, {capture: true});
-  }
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") ping(); });
-})();
-"""
-
+NO_EPISODE = "step() before a successful reset(): the last reset failed or none was made; call reset()"
 
 # BrowserEnv options this environment cannot honour: refused when set, never ignored.
 _REFUSED = {
@@ -70,6 +61,7 @@ _REFUSED = {
 
 
 class OpenAppsEnv(BrowserEnv):
+    backend = "chromium"
     # no render modes: the screenshot is in the observation (BrowserGym's None fails check_env)
     metadata = {**BrowserEnv.metadata, "render_modes": []}
 
@@ -107,9 +99,7 @@ class OpenAppsEnv(BrowserEnv):
             **kwargs,
         )
         self.obs_mode = obs_mode
-        # sealed: the env's world answers only the env's own pages (WorldHandle.seal), so that
-        # nothing but the env's steps changes it (the MCP server's sessions)
-        self.sealed = bool(sealed)
+        self.sealed = bool(sealed)  # its world answers its own pages only (WorldHandle.seal; MCP sessions)
         self.interface = check_interface(interface, "OpenAppsEnv")
         self.tool_result = ""  # what an app tool returned (JSON; "" after a page action)
         self.observation_space = gym.spaces.Dict({**self.observation_space.spaces, "tool_result": Unicode()})
@@ -121,6 +111,7 @@ class OpenAppsEnv(BrowserEnv):
         self.instance_seed: int | None = None
         self.step_budget: int | None = None  # actions this episode may take (see ``step``)
         self.steps_taken = 0
+        self.ready = False  # a reset succeeded (and no reset failed since): step() may run
         self.thumbnail: tuple[int, int] | None = None  # see reset's options["thumbnail"]
         self.last_thumbnail: bytes | None = None
 
@@ -179,7 +170,7 @@ class OpenAppsEnv(BrowserEnv):
         self.context.expose_binding(
             "browsergym_page_activated", lambda source: self._activate_page_from_js(source["page"])
         )
-        self.context.add_init_script(_ACTIVE_PAGE_SCRIPT)
+        self.context.add_init_script(ACTIVE_PAGE_SCRIPT)
         self.context.add_init_script(LEAVING_SCRIPT)
         self.guard = OriginGuard(self.task.server.url)
         self.guard.install(self.context)
@@ -225,6 +216,7 @@ class OpenAppsEnv(BrowserEnv):
         if options.get("max_steps") is not None:
             check_count(options["max_steps"], "reset", "options.max_steps", MAX_STEPS)
         gym.Env.reset(self, seed=seed)
+        self.ready = False
         return options
 
     def _begin(self, options: dict, task_info: dict):
@@ -236,7 +228,9 @@ class OpenAppsEnv(BrowserEnv):
         budget = options.get("max_steps") or (task_info or {}).get("max_steps")
         self.step_budget = int(budget) if budget else None
         self.steps_taken = 0
-        return self._get_obs(), {"task_info": task_info, "seed": self.instance_seed}
+        obs = self._get_obs()
+        self.ready = True
+        return obs, {"task_info": task_info, "seed": self.instance_seed}
 
     def _set_goal(self, goal) -> None:
         """The goal as BrowserGym's goal object, its text messages in the chat."""
@@ -263,15 +257,23 @@ class OpenAppsEnv(BrowserEnv):
         ``max_steps`` plus what its interruptions may cost). The step that spends the budget
         returns ``truncated=True``; an action after that is not run (the same observation, with
         ``last_action_error`` saying so). Gymnasium's ``TimeLimit`` cannot do this: the budget
-        depends on the world the episode runs in, so ``env.spec.max_episode_steps`` stays None."""
+        depends on the world the episode runs in, so ``env.spec.max_episode_steps`` stays None.
+        What is no action (``actions.action_problem``) runs nothing and says why; no episode
+        before a successful reset (``ResetNeeded``)."""
+        if not self.ready:
+            raise gym.error.ResetNeeded(NO_EPISODE)
         if self.step_budget is not None and self.steps_taken >= self.step_budget:
-            self.last_action = action
+            self.last_action = shown_action(action)
             self.last_action_error = f"BudgetSpent: the episode's {self.step_budget} steps are spent; call reset()"
             last = self.task.last_evaluation if self.task is not None else None
             reward = last.reward if last is not None else 0.0
             return self._get_obs(), reward, False, True, {"budget_spent": True}
         self.steps_taken += 1
-        obs, reward, terminated, truncated, info = self._act(action)
+        if problem := action_problem(action):
+            self.tool_result = ""
+            obs, reward, terminated, truncated, info = self._tool_step(shown_action(action), None, problem)
+        else:
+            obs, reward, terminated, truncated, info = self._act(action)
         truncated = bool(truncated) or (self.step_budget is not None and self.steps_taken >= self.step_budget)
         return obs, reward, terminated, truncated, info
 
@@ -286,7 +288,7 @@ class OpenAppsEnv(BrowserEnv):
         for page in self.context.pages:
             self.guard.guard_page(page)
         if mapping is not None:
-            self.action_mapping = lambda a: raise_action_timeouts(mapping(a), self.action_timeout_ms)
+            self.action_mapping = lambda a: raise_action_timeouts(fast_mapping(mapping, a), self.action_timeout_ms)
         try:
             return super().step(action)
         finally:

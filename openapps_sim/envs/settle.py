@@ -107,3 +107,16 @@ def images_loaded(page: playwright.sync_api.Page, timeout_ms: float) -> None:
     an attribute the text backend, which loads no images, never shows."""
     with contextlib.suppress(playwright.sync_api.Error):
         page.wait_for_load_state("load", timeout=timeout_ms)
+
+
+# Tells the environment which page is active; events that mean "the user is here".
+ACTIVE_PAGE_SCRIPT = """
+(() => {
+  const ping = () => window.browsergym_page_activated();
+  ping();
+  for (const ev of ["focus", "focusin", "load", "pageshow", "mousedown", "mouseup", "wheel", "keydown", "input"]) {
+    window.addEventListener(ev, ping, {capture: true});
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") ping(); });
+})();
+"""

@@ -4,13 +4,14 @@
 
 A tool call is one step of the session's episode, run as the app-tool action
 ``todo.add_item(title='...')`` (:mod:`openapps_sim.envs.apptools`): the same operation the app's
-pages call, logged in the same event log, scored by the same full-state reward.
+pages call, logged in the same event log, scored by the same full-state reward. The tools are
+listed and callable only in a session whose interface has them (api, mixed; not gui):
+:class:`openapps_sim.service.mcp_server.OpenAppsMCP`.
 """
 
 from __future__ import annotations
 
 import inspect
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from mcp.server.fastmcp import Context, FastMCP
 
 from openapps_sim.appkit import PARAM_TYPES, Operation
 from openapps_sim.envs.apptools import app_tools, tool_action
+from openapps_sim.service.mcp_results import Step
 
 _ANNOTATION = {"str": str, "int": int, "float": float, "bool": bool, "list[str]": list[str]}
 assert set(_ANNOTATION) == set(PARAM_TYPES)
@@ -25,19 +27,19 @@ assert set(_ANNOTATION) == set(PARAM_TYPES)
 
 def _tool_function(get_session: Callable[[Context], Any], app: str, name: str, op: Operation | None):
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context)]
-    annotations: dict[str, Any] = {"ctx": Context, "return": str}
+    annotations: dict[str, Any] = {"ctx": Context, "return": Step}
     for p in op.params if op else ():
         ann = _ANNOTATION[p.type] if p.required else (_ANNOTATION[p.type] | None)
         default = inspect.Parameter.empty if p.required else p.default
         params.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann))
         annotations[p.name] = ann
 
-    async def tool(ctx: Context, **kwargs: Any) -> str:
+    async def tool(ctx: Context, **kwargs: Any) -> Step:
         env = get_session(ctx)
         args = {k: v for k, v in kwargs.items() if v is not None}
-        return json.dumps(await env.call(env.act, tool_action(app, name, args)), ensure_ascii=False)
+        return Step(**await env.call(env.act, tool_action(app, name, args)))
 
-    tool.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
+    tool.__signature__ = inspect.Signature(params, return_annotation=Step)  # type: ignore[attr-defined]
     tool.__annotations__ = annotations
     tool.__name__ = f"{app}_{name}"
     return tool

@@ -18,11 +18,13 @@ from typing import Any
 import anyio
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.types import Tool
 from pydantic import ValidationError
 
 from openapps_sim.errors import ConfigError, OpenAppsError
 from openapps_sim.service.app_tools import register_app_tools
-from openapps_sim.service.mcp_tools import TOOLS
+from openapps_sim.service.mcp_tools import TOOLS, UNSTRUCTURED
 from openapps_sim.service.session import EnvSession
 
 INSTRUCTIONS = """Offline web apps (todo, calendar, messenger, maps, shop, code editor) as tasks.
@@ -31,9 +33,10 @@ Call reset(task, variation, seed) to start an episode and read the goal; observe
 such as click('12') or fill('7', 'milk'); get_reward() gives the episode's reward once it has
 ended. Send the answer of a question task with act("send_msg_to_user('...')"). Each task and seed
 can be attempted once per session.
-Instead of the pages, you may use the apps' own tools (todo_add_item, calendar_create_event,
-shop_add_to_cart, ...; <app>_read shows an app's data and ids) unless reset chose
-interface='gui'; with interface='api' only the app tools (and act with send_msg_to_user) work."""
+reset's interface is 'gui' (page actions only) unless you choose 'api' or 'mixed': then the apps'
+own tools are listed too (todo_add_item, calendar_create_event, shop_add_to_cart, ...; <app>_read
+shows an app's data and ids); with interface='api' only the app tools (and act with
+send_msg_to_user) work. Every tool's result is a typed object (see its output schema)."""
 
 
 _PLAIN_TYPES = {
@@ -63,9 +66,35 @@ def argument_error(tool: str, error: ValidationError) -> str:
 
 class OpenAppsMCP(FastMCP):
     """FastMCP whose errors are one sentence: argument types (see :func:`argument_error`) and
-    this package's own errors without the SDK's "Error executing tool" in front."""
+    this package's own errors without the SDK's "Error executing tool" in front; whose app tools
+    (:attr:`app_tool_names`) are listed and callable only in a session whose interface has them;
+    and which tells its clients when the tools it lists change (``tools.listChanged``)."""
+
+    app_tool_names: frozenset[str] = frozenset()
+
+    def _client_env(self) -> EnvSession | None:
+        """The environment of the client whose request is being answered (None outside one)."""
+        ctx = self.get_context()
+        try:
+            ctx.session  # noqa: B018 - raises outside a request
+        except ValueError:
+            return None
+        return self.sessions.get(ctx)  # type: ignore[attr-defined]
+
+    async def list_tools(self) -> list[Tool]:
+        tools = await super().list_tools()
+        env = self._client_env()
+        if env is None or env.app_tools_allowed():
+            return tools
+        return [t for t in tools if t.name not in self.app_tool_names]
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        env = self._client_env() if name in self.app_tool_names else None
+        if env is not None and not env.app_tools_allowed():
+            raise ToolError(
+                f"{name}: interface: the episode's interface is {env.interface!r}, which has no app tools; "
+                "allowed: page actions through act, or reset with interface='api' or 'mixed'"
+            )
         try:
             return await super().call_tool(name, arguments)
         except ToolError as e:
@@ -83,6 +112,17 @@ class _ClientGone(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
         return not isinstance(exc, (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream))
+
+
+class _UnlistedAppTool(logging.Filter):
+    """The SDK warns that a tool it did not list is called without checks; an app tool called in
+    a gui session is refused before it runs (:class:`OpenAppsMCP`), which is the answer."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.getMessage().startswith("Tool '") and "not listed" in record.getMessage())
+
+
+_UNLISTED = _UnlistedAppTool()
 
 
 class Sessions:
@@ -129,9 +169,24 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
     mcp.sessions = sessions  # type: ignore[attr-defined]
 
     for tool in TOOLS:
-        mcp.tool()(tool)
-    register_app_tools(mcp, sessions.get)
+        mcp.tool(structured_output=tool not in UNSTRUCTURED)(tool)
+    mcp.app_tool_names = frozenset(register_app_tools(mcp, sessions.get))
+    _announce_tool_list_changes(mcp)
+    logging.getLogger("mcp.server.lowlevel.server").addFilter(_UNLISTED)
     return mcp
+
+
+def _announce_tool_list_changes(mcp: FastMCP) -> None:
+    """The server's capabilities say that its tool list changes (a reset that chooses another
+    interface sends ``notifications/tools/list_changed``); the SDK's FastMCP says it never does."""
+    server = mcp._mcp_server  # the SDK's low-level server: every transport asks it for its options
+    plain = server.create_initialization_options
+
+    def with_tool_changes(notification_options=None, experimental_capabilities=None):  # noqa: ANN001, ANN202
+        options = notification_options or NotificationOptions(tools_changed=True)
+        return plain(options, experimental_capabilities)
+
+    server.create_initialization_options = with_tool_changes
 
 
 def serve_mcp(

@@ -4,14 +4,14 @@ through the server (``Sessions`` on ``mcp.sessions``, :mod:`openapps_sim.service
 
 from __future__ import annotations
 
-import json
-
 from mcp.server.fastmcp import Context, Image
 from mcp.types import ImageContent, TextContent
 
 from openapps_sim.config.packs import list_packs, pack_description
 from openapps_sim.envs.actions import ACTION_SPACES
+from openapps_sim.envs.apptools import DEFAULT_INTERFACE
 from openapps_sim.errors import unknown_name
+from openapps_sim.service.mcp_results import Episode, PackInfo, Reward, Step, TaskInfo, Tasks, Variations
 from openapps_sim.service.session import OBSERVE_MODES, EnvSession
 from openapps_sim.sweeps.record import parse_viewport
 from openapps_sim.taskkit import all_families
@@ -26,25 +26,24 @@ def _parse_viewport(text: str) -> dict:
     return parse_viewport(text, "reset")
 
 
-def list_tasks(app: str = "") -> str:
+def list_tasks(app: str = "") -> Tasks:
     """The task families (id, apps, description, step budget); `app` filters by app name."""
     families = all_families()
     apps = sorted({a for f in families.values() for a in f.apps})
     if app and app not in apps:
         raise unknown_name("list_tasks", "app", app, apps, what="app")
     rows = [
-        {"id": fid, "apps": list(f.apps), "description": f.description, "max_steps": f.max_steps}
+        TaskInfo(id=fid, apps=list(f.apps), description=f.description, max_steps=f.max_steps)
         for fid, f in families.items()
         if not app or app in f.apps
     ]
-    return json.dumps(rows, ensure_ascii=False)
+    return Tasks(tasks=rows)
 
 
-def list_variations() -> str:
+def list_variations() -> Variations:
     """The shipped variation packs (name and description). Compose them with '+', e.g.
     'dark_theme+german'; 'random-<seed>' generates a version."""
-    packs = [{"name": n, "description": pack_description(n)} for n in list_packs()]
-    return json.dumps(packs, ensure_ascii=False)
+    return Variations(variations=[PackInfo(name=n, description=pack_description(n)) for n in list_packs()])
 
 
 async def reset(
@@ -55,22 +54,26 @@ async def reset(
     language: str = "auto",
     action_space: str = "bid",
     viewport: str = "1280x720",
-    interface: str = "mixed",
+    interface: str = DEFAULT_INTERFACE,
     backend: str = "chromium",
     termination: str = "auto",
-) -> str:
+) -> Episode:
     """Start an episode of `task` in app version `variation` with task seed `seed`; returns the
     goal, in `language` (auto: the app version's own). `action_space`: bid (element ids), coord
-    (pixels) or all. `interface`: gui (page actions only), api (app tools only) or mixed (both).
+    (pixels) or all. `interface`: gui (page actions only, the default, as in a sweep), api (app
+    tools only) or mixed (both); the app tools are listed once an episode's interface has them.
     `backend`: chromium (a real browser) or text (no browser, the same accessibility tree; no
     screenshots). `termination`: auto (the episode ends once the state is right) or agent (only
     when you declare it done with send_msg_to_user or report_infeasible, or at the step budget)."""
     env = _session(ctx)
     vp = _parse_viewport(viewport)
+    had_tools = env.app_tools_allowed()
     result = await env.call(
         env.reset, task, variation, seed, language, action_space, vp, interface, backend, termination
     )
-    return json.dumps(result, ensure_ascii=False)
+    if env.app_tools_allowed() != had_tools:  # the tools this session lists have changed
+        await ctx.session.send_tool_list_changed()
+    return Episode(**result)
 
 
 async def observe(ctx: Context, mode: str = "text") -> list[TextContent | ImageContent]:
@@ -86,21 +89,21 @@ async def observe(ctx: Context, mode: str = "text") -> list[TextContent | ImageC
     return out
 
 
-async def act(ctx: Context, action: str) -> str:
+async def act(ctx: Context, action: str) -> Step:
     """Run one BrowserGym action string, e.g. click('12'), fill('7', 'oat milk'),
     select_option('9', 'Friday'), goto('/todo/') (a path is resolved against app_url()),
     send_msg_to_user('3 items')."""
     env = _session(ctx)
-    return json.dumps(await env.call(env.act, action), ensure_ascii=False)
+    return Step(**await env.call(env.act, action))
 
 
-async def get_reward(ctx: Context) -> str:
+async def get_reward(ctx: Context) -> Reward:
     """The episode's reward (the environment's verdict after its last step, your answer or report
     included), with its partial reward once the episode has ended, and the episodes this session
     ended before (attempts). A server started for an evaluator, openapps mcp --evaluator, shows
     it at any time and explains which state paths differ."""
     env = _session(ctx)
-    return json.dumps(await env.call(env.reward), ensure_ascii=False)
+    return Reward(**await env.call(env.reward))
 
 
 def describe_action_space(space: str = "bid") -> str:
@@ -128,3 +131,5 @@ async def close(ctx: Context) -> str:
 
 # in the order clients list them
 TOOLS = [list_tasks, list_variations, reset, observe, act, get_reward, describe_action_space, app_url, close]
+# tools whose result is content blocks (a page's text and image), not an object
+UNSTRUCTURED = {observe}

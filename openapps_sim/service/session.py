@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck, classify_execution_error
-from openapps_sim.envs.apptools import check_action, check_interface, parse_tool_call, refusal
+from openapps_sim.envs.apptools import DEFAULT_INTERFACE, check_action, check_interface, parse_tool_call, refusal
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.envs.registration import BACKENDS, make_env
 from openapps_sim.errors import ConfigError, Problems, unknown_name
@@ -87,7 +87,7 @@ class EnvSession:
         self.episode: dict | None = None  # the episode under way: its instance and settings
         self.attempts: list[dict] = []  # every episode this session ended, with its result
         self.action_space = "bid"
-        self.interface = "mixed"
+        self.interface = DEFAULT_INTERFACE  # until a reset chooses another
         self.backend = "chromium"
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -108,7 +108,7 @@ class EnvSession:
         language: str,
         action_space: str,
         viewport: dict[str, int],
-        interface: str = "mixed",
+        interface: str = DEFAULT_INTERFACE,
         backend: str = "chromium",
         termination: str = "auto",
     ) -> dict:
@@ -189,6 +189,11 @@ class EnvSession:
         result = {"reward": ev.reward if ev else 0.0, "success": bool(ev and ev.success), "steps": self.steps}
         self.attempts.append({**self.episode, **result, "ended": ended})
         self.episode = None
+
+    def app_tools_allowed(self) -> bool:
+        """Whether this session's interface has the apps' own tools (api, mixed): only then are
+        they listed and callable."""
+        return self.interface != "gui"
 
     def _require(self) -> None:
         if self.env is None or self.obs is None:

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 from openapps_sim.agent import Agent
 from openapps_sim.config.catalog import discover_apps
-from openapps_sim.envs.actions import InvalidActionCounter, classify_execution_error
+from openapps_sim.envs.actions import ActionCheck, InvalidActionCounter, classify_execution_error, shown_action
 from openapps_sim.envs.apptools import check_action
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.completion import completion_fields
@@ -113,19 +113,31 @@ class Episode:
             action, self.own_failure = call_agent(agent.act, agent_view(self.obs, agent))
             if self.own_failure is not None:
                 break
-            self.actions.append(action)
+            if isinstance(action, str):
+                action = str.__str__(action)  # a plain str, whatever subclass the agent returned
+            self.actions.append(shown_action(action))
             if not self._step(n, action):
                 break
 
-    def _step(self, n: int, action: str) -> bool:
+    def _check(self, action: object) -> ActionCheck:
+        """The action's check. Whatever the agent returned, the check's verdict is the agent's:
+        an exception raised while checking its action makes it a malformed action, never an
+        error of the episode (docs/sweeps.md)."""
+        try:
+            return check_action(action, self.obs, self.agent.action_space, self.max_actions, self.spec.interface)
+        except Exception as exc:  # noqa: BLE001 - caused by the agent's action, judged as its action
+            return ActionCheck("malformed", f"the action cannot be checked ({type(exc).__name__}: {exc})"[:300])
+
+    def _step(self, n: int, action: object) -> bool:
         """Step ``n``: the action checked, then run; whether the episode goes on."""
-        check = check_action(action, self.obs, self.agent.action_space, self.max_actions, self.spec.interface)
+        check = self._check(action)
         if check.category != "valid":
+            shown = shown_action(action)
             self.counter.add(check.category, check.message, step=n)
             error = f"invalid action ({check.category}): {check.message}"
-            self.obs = dict(self.obs, last_action=action, last_action_error=error)
-            self.steps.append(StepRecord(action, check.category, error, self.reward, self.obs["url"]))
-            self.log.after(self.agent, action, None, n)
+            self.obs = dict(self.obs, last_action=shown, last_action_error=error)
+            self.steps.append(StepRecord(shown, check.category, error, self.reward, self.obs["url"]))
+            self.log.after(self.agent, shown, None, n)
             return True
         try:
             obs, reward, terminated, truncated, _ = self.env.step(action)

@@ -3,6 +3,10 @@
 * **infrastructure** -- the browser or the app server died (no agent action caused it): the
   episode is retried once on a restarted worker, then recorded with ``error`` and
   ``error_kind: infrastructure``; left out of every agent metric, counted, run again on --resume.
+  Only what the environment did is infrastructure: whatever an agent returns (any string of
+  any length or content, any other type) is checked as its action and, when it cannot be one,
+  is its invalid action; an exception raised while checking or running it, with the browser
+  and the server still answering, is its failed step. Both are counted in its success rate.
 * **model service** -- the agent's model API still failed after its own retries (an
   :class:`~openapps_sim.errors.InfrastructureError` raised by ``agent.act`` or ``agent.reset``):
   tried once more without restarting the browser and server (they are fine), then recorded with
@@ -36,7 +40,7 @@ def call_agent(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, 
     except InfrastructureError as exc:
         exc.error_kind = MODEL_SERVICE
         raise
-    except Exception as exc:  # noqa: BLE001 - the agent's own failure, recorded as such
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the agent's own failure, recorded as such
         return None, (f"{type(exc).__name__}: {exc}"[:2000], traceback.format_exc()[-4000:])
 
 
@@ -51,15 +55,17 @@ def infrastructure_fault(env) -> str | None:
     """Why the environment itself is broken (a dead browser or app server), else None.
 
     Asked after ``env.step`` raised: when both still answer, the exception was caused by the
-    agent's action and is the agent's failure, never an infrastructure error.
+    agent's action and is the agent's failure, never an infrastructure error. The text backend
+    has no browser: only its app server is asked.
     """
     u = env.unwrapped
-    try:
-        if u.browser is None or not u.browser.is_connected():
-            return "the browser is gone"
-        u.browser.new_context().close()  # a round trip to the browser process itself
-    except Exception as exc:  # noqa: BLE001 - any failure here means the browser is unusable
-        return f"the browser does not answer ({type(exc).__name__})"
+    if u.backend != "text":
+        try:
+            if u.browser is None or not u.browser.is_connected():
+                return "the browser is gone"
+            u.browser.new_context().close()  # a round trip to the browser process itself
+        except Exception as exc:  # noqa: BLE001 - any failure here means the browser is unusable
+            return f"the browser does not answer ({type(exc).__name__})"
     try:
         u.task.evaluate_now(None, page_url(env))  # reads the whole state over the admin API
     except Exception as exc:  # noqa: BLE001

@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from openapps_sim.envs.actions import parse_code
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.store import read_folder, result_folders
+from openapps_sim.taskkit.progress import compact_events
 
 GOLD_AGENT = "oracle"
 FOLDER_HELP = (
@@ -53,6 +55,7 @@ class GoldStep:
     obs: dict  # the complete observation the gold action was chosen on
     action: str  # the gold action (a goto written for this world's origin)
     idle: bool = False  # it changed nothing: the same page, chat and tool result after it, no app event
+    events: list = field(default_factory=list)  # the app operations it made (``{app, op, args}``)
 
 
 def _look(env, obs: dict) -> tuple:
@@ -74,8 +77,22 @@ def _take(env, episode: GoldEpisode, obs: dict, action: str):
     step = GoldStep(obs, action)
     episode.steps.append(step)
     result = env.step(action)
-    step.idle = _look(env, result[0]) == before
+    after = _look(env, result[0])
+    step.idle = after == before
+    step.events = compact_events(env.unwrapped.task.events()[before[-1] : after[-1]])
     return result
+
+
+def note_decision(env, episode: GoldEpisode) -> None:
+    """For a branching task (conditional, hierarchical), the gold step that took the correct
+    branch and the depth of that decision (``episode.decisions``): the first step whose
+    operations belong to the correct leaf (:meth:`~openapps_sim.taskkit.progress.Branching.decision_step`)."""
+    branching = getattr(env.unwrapped.task.instance, "branching", None)
+    if branching is None:
+        return
+    n = branching.decision_step([s.events for s in episode.steps])
+    if n is not None:
+        episode.decisions = {n: branching.depth}
 
 
 @dataclass
@@ -86,6 +103,7 @@ class GoldEpisode:
     structure: str
     steps: list[GoldStep] = field(default_factory=list)
     source: str = ""  # the recorded episode id, or "oracle:<task>:<version>:<seed>:..." when generated here
+    decisions: dict[int, int] = field(default_factory=dict)  # decision step (0-based) -> its depth (see note_decision)
 
 
 def _origin(url: str) -> str:
@@ -125,7 +143,7 @@ def localise(action: str, obs: dict) -> str:
     if not action.lstrip().startswith("goto("):
         return action
     try:
-        node = ast.parse(action.strip(), mode="eval").body
+        node = parse_code(action.strip(), mode="eval").body
         url = ast.literal_eval(node.args[0])
     except (SyntaxError, ValueError, IndexError, AttributeError):
         return action
@@ -244,6 +262,7 @@ def _replay(env, key: GoldKey, record: dict, recorded: list[str]) -> tuple[GoldE
             break
     if not success:
         return None, "the replayed actions no longer solve the task"
+    note_decision(env, episode)
     return episode, ""
 
 
@@ -302,6 +321,7 @@ def oracle_episode(env, key: GoldKey) -> tuple[GoldEpisode | None, str]:
             break
     if not success or not episode.steps:
         return None, "the oracle did not solve it"
+    note_decision(env, episode)
     return episode, ""
 
 

@@ -6,10 +6,10 @@ agent its episode's interface; the check of each action is :func:`openapps_sim.e
 from __future__ import annotations
 
 from openapps_sim.agent import Agent, load_agent_class
-from openapps_sim.envs.apptools import check_interface
+from openapps_sim.envs.apptools import DEFAULT_INTERFACE, check_interface
 from openapps_sim.errors import ConfigError, Problems
 
-DEFAULT_INTERFACE = "gui"
+__all__ = ["DEFAULT_INTERFACE", "check_agents", "prepare_agent"]
 
 
 def check_agents(agent_names: list[str], interfaces: list[str], source: str) -> None:

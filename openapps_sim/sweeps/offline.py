@@ -18,6 +18,7 @@ and acts through its normal code (an LLM agent through its HTTP client).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -25,7 +26,7 @@ from urllib.parse import urlsplit
 from openapps_sim.agent import Agent, load_agent_class
 from openapps_sim.errors import ConfigError, InfrastructureError, unknown_name
 from openapps_sim.sweeps.gold import GoldEpisode
-from openapps_sim.sweeps.stepmatch import instruction, score_step
+from openapps_sim.sweeps.stepmatch import instruction, parse_action, score_step
 
 MODES = ("goal", "steps")
 
@@ -93,11 +94,23 @@ def _view(obs: dict, agent: Agent) -> dict:
     return obs
 
 
+def action_key(action: str, obs: dict, n: int) -> str:
+    """An action as chosen on ``obs`` (step ``n``), for comparing it with the actions of other
+    steps (W-LCS over step actions): its type, target and arguments; an element named only by
+    its bid (no test id) is that step's element alone, since bids number one page load."""
+    p = parse_action(action, obs)
+    target = f"{p.target}@{n}" if p.target and p.target.startswith("bid:") else p.target
+    return json.dumps([p.type, target, p.args], ensure_ascii=False, default=str)
+
+
 def score_episode(episode: GoldEpisode, mode: str, settings: OfflineSettings) -> list[dict]:
-    """Every gold step of ``episode`` asked of a fresh agent in ``mode``, one row per step."""
+    """Every gold step of ``episode`` asked of a fresh agent in ``mode``, one row per step, with
+    the episode's scored length (``length``: DAC-Bench's length buckets) and, at the step that
+    took a branching task's correct branch, the depth of that decision (``decision_depth``)."""
     key = episode.key
     agent = make_offline_agent(settings, key.interface)
     agent.reset(episode.goal, episode.task_info if agent.privileged else {}, seed=key.seed)
+    length = sum(1 for s in episode.steps if not s.idle)
     rows = []
     for n, step in enumerate(episode.steps):
         hint = instruction(step.action, step.obs) if mode == "steps" else None
@@ -126,6 +139,10 @@ def score_episode(episode: GoldEpisode, mode: str, settings: OfflineSettings) ->
                 "type_match": s.type_match,
                 "grounded": s.grounded,
                 "exact": s.exact,
+                "length": length,
+                "decision_depth": episode.decisions.get(n),
+                "gold_key": action_key(step.action, step.obs, n),
+                "predicted_key": action_key(predicted, step.obs, n),
             }
         )
     return rows

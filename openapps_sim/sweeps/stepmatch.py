@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from openapps_sim.envs.actions import parse_code
 from openapps_sim.sweeps.steplog import addressed
 from openapps_sim.taskkit.observation import select_options, testid_bids
 
@@ -85,7 +86,7 @@ def parse_action(action: str, obs: dict, by_bid: dict[str, str] | None = None) -
     """``action`` as chosen on ``obs``, read into type, target and arguments."""
     text = _first_action(action)
     try:
-        node = ast.parse(text, mode="eval").body
+        node = parse_code(text, mode="eval").body
         if not isinstance(node, ast.Call):
             raise ValueError("not a call")
         name = _call_name(node.func)
@@ -213,7 +214,7 @@ def instruction(gold: str, obs: dict) -> str:
     'What needs to be done?'"). Never the bid: the agent still has to find the element."""
     text = _first_action(gold)
     try:
-        node = ast.parse(text, mode="eval").body
+        node = parse_code(text, mode="eval").body
         name = _call_name(node.func) if isinstance(node, ast.Call) else None
         args = [ast.literal_eval(a) for a in node.args] if name else []
         kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg} if name else {}

@@ -70,8 +70,10 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
             }
             for a in spec.agents
         ],
-        "browser": chromium_version(),
-        "browser_binary": _browser_binary(),
+        "backends": spec.backends,
+        # the browser only when one shows the pages (the text backend has none)
+        "browser": chromium_version() if "chromium" in spec.backends else None,
+        "browser_binary": _browser_binary() if "chromium" in spec.backends else None,
         "viewports": spec.viewports,
         "axes": spec.axes(),
         "workers": workers,

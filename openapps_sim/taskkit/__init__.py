@@ -309,7 +309,11 @@ class TaskFamily:
         key = self.phrasing_id(params)
         styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
         if not styles and language != lang_data.ENGLISH:
-            language = lang_data.phrasing_fallback(key, language)
+            without = lambda lang=language: (  # noqa: E731 - the families without a goal in it, of all
+                [f for f, fam in all_families().items() if not fam.styles(lang)],
+                len(all_families()),
+            )
+            language = lang_data.phrasing_fallback(key, language, without)
             styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
         if not styles:
             raise ConfigError(

@@ -31,7 +31,7 @@ import logging
 import os
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
@@ -147,11 +147,14 @@ def collect_fallbacks() -> Iterator[list[str]]:
         _notes.reset(token)
 
 
-def note_fallback(note: str) -> None:
-    """Log ``note`` (once per process) and add it to the instance being made."""
-    if note not in _warned:
-        _warned.add(note)
-        log.warning("%s", note)
+def note_fallback(note: str, group: str = "", summary: Callable[[], str] | None = None) -> None:
+    """Add ``note`` to the instance being made and log it once per process; the notes of one
+    ``group`` (one kind of fallback in one language) are logged once for all, as ``summary()``
+    (which counts them), not once each."""
+    key = group or note
+    if key not in _warned:
+        _warned.add(key)
+        log.warning("%s", summary() if summary else note)
     notes = _notes.get()
     if notes is not None and note not in notes:
         notes.append(note)
@@ -181,10 +184,52 @@ def family_styles(family_id: str, lang: str) -> dict[str, list[str]]:
     return {str(style): [str(t) for t in templates] for style, templates in entry.items() if templates}
 
 
-def phrasing_fallback(family_id: str, lang: str) -> str:
-    """Note that ``family_id`` has no goal in ``lang`` and gets an English one; returns English."""
-    note_fallback(f"goal of {family_id}: no {lang!r} phrasing ({_where('phrasings', lang)}); the goal is in English")
+def phrasing_fallback(family_id: str, lang: str, without: Callable[[], tuple[list[str], int]] | None = None) -> str:
+    """Note that ``family_id`` has no goal in ``lang`` and gets an English one; returns English.
+    The warning is one for the language: ``without()`` gives every family it has no goal for,
+    and how many families there are."""
+
+    def summary() -> str:
+        missing, every = without() if without else ([family_id], 1)
+        return (
+            f"no {lang!r} goal phrasing for {len(missing)} of {every} task families "
+            f"({_where('phrasings', lang)}); their goals are in English: {_some(missing)}"
+        )
+
+    where = _where("phrasings", lang)
+    note_fallback(
+        f"goal of {family_id}: no {lang!r} phrasing ({where}); the goal is in English", f"goal {lang}", summary
+    )
     return ENGLISH
+
+
+def _some(names: list[str], shown: int = 3) -> str:
+    """The first ``shown`` names, and how many more."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def _content_keys(node: Any, prefix: str = "") -> list[str]:
+    """The dotted keys of the content entries under ``node`` (what :func:`words` looks up)."""
+    if not isinstance(node, dict):
+        return [prefix]
+    return [k for key, value in node.items() for k in _content_keys(value, f"{prefix}{key}.")]
+
+
+def content_fallback(key: str, lang: str) -> None:
+    """Note that ``lang`` has no content ``key`` and gets the English; the warning is one for
+    the language, counting the English content entries it lacks."""
+
+    def summary() -> str:
+        every = [k.rstrip(".") for k in _content_keys(content_file(ENGLISH))]
+        missing = [k for k in every if _lookup(content_file(lang), k) is None]
+        return (
+            f"no {lang!r} content for {len(missing)} of {len(every)} content entries ({_where('content', lang)}); "
+            f"the English content is used: {_some(missing)}"
+        )
+
+    where = _where("content", lang)
+    note_fallback(f"content {key}: none in {lang!r} ({where}); the English content is used", f"content {lang}", summary)
 
 
 def clause(family_id: str, lang: str) -> str | None:
@@ -237,7 +282,7 @@ def words(config_or_lang: dict | str, key: str) -> Any:
     if lang != ENGLISH:
         node = _lookup(content_file(ENGLISH), key)
         if node is not None:
-            note_fallback(f"content {key}: none in {lang!r} ({_where('content', lang)}); the English content is used")
+            content_fallback(key, lang)
             return node
     english = ", ".join(display_path(p) for p in files_of("content", ENGLISH)) or "tasks/content/en.yaml"
     raise ConfigError(english, key, "missing: tasks need it to bring content into a world, and English is the fallback")

@@ -122,19 +122,28 @@ def wlcs(events: list[dict], gold: list[Op] | None) -> float | None:
     """
     if gold is None:
         return None
-    n = len(gold)
-    if n == 0:
+    if not gold:
         return 0.0 if events else 1.0
-    # best[i][j] = (length, weight) of the best common subsequence of events[:i], gold[:j]
-    best = [[(0, 0)] * (n + 1) for _ in range(len(events) + 1)]
-    for i in range(1, len(events) + 1):
-        for j in range(1, n + 1):
+    return weighted_lcs(len(events), len(gold), lambda i, j: gold[j].matches(events[i]))
+
+
+def weighted_lcs(n_done: int, n_gold: int, same: Callable[[int, int], bool]) -> float:
+    """DAC-Bench's W-LCS of a sequence of ``n_done`` items against ``n_gold`` gold items, where
+    ``same(i, j)`` says whether item ``i`` matches gold item ``j`` (both 0-based): the 1-indexed
+    gold positions of a longest common subsequence summed, over ``1 + ... + n_gold``. Among the
+    longest ones, the one matching the latest gold positions counts (so the score is unique)."""
+    if n_gold == 0:
+        return 0.0
+    # best[i][j] = (length, weight) of the best common subsequence of done[:i], gold[:j]
+    best = [[(0, 0)] * (n_gold + 1) for _ in range(n_done + 1)]
+    for i in range(1, n_done + 1):
+        for j in range(1, n_gold + 1):
             cand = max(best[i - 1][j], best[i][j - 1])
-            if gold[j - 1].matches(events[i - 1]):
+            if same(i - 1, j - 1):
                 length, weight = best[i - 1][j - 1]
                 cand = max(cand, (length + 1, weight + j))
             best[i][j] = cand
-    return best[len(events)][n][1] / (n * (n + 1) / 2)
+    return best[n_done][n_gold][1] / (n_gold * (n_gold + 1) / 2)
 
 
 @dataclass
@@ -166,6 +175,13 @@ class Branching:
         want = self.correct.split("/")
         got = chosen.split("/") if chosen else []
         return [got[: d + 1] == want[: d + 1] for d in range(len(want))]
+
+    def decision_step(self, step_events: list[list[dict]]) -> int | None:
+        """Of a trajectory's steps (each with the operations it made), the one that took the
+        correct branch: the first whose operations include one of the correct leaf's (0-based;
+        None when no step did). Its decision is at :attr:`depth`."""
+        ops = self.branches[self.correct]
+        return next((n for n, evs in enumerate(step_events) if any(o.matches(e) for o in ops for e in evs)), None)
 
     def as_dict(self) -> dict:
         return {"correct": self.correct, "branches": {k: [o.as_dict() for o in v] for k, v in self.branches.items()}}

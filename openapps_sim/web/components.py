@@ -131,3 +131,12 @@ def not_found_page(ctx: AppContext, message: Any, *before: Any, title: str | Non
         title=title,
         status=404,
     )
+
+
+def too_long_page(ctx: AppContext, key: str, length: int, limit: int) -> Any:
+    """The answer to a request with a field longer than ``limit`` characters: nothing changed,
+    and why (test id ``input-too-long``), with a link back to the app's first page."""
+    message = f"{key!r} is {length} characters long; at most {limit} are accepted. Nothing was changed."
+    name = ctx.app.name
+    card = not_found_card(message, "input-too-long", ctx.t("back"), ctx.url("/"), f"{name}-back")
+    return ctx.page(card, status=413)

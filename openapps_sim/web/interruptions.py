@@ -146,6 +146,7 @@ class Interruptions:
             "harmful": False,
             "change": "",
             "opened": "",  # the page the chosen button opened ("" when it left the agent where it was)
+            "closed": "",  # close_app: the page whose app the chosen button closed (the user is on the start page)
         }
         self.shown.append(entry)
         self.pending = {"id": iid, "entry": entry, "stage": -1}
@@ -197,6 +198,9 @@ class Interruptions:
         if consequence == "crash":
             first = back.lstrip("/").split("/")[0].split("?")[0]
             return f"/{first}/" if first in world.apps and first != "start" else "/"
+        if consequence == "close_app":  # the app terminates: back to the start page, to open it again
+            entry["closed"] = back
+            return "/"
         entry["opened"] = chosen["navigate"] or ""
         return chosen["navigate"] or back
 
@@ -207,12 +211,14 @@ class Interruptions:
 
     def allowance(self) -> int:
         """Extra actions the armed interruptions may cost a careful user: per interruption, one
-        to answer, one per recovery step and one to get back to the page."""
+        to answer, one per recovery step and one to get back to the page (and one more to open
+        the app again when a button closes it)."""
         total = 0
         for iid in self.armed:
             rule = self.rules[iid]
             repeats = 1 if rule["trigger"]["once"] else 3
-            total += repeats * (2 + len(rule["recovery"]))
+            closes = any(b["consequence"] == "close_app" for b in rule["buttons"])
+            total += repeats * (2 + len(rule["recovery"]) + closes)
         return total
 
     def report(self) -> dict:

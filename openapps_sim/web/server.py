@@ -37,11 +37,14 @@ from openapps_sim.gcsettings import tune_gc
 from openapps_sim.protocol import (
     BIDS_HEADER,
     DEFAULT_WORLD,
+    MAX_TEXT_CHARS,
     PAGE_KEY_HEADER,
     REVISION_HEADER,
     SECRET_ENV,
     WORLD_HOST_SUFFIX,
+    too_long,
 )
+from openapps_sim.web.components import too_long_page
 from openapps_sim.web.explore import add_routes as add_explore_routes
 from openapps_sim.web.shell import render_page
 from openapps_sim.web.world import World
@@ -95,6 +98,9 @@ def _params(request: Request, form) -> dict:
 
 
 _PAGES_KEPT = 4  # pages a world keeps per revision
+# A request body longer than this is refused before it is read: room for every field of any form
+# at MAX_TEXT_CHARS characters (each up to 4 UTF-8 bytes, percent-encoded: 12 bytes).
+MAX_FORM_BYTES = 1_000_000
 
 
 def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = True):
@@ -111,6 +117,10 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = Tr
             return HTMLResponse("<h1>No such world</h1>", status_code=404)
         if not world.admits(req.headers.get(PAGE_KEY_HEADER)):
             return HTMLResponse(interruptions.SEALED_PAGE, status_code=403)
+        size = req.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_FORM_BYTES:  # refused unread
+            text = f"The form is {size} bytes long; at most {MAX_FORM_BYTES} are accepted. Nothing was changed."
+            return HTMLResponse(f"<h1>Form too large</h1><p data-testid='input-too-long'>{text}</p>", status_code=413)
         form = await req.form() if req.method == "POST" else None
         if req.method != "GET":
             world.touch()  # a POST may change the state: whatever was checked or rendered is stale
@@ -125,8 +135,12 @@ def _make_endpoint(worlds: Worlds, app: AppSpec, handler, reuse_pages: bool = Tr
         ctx = AppContext(world, app, req, render_page)
         ctx.form = form
         revision = world.revision
+        params = _params(req, form)
+        long = too_long(params)  # the one cap of every field any app takes (protocol.MAX_TEXT_CHARS)
+        if long:
+            return too_long_page(ctx, *long, MAX_TEXT_CHARS)
         try:
-            result = handler(ctx, _params(req, form))
+            result = handler(ctx, params)
         except Exception:
             traceback.print_exc(file=sys.stderr)
             world.server_errors += 1

@@ -108,6 +108,7 @@ from openapps_sim.analysis.metrics.robustness import (
     perception_drift,
     robust_success_rate,
     rsr_by_buttons,
+    rsr_by_kind,
     rsr_table,
 )
 from openapps_sim.analysis.metrics.stats import (
@@ -205,6 +206,7 @@ __all__ = [
     "reliability_summary",
     "robust_success_rate",
     "rsr_by_buttons",
+    "rsr_by_kind",
     "rsr_table",
     "sort_key",
     "success_rate",

@@ -8,9 +8,10 @@
   the api interface leaves many episodes uninterrupted; they measure nothing about
   interruptions), and the uninterrupted share is reported next to it; RSR per button mode
   (one versus two buttons, as D-GARA) counts the units that showed an interruption with that
-  many buttons. A unit counts as solved in a version when at least half of its (counted)
-  episodes there succeeded (one episode per unit in most sweeps). The interval is a percentile
-  bootstrap over the baseline-solved units.
+  many buttons, and RSR per kind (login, paywall, ...) those that showed one of that kind. A
+  unit counts as solved in a version when at least half of its (counted) episodes there
+  succeeded (one episode per unit in most sweeps). The interval is a percentile bootstrap over
+  the baseline-solved units.
 * **perception drift** (D-GARA): over the episodes in which a crash restarted an app, the
   share that used an element id of a page from before the restart that names nothing now or
   another element, and the mean number of such actions (``stale_actions``, counted by the runner, :mod:`openapps_sim.sweeps.drift`); shown
@@ -48,6 +49,7 @@ RSR_COLUMNS = [
     "ci_hi",
 ]
 BUTTON_COLUMNS = [*RSR_COLUMNS[:3], "buttons", *RSR_COLUMNS[3:]]
+KIND_COLUMNS = [*RSR_COLUMNS[:3], "kind", *RSR_COLUMNS[3:]]
 
 
 def _solved(part: pd.DataFrame, unit: Sequence[str]) -> pd.Series:
@@ -56,12 +58,14 @@ def _solved(part: pd.DataFrame, unit: Sequence[str]) -> pd.Series:
     return part.groupby(list(unit))["success"].mean() >= 0.5
 
 
-def _shown(items: object, buttons: int | None = None) -> bool:
-    """Whether an episode's ``interruptions`` hold one shown (with ``buttons`` buttons if given)."""
+def _shown(items: object, buttons: int | None = None, kind: str | None = None) -> bool:
+    """Whether an episode's ``interruptions`` hold one shown (with ``buttons`` buttons and of
+    ``kind`` if given)."""
     shown = [i for i in as_list(items) if isinstance(i, dict)]
-    if buttons is None:
-        return bool(shown)
-    return any(_buttons(i.get("buttons")) == buttons for i in shown)
+    return any(
+        (buttons is None or _buttons(i.get("buttons")) == buttons) and (kind is None or i.get("kind") == kind)
+        for i in shown
+    )
 
 
 def _buttons(value: object) -> int | None:
@@ -91,6 +95,7 @@ def robust_success_rate(
     unit: Sequence[str] = UNIT,
     seed: int = 0,
     buttons: int | None = None,
+    kind: str | None = None,
 ) -> pd.DataFrame:
     """RSR of every agent for ``variation`` against ``baseline``, over the units run in both.
 
@@ -99,18 +104,17 @@ def robust_success_rate(
     about interruptions): ``interrupted`` units, ``uninterrupted_share`` of the units run in
     both, ``interrupted_sr`` (success in ``variation`` over the interrupted units), and ``solved``
     and ``rsr`` over the interrupted units solved in the baseline. ``buttons`` (1 or 2) keeps the
-    episodes that showed an interruption with that many buttons (D-GARA's per-mode RSR). For a
-    version that never interrupts (a language, a theme) every unit counts
-    (``uninterrupted_share`` is NaN). ``baseline_sr`` and ``variation_sr`` are over every unit
-    run in both."""
+    episodes that showed an interruption with that many buttons (D-GARA's per-mode RSR), ``kind``
+    those that showed one of that kind (per-kind RSR). For a version that never interrupts (a
+    language, a theme) every unit counts (``uninterrupted_share`` is NaN). ``baseline_sr`` and
+    ``variation_sr`` are over every unit run in both."""
     df = valid_episodes(df)
     base = _solved(df[df["variation"] == baseline], unit)
     part = df[df["variation"] == variation]
-    interrupting = buttons is not None or variation in interrupting_versions(df)
     every = _solved(part, unit)
-    if interrupting:
+    if interrupting := buttons is not None or kind is not None or variation in interrupting_versions(df):
         items = part["interruptions"] if "interruptions" in part.columns else pd.Series([None] * len(part))
-        part = part[np.array([_shown(i, buttons) for i in items], dtype=bool)]
+        part = part[np.array([_shown(i, buttons, kind) for i in items], dtype=bool)]
     other = _solved(part, unit)
     both = base.index.intersection(every.index)
     tested = set(base.index.intersection(other.index))
@@ -140,8 +144,8 @@ def robust_success_rate(
             }
         )
     out = pd.DataFrame(rows, columns=RSR_COLUMNS)
-    if buttons is not None:
-        out.insert(3, "buttons", buttons)
+    for name, value in (("buttons", buttons), ("kind", kind)):
+        out.insert(3, name, value) if value is not None else None
     return out
 
 
@@ -173,6 +177,25 @@ def rsr_by_buttons(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
             if not part.empty:
                 parts.append(part)
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=BUTTON_COLUMNS)
+
+
+def rsr_by_kind(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
+    """RSR per interruption kind (permission, login, paywall, ...) of every agent in every
+    interrupting version, against ``baseline``: :func:`robust_success_rate` over the units that
+    showed an interruption of that kind. The kinds are those the records show (a pack's ``kind``
+    field), never a list here, so a new pack's kind gets its row. Rows only for kinds shown."""
+    df = valid_episodes(df)
+    if df.empty or baseline not in set(df["variation"]) or "interruptions" not in df.columns:
+        return pd.DataFrame(columns=KIND_COLUMNS)
+    parts = []
+    for variation in sorted(interrupting_versions(df) - {baseline}):
+        items = df.loc[df["variation"] == variation, "interruptions"]
+        kinds = {str(i.get("kind")) for x in items for i in as_list(x) if isinstance(i, dict) and i.get("kind")}
+        for kind in sorted(kinds):
+            part = robust_success_rate(df, baseline, variation, kind=kind)
+            if not part.empty:
+                parts.append(part)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=KIND_COLUMNS)
 
 
 def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:

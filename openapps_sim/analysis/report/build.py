@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report import breaks, paper, sections
+from openapps_sim.analysis.report import breaks, headline, paper, sections
 from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.blocks import Bullets, P, Section
 from openapps_sim.analysis.report.categories import categories
@@ -63,7 +63,7 @@ def build(
             pairs=pairs,
         )
     r.sections = [
-        sections.headline(a),
+        headline.headline(a),
         sections.robustness(a),
         sections.per_variation(a),
         sections.deviation(a),
@@ -108,6 +108,32 @@ def _unscored_sections(a: Analysis) -> list[Section]:
         sections.errors(a),
         sections.manifest(a),
     ]
+
+
+SUMMARY_NOTE = (
+    "A summary: the headline, robustness, success per variation, where it breaks, failures and the "
+    "manifest. `openapps report {folder}` writes the full report (report.md, report.html) with every "
+    "other view and the trajectories."
+)
+
+
+def summary(a: Analysis, folder: str = "DIR") -> Report:
+    """The report's first sections only (``openapps report DIR --summary`` writes them to
+    ``summary.md`` and ``summary.html``): what a long report says at a glance."""
+    r = Report(report_title(a) + " — summary", _subtitle(a), overview_facts(a), list(a.notes), how_to_read(a))
+    r.notes.insert(0, SUMMARY_NOTE.format(folder=folder))
+    if a.valid.empty:
+        r.sections = _unscored_sections(a)
+        return r
+    r.sections = [
+        headline.headline(a),
+        sections.robustness(a),
+        sections.per_variation(a),
+        breaks.rollups(a),
+        sections.errors(a),
+        sections.manifest(a),
+    ]
+    return r
 
 
 def paper_only(a: Analysis) -> Report:

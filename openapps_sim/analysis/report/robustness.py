@@ -1,6 +1,6 @@
 """The report's robustness section: RSR against the baseline version (over the interrupted units
 of an interrupting version, with the uninterrupted share) next to perception drift after a crash,
-RSR per button mode, and how agents answered interruptions (per kind, single- versus two-button). Tables as (headers, rows) for both the
+RSR per button mode and per kind, and how agents answered interruptions (per kind, single- versus two-button). Tables as (headers, rows) for both the
 Markdown and the HTML report."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ RSR_HEADERS = [
 DRIFT_HEADERS = ["Agent", "Version", "Restarted episodes", "Drifted", "Stale actions", "Per restarted episode"]
 KIND_HEADERS = ["Agent", "Kind", "Buttons", "Shown", "SR", "Harmful accepted", "Steps to recover"]
 BUTTON_HEADERS = ["Agent", "Version", "Buttons", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
+RSR_KIND_HEADERS = ["Agent", "Version", "Kind", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
 INTRO = (
     "RSR (D-GARA): among the (agent, task, seed) solved in the baseline version `{base}`, the share "
     "still solved in the other version, with a bootstrap interval. Against a version that interrupts, "
@@ -41,6 +42,9 @@ DRIFT_INTRO = (
 BUTTON_INTRO = (
     "RSR per button mode (D-GARA's one- versus two-button interruptions): over the units that showed an "
     "interruption with that many buttons."
+)
+RSR_KIND_INTRO = (
+    "RSR per interruption kind (D-GARA's anomalies): over the units that showed an interruption of that kind."
 )
 
 
@@ -67,21 +71,12 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
         out.append((INTRO.format(base=baseline), RSR_HEADERS, _rsr_rows(rsr, drift)))
     elif drift:  # no baseline to compare with: drift alone
         out.append((DRIFT_INTRO, DRIFT_HEADERS, _drift_rows(drift_frame)))
-    modes = m.rsr_by_buttons(df, baseline)
-    if not modes.empty:
-        rows = [
-            [
-                str(r["agent"]),
-                str(r["variation"]),
-                str(int(r["buttons"])),
-                f"{int(r['interrupted'])}/{int(r['units'])}",
-                fmt_pct(r["interrupted_sr"]),
-                f"{int(r['solved'])}/{int(r['interrupted'])}",
-                fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
-            ]
-            for _, r in modes.iterrows()
-        ]
-        out.append((BUTTON_INTRO, BUTTON_HEADERS, rows))
+    for column, intro, headers, frame in (
+        ("buttons", BUTTON_INTRO, BUTTON_HEADERS, m.rsr_by_buttons(df, baseline)),
+        ("kind", RSR_KIND_INTRO, RSR_KIND_HEADERS, m.rsr_by_kind(df, baseline)),
+    ):
+        if not frame.empty:
+            out.append((intro, headers, _subset_rows(frame, column)))
     kinds = m.interruption_breakdown(df, ("agent", "kind", "buttons"))
     if not kinds.empty:
         rows = [
@@ -98,6 +93,22 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
         ]
         out.append(("Interruptions shown, by kind and number of buttons.", KIND_HEADERS, rows))
     return out
+
+
+def _subset_rows(frame: pd.DataFrame, column: str) -> list[list[str]]:
+    """RSR over the units that showed one kind of interruption (``column``: buttons or kind)."""
+    return [
+        [
+            str(r["agent"]),
+            str(r["variation"]),
+            str(int(r[column])) if column == "buttons" else str(r[column]),
+            f"{int(r['interrupted'])}/{int(r['units'])}",
+            fmt_pct(r["interrupted_sr"]),
+            f"{int(r['solved'])}/{int(r['interrupted'])}",
+            fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
+        ]
+        for _, r in frame.iterrows()
+    ]
 
 
 def _rsr_rows(rsr: pd.DataFrame, drift: dict) -> list[list[str]]:

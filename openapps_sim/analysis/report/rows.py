@@ -52,6 +52,7 @@ _SHOWN_FACTS = {  # the manifest keys manifest_facts shows under their own label
     "spec_hash",
     "seeds",
     "agents",
+    "backends",
     "browser",
     "browser_binary",
     "viewports",
@@ -64,6 +65,20 @@ _SHOWN_FACTS = {  # the manifest keys manifest_facts shows under their own label
     "created",
     "episodes_planned",
 }
+
+
+BACKEND_WORDS = {
+    "chromium": "chromium (a real browser)",
+    "text": "text (no browser: the same accessibility tree, no screenshots)",
+}
+
+
+def backends_of(manifest: dict, df: pd.DataFrame) -> list[str]:
+    """The backends that showed the pages: those the episodes record (older manifests name none,
+    and ``--backend`` may have replaced the spec's), else the manifest's."""
+    if "backend" in df.columns and len(df):
+        return sorted(str(b) for b in df["backend"].dropna().unique())
+    return [str(b) for b in manifest.get("backends") or []]
 
 
 def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
@@ -88,10 +103,13 @@ def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     agents = manifest.get("agents")
     if isinstance(agents, list):
         add("Agents", "; ".join(_agent_fact(a) for a in agents))
+    backends = backends_of(manifest, df)
+    add("Backend", "; ".join(BACKEND_WORDS.get(b, b) for b in backends))
     browser = manifest.get("browser")
     if browser and manifest.get("browser_binary"):
         browser = f"{browser} ({manifest['browser_binary']})"
-    add("Browser", browser)
+    if "chromium" in backends or not backends:  # a browser-free run names none
+        add("Browser", browser)
     add("Viewports", manifest.get("viewports") or manifest.get("viewport"))
     add("Swept axes", manifest.get("axes"))
     add("Python", manifest.get("python"))
@@ -261,26 +279,6 @@ def pass_k_matrix(a: Analysis) -> tuple[list[str], list[list[str]]]:
             + [fmt_pct(at.get(k)) for k in range(2, k_max + 1)]
         )
     return headers, rows
-
-
-def range_sentences(a: Analysis) -> list[str]:
-    """Per agent: the best and worst version by average task success (the paper's Figure 4)."""
-    out = []
-    vs = a.agent_versions
-    for ag in a.agents:
-        g = vs[vs["agent"] == ag]
-        if len(g) < 2:
-            continue
-        hi, lo = g.loc[g["success_rate"].idxmax()], g.loc[g["success_rate"].idxmin()]
-        name = lambda r: m.version_label([r[c] for c in a.version])  # noqa: E731
-        if hi["success_rate"] == lo["success_rate"]:
-            out.append(f"{ag}: average task success is {fmt_pct(hi['success_rate'])} in each of its {len(g)} versions.")
-            continue
-        out.append(
-            f"{ag}: average task success ranges from {fmt_pct(lo['success_rate'])} ({name(lo)}) "
-            f"to {fmt_pct(hi['success_rate'])} ({name(hi)}) across {len(g)} versions."
-        )
-    return out
 
 
 def report_title(a: Analysis) -> str:

@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.analysis import Analysis, Rows, headline_headers, headline_rows
+from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.blocks import (
-    Bullets,
     Cell,
     Code,
     Figure,
@@ -45,7 +44,6 @@ from openapps_sim.analysis.report.rows import (
     manifest_facts,
     pass_k_matrix,
     per_variation_rows,
-    range_sentences,
     rate_matrix,
 )
 from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
@@ -62,11 +60,6 @@ def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, 
         errs.append([None if r is None or "ci_low" not in r else (r["ci_low"], r["ci_high"]) for r in rs])
         counts.append([None if r is None else int(r["n"]) for r in rs])
     return series, errs, counts
-
-
-def headline(a: Analysis) -> Section:
-    rows = [[agent_cell(a, r[0]), *r[1:]] for r in headline_rows(a.headline, a.deviation_ci)]
-    return Section("headline", "Headline", [Table(headline_headers(a.headline), rows), Bullets(range_sentences(a))])
 
 
 def robustness(a: Analysis) -> Section:

@@ -41,6 +41,9 @@ table{border-collapse:collapse;margin:8px 0 18px;font-size:13px;font-variant-num
 th,td{border-bottom:1px solid var(--line);padding:5px 9px;text-align:right;white-space:nowrap}
 th{background:var(--soft);font-weight:600;white-space:normal;vertical-align:bottom;min-width:54px}
 td.l.wrap{white-space:normal;min-width:180px}
+td .ci{color:var(--muted);font-size:11.5px}
+table.headline th,table.headline td{padding:5px 6px}
+p.muted{color:var(--muted);font-size:13px;margin-top:-8px}
 th:first-child,td:first-child,td.l,th.l{text-align:left}
 tbody tr:hover td{background:#f9fafc}
 td.heat{text-align:center;min-width:64px}

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from openapps_sim.analysis.report.analysis import analyse
-from openapps_sim.analysis.report.build import paper_only
-from openapps_sim.analysis.report.html import render_html
+from openapps_sim.analysis.report.build import paper_only, summary
+from openapps_sim.analysis.report.html import render_html, report_html
 from openapps_sim.analysis.report.load import load_manifest, load_results
 from openapps_sim.analysis.report.markdown import render_markdown, report_markdown
 from openapps_sim.errors import ConfigError
@@ -25,6 +25,7 @@ def write_report(
     seed: int = 0,
     min_repeats: int = 2,
     paper: bool = False,
+    summary_only: bool = False,
 ) -> tuple[Path, Path]:
     """Write ``report.md`` and ``report.html`` into ``results_dir``; return their paths.
 
@@ -32,7 +33,9 @@ def write_report(
     At most ``max_trajectories`` episodes appear in the trajectory viewer, with screenshots
     downscaled to ``screenshot_width`` pixels and embedded until ``screenshot_budget_bytes``.
     Loops are blocks repeated at least ``min_repeats`` times (2, as the OpenApps paper counts).
-    With ``paper`` the paper's views are also written alone to ``paper.md``.
+    With ``paper`` the paper's views are also written alone to ``paper.md``. With
+    ``summary_only`` only ``summary.md`` and ``summary.html`` are written (the headline,
+    robustness, per variation, where it breaks, failures, manifest), and their paths returned.
     """
     results_dir = Path(results_dir)
     df = load_results(results_dir)
@@ -40,6 +43,12 @@ def write_report(
     if min_repeats < 2:
         raise ConfigError("openapps report", "--loop-repeats", f"must be at least 2, got {min_repeats}", "2, 3, ...")
     a = analyse(df, manifest, axes, n_boot=n_boot, seed=seed, min_repeats=min_repeats)
+    if summary_only:
+        short = summary(a, str(results_dir))
+        md_path, html_path = results_dir / "summary.md", results_dir / "summary.html"
+        md_path.write_text(report_markdown(short), encoding="utf-8")
+        html_path.write_text(report_html(short), encoding="utf-8")
+        return md_path, html_path
     md_path = results_dir / "report.md"
     html_path = results_dir / "report.html"
     md_path.write_text(render_markdown(a, top), encoding="utf-8")

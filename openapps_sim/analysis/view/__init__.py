@@ -3,8 +3,8 @@
 ``episodes`` reads the folders (through the report's reader) into one index with labels,
 failure kinds, filters, search and success flips; ``pages`` draws the lists, ``episode`` one
 episode and a flip side by side (the report's trajectory viewer with the tree and the exchange
-with the model on each step), ``style`` the stylesheet and ``app`` the routes. The command
-(:mod:`openapps_sim.cli.view`) serves the app with uvicorn.
+with the model on each step), ``exchange`` a step's recorded exchange, ``style`` the stylesheet
+and ``app`` the routes. The command (:mod:`openapps_sim.cli.view`) serves the app with uvicorn.
 """
 
 from openapps_sim.analysis.view.app import build_app

@@ -1,37 +1,26 @@
 """One episode in ``openapps view``, and a success flip's two episodes side by side: the report's
 trajectory viewer (:mod:`openapps_sim.analysis.report.viewer`) with, on each step, the tree the
-agent read when no page image was recorded and the exchange with the model when one was; above
-the steps, the interruptions shown, the state difference that decided the reward and the agent's
-error."""
+agent read when no page image was recorded and the exchange with the model when one was
+(:mod:`.exchange`); above the steps, the interruptions shown, the state difference that decided
+the reward, the agent's error and the episode's system prompt."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fasthtml.common import H1, H2, A, B, Code, Details, Div, Mark, Pre, Span, Summary, Table, Tbody, Td, Th, Thead, Tr
+from fasthtml.common import H1, H2, A, Code, Details, Div, Mark, Pre, Span, Summary, Table, Tbody, Td, Th, Thead, Tr
 
-from openapps_sim.analysis.metrics.values import token_total
-from openapps_sim.analysis.report.fmt import fmt_seconds, is_nan
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.report.viewer import StepParts, episode_body, side_by_side, step_kinds
 from openapps_sim.analysis.view.episodes import Episodes
+from openapps_sim.analysis.view.exchange import ExchangeContext, exchange_view, system_prompts_view, text_of
 from openapps_sim.analysis.view.pages import badge, episode_url, flip_url, frame, outcome_badge, query_string
 
 IMAGE_WIDTH = 900  # pixels of an embedded page image (downscaled JPEG)
 PAGE_BUDGET = 60_000_000  # bytes of embedded images one page may hold
 MIN_REPEATS = 2
-REPLY_KEYS = ("reply", "raw_reply", "raw", "response")
-REQUEST_KEYS = ("request", "messages")
-REASK_KEYS = ("reasks", "retries", "re_asks")
-EXCHANGE_STEP_KEYS = (*REQUEST_KEYS, "raw_reply", *REASK_KEYS)  # also read from the step itself
-SYSTEM_KEYS = ("system_prompt", "system")
-
-
-def text_of(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, indent=1, ensure_ascii=False, default=str)
 
 
 def tree_page(step: dict) -> Any:
@@ -51,108 +40,26 @@ def tree_page(step: dict) -> Any:
     return Pre(*parts, cls="tree", title="the page as the agent read it")
 
 
-def content_view(content: Any) -> list[Any]:
-    """A message's content: text as text, each image as its reference (never inlined)."""
-    if not isinstance(content, list):
-        return [Pre(text_of(content))]
-    out: list[Any] = []
-    for part in content:
-        if isinstance(part, dict) and isinstance(part.get("text"), str):
-            out.append(Pre(part["text"]))
-        elif isinstance(part, dict) and "image" in str(part.get("type", "")):
-            ref = part.get("ref") or part.get("path") or part.get("image_url") or part.get("url") or "an image"
-            out.append(Div(f"[image: {text_of(ref)[:200]}]", cls="meta"))
-        else:
-            out.append(Pre(text_of(part)))
-    return out
-
-
-def message_view(message: Any, cls: str = "") -> Any:
-    if not isinstance(message, dict):
-        return Div(Pre(text_of(message)), cls=f"msg {cls}")
-    role = str(message.get("role") or "message")
-    body = content_view(message.get("content", {k: v for k, v in message.items() if k != "role"}))
-    return Div(Div(role, cls="role"), *body, cls=f"msg {role} {cls}".strip())
-
-
-def request_messages(request: Any) -> list[Any]:
-    if isinstance(request, dict) and isinstance(request.get("messages"), list):
-        return request["messages"]
-    return request if isinstance(request, list) else [request]
-
-
-def exchange_of(step: dict) -> dict:
-    """The step's exchange with the model: its ``exchange`` field, with the request, raw reply
-    and re-asks also read from the step itself (older or other agents' trajectories)."""
-    exchange = dict(step.get("exchange") or {}) if isinstance(step.get("exchange"), dict) else {}
-    for key in EXCHANGE_STEP_KEYS:
-        if step.get(key) and key not in exchange:
-            exchange[key] = step[key]
-    return exchange
-
-
-def reask_view(n: int, reask: Any) -> list[Any]:
-    """Re-ask ``n``: why the reply was not taken, what was sent again and what came back."""
-    if not isinstance(reask, dict):
-        return [B(f"Re-ask {n}"), message_view(reask, "reask")]
-    why = reask.get("reason") or reask.get("why") or ""
-    out: list[Any] = [Div(B(f"Re-ask {n}"), Span(f" — {why}" if why else "", cls="meta"))]
-    sent = next((reask[k] for k in ("message", "prompt", "request") if reask.get(k)), None)
-    if sent is not None:
-        out += [message_view(m, "reask") for m in request_messages(sent)]
-    got = next((reask[k] for k in REPLY_KEYS if reask.get(k) is not None), None)
-    if got is not None:
-        out.append(message_view({"role": "assistant", "content": got}, "reask"))
-    return out
-
-
-def exchange_view(i: int, step: dict) -> list[Any]:
-    """A fold with the request as sent, the raw reply, each re-ask with its reason, and cost."""
-    exchange = exchange_of(step)
-    if not exchange:
-        return []
-    parts: list[Any] = []
-    request = next((exchange[k] for k in REQUEST_KEYS if exchange.get(k)), None)
-    if request is not None:
-        parts += [B("Request"), *[message_view(msg) for msg in request_messages(request)]]
-    reply = next((exchange[k] for k in REPLY_KEYS if exchange.get(k) is not None), None)
-    if reply is not None:
-        parts += [B("Raw reply"), message_view({"role": "assistant", "content": reply})]
-    reasks = next((exchange[k] for k in REASK_KEYS if exchange.get(k)), [])
-    for n, reask in enumerate(reasks if isinstance(reasks, list) else [reasks], start=1):
-        parts += reask_view(n, reask)
-    known = {*REQUEST_KEYS, *REPLY_KEYS, *REASK_KEYS, "latency_s", "tokens"}
-    rest = {k: v for k, v in exchange.items() if k not in known}
-    if rest:
-        parts += [B("More"), Pre(text_of(rest))]
-    meta = [f"{len(reasks)} re-ask{'s' if len(reasks) != 1 else ''}"] if reasks else []
-    tokens = token_total(exchange.get("tokens"))
-    if tokens and not is_nan(tokens):
-        meta.append(f"{int(tokens):,} tokens")
-    if exchange.get("latency_s") is not None:
-        meta.append(fmt_seconds(exchange["latency_s"]))
-    head = "Exchange with the model" + (f" ({', '.join(meta)})" if meta else "")
-    return [Details(Summary(head), Div(*parts, cls="body"), cls="exchange", id=f"exchange-{i + 1}")]
-
-
 def tree_fold(step: dict) -> list[Any]:
     tree = tree_page(step)
     return [Details(Summary("The page as the agent read it"), tree, cls="exchange")] if tree is not None else []
 
 
-def step_parts(row: Mapping, traj: Mapping | None = None) -> StepParts:
+def step_parts(row: Mapping, traj: Mapping, folder: Path, budget: Budget) -> StepParts:
     """The tree in place of a missing image (and in a fold beside an image); below each step's
-    text, the interruptions shown on the page it acted on and its exchange with the model."""
-    steps = (traj or {}).get("steps") or []
+    text, the interruptions shown on the page it acted on and its exchange with the model (its
+    images read from ``folder``)."""
+    steps = traj.get("steps") or []
     images = any(isinstance(s, dict) and (s.get("screenshot") or s.get("thumbnail")) for s in steps)
     shown: dict[int, list[str]] = {}
     for x in row.get("interruptions") or []:
         if isinstance(x, dict) and isinstance(x.get("step"), int):
             shown.setdefault(x["step"], []).append(str(x.get("id") or x.get("kind") or "interruption"))
+    ep = ExchangeContext(folder, str(row.get("episode_id")), dict(traj.get("system_prompts") or {}), budget)
 
     def more(i: int, step: dict) -> list[Any]:
         marks = [Div(badge(f"interruption shown: {name}", "info"), cls="interrupted") for name in shown.get(i, [])]
-        return [*marks, *(tree_fold(step) if images else []), *exchange_view(i, step)]
+        return [*marks, *(tree_fold(step) if images else []), *exchange_view(i, step, ep)]
 
     return StepParts(page=tree_page, more=more)
 
@@ -203,13 +110,6 @@ def error_view(row: Mapping) -> list[Any]:
     return out
 
 
-def system_view(traj: dict) -> list[Any]:
-    system = next((traj[k] for k in SYSTEM_KEYS if traj.get(k)), None)
-    if system is None:
-        return []
-    return [Details(Summary("System prompt (sent with every step)"), Pre(text_of(system)), id="system-prompt")]
-
-
 def episode_page(episodes: Episodes, key: str, query: Mapping[str, str]) -> str:
     """One episode: where it sits among the filtered ones, its facts, then the report's viewer."""
     row = episodes.rows[key]
@@ -232,16 +132,15 @@ def episode_page(episodes: Episodes, key: str, query: Mapping[str, str]) -> str:
         word = "solved" if other["outcome"] == "success" else "failed"
         facts.append(A(f"side by side with {other['variation']} ({word} there)", href=flip_url(flip), cls="flip"))
     title = f"{row['label']} · {row.get('task')} · {row.get('variation')} · seed {row.get('seed')}"
-    body = episode_body(
-        episodes.folder(key),
-        row,
-        traj,
-        IMAGE_WIDTH,
-        Budget(PAGE_BUDGET),
-        step_kinds(traj.get("steps") or [], MIN_REPEATS),
-        step_parts(row, traj),
-    )
-    more = [*interruptions_view(row), *diff_view(row), *error_view(row), *system_view(traj)]
+    folder, budget = episodes.folder(key), Budget(PAGE_BUDGET)
+    kinds = step_kinds(traj.get("steps") or [], MIN_REPEATS)
+    body = episode_body(folder, row, traj, IMAGE_WIDTH, budget, kinds, step_parts(row, traj, folder, budget))
+    more = [
+        *interruptions_view(row),
+        *diff_view(row),
+        *error_view(row),
+        *system_prompts_view(traj.get("system_prompts")),
+    ]
     steps = [H2("Steps", id="steps"), body[-1]]
     head = [Div(*crumbs, cls="crumbs"), H1(title), Div(*facts, cls="facts")]
     return frame(title, "episodes", episodes, *head, *body[:-1], *more, *steps)
@@ -254,9 +153,15 @@ def flip_page(episodes: Episodes, won: str, lost: str) -> str:
         for k in (won, lost)
     ]
     folders: list[Path] = [episodes.folder(won), episodes.folder(lost)]
-    view = side_by_side(folders, pair, IMAGE_WIDTH // 2, Budget(PAGE_BUDGET), MIN_REPEATS, step_parts, opened=True)
+    budget = Budget(PAGE_BUDGET)
+
+    def parts(row: dict, traj: dict) -> StepParts:
+        return step_parts(row, traj, episodes.sources[row["source"]], budget)
+
+    view = side_by_side(folders, pair, IMAGE_WIDTH // 2, budget, MIN_REPEATS, parts, opened=True)
+    prompts = {sid: text for _, traj in pair for sid, text in (traj.get("system_prompts") or {}).items()}
     a, b = pair[0][0], pair[1][0]
     title = f"{a['label']} · {a.get('task')} · seed {a.get('seed')}: solved in {a.get('variation')}, failed in {b.get('variation')}"
     links = [A("← all flips", href="/flips"), A(f"{a.get('variation')} alone", href=episode_url(won))]
     links.append(A(f"{b.get('variation')} alone", href=episode_url(lost)))
-    return frame(title, "flips", episodes, Div(*links, cls="crumbs"), H1(title), view)
+    return frame(title, "flips", episodes, Div(*links, cls="crumbs"), H1(title), view, *system_prompts_view(prompts))

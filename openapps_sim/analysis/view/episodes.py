@@ -34,12 +34,11 @@ def clean(value: Any) -> Any:
 
 
 def agent_label(row: Mapping) -> str:
-    """The name an agent is shown by: the record's label when it carries one (``agent_label``
-    or ``label``), else its name (``agent (config)`` when one agent ran with several configs)."""
-    for key in ("agent_label", "label"):
-        if row.get(key) and not m.is_missing(row.get(key)):
-            return str(row[key])
-    return str(row.get("agent") or "?")
+    """The name an agent is shown by: the record's ``label`` (a spec entry's ``label:``,
+    ``--label``, the ``--model`` chosen on the command line), else its name (``agent (config)``
+    when one agent ran with several configs, as in the report)."""
+    label = row.get("label")
+    return str(label) if label and not m.is_missing(label) else str(row.get("agent") or "?")
 
 
 def failure_kind(row: Mapping, min_repeats: int = m.DEFAULT_MIN_REPEATS) -> str:
@@ -134,7 +133,8 @@ class Episodes:
 
     def text(self, key: str) -> str:
         """What the search looks through: the record's names, goal, actions, answer, errors and
-        state difference, and the trajectory's reasoning and raw replies (read on first search)."""
+        state difference, and the trajectory's reasoning and the model's replies (read on first
+        search)."""
         if key not in self.search_text:
             row = self.rows[key]
             parts = [str(row.get(k) or "") for k in ("label", "task", "variation", "goal", "answer", "episode_id")]
@@ -159,16 +159,16 @@ def values_of(row: Mapping, name: str) -> list[str]:
 
 
 def trajectory_words(traj: dict | None) -> list[str]:
-    """The text of a trajectory worth searching: each step's reasoning and the model's replies."""
+    """The text of a trajectory worth searching: each step's reasoning and the text of every
+    reply of its exchange with the model."""
     out: list[str] = []
     for step in (traj or {}).get("steps") or []:
         if not isinstance(step, dict):
             continue
         out.append(str(step.get("reasoning") or ""))
         exchange = step.get("exchange")
-        if isinstance(exchange, dict):
-            out += [str(exchange.get(k) or "") for k in ("reply", "raw_reply", "raw")]
-        out += [str(step.get(k) or "") for k in ("raw_reply", "answer")]
+        replies = exchange.get("replies") if isinstance(exchange, dict) else None
+        out += [str(r.get("text") or "") for r in replies or [] if isinstance(r, dict)]
     return out
 
 

@@ -51,11 +51,21 @@ pre.tree mark{background:#ffe58a;border-radius:2px}
 .exchange{margin:6px 0 2px;border-color:#d8d0ee}
 .exchange>summary{font-size:12.5px;padding:4px 10px;color:#4b3d8a}
 .exchange .body{padding:6px 10px}
+.exchange .head{margin:10px 0 2px;font-size:13px}
+.exchange .head:first-child{margin-top:2px}
+.view .step:has(>.txt>.exchange[open]){grid-template-columns:minmax(0,4fr) minmax(0,8fr)}
 .msg{margin:6px 0;border-left:3px solid #c9d3e0;padding-left:8px}
 .msg .role{font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
-.msg pre{margin:2px 0;max-height:260px;white-space:pre-wrap;word-break:break-word}
+.msg pre{margin:2px 0;max-height:260px;white-space:pre-wrap;word-break:break-word;tab-size:2;font-size:12px}
 .msg.assistant{border-left-color:#8e7cc3}
+.msg.assistant pre{background:#f7f5fc}
+.msg figure{margin:4px 0}
+.msg figure img{display:block;max-width:100%;border:1px solid var(--line);border-radius:4px}
+.msg figcaption{font-size:12px;color:var(--muted)}
 .reask{border-left-color:#E69F00}
+.reask-why{margin:4px 0 0;font-size:13px;color:#8a5a00}
+.system{margin:0 0 8px}
+.system pre{white-space:pre-wrap;word-break:break-word;max-height:200px;font-size:12px}
 .kv2 td{white-space:normal;text-align:left;vertical-align:top}
 .kv2 td code{white-space:pre-wrap;word-break:break-word}
 .empty{padding:24px;text-align:center;color:var(--muted);background:var(--soft);border-radius:8px}

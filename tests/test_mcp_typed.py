@@ -1,0 +1,105 @@
+"""MCP as a typed service (issue 40, point 7), through the MCP SDK's own client in memory on the
+text backend: every tool's result is a typed object (an output schema, structured content the
+client checks against it, and the same object as JSON text), not a JSON string inside a
+``{"result": ...}`` wrapper; ``reset``'s interface defaults to ``gui`` as a sweep's does; the
+apps' own tools are listed and callable only in a session whose interface has them."""
+
+from __future__ import annotations
+
+import json
+
+from mcp import types
+
+from .mcp_play import memory_server, run
+
+STEP = {"reward", "done", "truncated", "category", "last_action_error", "tool_result", "url", "steps", "max_steps"}
+EPISODE = {"goal", "url", "task", "variation", "seed", "interface", "backend", "termination", "max_steps"}
+REWARD = {"task", "variation", "seed", "language", "interface", "backend", "termination", "reward", "success"}
+REWARD |= {"partial_reward", "explanation", "steps", "max_steps", "done", "attempts"}
+SOME_APP_TOOLS = {"todo_read", "todo_add_item", "shop_checkout", "calendar_create_event", "code_editor_create_file"}
+
+
+def typed(result) -> dict:
+    """The structured content of a result, which its text repeats as one JSON object."""
+    assert not result.isError, result.content
+    data = result.structuredContent
+    assert isinstance(data, dict) and list(data) != ["result"], data
+    assert len(result.content) == 1 and json.loads(result.content[0].text) == data
+    return data
+
+
+async def listed(client) -> dict[str, types.Tool]:
+    return {t.name: t for t in (await client.list_tools()).tools}
+
+
+def test_tool_results_are_typed_objects():
+    async def main():
+        async with memory_server() as (_, client):
+            tools = await listed(client)
+            assert set(tools["reset"].outputSchema["properties"]) == EPISODE
+            assert set(tools["act"].outputSchema["properties"]) == STEP
+            assert set(tools["get_reward"].outputSchema["properties"]) == REWARD
+            assert set(tools["list_tasks"].outputSchema["properties"]) == {"tasks"}
+            assert set(tools["list_variations"].outputSchema["properties"]) == {"variations"}
+            assert tools["observe"].outputSchema is None  # a page's text and image, as content blocks
+            tasks = typed(await client.call_tool("list_tasks", {"app": "maps"}))["tasks"]
+            assert {"id": "maps.distance_km", "apps": ["maps"]}.items() <= next(
+                t for t in tasks if t["id"] == "maps.distance_km"
+            ).items()
+            packs = typed(await client.call_tool("list_variations", {}))["variations"]
+            assert {"name", "description"} == set(packs[0]) and "german" in {p["name"] for p in packs}
+            start = typed(await client.call_tool("reset", {"task": "todo.add_item", "seed": 5, "backend": "text"}))
+            assert set(start) == EPISODE and start["seed"] == 5 and start["max_steps"] == 8
+            step = typed(await client.call_tool("act", {"action": "noop(0)"}))
+            assert step == {**step, "reward": 0.0, "done": False, "category": "valid", "steps": 1}
+            assert set(step) == STEP - {"tool_result"}  # a page action has no tool result
+            got = typed(await client.call_tool("get_reward", {}))
+            # an agent's server: no partial reward before the end, never an explanation (not even null)
+            assert set(got) == REWARD - {"partial_reward", "explanation"}
+            assert (got["reward"], got["success"], got["steps"], got["attempts"]) == (0.0, False, 1, [])
+
+    run(main)
+
+
+def test_reset_defaults_to_the_gui_interface_as_sweeps_do():
+    async def main():
+        async with memory_server() as (_, client):
+            start = typed(await client.call_tool("reset", {"task": "todo.add_item", "seed": 1, "backend": "text"}))
+            assert start["interface"] == "gui"
+            step = typed(await client.call_tool("act", {"action": "todo.add_item(title='Oat milk')"}))
+            assert step["category"] == "unknown_action" and "gui interface" in step["last_action_error"]
+
+    run(main)
+
+
+def test_app_tools_are_listed_and_callable_only_where_the_interface_has_them():
+    async def main():
+        changes = []
+
+        async def on_message(message) -> None:
+            if isinstance(message, types.ServerNotification):
+                changes.append(message.root.method)
+
+        async with memory_server(message_handler=on_message) as (_, client):
+            assert not SOME_APP_TOOLS & set(await listed(client))  # before any reset: gui, the default
+            for seed, interface in enumerate(["gui", "api", "mixed", "gui"]):
+                args = {"task": "todo.add_item", "seed": seed, "backend": "text", "interface": interface}
+                typed(await client.call_tool("reset", args))
+                names = set(await listed(client))
+                assert {"reset", "act", "observe", "get_reward"} <= names
+                assert (SOME_APP_TOOLS <= names) == (interface != "gui"), (interface, names)
+                called = await client.call_tool("todo_add_item", {"title": "Oat milk"})
+                if interface == "gui":
+                    assert called.isError and called.content[0].text == (
+                        "todo_add_item: interface: the episode's interface is 'gui', which has no app tools; "
+                        "allowed: page actions through act, or reset with interface='api' or 'mixed'"
+                    )
+                    # refused before it ran: not a step, and the world is unchanged
+                    got = typed(await client.call_tool("get_reward", {}))
+                    assert got["steps"] == 0, got
+                else:
+                    assert typed(called)["tool_result"]["title"] == "Oat milk"
+            # the list changed on gui -> api and mixed -> gui only (api -> mixed lists the same tools)
+            assert changes == ["notifications/tools/list_changed"] * 2, changes
+
+    run(main)
