@@ -152,12 +152,17 @@ CLOSE_ENOUGH = 0.6  # difflib's similarity ratio a suggestion needs
 
 
 def close_names(name: object, choices: Iterable[object], n: int = SUGGESTIONS) -> list[str]:
-    """The few ``choices`` closest to ``name``, closest first (difflib's ratio, case ignored)."""
-    folded: dict[str, str] = {}
-    for choice in choices:
-        folded.setdefault(str(choice).casefold(), str(choice))
-    matches = difflib.get_close_matches(str(name).casefold(), list(folded), n=n, cutoff=CLOSE_ENOUGH)
-    return [folded[m] for m in matches]
+    """The few ``choices`` closest to ``name``, closest first, equally close ones in alphabetical
+    order (difflib's similarity ratio, case ignored)."""
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(str(name).casefold())
+    scored: dict[str, float] = {}
+    for choice in map(str, choices):
+        matcher.set_seq1(choice.casefold())
+        if matcher.real_quick_ratio() >= CLOSE_ENOUGH and matcher.quick_ratio() >= CLOSE_ENOUGH:
+            if (ratio := matcher.ratio()) >= CLOSE_ENOUGH:
+                scored[choice] = ratio
+    return sorted(scored, key=lambda c: (-scored[c], c))[:n]
 
 
 def did_you_mean(name: object, choices: Iterable[object]) -> str:

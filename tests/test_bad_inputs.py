@@ -497,7 +497,7 @@ MULTI_CASES = [
         (*RUN, "--variation", "p.yaml"),
         [
             "p.yaml: todo.titel: unknown key (did you mean title or items?)",
-            "p.yaml: todo.itemz: unknown key (did you mean items, title or theme?)",
+            "p.yaml: todo.itemz: unknown key (did you mean items, theme or title?)",
             "p.yaml: theme.colours: unknown key (did you mean colors?)",
         ],
     ),
