@@ -471,6 +471,20 @@ MULTI_CASES = [
         ],
     ),
     (
+        "spec-pack-and-config",
+        {
+            "spec.yaml": "agents: [{name: lexical, config: cfg.yaml}]\ntasks: [todo.add_item]\nvariations: [p.yaml]\n"
+            "backends: [text]\n",
+            "cfg.yaml": "max_app: 2\n",
+            "p.yaml": "description: d\ntheme:\n  colours: {}\n",
+        },
+        SWEEP,
+        [
+            "p.yaml: theme.colours: unknown key (did you mean colors?)",
+            "cfg.yaml: max_app: unknown option (did you mean max_apps?)",
+        ],
+    ),
+    (
         "config-three-mistakes",
         {"cfg.yaml": "agent: openai\nmodle: x\ntemperature: hot\nmax_tokns: 3\n"},
         (*RUN, "--agent-config", "cfg.yaml"),

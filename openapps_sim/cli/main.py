@@ -60,13 +60,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.spec import load_spec
     from openapps_sim.sweeps.store import read_results
-    from openapps_sim.sweeps.sweep import run_sweep
+    from openapps_sim.sweeps.sweep import check_before_running, run_sweep
 
     spec = load_spec(args.spec)
     if chosen(args):  # your agent in place of the spec's LLM agents
         spec = spec.with_agent(agent_choice(args, default=LLM_DEFAULT).entry())
     if args.backend:  # the one backend to run, instead of the spec's backends
         spec = dataclasses.replace(spec, backends=[args.backend])
+    check_before_running(spec)  # every pack and agent problem at once, before counting episodes composes worlds
     out = Path(args.out or f"runs/{spec.name}")
     print(
         f"sweep {spec.name}: agents {', '.join(_agent_names(spec.agents))}; {len(spec.episodes())} episodes "
