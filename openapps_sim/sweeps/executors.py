@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openapps_sim.errors import ConfigError, OpenAppsError, SweepStopped
+from openapps_sim.errors import ConfigError, OpenAppsError, Problems, SweepStopped
 from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.sweeps.record import EpisodeSpec, error_record, spec_to_json
 
@@ -172,9 +172,11 @@ class LocalPool:
         elif "result" in msg:
             on_result(msg["result"]["record"], msg["result"]["trajectory"])
             self._next(proc, queue)
-        elif "user_error" in msg:
-            e = msg["user_error"]
-            raise ConfigError(e["source"], e["path"], e["problem"], e["allowed"])
+        elif "user_errors" in msg:
+            problems = Problems()
+            for e in msg["user_errors"]:
+                problems.add(ConfigError(e["source"], e["path"], e["problem"], e["allowed"]))
+            problems.raise_any()
         elif "stop" in msg:
             raise SweepStopped(msg["stop"])
 

@@ -5,7 +5,7 @@ speaks JSON lines with the sweep's parent: it reads ``{"spec": {...}, "attempt":
 the parent retries an episode whose first worker hung or died) and answers
 ``{"beat": -1}`` once it has started and again once its server and browser are up,
 ``{"beat": step}`` before every step, then ``{"result": {"record": ..., "trajectory": ...}}``, or
-``{"user_error": {...}}`` for a mistake in the spec that no retry can fix. Nothing else is
+``{"user_errors": [{...}, ...]}`` for mistakes in the spec that no retry can fix (each problem). Nothing else is
 written to its stdout (everything else goes to stderr). It ignores SIGINT and stops on SIGTERM
 or when stdin closes: the parent alone decides when episodes stop, and kills the worker's whole
 process group (its server and browser included) when it must.
@@ -70,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
                     first_attempt=attempt,
                 )
             except ConfigError as e:
-                send({"user_error": {"source": e.source, "path": e.path, "problem": e.problem, "allowed": e.allowed}})
+                parts = [
+                    {"source": one.source, "path": one.path, "problem": one.problem, "allowed": one.allowed}
+                    for one in e.each()
+                ]
+                send({"user_errors": parts})  # every problem (a ConfigErrors has several)
                 continue
             except SweepStopped as e:  # a permanent infrastructure error: the whole sweep stops
                 send({"stop": str(e)})
