@@ -87,10 +87,12 @@ class Problems:
 
     def __init__(self) -> None:
         self.found: list[ConfigError] = []
+        self.seen: set[str] = set()
 
     def add(self, error: ConfigError) -> None:
         for one in error.each():
-            if str(one) not in {str(e) for e in self.found}:
+            if str(one) not in self.seen:
+                self.seen.add(str(one))
                 self.found.append(one)
 
     def check(self, fn: Callable[..., T], *args: Any, default: Any = None, **kwargs: Any) -> T:
