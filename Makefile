@@ -12,10 +12,18 @@ STAMP  := $(VENV)/.installed-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
 AGENTLAB_STAMP := $(VENV)/.agentlab-stamp
 AGENTLAB_REQS := dev/agentlab-test-requirements.txt
+OPENENV_STAMP := $(VENV)/.openenv-stamp
+OPENENV_REQS := dev/openenv-test-requirements.txt
+# verifiers (Prime Intellect) and the environment environments/openapps live in a venv of their
+# own: verifiers 0.4 pins mcp==2.0.0, which the project's MCP server (mcp 1.x) cannot import.
+VF_VENV := .venv-verifiers
+VF_STAMP := $(VF_VENV)/.installed-stamp
+VF_VERSION := 0.4.0
+VF_LOG := $(VF_VENV).log
 PYTEST_WORKERS ?= 3
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: setup demo test test-all bench lint format gallery clean
+.PHONY: setup demo test test-all bench mutants lint format gallery clean
 
 $(BIN)/python:
 	@echo "openapps: making $(VENV) with $(PYTHON) ($$($(PYTHON) -V 2>&1)); PYTHON=... picks another"
@@ -43,6 +51,28 @@ $(AGENTLAB_STAMP): $(RAY_STAMP) $(AGENTLAB_REQS)
 	  && $(PIP) --no-deps agentlab==0.4.2 browsergym==0.14.2 browsergym-webarena==0.14.2 \
 	  && touch $(AGENTLAB_STAMP) || echo "openapps: AgentLab could not be installed; tests/test_agentlab_study.py will fail"
 
+# The tests drive `openapps openenv` with OpenEnv's own clients: the `openenv` extra's
+# openenv-core, installed without its dependencies, which come from $(OPENENV_REQS) (all but
+# openai, whose 2.x AgentLab refuses; the file says why). A failed install is retried by the next
+# `make test`, and tests/test_openenv.py fails saying why (it never skips).
+$(OPENENV_STAMP): $(STAMP) $(OPENENV_REQS)
+	$(PIP) -r $(OPENENV_REQS) \
+	  && $(PIP) --no-deps "openenv-core>=0.3,<0.4" \
+	  && touch $(OPENENV_STAMP) || echo "openapps: openenv-core could not be installed; tests/test_openenv.py will fail"
+
+# tests/test_verifiers_env.py runs verifiers' own `vf-eval` from $(VF_VENV): verifiers, this
+# package and the environment package, installed together by uv with one pin overridden
+# (dev/verifiers-overrides.txt says why). A failed install is retried by the next `make test`,
+# and the test fails quoting $(VF_LOG) (it never skips).
+$(VF_STAMP): $(STAMP) environments/openapps/pyproject.toml dev/verifiers-overrides.txt
+	rm -rf $(VF_VENV)
+	{ { [ -x $(BIN)/uv ] || $(BIN)/python -m pip install -q uv; } \
+	  && $(PYTHON) -m venv $(VF_VENV) \
+	  && $(BIN)/uv pip install -q --compile-bytecode --python $(VF_VENV)/bin/python \
+	     --override dev/verifiers-overrides.txt "verifiers==$(VF_VERSION)" -e . -e environments/openapps \
+	  && touch $(VF_STAMP); } > $(VF_LOG) 2>&1 \
+	  || echo "openapps: verifiers could not be installed (see $(VF_LOG)); tests/test_verifiers_env.py will fail"
+
 # The bytecode of the project's own modules, written once: where PYTHONDONTWRITEBYTECODE is set,
 # every process (test workers, sweep workers, app servers) would compile them again at import.
 setup: $(STAMP)
@@ -54,14 +84,25 @@ demo: setup
 	rm -rf runs/demo
 	$(BIN)/openapps sweep demo --out runs/demo
 
-test: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
+test: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
 	$(PYTEST) -m "not slow"
 
-test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP)
+test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
 	$(PYTEST)
 
 bench: setup
 	$(BIN)/python bench/bench.py --out bench/results.json
+
+# Mutation testing of the scoring and metric code against its fast tests (dev/mutants.py says
+# how; docs/mutants.md lists the equivalent mutants). mutmut is a dev tool installed here only,
+# not by `make test`; GROUPS="normalise metrics" runs some groups, MUTANTS_JOBS=2 two at once.
+MUTMUT_STAMP := $(VENV)/.mutmut-stamp
+$(MUTMUT_STAMP): $(STAMP)
+	$(PIP) "mutmut>=3.8,<3.9"
+	touch $(MUTMUT_STAMP)
+
+mutants: setup $(MUTMUT_STAMP)
+	$(BIN)/python dev/mutants.py $(GROUPS)
 
 gallery: setup
 	$(BIN)/openapps gallery --out gallery
@@ -75,4 +116,4 @@ format: setup
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) runs gallery bench/out .pytest_cache
+	rm -rf $(VENV) $(VF_VENV) $(VF_LOG) runs gallery bench/out .pytest_cache

@@ -11,6 +11,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from openapps_sim.agent import calling_model_service
 from openapps_sim.errors import InfrastructureError
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
@@ -80,12 +81,14 @@ def post_json(
         attempt += 1
         request = urllib.request.Request(url, data=payload, headers=all_headers, method="POST")
         try:
-            data = _post_once(request, url, timeout, attempt)
+            with calling_model_service():  # a sweep's watchdog counts this wait as the service's
+                data = _post_once(request, url, timeout, attempt)
         except _Transient as failure:
             if attempt > retries:
                 raise failure.error from None
             wait = min(max_backoff, backoff * (2 ** (attempt - 1)))
-            sleep(min(max_backoff, failure.retry_after) if failure.retry_after is not None else wait)
+            with calling_model_service():
+                sleep(min(max_backoff, failure.retry_after) if failure.retry_after is not None else wait)
             continue
         return PostResult(data, attempt, time.monotonic() - start)
 

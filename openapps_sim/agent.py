@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -71,6 +73,26 @@ class Agent:
     def usage(self) -> dict:
         """Per-episode usage (tokens, requests...), reset by ``reset``."""
         return {}
+
+
+# Called with True when an agent starts a call to its model service (one attempt, or the wait
+# before the next) and with False when it ends. A sweep worker listens, so that its watchdog
+# tells the agent's own time (a hang there is the agent's failure) from the time spent waiting
+# on the model service (docs/sweeps.md, "Hangs and deaths").
+MODEL_CALL_LISTENERS: list[Callable[[bool], None]] = []
+
+
+@contextmanager
+def calling_model_service() -> Iterator[None]:
+    """Around one call of an agent's model client to its model service (an HTTP attempt, a
+    back-off wait): the time inside is the model service's, not the agent's own."""
+    for listener in list(MODEL_CALL_LISTENERS):
+        listener(True)
+    try:
+        yield
+    finally:
+        for listener in list(MODEL_CALL_LISTENERS):
+            listener(False)
 
 
 # parts of an option's or header's name that mark its value as a secret (``api_key``,

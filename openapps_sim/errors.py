@@ -122,6 +122,18 @@ class Problems:
             raise ConfigErrors(self.found)
 
 
+def problems_to_json(error: ConfigError) -> list[dict]:
+    """``error``'s problems as plain mappings, for a JSON message between processes (a sweep's
+    workers); :func:`error_from_json` makes the error again, every problem in it."""
+    return [{"source": e.source, "path": e.path, "problem": e.problem, "allowed": e.allowed} for e in error.each()]
+
+
+def error_from_json(parts: list[dict]) -> ConfigError:
+    """The error :func:`problems_to_json` wrote: one ConfigError, or a ConfigErrors of several."""
+    errors = [ConfigError(p["source"], p["path"], p["problem"], p["allowed"]) for p in parts]
+    return errors[0] if len(errors) == 1 else ConfigErrors(errors)
+
+
 class InfrastructureError(OpenAppsError):
     """Something an episode needs failed (a model server, the browser): not the agent's doing.
 

@@ -33,6 +33,7 @@ class FakeLLMServer:
         self.failures: list[tuple[int, str, dict]] = []  # (status, body, headers) for the next requests
         self.delay_next: float = 0.0
         self._lock = threading.Lock()
+        self._local = threading.local()  # the request each handler thread is answering
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -46,6 +47,11 @@ class FakeLLMServer:
         """The next answers are HTTP 200 with a body cut short (the connection drops)."""
         for _ in range(times):
             self.failures.append((200, '{"choices": [{"message": {"content": "Act', {"_truncate": True}))
+
+    def request_headers(self) -> dict:
+        """The headers (lower-case names) of the request being answered, for a reply function:
+        each request is answered on a thread of its own."""
+        return dict(getattr(self._local, "headers", {}))
 
     def add(self, *replies: Reply) -> None:
         self.replies.extend(replies)
@@ -90,6 +96,7 @@ class FakeLLMServer:
                     (a for a in ("chat/completions", "messages") if self.path.rstrip("/").endswith("/" + a)), None
                 )
                 if api:
+                    server._local.headers = record["headers"]
                     self._json(200, server.response(api, server._next_reply(body), body))
                 else:
                     self._json(404, {"error": {"message": f"no route {self.path}"}})
@@ -152,6 +159,7 @@ class FakeLLMServer:
         return {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
+            "created": 1700000000,  # required by the OpenAI schema (openai-python, verifiers)
             "model": body.get("model", ""),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
@@ -387,3 +395,47 @@ class UITarsReader:
             return f"Thought: stage=2 click the text field.\nAction: click(start_box='{box('todo-new-title')}')"
         title = re.search(r"'([^']+)'", goal).group(1)
         return f"Thought: stage=3 type and submit.\nAction: type(content='{title}\\n')"
+
+
+class ConversationReader:
+    """:class:`PromptReader` for a conversation that grows by one turn per step (the verifiers
+    environment's, docs/training.md): each user message is one observation (``Task:``,
+    ``Current page:``, the tree, ``Your last action failed: ...``), each assistant message one
+    earlier answer. It rebuilds the one prompt :class:`PromptReader` reads (the earlier steps
+    from its own answers, each step's result from the observation after it) and answers as it
+    would. ``spoil`` maps a text of the goal to another: the model then pursues a wrong goal
+    (fills in the wrong title, declares it done), for tests that need reward 0."""
+
+    def __init__(self, spoil: dict[str, str] | None = None) -> None:
+        self.reader = PromptReader()
+        self.spoil = dict(spoil or {})
+
+    def __call__(self, body: dict) -> str:
+        messages = [m for m in body.get("messages", []) if m.get("role") in ("user", "assistant")]
+        users = [_text_of(m) for m in messages if m["role"] == "user"]
+        answers = [_text_of(m) for m in messages if m["role"] == "assistant"]
+        page = re.compile(r"^Current page: (\S*)", re.M)
+        steps = []
+        for i, answer in enumerate(answers):
+            thought = re.search(r"<think>(.*?)</think>", answer, re.S)
+            action = re.search(r"<action>(.*?)</action>", answer, re.S)
+            url = page.search(users[i])
+            error = re.search(r"^Your last action failed: (.*)$", users[i + 1], re.M) if i + 1 < len(users) else None
+            steps.append(
+                f"Step {i + 1}, on {url.group(1) if url else ''}:\n"
+                f"  Thought: {' '.join((thought.group(1) if thought else '').split())}\n"
+                f"  Action: {action.group(1).strip() if action else answer.strip()}\n"
+                f"  Result: {error.group(1) if error else 'ok'}"
+            )
+        last = users[-1] if users else ""
+        goal, _, rest = last.partition("\n")
+        for old, new in self.spoil.items():
+            goal = goal.replace(old, new)
+        return self.reader.answer(read_prompt("\n".join([goal, "", *steps, "", rest])))
+
+
+def _text_of(message: dict) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.get("text", "") for p in content or [] if isinstance(p, dict) and p.get("type") == "text")

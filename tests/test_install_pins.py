@@ -47,3 +47,16 @@ def test_the_agentlab_test_requirements_match_the_extras():
     extras = _extras()
     assert _spec(reqs, "litellm") == _spec(extras["agentlab-study"], "litellm")
     assert _spec(reqs, "ray") == _spec(extras["ray"], "ray")
+
+
+def test_the_openenv_test_install_matches_the_extra():
+    """`make test` installs openenv-core --no-deps at the `openenv` extra's range, and its
+    dependencies from dev/openenv-test-requirements.txt: the project's own MCP bound, no openai
+    (AgentLab's openai<2 shares the .venv)."""
+    extras, make = _extras(), _quoted_makefile_requirements()
+    assert _spec(make, "openenv-core") == _spec(extras["openenv"], "openenv-core")
+    lines = (ROOT / "dev" / "openenv-test-requirements.txt").read_text().splitlines()
+    reqs = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert _spec(reqs, "mcp") == _spec(deps, "mcp")
+    assert not [r for r in reqs if re.match(r"openai\b", r)], reqs

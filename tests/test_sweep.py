@@ -203,7 +203,7 @@ class FlakyWorker:
         self.failures = failures
         self.restarts = 0
 
-    def run(self, spec, out_dir, run_id, attempt, on_step=None):
+    def run(self, spec, out_dir, run_id, attempt, beat=None):
         from openapps_sim.sweeps.runner import EpisodeResult
 
         if self.failures:

@@ -14,7 +14,7 @@ import sys
 from openapps_sim.sweeps.record import EpisodeSpec, spec_to_json
 
 
-def test_a_worker_beats_when_started_when_ready_and_before_every_step(tmp_path):
+def test_a_worker_beats_when_started_when_ready_and_at_every_change_of_phase(tmp_path):
     spec = EpisodeSpec("oracle", "todo.add_item", "default", 0, backend="text")
     proc = subprocess.Popen(
         [sys.executable, "-m", "openapps_sim.sweeps.worker_main", "--out", str(tmp_path), "--run-id", "r"],
@@ -35,9 +35,28 @@ def test_a_worker_beats_when_started_when_ready_and_before_every_step(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    beats = [m["beat"] for m in messages if "beat" in m]
+    beats = [(m["beat"], m["phase"]) for m in messages if "beat" in m]
     record = messages[-1]["result"]["record"]
-    assert record["success"] and record["steps"] >= 1
-    # started, the env up, then one beat before each step, and the result last
-    assert beats == [-1, -1, *range(record["steps"])], beats
-    assert [list(m) for m in messages[:-1]] == [["beat"]] * len(beats)
+    assert record["success"] and record["steps"] == 4
+    # started, the env up; the agent's turn (agent.reset, then agent.act before each step) and the
+    # env's (reset, step) told apart; the scoring; the result last
+    assert beats == [
+        (-1, "env"),
+        (-1, "env"),
+        (-1, "agent"),
+        (-1, "env"),
+        (0, "agent"),
+        (0, "env"),
+        (1, "agent"),
+        (1, "env"),
+        (2, "agent"),
+        (2, "env"),
+        (3, "agent"),
+        (3, "env"),
+        (4, "record"),
+    ], beats
+    # the agent's turn carries what its record says if it never answers
+    turns = [m for m in messages if m.get("phase") == "agent"]
+    assert [m["sofar"]["steps"] for m in turns] == [0, 0, 1, 2, 3]
+    assert turns[-1]["sofar"]["actions"] == record["actions"][:3]
+    assert all(set(m) == {"beat", "phase", "sofar"} for m in turns)

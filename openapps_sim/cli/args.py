@@ -4,6 +4,7 @@ module never imports the command line's main module)."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from openapps_sim.config.limits import SEED_ALLOWED, check_count, check_seed
@@ -82,3 +83,24 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not a positive number")
     return value
+
+
+def check_display(args: argparse.Namespace) -> None:
+    """--headed needs a display: say how to get one instead of failing deep in the browser."""
+    if getattr(args, "headed", False) and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise ConfigError(
+            "--headed",
+            "DISPLAY",
+            "there is no display to show a browser on",
+            "run under a virtual display: xvfb-run -a openapps ...",
+        )
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default, once: a help text that already says it
+    (``(default: the spec's workers)``) is left as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if "(default" in (action.help or "") or action.required:
+            return action.help
+        return super()._get_help_string(action)

@@ -11,13 +11,14 @@ import dataclasses
 import errno
 import json
 import os
+import shlex
 import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from openapps_sim.cli import export, judge, mcp, offline, view
+from openapps_sim.cli import export, judge, mcp, offline, openenv, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
-from openapps_sim.cli.args import Parser, count, port, positive, seed, shipped_specs
+from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
@@ -87,12 +88,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             headless=not args.headed,
             limit=args.limit,
+            ray_at=args.ray_address,
         )
     except SweepInterrupted as stop:
         done = len(read_results(out / "results.jsonl"))
         print(
             f"openapps: sweep {stop}; {done} episodes are recorded in {out}. Continue with:\n"
-            f"  openapps sweep {args.spec} --out {out} --resume{' ' + repeat_flags(args) if chosen(args) else ''}",
+            f"  openapps sweep {args.spec} --out {out} --resume{_executor_flags(args)}"
+            f"{' ' + repeat_flags(args) if chosen(args) else ''}",
             file=sys.stderr,
         )
         return 128 + stop.signum
@@ -100,6 +103,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.no_report:
         return cmd_report(argparse.Namespace(dir=str(out), quiet=False))
     return 0
+
+
+def _executor_flags(args: argparse.Namespace) -> str:
+    """The executor flags given, as they would be typed again (to resume a sweep)."""
+    words = ["--executor", args.executor] if args.executor != "local" else []
+    words += ["--ray-address", args.ray_address] if args.ray_address else []
+    return "".join(f" {shlex.quote(w)}" for w in words)
 
 
 def _agent_names(agents: list[dict]) -> list[str]:
@@ -143,27 +153,6 @@ def cmd_gallery(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_display(args: argparse.Namespace) -> None:
-    """--headed needs a display: say how to get one instead of failing deep in the browser."""
-    if getattr(args, "headed", False) and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise ConfigError(
-            "--headed",
-            "DISPLAY",
-            "there is no display to show a browser on",
-            "run under a virtual display: xvfb-run -a openapps ...",
-        )
-
-
-class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Every option's help ends with its default, once: a help text that already says it
-    (``(default: the spec's workers)``) is left as written."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        if "(default" in (action.help or "") or action.required:
-            return action.help
-        return super()._get_help_string(action)
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="openapps",
@@ -181,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_parser(sub)
     judge.add_parser(sub)
     mcp.add_parser(sub)
+    openenv.add_parser(sub)
     offline.add_parser(sub)
     view.add_parser(sub)
     for parser in sub.choices.values():
@@ -303,6 +293,13 @@ def _add_sweep(sub) -> None:
         "--workers", type=count(MAX_WORKERS), default=None, help="worker processes (default: the spec's workers)"
     )
     s.add_argument("--executor", default="local", choices=["local", "ray"], help="where workers run")
+    s.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="with --executor ray, join this running Ray cluster: HOST:PORT, or auto "
+        "(default: $RAY_ADDRESS, else a local Ray)",
+    )
     s.add_argument(
         "--backend",
         choices=["chromium", "text"],

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from urllib.parse import urlparse
 
 from openapps_sim.config.world import WorldSpec
@@ -86,6 +87,7 @@ class ServerHandle:
         self._conn: KeepAlive | None = None
         self._lock = threading.Lock()
         self._default_world: WorldHandle | None = None
+        self.abandoned: list[str] = []  # worlds whose handle was dropped unclosed: dropped by new_world
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self, variation: str = "default", seed: int = 0, timeout: float = 30.0) -> ServerHandle:
@@ -247,7 +249,15 @@ class ServerHandle:
                 f"worlds other than the default need a server on the loopback address (their "
                 f"origins are <id>{WORLD_HOST_SUFFIX}); {self.url} is not one"
             )
-        return WorldHandle(self, self.admin("POST", "/_admin/worlds")["world"])
+        while True:  # here, never in the finalizer: that may run inside a request of this thread
+            try:
+                WorldHandle(self, self.abandoned.pop()).close()
+            except IndexError:  # none left (another thread may have taken the last)
+                break
+        world = WorldHandle(self, self.admin("POST", "/_admin/worlds")["world"])
+        world.guard = weakref.finalize(world, self.abandoned.append, world.world_id)
+        world.guard.atexit = False  # at exit the server goes too
+        return world
 
 
 class WorldHandle:
@@ -268,6 +278,7 @@ class WorldHandle:
             self.url = server.url
         else:
             self.url = f"{u.scheme}://{world_id}{WORLD_HOST_SUFFIX}:{u.port}"
+        self.guard: weakref.finalize | None = None  # set by new_world: the world is freed if dropped unclosed
 
     @property
     def secret(self) -> str | None:
@@ -324,6 +335,8 @@ class WorldHandle:
 
     def close(self) -> None:
         """Drop this world from the server (a no-op for the default world or a dead server)."""
+        if self.guard is not None:
+            self.guard.detach()
         if self.world_id == DEFAULT_WORLD or self.server.url != self._base:
             return
         try:

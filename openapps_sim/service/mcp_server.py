@@ -209,7 +209,7 @@ def serve_mcp(
         if transport == "stdio":
             mcp.run(transport="stdio")
         else:
-            sock = _bind(host, port)
+            sock = bind_port(host, port)
             url = f"http://{host}:{sock.getsockname()[1]}/mcp"
             if announce:
                 announce(url)
@@ -218,7 +218,9 @@ def serve_mcp(
         mcp.sessions.close_now()  # type: ignore[attr-defined]
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def bind_port(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (0: a free port); a port that cannot be had is a
+    :class:`ConfigError` naming it (the MCP and OpenEnv servers bind before they announce)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:

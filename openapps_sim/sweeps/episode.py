@@ -6,6 +6,7 @@ agent and the env and starts the episode; this module plays it."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from urllib.parse import urlparse
@@ -17,11 +18,14 @@ from openapps_sim.envs.apptools import check_action
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.completion import completion_fields
 from openapps_sim.sweeps.failures import call_agent, infrastructure_fault, page_url
+from openapps_sim.sweeps.heartbeat import AGENT, ENV, RECORD
 from openapps_sim.sweeps.record import INFRASTRUCTURE, EpisodeResult, EpisodeSpec, StepRecord, error_record, new_record
 from openapps_sim.sweeps.steplog import THUMB_QUALITY, THUMB_WIDTH, StepLog
 from openapps_sim.sweeps.visits import Visits
 from openapps_sim.taskkit import get_family
 from openapps_sim.taskkit.progress import compact_events, milestone_summary, wlcs
+
+Beat = Callable[..., None]  # beat(step, phase, sofar=None): a worker's heartbeat (sweeps.heartbeat)
 
 
 def reset_options(spec: EpisodeSpec, agent: Agent, out_dir: Path | None) -> dict:
@@ -93,24 +97,32 @@ class Episode:
         self.visits = Visits(set(apps), home, urlparse(obs.get("url", "")).hostname or "")
 
     # -- playing -----------------------------------------------------------------------------
-    def play(self, on_step=None) -> None:
+    def play(self, beat: Beat | None = None) -> None:
         """The agent acts until the episode ends, its budget is spent or it raises (its own
-        failure); an infrastructure failure is raised, with what happened so far as ``partial``."""
+        failure); an infrastructure failure is raised, with what happened so far as ``partial``.
+        ``beat(step, phase, sofar)`` is the worker's heartbeat (:mod:`.heartbeat`): it tells the
+        sweep's watchdog whose time each stretch is (``sofar``: :meth:`sofar`, called by a beat
+        that sends it)."""
+        beat = beat or (lambda *_: None)
         try:
-            self._play(on_step)
+            self._play(beat)
         except Exception as exc:
+            beat(len(self.actions), ENV)  # (a model-service failure leaves the agent's turn)
             exc.partial = self._partial(exc)
             raise
+        beat(len(self.actions), RECORD)
 
-    def _play(self, on_step) -> None:
+    def _play(self, beat: Beat) -> None:
         agent = self.agent
         privileged = self.task_info if agent.privileged else {}
+        beat(-1, AGENT, self.sofar)
         _, self.own_failure = call_agent(agent.reset, self.goal, privileged, seed=self.spec.agent_seed)
+        beat(-1, ENV)
         for n in range(self.max_steps if self.own_failure is None else 0):
-            if on_step is not None:
-                on_step(n)  # a heartbeat: the sweep's watchdog knows this worker is alive
             self.log.before(self.obs)
+            beat(n, AGENT, self.sofar)
             action, self.own_failure = call_agent(agent.act, agent_view(self.obs, agent))
+            beat(n, ENV)
             if self.own_failure is not None:
                 break
             if isinstance(action, str):
@@ -193,6 +205,28 @@ class Episode:
             "apps_visited": self.visits.apps,
             "apps_opened_by_interruptions": self.visits.by_interruption,
             "tokens": self.agent.usage(),
+        }
+
+    def sofar(self) -> dict:
+        """What the record holds if the agent never answers from here (it hangs, or its worker
+        dies): the episode so far, read from memory only. The sweep's parent writes it as the
+        agent's failed episode (:func:`~openapps_sim.sweeps.record.agent_fault_record`)."""
+        task, fam = self.env.unwrapped.task, get_family(self.spec.task)
+        last = task.last_evaluation
+        shown = list((task.last_interruptions or {}).get("shown") or [])
+        return {
+            "task_apps": list(self.task_info.get("apps", fam.apps)),
+            "goal": self.goal,
+            "style": self.task_info.get("style", self.spec.style),
+            "partial_reward": float(last.partial) if last is not None else 0.0,
+            "steps": len(self.actions),
+            "actions": list(self.actions),
+            **self._behaviour(),
+            "interruptions": shown,
+            "harmful_accepted": any(e.get("harmful") for e in shown),
+            "interruptible": bool(getattr(task, "interrupting", False)),
+            "structure": fam.structure,
+            "category": fam.category,
         }
 
     def result(self) -> EpisodeResult:

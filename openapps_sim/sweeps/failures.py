@@ -14,7 +14,10 @@
   --resume. A permanent one (a rejected key, an unknown model) stops the sweep instead.
 * **the agent's own exception** -- any other exception of ``agent.act`` / ``agent.reset`` (the
   oracle's ``OracleError`` included): the episode ends there as a failed episode of that agent
-  (``agent_error``), counted in its success rate and never run again.
+  (``agent_error``), counted in its success rate and never run again. So does a hang in the
+  agent's turn, or its worker's death there (the memory it ate): the sweep's watchdog tells the
+  agent's time from the environment's by the worker's heartbeat (:mod:`.heartbeat`,
+  :mod:`.executors`).
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ def call_agent(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, 
         exc.error_kind = MODEL_SERVICE
         raise
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - the agent's own failure, recorded as such
-        return None, (f"{type(exc).__name__}: {exc}"[:2000], traceback.format_exc()[-4000:])
+        said = str(exc) or ("out of memory" if isinstance(exc, MemoryError) else "")
+        return None, (f"{type(exc).__name__}: {said}"[:2000], traceback.format_exc()[-4000:])
 
 
 def page_url(env) -> str:

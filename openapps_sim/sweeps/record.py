@@ -189,10 +189,13 @@ RECORD_FIELDS: dict[str, str] = {
     "left out of every agent metric and runs again on --resume",
     "error_kind": "infrastructure (a dead browser or app server, not caused by an action) or model_service (the "
     "agent's model API still failed after its retries), else null",
-    "agent_error": "the agent's own exception (type: message) that ended the episode, else null: a failed episode of "
-    "that agent, counted in its success rate and never run again",
+    "agent_error": "the agent's own exception (type: message) that ended the episode, or its hang or its worker's "
+    "death in the agent's turn, else null: a failed episode of that agent, counted in its success rate and never run "
+    "again",
     "traceback": "last lines of the traceback of error or agent_error, else null",
     "attempt": "1, or 2 after an infrastructure retry",
+    "worker": "where it ran: executor (local or ray), host, pid of the worker process, node (the Ray node id; null "
+    "for local), else null (openapps run)",
     "duration_s": "wall time",
     "tokens": "LLM token usage",
     "state_diff": "the first differences between expected and final state",
@@ -300,6 +303,7 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "backend": spec.backend,
         "termination": spec.termination,
         "language": spec.world.goal_language(),
+        "worker": None,  # filled in by the executor that ran it
         **{k: v for k, v in spec.agent_options},
         **copy.deepcopy(EMPTY_OUTCOME),
         "attempt": attempt,  # keeps its place among the outcomes
@@ -325,6 +329,7 @@ LATER_FIELDS: dict[str, Any] = {
     "goal_met_step": None,
     "overrun_steps": None,
     "stale_actions": None,
+    "worker": None,
 }
 
 
@@ -349,6 +354,29 @@ def error_record(
         error=f"{type(exc).__name__}: {exc}"[:2000],
         error_kind=kind,
         traceback=traceback.format_exc()[-4000:],
+        duration_s=round(duration, 3),
+    )
+    return record
+
+
+def agent_fault_record(
+    spec: EpisodeSpec, run_id: str, attempt: int, reason: str, duration: float, sofar: dict | None
+) -> dict:
+    """The record of an episode whose agent never answered (a hang) or whose worker died while
+    the agent acted (memory, a crash): the agent's failed episode, as an exception of its own
+    makes it -- ``agent_error`` set, ``success`` false, ``reward`` 0, ``error`` null -- with the
+    outcomes the worker reported as the agent's turn began (``sofar``: goal, steps, actions,
+    invalid actions, partial reward...); those it could not report stay empty."""
+    record = new_record(spec, run_id, attempt)
+    record.update({k: v for k, v in (sofar or {}).items() if k in EMPTY_OUTCOME or k in ("task_apps", "style")})
+    record.update(
+        reward=0.0,
+        success=False,
+        error=None,
+        error_kind=None,
+        agent_error=reason[:2000],
+        traceback=None,
+        attempt=attempt,
         duration_s=round(duration, 3),
     )
     return record

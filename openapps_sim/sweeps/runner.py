@@ -18,6 +18,7 @@ from openapps_sim.envs.client import forget_dead_server
 from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError, SweepStopped
 from openapps_sim.sweeps.episode import Episode
+from openapps_sim.sweeps.heartbeat import ENV
 from openapps_sim.sweeps.interface import prepare_agent
 from openapps_sim.sweeps.record import INFRASTRUCTURE, MODEL_SERVICE, EpisodeResult, EpisodeSpec, error_record
 from openapps_sim.taskkit import get_family
@@ -83,18 +84,19 @@ class Worker:
         out_dir: Path | None = None,
         run_id: str = "",
         attempt: int = 1,
-        on_step: Callable[[int], None] | None = None,
+        beat: Callable[..., None] | None = None,
     ) -> EpisodeResult:
-        """One episode of ``spec`` (:mod:`openapps_sim.sweeps.episode`): its record and trajectory."""
+        """One episode of ``spec`` (:mod:`openapps_sim.sweeps.episode`): its record and trajectory.
+        ``beat(step, phase, sofar=None)``: the worker's heartbeat (:mod:`.heartbeat`)."""
         t0 = time.perf_counter()
         get_family(spec.task)  # an unknown task is the user's mistake, before anything is made
         agent = make_agent_for(spec)
         max_actions = int(getattr(agent, "max_actions", 1) or 1)
         env = self._env_for(spec.task, agent.action_space, max_actions > 1, spec.interface, spec.backend)
-        if on_step is not None:
-            on_step(-1)  # a heartbeat once the server and browser are up, before the reset
+        if beat is not None:
+            beat(-1, ENV)  # a heartbeat once the server and browser are up, before the reset
         episode = Episode(spec, agent, env, out_dir, run_id, attempt, t0)
-        episode.play(on_step)
+        episode.play(beat)
         result = episode.result()
         self.episodes += 1
         return result
@@ -117,7 +119,7 @@ def run_with_retry(
     spec: EpisodeSpec,
     out_dir: Path | None,
     run_id: str,
-    on_step: Callable[[int], None] | None = None,
+    beat: Callable[..., None] | None = None,
     first_attempt: int = 1,
 ) -> EpisodeResult:
     """Run an episode; on an infrastructure crash restart the worker and try once more.
@@ -141,7 +143,7 @@ def run_with_retry(
     for attempt in (first_attempt, last):
         t0 = time.perf_counter()
         try:
-            result = worker.run(spec, out_dir, run_id, attempt, on_step=on_step)
+            result = worker.run(spec, out_dir, run_id, attempt, beat=beat)
             result.record["tokens"] = add_usage(spent, result.record.get("tokens") or {})
             return result
         except ConfigError:

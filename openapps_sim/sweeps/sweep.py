@@ -8,6 +8,7 @@ from a kill mid-write is ignored and its episode re-run)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -20,8 +21,9 @@ import time
 from pathlib import Path
 
 from openapps_sim.errors import BrowserNotFound, ConfigError, Problems, unknown_name
-from openapps_sim.sweeps.executors import execute_local, execute_ray
+from openapps_sim.sweeps.executors import execute_local
 from openapps_sim.sweeps.progress import Progress
+from openapps_sim.sweeps.raypool import execute_ray, ray_address
 from openapps_sim.sweeps.spec import SweepSpec, check_workers
 from openapps_sim.sweeps.store import ResultsWriter, read_results, save_trajectory, write_json_atomic
 
@@ -221,26 +223,34 @@ def run_sweep(
     progress: bool = True,
     headless: bool = True,
     limit: int | None = None,
+    ray_at: str | None = None,
 ) -> dict:
     """Run every episode of ``spec`` not yet in ``out/results.jsonl``. Returns a summary.
+    ``ray_at``: the Ray cluster to join (else ``RAY_ADDRESS``, else a local Ray), Ray executor only.
 
     Raises :class:`~openapps_sim.sweeps.executors.SweepInterrupted` after a SIGINT or SIGTERM,
     once the workers are gone and every finished episode is recorded.
     """
     if executor not in ("local", "ray"):
         raise unknown_name("--executor", "executor", executor, ("local", "ray"), what="executor", keep_order=True)
+    if ray_at and executor != "ray":
+        raise ConfigError("--ray-address", ray_at, "only the Ray executor joins a Ray cluster", "--executor ray")
     workers = spec.workers if workers is None else check_workers(workers)
     check_before_running(spec)
     out = Path(out)
     _prepare_out(out)
     lock = _Lock(out)
     try:
-        return _run_locked(spec, out, workers, executor, resume, progress, headless, limit)
+        run = execute_local
+        if executor == "ray":
+            address = ray_address(ray_at)
+            run = functools.partial(execute_ray, address=address)
+        return _run_locked(spec, out, workers, run, executor, resume, progress, headless, limit)
     finally:
         lock.release()
 
 
-def _run_locked(spec, out, workers, executor, resume, progress, headless, limit) -> dict:
+def _run_locked(spec, out, workers, run, executor, resume, progress, headless, limit) -> dict:
     results_path = out / "results.jsonl"
     manifest_path = out / "manifest.json"
     existing = read_results(results_path)
@@ -274,7 +284,6 @@ def _run_locked(spec, out, workers, executor, resume, progress, headless, limit)
     try:
         with _Signals() as signals:
             if todo:
-                run = execute_ray if executor == "ray" else execute_local
                 run(todo, out, run_id, workers, on_result, headless, stop=lambda: signals.received)
     finally:
         writer.close()

@@ -3,8 +3,11 @@
 It owns one :class:`~openapps_sim.sweeps.runner.Worker` (an app server and a Chromium) and
 speaks JSON lines with the sweep's parent: it reads ``{"spec": {...}, "attempt": n}`` on stdin (n = 2 when
 the parent retries an episode whose first worker hung or died) and answers
-``{"beat": -1}`` once it has started and again once its server and browser are up,
-``{"beat": step}`` before every step, then ``{"result": {"record": ..., "trajectory": ...}}``, or
+``{"beat": -1, "phase": "env"}`` once it has started and again once its server and browser are
+up, a beat at every change of phase (:mod:`~openapps_sim.sweeps.heartbeat`: ``agent`` before
+``agent.reset`` and every ``agent.act``, with ``sofar``, the record if the agent never answers;
+``model`` around its model-service calls; ``env`` once it answered; ``record`` at the end),
+then ``{"result": {"record": ..., "trajectory": ...}}``, or
 ``{"user_errors": [{...}, ...]}`` for mistakes in the spec that no retry can fix (each problem). Nothing else is
 written to its stdout (everything else goes to stderr). It ignores SIGINT and stops on SIGTERM
 or when stdin closes: the parent alone decides when episodes stop, and kills the worker's whole
@@ -18,10 +21,12 @@ import json
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
-from openapps_sim.errors import ConfigError, SweepStopped
+from openapps_sim.errors import ConfigError, SweepStopped, problems_to_json
 from openapps_sim.gcsettings import tune_gc
+from openapps_sim.sweeps.heartbeat import ENV, Heartbeat
 from openapps_sim.sweeps.record import spec_from_json
 
 
@@ -39,21 +44,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--run-id", required=True)
     p.add_argument("--headed", action="store_true")
+    p.add_argument("--agent-memory-mb", type=float, default=None)
     args = p.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # the parent kills the whole process group (server, browser) right after: no cleanup to do
     signal.signal(signal.SIGTERM, lambda *_: os._exit(143))
     proto = _protocol_stream()
 
-    def send(message: dict) -> None:
-        proto.write(json.dumps(message, ensure_ascii=False, default=str) + "\n")
-        proto.flush()
+    lock = threading.Lock()  # a beat may come from an agent's own thread (its model client)
 
+    def send(message: dict) -> None:
+        line = json.dumps(message, ensure_ascii=False, default=str) + "\n"
+        with lock:
+            proto.write(line)
+            proto.flush()
+
+    from openapps_sim.agent import MODEL_CALL_LISTENERS
     from openapps_sim.sweeps.runner import Worker, run_with_retry
 
+    beat = Heartbeat(send, args.agent_memory_mb)
+    MODEL_CALL_LISTENERS.append(beat.model_call)
     worker = Worker(headless=not args.headed)
     tune_gc()  # what the worker keeps is loaded: the collector need not walk it again
-    send({"beat": -1})  # started: the watchdog's next wait covers the server and browser start alone
+    beat(-1, ENV)  # started: the watchdog's next wait covers the server and browser start alone
     try:
         for line in sys.stdin:
             if not line.strip():
@@ -66,15 +79,11 @@ def main(argv: list[str] | None = None) -> int:
                     spec,
                     Path(args.out),
                     args.run_id,
-                    on_step=lambda n: send({"beat": n}),
+                    beat=beat,
                     first_attempt=attempt,
                 )
             except ConfigError as e:
-                parts = [
-                    {"source": one.source, "path": one.path, "problem": one.problem, "allowed": one.allowed}
-                    for one in e.each()
-                ]
-                send({"user_errors": parts})  # every problem (a ConfigErrors has several)
+                send({"user_errors": problems_to_json(e)})  # every problem (a ConfigErrors has several)
                 continue
             except SweepStopped as e:  # a permanent infrastructure error: the whole sweep stops
                 send({"stop": str(e)})

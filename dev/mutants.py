@@ -1,0 +1,290 @@
+"""dev/mutants.py [GROUP ...]: mutation testing of the scoring and metric code (``make mutants``).
+
+Each group is one module (or a few) of the reward, normalisation, answer-matching and metric code,
+run by mutmut (a dev tool from PyPI, installed by ``make mutants``, not by ``make test``) against
+the group's own fast tests: text and logic only, no Chromium. A group runs in its own scratch
+folder, ``runs/mutants/<group>/``, holding a copy of ``openapps_sim/`` and ``tests/`` and a
+``pyproject.toml`` that names the group's modules and test files, so mutmut's first pass (which
+test covers which function) runs only those tests and each mutant runs only the tests that reach
+its function.
+
+A surviving mutant listed in ``docs/mutants.md`` (its mutmut name in backticks at the start of a
+table row) is counted as *equivalent*: no test can tell it from the code. The figures (killed,
+survived, equivalent, timeout, no tests) are printed and written to ``runs/mutants/mutants.json``
+with every survivor's diff; the exit status is 1 when a group's score, killed / (mutants -
+equivalent), is under ``MIN_SCORE`` or the run itself failed.
+
+``MUTANTS_JOBS`` (default 1) is the number of mutants run at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "runs" / "mutants"
+EQUIVALENT_DOC = ROOT / "docs" / "mutants.md"
+MIN_SCORE = 0.95
+MAX_DIFFS = 25
+FAST = "not browser and not slow"
+
+# group -> (modules mutated, test files run against them): the fast tests that reach the module
+DECISION_TESTS = [
+    "test_changes_the_world_makes_on_its_own_are_no_operations_of_the_agent",
+    "test_wlcs_weights_later_gold_steps_more",
+    "test_an_operation_matches_on_what_the_log_records",
+    "test_decisions_per_depth",
+    "test_milestone_summary",
+]
+METRIC_TESTS = ["tests/test_metric_rules.py", "tests/test_metrics.py"]
+GROUPS: dict[str, tuple[list[str], list[str]]] = {
+    "normalise": (
+        ["openapps_sim/config/normalise.py"],
+        ["tests/test_normalise_rules.py", "tests/test_normalise_reuse.py"],
+    ),
+    "reward": (
+        ["openapps_sim/taskkit/reward.py"],
+        ["tests/test_reward_rules.py", "tests/test_normalise_reuse.py"],
+    ),
+    "scoring": (
+        ["openapps_sim/taskkit/scoring.py", "openapps_sim/taskkit/progress.py"],
+        [
+            "tests/test_reward_rules.py",
+            "tests/test_scoring_rules.py",
+            *(f"tests/test_decisions.py::{t}" for t in DECISION_TESTS),
+        ],
+    ),
+    "metrics.stats": (["openapps_sim/analysis/metrics/stats.py"], METRIC_TESTS),
+    "metrics.values": (["openapps_sim/analysis/metrics/values.py"], METRIC_TESTS),
+    "metrics.robustness": (
+        ["openapps_sim/analysis/metrics/robustness.py"],
+        ["tests/test_metric_rules.py", "tests/test_robustness.py"],
+    ),
+    "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
+    "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], METRIC_TESTS),
+    "metrics.completion": (["openapps_sim/analysis/metrics/completion.py"], METRIC_TESTS),
+    "metrics.progress": (["openapps_sim/analysis/metrics/progress.py"], METRIC_TESTS),
+    "metrics.reliability": (["openapps_sim/analysis/metrics/reliability.py"], METRIC_TESTS),
+    "metrics.categories": (
+        ["openapps_sim/analysis/metrics/categories.py"],
+        ["tests/test_metric_rules.py", "tests/test_categories.py"],
+    ),
+    "metrics.behaviour": (["openapps_sim/analysis/metrics/behaviour.py"], METRIC_TESTS),
+    "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], METRIC_TESTS),
+    "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
+    "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
+    # answers.py last: its matching rules are rewritten elsewhere; its own fast tests
+    "answers": (["openapps_sim/taskkit/answers.py"], ["tests/test_answers.py"]),
+}
+# a name that is a prefix of groups runs them all (``metrics``: every metric module)
+
+
+def expand(names: list[str]) -> list[str] | None:
+    out: list[str] = []
+    for name in names:
+        hits = [g for g in GROUPS if g == name or g.startswith(name + ".")]
+        if not hits:
+            return None
+        out += [g for g in hits if g not in out]
+    return out
+
+
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped"}
+TIMEOUTS = {-24, 24, 36, 152, 255}
+
+
+def status_of(code: int | None) -> str:
+    if code is None:
+        return "not run"
+    if code in TIMEOUTS:
+        return "timeout"
+    return STATUS.get(code, "suspicious")
+
+
+def equivalent_names() -> set[str]:
+    """The mutant names docs/mutants.md lists as equivalent (a table row starting with one)."""
+    if not EQUIVALENT_DOC.exists():
+        return set()
+    text = EQUIVALENT_DOC.read_text(encoding="utf-8")
+    return set(re.findall(r"^\|\s*`([\w.]+__mutmut_\d+)`", text, flags=re.MULTILINE))
+
+
+def toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(i) for i in items) + "]"
+
+
+def prepare(group: str, modules: list[str], tests: list[str]) -> Path:
+    """A fresh scratch folder for ``group``: the package, the tests and mutmut's configuration."""
+    work = OUT / group
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for folder in ("openapps_sim", "tests"):
+        shutil.copytree(ROOT / folder, work / folder, ignore=ignore)
+    missing = [t for t in tests if not (ROOT / t.split("::")[0]).exists()]
+    if missing:
+        raise SystemExit(f"dev/mutants.py: group {group!r} names test files that do not exist: {missing}")
+    (work / "pyproject.toml").write_text(
+        "[tool.mutmut]\n"
+        'source_paths = ["openapps_sim"]\n'
+        f"only_mutate = {toml_list(modules)}\n"
+        f"pytest_add_cli_args = {toml_list(['-p', 'no:randomly', '-p', 'no:xdist', '-p', 'no:cacheprovider', '-m', FAST])}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+        "timeout_multiplier = 10.0\n"
+        "\n[tool.pytest.ini_options]\n"
+        'markers = ["browser: drives a real headless Chromium", "slow: long sweeps"]\n'
+        'python_functions = ["test_*"]\n',
+        encoding="utf-8",
+    )
+    return work
+
+
+def results(work: Path) -> dict[str, int | None]:
+    """mutant name -> mutmut's exit code, from the ``.meta`` files mutmut leaves."""
+    codes: dict[str, int | None] = {}
+    for meta in sorted((work / "mutants").rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes.update(data.get("exit_code_by_key", {}))
+    return codes
+
+
+def diff_of(work: Path, name: str) -> str:
+    shown = subprocess.run([mutmut(), "show", name], cwd=work, capture_output=True, text=True, check=False)
+    return shown.stdout.strip()
+
+
+def mutmut() -> str:
+    return str(Path(sys.executable).with_name("mutmut"))
+
+
+def run_group(group: str, jobs: int) -> Path:
+    """mutmut over ``group`` in a fresh scratch folder; its wall time and exit status are kept there."""
+    modules, tests = GROUPS[group]
+    work = prepare(group, modules, tests)
+    started = time.monotonic()
+    with open(work / "mutmut.log", "w", encoding="utf-8") as log:
+        proc = subprocess.run(
+            [mutmut(), "run", "--max-children", str(jobs)], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=False
+        )
+    run = {"seconds": round(time.monotonic() - started, 1), "exit_code": proc.returncode, "jobs": jobs}
+    (work / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return work
+
+
+def rerun_survivors(group: str, jobs: int) -> Path:
+    """The group's surviving mutants (and those not run) again, against the tests as they are now:
+    the tests are copied afresh and mutmut's map of which test reaches which function is made anew;
+    every other mutant keeps its verdict."""
+    work = OUT / group
+    codes = results(work)
+    names = sorted(n for n, c in codes.items() if c is None or status_of(c) not in ("killed", "no tests"))
+    shutil.rmtree(work / "tests")
+    shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    run = json.loads((work / "run.json").read_text(encoding="utf-8"))
+    started = time.monotonic()
+    with open(work / "mutmut-rerun.log", "w", encoding="utf-8") as log:
+        proc = subprocess.run(
+            [mutmut(), "run", "--max-children", str(jobs), *names],
+            cwd=work,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
+    run.update(rerun_seconds=round(time.monotonic() - started, 1), rerun_exit_code=proc.returncode, rerun=len(names))
+    (work / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return work
+
+
+def summarise(group: str, work: Path, equivalent: set[str]) -> dict:
+    """The figures of a group's finished run (its scratch folder), equivalent mutants counted apart."""
+    modules, tests = GROUPS[group]
+    run = json.loads((work / "run.json").read_text(encoding="utf-8"))
+    statuses = {name: status_of(code) for name, code in results(work).items()}
+    for name, status in statuses.items():
+        if status == "survived" and name in equivalent:
+            statuses[name] = "equivalent"
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    judged = len(statuses) - counts.get("equivalent", 0)
+    score = counts.get("killed", 0) / judged if judged else 1.0
+    survivors = sorted(n for n, s in statuses.items() if s not in ("killed", "equivalent"))
+    return {
+        "group": group,
+        "modules": modules,
+        "tests": tests,
+        "mutants": len(statuses),
+        "counts": counts,
+        "score": round(score, 4),
+        **run,
+        "log": str((work / "mutmut.log").relative_to(ROOT)),
+        # a diff costs a mutmut process: the first MAX_DIFFS survivors get one, the rest their name
+        "survivors": {
+            n: {"status": statuses[n], "diff": diff_of(work, n) if i < MAX_DIFFS else ""}
+            for i, n in enumerate(survivors)
+        },
+    }
+
+
+def line(r: dict) -> str:
+    c = r["counts"]
+    return (
+        f"{r['group']:<20} {r['mutants']:>5} mutants  killed {c.get('killed', 0):>4}  survived {c.get('survived', 0):>3}"
+        f"  equivalent {c.get('equivalent', 0):>3}  timeout {c.get('timeout', 0):>2}  no tests {c.get('no tests', 0):>3}"
+        f"  score {r['score']:.1%}  {r['seconds']:.0f} s"
+    )
+
+
+def main(argv: list[str]) -> int:
+    """``dev/mutants.py [--report | --survivors] [GROUP ...]``: run the groups (all by default);
+    ``--report`` only reads the figures of the groups' last runs; ``--survivors`` runs the last
+    runs' surviving mutants again (after new tests)."""
+    report_only = "--report" in argv
+    survivors_only = "--survivors" in argv
+    argv = [a for a in argv if a not in ("--report", "--survivors")]
+    wanted = expand(argv) if argv else list(GROUPS)
+    if wanted is None:
+        print(f"dev/mutants.py: unknown group in {argv}; the groups are {list(GROUPS)}", file=sys.stderr)
+        return 2
+    jobs = int(os.environ.get("MUTANTS_JOBS", "1"))
+    equivalent = equivalent_names()
+    OUT.mkdir(parents=True, exist_ok=True)
+    report_path = OUT / "mutants.json"
+    failed = False
+    for group in wanted:
+        work = OUT / group
+        if report_only or survivors_only:
+            if not (work / "run.json").exists():
+                print(f"{group:<20} not run")
+                continue
+            if survivors_only:
+                rerun_survivors(group, jobs)
+        else:
+            print(f"mutants: {group} ({', '.join(GROUPS[group][0])}) ...", flush=True)
+            work = run_group(group, jobs)
+        r = summarise(group, work, equivalent)
+        # read again just before writing: another run may have added its groups meanwhile
+        report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
+        report[group] = r
+        report_path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(line(r), flush=True)
+        for name, s in r["survivors"].items():
+            print(f"  {s['status']}: {name}\n    " + s["diff"].replace("\n", "\n    "))
+        if r["exit_code"] != 0 or r["score"] < MIN_SCORE:
+            failed = True
+            if r["exit_code"] != 0:
+                print(f"  mutmut exited {r['exit_code']}: see {r['log']}")
+    print(f"mutants: written to {report_path.relative_to(ROOT)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,74 @@
+"""Environments used from asyncio: ``await env.reset(...)``, ``await env.step(action)``.
+
+An env's calls block (an HTTP round trip to the app server, a page parsed and laid out), so an
+:class:`AsyncEnv` runs each one in a thread pool and the event loop keeps running meanwhile:
+other sessions, a model client awaiting its replies, a server's sockets. One env's calls run
+one at a time (each awaits the last); envs of one process run in the pool's threads side by
+side. The text backend (``backend="text"``) is the one to use from many coroutines: a
+Chromium env is bound to the thread that made it (Playwright), which a pool cannot promise.
+
+Close an env when done (``await env.close()``, or ``async with``); one that is dropped unclosed
+frees its world on the server all the same (``envs.client``: at the next world made).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from openapps_sim.envs.registration import make_env
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def env_pool() -> ThreadPoolExecutor:
+    """The process's pool for env calls (made at first use; 32 threads: a thread waiting on the
+    server holds no CPU, so more threads than cores keep the server and the envs busy)."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="openapps-env")
+    return _POOL
+
+
+class AsyncEnv:
+    """An env (a gymnasium env, e.g. of :func:`~openapps_sim.envs.registration.make_env`) whose
+    ``reset``, ``step`` and ``close`` are coroutines run in ``pool`` (default :func:`env_pool`)."""
+
+    def __init__(self, env, pool: ThreadPoolExecutor | None = None):
+        self.env = env
+        self.pool = pool or env_pool()
+
+    async def _call(self, fn, *args, **kwargs) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+
+    async def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        return await self._call(self.env.reset, seed=seed, options=options)
+
+    async def step(self, action: str) -> tuple[dict, float, bool, bool, dict]:
+        return await self._call(self.env.step, action)
+
+    async def close(self) -> None:
+        env, self.env = self.env, None
+        if env is not None:
+            await self._call(env.close)
+
+    async def __aenter__(self) -> AsyncEnv:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    @property
+    def unwrapped(self):
+        return self.env.unwrapped
+
+
+async def make_async_env(family: str, backend: str = "text", pool: ThreadPoolExecutor | None = None, **kwargs):
+    """:func:`~openapps_sim.envs.registration.make_env` made in the pool (making an env may start
+    the process's app server), as an :class:`AsyncEnv`."""
+    env = AsyncEnv(None, pool)
+    env.env = await env._call(make_env, family, backend=backend, **kwargs)
+    return env
