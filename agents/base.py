@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openapps_sim.agent import Agent
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems, unknown_key
 
 _TYPE_NAMES = {
     str: "a string",
@@ -66,21 +66,24 @@ META_KEYS = ("agent", "description")
 def validate_options(options: dict[str, Option], config: dict, source: str) -> dict:
     """``config`` checked against ``options`` and completed with defaults.
 
-    Raises :class:`ConfigError` naming the source, the key and the allowed keys or values.
+    Raises :class:`ConfigError` naming the source, the key and the allowed keys or values, every
+    problem of ``config`` at once.
     """
     if not isinstance(config, dict):
         raise ConfigError(source, "", f"expected a mapping of options, got {type(config).__name__}")
-    allowed = ", ".join(sorted(options))
     out = {}
+    problems = Problems()
     for key, value in config.items():
         if key in META_KEYS:
             continue
         if key not in options:
-            raise ConfigError(source, str(key), "unknown option", allowed or "(no options)")
+            problems.add(unknown_key(source, str(key), key, options, what="option"))
+            continue
         problem = options[key].check(value)
         if problem:
-            raise ConfigError(source, key, problem)
+            problems.add(ConfigError(source, key, problem, options[key].describe_type()))
         out[key] = value
+    problems.raise_any()
     for key, opt in options.items():
         out.setdefault(key, opt.default)
     return out

@@ -20,7 +20,7 @@ from typing import Any
 
 from openapps_sim.agent import Agent, hide_secrets, load_agent_class
 from openapps_sim.config.yamlfile import load_yaml, read_yaml
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems, did_you_mean, unknown_key
 
 from .base import META_KEYS, ConfigurableAgent, Option, validate_options
 
@@ -97,10 +97,11 @@ def check_config(cls: type[Agent], config: dict, source: str) -> dict:
     if issubclass(cls, ConfigurableAgent):
         validate_options(options, clean, source)
         return clean
-    allowed = ", ".join(sorted(options)) or "(no options)"
+    problems = Problems()
     for key in clean:
         if key not in options:
-            raise ConfigError(source, key, "unknown option", allowed)
+            problems.add(unknown_key(source, key, key, options, what="option"))
+    problems.raise_any()
     return clean
 
 
@@ -112,12 +113,16 @@ def check_options(cls: type[Agent], options: dict, source: str, path: str = "", 
     if declared is None:  # an agent that takes any keyword
         return dict(options)
     listed = ", ".join([*also, *sorted(declared)]) or "(no options)"
+    problems = Problems()
     for key, value in options.items():
         if key not in declared:
-            raise ConfigError(source, f"{path}{key}", "unknown option", listed)
+            hint = did_you_mean(key, [*also, *declared])
+            problems.add(ConfigError(source, f"{path}{key}", f"unknown option{hint}", listed))
+            continue
         problem = declared[key].check(value) if issubclass(cls, ConfigurableAgent) else None
         if problem:
-            raise ConfigError(source, f"{path}{key}", problem, declared[key].describe_type())
+            problems.add(ConfigError(source, f"{path}{key}", problem, declared[key].describe_type()))
+    problems.raise_any()
     return dict(options)
 
 

@@ -134,12 +134,17 @@ def registered_agents() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+def unknown_agent(source: str, key: str, name: str) -> ConfigError:
+    """The error for an agent name that is not registered: the closest names, and the others."""
+    return unknown_name(source, key, name, registered_agents(), ["<module>:<Class>"], "openapps agents", "agents")
+
+
 def load_agent_class(name: str, source: str = "--agent") -> type[Agent]:
     """An agent class by registry name or by import path ``package.module:Class``."""
     path = registered_agents().get(name)
     if path is None:
         if ":" not in name:
-            raise unknown_name(source, "agent", name, list(registered_agents()) + ["<module>:<Class>"])
+            raise unknown_agent(source, "agent", name)
         path = name
     module_name, _, cls_name = path.partition(":")
     try:

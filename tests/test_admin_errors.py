@@ -30,7 +30,12 @@ def raw(server, method: str, path: str, body: bytes | None) -> tuple[int, dict]:
     [
         ("POST", "/_admin/reset", {"seed": "abc"}, ["POST /_admin/reset: seed: expected a whole number, got 'abc'"]),
         ("POST", "/_admin/reset", {"seed": 1.5}, ["seed: expected a whole number"]),
-        ("POST", "/_admin/reset", {"variation": "nope"}, ["unknown name 'nope'", "allowed:", "dark_theme"]),
+        (
+            "POST",
+            "/_admin/reset",
+            {"variation": "darktheme"},
+            ["unknown name 'darktheme' (did you mean dark_theme?)", "allowed:"],
+        ),
         ("POST", "/_admin/reset", {"variation": 7}, ["variation: expected a string"]),
         ("POST", "/_admin/reset", {"overrides": "todo.x=1"}, ["overrides: expected a list of strings"]),
         ("PUT", "/_admin/state", {"todo": {}}, ["PUT /_admin/state: state: missing or not an object"]),

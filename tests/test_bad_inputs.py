@@ -288,6 +288,119 @@ CLI_CASES = [
         ["GOLD: nothing-here"],
     ),
     ("offline-no-episode", {"g/x": ""}, ("offline", "g", "--agent", "oracle", "--out", "out"), ["GOLD"]),
+    # -- a misspelt name: the few closest allowed names, and a long list named by its listing ----
+    (
+        "task-misspelt",
+        {},
+        ("run", "--task", "todo.add_iten", "--backend", "text"),
+        [
+            "--task: task: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.edit_item or "
+            "todo.add_in_order?); allowed: one of ",
+            " task ids; openapps tasks (MCP: list_tasks) lists them",
+        ],
+    ),
+    (
+        "agent-misspelt",
+        {},
+        (*RUN, "--agent", "oracel"),
+        ["--agent: agent: unknown name 'oracel' (did you mean oracle?); allowed: anthropic, lexical, openai, oracle"],
+    ),
+    (
+        "variation-misspelt",
+        {},
+        (*RUN, "--variation", "dark_them"),
+        [
+            "variation: unknown name 'dark_them' (did you mean dark_theme?); allowed: one of ",
+            " packs or random-<seed>; openapps variations (MCP: list_variations) lists them",
+        ],
+    ),
+    (
+        "spec-name-misspelt",
+        {},
+        ("sweep", "papr", "--out", "out"),
+        ["papr: no such sweep spec file (did you mean paper?); allowed: a path, or one of ", "openapps sweep --help"],
+    ),
+    (
+        "option-misspelt",
+        {},
+        (*RUN, "--model", "m", "-o", "temprature=0.5"),
+        ["-o: temprature: unknown option (did you mean temperature?); allowed: action_space, "],
+    ),
+    (
+        "config-option-misspelt",
+        {"cfg.yaml": "agent: openai\nmodle: x\n"},
+        (*RUN, "--agent-config", "cfg.yaml"),
+        ["cfg.yaml: modle: unknown option (did you mean model or obs_mode?); allowed: action_space, "],
+    ),
+    ("command-misspelt", {}, ("swep", "spec.yaml"), ["argument COMMAND: invalid choice: 'swep' (did you mean sweep?)"]),
+    (
+        "backend-flag-misspelt",
+        {},
+        ("run", "--task", "todo.add_item", "--backend", "txt"),
+        ["argument --backend: invalid choice: 'txt' (did you mean text?); allowed: chromium, text"],
+    ),
+    (
+        "language-flag-misspelt",
+        {},
+        (*RUN, "--language", "dee"),
+        ["argument --language: invalid choice: 'dee' (did you mean de?); allowed: en, "],
+    ),
+    (
+        "spec-key-misspelt",
+        {"spec.yaml": SPEC + "seeed: 3\n"},
+        SWEEP,
+        ["spec.yaml: seeed: unknown key (did you mean seeds?)"],
+    ),
+    (
+        "spec-task-misspelt",
+        {"spec.yaml": SPEC.replace("todo.add_item", "todo.add_iten")},
+        SWEEP,
+        [
+            "spec.yaml: tasks[0]: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.edit_item or todo.add_in_order?)"
+        ],
+    ),
+    (
+        "spec-agent-misspelt",
+        {"spec.yaml": SPEC.replace("oracle", "oracel")},
+        SWEEP,
+        ["spec.yaml: agents[0].name: unknown name 'oracel' (did you mean oracle?)"],
+    ),
+    (
+        "spec-inline-option-misspelt",
+        {"spec.yaml": SPEC.replace("[oracle]", "[{name: lexical, max_app: 2}]")},
+        SWEEP,
+        ["spec.yaml: agents[0].max_app: unknown option (did you mean max_apps?); allowed: name, config, label, "],
+    ),
+    (
+        "spec-style-misspelt",
+        {"spec.yaml": SPEC + "style: plian\n"},
+        SWEEP,
+        ["spec.yaml: style: unknown style 'plian' (did you mean plain?); allowed: plain, casual, context"],
+    ),
+    (
+        "spec-backend-misspelt",
+        {"spec.yaml": SPEC.replace("[text]", "[txt]")},
+        SWEEP,
+        ["spec.yaml: backends: unknown backend 'txt' (did you mean text?); allowed: chromium, text"],
+    ),
+    (
+        "spec-interface-misspelt",
+        {"spec.yaml": SPEC + "interface: apii\n"},
+        SWEEP,
+        ["spec.yaml: interface: unknown interface 'apii' (did you mean api?); allowed: gui, api, mixed"],
+    ),
+    (
+        "pack-field-misspelt",
+        {"p.yaml": "description: d\ntheme:\n  colours: {}\n"},
+        (*RUN, "--variation", "p.yaml"),
+        ["p.yaml: theme.colours: unknown key (did you mean colors?); allowed: colors, font, "],
+    ),
+    (
+        "set-key-misspelt",
+        {},
+        ("variations", "show", "default", "--set", "todo.titel=X"),
+        ["--set: todo.titel: unknown key (did you mean title or items?); allowed: title, description, "],
+    ),
 ]
 
 
@@ -295,8 +408,9 @@ def _files(root: Path) -> set[str]:
     return {str(p.relative_to(root)) for p in root.rglob("*")}
 
 
-@pytest.mark.parametrize("files, argv, words", [c[1:] for c in CLI_CASES], ids=[c[0] for c in CLI_CASES])
-def test_a_bad_input_is_one_sentence_and_writes_nothing(tmp_path, monkeypatch, capsys, files, argv, words):
+def refused_lines(tmp_path, monkeypatch, capsys, files: dict, argv) -> list[str]:
+    """The error lines of ``openapps ARGV`` run in a folder holding ``files``, once it is checked
+    that the command exited 2, quickly, without a traceback and without writing anything."""
     for name, content in files.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -312,13 +426,112 @@ def test_a_bad_input_is_one_sentence_and_writes_nothing(tmp_path, monkeypatch, c
     seconds = time.monotonic() - started
     err = capsys.readouterr().err
     assert code == 2, err
-    lines = [line for line in err.splitlines() if "error:" in line]
-    assert len(lines) == 1, err
-    for word in words:
-        assert word in lines[0], lines[0]
     assert "Traceback" not in err
     assert _files(tmp_path) == before, "the command wrote something"
     assert seconds < 20, f"{seconds:.1f} s to refuse it"
+    return [line for line in err.splitlines() if "error:" in line]
+
+
+@pytest.mark.parametrize("files, argv, words", [c[1:] for c in CLI_CASES], ids=[c[0] for c in CLI_CASES])
+def test_a_bad_input_is_one_sentence_and_writes_nothing(tmp_path, monkeypatch, capsys, files, argv, words):
+    lines = refused_lines(tmp_path, monkeypatch, capsys, files, argv)
+    assert len(lines) == 1, lines
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+# (id, files to write, command line, words each error line holds: one line per problem, in order)
+MULTI_CASES = [
+    (
+        "spec-three-mistakes",
+        {
+            "spec.yaml": "agents: [{name: lexical, max_app: 2}]\ntasks: [todo.add_iten]\nseeds: [1, -4]\nbackends: [text]\n"
+        },
+        SWEEP,
+        [
+            "spec.yaml: agents[0].max_app: unknown option (did you mean max_apps?); allowed: name, config, label, ",
+            "spec.yaml: tasks[0]: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.edit_item or ",
+            "spec.yaml: seeds[1]: expected a whole number >= 0, got -4; allowed: 0, 1, 2, ... 4294967295",
+        ],
+    ),
+    (
+        "spec-every-key",
+        {
+            "spec.yaml": "agents: [oracel]\ntasks: [todo.add_item]\nvariations: [germn]\nseeed: 3\nstyle: plian\n"
+            "backends: [txt]\ntrials: 0\n"
+        },
+        SWEEP,
+        [
+            "spec.yaml: seeed: unknown key (did you mean seeds?)",
+            "spec.yaml: agents[0].name: unknown name 'oracel' (did you mean oracle?)",
+            "spec.yaml: variations[0]: unknown name 'germn' (did you mean german?)",
+            "spec.yaml: trials: expected a whole number from 1 to 1000, got 0",
+            "spec.yaml: style: unknown style 'plian' (did you mean plain?)",
+            "spec.yaml: backends: unknown backend 'txt' (did you mean text?)",
+        ],
+    ),
+    (
+        "spec-pack-and-config",
+        {
+            "spec.yaml": "agents: [{name: lexical, config: cfg.yaml}]\ntasks: [todo.add_item]\nvariations: [p.yaml]\n"
+            "backends: [text]\n",
+            "cfg.yaml": "max_app: 2\n",
+            "p.yaml": "description: d\ntheme:\n  colours: {}\n",
+        },
+        SWEEP,
+        [
+            "p.yaml: theme.colours: unknown key (did you mean colors?)",
+            "cfg.yaml: max_app: unknown option (did you mean max_apps?)",
+        ],
+    ),
+    (
+        "config-three-mistakes",
+        {"cfg.yaml": "agent: openai\nmodle: x\ntemperature: hot\nmax_tokns: 3\n"},
+        (*RUN, "--agent-config", "cfg.yaml"),
+        [
+            "cfg.yaml: modle: unknown option (did you mean model or obs_mode?)",
+            "cfg.yaml: temperature: expected a number, got 'hot'",
+            "cfg.yaml: max_tokns: unknown option (did you mean max_tokens, max_actions or max_tokens_param?)",
+        ],
+    ),
+    (
+        "run-flags-four-mistakes",
+        {},
+        ("run", "--task", "todo.add_iten", "--variation", "germn+dark_them", "--agent", "lexical", "-o", "max_app=2"),
+        [
+            "--task: task: unknown name 'todo.add_iten' (did you mean todo.add_item, ",
+            "variation: unknown name 'germn' (did you mean german?)",
+            "variation: unknown name 'dark_them' (did you mean dark_theme?)",
+            "-o: max_app: unknown option (did you mean max_apps?); allowed: max_apps, stop_message",
+        ],
+    ),
+    (
+        "pack-three-fields",
+        {"p.yaml": "description: d\ntodo:\n  titel: X\n  itemz: []\ntheme:\n  colours: {}\n"},
+        (*RUN, "--variation", "p.yaml"),
+        [
+            "p.yaml: todo.titel: unknown key (did you mean title or items?)",
+            "p.yaml: todo.itemz: unknown key (did you mean items, theme or title?)",
+            "p.yaml: theme.colours: unknown key (did you mean colors?)",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("files, argv, lines", [c[1:] for c in MULTI_CASES], ids=[c[0] for c in MULTI_CASES])
+def test_every_problem_of_an_input_is_one_line_in_one_run(tmp_path, monkeypatch, capsys, files, argv, lines):
+    """An input with several mistakes reports each on its own line (file, key, what is allowed)
+    in one run, where it used to take one run per mistake."""
+    got = refused_lines(tmp_path, monkeypatch, capsys, files, argv)
+    assert len(got) == len(lines), got
+    for line, words in zip(got, lines, strict=True):
+        assert words in line, line
+
+
+def test_a_misspelt_task_is_a_short_message(tmp_path, monkeypatch, capsys):
+    """The closest ids and where the list is, instead of every id (2.2 KB before)."""
+    (line,) = refused_lines(tmp_path, monkeypatch, capsys, {}, ("run", "--task", "todo.add_iten"))
+    assert len(line) < 300 and "calendar.add_event" not in line, line
 
 
 def test_every_count_and_seed_rule_is_probed():

@@ -77,7 +77,10 @@ def test_agents_are_described_in_plain_text():
         (("sweep", "demo", "--headed", "--out", "{tmp}/o"), "xvfb-run"),
         (("variations", "sample", "--n", "abc"), "'abc' is not a whole number"),
         (("variations", "sample", "--n", "0"), "--n: expected a whole number from 1 to 10000, got '0'"),
-        (("sweep", "nonexistent-spec"), "allowed: a path, or one of decision_levels, decisions, demo"),
+        (
+            ("sweep", "nonexistent-spec"),
+            "allowed: a path, or one of 21 shipped specs; openapps sweep --help lists them",
+        ),
         (("sweep", "demo", "--workers", "0"), "--workers: expected a whole number from 1 to 512, got '0'"),
         (("run", "--task", "todo.nothing"), "unknown name 'todo.nothing'"),
         (("run", "--task", "todo.add_item", "--out", "/proc/x/y"), "--out: /proc/x/y: cannot be created"),

@@ -113,7 +113,7 @@ def test_export_carries_label_thought_reply_tokens_and_a_path_only_url(flag_run,
     [
         (
             ["--model", "m", "-o", "temprature=0.5"],
-            "-o: temprature: unknown option; allowed: action_space, api_key_env,",
+            "-o: temprature: unknown option (did you mean temperature?); allowed: action_space, api_key_env,",
         ),
         (["--model", "m", "-o", "temperature=hot"], "-o: temperature: expected a number, got 'hot'; allowed: a number"),
         (["--model", "m", "-o", "max_tokens=1.5"], "-o: max_tokens: expected an integer, got 1.5"),
@@ -180,7 +180,10 @@ def _spec(tmp_path: Path, agents: list, **more) -> Path:
 @pytest.mark.parametrize(
     "agents, message",
     [
-        ([{"name": "openai", "temprature": 1}], "agents[0].temprature: unknown option; allowed: name, config, label,"),
+        (
+            [{"name": "openai", "temprature": 1}],
+            "agents[0].temprature: unknown option (did you mean temperature?); allowed: name, config, label,",
+        ),
         ([{"name": "openai", "temperature": "hot"}], "agents[0].temperature: expected a number, got 'hot'"),
         ([{"name": "lexical", "max_apps": 3, "model": "m"}], "agents[0].model: unknown option; allowed: name, config"),
         ([{"name": "oracle", "label": "x"}, {"name": "lexical", "label": "x"}], "agents[1].label: 'x' already labels"),

@@ -100,7 +100,7 @@ def test_scoped_packs_compose_like_any_other():
     "extends,expected",
     [
         ("[{pack: german, apps: [todo, calendr]}]", "(extends german, apps): calendr: unknown section"),
-        ("[{pack: german, app: [todo]}]", "extends[0].app: unknown key; allowed: pack, apps"),
+        ("[{pack: german, app: [todo]}]", "extends[0].app: unknown key (did you mean apps?); allowed: pack, apps"),
         ("[{pack: german, apps: []}]", "extends[0].apps: expected a non-empty list of app names"),
         ("[{apps: [todo]}]", "extends[0].pack: expected a pack name"),
         ("[{pack: german, apps: [theme]}]", "'theme' is a section of every app, not an app"),

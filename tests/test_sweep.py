@@ -23,7 +23,7 @@ from .sweep_helpers import write_spec
 @pytest.mark.parametrize(
     "bad,needle",
     [
-        ({"agentz": ["oracle"]}, "agentz: unknown key; allowed: name, description, agents"),
+        ({"agentz": ["oracle"]}, "agentz: unknown key (did you mean agents?); allowed: name, description, agents"),
         ({"agents": ["nobody"]}, "unknown name 'nobody'"),
         ({"tasks": ["nothing.*"]}, "tasks[0]: unknown name 'nothing.*'"),
         ({"variations": ["dark_theme+klingon"]}, "unknown name 'klingon'"),

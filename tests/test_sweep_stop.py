@@ -150,6 +150,20 @@ def test_a_user_error_in_a_worker_stops_the_sweep_with_its_message(tmp_path, mon
     assert wait_until_gone(tag) == []
 
 
+def test_every_problem_of_a_user_error_in_a_worker_reaches_the_sweep(tmp_path, monkeypatch):
+    """A worker's ConfigErrors (several problems) arrives whole, not as its first line."""
+    from openapps_sim.errors import ConfigErrors
+    from openapps_sim.sweeps.executors import execute_local
+
+    monkeypatch.setenv("OPENAPPS_TEST_TAG", uuid.uuid4().hex)
+    spec = EpisodeSpec("oracle", "todo.add_item", variation="germn+dark_them", backend="text")
+    with pytest.raises(ConfigErrors) as caught:
+        execute_local([spec], tmp_path, "r", 1, lambda *a: None)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 2 and "unknown name 'germn' (did you mean german?)" in lines[0], lines
+    assert "unknown name 'dark_them' (did you mean dark_theme?)" in lines[1], lines
+
+
 def test_config_errors_cross_process_boundaries_intact():
     import pickle
 

@@ -174,7 +174,8 @@ def test_bad_overrides():
 
 def test_unknown_pack():
     text = _error("no_such_pack")
-    assert "'no_such_pack'" in text and "dark_theme" in text and "german" in text and "random-<seed>" in text
+    assert "unknown name 'no_such_pack'; allowed: one of " in text and "random-<seed>" in text
+    assert "openapps variations (MCP: list_variations) lists them" in text
     text = _error("dark_theme+no_such_pack")
     assert "'no_such_pack'" in text
 
@@ -443,7 +444,7 @@ def test_keyed_lists_are_patched_by_id(pack_dir):
     krakow = next(p for p in cfg if p["id"] == "krakow")
     assert krakow["name"] == "Cracovia" and krakow["lat"] == next(p for p in base if p["id"] == "krakow")["lat"]
     (pack_dir / "bad.yaml").write_text("maps:\n  places:\n    atlantis: {name: X}\n", encoding="utf-8")
-    assert "maps.places.atlantis: no item with id 'atlantis' to change; allowed: " in _error("bad")
+    assert "maps.places.atlantis: no item with id 'atlantis' to change (did you mean atlanta" in _error("bad")
     (pack_dir / "bad2.yaml").write_text("maps:\n  places:\n    krakow: {lat: north}\n", encoding="utf-8")
     assert "maps.places.krakow.lat: expected a number" in _error("bad2")
     # a list still replaces the whole list

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.steplog import LOCAL_HOSTS
 from openapps_sim.sweeps.store import read_folder, result_folders
 
@@ -219,7 +219,7 @@ def export_dataset(
 ) -> dict:
     """Write the dataset; returns counts per split, episodes skipped and their reasons."""
     if images not in IMAGE_MODES:
-        raise ConfigError("--images", "images", f"unknown mode {images!r}", ", ".join(IMAGE_MODES))
+        raise unknown_name("--images", "images", images, IMAGE_MODES, what="mode", keep_order=True)
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise ConfigError("--out", str(out), "is not empty", "a new or empty folder")

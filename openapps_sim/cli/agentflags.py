@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.agent import load_agent_class
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems
 
 LLM_DEFAULT = "openai"  # the agent --model, --base-url or --api-key-env choose when no agent is named
 NO_KEY = ("", "none", "null")  # --api-key-env none: the server needs no key
@@ -113,33 +113,38 @@ def agent_choice(args: argparse.Namespace, default: str = "oracle") -> AgentChoi
     name = name or (LLM_DEFAULT if model_flags else default)
     cls = load_agent_class(name, "--agent")
     overrides: dict[str, Any] = {}
+    problems = Problems()  # every flag's problem at once
     for flag, key, value in (("--model", "model", args.model), ("--base-url", "base_url", args.base_url)):
         if value is not None:
-            overrides.update(check_options(cls, {key: value}, flag))
+            overrides.update(problems.check(check_options, cls, {key: value}, flag, default={}))
     if args.api_key_env is not None:
         var = args.api_key_env.strip()
         no_key = var.lower() in NO_KEY
         keys = {"api_key_env": None if no_key else var, "require_api_key": not no_key}
-        overrides.update(check_options(cls, keys, "--api-key-env"))
+        overrides.update(problems.check(check_options, cls, keys, "--api-key-env", default={}))
     elif args.base_url is not None and "require_api_key" in _declared(cls):
         overrides["require_api_key"] = False  # a server named by URL: its key, if any, from --api-key-env
-    overrides.update(parse_options(cls, args.options))
-    return AgentChoice(name, config, overrides, _label(args, config))
+    overrides.update(problems.check(parse_options, cls, args.options, default={}))
+    label = problems.check(_label, args, config)
+    problems.raise_any()
+    return AgentChoice(name, config, overrides, label)
 
 
 def parse_options(cls: type, texts: list[str], source: str = "-o") -> dict[str, Any]:
-    """``KEY=VALUE`` each, read in the option's kind and checked."""
+    """``KEY=VALUE`` each, read in the option's kind and checked (every problem at once)."""
     from openapps_sim.agents import check_options, option_from_text
 
     out: dict[str, Any] = {}
+    problems = Problems()
     for text in texts:
         key, sep, value = text.partition("=")
         key = key.strip()
-        if not sep or not key:
-            raise ConfigError(
-                source, text, "expected KEY=VALUE", "e.g. -o temperature=0.7 (openapps agents lists options)"
-            )
-        out.update(check_options(cls, {key: option_from_text(cls, key, value, source)}, source))
+        with problems.guard():
+            if not sep or not key:
+                allowed = "e.g. -o temperature=0.7 (openapps agents lists options)"
+                raise ConfigError(source, text, "expected KEY=VALUE", allowed)
+            out.update(check_options(cls, {key: option_from_text(cls, key, value, source)}, source))
+    problems.raise_any()
     return out
 
 

@@ -8,7 +8,19 @@ import os
 from pathlib import Path
 
 from openapps_sim.config.limits import SEED_ALLOWED, check_count, check_seed
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, allowed_names, did_you_mean
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose refusal of a value outside an argument's choices (a subcommand, a
+    --backend) says which allowed ones are close (``invalid choice: 'swep' (did you mean
+    sweep?)``), like every other unknown name of the command line."""
+
+    def _check_value(self, action: argparse.Action, value) -> None:
+        if action.choices is not None and value not in action.choices:
+            allowed = allowed_names(action.choices, listing=f"{self.prog} --help", noun="choices", keep_order=True)
+            message = f"invalid choice: {value!r}{did_you_mean(value, action.choices)}; allowed: {allowed}"
+            raise argparse.ArgumentError(action, message)
 
 
 def port(text: str) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from openapps_sim.cli import export, judge, mcp, offline, openenv, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
-from openapps_sim.cli.args import HelpFormatter, check_display, count, port, positive, seed, shipped_specs
+from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
@@ -61,13 +61,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.spec import load_spec
     from openapps_sim.sweeps.store import read_results
-    from openapps_sim.sweeps.sweep import run_sweep
+    from openapps_sim.sweeps.sweep import check_before_running, run_sweep
 
     spec = load_spec(args.spec)
     if chosen(args):  # your agent in place of the spec's LLM agents
         spec = spec.with_agent(agent_choice(args, default=LLM_DEFAULT).entry())
     if args.backend:  # the one backend to run, instead of the spec's backends
         spec = dataclasses.replace(spec, backends=[args.backend])
+    check_before_running(spec)  # every pack and agent problem at once, before counting episodes composes worlds
     out = Path(args.out or f"runs/{spec.name}")
     print(
         f"sweep {spec.name}: agents {', '.join(_agent_names(spec.agents))}; {len(spec.episodes())} episodes "
@@ -153,7 +154,7 @@ def cmd_gallery(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="openapps",
         description="Offline apps, variations, tasks, agents and sweeps for UI agents.",
         formatter_class=HelpFormatter,
@@ -377,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except (ConfigError, BrowserNotFound) as e:
         discard_new_folders()  # a mistake in the input writes nothing
-        print(f"openapps: error: {e}", file=sys.stderr)
+        for line in str(e).splitlines():  # every problem of the input (ConfigErrors), one line each
+            print(f"openapps: error: {line}", file=sys.stderr)
         return 2
     except InfrastructureError as e:
         print(f"openapps: infrastructure error: {e}", file=sys.stderr)

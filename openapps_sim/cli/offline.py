@@ -15,8 +15,8 @@ from pathlib import Path
 from openapps_sim.agent import registered_agents
 from openapps_sim.cli.args import positive, seed, shipped_specs
 from openapps_sim.cli.run import output_folder
-from openapps_sim.errors import ConfigError
-from openapps_sim.taskkit import all_families
+from openapps_sim.errors import ConfigError, Problems
+from openapps_sim.taskkit import all_families, unknown_task
 
 MODE_CHOICES = {"goal": ("goal",), "steps": ("steps",), "both": ("goal", "steps")}
 
@@ -76,9 +76,11 @@ def _agent_name(args: argparse.Namespace) -> str:
 
 
 def _check_tasks(patterns: list[str] | None) -> None:
+    problems = Problems()
     for pattern in patterns or []:
         if not fnmatch.filter(list(all_families()), pattern):
-            raise ConfigError("--tasks", pattern, "matches no task family", "the ids openapps tasks lists, or globs")
+            problems.add(unknown_task("--tasks", pattern, pattern))
+    problems.raise_any()
 
 
 def _keep(args: argparse.Namespace):

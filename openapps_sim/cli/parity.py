@@ -19,6 +19,7 @@ from pathlib import Path
 
 from openapps_sim.cli.args import seed
 from openapps_sim.config.packs import split_expression
+from openapps_sim.errors import Problems
 from openapps_sim.taskkit import all_families, get_family
 
 DEFAULT_VARIATIONS = ("default", "german", "arabic+mobile", "dense", "interrupt_mixed", "palette_nord+large_text")
@@ -44,8 +45,10 @@ def cmd_parity(args: argparse.Namespace) -> int:
     from openapps_sim.sweeps.parity import Parity, check
 
     tasks = args.tasks or sorted(all_families())
+    problems = Problems()
     for task in tasks:
-        get_family(task)
+        problems.check(get_family, task)
+    problems.raise_any()
     for variation in args.variations:
         split_expression(variation)
     total = Parity()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from openapps_sim.cli.agentflags import agent_choice
 from openapps_sim.config.world import WorldSpec
-from openapps_sim.errors import EXIT_INFRASTRUCTURE, ConfigError, short_action_error
+from openapps_sim.errors import EXIT_INFRASTRUCTURE, ConfigError, Problems, short_action_error
 from openapps_sim.taskkit import get_family
 from openapps_sim.taskkit.language import goal_languages
 
@@ -98,20 +98,21 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _episode_spec(args: argparse.Namespace):
-    """The episode ``openapps run`` asks for, its task, viewport and output folder checked."""
+    """The episode ``openapps run`` asks for, its task, viewport, world, agent and output folder
+    checked (every problem of the command line at once)."""
     from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport  # with the runner, see cmd_run
 
-    get_family(args.task)
-    parse_viewport(args.viewport, "--viewport")
-    world = WorldSpec.make("openapps run", args.variation, args.seed, args.language, languages=goal_languages())
-    choice = agent_choice(args)
+    problems = Problems()
+    problems.check(get_family, args.task)
+    problems.check(parse_viewport, args.viewport, "--viewport")
+    world = problems.check(
+        WorldSpec.make, "openapps run", args.variation, args.seed, args.language, languages=goal_languages()
+    )
+    choice = problems.check(agent_choice, args)
     if args.out and (Path(args.out) / "manifest.json").is_file():
-        raise ConfigError(
-            "--out",
-            args.out,
-            "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results",
-            "a folder of openapps run --out, or a new one",
-        )
+        problem = "holds a sweep (its manifest.json); a run's record there would be mixed into the sweep's results"
+        problems.add(ConfigError("--out", args.out, problem, "a folder of openapps run --out, or a new one"))
+    problems.raise_any()
     return EpisodeSpec(
         agent=choice.name,
         agent_config=choice.config,

@@ -17,7 +17,7 @@ from openapps_sim.config.appearance import SHELL, THEME
 from openapps_sim.config.discovery import discover_apps
 from openapps_sim.config.interruptions import INTERRUPTIONS
 from openapps_sim.config.schema import Record
-from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.errors import ConfigError, Problems
 
 if TYPE_CHECKING:  # the app contract sits above this layer
     from openapps_sim.appkit import AppSpec
@@ -38,7 +38,7 @@ def resolve_pack(part: str, source: str = "--variation", key: str = "variation",
         named = packs.list_packs()
         if part not in named:
             packs.no_pack_yaml(part)
-            raise unknown_name(source, key, part, list(named) + ["random-<seed>"])
+            raise packs.unknown_pack(source, key, part)
         pack = packs.load_pack_path(named[part])
     if not pack.extends:
         return pack
@@ -79,7 +79,9 @@ def base_config() -> dict:
 @lru_cache(maxsize=256)
 def composed_json(expression: str, overrides: tuple[str, ...]) -> str:
     apps = discover_apps()
-    chosen = [resolve_pack(p) for p in packs.split_expression(expression)]
+    problems = Problems()  # every unknown pack of the expression, at once
+    chosen = [problems.check(resolve_pack, p) for p in packs.split_expression(expression)]
+    problems.raise_any()
     config = packs.apply_packs(world_schema(apps), base_config(), chosen, list(overrides))
     return json.dumps(config)
 

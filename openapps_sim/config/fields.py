@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from openapps_sim.config.textformats import is_css_color, is_language_tag
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, unknown_name
 
 MISSING = object()
 
@@ -137,7 +137,7 @@ class Enum(Field):
 
     def check(self, value, source, path):
         if value not in self.choices:
-            raise ConfigError(source, path, f"unknown value {value!r}", ", ".join(map(str, self.choices)))
+            raise unknown_name(source, path, value, self.choices, what="value", keep_order=True)
         return value
 
 

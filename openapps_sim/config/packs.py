@@ -24,11 +24,17 @@ from pathlib import Path
 
 from openapps_sim.config.schema import Record
 from openapps_sim.config.yamlfile import display_path, load_yaml, read_yaml
-from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.errors import ConfigError, Problems, unknown_key, unknown_name
 
 PACK_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
 GENERATED = re.compile(r"^random-(\d+)(?:-(\d+))?$")  # a generated pack's name (config.sampler)
 RESERVED_KEYS = {"description", "extends"}
+PACK_LISTING = "openapps variations (MCP: list_variations)"  # where the full list of packs is
+
+
+def unknown_pack(source: str, key: str, name: str) -> ConfigError:
+    """The error for a pack name that names no pack: the closest names, and where the list is."""
+    return unknown_name(source, key, name, list_packs(), ["random-<seed>"], PACK_LISTING, "packs")
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,7 @@ def _scoped(entry: dict, file: str, key: str) -> tuple[str, tuple[str, ...]]:
     """``{pack: NAME, apps: [APP, ...]}``: the pack applied to those apps only."""
     unknown = set(entry) - {"pack", "apps"}
     if unknown:
-        raise ConfigError(file, f"{key}.{sorted(unknown)[0]}", "unknown key", "pack, apps")
+        raise unknown_key(file, f"{key}.{sorted(unknown)[0]}", sorted(unknown)[0], ["pack", "apps"], keep_order=True)
     name, apps = entry.get("pack"), entry.get("apps")
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(file, f"{key}.pack", f"expected a pack name, got {name!r}")
@@ -131,7 +137,7 @@ def pack_description(name: str) -> str:
     that listing packs never parses their content (a language pack is hundreds of KB of YAML)."""
     path = list_packs().get(name)
     if path is None:
-        raise unknown_name("--variation", "variation", name, list(list_packs()) + ["random-<seed>"])
+        raise unknown_pack("--variation", "variation", name)
     if path.is_dir() and not (path / "pack.yaml").is_file():
         raise _missing_pack_yaml(path)
     head = read_yaml(path / "pack.yaml" if path.is_dir() else path)
@@ -312,12 +318,16 @@ def check_placeholders(default: object, value: object, source: str, path: str) -
 
 def apply_packs(schema: Record, base: dict, packs: list[Pack], overrides: list[str] = ()) -> dict:
     config = dict(base)
+    problems = Problems()  # every section's problems of every pack, at once
     for pack in packs:
         for source, section, value in pack.sections:
             if section not in schema.fields:
-                raise ConfigError(source, section, "unknown section", ", ".join(["description"] + list(schema.fields)))
-            config[section] = schema.fields[section].merge(config[section], value, source, section)
-            check_placeholders(base.get(section), value, source, section)
+                problems.add(unknown_key(source, section, section, ["description", *schema.fields], "section", True))
+                continue
+            with problems.guard():
+                config[section] = schema.fields[section].merge(config[section], value, source, section)
+                check_placeholders(base.get(section), value, source, section)
+    problems.raise_any()
     for text in overrides:
         key, value = parse_override(text)
         schema.field_at(key, "--set")  # names the bad key with what is allowed

@@ -35,7 +35,7 @@ from openapps_sim.config.packs import (
     read_yaml,
     split_expression,
 )
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, unknown_key
 
 POOL_ENV = "OPENAPPS_VARIATION_POOL"
 DESCRIPTION_PACKS = ("long_descriptions", "misleading_descriptions", "adversarial_descriptions")
@@ -83,7 +83,7 @@ def _load_pool(path: str, mtime: float) -> Pool:
         raise ConfigError(source, "", "expected a mapping of pack lists", ", ".join(POOL_KEYS))
     unknown = sorted(set(data) - set(POOL_KEYS))
     if unknown:
-        raise ConfigError(source, unknown[0], "unknown key", ", ".join(POOL_KEYS))
+        raise unknown_key(source, unknown[0], unknown[0], POOL_KEYS, keep_order=True)
     shipped = shipped_pool()
     known, languages = list_packs(), language_packs()
     lists = {}

@@ -33,7 +33,7 @@ from openapps_sim.config.fields import (  # noqa: F401 - the scalar fields, impo
     join_path,
 )
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems, did_you_mean, unknown_key
 
 ID_KEYS = ("id", "path")  # the fields that identify a list item, in order of preference
 
@@ -102,7 +102,8 @@ class ListOf(Field):
             if item_id not in where:
                 known = sorted(where)
                 shown = ", ".join(known[:12]) + (f", ... ({len(known)} in all)" if len(known) > 12 else "")
-                raise ConfigError(source, sub, f"no item with {self.key} {item_id!r} to change", shown or "(none)")
+                problem = f"no item with {self.key} {item_id!r} to change{did_you_mean(item_id, known)}"
+                raise ConfigError(source, sub, problem, shown or "(none)")
             self.expect(patch, dict, "a mapping of the item's fields", source, sub)
             if self.key in patch and str(patch[self.key]) != item_id:
                 raise ConfigError(source, join_path(sub, self.key), f"differs from the item's {self.key} {item_id!r}")
@@ -149,21 +150,25 @@ class Record(Field):
     def describe(self) -> str:
         return "a mapping with keys " + ", ".join(self.fields)
 
-    def _unknown(self, key, source, path) -> ConfigError:
-        return ConfigError(source, join_path(path, str(key)), "unknown key", ", ".join(self.fields) or "(none)")
+    def unknown(self, key, source, path) -> ConfigError:
+        """The error for a key this record does not have (with the closest keys it has)."""
+        return unknown_key(source, join_path(path, str(key)), key, self.fields, keep_order=True)
 
     def check(self, value, source, path):
         self.expect(value, dict, "a mapping", source, path)
         out = {}
+        problems = Problems()  # every key's problems, at once
         for key, val in value.items():
             if key not in self.fields:
-                raise self._unknown(key, source, path)
-            out[key] = self.fields[key].check(val, source, join_path(path, key))
+                problems.add(self.unknown(key, source, path))
+                continue
+            out[key] = problems.check(self.fields[key].check, val, source, join_path(path, key))
         for key, field in self.fields.items():
             if key not in out:
                 if field.required:
-                    raise ConfigError(source, join_path(path, key), "missing required key")
+                    problems.add(ConfigError(source, join_path(path, key), "missing required key"))
                 out[key] = copy_default(field.default)
+        problems.raise_any()
         return out
 
     def merge(self, base, override, source, path):
@@ -171,12 +176,18 @@ class Record(Field):
             return base
         self.expect(override, dict, "a mapping", source, path)
         out = dict(base)
+        problems = Problems()
         for key, val in override.items():
             if key not in self.fields:
-                raise self._unknown(key, source, path)
+                problems.add(self.unknown(key, source, path))
+                continue
             field = self.fields[key]
             sub = join_path(path, key)
-            out[key] = field.merge(out[key], val, source, sub) if key in out else field.check(val, source, sub)
+            if key in out:
+                out[key] = problems.check(field.merge, out[key], val, source, sub)
+            else:
+                out[key] = problems.check(field.check, val, source, sub)
+        problems.raise_any()
         return out
 
     def field_at(self, dotted: str, source: str) -> Field:
@@ -188,7 +199,7 @@ class Record(Field):
                 node = node.record
             if isinstance(node, Record):
                 if part not in node.fields:
-                    raise ConfigError(source, join_path(walked, part), "unknown key", ", ".join(node.fields))
+                    raise node.unknown(part, source, walked)
                 node = node.fields[part]
             elif isinstance(node, MapOf):
                 node = node.value
@@ -217,15 +228,18 @@ class Partial(Field):
             return base
         self.expect(override, dict, "a mapping", source, path)
         out = dict(base or {})
+        problems = Problems()
         for key, val in override.items():
             if key not in self.record.fields:
-                raise self.record._unknown(key, source, path)
+                problems.add(self.record.unknown(key, source, path))
+                continue
             field = self.record.fields[key]
             sub = join_path(path, key)
             if isinstance(field, Record):
-                out[key] = Partial(field).merge(out.get(key), val, source, sub)
+                out[key] = problems.check(Partial(field).merge, out.get(key), val, source, sub)
             else:
-                out[key] = field.check(val, source, sub)
+                out[key] = problems.check(field.check, val, source, sub)
+        problems.raise_any()
         return out
 
 

@@ -24,8 +24,8 @@ from typing import Any
 
 from openapps_sim.config.catalog import composed_json
 from openapps_sim.config.limits import check_seed
-from openapps_sim.config.packs import is_generated, list_packs, split_expression
-from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.config.packs import is_generated, list_packs, split_expression, unknown_pack
+from openapps_sim.errors import ConfigError, Problems, did_you_mean
 
 AUTO = "auto"  # the language of the world (its packs' shell.lang)
 ENGLISH = "en"
@@ -53,16 +53,19 @@ class WorldSpec:
         overrides: Any = (),
         languages: Iterable[str] | None = None,
     ) -> WorldSpec:
-        """A checked spec; a bad value is one :class:`ConfigError` naming ``source``, the key and
-        what is allowed. ``languages``: the goal languages there are (the caller knows them: the
-        phrasing files are the task layer's); None when the goal language plays no part (the
-        server's world)."""
-        return cls(
-            variation=check_variation(variation, source),
-            seed=None if seed is None else check_seed(seed, source),
-            language=check_language(language, source, languages),
-            overrides=check_overrides(overrides, source),
+        """A checked spec; each bad value is a :class:`ConfigError` naming ``source``, the key and
+        what is allowed, all of them raised together. ``languages``: the goal languages there are
+        (the caller knows them: the phrasing files are the task layer's); None when the goal
+        language plays no part (the server's world)."""
+        problems = Problems()
+        spec = cls(
+            variation=problems.check(check_variation, variation, source),
+            seed=None if seed is None else problems.check(check_seed, seed, source),
+            language=problems.check(check_language, language, source, languages),
+            overrides=problems.check(check_overrides, overrides, source),
         )
+        problems.raise_any()
+        return spec
 
     def updated(self, source: str, given: Mapping[str, Any], languages: Iterable[str] | None = None) -> WorldSpec:
         """This spec with the keys of :data:`KEYS` that ``given`` holds, checked."""
@@ -122,9 +125,11 @@ def check_variation(value: Any, source: str, key: str = "variation") -> str:
             source, key, f"an empty pack name in {value!r}", "pack names joined by '+', e.g. dark_theme+german"
         )
     expression = canonical(value)
+    problems = Problems()  # every unknown pack of the expression, at once
     for part in expression.split("+"):
         if not _known_part(part, os.environ.get("OPENAPPS_VARIATIONS", "")):
-            raise unknown_name(source, key, part, [*list_packs(), "random-<seed>"])
+            problems.add(unknown_pack(source, key, part))
+    problems.raise_any()
     return expression
 
 
@@ -145,9 +150,12 @@ def _known_part(part: str, search: str) -> bool:
 def check_language(value: Any, source: str, languages: Iterable[str] | None, key: str = "language") -> str:
     """``auto`` or one of ``languages`` (any string when ``languages`` is None)."""
     known = None if languages is None else [*languages, AUTO]
-    if not isinstance(value, str) or (known is not None and value not in known):
-        problem = f"unknown language {value!r}" if isinstance(value, str) else f"expected a string, got {value!r}"
-        raise ConfigError(source, key, problem, ", ".join(known or [AUTO, "a language code"]))
+    if not isinstance(value, str):
+        raise ConfigError(
+            source, key, f"expected a string, got {value!r}", ", ".join(known or [AUTO, "a language code"])
+        )
+    if known is not None and value not in known:
+        raise ConfigError(source, key, f"unknown language {value!r}{did_you_mean(value, known)}", ", ".join(known))
     return value
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from openapps_sim.appkit import READ_OPERATION, Operation
 from openapps_sim.envs.actions import ActionCheck, action_problem, classify_action, parse_code
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import unknown_name
 
 INTERFACES = ("gui", "api", "mixed")
 DEFAULT_INTERFACE = "gui"  # a sweep's, an env's and an MCP reset's: page actions only
@@ -35,7 +35,7 @@ class ToolCall:
 
 def check_interface(interface: str, source: str = "interface") -> str:
     if interface not in INTERFACES:
-        raise ConfigError(source, "interface", f"unknown interface {interface!r}", ", ".join(INTERFACES))
+        raise unknown_name(source, "interface", interface, INTERFACES, what="interface", keep_order=True)
     return interface
 
 

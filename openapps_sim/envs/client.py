@@ -26,7 +26,7 @@ import weakref
 from urllib.parse import urlparse
 
 from openapps_sim.config.world import WorldSpec
-from openapps_sim.errors import ConfigError, OpenAppsError
+from openapps_sim.errors import ConfigError, ConfigErrors, OpenAppsError
 from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.protocol import (
     DEFAULT_WORLD,
@@ -195,8 +195,9 @@ class ServerHandle:
                 self._conn = KeepAlive(u.hostname, u.port)
             resp, data = self._conn.request(method, path, payload, headers)
         result = json.loads(data or b"{}")
-        if resp.status == 400:
-            raise ConfigError("server", "", result.get("error", "bad request"))
+        if resp.status == 400:  # one problem a line
+            lines = str(result.get("error") or "bad request").splitlines()
+            raise ConfigErrors([ConfigError("server", "", line) for line in lines])
         if resp.status != 200:
             raise ServerError(f"{method} {path} answered {resp.status}: {result.get('error', data[:200])}")
         return result, revision_of(resp)

@@ -44,7 +44,7 @@ from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pageread import read_page
 from openapps_sim.envs.settle import ACTIVE_PAGE_SCRIPT, LEAVING_SCRIPT, dom_loaded, images_loaded, settle
 from openapps_sim.envs.spaces import ActionStrings, action_mapping, action_set, action_timeout_ms  # noqa: F401 - re-exported
-from openapps_sim.envs.task import check_task_kwargs
+from openapps_sim.envs.task import check_task_kwargs, checked_kwargs
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
 from openapps_sim.taskkit.language import goal_languages
@@ -86,10 +86,8 @@ class OpenAppsEnv(BrowserEnv):
             if kwargs.get(key):
                 raise ConfigError("OpenAppsEnv", key, f"{key}={kwargs[key]!r} is not supported: {why}", ["unset"])
         kwargs.setdefault("action_mapping", action_mapping(action_space))
-        world_kwargs, task_kwargs = split_kwargs(task_kwargs or {})
-        check_task_kwargs(task_kwargs, "task_kwargs", KEYS)
         # the world the env's episodes run in (its seed None: drawn at each reset), checked once here
-        self.world_spec = WorldSpec().updated("task_kwargs", world_kwargs, goal_languages())
+        self.world_spec, task_kwargs = checked_kwargs(task_kwargs or {}, "task_kwargs", WorldSpec())
         super().__init__(
             task_entrypoint,
             task_kwargs=task_kwargs,

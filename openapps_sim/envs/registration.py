@@ -38,14 +38,14 @@ def make_env(
     browser: :mod:`openapps_sim.envs.text`). ``termination="agent"``: episodes end only when the
     agent declares it is done (docs/tasks.md); default ``"auto"``, or ``task_kwargs["termination"]``."""
     from openapps_sim.envs.task import OpenAppsTask
-    from openapps_sim.errors import ConfigError
+    from openapps_sim.errors import unknown_name
     from openapps_sim.taskkit import TERMINATIONS
 
     task_kwargs = dict(task_kwargs or {})
     if termination is not None:  # task_kwargs' own keys are checked by the env
         if termination not in TERMINATIONS:
-            raise ConfigError(
-                "make_env", "termination", f"unknown termination {termination!r}", ", ".join(TERMINATIONS)
+            raise unknown_name(
+                "make_env", "termination", termination, TERMINATIONS, what="termination", keep_order=True
             )
         task_kwargs["termination"] = termination
 
@@ -54,7 +54,7 @@ def make_env(
     elif backend == "text":
         from openapps_sim.envs.text.env import OpenAppsTextEnv as env_cls
     else:
-        raise ConfigError("make_env", "backend", f"unknown backend {backend!r}", ", ".join(BACKENDS))
+        raise unknown_name("make_env", "backend", backend, BACKENDS, what="backend", keep_order=True)
     return env_cls(partial(_make_task, OpenAppsTask, family), task_kwargs=task_kwargs, **env_kwargs)
 
 

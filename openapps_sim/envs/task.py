@@ -9,12 +9,13 @@ import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
 from openapps_sim.config.interruptions import apply_arrival
-from openapps_sim.config.world import WorldSpec
+from openapps_sim.config.world import KEYS, WorldSpec, split_kwargs
 from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems, unknown_key, unknown_name
 from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, Evaluation, evaluate, get_family, instantiate
 from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
+from openapps_sim.taskkit.language import goal_languages
 from openapps_sim.taskkit.progress import MilestoneTracker
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
@@ -24,16 +25,29 @@ TASK_KEYS = ("family", "style", "viewport", "server", "start_path", "termination
 
 def check_task_kwargs(kwargs: dict, source: str, world_keys: tuple[str, ...]) -> None:
     """``kwargs`` (a ``task_kwargs`` without the world's ``world_keys``) holds only keys the task
-    takes, its ``style`` and ``termination`` known ones; else one :class:`ConfigError`."""
+    takes, its ``style`` and ``termination`` known ones; else a :class:`ConfigError` (every problem)."""
+    problems = Problems()
     for key in kwargs:
         if key not in TASK_KEYS:
-            raise ConfigError(source, str(key), "unknown key", ", ".join((*world_keys, *TASK_KEYS)))
+            problems.add(unknown_key(source, str(key), key, (*world_keys, *TASK_KEYS), keep_order=True))
     style = kwargs.get("style")
     if style is not None and style not in ENGLISH_STYLES:
-        raise ConfigError(source, "style", f"unknown style {style!r}", ", ".join(ENGLISH_STYLES))
+        problems.add(unknown_name(source, "style", style, ENGLISH_STYLES, what="style", keep_order=True))
     end = kwargs.get("termination", "auto")
     if end not in TERMINATIONS:
-        raise ConfigError(source, "termination", f"unknown termination {end!r}", ", ".join(TERMINATIONS))
+        problems.add(unknown_name(source, "termination", end, TERMINATIONS, what="termination", keep_order=True))
+    problems.raise_any()
+
+
+def checked_kwargs(task_kwargs: dict, source: str, world: WorldSpec) -> tuple[WorldSpec, dict]:
+    """``task_kwargs`` as the world spec it gives (``world`` with its keys) and the task's own
+    keys, both checked: every problem of both at once."""
+    world_kwargs, own = split_kwargs(task_kwargs)
+    problems = Problems()
+    problems.check(check_task_kwargs, own, source, KEYS)
+    spec = problems.check(world.updated, source, world_kwargs, goal_languages())
+    problems.raise_any()
+    return spec, own
 
 
 class OpenAppsTask(AbstractBrowserTask):
@@ -69,7 +83,9 @@ class OpenAppsTask(AbstractBrowserTask):
     ) -> None:
         super().__init__(seed or 0)
         if termination not in TERMINATIONS:
-            raise ConfigError("task_kwargs", "termination", f"unknown termination {termination!r}", list(TERMINATIONS))
+            raise unknown_name(
+                "task_kwargs", "termination", termination, TERMINATIONS, what="termination", keep_order=True
+            )
         self.termination = termination
         self.family_id = family
         self.family = get_family(family)

@@ -10,7 +10,7 @@ from mcp.types import ImageContent, TextContent
 from openapps_sim.config.packs import list_packs, pack_description
 from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.envs.apptools import DEFAULT_INTERFACE
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import unknown_name
 from openapps_sim.service.mcp_results import Episode, PackInfo, Reward, Step, TaskInfo, Tasks, Variations
 from openapps_sim.service.session import OBSERVE_MODES, EnvSession
 from openapps_sim.sweeps.record import parse_viewport
@@ -31,7 +31,7 @@ def list_tasks(app: str = "") -> Tasks:
     families = all_families()
     apps = sorted({a for f in families.values() for a in f.apps})
     if app and app not in apps:
-        raise ConfigError("list_tasks", "app", f"unknown app {app!r}", ", ".join(apps))
+        raise unknown_name("list_tasks", "app", app, apps, what="app")
     rows = [
         TaskInfo(id=fid, apps=list(f.apps), description=f.description, max_steps=f.max_steps)
         for fid, f in families.items()
@@ -79,7 +79,7 @@ async def reset(
 async def observe(ctx: Context, mode: str = "text") -> list[TextContent | ImageContent]:
     """The current page: 'text' (accessibility tree with [bid] marks), 'screenshot' or 'both'."""
     if mode not in OBSERVE_MODES:
-        raise ConfigError("observe", "mode", f"unknown mode {mode!r}", ", ".join(OBSERVE_MODES))
+        raise unknown_name("observe", "mode", mode, OBSERVE_MODES, what="mode", keep_order=True)
     env = _session(ctx)
     out: list[TextContent | ImageContent] = []
     if mode in ("text", "both"):
@@ -111,7 +111,7 @@ def describe_action_space(space: str = "bid") -> str:
     from openapps_sim.envs.env import action_set  # BrowserGym's action sets: loaded when asked for
 
     if space not in ACTION_SPACES:
-        raise ConfigError("describe_action_space", "space", f"unknown {space!r}", ", ".join(ACTION_SPACES))
+        raise unknown_name("describe_action_space", "space", space, ACTION_SPACES, what="action space", keep_order=True)
     return action_set(space).describe(with_long_description=False, with_examples=True)
 
 

@@ -22,7 +22,7 @@ from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck, classify_execu
 from openapps_sim.envs.apptools import DEFAULT_INTERFACE, check_action, check_interface, parse_tool_call, refusal
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.envs.registration import BACKENDS, make_env
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems, unknown_name
 from openapps_sim.taskkit import TERMINATIONS, Evaluation, get_family
 from openapps_sim.taskkit.language import goal_languages
 
@@ -112,17 +112,7 @@ class EnvSession:
         backend: str = "chromium",
         termination: str = "auto",
     ) -> dict:
-        get_family(task, "reset")
-        world = WorldSpec.make("reset", variation, seed, language, languages=goal_languages())
-        check_interface(interface, "reset")
-        if backend not in BACKENDS:
-            raise ConfigError("reset", "backend", f"unknown backend {backend!r}", ", ".join(BACKENDS))
-        if termination not in TERMINATIONS:
-            raise ConfigError("reset", "termination", f"unknown termination {termination!r}", ", ".join(TERMINATIONS))
-        if action_space not in ACTION_SPACES:
-            raise ConfigError(
-                "reset", "action_space", f"unknown action space {action_space!r}", ", ".join(ACTION_SPACES)
-            )
+        world = self._check_reset(task, variation, seed, language, action_space, interface, backend, termination)
         self._check_attempt(task, world.seed)
         self.end_episode()
         if self.env is not None and (self.task_id, self.action_space, self.interface, self.backend) != (
@@ -154,6 +144,24 @@ class EnvSession:
             **{k: v for k, v in self.episode.items() if k != "language"},
             "max_steps": self.info["task_info"]["max_steps"],
         }
+
+    @staticmethod
+    def _check_reset(task, variation, seed, language, action_space, interface, backend, termination) -> WorldSpec:
+        """The world a ``reset`` asks for, every argument checked (all problems in one error)."""
+        problems = Problems()
+        problems.check(get_family, task, "reset")
+        world = problems.check(WorldSpec.make, "reset", variation, seed, language, languages=goal_languages())
+        problems.check(check_interface, interface, "reset")
+        for key, value, allowed in (
+            ("backend", backend, BACKENDS),
+            ("termination", termination, TERMINATIONS),
+            ("action_space", action_space, ACTION_SPACES),
+        ):
+            if value not in allowed:
+                what = key.replace("_", " ")
+                problems.add(unknown_name("reset", key, value, allowed, what=what, keep_order=True))
+        problems.raise_any()
+        return world
 
     def _check_attempt(self, task: str, seed: int) -> None:
         """An agent's session attempts an instance once: the result of an attempt cannot be

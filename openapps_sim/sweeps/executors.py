@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openapps_sim.errors import ConfigError, OpenAppsError, SweepStopped
+from openapps_sim.errors import ConfigError, OpenAppsError, SweepStopped, error_from_json
 from openapps_sim.lifecycle import die_with_parent
 from openapps_sim.sweeps.heartbeat import AGENT_PHASES, ENV, MODEL, PHASES
 from openapps_sim.sweeps.record import (
@@ -257,9 +257,8 @@ class LocalPool:
             msg["result"]["record"]["worker"] = local_worker(proc.popen.pid)
             on_result(msg["result"]["record"], msg["result"]["trajectory"])
             self._next(proc, queue)
-        elif "user_error" in msg:
-            e = msg["user_error"]
-            raise ConfigError(e["source"], e["path"], e["problem"], e["allowed"])
+        elif "user_errors" in msg:
+            raise error_from_json(msg["user_errors"])
         elif "stop" in msg:
             raise SweepStopped(msg["stop"])
 

@@ -7,19 +7,23 @@ from __future__ import annotations
 
 from openapps_sim.agent import Agent, load_agent_class
 from openapps_sim.envs.apptools import DEFAULT_INTERFACE, check_interface
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, Problems
 
 __all__ = ["DEFAULT_INTERFACE", "check_agents", "prepare_agent"]
 
 
 def check_agents(agent_names: list[str], interfaces: list[str], source: str) -> None:
-    """Every agent of the spec can act through every interface of the spec."""
+    """Every agent of the spec can act through every interface of the spec (every pair that
+    cannot is a problem, raised together)."""
+    problems = Problems()
     for name in agent_names:
         cls = load_agent_class(name, source)
         for interface in interfaces:
             if interface not in getattr(cls, "interfaces", (DEFAULT_INTERFACE,)):
                 allowed = ", ".join(getattr(cls, "interfaces", (DEFAULT_INTERFACE,)))
-                raise ConfigError(source, "interface", f"agent {name!r} cannot act through {interface!r}", allowed)
+                problem = f"agent {name!r} cannot act through {interface!r}"
+                problems.add(ConfigError(source, "interface", problem, allowed))
+    problems.raise_any()
 
 
 def prepare_agent(agent: Agent, interface: str) -> None:

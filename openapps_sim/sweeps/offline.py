@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from openapps_sim.agent import Agent, load_agent_class
-from openapps_sim.errors import ConfigError, InfrastructureError
+from openapps_sim.errors import ConfigError, InfrastructureError, unknown_name
 from openapps_sim.sweeps.gold import GoldEpisode
 from openapps_sim.sweeps.stepmatch import instruction, parse_action, score_step
 
@@ -42,7 +42,7 @@ def check_agent(name: str, modes: Iterable[str]) -> type[Agent]:
     """The agent class, refused with one sentence when it cannot be scored offline."""
     for mode in modes:
         if mode not in MODES:
-            raise ConfigError("--mode", "", f"unknown mode {mode!r}", "goal, steps, both")
+            raise unknown_name("--mode", "", mode, ("goal", "steps", "both"), what="mode", keep_order=True)
     cls = load_agent_class(name, "--agent")
     if getattr(cls, "obs_mode", "axtree") == "screenshot":
         raise ConfigError(

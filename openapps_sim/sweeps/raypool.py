@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from openapps_sim.errors import ConfigError, SweepStopped
+from openapps_sim.errors import ConfigError, SweepStopped, error_from_json, problems_to_json
 from openapps_sim.sweeps.executors import OnResult, StopCheck, SweepInterrupted
 from openapps_sim.sweeps.record import EpisodeSpec, error_record, spec_from_json, spec_to_json
 
@@ -97,7 +97,7 @@ class EpisodeActor:
         try:
             res = run_with_retry(self.worker, spec_from_json(spec), Path(out_dir), run_id, first_attempt=attempt)
         except ConfigError as e:
-            return {"user_error": {"source": e.source, "path": e.path, "problem": e.problem, "allowed": e.allowed}}
+            return {"user_errors": problems_to_json(e)}
         except SweepStopped as e:
             return {"stop": str(e)}
         res.record["worker"] = self.where()
@@ -159,9 +159,8 @@ class RayPool:
             except self.ray.exceptions.RayError as e:  # the actor or its node died
                 self._crashed(actor, spec, attempt, started, e, queue, on_result)
                 continue
-            if "user_error" in msg:
-                e = msg["user_error"]
-                raise ConfigError(e["source"], e["path"], e["problem"], e["allowed"])
+            if "user_errors" in msg:
+                raise error_from_json(msg["user_errors"])
             if "stop" in msg:
                 raise SweepStopped(msg["stop"])
             on_result(msg["result"]["record"], msg["result"]["trajectory"])

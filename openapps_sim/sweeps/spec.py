@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.agent import hide_secrets, load_agent_class, registered_agents
+from openapps_sim.agent import hide_secrets
 from openapps_sim.config.limits import (
     MAX_SAMPLE,
     MAX_SEEDS,
@@ -28,10 +28,11 @@ from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.sampler import sample_names
 from openapps_sim.config.world import AUTO, check_language, check_variation
 from openapps_sim.envs.apptools import INTERFACES
-from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.errors import ConfigError, Problems, allowed_names, did_you_mean, unknown_key, unknown_name
 from openapps_sim.sweeps.interface import DEFAULT_INTERFACE, check_agents
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
-from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, all_families
+from openapps_sim.sweeps.specagents import AGENT_KEYS, spec_agents
+from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, all_families, unknown_task
 from openapps_sim.taskkit.language import goal_languages
 
 SPEC_KEYS = {
@@ -170,17 +171,27 @@ def _as_list(value: Any, source: str, key: str) -> list:
 
 
 def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
-    """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/)."""
-    p, source, raw = _read_spec(path, overrides)
-    # checked in this order, so that a spec with several mistakes reports the first one
-    agents, tasks, variations = _agents(raw, source), _tasks(raw, source), _variations(raw, source)
-    seeds, viewports, temps = _seeds(raw.get("seeds", 1), source), _viewports(raw, source), _temperatures(raw, source)
-    languages, workers = _languages(raw, source), check_workers(raw.get("workers", 1), source, "workers")
-    options = _episode_options(raw, source)
-    interfaces = _choices(raw.get("interface", DEFAULT_INTERFACE), source, "interface", INTERFACES, "interface")
-    check_agents([a["name"] for a in agents], interfaces, source)
-    backends = backends_of(raw.get("backends", ["chromium"]), source)
-    terminations = _choices(raw.get("termination", "auto"), source, "termination", TERMINATIONS)
+    """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/).
+    Every key is checked, and every problem found is raised at once (:class:`ConfigErrors`)."""
+    problems = Problems()
+    p, source, raw = _read_spec(path, overrides, problems)
+    check = problems.check
+    agents = check(spec_agents, _as_list(raw.get("agents"), source, "agents"), source, default=[])
+    tasks = check(_tasks, raw, source, default=[])
+    variations, seeds = (
+        check(_variations, raw, source, default=[]),
+        check(_seeds, raw.get("seeds", 1), source, default=[]),
+    )
+    viewports, temps = check(_viewports, raw, source, default=[]), check(_temperatures, raw, source, default=[])
+    languages = check(_languages, raw, source, default=[])
+    workers = check(check_workers, raw.get("workers", 1), source, "workers", default=1)
+    options = check(_episode_options, raw, source, default={})
+    interfaces = check(_choices, raw.get("interface", DEFAULT_INTERFACE), source, "interface", INTERFACES, "interface")
+    if agents and interfaces:
+        check(check_agents, [a["name"] for a in agents], interfaces, source)
+    backends = check(backends_of, raw.get("backends", ["chromium"]), source)
+    terminations = check(_choices, raw.get("termination", "auto"), source, "termination", TERMINATIONS)
+    problems.raise_any()  # the sizes below mean something only for a spec without problems
     sizes = {"agents": len(agents), "tasks": len(tasks), "variations": len(variations), "seeds": len(seeds)}
     sizes |= {"viewports": len(viewports), "temperatures": len(temps), "languages": len(languages)}
     sizes |= {"interfaces": len(interfaces), "backends": len(backends), "terminations": len(terminations)}
@@ -204,76 +215,44 @@ def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     )
 
 
-def _read_spec(path: str | Path, overrides: dict | None) -> tuple[Path, str, dict]:
+SPEC_LISTING = "openapps sweep --help"  # where the shipped specs are listed
+
+
+def _read_spec(path: str | Path, overrides: dict | None, problems: Problems) -> tuple[Path, str, dict]:
     """The spec file (a path, or a shipped spec's name), its display name and its mapping with
-    ``overrides`` applied; an unknown key is an error."""
+    ``overrides`` applied; each unknown key is a problem (and is left out)."""
     p = Path(path)
     if not p.exists():
         shipped = Path(str(resources.files("openapps_sim.experiments"))) / (
             str(path) if str(path).endswith(".yaml") else f"{path}.yaml"
         )
         if not shipped.exists():
-            names = sorted(x.stem for x in shipped.parent.glob("*.yaml"))
-            raise ConfigError(str(path), "", "no such sweep spec file", "a path, or one of " + ", ".join(names))
+            names = [x.stem for x in shipped.parent.glob("*.yaml")]
+            hint = did_you_mean(Path(str(path)).stem, names)
+            allowed = "a path, or " + allowed_names(names, listing=SPEC_LISTING, noun="shipped specs")
+            raise ConfigError(str(path), "", f"no such sweep spec file{hint}", allowed)
         p = shipped
     source = display_path(p)
     raw = read_yaml(p) or {}
     if not isinstance(raw, dict):
         raise ConfigError(source, "", "expected a mapping at the top level")
     raw = dict(raw, **(overrides or {}))
-    for key in raw:
-        if key not in SPEC_KEYS:
-            raise ConfigError(source, key, "unknown key", ", ".join(SPEC_KEYS))
+    for key in [k for k in raw if k not in SPEC_KEYS]:
+        problems.add(unknown_key(source, str(key), key, SPEC_KEYS, keep_order=True))
+        del raw[key]
     return p, source, raw
-
-
-AGENT_KEYS = ("name", "config", "label")
-
-
-def _agents(raw: dict, source: str) -> list[dict]:
-    """The spec's agents: ``{name, config, label, options, llm}`` each; an entry's keys besides
-    name, config and label are options on top of its config, checked against the agent's."""
-    from openapps_sim.agents import check_options  # the agents package owns the options (a plug-in folder)
-
-    agents = []
-    labels: dict[str, int] = {}
-    for i, entry in enumerate(_as_list(raw.get("agents"), source, "agents")):
-        if isinstance(entry, str):
-            entry = {"name": entry}
-        if not isinstance(entry, dict) or "name" not in entry:
-            raise ConfigError(source, f"agents[{i}]", "expected an agent name or a mapping with 'name'")
-        name = entry["name"]
-        known = registered_agents()
-        if name not in known and ":" not in name:
-            raise unknown_name(source, f"agents[{i}].name", name, list(known) + ["<module>:<Class>"])
-        cls = load_agent_class(name, f"{source}: agents[{i}].name")
-        label = entry.get("label")
-        if label is not None and (not isinstance(label, str) or not label.strip()):
-            raise ConfigError(source, f"agents[{i}].label", f"expected a name, got {label!r}", "a non-empty string")
-        if label in labels:
-            raise ConfigError(
-                source, f"agents[{i}].label", f"{label!r} already labels agents[{labels[label]}]", "one label per agent"
-            )
-        if label is not None:
-            labels[label] = i
-        options = {k: v for k, v in entry.items() if k not in AGENT_KEYS}
-        check_options(cls, options, source, f"agents[{i}].", also=AGENT_KEYS)
-        agents.append(
-            {"name": name, "config": entry.get("config"), "label": label, "options": options, "llm": bool(cls.samples)}
-        )
-    if not agents:
-        raise ConfigError(source, "agents", "at least one agent is required")
-    return agents
 
 
 def _tasks(raw: dict, source: str) -> list[str]:
     families = all_families()
     tasks: list[str] = []
+    problems = Problems()
     for i, pattern in enumerate(_as_list(raw.get("tasks"), source, "tasks")):
         matched = sorted(f for f in families if fnmatch.fnmatchcase(f, str(pattern)))
         if not matched:
-            raise unknown_name(source, f"tasks[{i}]", str(pattern), families)
+            problems.add(unknown_task(source, f"tasks[{i}]", str(pattern)))
         tasks += [m for m in matched if m not in tasks]
+    problems.raise_any()
     if not tasks:
         raise ConfigError(source, "tasks", "at least one task is required")
     return tasks
@@ -281,63 +260,75 @@ def _tasks(raw: dict, source: str) -> list[str]:
 
 def _variations(raw: dict, source: str) -> list[str]:
     variations: list[str] = []
+    problems = Problems()
     for i, entry in enumerate(_as_list(raw.get("variations", ["default"]), source, "variations")):
-        if isinstance(entry, dict):
-            sample = entry.get("sample")
-            if set(entry) != {"sample"} or not isinstance(sample, dict) or set(sample) - {"n", "seed"}:
-                raise ConfigError(source, f"variations[{i}]", "expected a pack expression or {sample: {n: N, seed: S}}")
-            n = check_count(sample.get("n", 10), source, f"variations[{i}].sample.n", MAX_SAMPLE)
-            seed = check_seed(sample.get("seed", 0), source, f"variations[{i}].sample.seed")
-            variations += [v for v in sample_names(n, seed) if v not in variations]
-            continue
-        if not isinstance(entry, (str, int)) or isinstance(entry, bool):
-            raise ConfigError(
-                source, f"variations[{i}]", f"expected a pack expression, got {entry!r}", "dark_theme+german"
-            )
-        expression = check_variation(str(entry), source, f"variations[{i}]")
-        if expression not in variations:
-            variations.append(expression)
+        with problems.guard():
+            variations += [v for v in _variation(entry, source, f"variations[{i}]") if v not in variations]
+    problems.raise_any()
     if not variations:
         raise ConfigError(source, "variations", "the list is empty", "pack expressions, or leave the key out: default")
     return variations
 
 
+def _variation(entry: Any, source: str, key: str) -> list[str]:
+    """One entry of ``variations``: its pack expression, or the generated packs it samples."""
+    if isinstance(entry, dict):
+        sample = entry.get("sample")
+        if set(entry) != {"sample"} or not isinstance(sample, dict) or set(sample) - {"n", "seed"}:
+            raise ConfigError(source, key, "expected a pack expression or {sample: {n: N, seed: S}}")
+        problems = Problems()
+        n = problems.check(check_count, sample.get("n", 10), source, f"{key}.sample.n", MAX_SAMPLE)
+        seed = problems.check(check_seed, sample.get("seed", 0), source, f"{key}.sample.seed")
+        problems.raise_any()
+        return sample_names(n, seed)
+    if not isinstance(entry, (str, int)) or isinstance(entry, bool):
+        raise ConfigError(source, key, f"expected a pack expression, got {entry!r}", "dark_theme+german")
+    return [check_variation(str(entry), source, key)]
+
+
 def _viewports(raw: dict, source: str) -> list[str]:
     viewports = [str(v) for v in _as_list(raw.get("viewports", ["1280x720"]), source, "viewports")]
+    problems = Problems()
     for v in viewports:
-        parse_viewport(v, source)
+        problems.check(parse_viewport, v, source)
+    problems.raise_any()
     return viewports
 
 
 def _temperatures(raw: dict, source: str) -> list[float | None]:
     temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
+    problems = Problems()
     for i, t in enumerate(temps):
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < math.inf):
-            raise ConfigError(
-                source, f"temperatures[{i}]", f"expected a number >= 0, got {t!r}", "numbers such as 0, 0.7, 1.0"
-            )
+            problem = f"expected a number >= 0, got {t!r}"
+            problems.add(ConfigError(source, f"temperatures[{i}]", problem, "numbers such as 0, 0.7, 1.0"))
+    problems.raise_any()
     return temps
 
 
 def _languages(raw: dict, source: str) -> list[str]:
     langs = [str(x) for x in _as_list(raw.get("languages", [AUTO]), source, "languages")]
+    problems = Problems()
     for lang in langs:  # the phrasing files present (tasks/phrasings/<lang>.yaml), or auto
-        check_language(lang, source, goal_languages(), "languages")
+        problems.check(check_language, lang, source, goal_languages(), "languages")
+    problems.raise_any()
     return langs
 
 
 def _episode_options(raw: dict, source: str) -> dict:
     """``max_steps``, ``trials``, ``style`` and ``record_screenshots``, checked."""
+    problems = Problems()
     max_steps = raw.get("max_steps")
     if max_steps is not None:
-        max_steps = check_count(max_steps, source, "max_steps", MAX_STEPS)
-    trials = check_count(raw.get("trials", 1), source, "trials", MAX_TRIALS)
+        max_steps = problems.check(check_count, max_steps, source, "max_steps", MAX_STEPS)
+    trials = problems.check(check_count, raw.get("trials", 1), source, "trials", MAX_TRIALS)
     style = raw.get("style")
     if style is not None and style not in ENGLISH_STYLES:
-        raise ConfigError(source, "style", f"unknown style {style!r}", ", ".join(ENGLISH_STYLES))
+        problems.add(unknown_name(source, "style", style, ENGLISH_STYLES, what="style", keep_order=True))
     shots = raw.get("record_screenshots", False)
     if not isinstance(shots, bool):
-        raise ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false")
+        problems.add(ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false"))
+    problems.raise_any()
     return {"max_steps": max_steps, "trials": trials, "style": style, "record_screenshots": shots}
 
 
@@ -354,9 +345,11 @@ def _choices(raw: Any, source: str, key: str, allowed: tuple[str, ...], noun: st
     values = _as_list(raw, source, key)
     if not values:
         raise ConfigError(source, key, "empty list", ", ".join(allowed))
+    problems = Problems()
     for v in values:
         if v not in allowed:
-            raise ConfigError(source, key, f"unknown {noun} {v!r}", ", ".join(allowed))
+            problems.add(unknown_name(source, key, v, allowed, what=noun, keep_order=True))
+    problems.raise_any()
     return list(dict.fromkeys(values))
 
 
@@ -373,5 +366,8 @@ def _seeds(value: Any, source: str) -> list[int]:
             raise ConfigError(
                 source, "seeds", problem, f"a number n (seeds 0..n-1) or a list of seeds, 1 to {MAX_SEEDS}"
             )
-        return list(dict.fromkeys(check_seed(x, source, f"seeds[{i}]") for i, x in enumerate(value)))
+        problems = Problems()
+        seeds = [problems.check(check_seed, x, source, f"seeds[{i}]") for i, x in enumerate(value)]
+        problems.raise_any()
+        return list(dict.fromkeys(seeds))
     return list(range(check_count(value, source, "seeds", MAX_SEEDS)))

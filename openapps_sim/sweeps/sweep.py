@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from openapps_sim.errors import BrowserNotFound, ConfigError
+from openapps_sim.errors import BrowserNotFound, ConfigError, Problems, unknown_name
 from openapps_sim.sweeps.executors import execute_local
 from openapps_sim.sweeps.progress import Progress
 from openapps_sim.sweeps.raypool import execute_ray, ray_address
@@ -88,17 +88,20 @@ def manifest_for(spec: SweepSpec, workers: int, executor: str) -> dict:
 def check_before_running(spec: SweepSpec) -> None:
     """Every pack, task and agent of the spec, checked before the first episode (and before
     anything is written): a pack with a schema error or an agent config with a bad option is
-    one clear error here, not a crash in a worker after a server and browser have started."""
+    one clear error here (every one of them at once), not a crash in a worker after a server
+    and browser have started."""
     from openapps_sim.agents import make_agent
     from openapps_sim.config.catalog import compose
     from openapps_sim.taskkit import get_family
 
+    problems = Problems()
     for variation in spec.variations:
-        compose(variation)
+        problems.check(compose, variation)
     for task in spec.tasks:
-        get_family(task, f"{spec.source}: tasks")
+        problems.check(get_family, task, f"{spec.source}: tasks")
     for agent in spec.agents:
-        make_agent(agent["name"], agent.get("config"), agent.get("options") or {})
+        problems.check(make_agent, agent["name"], agent.get("config"), agent.get("options") or {})
+    problems.raise_any()
 
 
 def _prepare_out(out: Path) -> None:
@@ -229,7 +232,7 @@ def run_sweep(
     once the workers are gone and every finished episode is recorded.
     """
     if executor not in ("local", "ray"):
-        raise ConfigError("--executor", "executor", f"unknown executor {executor!r}", "local, ray")
+        raise unknown_name("--executor", "executor", executor, ("local", "ray"), what="executor", keep_order=True)
     if ray_at and executor != "ray":
         raise ConfigError("--ray-address", ray_at, "only the Ray executor joins a Ray cluster", "--executor ray")
     workers = spec.workers if workers is None else check_workers(workers)

@@ -8,7 +8,7 @@ up, a beat at every change of phase (:mod:`~openapps_sim.sweeps.heartbeat`: ``ag
 ``agent.reset`` and every ``agent.act``, with ``sofar``, the record if the agent never answers;
 ``model`` around its model-service calls; ``env`` once it answered; ``record`` at the end),
 then ``{"result": {"record": ..., "trajectory": ...}}``, or
-``{"user_error": {...}}`` for a mistake in the spec that no retry can fix. Nothing else is
+``{"user_errors": [{...}, ...]}`` for mistakes in the spec that no retry can fix (each problem). Nothing else is
 written to its stdout (everything else goes to stderr). It ignores SIGINT and stops on SIGTERM
 or when stdin closes: the parent alone decides when episodes stop, and kills the worker's whole
 process group (its server and browser included) when it must.
@@ -24,7 +24,7 @@ import sys
 import threading
 from pathlib import Path
 
-from openapps_sim.errors import ConfigError, SweepStopped
+from openapps_sim.errors import ConfigError, SweepStopped, problems_to_json
 from openapps_sim.gcsettings import tune_gc
 from openapps_sim.sweeps.heartbeat import ENV, Heartbeat
 from openapps_sim.sweeps.record import spec_from_json
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                     first_attempt=attempt,
                 )
             except ConfigError as e:
-                send({"user_error": {"source": e.source, "path": e.path, "problem": e.problem, "allowed": e.allowed}})
+                send({"user_errors": problems_to_json(e)})  # every problem (a ConfigErrors has several)
                 continue
             except SweepStopped as e:  # a permanent infrastructure error: the whole sweep stops
                 send({"stop": str(e)})

@@ -44,7 +44,7 @@ from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import tidy_punctuation
 from openapps_sim.taskkit.plan import Unread, run_plan
 from openapps_sim.taskkit.progress import Op
-from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance  # noqa: F401
+from openapps_sim.taskkit.registry import all_families, family, get_family, register_instance, unknown_task  # noqa: F401
 from openapps_sim.taskkit.reward import normalise_world, normalised_expected
 from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step

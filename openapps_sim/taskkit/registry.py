@@ -56,8 +56,7 @@ def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **he
         settable = {k for k in dir(cls) if k[0] != "_" and k != "id" and _is_data(getattr(cls, k))}
         unknown = sorted(set(header) - settable)
         if unknown:
-            allowed = ", ".join(sorted(settable))
-            raise ConfigError(source, f"@family({family_id!r})", f"unknown family attribute {unknown[0]!r}", allowed)
+            raise unknown_name(source, f"@family({family_id!r})", unknown[0], settable, what="family attribute")
         cls.id = family_id
         declared = {"apps": apps, **header} if apps is not None else header
         for key, value in declared.items():
@@ -92,8 +91,18 @@ def register_instance(fam: TaskFamily, source: str = "") -> TaskFamily:
     return fam
 
 
+# where the full list of task ids is (an unknown task's error names it instead of all 90-odd ids)
+TASK_LISTING = "openapps tasks (MCP: list_tasks)"
+
+
+def unknown_task(source: str, key: str, name: str) -> ConfigError:
+    """The error for a task id (or a pattern of ids) that names no family: the closest ids, and
+    where the list is."""
+    return unknown_name(source, key, name, all_families(), listing=TASK_LISTING, noun="task ids")
+
+
 def get_family(family_id: str, source: str = "--task") -> TaskFamily:
     families = all_families()
     if family_id not in families:
-        raise unknown_name(source, "task", family_id, families)
+        raise unknown_task(source, "task", family_id)
     return families[family_id]

@@ -14,7 +14,6 @@ other host gets 404 for ``/_explore/``.
 from __future__ import annotations
 
 import re
-from difflib import get_close_matches
 from urllib.parse import urlencode
 
 from fasthtml.common import (
@@ -54,7 +53,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from openapps_sim.config.catalog import compose, resolve_pack
 from openapps_sim.config.limits import SEED_ALLOWED, check_seed
 from openapps_sim.config.packs import PACK_KINDS, is_generated, list_packs, pack_kind, split_expression
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, did_you_mean
 
 EXPLORE_HOST = "explore.localhost"
 PATH = "/_explore/"
@@ -133,12 +132,10 @@ def check_expression(expression: str, label: str) -> None:
         if "/" in part or part.endswith(".yaml"):
             resolve_pack(part, label, part)  # a file: its own errors name the file
             continue
-        close = get_close_matches(part, list(known), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
         raise ConfigError(
             label,
             "",
-            f"no pack named {part!r}{hint}",
+            f"no pack named {part!r}{did_you_mean(part, known)}",
             "the packs listed under 'The packs' below, joined with '+', or random-<seed>",
         )
     try:
