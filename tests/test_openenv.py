@@ -25,6 +25,8 @@ from contextlib import contextmanager
 
 import pytest
 
+from openapps_sim.envs.asyncenv import run_coroutine
+
 INSTALL = 'pip install -e ".[openenv]" (make test installs it: the Makefile\'s .openenv-stamp)'
 # seed -> the title todo.add_item's goal asks for (default pack)
 TITLES = {
@@ -201,7 +203,7 @@ def test_eight_sessions_at_once_each_solve_their_own_world(url):
 
         return await asyncio.gather(*(one(n, kind, seed) for n, (kind, seed) in enumerate(jobs))), seen
 
-    results, seen = asyncio.run(main())
+    results, seen = run_coroutine(main)
     for (kind, seed), out in zip(jobs, results, strict=True):
         state = state_dict(out["state"])
         assert (out["reward"], out["done"]) == (1.0, True), (kind, seed, out)
@@ -247,9 +249,16 @@ def test_a_wrong_episode_scores_0_and_a_session_may_run_an_instance_again(url):
 
 
 BAD_RESETS = [
-    ({"task": "todo.nope"}, "reset: task: unknown name 'todo.nope'; allowed: calendar.add_event, "),
+    (
+        {"task": "todo.nope"},
+        "reset: task: unknown name 'todo.nope' (did you mean todo.count_open, todo.item_notes or todo.mark_undone?); "
+        "allowed: one of 92 task ids; openapps tasks (MCP: list_tasks) lists them",
+    ),
     ({}, "reset: task: expected a task family id, got nothing; allowed: todo.add_item, ... (openapps tasks)"),
-    ({"task": "todo.add_item", "variation": "nope"}, "reset: variation: unknown name 'nope'; allowed: adversarial"),
+    (
+        {"task": "todo.add_item", "variation": "dark_them"},
+        "reset: variation: unknown name 'dark_them' (did you mean dark_theme",
+    ),
     ({"task": "todo.add_item", "seed": "abc"}, "reset: seed: expected a whole number, got 'abc'; allowed: 0, 1, 2"),
     (
         {"task": "todo.add_item", "backend": "firefox"},
@@ -308,7 +317,7 @@ def test_bad_arguments_are_one_error_naming_the_key(url):
             result = await env.step({"action": "goto('/todo/')"})
             assert (result.observation["step"], result.done) == (1, False)
 
-    asyncio.run(main())
+    run_coroutine(main)
 
 
 ABANDON = """
@@ -354,7 +363,7 @@ def test_an_idle_session_is_closed_and_says_so():
                     e.value
                 )
 
-        asyncio.run(main())
+        run_coroutine(main)
 
 
 @pytest.mark.browser
@@ -380,7 +389,7 @@ def test_a_chromium_session_sends_screenshots_on_request(url):
             assert plain.observation["screenshot"] is None
             assert size(asked.observation["screenshot"]) == (b"\x89PNG\r\n\x1a\n", 640, 480)
 
-    asyncio.run(main())
+    run_coroutine(main)
     assert wait_for_sessions(url, {"episodes": 0, "worlds": 0}) == {"episodes": 0, "worlds": 0}
 
 

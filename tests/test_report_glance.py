@@ -51,11 +51,9 @@ def test_the_headline_says_a_quiet_column_once_instead(tmp_path: Path):
 
 
 @pytest.mark.browser
-def test_the_headline_fits_a_1280px_screen_with_every_column(tmp_path: Path):
-    from playwright.sync_api import sync_playwright
-
-    from openapps_sim.envs.browser import find_chromium
-
+def test_the_headline_fits_a_1280px_screen_with_every_column(tmp_path: Path, browser):
+    # the test session's browser: a Playwright of its own would meet the one an earlier browser
+    # test of this process left on this thread
     tokens = {"prompt_tokens": 1_234_567, "completion_tokens": 8_765, "total_tokens": 1_243_332}
     crashed = record("beta", "default", 7, False, agent_error="RuntimeError: boom", tokens=tokens)
     run = make_results_dir(tmp_path / "run", [crashed])
@@ -64,14 +62,15 @@ def test_the_headline_fits_a_1280px_screen_with_every_column(tmp_path: Path):
         for rec in lines:
             out.write(json.dumps({**rec, "tokens": tokens, "cost_usd": 12.34}) + "\n")
     html = write_report(run)[1]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(find_chromium()))
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
         page.goto(html.as_uri())
         header = page.eval_on_selector_all("#headline table th", "ths => ths.map(t => t.textContent)")
         box = page.eval_on_selector("#headline .scroll", "d => [d.scrollWidth, d.clientWidth]")
         wide = page.evaluate("document.documentElement.scrollWidth")
-        browser.close()
+    finally:
+        context.close()
     assert len(header) == 13 and "Tokens (USD)" in header and "Agent exceptions" in header, header
     assert box[0] <= box[1] and wide <= 1280, (box, wide)  # nothing to scroll to
 

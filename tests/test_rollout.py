@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from openapps_sim.envs.asyncenv import run_coroutine
 from openapps_sim.errors import ConfigError
 from openapps_sim.service.rollout import ChatRollout, Instance, instances
 
@@ -80,7 +81,7 @@ def test_rollouts_play_concurrently_each_on_its_own_world_and_free_it():
             play(Instance("todo.add_item", seed=0), "Defrost the fridge"),
         )
 
-    (good, good_result, good_world), (bad, bad_result, bad_world) = asyncio.run(both())
+    (good, good_result, good_world), (bad, bad_result, bad_world) = run_coroutine(both)
     assert good[0].startswith("Task: Add 'Prepare slides for Monday' to my todo list.\n\nCurrent page: http://")
     assert "\nAccessibility tree of the page:\n" in good[0]
     assert good[0].endswith("Answer with <think>your reasoning</think> then <action>one action</action>.")
@@ -121,6 +122,6 @@ def test_a_rollout_frees_its_world_when_its_body_fails():
             raise RuntimeError("the trainer stopped")
 
     with pytest.raises(RuntimeError, match="the trainer stopped"):
-        asyncio.run(failing())
+        run_coroutine(failing)
     with pytest.raises(ConfigError, match=f"no world '{failing.world.world_id}' on this server"):
         failing.world.health()

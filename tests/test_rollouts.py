@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from openapps_sim.envs.asyncenv import make_async_env
+from openapps_sim.envs.asyncenv import make_async_env, run_coroutine
 from openapps_sim.envs.client import shared_server
 from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError
@@ -69,7 +69,7 @@ def test_the_event_loop_keeps_running_while_eight_envs_step():
         g, _ = await asyncio.gather(play(), ticker())
         return g, ticks, time.perf_counter() - t0
 
-    g, ticks, seconds = asyncio.run(main())
+    g, ticks, seconds = run_coroutine(main)
     assert g.rewards == [1.0] * 8
     gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
     assert len(ticks) >= 20, f"{len(ticks)} ticks in {seconds:.1f} s"
@@ -98,7 +98,7 @@ def test_closed_and_dropped_sessions_free_their_worlds():
                 await env.close()
             del env
 
-    asyncio.run(sessions())
+    run_coroutine(sessions)
     gc.collect()
     last = make_env("todo.add_item", backend="text")
     last.reset(seed=0)  # its world is made: the dropped ones are dropped first

@@ -90,7 +90,10 @@ def test_unknown_variation_on_reset_is_a_clear_error(server):
 
     with pytest.raises(ConfigError) as err:
         server.reset("no_such_pack", 0)
-    assert "no_such_pack" in str(err.value) and "dark_theme" in str(err.value)
+    assert "no_such_pack" in str(err.value) and "openapps variations" in str(err.value)  # where the list is
+    with pytest.raises(ConfigError) as err:
+        server.reset("dark_them", 0)
+    assert "did you mean dark_theme" in str(err.value)
 
 
 def test_serve_command_picks_a_free_port_and_prints_the_url():

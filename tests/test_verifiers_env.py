@@ -142,9 +142,10 @@ def test_the_grpo_example_of_docs_training_runs_as_written(tmp_path):
 
 def test_vf_eval_says_which_argument_is_wrong(tmp_path):
     with FakeLLMServer(default="<action>noop()</action>") as server:
-        done = run_vf_eval(tmp_path, server, "--env.taskset.variations", "nosuchpack")
+        done = run_vf_eval(tmp_path, server, "--env.taskset.variations", "dark_them")
     assert done.returncode != 0
     said = " ".join((done.stdout + done.stderr).replace("│", " ").split())
-    assert "--env.taskset: variations[0]: unknown name 'nosuchpack'; allowed: adversarial_descriptions," in said, said
+    assert "--env.taskset: variations[0]: unknown name 'dark_them'" in said, said
+    assert "did you mean dark_theme" in said, said
     assert "Traceback" not in said
     assert server.requests == []

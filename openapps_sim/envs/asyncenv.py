@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from openapps_sim.envs.registration import make_env
 
 _POOL: ThreadPoolExecutor | None = None
+T = TypeVar("T")
 
 
 def env_pool() -> ThreadPoolExecutor:
@@ -72,3 +75,23 @@ async def make_async_env(family: str, backend: str = "text", pool: ThreadPoolExe
     env = AsyncEnv(None, pool)
     env.env = await env._call(make_env, family, backend=backend, **kwargs)
     return env
+
+
+def run_coroutine(factory: Callable[[], Awaitable[T]]) -> T:
+    """``asyncio.run(factory())`` on a thread of its own, its result or its exception: a thread
+    that used Playwright's sync API (a Chromium env) keeps Playwright's event loop set, where
+    ``asyncio.run`` refuses to start, so blocking callers never run a loop on their own thread."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(factory())
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=target, name="openapps-run-coroutine")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from openapps_sim.agent import Agent
-from openapps_sim.envs.asyncenv import make_async_env
+from openapps_sim.envs.asyncenv import make_async_env, run_coroutine
 from openapps_sim.errors import ConfigError
 
 
@@ -128,4 +128,4 @@ def group(
 ) -> Group:
     """k rollouts of one instance (``task``, ``variation``, ``seed``) by ``policy``, concurrently;
     ``env_kwargs`` go to ``make_env`` (``action_space``, ``termination`` ...)."""
-    return asyncio.run(agroup(task, variation, seed, policy, k, backend, **env_kwargs))
+    return run_coroutine(lambda: agroup(task, variation, seed, policy, k, backend, **env_kwargs))
