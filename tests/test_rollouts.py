@@ -106,3 +106,25 @@ def test_closed_and_dropped_sessions_free_their_worlds():
     last.close()
     keep.close()
     assert server.health()["worlds"] == before - 1
+
+
+AFTER_CHROMIUM = """
+from openapps_sim.envs.registration import make_env
+from openapps_sim.sweeps.rollouts import group
+
+env = make_env("todo.add_item", backend="chromium")  # Playwright's sync API on this thread
+env.reset(seed=1)
+env.close()
+print(group("todo.add_item", variation="default", seed=3, policy="oracle", k=2).rewards)
+"""
+
+
+@pytest.mark.browser
+def test_a_group_runs_in_a_process_that_used_chromium_first():
+    """A Chromium env leaves Playwright's event loop on its thread, where ``asyncio.run`` refuses
+    to start: ``group`` used to fail there ("cannot be called from a running event loop")."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", AFTER_CHROMIUM], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip().endswith("[1.0, 1.0]"), done.stdout + done.stderr[-3000:]
