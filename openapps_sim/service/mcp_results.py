@@ -74,8 +74,8 @@ class Step(Result):
     max_steps: int
 
 
-class Attempt(Result):
-    """An episode the session ended, with its result and how it ended (task, budget, abandoned)."""
+class EpisodeResult(Result):
+    """What an episode's result says of the episode: its instance, settings, reward, success."""
 
     task: str
     variation: str
@@ -86,23 +86,19 @@ class Attempt(Result):
     termination: str
     reward: float
     success: bool
+
+
+class Attempt(EpisodeResult):
+    """An episode the session ended, with its result and how it ended (task, budget, abandoned)."""
+
     steps: int
     ended: str
 
 
-class Reward(Result):
+class Reward(EpisodeResult):
     """``get_reward``: the episode's reward. ``partial_reward`` only once the episode has ended
     (or on an evaluator's server), ``explanation`` only on an evaluator's server."""
 
-    task: str
-    variation: str
-    seed: int
-    language: str
-    interface: str
-    backend: str
-    termination: str
-    reward: float
-    success: bool
     partial_reward: float | None = None
     explanation: str | None = None
     steps: int
