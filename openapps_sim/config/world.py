@@ -112,8 +112,8 @@ def split_kwargs(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
 
 # -- the checks, each run once where the user gives the value ------------------------------------
 def check_variation(value: Any, source: str, key: str = "variation") -> str:
-    """A pack expression, canonical (parts stripped, joined by ``+``; empty is ``default``); an
-    unknown or empty pack name (``a++b``, ``+``) is an error listing the packs."""
+    """A pack expression, :func:`canonical`; an unknown or empty pack name (``a++b``, ``+``) is an
+    error listing the packs."""
     if value is None:
         return "default"
     if not isinstance(value, str):
@@ -134,15 +134,39 @@ def check_variation(value: Any, source: str, key: str = "variation") -> str:
 
 
 def canonical(expression: str | None) -> str:
-    """A pack expression written one way: parts stripped, joined by ``+``; empty is ``default``."""
-    return "+".join(p.strip() for p in split_expression(expression))
+    """A pack expression written one way, so that every spelling of one composition is one world
+    (one episode id, one label): each part stripped (a file path normalised), ``default`` (the
+    base, an empty pack) dropped beside other packs, a pack named twice in a row applied once
+    (applying a pack again changes nothing), joined by ``+``; empty is ``default``. The order
+    and the other repeats stay: packs compose left to right, a later one overriding an earlier
+    one and interruption packs adding theirs in order, so ``a+b`` is not ``b+a`` and ``a+b+a``
+    is not ``b+a``."""
+    parts: list[str] = []
+    for raw in split_expression(expression):
+        part = _part_spelling(raw.strip())
+        if part != "default" and (not parts or parts[-1] != part):
+            parts.append(part)
+    return "+".join(parts) or "default"
+
+
+def _part_spelling(part: str) -> str:
+    """A pack file's path written one way (``./packs/x.yaml`` is ``packs/x.yaml``, ``pk/`` is
+    ``./pk``: still a path, not a name); a name as it is."""
+    if not _is_path(part):
+        return part
+    path = os.path.normpath(part)
+    return path if _is_path(path) else os.curdir + os.sep + path
+
+
+def _is_path(part: str) -> bool:
+    return part.endswith(".yaml") or "/" in part or os.sep in part
 
 
 @lru_cache(maxsize=512)
 def _known_part(part: str, search: str) -> bool:
     """Whether ``part`` names a pack: a pack on the search path, a generated one, or a file
     (cached per search path: a world is reset with the same few expressions again and again)."""
-    if part.endswith(".yaml") or "/" in part or os.sep in part:
+    if _is_path(part):
         return Path(part).exists()
     return is_generated(part) or part in list_packs()
 
