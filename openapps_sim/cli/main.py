@@ -18,17 +18,8 @@ from pathlib import Path
 
 from openapps_sim.cli import export, judge, mcp, offline, openenv, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
-from openapps_sim.cli.args import (
-    HelpFormatter,
-    Parser,
-    check_display,
-    count,
-    port,
-    positive,
-    seed,
-    shipped_specs,
-    variation,
-)
+from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
+from openapps_sim.cli.args import variation as pack_expression
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
@@ -191,7 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_serve(sub) -> None:
     """``openapps serve``."""
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
-    s.add_argument("--variation", type=variation, default="default", help="pack expression, e.g. dark_theme+german")
+    s.add_argument(
+        "--variation", type=pack_expression, default="default", help="pack expression, e.g. dark_theme+german"
+    )
     s.add_argument("--seed", type=seed, default=0, help="world seed (generated content, ids)")
     s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
     s.add_argument("--host", default="127.0.0.1", help="address to bind")
@@ -231,7 +224,7 @@ def _add_catalogue(sub) -> None:
         help="also count distinct instances over seeds 0..N-1 (100 takes about half a minute of CPU; "
         "default: 0, not counted)",
     )
-    s.add_argument("--variation", type=variation, default="default", help="pack expression to instantiate under")
+    s.add_argument("--variation", type=pack_expression, default="default", help="pack expression to instantiate under")
     s.set_defaults(func=cmd_tasks)
 
     s = sub.add_parser("agents", help="list the agents and their configs")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from openapps_sim.agent import registered_agents
 from openapps_sim.cli.args import positive, seed, shipped_specs, variation
-from openapps_sim.config.world import canonical
 from openapps_sim.cli.run import output_folder
+from openapps_sim.config.world import canonical
 from openapps_sim.errors import ConfigError, Problems
 from openapps_sim.taskkit import all_families, unknown_task
 

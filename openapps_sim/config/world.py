@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.config.catalog import composed_json
-from openapps_sim.config.limits import check_seed
+from openapps_sim.config.limits import Seed
 from openapps_sim.config.packs import is_generated, list_packs, split_expression, unknown_pack
+from openapps_sim.config.schema import Field, Nullable, Record
 from openapps_sim.errors import ConfigError, Problems, did_you_mean
 
 AUTO = "auto"  # the language of the world (its packs' shell.lang)
@@ -57,15 +58,8 @@ class WorldSpec:
         what is allowed, all of them raised together. ``languages``: the goal languages there are
         (the caller knows them: the phrasing files are the task layer's); None when the goal
         language plays no part (the server's world)."""
-        problems = Problems()
-        spec = cls(
-            variation=problems.check(check_variation, variation, source),
-            seed=None if seed is None else problems.check(check_seed, seed, source),
-            language=problems.check(check_language, language, source, languages),
-            overrides=problems.check(check_overrides, overrides, source),
-        )
-        problems.raise_any()
-        return spec
+        given = {"variation": variation, "seed": seed, "language": language, "overrides": overrides}
+        return cls(**world_record(None if languages is None else tuple(languages)).check(given, source, ""))
 
     def updated(self, source: str, given: Mapping[str, Any], languages: Iterable[str] | None = None) -> WorldSpec:
         """This spec with the keys of :data:`KEYS` that ``given`` holds, checked."""
@@ -111,6 +105,50 @@ def split_kwargs(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
 
 
 # -- the checks, each run once where the user gives the value ------------------------------------
+class Variation(Field):
+    """A pack expression, in the schema language: :func:`check_variation`."""
+
+    type_name = "pack names joined by '+', e.g. dark_theme+german"
+
+    def check(self, value, source, path):
+        return check_variation(value, source, path)
+
+
+class Language(Field):
+    """A goal language, in the schema language: :func:`check_language` over ``languages``."""
+
+    def __init__(self, languages: Iterable[str] | None, default: Any = AUTO, doc: str = ""):
+        super().__init__(default, doc)
+        self.languages = languages
+
+    def describe(self) -> str:
+        return ", ".join([*(self.languages or ["a language code"]), AUTO])
+
+    def check(self, value, source, path):
+        return check_language(value, source, self.languages, path)
+
+
+class Overrides(Field):
+    """``app.key=value`` strings, in the schema language: :func:`check_overrides`."""
+
+    type_name = "a list of app.key=value strings"
+
+    def check(self, value, source, path):
+        return check_overrides(value, source, path)
+
+
+@lru_cache(maxsize=8)
+def world_record(languages: tuple[str, ...] | None) -> Record:
+    """A world spec's keys (:data:`KEYS`) declared in the schema language; ``languages``: the goal
+    languages there are (None: any)."""
+    return Record(
+        variation=Variation("default", "pack names joined by '+'"),
+        seed=Nullable(Seed(None, "the task seed; null: drawn at reset")),
+        language=Language(languages, AUTO, "the goal's language; auto: the world's own"),
+        overrides=Overrides((), "app.key=value strings applied after the packs"),
+    )
+
+
 def check_variation(value: Any, source: str, key: str = "variation") -> str:
     """A pack expression, :func:`canonical`; an unknown or empty pack name (``a++b``, ``+``) is an
     error listing the packs."""

@@ -20,7 +20,6 @@ from openapps_sim.service.session import OBSERVE_MODES, EnvSession
 from openapps_sim.sweeps.record import parse_viewport
 from openapps_sim.taskkit import all_families
 
-
 # A seed as the client sent it: the schema says a whole number, and the one seed rule
 # (config.limits.check_seed, run by the world spec) checks it, so that "3", 3.0 or true is
 # refused here as it is by gym.make, a sweep spec and OpenEnv (pydantic would turn them into 3, 3, 1).
