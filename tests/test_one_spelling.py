@@ -78,6 +78,20 @@ def test_gym_make_and_reset_take_any_spelling_as_the_one_world():
             env.close()
 
 
+def test_mcp_and_openenv_sessions_take_any_spelling_as_the_one_world():
+    from openapps_sim.service.session import EnvSession
+
+    session = EnvSession()
+    try:
+        viewport = {"width": 1280, "height": 720}
+        started = session.reset(
+            "todo.add_item", " default+dark_theme + german+german", 1, "auto", "bid", viewport, backend="text"
+        )
+        assert started["variation"] == "dark_theme+german" == session.episode["variation"]
+    finally:
+        session.close()
+
+
 def test_the_command_line_lists_of_versions_take_any_spelling():
     from openapps_sim.cli.main import build_parser
 
