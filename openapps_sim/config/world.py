@@ -129,12 +129,14 @@ class Language(Field):
 
 
 class Overrides(Field):
-    """``app.key=value`` strings, in the schema language: :func:`check_overrides`."""
+    """A list of ``app.key=value`` strings (a tuple once checked)."""
 
     type_name = "a list of app.key=value strings"
 
     def check(self, value, source, path):
-        return check_overrides(value, source, path)
+        if not isinstance(value, (list, tuple)) or not all(isinstance(o, str) for o in value):
+            raise ConfigError(source, path, f"expected a list of strings, got {value!r}", "['app.key=value', ...]")
+        return tuple(value)
 
 
 @lru_cache(maxsize=8)
@@ -219,13 +221,6 @@ def check_language(value: Any, source: str, languages: Iterable[str] | None, key
     if known is not None and value not in known:
         raise ConfigError(source, key, f"unknown language {value!r}{did_you_mean(value, known)}", ", ".join(known))
     return value
-
-
-def check_overrides(value: Any, source: str, key: str = "overrides") -> tuple[str, ...]:
-    """A list of ``app.key=value`` strings."""
-    if not isinstance(value, (list, tuple)) or not all(isinstance(o, str) for o in value):
-        raise ConfigError(source, key, f"expected a list of strings, got {value!r}", "['app.key=value', ...]")
-    return tuple(value)
 
 
 @lru_cache(maxsize=32)
