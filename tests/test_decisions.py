@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.progress import progress_summary
 from openapps_sim.config.packs import list_packs
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, evaluate, instantiate
@@ -335,7 +335,7 @@ def test_progress_summary_averages_only_where_a_metric_applies():
         dict(base, agent="A", task="t.answer", seed=0, success=False, reward=0.0, esar=0.0, decisions=None,
              wlcs=None, answer_ok=False, first_milestone_step=None, steps_after_last_milestone=None),
     ]  # fmt: skip
-    s = m.progress_summary(pd.DataFrame(rows), ["agent"]).iloc[0]
+    s = progress_summary(pd.DataFrame(rows), ["agent"]).iloc[0]
     assert s["n"] == 3 and s["success"] == pytest.approx(1 / 3) and s["esar"] == pytest.approx(0.5)
     assert s["decision_accuracy"] == 0.5 and s["deeper_decision_accuracy"] == 0.0
     assert s["wlcs"] == 0.5 and s["answer_accuracy"] == 0.0
@@ -348,15 +348,15 @@ def test_progress_summary_averages_only_where_a_metric_applies():
         dict(rows[2], task="t.look", wlcs=1.0, expected_ops=0, structure="single"),
         dict(rows[2], task="t.answer_old", wlcs=1.0, structure="answer"),
     ]
-    w = m.progress_summary(pd.DataFrame(nothing), ["agent", "task"]).set_index("task")["wlcs"]
+    w = progress_summary(pd.DataFrame(nothing), ["agent", "task"]).set_index("task")["wlcs"]
     assert w["t.branch"] == 0.5 and np.isnan(w["t.look"]) and np.isnan(w["t.answer_old"])
-    assert m.progress_summary(pd.DataFrame(nothing), ["agent"]).iloc[0]["wlcs"] == 0.5
+    assert progress_summary(pd.DataFrame(nothing), ["agent"]).iloc[0]["wlcs"] == 0.5
     from openapps_sim.analysis.report.progress import progress_tables
 
     [(_, headers, cells)] = [t for t in progress_tables(pd.DataFrame(nothing)) if t[0] == "By agent and task"]
     look = next(r for r in cells if r[1] == "t.look")
     assert look[headers.index("W-LCS")] == "–"
-    old = m.progress_summary(pd.DataFrame([dict(base, agent="B", task="x", seed=0, success=True, reward=1.0)]))
+    old = progress_summary(pd.DataFrame([dict(base, agent="B", task="x", seed=0, success=True, reward=1.0)]))
     assert np.isnan(old.iloc[0]["decision_accuracy"]) and old.iloc[0]["n"] == 1
 
 

@@ -20,27 +20,3 @@ sections in ``sections``, ``paper`` and ``breaks`` (with ``rows``, ``progress`` 
 ``robustness``), ``markdown`` and ``page``/``html`` (the two renderings), ``svg``, ``style``,
 ``trajectories``, ``viewer`` and ``images`` (the trajectory viewer), ``fmt`` and ``write``.
 """
-
-from openapps_sim.analysis.report.analysis import Analysis, analyse, headline_table
-from openapps_sim.analysis.report.fmt import fmt_ci, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, md_table
-from openapps_sim.analysis.report.load import load_manifest, load_results, load_trajectory
-from openapps_sim.analysis.report.markdown import render_markdown
-from openapps_sim.analysis.report.write import write_report
-
-__all__ = [
-    "Analysis",
-    "analyse",
-    "fmt_ci",
-    "fmt_num",
-    "fmt_pct",
-    "fmt_rate_ci",
-    "fmt_ratio",
-    "fmt_std",
-    "headline_table",
-    "load_manifest",
-    "load_results",
-    "load_trajectory",
-    "md_table",
-    "render_markdown",
-    "write_report",
-]

@@ -10,7 +10,9 @@ from typing import Any
 import pandas as pd
 from fasthtml.common import A, Span
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.breaks import ROLLUPS, paired_summary, rollups
+from openapps_sim.analysis.metrics.robustness import rsr_table
+from openapps_sim.analysis.metrics.table import sort_key
 from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.blocks import Cell, Heading, P, Section, Table
 from openapps_sim.analysis.report.cells import agent_cell, agent_rows
@@ -18,8 +20,8 @@ from openapps_sim.analysis.report.fmt import DASH, fmt_count, fmt_num, fmt_pct, 
 from openapps_sim.analysis.report.viewer import anchor
 
 
-def rollups(a: Analysis) -> Section:
-    r = m.rollups(a.df, n_boot=max(200, a.n_boot // 2), seed=a.seed)
+def rollups_section(a: Analysis) -> Section:
+    r = rollups(a.df, n_boot=max(200, a.n_boot // 2), seed=a.seed)
     if not r:
         return Section("rollups", "Where it breaks")
     blocks: list[Any] = [
@@ -29,9 +31,9 @@ def rollups(a: Analysis) -> Section:
             "joins them). Task length: the number of essential states (milestones) of the task."
         )
     ]
-    for col, title in m.breaks.ROLLUPS.items():
+    for col, title in ROLLUPS.items():
         frame = r[col]
-        keys = sorted(dict.fromkeys(frame[col]), key=m.sort_key)
+        keys = sorted(dict.fromkeys(frame[col]), key=sort_key)
         if len(keys) < 2 and col != "app":
             continue
         rows_ = Rows(frame, col, "agent")
@@ -110,8 +112,8 @@ def _flip_row(a: Analysis, r: pd.Series, shown: set[str]) -> list:
 def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -> Section:
     if pairs.empty:
         return Section("paired", f"Paired with the {a.baseline} version")
-    summary = m.paired_summary(pairs)
-    rsr = Rows(m.rsr_table(a.df, a.baseline), "agent", "variation")
+    summary = paired_summary(pairs)
+    rsr = Rows(rsr_table(a.df, a.baseline), "agent", "variation")
     rows = []
     for _, r in summary.iterrows():
         x = rsr.get(r["agent"], r["variation"])
@@ -126,7 +128,7 @@ def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -
             ]
         )
     flips = pairs[pairs["flip"] != "same"].sort_values(
-        ["flip", "agent", "task", "variation"], key=lambda s: s.map(m.sort_key)
+        ["flip", "agent", "task", "variation"], key=lambda s: s.map(sort_key)
     )
     blocks: list[Any] = [
         P(
@@ -158,7 +160,7 @@ def flip_ids(pairs: pd.DataFrame, limit: int) -> list[str]:
     if pairs.empty or "episode_id_base" not in pairs.columns:
         return []
     flips = pairs[pairs["flip"] != "same"].sort_values(
-        ["flip", "agent", "task", "variation"], key=lambda s: s.map(m.sort_key)
+        ["flip", "agent", "task", "variation"], key=lambda s: s.map(sort_key)
     )
     out: list[str] = []
     for _, r in flips.head(limit).iterrows():

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.breaks import paired_versions
 from openapps_sim.analysis.report import breaks, headline, paper, sections
 from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.blocks import Bullets, P, Section
@@ -50,7 +50,7 @@ def build(
     if a.valid.empty:
         r.sections = _unscored_sections(a)
         return r
-    pairs = m.paired_versions(a.df, a.baseline)
+    pairs = paired_versions(a.df, a.baseline)
     viewer, shown = Section("trajectories", "Trajectories"), set()
     if results_dir is not None:
         viewer, shown = trajectory_section(
@@ -72,7 +72,7 @@ def build(
         sections.axes(a),
         sections.pass_k(a),
         *paper.paper_sections(a),
-        breaks.rollups(a),
+        breaks.rollups_section(a),
         breaks.loops(a),
         breaks.paired(a, pairs, shown),
         sections.tasks(a),
@@ -129,7 +129,7 @@ def summary(a: Analysis, folder: str = "DIR") -> Report:
         headline.headline(a),
         sections.robustness(a),
         sections.per_variation(a),
-        breaks.rollups(a),
+        breaks.rollups_section(a),
         sections.errors(a),
         sections.manifest(a),
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.categories import category_success
 from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.blocks import P, Section, Table
 from openapps_sim.analysis.report.fmt import fmt_num, fmt_rate_ci
@@ -38,7 +38,7 @@ def categories(a: Analysis) -> Section:
         ("By SimuWoB class.", "simuwob_class", "Class"),
         ("By the family's category.", "category", "Category"),
     ):
-        frame = m.category_success(a.df, ["agent", column])
+        frame = category_success(a.df, ["agent", column])
         if frame.empty:
             continue
         headers = ["Agent", label, *METRIC_HEADERS]

@@ -3,7 +3,7 @@ agent's declarations, premature stops and overruns (issue 25; docs/metrics.md)."
 
 from __future__ import annotations
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.completion import completion_summary, terminations
 from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.blocks import P, Section, Table
 from openapps_sim.analysis.report.fmt import fmt_pct
@@ -32,8 +32,8 @@ MODES = {
 def completion(a: Analysis) -> Section:
     """Per agent and termination mode: declarations, premature stops (declared done while the
     state was not yet right), overruns (went on after the goal held; extra steps in all)."""
-    summary = m.completion_summary(a.df, ["agent"])
-    modes = m.terminations(a.valid)
+    summary = completion_summary(a.df, ["agent"])
+    modes = terminations(a.valid)
     rows = [
         [
             str(r["agent"]),

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.axes import axis_label
+from openapps_sim.analysis.metrics.breaks import KINDS, variation_kind
+from openapps_sim.analysis.metrics.paper import MULTI_STEP, axis_grid, multi_step, task_reliability
+from openapps_sim.analysis.metrics.rates import intent_misunderstanding_rate
+from openapps_sim.analysis.metrics.reliability import version_label, version_success
+from openapps_sim.analysis.metrics.table import sort_key
 from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.blocks import Cell, Figure, Heading, P, Section, Table
 from openapps_sim.analysis.report.cells import agent_cell, agent_rows, colours_of, heat
@@ -19,10 +24,10 @@ def _with_ci(value: Any, lo: Any, hi: Any, f: Any = fmt_std) -> str:
 
 
 def figure4(a: Analysis) -> Section:
-    vs = m.version_success(a.df, ["agent"], a.version, drop_unsolved=True)
+    vs = version_success(a.df, ["agent"], a.version, drop_unsolved=True)
     if vs.empty or len(vs.drop_duplicates(a.version)) < 2:
         return Section("fig4", "Success per app version (Figure 4)")
-    vs["version"] = [m.version_label([r[c] for c in a.version]) for _, r in vs.iterrows()]
+    vs["version"] = [version_label([r[c] for c in a.version]) for _, r in vs.iterrows()]
     versions = list(dict.fromkeys(vs["version"]))
     rows = Rows(vs, "agent", "version")
     colours = colours_of(a.agents)
@@ -34,7 +39,7 @@ def figure4(a: Analysis) -> Section:
         versions, series, "average task success", "app version", aria="average task success per version"
     )
     every = a.agent_versions.copy()  # over all tasks, as the headline reads
-    every["version"] = [m.version_label([r[c] for c in a.version]) for _, r in every.iterrows()]
+    every["version"] = [version_label([r[c] for c in a.version]) for _, r in every.iterrows()]
     every_rows = Rows(every, "agent", "version")
 
     def cell(ag: str, v: str) -> str:
@@ -66,7 +71,7 @@ def figure4(a: Analysis) -> Section:
 
 
 def table4(a: Analysis) -> Section:
-    t = m.task_reliability(a.df, a.baseline)
+    t = task_reliability(a.df, a.baseline)
     if t.empty:
         return Section("table4", f"Per task in the {a.baseline} version (Table 4)")
     rows = agent_rows(
@@ -86,10 +91,10 @@ def table4(a: Analysis) -> Section:
 
 
 def tables5_6(a: Analysis) -> Section:
-    vr = a.per_variation_ci.copy()  # m.version_reliability per agent and variation
+    vr = a.per_variation_ci.copy()  # version_reliability per agent and variation
     if vr.empty:
         return Section("table5", "Per appearance and content variation (Tables 5 and 6)")
-    vr["kind"] = [m.variation_kind(v) for v in vr["variation"]]
+    vr["kind"] = [variation_kind(v) for v in vr["variation"]]
     blocks: list[Any] = [
         P(
             "pass@1 over seeds averaged over tasks, and the std and MAD of rewards over seeds averaged over tasks, "
@@ -99,10 +104,10 @@ def tables5_6(a: Analysis) -> Section:
     ]
     titles = {"appearance": "Appearance (Table 5)", "content": "Content (Table 6)"}
     kinds = [k for k in dict.fromkeys(vr["kind"]) if k != "default"]
-    kinds.sort(key=lambda k: ((*m.KINDS, "other").index(k) if k in (*m.KINDS, "other") else 9, k))
+    kinds.sort(key=lambda k: ((*KINDS, "other").index(k) if k in (*KINDS, "other") else 9, k))
     for kind in kinds:
         part = vr[vr["kind"].isin(["default", kind])]
-        part = part.sort_values(["agent", "variation"], key=lambda s: s.map(m.sort_key), kind="stable")
+        part = part.sort_values(["agent", "variation"], key=lambda s: s.map(sort_key), kind="stable")
         rows = [
             [
                 agent_cell(a, r["agent"]),
@@ -132,11 +137,11 @@ def grids(a: Analysis) -> Section:
         )
     ]
     for ax in others:
-        g = m.axis_grid(a.df, ax)
+        g = axis_grid(a.df, ax)
         if g.empty:
             continue
-        g["value"] = g[ax].map(m.axis_label)
-        values = sorted(dict.fromkeys(g["value"]), key=m.sort_key)
+        g["value"] = g[ax].map(axis_label)
+        values = sorted(dict.fromkeys(g["value"]), key=sort_key)
         for ag in a.agents:
             cells = Rows(g[g["agent"] == ag], "value", "variation")
             rows = [
@@ -157,7 +162,7 @@ def grids(a: Analysis) -> Section:
 
 
 def table9(a: Analysis) -> Section:
-    ms = m.multi_step(a.df, ["agent"])
+    ms = multi_step(a.df, ["agent"])
     if ms.empty:
         return Section("table9", "Multi-step tasks (Table 9)")
     rows = agent_rows(
@@ -168,7 +173,7 @@ def table9(a: Analysis) -> Section:
         "Multi-step tasks (Table 9)",
         [
             P(
-                f"Episodes of multi-step families ({', '.join(m.MULTI_STEP)}): full success, the partial reward (share of "
+                f"Episodes of multi-step families ({', '.join(MULTI_STEP)}): full success, the partial reward (share of "
                 "sub-goals reached) and the share with at least one sub-goal done."
             ),
             Table(["Agent", "Episodes", "Success", "Partial reward", "≥1 sub-goal done"], rows),
@@ -180,7 +185,7 @@ def tables11_13(a: Analysis) -> Section:
     if not a.variations:
         return Section("table11", "Loops, invalid actions and intent by variation (Tables 11–13)")
     loops, inv = Rows(a.loops, "agent", "variation"), Rows(a.invalid, "agent", "variation")
-    intent = Rows(m.intent_misunderstanding_rate(a.df, ["agent", "variation"]), "agent", "variation")
+    intent = Rows(intent_misunderstanding_rate(a.df, ["agent", "variation"]), "agent", "variation")
     blocks: list[Any] = [
         P(
             f"Agent × variation. Loops: blocks repeated at least {a.min_repeats} times (`--loop-repeats`; "

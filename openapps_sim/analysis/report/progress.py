@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.progress import decisions_by_level, progress_summary
 from openapps_sim.analysis.report.fmt import fmt_num, fmt_pct
 
 PROGRESS_NOTE = (
@@ -42,7 +42,7 @@ def progress_tables(df: pd.DataFrame) -> list[tuple[str, list[str], list[list[st
         ("By agent and variation", ["agent", "variation"]),
         ("By agent and task", ["agent", "task"]),
     ):
-        s = m.progress_summary(df, by)
+        s = progress_summary(df, by)
         if s.empty:
             continue
         rows = [[str(r[b]) for b in by] + _cells(r) for _, r in s.iterrows()]
@@ -62,7 +62,7 @@ LEVEL_HEADERS = ["Level", "Episodes", "Accuracy", "Reached", "Accuracy there"]
 
 def decision_level_table(df: pd.DataFrame) -> tuple[list[str], list[list[str]]] | None:
     """(headers, rows) of decision accuracy per agent and level; None when no episode decided."""
-    s = m.decisions_by_level(df, ["agent"])
+    s = decisions_by_level(df, ["agent"])
     if s.empty:
         return None
     rows = [

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.robustness import (
+    interruption_breakdown,
+    perception_drift,
+    rsr_by_buttons,
+    rsr_by_kind,
+    rsr_table,
+)
 from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci
 
 RSR_HEADERS = [
@@ -64,20 +70,20 @@ def _drift_cell(drift: dict, agent: str, variation: str) -> str:
 def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple[str, list[str], list[list[str]]]]:
     """(caption, headers, rows) of each non-empty table; empty when there is nothing to compare."""
     out = []
-    rsr = m.rsr_table(df, baseline)
-    drift_frame = m.perception_drift(df)
+    rsr = rsr_table(df, baseline)
+    drift_frame = perception_drift(df)
     drift = {(r["agent"], r["variation"]): r for _, r in drift_frame.iterrows()}
     if not rsr.empty:
         out.append((INTRO.format(base=baseline), RSR_HEADERS, _rsr_rows(rsr, drift)))
     elif drift:  # no baseline to compare with: drift alone
         out.append((DRIFT_INTRO, DRIFT_HEADERS, _drift_rows(drift_frame)))
     for column, intro, headers, frame in (
-        ("buttons", BUTTON_INTRO, BUTTON_HEADERS, m.rsr_by_buttons(df, baseline)),
-        ("kind", RSR_KIND_INTRO, RSR_KIND_HEADERS, m.rsr_by_kind(df, baseline)),
+        ("buttons", BUTTON_INTRO, BUTTON_HEADERS, rsr_by_buttons(df, baseline)),
+        ("kind", RSR_KIND_INTRO, RSR_KIND_HEADERS, rsr_by_kind(df, baseline)),
     ):
         if not frame.empty:
             out.append((intro, headers, _subset_rows(frame, column)))
-    kinds = m.interruption_breakdown(df, ("agent", "kind", "buttons"))
+    kinds = interruption_breakdown(df, ("agent", "kind", "buttons"))
     if not kinds.empty:
         rows = [
             [

@@ -7,7 +7,8 @@ from typing import Any
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.completion import terminations
+from openapps_sim.analysis.metrics.table import invalid_categories, sort_key
 from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
 
@@ -201,7 +202,7 @@ FLUCTUATION_HEADERS = ["Agent", "Task", "Best version", "Worst version", "Fluctu
 
 
 def behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
-    cats = [c for c in m.invalid_categories(a.df)]
+    cats = [c for c in invalid_categories(a.df)]
     headers = [
         "Agent",
         "Variation",
@@ -235,7 +236,7 @@ def rate_matrix(
     frame: pd.DataFrame, row_col: str, agents: list[str], value: str = "success_rate"
 ) -> tuple[list[str], list[list[str]]]:
     """Rows: values of ``row_col``; columns: agents; cells: "rate (n=N)"."""
-    keys = sorted(frame[row_col].unique().tolist(), key=m.sort_key) if len(frame) else []
+    keys = sorted(frame[row_col].unique().tolist(), key=sort_key) if len(frame) else []
     lookup = Rows(frame, row_col, "agent")
     rows = []
     for k in keys:
@@ -298,5 +299,5 @@ def overview_facts(a: Analysis) -> list[tuple[str, str]]:
         ("Scored episodes", str(len(v))),
         ("Not scored (infrastructure / model service)", f"{total - len(v)}"),
         ("Ended by the agent's own exception", str(int(v["is_agent_error"].sum())) if len(v) else "0"),
-        ("Termination", ", ".join(m.terminations(v)) or DASH),
+        ("Termination", ", ".join(terminations(v)) or DASH),
     ]

@@ -9,7 +9,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.stats import success_rate
+from openapps_sim.analysis.metrics.table import sort_key
 from openapps_sim.analysis.report.analysis import Analysis, Rows
 from openapps_sim.analysis.report.blocks import (
     Cell,
@@ -70,7 +71,7 @@ def robustness(a: Analysis) -> Section:
 
 
 def per_variation(a: Analysis) -> Section:
-    frame = m.success_rate(a.df, ["agent", "variation"], ci=True)
+    frame = success_rate(a.df, ["agent", "variation"], ci=True)
     series, errs, counts = series_by_agent(a, frame, a.variations, "variation", "success_rate")
     chart = svg_grouped_bars(
         a.variations, series, "success rate", "variation", errors=errs, counts=counts, aria="success rate per variation"
@@ -271,7 +272,7 @@ def pass_k(a: Analysis) -> Section:
 
 
 def tasks(a: Analysis) -> Section:
-    tasks_ = sorted(a.valid["task"].unique().tolist(), key=m.sort_key)
+    tasks_ = sorted(a.valid["task"].unique().tolist(), key=sort_key)
     per_task = Rows(a.per_task, "agent", "task")
     folds = []
     for i, ag in enumerate(a.agents):
