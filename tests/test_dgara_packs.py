@@ -11,8 +11,7 @@ import pytest
 import yaml
 from openapps_sim.agents.oracle import OracleAgent
 
-from openapps_sim.analysis.metrics.robustness import rsr_by_kind
-from openapps_sim.analysis.report.robustness import robustness_tables
+from openapps_sim.analysis.metrics.robustness import robustness_tables, rsr_by_kind
 from openapps_sim.config.catalog import compose
 from openapps_sim.envs.registration import make_env
 from openapps_sim.taskkit.observation import testid_bids

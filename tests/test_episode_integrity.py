@@ -183,13 +183,13 @@ def test_within_version_deviation_is_over_trials_when_trials_exist():
 
 def test_report_says_what_within_is_over_and_warns_about_infrastructure_errors():
     from openapps_sim.analysis.report.analysis import analyse
-    from openapps_sim.analysis.report.markdown import render_markdown
+    from openapps_sim.analysis.report.build import build
 
     recs = _trial_records(True)
-    assert "over the repeated trials of one instance" in render_markdown(analyse(_frame(recs), n_boot=10))
+    assert "over the repeated trials of one instance" in build(analyse(_frame(recs), n_boot=10)).markdown()
     recs[0] = dict(recs[0], error="TargetClosedError: Browser has been closed")
-    text = render_markdown(analyse(_frame(_trial_records(False) + [recs[0]]), n_boot=10))
+    text = build(analyse(_frame(_trial_records(False) + [recs[0]]), n_boot=10)).markdown()
     assert "over the seeds of one version" in text
     assert "Warning: the infrastructure-error rate is not 0 (a: 1 of 3 (33.3%))" in text
-    clean = render_markdown(analyse(_frame(_trial_records(False)), n_boot=10))
+    clean = build(analyse(_frame(_trial_records(False)), n_boot=10)).markdown()
     assert "infrastructure-error rate is not 0" not in clean

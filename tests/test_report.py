@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from openapps_sim.analysis.doc.fmt import fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std
 from openapps_sim.analysis.metrics.axes import version_columns
 from openapps_sim.analysis.metrics.reliability import reliability_summary
 from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.report.analysis import headline_table
-from openapps_sim.analysis.report.fmt import fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std
 from openapps_sim.analysis.report.load import load_results
 from openapps_sim.analysis.report.write import write_report
 

@@ -11,10 +11,10 @@ from openapps_sim.analysis.metrics.robustness import (
     interruption_breakdown,
     perception_drift,
     robust_success_rate,
+    robustness_tables,
     rsr_by_buttons,
     rsr_table,
 )
-from openapps_sim.analysis.report.robustness import robustness_tables
 
 
 def episode(agent, task, seed, variation, success, shown=(), error=None):

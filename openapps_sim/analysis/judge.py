@@ -27,8 +27,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.analysis.report.fmt import DASH, md_head, md_table
-from openapps_sim.analysis.report.fmt import text_table as aligned
+from openapps_sim.analysis.doc.fmt import DASH, md_head, md_table
+from openapps_sim.analysis.doc.fmt import text_table as aligned
 from openapps_sim.errors import ConfigError
 
 # the columns the measures are broken down by, each as ``by_<column>``

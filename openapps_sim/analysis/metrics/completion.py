@@ -5,11 +5,18 @@ mode (``termination``: ``auto``, the paper's, ends an episode as soon as its sta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from openapps_sim.analysis.doc.blocks import P, Section, Table
+from openapps_sim.analysis.doc.fmt import fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
+
+if TYPE_CHECKING:
+    from openapps_sim.analysis.report.analysis import Analysis
+
 
 COMPLETION_COLUMNS = (
     "n",
@@ -65,3 +72,53 @@ def completion_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
             ]
         )
     return pd.DataFrame(rows, columns=cols)
+
+
+HEADERS = [
+    "Agent",
+    "Termination",
+    "Episodes",
+    "Success",
+    "Declared done",
+    "Reported infeasible",
+    "Premature stops",
+    "Overruns",
+    "Extra steps",
+    "Never declared",
+]
+
+MODES = {
+    "auto": "**auto** (the OpenApps paper's): an episode ends as soon as the state is right, so the agent never "
+    "has to know it is done and never overruns",
+    "agent": "**agent**: an episode ends only when the agent declares it is done (send_msg_to_user, or "
+    "report_infeasible) or at its step budget; success is the state at that moment",
+}
+
+
+def completion(a: Analysis) -> Section:
+    """Per agent and termination mode: declarations, premature stops (declared done while the
+    state was not yet right), overruns (went on after the goal held; extra steps in all)."""
+    summary = completion_summary(a.df, ["agent"])
+    modes = terminations(a.valid)
+    rows = [
+        [
+            str(r["agent"]),
+            str(r["termination"]),
+            str(int(r["n"])),
+            fmt_pct(r["success_rate"]),
+            str(int(r["declared"])),
+            str(int(r["reported_infeasible"])),
+            str(int(r["premature_stops"])),
+            str(int(r["overruns"])),
+            str(int(r["overrun_steps"])),
+            str(int(r["never_declared"])) if r["termination"] == "agent" else "–",
+        ]
+        for _, r in summary.iterrows()
+    ]
+    text = "Termination: " + "; ".join(MODES.get(t, t) for t in modes) + "."
+    note = (
+        "A premature stop is a declaration (a message or report_infeasible) while the state, the page or the "
+        "order was not yet right; an overrun is an episode that went on after the goal first held (extra "
+        "steps: the steps after it, the declaring step excepted)."
+    )
+    return Section("completion", "How episodes ended", [P(text), P(note), Table(HEADERS, rows)])

@@ -8,7 +8,8 @@ from typing import Any
 
 import pandas as pd
 
-from openapps_sim.analysis.metrics.axes import axis_breakdown, axis_label, varied_axes, version_columns
+from openapps_sim.analysis.doc.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, text_table
+from openapps_sim.analysis.metrics.axes import axis_breakdown, varied_axes, version_columns
 from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS
 from openapps_sim.analysis.metrics.breaks import loop_kind_rates
 from openapps_sim.analysis.metrics.paper import deviation_intervals, version_reliability
@@ -17,7 +18,6 @@ from openapps_sim.analysis.metrics.reliability import fluctuation, has_trials, r
 from openapps_sim.analysis.metrics.stats import pass_k_summary, success_rate
 from openapps_sim.analysis.metrics.table import prepare, sort_key, valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
-from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, text_table
 
 
 @dataclass
@@ -169,19 +169,6 @@ def integrity_notes(p: pd.DataFrame) -> list[str]:
             "phrasing), not over repeated trials of one instance; run the sweep with trials: k for that."
         )
     return notes
-
-
-class Rows:
-    """Rows of a frame found by the values of some columns (a dict built once)."""
-
-    def __init__(self, frame: pd.DataFrame, *cols: str):
-        self.cols = cols
-        self.index: dict[tuple, dict] = {}
-        for rec in frame.to_dict("records"):
-            self.index.setdefault(tuple(axis_label(rec[c]) for c in cols), rec)
-
-    def get(self, *values: Any) -> dict | None:
-        return self.index.get(tuple(axis_label(v) for v in values))
 
 
 HEADLINE_HEADERS = [

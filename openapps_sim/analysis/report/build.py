@@ -1,5 +1,6 @@
 """The whole report, defined once: the title, the overview cards, the notes and "how to read
-this", then every section in order. :mod:`.markdown` and :mod:`.html` draw the same list."""
+this", then every section in order, drawn as Markdown (:func:`openapps_sim.analysis.doc.blocks.to_markdown`)
+and as HTML (:func:`openapps_sim.analysis.doc.page.render_page`) from the same list."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openapps_sim.analysis.doc.blocks import Bullets, Html, P, Section, to_markdown
+from openapps_sim.analysis.doc.page import howto, note, render_page
+from openapps_sim.analysis.metrics import breaks, paper
 from openapps_sim.analysis.metrics.breaks import paired_versions
-from openapps_sim.analysis.report import breaks, headline, paper, sections
+from openapps_sim.analysis.metrics.categories import categories
+from openapps_sim.analysis.metrics.completion import completion
+from openapps_sim.analysis.metrics.progress import progress_section
+from openapps_sim.analysis.metrics.robustness import robustness_section
+from openapps_sim.analysis.report import headline, sections
 from openapps_sim.analysis.report.analysis import Analysis
-from openapps_sim.analysis.report.blocks import Bullets, P, Section
-from openapps_sim.analysis.report.categories import categories
-from openapps_sim.analysis.report.completion import completion
 from openapps_sim.analysis.report.rows import HOW_TO_READ, overview_facts, report_title
 from openapps_sim.analysis.report.trajectories import trajectory_section
 
@@ -25,6 +30,15 @@ class Report:
     notes: list[str]
     how_to_read: list[str]
     sections: list[Section] = field(default_factory=list)
+
+    def markdown(self) -> str:
+        """The report as Markdown (the trajectory viewer and charts are the page's only)."""
+        return to_markdown(self.title, preface(self), self.sections)
+
+    def html(self) -> str:
+        """The report as one self-contained page of FastHTML components."""
+        before = [*[Html(note(n)) for n in self.notes], Html(howto(self.how_to_read))]
+        return render_page(self.title, self.subtitle, self.cards, before, self.sections)
 
 
 def how_to_read(a: Analysis) -> list[str]:
@@ -64,7 +78,7 @@ def build(
         )
     r.sections = [
         headline.headline(a),
-        sections.robustness(a),
+        robustness_section(a),
         sections.per_variation(a),
         sections.deviation(a),
         sections.fluctuations(a, top),
@@ -76,7 +90,7 @@ def build(
         breaks.loops(a),
         breaks.paired(a, pairs, shown),
         sections.tasks(a),
-        sections.progress(a),
+        progress_section(a),
         categories(a),
         completion(a),
         viewer,
@@ -127,7 +141,7 @@ def summary(a: Analysis, folder: str = "DIR") -> Report:
         return r
     r.sections = [
         headline.headline(a),
-        sections.robustness(a),
+        robustness_section(a),
         sections.per_variation(a),
         breaks.rollups_section(a),
         sections.errors(a),

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from openapps_sim.analysis.doc.blocks import Bullets, Cell, P, Section, Table
+from openapps_sim.analysis.doc.cells import agent_cell
+from openapps_sim.analysis.doc.fmt import DASH, fmt_pct
 from openapps_sim.analysis.metrics.reliability import version_label, version_success
 from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.report.analysis import Analysis, headline_headers, headline_rows
-from openapps_sim.analysis.report.blocks import Bullets, Cell, P, Section, Table
-from openapps_sim.analysis.report.cells import agent_cell
-from openapps_sim.analysis.report.fmt import DASH, fmt_pct
 
 # columns left out when every agent reads this value in them, and what is said instead
 QUIET_COLUMNS = {

@@ -7,10 +7,11 @@ from typing import Any
 
 import pandas as pd
 
+from openapps_sim.analysis.doc.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
+from openapps_sim.analysis.metrics.axes import Rows
 from openapps_sim.analysis.metrics.completion import terminations
 from openapps_sim.analysis.metrics.table import invalid_categories, sort_key
-from openapps_sim.analysis.report.analysis import Analysis, Rows
-from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
+from openapps_sim.analysis.report.analysis import Analysis
 
 HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "

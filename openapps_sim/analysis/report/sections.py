@@ -9,10 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from openapps_sim.analysis.metrics.stats import success_rate
-from openapps_sim.analysis.metrics.table import sort_key
-from openapps_sim.analysis.report.analysis import Analysis, Rows
-from openapps_sim.analysis.report.blocks import (
+from openapps_sim.analysis.doc.blocks import (
     Cell,
     Code,
     Figure,
@@ -24,8 +21,8 @@ from openapps_sim.analysis.report.blocks import (
     Section,
     Table,
 )
-from openapps_sim.analysis.report.cells import agent_cell, colours_of, heat
-from openapps_sim.analysis.report.fmt import (
+from openapps_sim.analysis.doc.cells import agent_cell, colours_of, heat
+from openapps_sim.analysis.doc.fmt import (
     ACROSS_COLOUR,
     DASH,
     WITHIN_COLOUR,
@@ -34,8 +31,11 @@ from openapps_sim.analysis.report.fmt import (
     fmt_std,
     is_nan,
 )
-from openapps_sim.analysis.report.progress import LEVEL_NOTE, PROGRESS_NOTE, decision_level_table, progress_tables
-from openapps_sim.analysis.report.robustness import robustness_tables
+from openapps_sim.analysis.doc.svg import svg_grouped_bars, svg_pass_k
+from openapps_sim.analysis.metrics.axes import Rows
+from openapps_sim.analysis.metrics.stats import success_rate
+from openapps_sim.analysis.metrics.table import sort_key
+from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.rows import (
     FLUCTUATION_HEADERS,
     PER_VARIATION_HEADERS,
@@ -47,7 +47,6 @@ from openapps_sim.analysis.report.rows import (
     per_variation_rows,
     rate_matrix,
 )
-from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
 
 
 def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, value: str) -> tuple:
@@ -61,13 +60,6 @@ def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, 
         errs.append([None if r is None or "ci_low" not in r else (r["ci_low"], r["ci_high"]) for r in rs])
         counts.append([None if r is None else int(r["n"]) for r in rs])
     return series, errs, counts
-
-
-def robustness(a: Analysis) -> Section:
-    blocks: list[Any] = []
-    for caption, h, rows in robustness_tables(a.df, a.baseline):
-        blocks.append(Table(h, rows, ["l"] * 2 + ["r"] * (len(h) - 2), caption=caption))
-    return Section("robustness", "Robustness to interruptions and other versions", blocks)
 
 
 def per_variation(a: Analysis) -> Section:
@@ -301,16 +293,6 @@ def tasks(a: Analysis) -> Section:
         ],
         md_title="Success per task (all versions)",
     )
-
-
-def progress(a: Analysis) -> Section:
-    blocks: list[Any] = [P(PROGRESS_NOTE)]
-    for title, h, rows in progress_tables(a.df):
-        blocks += [Heading(title), Table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9)]
-    levels = decision_level_table(a.df)
-    if levels:
-        blocks += [Heading("Decision accuracy by level"), P(LEVEL_NOTE), Table(levels[0], levels[1], ["l"] + ["r"] * 5)]
-    return Section("progress", "Decisions, answers and milestones", blocks)
 
 
 def errors(a: Analysis) -> Section:

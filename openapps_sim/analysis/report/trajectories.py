@@ -11,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
+from openapps_sim.analysis.doc.blocks import Html, P, Section
 from openapps_sim.analysis.metrics.table import sort_key
-from openapps_sim.analysis.report.blocks import Html, P, Section
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.report.load import load_trajectory, trajectory_files
 from openapps_sim.analysis.report.viewer import episode_view, side_by_side

@@ -13,10 +13,11 @@ from typing import Any
 from fasthtml.common import B, Code, Details, Div, Img, Input, Label, Pre, Span, Summary
 from fasthtml.common import P as HP
 
+from openapps_sim.analysis.doc.cells import anchor
+from openapps_sim.analysis.doc.fmt import fmt_num, fmt_seconds, is_nan
 from openapps_sim.analysis.metrics.behaviour import find_loops
 from openapps_sim.analysis.metrics.breaks import loop_kinds
 from openapps_sim.analysis.metrics.values import token_total
-from openapps_sim.analysis.report.fmt import fmt_num, fmt_seconds, is_nan
 from openapps_sim.analysis.report.images import Budget, embed_image, url_path
 from openapps_sim.errors import short_action_error
 
@@ -32,11 +33,6 @@ class StepParts:
 
 
 REPORT_PARTS = StepParts()
-
-
-def anchor(episode_id: Any) -> str:
-    """The element id of an episode in the viewer (links from other sections point here)."""
-    return f"ep-{episode_id}"
 
 
 def _viewport(row: dict) -> tuple[float, float]:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openapps_sim.analysis.report.fmt import md_table
+from openapps_sim.analysis.doc.fmt import md_table
 
 
 @dataclass(frozen=True)
