@@ -7,9 +7,9 @@ import math
 import pandas as pd
 import pytest
 
+from openapps_sim.analysis.metrics.drift import perception_drift
 from openapps_sim.analysis.metrics.robustness import (
     interruption_breakdown,
-    perception_drift,
     robust_success_rate,
     robustness_tables,
     rsr_by_buttons,

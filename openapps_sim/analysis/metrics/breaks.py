@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from fasthtml.common import A, Span
 
-from openapps_sim.analysis.doc.blocks import Cell, Heading, P, Section, Table
+from openapps_sim.analysis.doc.blocks import Cell, Heading, P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import agent_cell, agent_rows, anchor
 from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci
 from openapps_sim.analysis.metrics.axes import Rows
@@ -351,3 +351,10 @@ def flip_ids(pairs: pd.DataFrame, limit: int) -> list[str]:
     for _, r in flips.head(limit).iterrows():
         out += [str(r["episode_id_base"]), str(r["episode_other"])]
     return out
+
+
+SHOWN = [
+    Shown(100, lambda d: rollups_section(d.a), summary=True),
+    Shown(110, lambda d: loops(d.a)),
+    Shown(120, lambda d: paired(d.a, d.pairs, d.shown)),
+]

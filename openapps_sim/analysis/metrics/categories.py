@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from openapps_sim.analysis.doc.blocks import P, Section, Table
+from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
 from openapps_sim.analysis.doc.fmt import fmt_num, fmt_rate_ci
 from openapps_sim.analysis.metrics.stats import wilson_interval
 from openapps_sim.analysis.metrics.table import valid_episodes
@@ -135,3 +135,6 @@ def categories(a: Analysis) -> Section:
     if blocks:
         blocks.insert(0, P(NOTE))
     return Section("categories", "Success by task category", blocks)
+
+
+SHOWN = [Shown(150, lambda d: categories(d.a))]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from openapps_sim.analysis.doc.blocks import P, Section, Table
+from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
 from openapps_sim.analysis.doc.fmt import fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
@@ -122,3 +122,6 @@ def completion(a: Analysis) -> Section:
         "steps: the steps after it, the declaring step excepted)."
     )
     return Section("completion", "How episodes ended", [P(text), P(note), Table(HEADERS, rows)])
+
+
+SHOWN = [Shown(160, lambda d: completion(d.a))]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from openapps_sim.analysis.doc.blocks import Cell, Figure, Heading, P, Section, Table
+from openapps_sim.analysis.doc.blocks import Cell, Figure, Heading, P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import agent_cell, agent_rows, colours_of, heat
 from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_std, is_nan
 from openapps_sim.analysis.doc.svg import svg_grouped_bars
@@ -360,3 +360,6 @@ def tables11_13(a: Analysis) -> Section:
 
 def paper_sections(a: Analysis) -> list[Section]:
     return [figure4(a), table4(a), tables5_6(a), grids(a), table9(a), tables11_13(a)]
+
+
+SHOWN = [Shown(90, lambda d: paper_sections(d.a), paper=True)]

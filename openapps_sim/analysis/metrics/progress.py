@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from openapps_sim.analysis.doc.blocks import Heading, P, Section, Table
+from openapps_sim.analysis.doc.blocks import Heading, P, Section, Shown, Table
 from openapps_sim.analysis.doc.fmt import fmt_num, fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
@@ -224,3 +224,6 @@ def progress_section(a: Analysis) -> Section:
     if levels:
         blocks += [Heading("Decision accuracy by level"), P(LEVEL_NOTE), Table(levels[0], levels[1], ["l"] + ["r"] * 5)]
     return Section("progress", "Decisions, answers and milestones", blocks)
+
+
+SHOWN = [Shown(140, lambda d: progress_section(d.a))]

@@ -12,10 +12,7 @@
   unit counts as solved in a version when at least half of its (counted) episodes there
   succeeded (one episode per unit in most sweeps). The interval is a percentile bootstrap over
   the baseline-solved units.
-* **perception drift** (D-GARA): over the episodes in which a crash restarted an app, the
-  share that used an element id of a page from before the restart that names nothing now or
-  another element, and the mean number of such actions (``stale_actions``, counted by the runner, :mod:`openapps_sim.sweeps.drift`); shown
-  next to RSR.
+* **perception drift** (:mod:`.drift`), shown next to RSR.
 * **interruption breakdown**: the episodes in which an interruption was shown, per kind and
   per number of buttons (D-GARA's single- versus two-button contrast): success rate, how often a
   harmful offer was accepted, and the mean number of actions until the agent was back on task.
@@ -29,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from openapps_sim.analysis.doc.blocks import Section, Table
+from openapps_sim.analysis.doc.blocks import Section, Shown, Table
 from openapps_sim.analysis.doc.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci
+from openapps_sim.analysis.metrics.drift import DRIFT_HEADERS, DRIFT_INTRO, drift_cell, drift_rows, perception_drift
 from openapps_sim.analysis.metrics.stats import bootstrap_ci
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
@@ -167,41 +165,39 @@ def rsr_table(df: pd.DataFrame, baseline: str = "default", variations: Sequence[
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=RSR_COLUMNS)
 
 
-def rsr_by_buttons(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
-    """RSR per button mode (D-GARA: one versus two buttons) of every agent in every interrupting
-    version, against ``baseline``: :func:`robust_success_rate` over the units that showed an
-    interruption with that many buttons. Rows only for the modes that were shown."""
+def _rsr_per(df: pd.DataFrame, baseline: str, column: str, columns: list[str]) -> pd.DataFrame:
+    """:func:`robust_success_rate` of every agent in every interrupting version against
+    ``baseline``, once per value of ``column`` (``buttons`` or ``kind``) that an interruption
+    shown there had: the values come from the records, never from a list here, so a new pack's
+    kind gets its rows. Rows only for the values shown."""
     df = valid_episodes(df)
     if df.empty or baseline not in set(df["variation"]) or "interruptions" not in df.columns:
-        return pd.DataFrame(columns=BUTTON_COLUMNS)
+        return pd.DataFrame(columns=columns)
     parts = []
     for variation in sorted(interrupting_versions(df) - {baseline}):
-        items = df.loc[df["variation"] == variation, "interruptions"]
-        modes = {_buttons(i.get("buttons")) for x in items for i in as_list(x) if isinstance(i, dict)}
-        for mode in sorted(b for b in modes if b is not None):
-            part = robust_success_rate(df, baseline, variation, buttons=mode)
+        items = [i for x in df.loc[df["variation"] == variation, "interruptions"] for i in as_list(x)]
+        items = [i for i in items if isinstance(i, dict)]
+        if column == "buttons":
+            values: set = {b for b in (_buttons(i.get("buttons")) for i in items) if b is not None}
+        else:
+            values = {str(i.get("kind")) for i in items if i.get("kind")}
+        for value in sorted(values):
+            part = robust_success_rate(df, baseline, variation, **{column: value})
             if not part.empty:
                 parts.append(part)
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=BUTTON_COLUMNS)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def rsr_by_buttons(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
+    """RSR per button mode (D-GARA: one versus two buttons): over the units that showed an
+    interruption with that many buttons."""
+    return _rsr_per(df, baseline, "buttons", BUTTON_COLUMNS)
 
 
 def rsr_by_kind(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
-    """RSR per interruption kind (permission, login, paywall, ...) of every agent in every
-    interrupting version, against ``baseline``: :func:`robust_success_rate` over the units that
-    showed an interruption of that kind. The kinds are those the records show (a pack's ``kind``
-    field), never a list here, so a new pack's kind gets its row. Rows only for kinds shown."""
-    df = valid_episodes(df)
-    if df.empty or baseline not in set(df["variation"]) or "interruptions" not in df.columns:
-        return pd.DataFrame(columns=KIND_COLUMNS)
-    parts = []
-    for variation in sorted(interrupting_versions(df) - {baseline}):
-        items = df.loc[df["variation"] == variation, "interruptions"]
-        kinds = {str(i.get("kind")) for x in items for i in as_list(x) if isinstance(i, dict) and i.get("kind")}
-        for kind in sorted(kinds):
-            part = robust_success_rate(df, baseline, variation, kind=kind)
-            if not part.empty:
-                parts.append(part)
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=KIND_COLUMNS)
+    """RSR per interruption kind (permission, login, paywall, ...): over the units that showed
+    an interruption of that kind."""
+    return _rsr_per(df, baseline, "kind", KIND_COLUMNS)
 
 
 def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -259,34 +255,6 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
     return pd.DataFrame(out, columns=cols)
 
 
-DRIFT_COLUMNS = ["agent", "variation", "restarted", "drifted", "stale_actions", "stale_mean"]
-
-
-def perception_drift(df: pd.DataFrame) -> pd.DataFrame:
-    """Per agent and version, over the episodes in which a crash restarted an app (``stale_actions``
-    not null): ``restarted`` episodes, ``drifted`` (the share with at least one stale action),
-    ``stale_actions`` in all and ``stale_mean`` per restarted episode. Versions without a restart
-    have no row."""
-    df = valid_episodes(df)
-    if df.empty or "stale_actions" not in df.columns:
-        return pd.DataFrame(columns=DRIFT_COLUMNS)
-    part = df[[not is_missing(v) for v in df["stale_actions"]]]
-    rows = []
-    for (agent, variation), group in part.groupby(["agent", "variation"], sort=True):
-        counts = group["stale_actions"].astype(float).to_numpy()
-        rows.append(
-            {
-                "agent": agent,
-                "variation": variation,
-                "restarted": len(counts),
-                "drifted": float((counts > 0).mean()),
-                "stale_actions": int(counts.sum()),
-                "stale_mean": float(counts.mean()),
-            }
-        )
-    return pd.DataFrame(rows, columns=DRIFT_COLUMNS)
-
-
 RSR_HEADERS = [
     "Agent",
     "Version",
@@ -298,7 +266,6 @@ RSR_HEADERS = [
     "RSR [95% CI]",
     "Perception drift",
 ]
-DRIFT_HEADERS = ["Agent", "Version", "Restarted episodes", "Drifted", "Stale actions", "Per restarted episode"]
 KIND_HEADERS = ["Agent", "Kind", "Buttons", "Shown", "SR", "Harmful accepted", "Steps to recover"]
 BUTTON_HEADERS = ["Agent", "Version", "Buttons", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
 RSR_KIND_HEADERS = ["Agent", "Version", "Kind", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
@@ -310,11 +277,6 @@ INTRO = (
     "nothing interrupted is in parentheses. Perception drift (D-GARA): over the episodes in which a crash "
     "restarted an app, the share that then acted on an element of the page from before the restart "
     "(its bid gone, or naming another element), with the stale actions in all. A dash: nothing to count."
-)
-DRIFT_INTRO = (
-    "Perception drift (D-GARA), over the episodes in which a crash restarted an app: the share that then "
-    "used an element id of a page from before the restart that names nothing now or another element (the "
-    "one it named is elsewhere), and how many such actions."
 )
 BUTTON_INTRO = (
     "RSR per button mode (D-GARA's one- versus two-button interruptions): over the units that showed an "
@@ -331,13 +293,6 @@ def _interrupted(r: pd.Series) -> str:
     return f"{int(r['interrupted'])}/{int(r['units'])} ({fmt_pct(r['uninterrupted_share'])})"
 
 
-def _drift_cell(drift: dict, agent: str, variation: str) -> str:
-    r = drift.get((agent, variation))
-    if r is None:
-        return DASH  # no crash restarted an app in this version
-    return f"{fmt_pct(r['drifted'])} of {int(r['restarted'])} ({int(r['stale_actions'])} stale)"
-
-
 def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple[str, list[str], list[list[str]]]]:
     """(caption, headers, rows) of each non-empty table; empty when there is nothing to compare."""
     out = []
@@ -347,7 +302,7 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
     if not rsr.empty:
         out.append((INTRO.format(base=baseline), RSR_HEADERS, _rsr_rows(rsr, drift)))
     elif drift:  # no baseline to compare with: drift alone
-        out.append((DRIFT_INTRO, DRIFT_HEADERS, _drift_rows(drift_frame)))
+        out.append((DRIFT_INTRO, DRIFT_HEADERS, drift_rows(drift_frame)))
     for column, intro, headers, frame in (
         ("buttons", BUTTON_INTRO, BUTTON_HEADERS, rsr_by_buttons(df, baseline)),
         ("kind", RSR_KIND_INTRO, RSR_KIND_HEADERS, rsr_by_kind(df, baseline)),
@@ -400,24 +355,9 @@ def _rsr_rows(rsr: pd.DataFrame, drift: dict) -> list[list[str]]:
             fmt_pct(r["interrupted_sr"]),
             f"{int(r['solved'])}/{int(r['units'] if pd.isna(r['interrupted']) else r['interrupted'])}",
             fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
-            _drift_cell(drift, r["agent"], r["variation"]),
+            drift_cell(drift, r["agent"], r["variation"]),
         ]
         for _, r in rsr.iterrows()
-    ]
-
-
-def _drift_rows(drift_frame: pd.DataFrame) -> list[list[str]]:
-    """Perception drift alone, for sweeps without a baseline."""
-    return [
-        [
-            str(r["agent"]),
-            str(r["variation"]),
-            str(int(r["restarted"])),
-            fmt_pct(r["drifted"]),
-            str(int(r["stale_actions"])),
-            fmt_num(r["stale_mean"], 1),
-        ]
-        for _, r in drift_frame.iterrows()
     ]
 
 
@@ -426,3 +366,6 @@ def robustness_section(a: Analysis) -> Section:
     for caption, h, rows in robustness_tables(a.df, a.baseline):
         blocks.append(Table(h, rows, ["l"] * 2 + ["r"] * (len(h) - 2), caption=caption))
     return Section("robustness", "Robustness to interruptions and other versions", blocks)
+
+
+SHOWN = [Shown(20, lambda d: robustness_section(d.a), summary=True)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from openapps_sim.analysis.doc.blocks import Bullets, Cell, P, Section, Table
+from openapps_sim.analysis.doc.blocks import Bullets, Cell, P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import agent_cell
 from openapps_sim.analysis.doc.fmt import DASH, fmt_pct
 from openapps_sim.analysis.metrics.reliability import version_label, version_success
@@ -99,3 +99,6 @@ def range_sentences(a: Analysis) -> list[str]:
             text += "; Figure 4 leaves it out (it solved no task)"
         out.append(text + ".")
     return out
+
+
+SHOWN = [Shown(10, lambda d: headline(d.a), summary=True)]

@@ -19,6 +19,7 @@ from openapps_sim.analysis.doc.blocks import (
     MdOnly,
     P,
     Section,
+    Shown,
     Table,
 )
 from openapps_sim.analysis.doc.cells import agent_cell, colours_of, heat
@@ -348,3 +349,16 @@ def manifest(a: Analysis) -> Section:
             MdOnly(Code(text, "json")),
         ],
     )
+
+
+SHOWN = [
+    Shown(30, lambda d: per_variation(d.a), summary=True),
+    Shown(40, lambda d: deviation(d.a), paper=True),
+    Shown(50, lambda d: fluctuations(d.a, d.top), paper=True),
+    Shown(60, lambda d: behaviour(d.a)),
+    Shown(70, lambda d: axes(d.a)),
+    Shown(80, lambda d: pass_k(d.a)),
+    Shown(130, lambda d: tasks(d.a)),
+    Shown(180, lambda d: errors(d.a), summary=True),
+    Shown(190, lambda d: manifest(d.a), summary=True),
+]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from openapps_sim.analysis.doc.blocks import Html, P, Section
+from openapps_sim.analysis.doc.blocks import Html, P, Section, Shown
 from openapps_sim.analysis.metrics.table import sort_key
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.report.load import load_trajectory, trajectory_files
@@ -129,3 +129,6 @@ def trajectory_section(
     if budget.remaining <= 0:
         blocks.append(P("Some screenshots were left out to keep this file small.", cls="meta"))
     return Section("trajectories", "Trajectories", blocks), set(rows)
+
+
+SHOWN = [Shown(170, lambda d: d.viewer)]
