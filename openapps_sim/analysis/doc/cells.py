@@ -50,3 +50,17 @@ def heat(rate: Any, n: Any = None, label: str | None = None) -> Cell:
 def anchor(episode_id: Any) -> str:
     """The element id of an episode in the viewer (links from other sections point here)."""
     return f"ep-{episode_id}"
+
+
+Column = tuple[str, Callable[[Any], Any]]
+"""A table column: its header, and its cell made from a row of a frame."""
+
+
+def col(key: str, fmt: Callable[[Any], Any] = str) -> Callable[[Any], Any]:
+    """The cell ``fmt(row[key])``."""
+    return lambda r: fmt(r[key])
+
+
+def table_of(frame: pd.DataFrame, columns: Sequence[Column]) -> tuple[list[str], list[list[Any]]]:
+    """The headers of ``columns`` and one row of their cells per row of ``frame``."""
+    return [h for h, _ in columns], [[cell(r) for _, cell in columns] for _, r in frame.iterrows()]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from openapps_sim.analysis.doc.fmt import DASH, fmt_num, fmt_pct
+from openapps_sim.analysis.doc.cells import Column, col
+from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
 
@@ -39,7 +40,6 @@ def perception_drift(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=DRIFT_COLUMNS)
 
 
-DRIFT_HEADERS = ["Agent", "Version", "Restarted episodes", "Drifted", "Stale actions", "Per restarted episode"]
 DRIFT_INTRO = (
     "Perception drift (D-GARA), over the episodes in which a crash restarted an app: the share that then "
     "used an element id of a page from before the restart that names nothing now or another element (the "
@@ -54,16 +54,12 @@ def drift_cell(drift: dict, agent: str, variation: str) -> str:
     return f"{fmt_pct(r['drifted'])} of {int(r['restarted'])} ({int(r['stale_actions'])} stale)"
 
 
-def drift_rows(drift_frame: pd.DataFrame) -> list[list[str]]:
-    """Perception drift alone, for sweeps without a baseline."""
-    return [
-        [
-            str(r["agent"]),
-            str(r["variation"]),
-            str(int(r["restarted"])),
-            fmt_pct(r["drifted"]),
-            str(int(r["stale_actions"])),
-            fmt_num(r["stale_mean"], 1),
-        ]
-        for _, r in drift_frame.iterrows()
-    ]
+DRIFT_SHOWN: list[Column] = [
+    ("Agent", col("agent")),
+    ("Version", col("variation")),
+    ("Restarted episodes", col("restarted", fmt_count)),
+    ("Drifted", col("drifted", fmt_pct)),
+    ("Stale actions", col("stale_actions", fmt_count)),
+    ("Per restarted episode", col("stale_mean", lambda x: fmt_num(x, 1))),
+]
+"""Perception drift alone, for sweeps without a baseline."""

@@ -20,15 +20,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.doc.blocks import Section, Shown, Table
-from openapps_sim.analysis.doc.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci
-from openapps_sim.analysis.metrics.drift import DRIFT_HEADERS, DRIFT_INTRO, drift_cell, drift_rows, perception_drift
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci
+from openapps_sim.analysis.metrics.drift import DRIFT_INTRO, DRIFT_SHOWN, drift_cell, perception_drift
 from openapps_sim.analysis.metrics.stats import bootstrap_ci
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
@@ -255,20 +256,6 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
     return pd.DataFrame(out, columns=cols)
 
 
-RSR_HEADERS = [
-    "Agent",
-    "Version",
-    "SR baseline",
-    "SR version",
-    "Interrupted units (not interrupted)",
-    "SR interrupted",
-    "Solved in baseline",
-    "RSR [95% CI]",
-    "Perception drift",
-]
-KIND_HEADERS = ["Agent", "Kind", "Buttons", "Shown", "SR", "Harmful accepted", "Steps to recover"]
-BUTTON_HEADERS = ["Agent", "Version", "Buttons", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
-RSR_KIND_HEADERS = ["Agent", "Version", "Kind", "Units shown", "SR shown", "Solved in baseline", "RSR [95% CI]"]
 INTRO = (
     "RSR (D-GARA): among the (agent, task, seed) solved in the baseline version `{base}`, the share "
     "still solved in the other version, with a bootstrap interval. Against a version that interrupts, "
@@ -285,12 +272,53 @@ BUTTON_INTRO = (
 RSR_KIND_INTRO = (
     "RSR per interruption kind (D-GARA's anomalies): over the units that showed an interruption of that kind."
 )
+AGENT_VERSION: list[Column] = [("Agent", col("agent")), ("Version", col("variation"))]
+RSR_CI: Column = ("RSR [95% CI]", lambda r: fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]))
+KIND_SHOWN: list[Column] = [
+    ("Agent", col("agent")),
+    ("Kind", col("kind")),
+    ("Buttons", col("buttons")),
+    ("Shown", col("shown", fmt_count)),
+    ("SR", col("sr", fmt_pct)),
+    ("Harmful accepted", col("harmful", fmt_pct)),
+    ("Steps to recover", col("steps_to_recover", lambda x: fmt_num(x, 1))),
+]
+
+
+def _of(num: str, den: str) -> Callable[[Any], str]:
+    return lambda r: f"{int(r[num])}/{int(r[den])}"
 
 
 def _interrupted(r: pd.Series) -> str:
     if pd.isna(r["interrupted"]):
         return DASH  # a version that never interrupts: every unit counts
     return f"{int(r['interrupted'])}/{int(r['units'])} ({fmt_pct(r['uninterrupted_share'])})"
+
+
+def _rsr_columns(drift: dict) -> list[Column]:
+    """The RSR table's columns, each row with its perception drift beside it."""
+    return [
+        *AGENT_VERSION,
+        ("SR baseline", col("baseline_sr", fmt_pct)),
+        ("SR version", col("variation_sr", fmt_pct)),
+        ("Interrupted units (not interrupted)", _interrupted),
+        ("SR interrupted", col("interrupted_sr", fmt_pct)),
+        ("Solved in baseline", lambda r: _of("solved", "units" if pd.isna(r["interrupted"]) else "interrupted")(r)),
+        RSR_CI,
+        ("Perception drift", lambda r: drift_cell(drift, r["agent"], r["variation"])),
+    ]
+
+
+def _subset_columns(column: str, label: str) -> list[Column]:
+    """RSR over the units that showed one kind of interruption (``column``: buttons or kind)."""
+    return [
+        *AGENT_VERSION,
+        (label, col(column, fmt_count if column == "buttons" else str)),
+        ("Units shown", _of("interrupted", "units")),
+        ("SR shown", col("interrupted_sr", fmt_pct)),
+        ("Solved in baseline", _of("solved", "interrupted")),
+        RSR_CI,
+    ]
 
 
 def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple[str, list[str], list[list[str]]]]:
@@ -300,65 +328,19 @@ def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple
     drift_frame = perception_drift(df)
     drift = {(r["agent"], r["variation"]): r for _, r in drift_frame.iterrows()}
     if not rsr.empty:
-        out.append((INTRO.format(base=baseline), RSR_HEADERS, _rsr_rows(rsr, drift)))
+        out.append((INTRO.format(base=baseline), *table_of(rsr, _rsr_columns(drift))))
     elif drift:  # no baseline to compare with: drift alone
-        out.append((DRIFT_INTRO, DRIFT_HEADERS, drift_rows(drift_frame)))
-    for column, intro, headers, frame in (
-        ("buttons", BUTTON_INTRO, BUTTON_HEADERS, rsr_by_buttons(df, baseline)),
-        ("kind", RSR_KIND_INTRO, RSR_KIND_HEADERS, rsr_by_kind(df, baseline)),
+        out.append((DRIFT_INTRO, *table_of(drift_frame, DRIFT_SHOWN)))
+    for column, label, intro, frame in (
+        ("buttons", "Buttons", BUTTON_INTRO, rsr_by_buttons(df, baseline)),
+        ("kind", "Kind", RSR_KIND_INTRO, rsr_by_kind(df, baseline)),
     ):
         if not frame.empty:
-            out.append((intro, headers, _subset_rows(frame, column)))
+            out.append((intro, *table_of(frame, _subset_columns(column, label))))
     kinds = interruption_breakdown(df, ("agent", "kind", "buttons"))
     if not kinds.empty:
-        rows = [
-            [
-                str(r["agent"]),
-                str(r["kind"]),
-                str(r["buttons"]),
-                str(int(r["shown"])),
-                fmt_pct(r["sr"]),
-                fmt_pct(r["harmful"]),
-                fmt_num(r["steps_to_recover"], 1),
-            ]
-            for _, r in kinds.iterrows()
-        ]
-        out.append(("Interruptions shown, by kind and number of buttons.", KIND_HEADERS, rows))
+        out.append(("Interruptions shown, by kind and number of buttons.", *table_of(kinds, KIND_SHOWN)))
     return out
-
-
-def _subset_rows(frame: pd.DataFrame, column: str) -> list[list[str]]:
-    """RSR over the units that showed one kind of interruption (``column``: buttons or kind)."""
-    return [
-        [
-            str(r["agent"]),
-            str(r["variation"]),
-            str(int(r[column])) if column == "buttons" else str(r[column]),
-            f"{int(r['interrupted'])}/{int(r['units'])}",
-            fmt_pct(r["interrupted_sr"]),
-            f"{int(r['solved'])}/{int(r['interrupted'])}",
-            fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
-        ]
-        for _, r in frame.iterrows()
-    ]
-
-
-def _rsr_rows(rsr: pd.DataFrame, drift: dict) -> list[list[str]]:
-    """The RSR table's rows, each with its perception drift beside it."""
-    return [
-        [
-            str(r["agent"]),
-            str(r["variation"]),
-            fmt_pct(r["baseline_sr"]),
-            fmt_pct(r["variation_sr"]),
-            _interrupted(r),
-            fmt_pct(r["interrupted_sr"]),
-            f"{int(r['solved'])}/{int(r['units'] if pd.isna(r['interrupted']) else r['interrupted'])}",
-            fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]),
-            drift_cell(drift, r["agent"], r["variation"]),
-        ]
-        for _, r in rsr.iterrows()
-    ]
 
 
 def robustness_section(a: Analysis) -> Section:
