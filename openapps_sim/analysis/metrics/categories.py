@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
-from openapps_sim.analysis.doc.fmt import fmt_num, fmt_rate_ci
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import fmt_count, fmt_num, fmt_rate_ci
 from openapps_sim.analysis.metrics.stats import wilson_interval
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
@@ -103,19 +104,11 @@ NOTE = (
     "**long-horizon** (multi-app families and sequential or hierarchical structures: long chains of "
     "steps) and **simple** (every other family). Success with a 95% Wilson interval."
 )
-METRIC_HEADERS = ["Episodes", "Success [95% CI]", "Mean steps"]
-
-
-def category_rows(frame: pd.DataFrame, by: list[str]) -> list[list[str]]:
-    return [
-        [
-            *(str(r[b]) for b in by),
-            str(int(r["n"])),
-            fmt_rate_ci(r["sr"], r["ci_lo"], r["ci_hi"]),
-            fmt_num(r["mean_steps"], 1),
-        ]
-        for _, r in frame.iterrows()
-    ]
+METRIC_TABLE: list[Column] = [
+    ("Episodes", col("n", fmt_count)),
+    ("Success [95% CI]", lambda r: fmt_rate_ci(r["sr"], r["ci_lo"], r["ci_hi"])),
+    ("Mean steps", col("mean_steps", lambda x: fmt_num(x, 1))),
+]
 
 
 def categories(a: Analysis) -> Section:
@@ -128,10 +121,8 @@ def categories(a: Analysis) -> Section:
         frame = category_success(a.df, ["agent", column])
         if frame.empty:
             continue
-        headers = ["Agent", label, *METRIC_HEADERS]
-        blocks.append(
-            Table(headers, category_rows(frame, ["agent", column]), ["l", "l", "r", "r", "r"], caption=caption)
-        )
+        columns = [("Agent", col("agent")), (label, col(column)), *METRIC_TABLE]
+        blocks.append(Table(*table_of(frame, columns), ["l", "l", "r", "r", "r"], caption=caption))
     if blocks:
         blocks.insert(0, P(NOTE))
     return Section("categories", "Success by task category", blocks)

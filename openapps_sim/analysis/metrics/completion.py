@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
-from openapps_sim.analysis.doc.fmt import fmt_pct
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import fmt_count, fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
 
@@ -74,17 +75,17 @@ def completion_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
     return pd.DataFrame(rows, columns=cols)
 
 
-HEADERS = [
-    "Agent",
-    "Termination",
-    "Episodes",
-    "Success",
-    "Declared done",
-    "Reported infeasible",
-    "Premature stops",
-    "Overruns",
-    "Extra steps",
-    "Never declared",
+TABLE: list[Column] = [
+    ("Agent", col("agent")),
+    ("Termination", col("termination")),
+    ("Episodes", col("n", fmt_count)),
+    ("Success", col("success_rate", fmt_pct)),
+    ("Declared done", col("declared", fmt_count)),
+    ("Reported infeasible", col("reported_infeasible", fmt_count)),
+    ("Premature stops", col("premature_stops", fmt_count)),
+    ("Overruns", col("overruns", fmt_count)),
+    ("Extra steps", col("overrun_steps", fmt_count)),
+    ("Never declared", lambda r: fmt_count(r["never_declared"]) if r["termination"] == "agent" else "–"),
 ]
 
 MODES = {
@@ -100,28 +101,13 @@ def completion(a: Analysis) -> Section:
     state was not yet right), overruns (went on after the goal held; extra steps in all)."""
     summary = completion_summary(a.df, ["agent"])
     modes = terminations(a.valid)
-    rows = [
-        [
-            str(r["agent"]),
-            str(r["termination"]),
-            str(int(r["n"])),
-            fmt_pct(r["success_rate"]),
-            str(int(r["declared"])),
-            str(int(r["reported_infeasible"])),
-            str(int(r["premature_stops"])),
-            str(int(r["overruns"])),
-            str(int(r["overrun_steps"])),
-            str(int(r["never_declared"])) if r["termination"] == "agent" else "–",
-        ]
-        for _, r in summary.iterrows()
-    ]
     text = "Termination: " + "; ".join(MODES.get(t, t) for t in modes) + "."
     note = (
         "A premature stop is a declaration (a message or report_infeasible) while the state, the page or the "
         "order was not yet right; an overrun is an episode that went on after the goal first held (extra "
         "steps: the steps after it, the declaring step excepted)."
     )
-    return Section("completion", "How episodes ended", [P(text), P(note), Table(HEADERS, rows)])
+    return Section("completion", "How episodes ended", [P(text), P(note), Table(*table_of(summary, TABLE))])
 
 
 SHOWN = [Shown(160, lambda d: completion(d.a))]

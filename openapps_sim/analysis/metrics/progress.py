@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.doc.blocks import Heading, P, Section, Shown, Table
-from openapps_sim.analysis.doc.fmt import fmt_num, fmt_pct
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import fmt_count, fmt_num, fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
 
@@ -160,21 +161,17 @@ PROGRESS_NOTE = (
     "Answer: the returned value was right (return-value tasks). First / after: step of the first milestone, "
     "steps spent after the last one. A dash: no episode the metric applies to."
 )
-METRIC_HEADERS = ["Episodes", "Success", "ESAR", "Decision", "Deeper", "W-LCS", "Answer", "First", "After"]
-
-
-def _cells(r: pd.Series) -> list[str]:
-    return [
-        str(int(r["n"])),
-        fmt_pct(r["success"]),
-        fmt_pct(r["esar"]),
-        fmt_pct(r["decision_accuracy"]),
-        fmt_pct(r["deeper_decision_accuracy"]),
-        fmt_num(r["wlcs"]),
-        fmt_pct(r["answer_accuracy"]),
-        fmt_num(r["first_milestone_step"], 1),
-        fmt_num(r["steps_after_last_milestone"], 1),
-    ]
+METRIC_TABLE: list[Column] = [
+    ("Episodes", col("n", fmt_count)),
+    ("Success", col("success", fmt_pct)),
+    ("ESAR", col("esar", fmt_pct)),
+    ("Decision", col("decision_accuracy", fmt_pct)),
+    ("Deeper", col("deeper_decision_accuracy", fmt_pct)),
+    ("W-LCS", col("wlcs", fmt_num)),
+    ("Answer", col("answer_accuracy", fmt_pct)),
+    ("First", col("first_milestone_step", lambda x: fmt_num(x, 1))),
+    ("After", col("steps_after_last_milestone", lambda x: fmt_num(x, 1))),
+]
 
 
 def progress_tables(df: pd.DataFrame) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -188,8 +185,8 @@ def progress_tables(df: pd.DataFrame) -> list[tuple[str, list[str], list[list[st
         s = progress_summary(df, by)
         if s.empty:
             continue
-        rows = [[str(r[b]) for b in by] + _cells(r) for _, r in s.iterrows()]
-        out.append((title, [b.capitalize() for b in by] + METRIC_HEADERS, rows))
+        keys: list[Column] = [(b.capitalize(), col(b)) for b in by]
+        out.append((title, *table_of(s, keys + METRIC_TABLE)))
     return out
 
 
@@ -200,7 +197,14 @@ LEVEL_NOTE = (
     "side of it. Reached: those whose decisions above it were all right; Accuracy there: the share right "
     "among them."
 )
-LEVEL_HEADERS = ["Level", "Episodes", "Accuracy", "Reached", "Accuracy there"]
+LEVEL_TABLE: list[Column] = [
+    ("Agent", col("agent")),
+    ("Level", col("level", fmt_count)),
+    ("Episodes", col("n", fmt_count)),
+    ("Accuracy", col("accuracy", fmt_pct)),
+    ("Reached", col("n_reached", fmt_count)),
+    ("Accuracy there", col("accuracy_reached", fmt_pct)),
+]
 
 
 def decision_level_table(df: pd.DataFrame) -> tuple[list[str], list[list[str]]] | None:
@@ -208,12 +212,7 @@ def decision_level_table(df: pd.DataFrame) -> tuple[list[str], list[list[str]]] 
     s = decisions_by_level(df, ["agent"])
     if s.empty:
         return None
-    rows = [
-        [str(r["agent"]), str(int(r["level"])), str(int(r["n"])), fmt_pct(r["accuracy"]),
-         str(int(r["n_reached"])), fmt_pct(r["accuracy_reached"])]
-        for _, r in s.iterrows()
-    ]  # fmt: skip
-    return ["Agent", *LEVEL_HEADERS], rows
+    return table_of(s, LEVEL_TABLE)
 
 
 def progress_section(a: Analysis) -> Section:
