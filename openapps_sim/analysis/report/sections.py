@@ -38,14 +38,12 @@ from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.metrics.table import sort_key
 from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.rows import (
-    FLUCTUATION_HEADERS,
-    PER_VARIATION_HEADERS,
     axis_matrix,
     behaviour_rows,
-    fluctuation_rows,
+    fluctuation_table,
     manifest_facts,
     pass_k_matrix,
-    per_variation_rows,
+    per_variation_table,
     rate_matrix,
 )
 
@@ -73,7 +71,7 @@ def per_variation(a: Analysis) -> Section:
         "Success rate per variation and agent over all tasks and seeds. Whiskers: 95% bootstrap intervals "
         "over episodes. Hover a bar for the exact value."
     )
-    table = Table(PER_VARIATION_HEADERS, per_variation_rows(a), ["l", "l"] + ["r"] * 8)
+    table = Table(*per_variation_table(a), ["l", "l"] + ["r"] * 8)
     return Section("variation", "Success per variation", [Figure(chart, caption), table], md_title="Per variation")
 
 
@@ -159,7 +157,7 @@ def _with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
 
 
 def fluctuations(a: Analysis, top: int) -> Section:
-    fl, note = fluctuation_rows(a, top)
+    (fh, fl), note = fluctuation_table(a, top)
     blocks: list[Any] = [
         P(
             f"Tasks whose success rate differs most between the best and the worst version (top {top}; versions "
@@ -167,7 +165,7 @@ def fluctuations(a: Analysis, top: int) -> Section:
         )
     ]
     if fl:
-        blocks.append(Table(FLUCTUATION_HEADERS, fl, ["l", "l", "l wrap", "l wrap", "r"]))
+        blocks.append(Table(fh, fl, ["l", "l", "l wrap", "l wrap", "r"]))
     if note:
         blocks.append(P(note))
     return Section("fluctuation", "Largest fluctuations", blocks, md_title="Largest fluctuations across versions")
