@@ -1,7 +1,7 @@
-"""The report's core sections, each defined once as blocks (see :mod:`.blocks`) that both the
-Markdown and the HTML report draw: headline, robustness, per variation, within versus across,
-fluctuations, loops and invalid actions, breakdown by axis, pass^k, task heat maps, progress,
-failures (infrastructure, model service, agent exceptions) and the manifest."""
+"""The report's core sections, each defined once as blocks of :mod:`openapps_sim.analysis.doc`
+that both the Markdown and the HTML report draw: per variation, within versus across,
+fluctuations, loops and invalid actions, breakdown by axis, pass^k, task heat maps, failures
+(infrastructure, model service, agent exceptions) and the manifest."""
 
 from __future__ import annotations
 
