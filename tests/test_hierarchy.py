@@ -9,7 +9,7 @@ import copy
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.progress import decisions_by_level
 from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.plan import run_plan
@@ -160,10 +160,10 @@ def test_decision_accuracy_by_level():
         dict(base, agent="A", task="c", seed=0, decisions=[True]),
         dict(base, agent="A", task="x", seed=0, decisions=None),
     ]
-    s = m.decisions_by_level(pd.DataFrame(rows), ["agent"]).set_index("level")
+    s = decisions_by_level(pd.DataFrame(rows), ["agent"]).set_index("level")
     assert list(s["n"]) == [4, 2, 2] and list(s["accuracy"]) == [0.75, 0.5, 0.0]
     assert list(s["n_reached"]) == [4, 2, 1] and s.loc[3, "accuracy_reached"] == 0.0
-    from openapps_sim.analysis.report.progress import decision_level_table
+    from openapps_sim.analysis.metrics.progress import decision_level_table
 
     headers, cells = decision_level_table(pd.DataFrame(rows))
     assert headers[:3] == ["Agent", "Level", "Episodes"] and cells[2][:4] == ["A", "3", "2", "0.0%"]

@@ -250,7 +250,7 @@ def test_ray_executor_matches_local(tmp_path):
 def test_one_reader_one_rule_for_damaged_results(tmp_path):
     """A damaged middle line and a torn last line are skipped with a note by --resume and by the
     report alike (the report used to fail on a damaged middle line)."""
-    from openapps_sim.analysis.report import load_results
+    from openapps_sim.analysis.report.load import load_results
     from openapps_sim.sweeps.store import read_records
 
     good = [{"episode_id": f"e{i}", "agent": "oracle", "task": "todo.add_item", "success": True} for i in range(2)]

@@ -119,7 +119,9 @@ def _agent_names(agents: list[dict]) -> list[str]:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from openapps_sim.analysis.report import headline_table, load_results, write_report
+    from openapps_sim.analysis.report.analysis import headline_table
+    from openapps_sim.analysis.report.load import load_results
+    from openapps_sim.analysis.report.write import write_report
     from openapps_sim.sweeps.store import result_folders
 
     out = Path(args.dir)

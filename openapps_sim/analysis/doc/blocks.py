@@ -6,11 +6,11 @@ out or replaces by its caption."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openapps_sim.analysis.report.fmt import md_table
+from openapps_sim.analysis.doc.fmt import md_table
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,32 @@ class Section:
     title: str
     blocks: list[Any] = field(default_factory=list)
     md_title: str = ""  # the Markdown heading when it differs from the HTML one
+
+
+@dataclass
+class Draft:
+    """What a section is drawn from: the :class:`~openapps_sim.analysis.report.analysis.Analysis`,
+    how many rows a "largest" list shows, the versions paired with the baseline, the trajectory
+    viewer and the episodes it shows (links elsewhere point only to those)."""
+
+    a: Any
+    top: int = 15
+    pairs: Any = None
+    viewer: Section = field(default_factory=lambda: Section("trajectories", "Trajectories"))
+    shown: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How a metric appears in the report. ``order`` places its section(s) among every module's
+    (docs/metrics.md lists the numbers in use), ``draw`` builds them from a :class:`Draft`;
+    ``summary`` and ``paper`` say whether ``summary.md`` and ``paper.md`` show them too. A module
+    of ``analysis.metrics`` or ``analysis.report`` lists its own in ``SHOWN``."""
+
+    order: int
+    draw: Callable[[Draft], Section | list[Section]]
+    summary: bool = False
+    paper: bool = False
 
 
 def _md_block(b: Any, level: int) -> list[str]:

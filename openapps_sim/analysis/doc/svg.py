@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 from fasthtml.svg import Circle, Line, Polyline, Rect, Svg, Text, Title
 
-from openapps_sim.analysis.report.fmt import is_nan
+from openapps_sim.analysis.doc.fmt import is_nan
 
 
 def _nice_ticks(vmax: float, count: int = 5) -> list[float]:

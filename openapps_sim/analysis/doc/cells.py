@@ -4,14 +4,16 @@ the rows of a per-agent table."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from openapps_sim.analysis.report.analysis import Analysis
-from openapps_sim.analysis.report.blocks import Cell
-from openapps_sim.analysis.report.fmt import AGENT_COLOURS, DASH, fmt_pct, is_nan
-from openapps_sim.analysis.report.page import swatch
+from openapps_sim.analysis.doc.blocks import Cell
+from openapps_sim.analysis.doc.fmt import AGENT_COLOURS, DASH, fmt_pct, is_nan
+from openapps_sim.analysis.doc.page import swatch
+
+if TYPE_CHECKING:
+    from openapps_sim.analysis.report.analysis import Analysis
 
 
 def colours_of(agents: Sequence[str]) -> dict[str, str]:
@@ -43,3 +45,22 @@ def heat(rate: Any, n: Any = None, label: str | None = None) -> Cell:
         title=title,
         cls="heat",
     )
+
+
+def anchor(episode_id: Any) -> str:
+    """The element id of an episode in the viewer (links from other sections point here)."""
+    return f"ep-{episode_id}"
+
+
+Column = tuple[str, Callable[[Any], Any]]
+"""A table column: its header, and its cell made from a row of a frame."""
+
+
+def col(key: str, fmt: Callable[[Any], Any] = str) -> Callable[[Any], Any]:
+    """The cell ``fmt(row[key])``."""
+    return lambda r: fmt(r[key])
+
+
+def table_of(frame: pd.DataFrame, columns: Sequence[Column]) -> tuple[list[str], list[list[Any]]]:
+    """The headers of ``columns`` and one row of their cells per row of ``frame``."""
+    return [h for h, _ in columns], [[cell(r) for _, cell in columns] for _, r in frame.iterrows()]

@@ -41,8 +41,8 @@ from fasthtml.common import Figure as HFigure
 from fasthtml.common import P as HP
 from fasthtml.common import Table as HTable
 
-from openapps_sim.analysis.report import blocks as b
-from openapps_sim.analysis.report.style import CSS
+from openapps_sim.analysis.doc import blocks as b
+from openapps_sim.analysis.doc.style import CSS
 
 
 def inline(text: str) -> list[Any]:
