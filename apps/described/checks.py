@@ -137,9 +137,16 @@ def _check_collection(problems: Problems, source: str, name: str, coll: dict, co
             _field_of(problems, source, f"{at}.actions.{role}", acts[role], fields, kinds)
     for i, record in enumerate(coll["records"]):
         _check_record(problems, source, f"{at}.records[{i}]", record, coll)
+    for i, variant in enumerate(coll["variants"]):
+        for key, value in variant.items():
+            if _field_of(problems, source, f"{at}.variants[{i}].{key}", key, fields) and fields[key]["type"] != "ref":
+                if not (isinstance(value, str) and "{}" in value):
+                    with problems.guard():
+                        check_value(fields[key], value, source, f"{at}.variants[{i}].{key}")
     for fname in coll["generate"]:
         _field_of(problems, source, f"{at}.generate.{fname}", fname, fields)
-    if coll["count"] and coll["title"] in fields and coll["title"] not in coll["generate"]:
+    drawn = coll["title"] in coll["generate"] or any(coll["title"] in v for v in coll["variants"])
+    if coll["count"] and coll["title"] in fields and not drawn:
         problems.add(
             ConfigError(
                 source,

@@ -122,6 +122,12 @@ COLLECTION = Record(
         "records": ListOf(MapOf(Any_()), default=[], doc="records every world has: field -> value"),
         "count": Int(0, lo=0, hi=500, doc="how many records each world seed generates beyond records"),
         "generate": MapOf(GENERATOR, default={}, doc="field -> how generated records draw it"),
+        "variants": ListOf(
+            MapOf(Any_()),
+            default=[],
+            doc="partial records a generated record starts from (one drawn each): values that belong together; "
+            "a text value with {} takes the field's generated draw",
+        ),
     }
 )
 
