@@ -158,8 +158,15 @@ def _check_collection(problems: Problems, source: str, name: str, coll: dict, co
 
 
 def _check_field(problems: Problems, source: str, at: str, name: str, spec: dict, colls: dict) -> None:
-    if not NAME.match(name):
-        problems.add(ConfigError(source, at, "field names are identifiers", "lowercase letters, digits, _"))
+    if not NAME.match(name) or name.startswith("dapp_") or name in ("id", "q", "filter", "sort", "msg", "back"):
+        problems.add(
+            ConfigError(
+                source,
+                at,
+                "field names are identifiers the pages do not use",
+                "lowercase letters, digits, _; not id, q, filter, sort, msg, back or dapp_*",
+            )
+        )
     if spec["type"] == "choice" and not spec["choices"]:
         problems.add(ConfigError(source, f"{at}.choices", "a choice field needs its choices", "a list of values"))
     if spec["type"] == "ref" and spec["to"] not in colls:

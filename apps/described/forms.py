@@ -4,6 +4,7 @@ and the settings page."""
 from __future__ import annotations
 
 from openapps_sim.apps.described import words
+from openapps_sim.apps.described.generate import field_default
 from openapps_sim.apps.described.values import show
 from openapps_sim.apps.described.views import frame
 
@@ -71,7 +72,7 @@ def record_form(ctx: AppContext, name: str, record: dict | None, error: str = ""
     coll, app = ctx.app.desc["collections"][name], ctx.app.name
     fields = list(coll["fields"]) if record is None else coll["actions"]["edit"]
     values = values or {}
-    current = {f: values.get(f, (record or {}).get(f, coll["fields"][f]["default"])) for f in fields}
+    current = {f: values.get(f, (record or {}).get(f, field_default(coll["fields"][f]))) for f in fields}
     action = ctx.url(f"/c/{name}/new" if record is None else f"/c/{name}/{record['id']}/edit")
     back = ctx.url(f"/c/{name}" if record is None else f"/c/{name}/{record['id']}")
     heading = words.ui(ctx, "new") if record is None else f"{words.ui(ctx, 'edit')}: {record[coll['title']]}"

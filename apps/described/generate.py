@@ -18,7 +18,7 @@ def draw(spec: dict, gen: dict | None, rng: random.Random) -> object:
     if gen is None:
         if kind == "choice" and spec["default"] is None:
             return rng.choice(spec["choices"])
-        return spec["default"]
+        return field_default(spec)
     if gen["pool"]:
         return rng.choice(gen["pool"])
     if gen["combine"]:
@@ -34,14 +34,22 @@ def draw(spec: dict, gen: dict | None, rng: random.Random) -> object:
         return (first + datetime.timedelta(days=rng.randint(0, max((last - first).days, 0)))).isoformat()
     if kind == "boolean":
         return rng.random() < gen["chance"]
-    return spec["default"]
+    return field_default(spec)
+
+
+def field_default(spec: dict) -> object:
+    """The value of a field a new record does not give: its ``default``, else false for a
+    boolean, no stars for a rating, the first choice of a choice (what a form shows first)."""
+    if spec["default"] is not None:
+        return spec["default"]
+    return {"boolean": False, "rating": 0, "choice": (spec["choices"] or [None])[0]}.get(spec["type"])
 
 
 def raw_records(name: str, coll: dict, rng: random.Random) -> list[dict]:
     """The collection's records with every field filled (refs still titles, or None to draw)."""
     fields, out = coll["fields"], []
     for given in coll["records"]:
-        out.append({f: given.get(f, spec["default"]) for f, spec in fields.items()})
+        out.append({f: given.get(f, field_default(spec)) for f, spec in fields.items()})
     seen = {f: {str(r[f]) for r in out} for f, g in coll["generate"].items() if g["unique"]}
     for _ in range(coll["count"]):
         variant = rng.choice(coll["variants"]) if coll["variants"] else {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from openapps_sim.apps.described.checks import item_name
-from openapps_sim.apps.described.generate import setting_default
+from openapps_sim.apps.described.generate import field_default, setting_default
 
 from openapps_sim.appkit import ItemKey, OperationError, by_id
 from openapps_sim.config.normalise import norm_text
@@ -105,7 +105,7 @@ def new_record(desc: dict, state: dict, name: str, values: dict) -> dict:
     coll = desc["collections"][name]
     record = {"id": f"{item_name(name, coll)}-{state['next_id'][name]}"}
     for f, spec in coll["fields"].items():
-        record[f] = values.get(f, spec["default"])
+        record[f] = values.get(f, field_default(spec))
     state["next_id"][name] += 1
     state[name].append(record)
     return record

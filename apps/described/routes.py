@@ -9,11 +9,12 @@ from openapps_sim.apps.described.checks import item_name
 from openapps_sim.appkit import AppContext, AppRoutes, OperationError, by_id
 from openapps_sim.web.components import not_found_page
 
-routes = AppRoutes()  # matched in this order: /c/{name}/new before /c/{name}/{record_id}
+routes = AppRoutes()  # matched in this order: /c/{dapp_coll}/new before /c/{dapp_coll}/{dapp_id}
+# path parameters are named dapp_*, a prefix no field may have: a form field never hides one
 
 
 def _coll(ctx: AppContext, params: dict) -> tuple[str, dict] | tuple[None, None]:
-    name = params.get("name", "")
+    name = params.get("dapp_coll", "")
     coll = ctx.app.desc["collections"].get(name)
     return (name, coll) if coll else (None, None)
 
@@ -48,19 +49,19 @@ def save_settings(ctx: AppContext, params: dict):
     return ctx.redirect("/settings?msg=settings_saved")
 
 
-@routes.get("/c/{name}")
+@routes.get("/c/{dapp_coll}")
 def collection(ctx: AppContext, params: dict):
     name, coll = _coll(ctx, params)
     return views.collection_page(ctx, name, params) if coll else _missing(ctx)
 
 
-@routes.get("/c/{name}/new")
+@routes.get("/c/{dapp_coll}/new")
 def new_form(ctx: AppContext, params: dict):
     name, coll = _coll(ctx, params)
     return forms.record_form(ctx, name, None) if coll and coll["actions"]["create"] else _missing(ctx)
 
 
-@routes.post("/c/{name}/new")
+@routes.post("/c/{dapp_coll}/new")
 def create(ctx: AppContext, params: dict):
     name, coll = _coll(ctx, params)
     if not coll or not coll["actions"]["create"]:
@@ -73,23 +74,23 @@ def create(ctx: AppContext, params: dict):
     return ctx.redirect(f"/c/{name}/{record['id']}?msg=saved")
 
 
-@routes.get("/c/{name}/{record_id}")
+@routes.get("/c/{dapp_coll}/{dapp_id}")
 def show_record(ctx: AppContext, params: dict):
     name, coll = _coll(ctx, params)
-    return record.record_page(ctx, name, params["record_id"], params) if coll else _missing(ctx)
+    return record.record_page(ctx, name, params["dapp_id"], params) if coll else _missing(ctx)
 
 
-@routes.get("/c/{name}/{record_id}/edit")
+@routes.get("/c/{dapp_coll}/{dapp_id}/edit")
 def edit_form(ctx: AppContext, params: dict):
     name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["record_id"]) if coll else None
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
     return forms.record_form(ctx, name, found) if found and coll["actions"]["edit"] else _missing(ctx)
 
 
-@routes.post("/c/{name}/{record_id}/edit")
+@routes.post("/c/{dapp_coll}/{dapp_id}/edit")
 def edit(ctx: AppContext, params: dict):
     name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["record_id"]) if coll else None
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
     if not found or not coll["actions"]["edit"]:
         return _missing(ctx)
     values = forms.form_values(coll, coll["actions"]["edit"], params)
@@ -102,8 +103,8 @@ def edit(ctx: AppContext, params: dict):
 
 def _on_record(ctx: AppContext, params: dict, allowed, operation: str, **args):
     name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["record_id"]) if coll else None
-    field = params.get("field", "")
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
+    field = params.get("dapp_field", "")
     if not found or not allowed(coll["actions"], field):
         return _missing(ctx)
     try:
@@ -115,28 +116,28 @@ def _on_record(ctx: AppContext, params: dict, allowed, operation: str, **args):
     return ctx.redirect(f"/c/{name}/{found['id']}")
 
 
-@routes.post("/c/{name}/{record_id}/delete")
+@routes.post("/c/{dapp_coll}/{dapp_id}/delete")
 def delete(ctx: AppContext, params: dict):
     name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["record_id"]) if coll else None
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
     if not found or not coll["actions"]["delete"]:
         return _missing(ctx)
     _op(ctx, f"delete_{item_name(name, coll)}")(ctx, found["id"])
     return ctx.redirect(f"/c/{name}?msg=deleted")
 
 
-@routes.post("/c/{name}/{record_id}/toggle/{field}")
+@routes.post("/c/{dapp_coll}/{dapp_id}/toggle/{dapp_field}")
 def toggle(ctx: AppContext, params: dict):
     return _on_record(ctx, params, lambda a, f: f in a["toggle"] or f == a["star"], "toggle_{item}_{field}")
 
 
-@routes.post("/c/{name}/{record_id}/status/{field}")
+@routes.post("/c/{dapp_coll}/{dapp_id}/status/{dapp_field}")
 def status(ctx: AppContext, params: dict):
     value = str(params.get("value", ""))
     return _on_record(ctx, params, lambda a, f: f == a["status"], "set_{item}_{field}", value=value)
 
 
-@routes.post("/c/{name}/{record_id}/qty/{field}")
+@routes.post("/c/{dapp_coll}/{dapp_id}/qty/{dapp_field}")
 def quantity(ctx: AppContext, params: dict):
     by = str(params.get("by", "0"))
     return _on_record(ctx, params, lambda a, f: f == a["quantity"], "change_{item}_{field}", by=by)
@@ -154,17 +155,17 @@ def _flow_values(ctx: AppContext, flow_name: str, params: dict) -> tuple[dict, d
     return raw, {f: model.coerce(ctx.app.desc, ctx.state, tool, coll, f, v) for f, v in raw.items()}
 
 
-@routes.get("/flow/{flow}")
+@routes.get("/flow/{dapp_flow}")
 def flow_form(ctx: AppContext, params: dict):
-    flow = params.get("flow", "")
+    flow = params.get("dapp_flow", "")
     if flow not in ctx.app.desc["flows"]:
         return _missing(ctx)
     return forms.flow_form(ctx, flow, {f: params.get(f) for f in ctx.app.desc["flows"][flow]["fields"]})
 
 
-@routes.post("/flow/{flow}/review")
+@routes.post("/flow/{dapp_flow}/review")
 def flow_review(ctx: AppContext, params: dict):
-    flow = params.get("flow", "")
+    flow = params.get("dapp_flow", "")
     if flow not in ctx.app.desc["flows"]:
         return _missing(ctx)
     try:
@@ -174,9 +175,9 @@ def flow_review(ctx: AppContext, params: dict):
     return forms.review_page(ctx, flow, values, raw)
 
 
-@routes.post("/flow/{flow}/confirm")
+@routes.post("/flow/{dapp_flow}/confirm")
 def flow_confirm(ctx: AppContext, params: dict):
-    flow = params.get("flow", "")
+    flow = params.get("dapp_flow", "")
     if flow not in ctx.app.desc["flows"]:
         return _missing(ctx)
     try:

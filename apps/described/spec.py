@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from openapps_sim.apps.described import generate, model, ops
+from openapps_sim.apps.described import generate, model, ops, words
 from openapps_sim.apps.described.checks import APP_FILE, load
 from openapps_sim.apps.described.style import CSS
 
@@ -54,6 +54,17 @@ class DescribedApp(AppSpec):
     desc: dict = field(default_factory=dict)
     folder: Path | None = None
     source: str = "described"  # `openapps apps`: hand-built apps have none
+
+    def localise(self, raw: dict, lang: str) -> dict:
+        """The base configuration in ``lang``: the app's title and description from its
+        ``strings.<lang>``, the engine's texts from ``lang/<lang>.yaml`` (English where they lack
+        one); the world's packs apply over it (``openapps_sim.config.catalog.base_config``)."""
+        own = words.own_table(self.desc, lang)
+        out = {k: own[k] for k in ("title", "description") if k in own}
+        engine = words.engine_texts(lang)
+        if engine:
+            out["strings"] = {k: v for k, v in engine.items() if k in STRINGS.fields}
+        return {**out, **raw}
 
     def load_operations(self) -> dict[str, Operation]:
         if "_ops" not in self.__dict__:

@@ -1,6 +1,7 @@
 """The texts of a described app's pages in the world's language (``shell.lang``): the app's own
 (its ``strings.<lang>``, English inline as the fallback) and the engine's (``strings.yaml``,
-translated in ``lang/<lang>.yaml``; a pack's ``<app>.strings.<key>`` wins over both)."""
+translated in ``lang/<lang>.yaml``, in the app's configuration so that a pack's
+``<app>.strings.<key>`` wins)."""
 
 from __future__ import annotations
 
@@ -28,20 +29,20 @@ def lang(ctx: AppContext) -> str:
 
 
 def ui(ctx: AppContext, key: str, **fmt: object) -> str:
-    """One of the engine's texts: a pack's own for this app, else the language's, else English."""
-    english = ctx.app.schema.fields["strings"].fields[key].default
-    text = ctx.strings.get(key, english)
-    if text == english:
-        text = engine_texts(lang(ctx)).get(key, english)
-    return text.format(**fmt) if fmt else text
+    """One of the engine's texts, from the app's configuration: English, translated for the
+    world's language by the app's ``localise``, a pack's own over both."""
+    return ctx.t(key, **fmt)
+
+
+def own_table(desc: dict, tag: str) -> dict:
+    """The app's own texts in language ``tag`` (its language subtag counts)."""
+    tables = desc["strings"]
+    return tables.get(tag) or tables.get(tag.split("-")[0].lower()) or {}
 
 
 def own(ctx: AppContext, key: str, english: str) -> str:
     """One of the app's own texts (docs/apps/spec.md, "Languages")."""
-    tables = ctx.app.desc["strings"]
-    tag = lang(ctx)
-    table = tables.get(tag) or tables.get(tag.split("-")[0].lower()) or {}
-    return table.get(key, english)
+    return own_table(ctx.app.desc, lang(ctx)).get(key, english)
 
 
 def label_of(name: str, spec: dict) -> str:
@@ -63,6 +64,5 @@ def choice_label(ctx: AppContext, coll: str, field: str, choice: str) -> str:
 
 
 def app_title(ctx: AppContext) -> str:
-    """The app's title: a pack's, else the language's, else English."""
-    title = ctx.config.get("title", "")
-    return own(ctx, "title", title) if title == ctx.app.desc["title"] else title
+    """The app's title (in the world's language: ``localise``)."""
+    return ctx.config.get("title", "")
