@@ -34,9 +34,6 @@ class Derived(TaskFamily):
     def spec(self) -> dict:
         return self.desc["collections"][self.coll]
 
-    def phrasing_id(self, params: dict) -> str:
-        return f"described.{self.kind}"
-
     def styles(self, language: str) -> dict[str, list[str]]:
         """The goals of every family of this kind (``described.<kind>`` in the phrasings)."""
         return lang_data.family_styles(f"described.{self.kind}", language)
