@@ -233,7 +233,8 @@ def _price(ctx: AppContext, coll: dict, record: dict, name: str):
         return None
     value = record.get(field)
     neg = isinstance(value, (int, float)) and value < 0
-    return Span(show(ctx, coll, field, value), cls="dapp-price" + (" neg" if neg else ""))
+    testid = f"{ctx.app.name}-{name}-price-{record['id']}"
+    return Span(show(ctx, coll, field, value), cls="dapp-price" + (" neg" if neg else ""), data_testid=testid)
 
 
 def _sub(ctx: AppContext, coll: dict, record: dict):
