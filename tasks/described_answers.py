@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from openapps_sim.tasks import described_kit as kit
-from openapps_sim.tasks.described import Create, Delete, Derived, Edit, Flow, Quantity, Status, Toggle
+from openapps_sim.tasks.described import Create, Delete, DeleteMissing, Derived, Edit, Flow, Quantity, Status, Toggle
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang
@@ -155,6 +155,7 @@ def _collection_families(app: str, desc: dict, name: str) -> None:
         _declare(f"{app}.edit_{item}", Edit, app, name, 10, kind="edit", field=f)
     if acts["delete"]:
         _declare(f"{app}.delete_{item}", Delete, app, name, 8, kind="delete")
+        _declare(f"{app}.delete_missing_{item}", DeleteMissing, app, name, 8, kind="delete")
     for f in [*acts["toggle"], *([acts["star"]] if acts["star"] else [])]:
         _declare(f"{app}.toggle_{item}_{f}", Toggle, app, name, 8, kind="toggle", field=f)
     if acts["status"]:
