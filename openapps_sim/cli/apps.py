@@ -24,7 +24,13 @@ def app_rows() -> list[dict]:
         families = sorted(fid for fid, fam in fams.items() if name in fam.apps)
         title = config[name].get("title", name)
         rows.append(
-            {"name": name, "title": title, "category": spec.category, "source": getattr(spec, "source", "hand-built"), "families": families}
+            {
+                "name": name,
+                "title": title,
+                "category": spec.category,
+                "source": getattr(spec, "source", "hand-built"),
+                "families": families,
+            }
         )
     return rows
 
@@ -53,7 +59,13 @@ def cmd_apps(args: argparse.Namespace) -> int:
 
 def add_parser(sub) -> None:
     s = sub.add_parser("apps", help="list the apps (category, source, families), or check a described app")
-    s.add_argument("action", nargs="?", choices=["list", "check"], default="list", help="list (default) or check PATH")
-    s.add_argument("path", nargs="?", help="check: the folder holding app.yaml")
+    s.add_argument(
+        "action",
+        nargs="?",
+        choices=["list", "check"],
+        default="list",
+        help="list (the listing, when left out) or check PATH",
+    )
+    s.add_argument("path", nargs="?", default="", help="check: the folder holding app.yaml")
     s.add_argument("--json", action="store_true", help="print a JSON list of {name, title, category, source, families}")
     s.set_defaults(func=cmd_apps)
