@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from openapps_sim.config.discovery import check_app_folder, discover_apps
+from openapps_sim.errors import ConfigError
 
 
 def app_rows() -> list[dict]:
@@ -38,7 +39,9 @@ def app_rows() -> list[dict]:
 def cmd_apps(args: argparse.Namespace) -> int:
     if args.action == "check":
         if not args.path:
-            raise SystemExit("openapps apps check: give the folder of the app (it holds app.yaml)")
+            raise ConfigError(
+                "openapps apps check", "PATH", "missing", "the folder of a described app (it holds app.yaml)"
+            )
         spec = check_app_folder(Path(args.path))
         ops = spec.load_operations()
         print(f"{args.path}: app {spec.name!r} ({spec.category}) is valid: {len(ops)} operations")
