@@ -16,7 +16,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from openapps_sim.cli import export, judge, mcp, offline, openenv, view
+from openapps_sim.cli import apps, export, judge, mcp, offline, openenv, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
 from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
 from openapps_sim.cli.args import variation as pack_expression
@@ -170,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sweep(sub)
     add_parity_parser(sub)
     _add_report_and_tools(sub)
+    apps.add_parser(sub)
     export.add_parser(sub)
     judge.add_parser(sub)
     mcp.add_parser(sub)
