@@ -51,17 +51,23 @@ class Agents(Field):
 
 
 class Tasks(Field):
-    """Family ids or globs (``todo.*``), each family once, in the order matched."""
+    """Family ids or globs (``todo.*``), each family once, in the order matched; a pattern
+    written ``!glob`` takes out what the patterns before it matched (``["*", "!todo.*"]``)."""
 
-    type_name = "a list of family ids or globs such as todo.*"
+    type_name = "a list of family ids or globs such as todo.* (!todo.* takes them out)"
 
     def check(self, value, source, path):
         families, tasks, problems = all_families(), [], Problems()
         for i, pattern in enumerate(value if isinstance(value, list) else [value]):
-            matched = sorted(f for f in families if fnmatch.fnmatchcase(f, str(pattern)))
+            text = str(pattern)
+            glob = text.removeprefix("!")
+            matched = sorted(f for f in families if fnmatch.fnmatchcase(f, glob))
             if not matched:
-                problems.add(unknown_task(source, f"{path}[{i}]", str(pattern)))
-            tasks += [m for m in matched if m not in tasks]
+                problems.add(unknown_task(source, f"{path}[{i}]", text))
+            elif text.startswith("!"):
+                tasks = [t for t in tasks if t not in matched]
+            else:
+                tasks += [m for m in matched if m not in tasks]
         problems.raise_any()
         if not tasks:
             raise ConfigError(source, path, "at least one task is required", self.type_name)
