@@ -12,7 +12,7 @@ from openapps_sim.apps.calendar.datefmt import read_time
 from openapps_sim.tasks.calendar import calendar_today, day_text, free_titles, go_to_day
 
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import page_testids, testid_text_parts
 from openapps_sim.taskkit.progress import Op
@@ -53,6 +53,11 @@ def day_free(calendar: dict, iso: str) -> bool:
     return not any(e["date"] == iso for e in calendar.get("events", []))
 
 
+def day_is_empty(iso: str) -> Condition:
+    """Is nothing planned on the day? (the calendar's data; on the page, the day's agenda)"""
+    return Condition("calendar", lambda cal: day_free(cal, iso), lambda ui: day_is_free(ui, iso))
+
+
 def next_day(iso: str) -> str:
     return (date.fromisoformat(iso) + timedelta(days=1)).isoformat()
 
@@ -69,7 +74,7 @@ class AddIfFree(BranchingFamily):
         want_busy = rng.random() < 0.5
         pool = [d for d in days if (d in busy) == want_busy] or days
         iso = rng.choice(pool)
-        branch = "busy" if iso in busy else "free"
+        branch = self.decision({"date": iso}).decide(state)
         target = iso if branch == "free" else (date.fromisoformat(iso) + timedelta(days=1)).isoformat()
         return {"title": title, "date": iso, "target": target, "time": rng.choice(SLOTS), "branch": branch,
                 }  # fmt: skip
@@ -81,15 +86,12 @@ class AddIfFree(BranchingFamily):
         return {"free": [create_event_op(params["title"], params["date"], params["time"])],
                 "busy": [create_event_op(params["title"], next_day(params["date"]), params["time"])]}  # fmt: skip
 
-    def decide(self, params, initial):
-        return "free" if day_free(initial["calendar"], params["date"]) else "busy"
+    def decision(self, params):
+        return Decision.when(day_is_empty(params["date"]), "free", "busy")
 
-    def solve(self, params, ui):
-        """Decide from the day's agenda: nothing planned, or something."""
-        free = yield from day_is_free(ui, params["date"])
-        yield from add_event_steps(
-            ui, params["title"], params["date"] if free else next_day(params["date"]), params["time"]
-        )
+    def act(self, leaf, params, ui):
+        day = params["date"] if leaf == "free" else next_day(params["date"])
+        yield from add_event_steps(ui, params["title"], day, params["time"])
 
 
 @family("calendar.earliest_free_slot", apps="calendar", max_steps=22, structure="single", category="constraint")

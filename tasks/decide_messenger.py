@@ -9,7 +9,7 @@ from openapps_sim.apps.messenger import model as logic
 from openapps_sim.tasks.messenger import fresh_text, open_chat, read_chat
 
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision, OrderedFamily
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
@@ -38,6 +38,11 @@ def waiting(messenger: dict, cid: str) -> bool:
     return bool(chat) and chat[-1]["sender"] == cid
 
 
+def contact_wrote_last(cid: str) -> Condition:
+    """Did the contact write the last message of our chat? (its data; on the page, the chat)"""
+    return Condition("messenger", lambda m: waiting(m, cid), lambda ui: contact_waiting(ui, cid))
+
+
 def send_op(contact: str, text: str) -> Op:
     return Op.of("messenger", "send_message", contact=contact, text=text)
 
@@ -55,8 +60,12 @@ class ReplyIfWaiting(BranchingFamily):
         nudge = fresh_text(rng, m, [t for t in new_messages if t != reply])
         theirs = rng.random() < 0.5
         return {"contact_id": c["id"], "contact": c["name"], "reply": reply, "nudge": nudge,
-                "incoming": rng.choice(words(config, "messenger.incoming")), "branch": "theirs" if theirs else "mine",
+                "incoming": rng.choice(words(config, "messenger.incoming")),
+                "branch": self.decision({"contact_id": c["id"]}).leaf([theirs]),
                 "earlier": words(config, "messenger.earlier")}  # fmt: skip
+
+    def decision(self, params):
+        return Decision.when(contact_wrote_last(params["contact_id"]), "theirs", "mine")
 
     def prepare(self, state, params):
         m = state["messenger"]
@@ -70,13 +79,8 @@ class ReplyIfWaiting(BranchingFamily):
         cid = params["contact_id"]
         return {"theirs": [send_op(cid, params["reply"])], "mine": [send_op(cid, params["nudge"])]}
 
-    def decide(self, params, initial):
-        return "theirs" if waiting(initial["messenger"], params["contact_id"]) else "mine"
-
-    def solve(self, params, ui):
-        """Decide from the chat page: the contact wrote the last message, or I did."""
-        text = params["reply"] if (yield from contact_waiting(ui, params["contact_id"])) else params["nudge"]
-        yield ui.fill("messenger-compose", text)
+    def act(self, leaf, params, ui):  # the chat is open: the decision was read there
+        yield ui.fill("messenger-compose", params["reply"] if leaf == "theirs" else params["nudge"])
         yield ui.click("messenger-send")
 
 

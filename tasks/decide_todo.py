@@ -9,7 +9,7 @@ from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision, OrderedFamily
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import testid_classes
 from openapps_sim.taskkit.progress import Op
@@ -26,6 +26,11 @@ def is_done(todo: dict, iid: str) -> bool:
     return any(i["id"] == iid and i["done"] for i in todo.get("items", []))
 
 
+def todo_done(iid: str) -> Condition:
+    """Is the todo ticked off? (its data; on the page, its row's ticked state)"""
+    return Condition("todo", lambda todo: is_done(todo, iid), lambda ui: todo_is_done(ui, iid))
+
+
 @family("todo.done_or_delete", apps="todo", max_steps=8)
 class DoneOrDelete(SeededTodo, BranchingFamily):
     """If a named todo is already done, delete it; otherwise mark it done."""
@@ -33,20 +38,19 @@ class DoneOrDelete(SeededTodo, BranchingFamily):
     def sample(self, state, config, rng):
         item = pick(rng, unique_items(state), "todo item")
         done = rng.random() < 0.5
-        return {"id": item["id"], "title": item["title"], "done": done, "branch": "done" if done else "open",
+        return {"id": item["id"], "title": item["title"], "done": done,
+                "branch": self.decision({"id": item["id"]}).leaf([done]),
                 "done_ids": seeded_done(state, rng, {item["id"]: done})}  # fmt: skip
+
+    def decision(self, params):
+        return Decision.when(todo_done(params["id"]), "done", "open")
 
     def branch_plans(self, params, initial):
         iid = params["id"]
         return {"done": [Op.of("todo", "delete_item", id=iid)], "open": [Op.of("todo", "toggle_item", id=iid)]}
 
-    def decide(self, params, initial):
-        return "done" if is_done(initial["todo"], params["id"]) else "open"
-
-    def solve(self, params, ui):
-        """Decide from the list: is the item's row ticked off?"""
-        kind = "delete" if (yield from todo_is_done(ui, params["id"])) else "toggle"
-        yield ui.click(f"todo-{kind}-{params['id']}")
+    def act(self, leaf, params, ui):
+        yield ui.click(f"todo-{'delete' if leaf == 'done' else 'toggle'}-{params['id']}")
 
 
 @family("todo.add_in_order", apps="todo", max_steps=10)

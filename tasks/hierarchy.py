@@ -1,12 +1,14 @@
-"""Hierarchical families with three levels of decision (DAC-Bench's Hierarchical structure):
+r"""Hierarchical families with three levels of decision (DAC-Bench's Hierarchical structure):
 "if A, do a; otherwise, if B, do b; otherwise, if C, do c; otherwise do d".
 
 A :class:`FallbackChain` draws which condition holds first (``sample``: the first of ``levels``
 conditions that holds, or none) and prepares the world so that exactly that happens, so every
 leaf occurs across seeds. The leaves are ``yes``, ``no/yes``, ``no/no/yes`` and ``no/no/no``: a
 leaf's depth is the number of decisions taken to reach it, which the record keeps per level
-(``decisions``) and the report shows by level. The oracle reads each condition off the page
-(``check``), never from its parameters, and acts on the first that holds (``act``).
+(``decisions``) and the report shows by level. The conditions are stated once (``conditions``:
+:class:`~openapps_sim.taskkit.branching.Condition`\ s); the oracle reads each off the page, never
+from its parameters, and acts on the first that holds (``act``); the API solution asks the same
+conditions of the apps' data.
 
 This module holds the base, the page readers the chains share, and the single-app chains; the
 cross-app chains are in ``tasks/hierarchy_multi.py``.
@@ -20,18 +22,18 @@ from datetime import timedelta
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.messenger import model as logic
 from openapps_sim.tasks.calendar import calendar_today, day_text, free_titles
-from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_free, day_is_free
-from openapps_sim.tasks.decide_messenger import contact_waiting, send_chat_message, waiting, with_chat
-from openapps_sim.tasks.decide_todo import is_done, todo_is_done
+from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_is_empty
+from openapps_sim.tasks.decide_messenger import contact_wrote_last, send_chat_message, with_chat
+from openapps_sim.tasks.decide_todo import todo_done
 from openapps_sim.tasks.messenger import fresh_text
 from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
-from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.branching import CHAIN_LEAVES, BranchingFamily, Condition, Decision
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
-LEAVES = ("yes", "no/yes", "no/no/yes", "no/no/no")
+LEAVES = CHAIN_LEAVES
 
 
 class FallbackChain(BranchingFamily):
@@ -52,16 +54,15 @@ class FallbackChain(BranchingFamily):
         """The plan of each leaf (app operations), in the order of :data:`LEAVES`."""
         raise NotImplementedError
 
-    def check(self, level: int, params: dict, ui) -> Iterator:
-        """Read condition ``level`` off the page (a generator returning True / False)."""
+    def conditions(self, params: dict) -> list[Condition]:
+        """The condition of each level, in order."""
         raise NotImplementedError
 
     def act(self, leaf: int, params: dict, ui) -> Iterator:
         raise NotImplementedError
 
-    def check_api(self, level: int, params: dict, api) -> Iterator:
-        """Condition ``level`` read from the apps' data (a generator returning True / False)."""
-        raise NotImplementedError
+    def decision(self, params):
+        return Decision.chain(*self.conditions(params))
 
     @staticmethod
     def leaf(params: dict) -> int:
@@ -72,7 +73,7 @@ class FallbackChain(BranchingFamily):
         # conditions after the first that holds are drawn at random: reading them tells nothing
         holds = [i == first if i <= first else rng.random() < 0.5 for i in range(self.levels)]
         params = self.draw(state, config, rng, holds)
-        return dict(params, holds=holds, branch=LEAVES[first])
+        return dict(params, holds=holds, branch=self.decision(params).leaf(holds))
 
     def branch_plans(self, params, initial):
         return dict(zip(LEAVES, self.leaf_plans(params), strict=True))
@@ -85,42 +86,16 @@ class FallbackChain(BranchingFamily):
         return tuple(dict.fromkeys(a for a in apps if a != "start"))
 
     def solve(self, params, ui):
-        for level in range(self.levels):
-            if (yield from self.check(level, params, ui)):
-                yield from self.act(level, params, ui)
-                return
-        yield from self.act(self.levels, params, ui)
-
-    def solve_api(self, params, api):
-        """The same decisions read from the apps' data (never from ``params["branch"]``), then
-        the leaf's plan called as app tools."""
-        leaf = self.levels
-        for level in range(self.levels):
-            if (yield from self.check_api(level, params, api)):
-                leaf = level
-                break
-        yield from api.plan(self.leaf_plans(params)[leaf])
+        leaf = yield from self.decision(params).look(ui)
+        yield from self.act(LEAVES.index(leaf), params, ui)
 
 
-# -- readers of the apps' data (the API path) ----------------------------------------------------
 def read_app(api, app: str) -> Iterator:
     """``<app>.read()``: the app's data."""
     return api.result((yield api.read(app))) or {}
 
 
-def todo_done_api(api, iid: str) -> Iterator:
-    return is_done((yield from read_app(api, "todo")), iid)
-
-
-def day_free_api(api, iso: str) -> Iterator:
-    return day_free((yield from read_app(api, "calendar")), iso)
-
-
-def waiting_api(api, cid: str) -> Iterator:
-    return waiting((yield from read_app(api, "messenger")), cid)
-
-
-# -- page steps (the page readers are beside the single-decision families: tasks/decide_*.py) ------
+# -- world setup (the conditions are beside the single-decision families: tasks/decide_*.py) ------
 def set_waiting(m: dict, cid: str, theirs: bool, incoming: str, earlier: str) -> None:
     """Make the contact's chat end with their message (``theirs``) or with one of mine."""
     if theirs:
@@ -187,11 +162,8 @@ class FirstDoneTodo(SeededTodo, FallbackChain):
         deletes = [[Op.of("todo", "delete_item", id=params[f"{k}_id"])] for k in "abc"]
         return [*deletes, [Op.of("todo", "add_item", title=params["new"])]]
 
-    def check(self, level, params, ui):
-        return (yield from todo_is_done(ui, params["abc"[level] + "_id"]))
-
-    def check_api(self, level, params, api):
-        return (yield from todo_done_api(api, params["abc"[level] + "_id"]))
+    def conditions(self, params):
+        return [todo_done(params[k + "_id"]) for k in "abc"]
 
     def act(self, leaf, params, ui):
         if leaf < 3:
@@ -227,11 +199,8 @@ class FirstFreeDay(FallbackChain):
             for i in range(1, 5)
         ]
 
-    def check(self, level, params, ui):
-        return (yield from day_is_free(ui, params[f"d{level + 1}"]))
-
-    def check_api(self, level, params, api):
-        return (yield from day_free_api(api, params[f"d{level + 1}"]))
+    def conditions(self, params):
+        return [day_is_empty(params[f"d{i}"]) for i in (1, 2, 3)]
 
     def act(self, leaf, params, ui):
         yield from add_event_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
@@ -265,11 +234,8 @@ class FirstWaitingContact(FallbackChain):
             [Op.of("messenger", "send_message", contact=c, text=t)] for c, t in zip([*to, to[0]], texts, strict=True)
         ]
 
-    def check(self, level, params, ui):
-        return (yield from contact_waiting(ui, params["abc"[level] + "_contact_id"]))
-
-    def check_api(self, level, params, api):
-        return (yield from waiting_api(api, params["abc"[level] + "_contact_id"]))
+    def conditions(self, params):
+        return [contact_wrote_last(params[k + "_contact_id"]) for k in "abc"]
 
     def act(self, leaf, params, ui):
         args = dict(self.leaf_plans(params)[leaf][0].args)

@@ -3,28 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from openapps_sim.apps.shop import model as cat
 from openapps_sim.tasks.calendar import day_text, free_titles
-from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps
-from openapps_sim.tasks.decide_messenger import send_chat_message, with_chat
-from openapps_sim.tasks.decide_multi import cart_is_empty
+from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_is_empty
+from openapps_sim.tasks.decide_messenger import contact_wrote_last, send_chat_message, with_chat
+from openapps_sim.tasks.decide_multi import CART_EMPTY
 from openapps_sim.tasks.decide_shop import price_shown
-from openapps_sim.tasks.hierarchy import (
-    FallbackChain,
-    contact_waiting,
-    day_free_api,
-    day_is_free,
-    days_ahead,
-    new_event,
-    read_app,
-    set_waiting,
-    todo_done_api,
-    todo_is_done,
-    waiting_api,
-    waiting_params,
-)
+from openapps_sim.tasks.decide_todo import todo_done
+from openapps_sim.tasks.hierarchy import FallbackChain, days_ahead, new_event, set_waiting, waiting_params
 from openapps_sim.tasks.messenger import fresh_text
 from openapps_sim.tasks.picks import (
     add_this_product,
@@ -38,6 +24,7 @@ from openapps_sim.tasks.picks import (
 from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
+from openapps_sim.taskkit.branching import Condition
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
 
@@ -52,15 +39,21 @@ def product_params(cfg: dict, rng, key: str, pid: str) -> dict:
     return {f"{key}_id": pid, f"{key}_name": p["name"], f"{key}_options": options, key: label}
 
 
-def product_price(ui, pid: str, name: str) -> Iterator:
-    """Open the product's page (by searching its name): the price it shows."""
-    return price_shown((yield from find_product(ui, pid, search=name)))
+def costs_under(pid: str, name: str, budget: float) -> Condition:
+    """Does the product cost less than the budget? On the page, the price its page shows (found
+    by searching its name); through app tools, ``shop.find_products(name)``. (Prices are the
+    catalogue's, not the shop's data, so the world's state does not answer it.)"""
 
+    def look(ui):
+        price = price_shown((yield from find_product(ui, pid, search=name)))
+        return price is not None and price < budget
 
-def price_api(api, pid: str, name: str) -> Iterator:
-    """``shop.find_products(name)``: the product's price in the shop's data."""
-    found = api.result((yield api.call("shop", "find_products", query=name))) or []
-    return next((float(p["price"]) for p in found if p["id"] == pid), None)
+    def ask(api):
+        found = api.result((yield api.call("shop", "find_products", query=name))) or []
+        price = next((float(p["price"]) for p in found if p["id"] == pid), None)
+        return price is not None and price < budget
+
+    return Condition("shop", None, look, ask)
 
 
 def add_op(params: dict, key: str) -> Op:
@@ -96,15 +89,8 @@ class PriceFallback(FallbackChain):
     def leaf_plans(self, params):
         return [[add_op(params, k)] for k in "abcd"]
 
-    def check(self, level, params, ui):
-        key = "abcd"[level]
-        price = yield from product_price(ui, params[f"{key}_id"], params[f"{key}_name"])
-        return price is not None and price < params["budget"]
-
-    def check_api(self, level, params, api):
-        key = "abcd"[level]
-        price = yield from price_api(api, params[f"{key}_id"], params[f"{key}_name"])
-        return price is not None and price < params["budget"]
+    def conditions(self, params):
+        return [costs_under(params[f"{k}_id"], params[f"{k}_name"], params["budget"]) for k in "abc"]
 
     def act(self, leaf, params, ui):
         key = "abcd"[leaf]
@@ -158,19 +144,8 @@ class ErrandChain(SeededTodo, FallbackChain):
             [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["text"])],
         ]
 
-    def check(self, level, params, ui):
-        if level == 0:
-            return (yield from todo_is_done(ui, params["id"]))
-        if level == 1:
-            return (yield from cart_is_empty(ui))
-        return (yield from day_is_free(ui, params["date"]))
-
-    def check_api(self, level, params, api):
-        if level == 0:
-            return (yield from todo_done_api(api, params["id"]))
-        if level == 1:
-            return not (yield from read_app(api, "shop")).get("cart")
-        return (yield from day_free_api(api, params["date"]))
+    def conditions(self, params):
+        return [todo_done(params["id"]), CART_EMPTY, day_is_empty(params["date"])]
 
     def act(self, leaf, params, ui):
         if leaf == 0:
@@ -222,19 +197,12 @@ class EveningChain(SeededTodo, FallbackChain):
             [Op.of("todo", "delete_item", id=params["id"])],
         ]
 
-    def check(self, level, params, ui):
-        if level == 0:
-            return (yield from day_is_free(ui, params["date"]))
-        if level == 1:
-            return (yield from contact_waiting(ui, params["contact_id"]))
-        return not (yield from todo_is_done(ui, params["id"]))
-
-    def check_api(self, level, params, api):
-        if level == 0:
-            return (yield from day_free_api(api, params["date"]))
-        if level == 1:
-            return (yield from waiting_api(api, params["contact_id"]))
-        return not (yield from todo_done_api(api, params["id"]))
+    def conditions(self, params):
+        return [
+            day_is_empty(params["date"]),
+            contact_wrote_last(params["contact_id"]),
+            todo_done(params["id"]).negated(),
+        ]
 
     def act(self, leaf, params, ui):
         if leaf == 0:
