@@ -4,19 +4,19 @@ a constraint is an attribute the app shows as present or absent ("still open and
 "has a set time and NO location", "costs under a budget and comes in red"). Each candidate misses
 exactly one constraint but the target, so an agent that checks only one of them picks wrong. The
 oracle reads the attributes off the page. Also two cross-app conjunctive families (independent
-parts, ``tasks/multistep.py``)."""
+parts, ``tasks/multi/steps.py``)."""
 
 from __future__ import annotations
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import day_text, free_titles
-from openapps_sim.tasks.decide_calendar import SLOTS, open_day
-from openapps_sim.tasks.decide_shop import price_shown
+from openapps_sim.tasks.calendar.decisions import SLOTS, open_day
+from openapps_sim.tasks.calendar.edits import day_text, free_titles
 from openapps_sim.tasks.hierarchy import days_ahead, new_event, read_app, three
-from openapps_sim.tasks.hierarchy_multi import BUDGETS
-from openapps_sim.tasks.multistep import make_family
+from openapps_sim.tasks.multi.chains import BUDGETS
+from openapps_sim.tasks.multi.steps import make_family
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, find_product, set_field, unique_products
-from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
+from openapps_sim.tasks.shop.decisions import price_shown
+from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family
 from openapps_sim.taskkit.branching import BranchingFamily

@@ -11,7 +11,7 @@ from its parameters, and acts on the first that holds (``act``); the API solutio
 conditions of the apps' data.
 
 This module holds the base, the page readers the chains share, and the single-app chains; the
-cross-app chains are in ``tasks/hierarchy_multi.py``.
+cross-app chains are in ``tasks/multi/chains.py``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from datetime import timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.calendar import calendar_today, day_text, free_titles
-from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_is_empty
-from openapps_sim.tasks.decide_messenger import contact_wrote_last, send_chat_message, with_chat
-from openapps_sim.tasks.decide_todo import todo_done
-from openapps_sim.tasks.messenger import fresh_text
-from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
+from openapps_sim.tasks.calendar.decisions import SLOTS, add_event_steps, day_is_empty
+from openapps_sim.tasks.calendar.edits import calendar_today, day_text, free_titles
+from openapps_sim.tasks.messenger.decisions import contact_wrote_last, send_chat_message, with_chat
+from openapps_sim.tasks.messenger.edits import fresh_text
+from openapps_sim.tasks.todo.decisions import todo_done
+from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.branching import CHAIN_LEAVES, BranchingFamily, Condition, Decision

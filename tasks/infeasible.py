@@ -22,11 +22,11 @@ from functools import cache
 from importlib import resources
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import CalendarFamily, calendar_today, free_titles, go_to_day
-from openapps_sim.tasks.code_editor import P as ce_model
-from openapps_sim.tasks.code_editor import ce_state, file_paths, open_code_editor
+from openapps_sim.tasks.calendar.edits import CalendarFamily, calendar_today, free_titles, go_to_day
+from openapps_sim.tasks.code_editor.edits import P as ce_model
+from openapps_sim.tasks.code_editor.edits import ce_state, file_paths, open_code_editor
 from openapps_sim.tasks.picks import cart_lines, earlier_saves, fill_cart, open_shop, save_earlier
-from openapps_sim.tasks.todo import SeededTodo, seeded_done
+from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.config.yamlfile import load_yaml

@@ -138,7 +138,7 @@ def test_a_family_header_is_its_decorator_and_its_description_its_docstring():
     class Twice(TaskFamily):
         """A family whose id is taken."""
 
-    with pytest.raises(ConfigError, match="'todo.add_item' is already registered by openapps_sim.tasks.todo.AddItem"):
+    with pytest.raises(ConfigError, match="'todo.add_item' is already registered by openapps_sim.tasks.todo.edits.AddItem"):
         family("todo.add_item", apps="todo")(Twice)
     with pytest.raises(ConfigError, match="needs an id"):
         family("", apps="todo")(Twice)

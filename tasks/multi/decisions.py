@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import calendar_today, day_text
-from openapps_sim.tasks.decide_calendar import add_event_steps, create_event_op, day_is_empty
-from openapps_sim.tasks.decide_messenger import send_chat_message, send_op, with_chat
-from openapps_sim.tasks.decide_todo import todo_done
-from openapps_sim.tasks.messenger import fresh_text
+from openapps_sim.tasks.calendar.decisions import add_event_steps, create_event_op, day_is_empty
+from openapps_sim.tasks.calendar.edits import calendar_today, day_text
+from openapps_sim.tasks.messenger.decisions import send_chat_message, send_op, with_chat
+from openapps_sim.tasks.messenger.edits import fresh_text
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, cart_lines, fill_cart, open_shop, unique_products
-from openapps_sim.tasks.todo import unique_items
+from openapps_sim.tasks.todo.decisions import todo_done
+from openapps_sim.tasks.todo.edits import unique_items
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import parse_numbers

@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import day_text, free_titles
-from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps, day_is_empty
-from openapps_sim.tasks.decide_messenger import contact_wrote_last, send_chat_message, with_chat
-from openapps_sim.tasks.decide_multi import CART_EMPTY
-from openapps_sim.tasks.decide_shop import price_shown
-from openapps_sim.tasks.decide_todo import todo_done
+from openapps_sim.tasks.calendar.decisions import SLOTS, add_event_steps, day_is_empty
+from openapps_sim.tasks.calendar.edits import day_text, free_titles
 from openapps_sim.tasks.hierarchy import FallbackChain, days_ahead, new_event, set_waiting, waiting_params
-from openapps_sim.tasks.messenger import fresh_text
+from openapps_sim.tasks.messenger.decisions import contact_wrote_last, send_chat_message, with_chat
+from openapps_sim.tasks.messenger.edits import fresh_text
+from openapps_sim.tasks.multi.decisions import CART_EMPTY
 from openapps_sim.tasks.picks import (
     add_this_product,
     add_to_cart_op,
@@ -21,7 +19,9 @@ from openapps_sim.tasks.picks import (
     find_product,
     unique_products,
 )
-from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
+from openapps_sim.tasks.shop.decisions import price_shown
+from openapps_sim.tasks.todo.decisions import todo_done
+from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.branching import Condition

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
+from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick

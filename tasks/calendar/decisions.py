@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.calendar.datefmt import read_time
-from openapps_sim.tasks.calendar import calendar_today, day_text, free_titles, go_to_day
+from openapps_sim.tasks.calendar.edits import calendar_today, day_text, free_titles, go_to_day
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision

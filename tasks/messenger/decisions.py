@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.messenger import fresh_text, open_chat, read_chat
+from openapps_sim.tasks.messenger.edits import fresh_text, open_chat, read_chat
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision, OrderedFamily

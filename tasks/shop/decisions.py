@@ -20,7 +20,7 @@ from openapps_sim.tasks.picks import (
     open_shop,
     unique_products,
 )
-from openapps_sim.tasks.shop import ADDRESSES
+from openapps_sim.tasks.shop.edits import ADDRESSES
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import format_number, parse_numbers
