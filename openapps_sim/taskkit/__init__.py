@@ -124,7 +124,7 @@ class TaskFamily:
     #: the order of the oracle's operations is part of the goal (checked on the event log)
     ordered: bool = False
     #: the goal cannot be done in the world (``infeasible_target`` names what is missing): success
-    #: is ``report_infeasible`` with nothing changed (``tasks/infeasible_*.py``)
+    #: is ``report_infeasible`` with nothing changed (``tasks/<app>/infeasible.py``)
     infeasible: bool = False
     #: why the world holds fewer distinct instances than the floor of docs/tasks.md ("one per
     #: app: ..."); ``openapps tasks`` shows it. Empty: the family is held to the floor.

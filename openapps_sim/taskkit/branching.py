@@ -178,3 +178,83 @@ class OrderedFamily(TaskFamily):
     structure = "sequential"
     category = "order"
     ordered = True
+
+
+class FallbackChain(BranchingFamily):
+    """Three conditions in order; the first that holds picks the action, none: the last one
+    (DAC-Bench's Hierarchical structure: "if A, do a; otherwise, if B, do b; ...").
+
+    ``sample`` draws which condition holds first and ``draw`` gives parameters under which exactly
+    that happens (``prepare`` makes the world agree), so every leaf (``yes``, ``no/yes``,
+    ``no/no/yes``, ``no/no/no``) occurs across seeds; a leaf's depth is the number of decisions
+    taken to reach it, which the record keeps per level. The conditions are stated once
+    (``conditions``); the oracle reads each off the page and acts on the first that holds (``act``),
+    the API solution asks them of the apps' data."""
+
+    structure = "hierarchical"
+    levels = 3
+    #: the app each level's condition is read in, and the app each leaf's action changes (for the
+    #: milestones of a cross-app chain; a single-app chain leaves them empty)
+    condition_apps: tuple[str, ...] = ()
+    action_apps: tuple[str, ...] = ()
+
+    def draw(self, state: dict, config: dict, rng, holds: list[bool]) -> dict:
+        """Parameters under which condition ``i`` holds exactly when ``holds[i]``."""
+        raise NotImplementedError
+
+    def leaf_plans(self, params: dict) -> list[list[Op]]:
+        """The plan of each leaf (app operations), in the order of :data:`CHAIN_LEAVES`."""
+        raise NotImplementedError
+
+    def conditions(self, params: dict) -> list[Condition]:
+        """The condition of each level, in order."""
+        raise NotImplementedError
+
+    def act(self, leaf: int, params: dict, ui) -> Iterator:
+        raise NotImplementedError
+
+    def decision(self, params):
+        return Decision.chain(*self.conditions(params))
+
+    @staticmethod
+    def leaf(params: dict) -> int:
+        return CHAIN_LEAVES.index(params["branch"])
+
+    def sample(self, state, config, rng):
+        first = rng.randrange(self.levels + 1)
+        # conditions after the first that holds are drawn at random: reading them tells nothing
+        holds = [i == first if i <= first else rng.random() < 0.5 for i in range(self.levels)]
+        params = self.draw(state, config, rng, holds)
+        return dict(params, holds=holds, branch=self.decision(params).leaf(holds))
+
+    def branch_plans(self, params, initial):
+        return dict(zip(CHAIN_LEAVES, self.leaf_plans(params), strict=True))
+
+    def milestone_apps(self, params):
+        if not self.action_apps:  # a single-app chain
+            return tuple(self.apps)
+        k = self.leaf(params)
+        apps = [*self.condition_apps[: min(k + 1, self.levels)], self.action_apps[k]]
+        return tuple(dict.fromkeys(a for a in apps if a != "start"))
+
+    def solve(self, params, ui):
+        leaf = yield from self.decision(params).look(ui)
+        yield from self.act(CHAIN_LEAVES.index(leaf), params, ui)
+
+
+ROLES = ("target", "miss_first", "miss_second")
+
+
+class OneOfThree(BranchingFamily):
+    """Three candidates; the target meets both constraints, each other one misses one of them
+    (DAC-Bench's Conjunctive structure with yes/no attributes: an agent that checks only one
+    constraint picks wrong). ``params["order"]`` lists the roles in the order the goal (or the
+    page) shows them."""
+
+    structure = "conjunctive"
+    category = "constraint"
+
+    def roles(self, rng) -> dict:
+        order = list(ROLES)
+        rng.shuffle(order)
+        return {"order": order}

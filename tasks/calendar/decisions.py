@@ -1,5 +1,6 @@
 """Branching and constraint families on the calendar: add an event on a day only if the day is
-free (else on the next day), and add an event in the earliest free slot of a day."""
+free (else on the next day), in the earliest free slot of a day, on the first free of three days
+(three levels), and the timed event without a location (yes/no constraints)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ from datetime import date, timedelta
 from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.calendar.datefmt import read_time
 from openapps_sim.tasks.calendar.edits import calendar_today, day_text, free_titles, go_to_day
+from openapps_sim.tasks.picks import (
+    read_app,
+    three,
+)
 
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision
+from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision, FallbackChain, OneOfThree
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import page_testids, testid_text_parts
 from openapps_sim.taskkit.progress import Op
@@ -113,7 +118,7 @@ class EarliestFreeSlot(BranchingFamily):
 
     def prepare(self, state, params):
         for ev in params["taken"]:
-            _new_event(state, title=ev["title"], date=params["date"], time=ev["time"])
+            new_event(state, title=ev["title"], date=params["date"], time=ev["time"])
 
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
@@ -157,7 +162,111 @@ def create_event_op(title: str, iso: str, time: str) -> Op:
     return Op.of("calendar", "create_event", title=title, date=iso, time=time)
 
 
-def _new_event(state: dict, **fields) -> None:
+def new_event(state: dict, **fields) -> None:
     """Add an event the way the app does (``apps/calendar/model.py``)."""
     raw = {"title": "", "date": "", "time": "", "description": "", "location": "", "invitees": []}
     cal_model.add_event(state["calendar"], raw | fields)
+
+
+def days_ahead(state: dict, config: dict, rng, wants: list[bool | None], blocker_titles: list[str]) -> tuple:
+    """Distinct days after today, one per entry of ``wants``: free (True), busy (False) or either
+    (None). Returns the days and the blocker events ``prepare`` adds to make a free day busy when
+    the calendar has too few busy days (dense packs have few free ones, sparse few busy ones)."""
+    today = calendar_today(config)
+    busy = {e["date"] for e in state["calendar"]["events"]}
+    pool = [(today + timedelta(days=k)).isoformat() for k in range(1, 60)]
+    rng.shuffle(pool)
+    days, blockers = [], []
+    for want in wants:
+        left = [d for d in pool if d not in days]
+        fits = [d for d in left if want is None or (d not in busy) == want]
+        if not fits and want is False and left:
+            fits = left[:1]
+            blockers.append({"date": left[0], "title": pick(rng, blocker_titles, "blocker title"), "time": "12:00"})
+        days.append(pick(rng, fits, "day after today"))
+    return days, blockers
+
+
+@family("calendar.first_free_day", apps="calendar", max_steps=36)
+class FirstFreeDay(FallbackChain):
+    """Add an event on the first of three days that has nothing planned; if none is free, on a
+    fourth day (three levels of decision)."""
+
+    def draw(self, state, config, rng, holds):
+        titles = free_titles(state, config)
+        title = pick(rng, titles, "new event title")
+        days, blockers = days_ahead(state, config, rng, [*holds, None], [t for t in titles if t != title])
+        return {"title": title, "time": rng.choice(SLOTS), "blockers": blockers,
+                **{f"d{i + 1}": d for i, d in enumerate(days)}}  # fmt: skip
+
+    def goal_values(self, params, language):
+        values = super().goal_values(params, language)
+        return values | {f"day{i}": day_text(params[f"d{i}"], language) for i in range(1, 5)}
+
+    def prepare(self, state, params):
+        for b in params["blockers"]:
+            new_event(state, **b)
+
+    def leaf_plans(self, params):
+        return [
+            [Op.of("calendar", "create_event", title=params["title"], date=params[f"d{i}"], time=params["time"])]
+            for i in range(1, 5)
+        ]
+
+    def conditions(self, params):
+        return [day_is_empty(params[f"d{i}"]) for i in (1, 2, 3)]
+
+    def act(self, leaf, params, ui):
+        yield from add_event_steps(ui, params["title"], params[f"d{leaf + 1}"], params["time"])
+
+
+@family("calendar.timed_without_location", apps="calendar", max_steps=16)
+class TimedWithoutLocation(OneOfThree):
+    """On a day with three events, delete the one that has a set time (is not all day) and has no
+    location (yes/no attributes)."""
+
+    def sample(self, state, config, rng):
+        titles = three(rng, free_titles(state, config), "new event titles")
+        (day,), _ = days_ahead(state, config, rng, [True], [])
+        params = self.roles(rng)
+        first = state["calendar"]["next_id"]
+        times = sorted(rng.sample(SLOTS, 3))
+        where = rng.choice(words(config, "calendar.new_locations"))
+        events = []
+        for i, (role, title) in enumerate(zip(params["order"], titles, strict=True)):
+            events.append({"id": f"e{first + i}", "title": title, "date": day,
+                           "time": "" if role == "miss_first" else times[i],
+                           "location": where if role == "miss_second" else ""})  # fmt: skip
+        target = events[params["order"].index("target")]
+        return dict(params, date=day, events=events, title=target["title"], branch=target["id"])
+
+    def goal_values(self, params, language):
+        return dict(super().goal_values(params, language), day=day_text(params["date"], language))
+
+    def prepare(self, state, params):
+        for ev in params["events"]:
+            fields = {k: v for k, v in ev.items() if k != "id"}
+            new_event(state, **fields)
+            assert state["calendar"]["events"][-1]["id"] == ev["id"], "prepared event ids must match the sample"
+
+    def branch_plans(self, params, initial):
+        return {ev["id"]: [Op.of("calendar", "delete_event", id=ev["id"])] for ev in params["events"]}
+
+    def solve(self, params, ui):
+        """On the day's agenda each event shows its time (a clock time or "all day": no digit) and,
+        when it has one, its location after the title; delete the timed one without a location."""
+        obs = yield from open_day(ui, params["date"])
+        for testid, parts in testid_text_parts(obs).items():
+            if not testid.startswith("calendar-event-"):
+                continue
+            shown = [t.strip() for t in parts if t.strip()]
+            if shown and any(ch.isdigit() for ch in shown[0]) and len(shown) == 2:
+                yield ui.click(testid)
+                yield ui.click(f"calendar-delete-{testid.removeprefix('calendar-event-')}")
+                return
+
+    def solve_api(self, params, api):
+        for ev in (yield from read_app(api, "calendar")).get("events", []):
+            if ev["date"] == params["date"] and ev["time"] and not ev["location"]:
+                yield api.call("calendar", "delete_event", id=ev["id"])
+                return

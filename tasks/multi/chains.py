@@ -1,102 +1,34 @@
-"""Hierarchical families with three levels of decision across apps, and a shop fallback chain
-(see ``tasks/hierarchy.py`` for :class:`FallbackChain`)."""
+"""Hierarchical families with three levels of decision across apps (the base,
+:class:`~openapps_sim.taskkit.branching.FallbackChain`, is in taskkit/branching.py)."""
 
 from __future__ import annotations
 
-from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar.decisions import SLOTS, add_event_steps, day_is_empty
+from openapps_sim.tasks.calendar.decisions import SLOTS, add_event_steps, day_is_empty, days_ahead, new_event
 from openapps_sim.tasks.calendar.edits import day_text, free_titles
-from openapps_sim.tasks.hierarchy import FallbackChain, days_ahead, new_event, set_waiting, waiting_params
-from openapps_sim.tasks.messenger.decisions import contact_wrote_last, send_chat_message, with_chat
+from openapps_sim.tasks.messenger.decisions import (
+    contact_wrote_last,
+    send_chat_message,
+    set_waiting,
+    waiting_params,
+    with_chat,
+)
 from openapps_sim.tasks.messenger.edits import fresh_text
 from openapps_sim.tasks.multi.decisions import CART_EMPTY
 from openapps_sim.tasks.picks import (
     add_this_product,
-    add_to_cart_op,
     cart_lines,
-    choose_options,
     fill_cart,
     find_product,
     unique_products,
 )
-from openapps_sim.tasks.shop.decisions import price_shown
+from openapps_sim.tasks.shop.budget import add_op, product_params
 from openapps_sim.tasks.todo.decisions import todo_done
 from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done, unique_items
 
-from openapps_sim.taskkit import Infeasible, family, pick
-from openapps_sim.taskkit.branching import Condition
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import FallbackChain
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
-
-BUDGETS = (10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0)
-
-
-def product_params(cfg: dict, rng, key: str, pid: str) -> dict:
-    """A product the goal names: its id, name, drawn options and its label with them."""
-    p = cat.catalogue(cfg)[pid]
-    options = choose_options(rng, p)
-    label = p["name"] + (f" ({cat.options_text(cfg, p, options)})" if options else "")
-    return {f"{key}_id": pid, f"{key}_name": p["name"], f"{key}_options": options, key: label}
-
-
-def costs_under(pid: str, name: str, budget: float) -> Condition:
-    """Does the product cost less than the budget? On the page, the price its page shows (found
-    by searching its name); through app tools, ``shop.find_products(name)``. (Prices are the
-    catalogue's, not the shop's data, so the world's state does not answer it.)"""
-
-    def look(ui):
-        price = price_shown((yield from find_product(ui, pid, search=name)))
-        return price is not None and price < budget
-
-    def ask(api):
-        found = api.result((yield api.call("shop", "find_products", query=name))) or []
-        price = next((float(p["price"]) for p in found if p["id"] == pid), None)
-        return price is not None and price < budget
-
-    return Condition("shop", None, look, ask)
-
-
-def add_op(params: dict, key: str) -> Op:
-    """One unit of the goal's product ``key`` with its options."""
-    return add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"])
-
-
-@family("shop.price_fallback", apps="shop", max_steps=30)
-class PriceFallback(FallbackChain):
-    """Three products in order: add one of the first that costs less than a budget; if none does,
-    one of a fourth product (three levels of decision)."""
-
-    def draw(self, state, config, rng, holds):
-        cfg = config["shop"]
-        products = cat.catalogue(cfg)
-        pool = unique_products(cfg)
-        for budget in rng.sample(BUDGETS, len(BUDGETS)):
-            cheap = [p for p in pool if products[p]["price"] < budget]
-            dear = [p for p in pool if products[p]["price"] >= budget]
-            if sum(holds) < len(cheap) and len(holds) - sum(holds) < len(dear):
-                break
-        else:
-            raise Infeasible("no budget splits the products as the chain needs")
-        chosen: list[str] = []
-        for h in holds:
-            chosen.append(pick(rng, [p for p in (cheap if h else dear) if p not in chosen], "product"))
-        chosen.append(pick(rng, [p for p in pool if p not in chosen], "fallback product"))
-        params = {"budget": budget, "budget_text": cat.fmt_price(cfg, budget)}
-        for key, pid in zip("abcd", chosen, strict=True):
-            params.update(product_params(cfg, rng, key, pid))
-        return params
-
-    def leaf_plans(self, params):
-        return [[add_op(params, k)] for k in "abcd"]
-
-    def conditions(self, params):
-        return [costs_under(params[f"{k}_id"], params[f"{k}_name"], params["budget"]) for k in "abc"]
-
-    def act(self, leaf, params, ui):
-        key = "abcd"[leaf]
-        if leaf == 3:  # the fallback's page is not open yet; the others' page is
-            yield from find_product(ui, params[f"{key}_id"], search=params[f"{key}_name"])
-        yield from add_this_product(ui, params[f"{key}_options"], 1)
 
 
 @family("multi.errand_chain", apps=("todo", "shop", "calendar", "messenger"), max_steps=40)
