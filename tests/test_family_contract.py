@@ -138,7 +138,29 @@ def test_a_family_header_is_its_decorator_and_its_description_its_docstring():
     class Twice(TaskFamily):
         """A family whose id is taken."""
 
-    with pytest.raises(ConfigError, match="'todo.add_item' is already registered by openapps_sim.tasks.todo.edits.AddItem"):
+    with pytest.raises(
+        ConfigError, match="'todo.add_item' is already registered by openapps_sim.tasks.todo.edits.AddItem"
+    ):
         family("todo.add_item", apps="todo")(Twice)
     with pytest.raises(ConfigError, match="needs an id"):
         family("", apps="todo")(Twice)
+
+
+def test_families_live_by_app():
+    """Every family is in its app's package, ``tasks/<app>/`` (the part of its id before the dot:
+    ``calendar.add_if_free`` in ``tasks/calendar/``), cross-app ones in ``tasks/multi/``; the
+    registry finds them in the sub-packages by itself, so a new family is a new file there."""
+    misplaced = {
+        fid: type(fam).__module__
+        for fid, fam in all_families().items()
+        if not type(fam).__module__.startswith(f"openapps_sim.tasks.{fid.split('.')[0]}.")
+    }
+    assert not misplaced, misplaced
+    modules = {type(fam).__module__ for fam in all_families().values()}
+    assert {m for m in modules if m.startswith("openapps_sim.tasks.calendar.")} == {
+        "openapps_sim.tasks.calendar.answers",
+        "openapps_sim.tasks.calendar.decisions",
+        "openapps_sim.tasks.calendar.edits",
+        "openapps_sim.tasks.calendar.infeasible",
+        "openapps_sim.tasks.calendar.postpone",
+    }
