@@ -195,9 +195,13 @@ def _wrong_branch_state(fam, inst, branch, config):
     """The world after the other leaf's plan (as it was when the app refuses that plan here,
     e.g. deleting a file that is not there)."""
     from openapps_sim.appkit import OperationError
+    from openapps_sim.taskkit.plan import run_plan
+    from openapps_sim.taskkit.statecopy import copy_state
 
-    try:
-        return fam.expect(inst.initial, dict(inst.params, branch=branch), config)
+    try:  # the sampled leaf is checked against the world, so the other leaf's plan is run as such
+        state = copy_state(inst.initial)
+        run_plan(inst.branching.branches[branch], state, config, f"task {fam.id}")
+        return state
     except OperationError:
         return inst.initial
 

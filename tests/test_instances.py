@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from openapps_sim.tasks.todo import RemoveItem
+from openapps_sim.tasks.todo.edits import RemoveItem
 
 from openapps_sim.cli.instances import DEFAULT_FLOOR, DEFAULT_SEEDS, below_floor, distinct_instances
 from openapps_sim.taskkit import all_families

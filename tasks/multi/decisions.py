@@ -7,17 +7,17 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import calendar_today, day_text
-from openapps_sim.tasks.decide_calendar import add_event_steps, create_event_op, day_free, day_is_free
-from openapps_sim.tasks.decide_messenger import send_chat_message, send_op, with_chat
-from openapps_sim.tasks.decide_todo import is_done, todo_is_done
-from openapps_sim.tasks.messenger import fresh_text
+from openapps_sim.tasks.calendar.decisions import add_event_steps, create_event_op, day_is_empty
+from openapps_sim.tasks.calendar.edits import calendar_today, day_text
+from openapps_sim.tasks.messenger.decisions import send_chat_message, send_op, with_chat
+from openapps_sim.tasks.messenger.edits import fresh_text
 from openapps_sim.tasks.picks import add_this_product, add_to_cart_op, cart_lines, fill_cart, open_shop, unique_products
-from openapps_sim.tasks.todo import unique_items
+from openapps_sim.tasks.todo.decisions import todo_done
+from openapps_sim.tasks.todo.edits import unique_items
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import parse_numbers
-from openapps_sim.taskkit.branching import BranchingFamily, OrderedFamily
+from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision, OrderedFamily
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import testid_texts
 from openapps_sim.taskkit.progress import Op
@@ -27,6 +27,10 @@ def cart_is_empty(ui) -> Iterator:
     """Open the shop: does the cart badge say 0?"""
     obs = yield from open_shop(ui)
     return parse_numbers(testid_texts(obs or {}).get("shop-cart-count", "")) == [0.0]
+
+
+#: is the cart empty? (the shop's data; on the page, the cart badge)
+CART_EMPTY = Condition("shop", lambda shop: not shop.get("cart"), cart_is_empty)
 
 
 @family("multi.busy_evening", apps=("calendar", "messenger"), max_steps=24)
@@ -45,7 +49,10 @@ class BusyEvening(BranchingFamily):
         return {"contact_id": c["id"], "contact": c["name"], "date": iso,
                 "cant": words(config, "multi.cant_make_dinner"),
                 "dinner": words(config, "multi.dinner_with").format(name=first),
-                "branch": "busy" if iso in busy_days else "free"}  # fmt: skip
+                "branch": self.decision({"date": iso}).decide(state)}  # fmt: skip
+
+    def decision(self, params):
+        return Decision.when(day_is_empty(params["date"]), "free", "busy")
 
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
@@ -59,12 +66,8 @@ class BusyEvening(BranchingFamily):
             "free": [create_event_op(params["dinner"], params["date"], "19:00")],
         }
 
-    def decide(self, params, initial):
-        return "free" if day_free(initial["calendar"], params["date"]) else "busy"
-
-    def solve(self, params, ui):
-        """Decide from the day's agenda: nothing planned, or something."""
-        if (yield from day_is_free(ui, params["date"])):
+    def act(self, leaf, params, ui):
+        if leaf == "free":
             yield from add_event_steps(ui, params["dinner"], params["date"], "19:00")
             return
         yield from send_chat_message(ui, params["contact_id"], params["cant"])
@@ -85,7 +88,7 @@ class TodoCartFallback(BranchingFamily):
         done = rng.random() < 0.4
         full = rng.random() < 0.5
         lines = [ln for ln in cart_lines(state, config, rng, 1, 1) if ln["product_id"] != pid] if full else []
-        branch = "done" if done else ("open/full" if lines else "open/empty")
+        branch = self.decision({"id": item["id"]}).leaf([done, bool(lines)])
         return {"id": item["id"], "title": item["title"], "done": done, "lines": lines, "product_id": pid,
                 "product": products[pid]["name"] + (f" ({opts})" if options else ""), "name": products[pid]["name"],
                 "options": options, "branch": branch}  # fmt: skip
@@ -104,17 +107,15 @@ class TodoCartFallback(BranchingFamily):
             "open/empty": [add_to_cart_op(params["product_id"], params["options"]).keyed("product_id")],
         }
 
-    def decide(self, params, initial):
-        if is_done(initial["todo"], params["id"]):
-            return "done"
-        return "open/full" if initial["shop"].get("cart") else "open/empty"
+    def decision(self, params):
+        """The todo row (ticked off?), then the cart (not empty?)."""
+        return Decision((todo_done(params["id"]), CART_EMPTY.negated()), ("done", "open/full", "open/empty"))
 
-    def solve(self, params, ui):
-        """Decide from the todo row (ticked off?), then from the cart badge (empty?)."""
-        if (yield from todo_is_done(ui, params["id"])):
+    def act(self, leaf, params, ui):
+        if leaf == "done":
             yield ui.click(f"todo-delete-{params['id']}")
             return
-        if not (yield from cart_is_empty(ui)):
+        if leaf == "open/full":
             yield from ui.open_app("todo")
             yield ui.click(f"todo-toggle-{params['id']}")
             return

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from openapps_sim.apps.messenger import model as logic
-from openapps_sim.tasks.messenger import open_chat, read_chat
+from openapps_sim.tasks.messenger.edits import open_chat, read_chat
 
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.taskkit import family, pick

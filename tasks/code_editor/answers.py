@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from openapps_sim.apps.code_editor import model as P
 from openapps_sim.apps.code_editor.model import path_id
-from openapps_sim.tasks.code_editor import NEW_FILE_NAMES, NEW_FOLDER_NAMES, append_lines, appendable_lines
+from openapps_sim.tasks.code_editor.edits import NEW_FILE_NAMES, NEW_FOLDER_NAMES, append_lines, appendable_lines
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang

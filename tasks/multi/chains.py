@@ -1,116 +1,34 @@
-"""Hierarchical families with three levels of decision across apps, and a shop fallback chain
-(see ``tasks/hierarchy.py`` for :class:`FallbackChain`)."""
+"""Hierarchical families with three levels of decision across apps (the base,
+:class:`~openapps_sim.taskkit.branching.FallbackChain`, is in taskkit/branching.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from openapps_sim.apps.shop import model as cat
-from openapps_sim.tasks.calendar import day_text, free_titles
-from openapps_sim.tasks.decide_calendar import SLOTS, add_event_steps
-from openapps_sim.tasks.decide_messenger import send_chat_message, with_chat
-from openapps_sim.tasks.decide_multi import cart_is_empty
-from openapps_sim.tasks.decide_shop import price_shown
-from openapps_sim.tasks.hierarchy import (
-    FallbackChain,
-    contact_waiting,
-    day_free_api,
-    day_is_free,
-    days_ahead,
-    new_event,
-    read_app,
+from openapps_sim.tasks.calendar.decisions import SLOTS, add_event_steps, day_is_empty, days_ahead, new_event
+from openapps_sim.tasks.calendar.edits import day_text, free_titles
+from openapps_sim.tasks.messenger.decisions import (
+    contact_wrote_last,
+    send_chat_message,
     set_waiting,
-    todo_done_api,
-    todo_is_done,
-    waiting_api,
     waiting_params,
+    with_chat,
 )
-from openapps_sim.tasks.messenger import fresh_text
+from openapps_sim.tasks.messenger.edits import fresh_text
+from openapps_sim.tasks.multi.decisions import CART_EMPTY
 from openapps_sim.tasks.picks import (
     add_this_product,
-    add_to_cart_op,
     cart_lines,
-    choose_options,
     fill_cart,
     find_product,
     unique_products,
 )
-from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
+from openapps_sim.tasks.shop.budget import add_op, product_params
+from openapps_sim.tasks.todo.decisions import todo_done
+from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done, unique_items
 
-from openapps_sim.taskkit import Infeasible, family, pick
+from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit.branching import FallbackChain
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.progress import Op
-
-BUDGETS = (10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 75.0, 100.0, 150.0)
-
-
-def product_params(cfg: dict, rng, key: str, pid: str) -> dict:
-    """A product the goal names: its id, name, drawn options and its label with them."""
-    p = cat.catalogue(cfg)[pid]
-    options = choose_options(rng, p)
-    label = p["name"] + (f" ({cat.options_text(cfg, p, options)})" if options else "")
-    return {f"{key}_id": pid, f"{key}_name": p["name"], f"{key}_options": options, key: label}
-
-
-def product_price(ui, pid: str, name: str) -> Iterator:
-    """Open the product's page (by searching its name): the price it shows."""
-    return price_shown((yield from find_product(ui, pid, search=name)))
-
-
-def price_api(api, pid: str, name: str) -> Iterator:
-    """``shop.find_products(name)``: the product's price in the shop's data."""
-    found = api.result((yield api.call("shop", "find_products", query=name))) or []
-    return next((float(p["price"]) for p in found if p["id"] == pid), None)
-
-
-def add_op(params: dict, key: str) -> Op:
-    """One unit of the goal's product ``key`` with its options."""
-    return add_to_cart_op(params[f"{key}_id"], params[f"{key}_options"])
-
-
-@family("shop.price_fallback", apps="shop", max_steps=30)
-class PriceFallback(FallbackChain):
-    """Three products in order: add one of the first that costs less than a budget; if none does,
-    one of a fourth product (three levels of decision)."""
-
-    def draw(self, state, config, rng, holds):
-        cfg = config["shop"]
-        products = cat.catalogue(cfg)
-        pool = unique_products(cfg)
-        for budget in rng.sample(BUDGETS, len(BUDGETS)):
-            cheap = [p for p in pool if products[p]["price"] < budget]
-            dear = [p for p in pool if products[p]["price"] >= budget]
-            if sum(holds) < len(cheap) and len(holds) - sum(holds) < len(dear):
-                break
-        else:
-            raise Infeasible("no budget splits the products as the chain needs")
-        chosen: list[str] = []
-        for h in holds:
-            chosen.append(pick(rng, [p for p in (cheap if h else dear) if p not in chosen], "product"))
-        chosen.append(pick(rng, [p for p in pool if p not in chosen], "fallback product"))
-        params = {"budget": budget, "budget_text": cat.fmt_price(cfg, budget)}
-        for key, pid in zip("abcd", chosen, strict=True):
-            params.update(product_params(cfg, rng, key, pid))
-        return params
-
-    def leaf_plans(self, params):
-        return [[add_op(params, k)] for k in "abcd"]
-
-    def check(self, level, params, ui):
-        key = "abcd"[level]
-        price = yield from product_price(ui, params[f"{key}_id"], params[f"{key}_name"])
-        return price is not None and price < params["budget"]
-
-    def check_api(self, level, params, api):
-        key = "abcd"[level]
-        price = yield from price_api(api, params[f"{key}_id"], params[f"{key}_name"])
-        return price is not None and price < params["budget"]
-
-    def act(self, leaf, params, ui):
-        key = "abcd"[leaf]
-        if leaf == 3:  # the fallback's page is not open yet; the others' page is
-            yield from find_product(ui, params[f"{key}_id"], search=params[f"{key}_name"])
-        yield from add_this_product(ui, params[f"{key}_options"], 1)
 
 
 @family("multi.errand_chain", apps=("todo", "shop", "calendar", "messenger"), max_steps=40)
@@ -158,19 +76,8 @@ class ErrandChain(SeededTodo, FallbackChain):
             [Op.of("messenger", "send_message", contact=params["contact_id"], text=params["text"])],
         ]
 
-    def check(self, level, params, ui):
-        if level == 0:
-            return (yield from todo_is_done(ui, params["id"]))
-        if level == 1:
-            return (yield from cart_is_empty(ui))
-        return (yield from day_is_free(ui, params["date"]))
-
-    def check_api(self, level, params, api):
-        if level == 0:
-            return (yield from todo_done_api(api, params["id"]))
-        if level == 1:
-            return not (yield from read_app(api, "shop")).get("cart")
-        return (yield from day_free_api(api, params["date"]))
+    def conditions(self, params):
+        return [todo_done(params["id"]), CART_EMPTY, day_is_empty(params["date"])]
 
     def act(self, leaf, params, ui):
         if leaf == 0:
@@ -222,19 +129,12 @@ class EveningChain(SeededTodo, FallbackChain):
             [Op.of("todo", "delete_item", id=params["id"])],
         ]
 
-    def check(self, level, params, ui):
-        if level == 0:
-            return (yield from day_is_free(ui, params["date"]))
-        if level == 1:
-            return (yield from contact_waiting(ui, params["contact_id"]))
-        return not (yield from todo_is_done(ui, params["id"]))
-
-    def check_api(self, level, params, api):
-        if level == 0:
-            return (yield from day_free_api(api, params["date"]))
-        if level == 1:
-            return (yield from waiting_api(api, params["contact_id"]))
-        return not (yield from todo_done_api(api, params["id"]))
+    def conditions(self, params):
+        return [
+            day_is_empty(params["date"]),
+            contact_wrote_last(params["contact_id"]),
+            todo_done(params["id"]).negated(),
+        ]
 
     def act(self, leaf, params, ui):
         if leaf == 0:

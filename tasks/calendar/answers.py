@@ -7,7 +7,7 @@ import re
 from datetime import date
 
 from openapps_sim.apps.calendar.datefmt import read_date
-from openapps_sim.tasks.calendar import day_text, go_to_day, open_event, pick_event, unique_events
+from openapps_sim.tasks.calendar.edits import day_text, go_to_day, open_event, pick_event, unique_events
 from openapps_sim.tasks.picks import set_field
 
 from openapps_sim.taskkit import family, pick

@@ -261,3 +261,17 @@ make_family(
     "Run errands: check out, save a place, forward a message and add a todo.",
     lambda ps, s, t: set_todo(ps[3], s, t("collect_parcel", place=ps[1]["name"])),
 )
+
+make_family(
+    "multi.tidy_up",
+    2,
+    ("todo.clear_completed", "maps.remove_saved_place", "shop.empty_cart"),
+    "Clear the completed todos, remove a saved place and empty the cart (independent parts).",
+)
+
+make_family(
+    "multi.file_and_event",
+    1,
+    ("code_editor.create_file", "calendar.add_event"),
+    "Create a file in the code editor and add a calendar event (independent parts).",
+)

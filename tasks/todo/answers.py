@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from openapps_sim.tasks.picks import pick_noted, set_field
-from openapps_sim.tasks.todo import SeededTodo, seeded_done, unique_items
+from openapps_sim.tasks.todo.edits import SeededTodo, seeded_done, unique_items
 
 from openapps_sim.taskkit import family
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang

@@ -7,10 +7,20 @@ from openapps_sim.apps.maps import model as maps_model
 from openapps_sim.tasks.picks import open_place, unsaved_places
 
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import page_testids
 from openapps_sim.taskkit.progress import Op
+
+
+def place_saved(place_id: str, name: str) -> Condition:
+    """Is the place among the saved places? (the data; on the page, the place's "saved" badge)"""
+
+    def look(ui):
+        obs = yield from open_place(ui, name, place_id)
+        return f"maps-saved-badge-{place_id}" in page_testids(obs or {})
+
+    return Condition("maps", lambda m: bool(maps_model.saved_for_place(m, place_id)), look)
 
 
 @family("maps.save_or_note", apps="maps", max_steps=10)
@@ -23,7 +33,11 @@ class SaveOrNote(BranchingFamily):
         saved = rng.random() < 0.5
         note = rng.choice(words(config, "maps.notes"))
         return {"place_id": place["id"], "name": place["name"], "lat": place["lat"], "lon": place["lon"],
-                "note": note, "saved_id": f"s{state['maps']['next_id']}", "branch": "saved" if saved else "new"}  # fmt: skip
+                "note": note, "saved_id": f"s{state['maps']['next_id']}",
+                "branch": self.decision({"place_id": place["id"], "name": place["name"]}).leaf([saved])}  # fmt: skip
+
+    def decision(self, params):
+        return Decision.when(place_saved(params["place_id"], params["name"]), "saved", "new")
 
     def prepare(self, state, params):
         if params["branch"] == "saved":
@@ -35,13 +49,8 @@ class SaveOrNote(BranchingFamily):
             "saved": [Op.of("maps", "set_note", id=params["saved_id"], note=params["note"])],
         }
 
-    def decide(self, params, initial):
-        return "saved" if maps_model.saved_for_place(initial["maps"], params["place_id"]) else "new"
-
-    def solve(self, params, ui):
-        """Decide from the place's page: does it carry the "saved" badge?"""
-        obs = yield from open_place(ui, params["name"], params["place_id"])
-        if f"maps-saved-badge-{params['place_id']}" not in page_testids(obs or {}):
+    def act(self, leaf, params, ui):  # the place's page is open
+        if leaf == "new":
             yield ui.click(f"maps-save-{params['place_id']}")
             return
         yield from ui.open_app("maps")

@@ -20,11 +20,11 @@ from openapps_sim.tasks.picks import (
     open_shop,
     unique_products,
 )
-from openapps_sim.tasks.shop import ADDRESSES
+from openapps_sim.tasks.shop.edits import ADDRESSES
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import format_number, parse_numbers
-from openapps_sim.taskkit.branching import BranchingFamily
+from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import testid_bids, testid_texts
 from openapps_sim.taskkit.progress import Op
@@ -189,13 +189,30 @@ class ThresholdChoice(BranchingFamily):
         if not any(self.meets(value, t) == want for t in self.thresholds):
             want = not want
         threshold = rng.choice([t for t in self.thresholds if self.meets(value, t) == want])
-        params = {"threshold": threshold, "value": value, "branch": "meets" if want else "fails"}
+        params = {"threshold": threshold, "value": value, "branch": ""}
         for key, p_id in (("product", pid), ("alt", alt)):
             p = products[p_id]
             options = choose_options(rng, p)
             label = p["name"] + (f" ({cat.options_text(cfg, p, options)})" if options else "")
             params.update({f"{key}_id": p_id, f"{key}_name": p["name"], f"{key}_options": options, key: label})
+        params["branch"] = self.decision(params).leaf([want])
         return params
+
+    def decision(self, params):
+        """Does the named product meet the threshold? On its page (found by its name), the measure
+        shown; through app tools, ``shop.find_products``. (The measure is the catalogue's, not the
+        shop's data, so the world's state does not answer it.)"""
+        pid, name, threshold = params["product_id"], params["product_name"], params["threshold"]
+
+        def look(ui):
+            value = self.shown((yield from find_product(ui, pid, search=name)))
+            return value is not None and self.meets(value, threshold)
+
+        def ask(api):
+            p = next((p for p in (yield from found(api, name)) if p["id"] == pid), None)
+            return p is not None and self.meets(self.measure(p), threshold)
+
+        return Decision.when(Condition("shop", None, look, ask), "meets", "fails")
 
     def shown(self, obs: dict) -> float | None:
         """The measure as the product's page shows it."""
@@ -207,17 +224,8 @@ class ThresholdChoice(BranchingFamily):
             for branch, key in (("meets", "product"), ("fails", "alt"))
         }
 
-    def solve_api(self, params, api):
-        """The named product's price and rating as ``shop.find_products`` gives them."""
-        p = next((p for p in (yield from found(api, params["product_name"])) if p["id"] == params["product_id"]), None)
-        leaf = "meets" if p is not None and self.meets(self.measure(p), params["threshold"]) else "fails"
-        yield from api.plan(self.branch_plans(params, {})[leaf])
-
-    def solve(self, params, ui):
-        """Look at the named product's page (it shows price and rating), then add the right one."""
-        obs = yield from find_product(ui, params["product_id"], search=params["product_name"])
-        value = self.shown(obs)
-        key = "product" if value is not None and self.meets(value, params["threshold"]) else "alt"
+    def act(self, leaf, params, ui):  # the named product's page is open
+        key = "product" if leaf == "meets" else "alt"
         if key == "alt":
             yield from find_product(ui, params["alt_id"], search=params["alt_name"])
         yield from add_this_product(ui, params[f"{key}_options"], 1)
