@@ -16,7 +16,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from openapps_sim.cli import apps, export, judge, mcp, offline, openenv, view
+from openapps_sim.cli import apps, export, judge, mcp, offline, openenv, report, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
 from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
 from openapps_sim.cli.args import variation as pack_expression
@@ -102,7 +102,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         return 128 + stop.signum
     print(json.dumps(summary))
     if not args.no_report:
-        return cmd_report(argparse.Namespace(dir=str(out), quiet=False))
+        return report.cmd_report(argparse.Namespace(dir=str(out), quiet=False))
     return 0
 
 
@@ -116,34 +116,6 @@ def _executor_flags(args: argparse.Namespace) -> str:
 def _agent_names(agents: list[dict]) -> list[str]:
     """Each agent of a spec as results will name it: ``label (name)``, or its name."""
     return [f"{a['label']} ({a['name']})" if a.get("label") else a["name"] for a in agents]
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    from openapps_sim.analysis.report.analysis import headline_table
-    from openapps_sim.analysis.report.load import load_results
-    from openapps_sim.analysis.report.write import write_report
-    from openapps_sim.sweeps.store import result_folders
-
-    out = Path(args.dir)
-    if not result_folders(out):
-        raise ConfigError(
-            str(out),
-            "results.jsonl",
-            "not found",
-            "a folder written by openapps sweep or openapps run --out, or a folder of such folders",
-        )
-    md, html = write_report(
-        out,
-        min_repeats=getattr(args, "loop_repeats", 2),
-        paper=getattr(args, "paper", False),
-        summary_only=getattr(args, "summary", False),
-    )
-    if not getattr(args, "quiet", False):
-        print(headline_table(load_results(out), min_repeats=getattr(args, "loop_repeats", 2)))
-        print(f"\nreport: {md}\n        {html}")
-        if getattr(args, "paper", False):
-            print(f"        {out / 'paper.md'}")
-    return 0
 
 
 def cmd_gallery(args: argparse.Namespace) -> int:
@@ -326,24 +298,7 @@ def _add_sweep(sub) -> None:
 
 def _add_report_and_tools(sub) -> None:
     """``openapps report``, ``gallery``, ``fonts`` and ``doctor``."""
-    s = sub.add_parser("report", help="write report.md and report.html for a results folder")
-    s.add_argument(
-        "dir", help="a results folder of openapps sweep or openapps run --out, or a folder of such folders (runs/)"
-    )
-    s.add_argument("--paper", action="store_true", help="also write the OpenApps paper's views alone to paper.md")
-    s.add_argument(
-        "--summary",
-        action="store_true",
-        help="write only summary.md and summary.html: the headline, robustness, per variation, where it "
-        "breaks, failures and the manifest (a long report at a glance)",
-    )
-    s.add_argument(
-        "--loop-repeats",
-        type=count(1000, low=2),
-        default=2,
-        help="a loop is a block repeated at least this often (paper: 2)",
-    )
-    s.set_defaults(func=cmd_report)
+    report.add_parser(sub)
 
     s = sub.add_parser("gallery", help="screenshot every app under every pack into a side-by-side page")
     s.add_argument("--out", default="gallery", help="folder for the screenshots and index.html")

@@ -1,6 +1,6 @@
 """The task families of every described app, derived from its ``app.yaml``: create a record,
 edit a field, delete, toggle, set a status, run a two-step flow, change a setting, look a field
-up and count records (docs/apps/spec.md; the kits in ``tasks/described_kit.py``).
+up and count records (docs/apps/spec.md; the kits in ``tasks/described/kit.py``).
 
 Each family is registered as ``<app>.<kind>_<item>`` (``banking.create_transaction``); its goals
 are the phrasings of ``described.<kind>`` in ``tasks/phrasings/<lang>.yaml``, formatted with the
@@ -11,7 +11,7 @@ expected state, W-LCS and the API solution follow; the page script is written on
 from __future__ import annotations
 
 from openapps_sim.apps.described.generate import field_default
-from openapps_sim.tasks import described_kit as kit
+from openapps_sim.tasks.described import kit
 
 from openapps_sim.taskkit import TaskFamily, pick
 from openapps_sim.taskkit import language as lang_data

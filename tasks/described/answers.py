@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import re
 
-from openapps_sim.tasks import described_kit as kit
-from openapps_sim.tasks.described import Create, Delete, DeleteMissing, Derived, Edit, Flow, Quantity, Status, Toggle
+from openapps_sim.tasks.described import kit
+from openapps_sim.tasks.described.edits import (
+    Create,
+    Delete,
+    DeleteMissing,
+    Derived,
+    Edit,
+    Flow,
+    Quantity,
+    Status,
+    Toggle,
+)
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang
