@@ -34,9 +34,6 @@ class Derived(TaskFamily):
     def spec(self) -> dict:
         return self.desc["collections"][self.coll]
 
-    def phrasing_id(self, params: dict) -> str:
-        return f"described.{self.kind}"
-
     def styles(self, language: str) -> dict[str, list[str]]:
         """The goals of every family of this kind (``described.<kind>`` in the phrasings)."""
         return lang_data.family_styles(f"described.{self.kind}", language)
@@ -214,3 +211,24 @@ class Flow(Derived):
                 yield from kit.fill(ui, app, self.spec["fields"][f], f, value)
         yield ui.click(f"{app}-review")
         yield ui.click(f"{app}-confirm")
+
+
+class Quantity(Derived):
+    """Change a named record's quantity to a given number with its - and + buttons."""
+
+    def sample(self, state, config, rng):
+        record = self.pick_record(state, rng)
+        current = int(record.get(self.field) or 0)
+        by = pick(rng, [d for d in (-2, -1, 1, 2, 3) if current + d >= 1], "change of quantity")
+        return {**self.record_params(record), "by": by, "value": current + by}
+
+    def plan(self, params, initial):
+        op = f"change_{kit.ident(self.desc, self.coll)}_{self.field}"
+        step = 1 if params["by"] > 0 else -1
+        return [Op.of(self.app, op, id=params["id"], by=float(step)) for _ in range(abs(params["by"]))]
+
+    def solve(self, params, ui):
+        yield from kit.open_record(ui, self.app, self.desc, self.coll, params["id"])
+        button = f"{self.app}-{'inc' if params['by'] > 0 else 'dec'}-{self.field}"
+        for _ in range(abs(params["by"])):
+            yield ui.click(button)

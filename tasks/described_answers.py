@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from openapps_sim.tasks import described_kit as kit
-from openapps_sim.tasks.described import Create, Delete, Derived, Edit, Flow, Status, Toggle
+from openapps_sim.tasks.described import Create, Delete, Derived, Edit, Flow, Quantity, Status, Toggle
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
@@ -127,6 +127,10 @@ def _collection_families(app: str, desc: dict, name: str) -> None:
         _declare(f"{app}.toggle_{item}_{f}", Toggle, app, name, 8, kind="toggle", field=f)
     if acts["status"]:
         _declare(f"{app}.set_{item}_{acts['status']}", Status, app, name, 8, kind="status", field=acts["status"])
+    if acts["quantity"]:
+        _declare(
+            f"{app}.change_{item}_{acts['quantity']}", Quantity, app, name, 10, kind="quantity", field=acts["quantity"]
+        )
 
 
 def register() -> None:

@@ -180,7 +180,9 @@ def _flow(desc: dict, name: str, flow: dict) -> Callable:
         missing = [f for f in flow["fields"] if f not in values and flow_needs(target["fields"], f)]
         if missing:
             raise OperationError(tool(ctx), missing[0], "missing", f"a {target['fields'][missing[0]]['type']} value")
-        values.update({f: model.coerce(desc, ctx.state, tool(ctx), target, f, v) for f, v in flow["set"].items()})
+        n = ctx.state["next_id"][flow["creates"]]
+        fixed = {f: v.replace("{n}", str(n)) if isinstance(v, str) else v for f, v in flow["set"].items()}
+        values.update({f: model.coerce(desc, ctx.state, tool(ctx), target, f, v) for f, v in fixed.items()})
         record = model.new_record(desc, ctx.state, flow["creates"], values)
         for adj in flow["adjust"]:
             to = target["fields"][adj["ref"]]["to"]

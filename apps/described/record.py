@@ -22,7 +22,9 @@ def record_page(ctx: AppContext, name: str, record_id: str, params: dict):
     if record is None:
         return not_found_page(ctx, words.ui(ctx, "not_found"))
     rows = []
-    for f in coll["fields"]:
+    for f, spec in coll["fields"].items():
+        if f == coll["title"] or spec["type"] == "icon":
+            continue  # the heading says the one, the avatar stands for the other
         rows += [
             Dt(words.field_label(ctx, name, f)),
             Dd(show(ctx, coll, f, record.get(f)), data_testid=f"{app}-detail-{f}"),

@@ -22,10 +22,13 @@ CSS = """
 .dapp-sub{display:block;font-size:.85em;color:var(--muted)}
 .dapp-price{font-weight:700;white-space:nowrap;font-variant-numeric:tabular-nums}
 .dapp-price.neg{color:var(--danger)}
-.dapp-img{font-size:1.5em;width:1.8em;text-align:center;flex:none}
+.dapp-img{display:inline-flex;align-items:center;justify-content:center;flex:none;width:2.4em;height:2.4em;border-radius:50%;
+ color:#fff;font-weight:700;font-size:.9em;letter-spacing:.02em}
 .dapp-cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(13em,1fr));gap:var(--gap)}
 .dapp-cards .card{margin:0;display:flex;flex-direction:column;gap:calc(var(--gap)/2)}
-.dapp-cards .dapp-img{font-size:2.2em;width:auto;text-align:start}
+.dapp-cards .dapp-img{width:3em;height:3em;border-radius:var(--radius);font-size:1em}
+.dapp-detail h2{display:flex;align-items:center;gap:var(--gap)}
+.dapp-line{display:flex;align-items:center;justify-content:space-between;gap:var(--gap)}
 .dapp-cards a.title{font-weight:700;text-decoration:none;color:var(--text)}
 .dapp-table{overflow-x:auto}
 .dapp-table a{font-weight:600}

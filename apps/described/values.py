@@ -25,7 +25,7 @@ def show(ctx: AppContext, coll: dict, field: str, value: object) -> str:
     if kind == "number":
         return f"{number(float(value))} {spec['unit']}".strip()
     if kind == "boolean":
-        return words.ui(ctx, "state_on" if value else "state_off")
+        return words.ui(ctx, "value_yes" if value else "value_no")
     if kind == "choice":
         name = next(n for n, c in ctx.app.desc["collections"].items() if c is coll)
         return words.choice_label(ctx, name, field, str(value))
@@ -37,3 +37,9 @@ def show(ctx: AppContext, coll: dict, field: str, value: object) -> str:
         record = by_id(ctx.state[spec["to"]], value)
         return str(record[target["title"]]) if record else EMPTY
     return str(value)
+
+
+def initials(title: str) -> str:
+    """Up to two letters standing for a title (``Casa do Rio`` -> ``CD``), for its avatar."""
+    letters = [w[0] for w in str(title).split() if w[:1].isalnum()]
+    return "".join(letters[:2]).upper() or "·"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from openapps_sim.apps.described import words
-from openapps_sim.apps.described.values import show
+from openapps_sim.apps.described.values import initials, show
 
 from openapps_sim.appkit import AppContext
 from openapps_sim.config.normalise import norm_text
@@ -254,11 +254,12 @@ def _badge(ctx: AppContext, coll: dict, record: dict):
 
 
 def image(ctx: AppContext, coll: dict, record: dict):
-    return (
-        Span(show(ctx, coll, coll["image"], record.get(coll["image"])), cls="dapp-img", aria_hidden="true")
-        if coll["image"]
-        else None
-    )
+    """The record's avatar: the initials of its title on the app's accent (an app with an
+    ``image`` field; emoji need a font the machine may lack, letters never do)."""
+    if not coll["image"]:
+        return None
+    accent = ctx.app.desc["accent"]
+    return Span(initials(record[coll["title"]]), cls="dapp-img", aria_hidden="true", style=f"background:{accent}")
 
 
 def _row(ctx: AppContext, name: str, coll: dict, record: dict):
@@ -274,12 +275,10 @@ def _row(ctx: AppContext, name: str, coll: dict, record: dict):
 
 def _card(ctx: AppContext, name: str, coll: dict, record: dict):
     return Div(
-        Div(image(ctx, coll, record), _star(ctx, name, coll, record), cls="row", style="justify-content:space-between"),
+        Div(image(ctx, coll, record), _star(ctx, name, coll, record), cls="dapp-line"),
         _title_link(ctx, name, coll, record, "title"),
         _sub(ctx, coll, record),
-        Div(
-            _badge(ctx, coll, record), _price(ctx, coll, record, name), cls="row", style="justify-content:space-between"
-        ),
+        Div(_badge(ctx, coll, record), _price(ctx, coll, record, name), cls="dapp-line"),
         cls="card",
         data_testid=f"{ctx.app.name}-{name}-row-{record['id']}",
     )
