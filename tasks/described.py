@@ -232,3 +232,30 @@ class Quantity(Derived):
         button = f"{self.app}-{'inc' if params['by'] > 0 else 'dec'}-{self.field}"
         for _ in range(abs(params["by"])):
             yield ui.click(button)
+
+
+class DeleteMissing(Derived):
+    """Delete a record the app does not hold (infeasible: look it up, report it, change nothing)."""
+
+    infeasible = True
+    category = "infeasible"
+
+    def sample(self, state, config, rng):
+        return {"title": kit.fresh_title(self.desc, state[self.app], self.coll, rng)}
+
+    def plan(self, params, initial):
+        return []
+
+    def infeasible_target(self, params):
+        return f"{self.id}:{params['title']}"
+
+    def solve(self, params, ui):
+        yield from kit.open_collection(ui, self.app, self.desc, self.coll)
+        if self.spec["search"]:
+            yield ui.fill(f"{self.app}-search", params["title"])
+            yield ui.click(f"{self.app}-search-submit")
+        yield ui.report_infeasible(f"{params['title']!r} is not in {self.spec['label']}")
+
+    def solve_api(self, params, api):
+        yield api.read(self.app)
+        yield api.report_infeasible(f"{params['title']!r} is not in {self.spec['label']}")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from openapps_sim.tasks import described_kit as kit
-from openapps_sim.tasks.described import Create, Delete, Derived, Edit, Flow, Quantity, Status, Toggle
+from openapps_sim.tasks.described import Create, Delete, DeleteMissing, Derived, Edit, Flow, Quantity, Status, Toggle
 
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.answers import AnswerFamily, pack_lang
+from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang
 from openapps_sim.taskkit.observation import testid_texts
 from openapps_sim.taskkit.progress import Op
 
@@ -106,6 +106,36 @@ class Count(Derived, AnswerFamily):
         yield ui.answer("".join(re.findall(r"\d", shown)))
 
 
+class Total(Count):
+    """Answer the total of the money or number shown at the rows' end over the records with a
+    given value of a choice field (SimuWoB's arithmetic over records)."""
+
+    category = "math"
+    tolerance = 0.005
+
+    def goal_values(self, params, language):
+        out = super().goal_values(params, language)
+        out["total"] = kit.field_label(self.desc, self.coll, self.spec["price"], language)
+        return out
+
+    def answer(self, state, params):
+        price = self.spec["price"]
+        rows = [r for r in state[self.app][self.coll] if r.get(self.field) == params["value"]]
+        total = sum(float(r.get(price) or 0) for r in rows)
+        return format_number(total, params.get("lang", "en"), 2)
+
+    def sample(self, state, config, rng):
+        return {**super().sample(state, config, rng), "lang": pack_lang(config)}
+
+    def solve(self, params, ui):
+        yield from kit.open_collection(ui, self.app, self.desc, self.coll)
+        obs = yield ui.click(f"{self.app}-filter-{params['value']}")
+        prefix = f"{self.app}-{self.coll}-price-"
+        shown = [text for testid, text in testid_texts(obs).items() if testid.startswith(prefix)]
+        total = sum(kit.shown_number(text) for text in shown)
+        yield ui.answer(format_number(total, params.get("lang", "en"), 2))
+
+
 def _declare(fid: str, base: type, app: str, coll: str, steps: int, **attrs) -> None:
     cls = type(base.__name__, (base,), {"__doc__": base.__doc__, "app": app, "coll": coll, **attrs})
     family(fid, apps=app, max_steps=steps)(cls)
@@ -117,12 +147,15 @@ def _collection_families(app: str, desc: dict, name: str) -> None:
     _declare(f"{app}.lookup_{item}", Lookup, app, name, 8, kind="lookup")
     if coll["filter"] or coll["tabs"]:
         _declare(f"{app}.count_{item}", Count, app, name, 8, kind="count", field=coll["filter"] or coll["tabs"])
+    if (coll["filter"] or coll["tabs"]) and coll["price"]:
+        _declare(f"{app}.total_{item}", Total, app, name, 8, kind="total", field=coll["filter"] or coll["tabs"])
     if acts["create"]:
         _declare(f"{app}.create_{item}", Create, app, name, 14, kind="create")
     for f in acts["edit"][:1]:
         _declare(f"{app}.edit_{item}", Edit, app, name, 10, kind="edit", field=f)
     if acts["delete"]:
         _declare(f"{app}.delete_{item}", Delete, app, name, 8, kind="delete")
+        _declare(f"{app}.delete_missing_{item}", DeleteMissing, app, name, 8, kind="delete")
     for f in [*acts["toggle"], *([acts["star"]] if acts["star"] else [])]:
         _declare(f"{app}.toggle_{item}_{f}", Toggle, app, name, 8, kind="toggle", field=f)
     if acts["status"]:

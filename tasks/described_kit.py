@@ -154,3 +154,11 @@ def engine_word(lang: str, on: bool) -> str:
     """On or off, as the app's pages write it in ``lang``."""
     key = "state_on" if on else "state_off"
     return engine_texts(lang).get(key, "On" if on else "Off")
+
+
+def shown_number(text: str) -> float:
+    """The number a page shows (``−€1,180.00``, ``45 min``): its digits, point and sign."""
+    digits = "".join(ch for ch in text if ch.isdigit() or ch == ".")
+    if not digits.strip("."):
+        return 0.0
+    return -float(digits) if text.strip().startswith(("−", "-")) else float(digits)

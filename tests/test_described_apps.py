@@ -210,3 +210,27 @@ def test_every_kind_of_pack_applies_to_a_described_app():
     assert dark != "#f4f5f7" and dark in http.get("/hotels/").text
     world.reset("interrupt_cookies", 0)
     assert "cookies_wall" in world.config["interruptions"]
+
+
+def test_records_may_come_from_a_data_file_beside_the_description(tmp_path):
+    folder = tmp_path / "plants"
+    folder.mkdir()
+    (folder / "app.yaml").write_text(
+        PLANTS.replace("    records:\n", "    records: plants.csv\n    old:\n"), encoding="utf-8"
+    )
+    (folder / "plants.csv").write_text("name,room,thirsty\nMonstera,kitchen,yes\nFern,bedroom,\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as err:  # the rows left under `old:` are an unknown key
+        check_app_folder(folder)
+    assert [(e.path, e.problem.split(" (")[0]) for e in err.value.each()] == [("collections.plants.old", "unknown key")]
+    (folder / "app.yaml").write_text(PLANTS.split("    records:\n")[0] + "    records: plants.csv\n", encoding="utf-8")
+    app = check_app_folder(folder)
+    import random
+
+    state = app.initial_state({}, random.Random(0))
+    assert [(p["name"], p["room"], p["thirsty"]) for p in state["plants"]] == [
+        ("Monstera", "kitchen", True),
+        ("Fern", "bedroom", False),
+    ]
+    (folder / "plants.csv").write_text("name,room\nMonstera,garden\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"collections.plants.records\[0\].room: 'garden' is no value of this field"):
+        check_app_folder(folder)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from openapps_sim.apps.described.datafiles import inline_records
 from openapps_sim.apps.described.format import COLLECTION, DESCRIPTION, FIELD, FIELD_TYPES
 
 from openapps_sim.config.packs import display_path, read_yaml
@@ -30,6 +31,7 @@ def load(folder: Path) -> dict:
     if not isinstance(raw, dict):
         raise ConfigError(source, "", "expected a mapping of the app's keys", ", ".join(DESCRIPTION.fields))
     problems = Problems()
+    inline_records(raw, Path(folder), source, problems)
     desc = _shape(raw, source, problems)
     desc["name"] = desc["name"] or Path(folder).name
     with problems.guard():
@@ -52,6 +54,8 @@ def _shape(raw: dict, source: str, problems: Problems) -> dict:
     if not isinstance(collections, dict):
         problems.add(ConfigError(source, "collections", "expected a mapping of collection names to collections"))
         return desc
+    if not collections:
+        problems.add(ConfigError(source, "collections", "an app needs at least one collection"))
     for name, coll in collections.items():
         desc["collections"][str(name)] = _collection_shape(coll, source, f"collections.{name}", problems)
     desc["collections"] = {k: v for k, v in desc["collections"].items() if v is not None}
@@ -84,8 +88,6 @@ def check_refs(desc: dict, source: str) -> None:
     if not NAME.match(desc["name"]):
         problems.add(ConfigError(source, "name", f"{desc['name']!r} is no app name", "lowercase letters, digits, _"))
     colls = desc["collections"]
-    if not colls:
-        problems.add(ConfigError(source, "collections", "an app needs at least one collection"))
     if desc["home"] and desc["home"] not in colls:
         problems.add(unknown_name(source, "home", desc["home"], colls, what="collection"))
     for name, coll in colls.items():

@@ -119,7 +119,11 @@ COLLECTION = Record(
         "sort": ListOf(Str(), default=[], doc="fields the list can be sorted by"),
         "nav": Bool(True, doc="a tab for the collection in the app's navigation"),
         "actions": ACTIONS,
-        "records": ListOf(MapOf(Any_()), default=[], doc="records every world has: field -> value"),
+        "records": ListOf(
+            MapOf(Any_()),
+            default=[],
+            doc="records every world has: field -> value (or a .csv/.yaml file beside app.yaml)",
+        ),
         "count": Int(0, lo=0, hi=500, doc="how many records each world seed generates beyond records"),
         "generate": MapOf(GENERATOR, default={}, doc="field -> how generated records draw it"),
         "variants": ListOf(

@@ -124,16 +124,12 @@ def collection_page(ctx: AppContext, name: str, params: dict):
         if records
         else P(words.ui(ctx, "no_match" if params.get("q") else "empty"), cls="muted", data_testid=f"{app}-empty")
     )
+    lower = (_filters(ctx, name, coll, params), _sorts(ctx, name, coll, params))
     return frame(
         ctx,
         name,
         _tabs(ctx, name, coll, params) if coll["tabs"] else None,
-        Div(
-            Div(search, new, *flows, cls="dapp-tools"),
-            _filters(ctx, name, coll, params),
-            _sorts(ctx, name, coll, params),
-            cls="card stack",
-        ),
+        _tools(Div(search, new, *flows, cls="dapp-tools") if search or new or flows else None, *lower),
         Div(
             Span(words.ui(ctx, "shown", n=len(records)), cls="muted small", data_testid=f"{app}-count"),
             body,
@@ -142,6 +138,12 @@ def collection_page(ctx: AppContext, name: str, params: dict):
         ),
         params=params,
     )
+
+
+def _tools(*parts):
+    """The card of search, buttons, filters and sort links; none when the collection has none."""
+    shown = [p for p in parts if p is not None]
+    return Div(*shown, cls="card stack") if shown else None
 
 
 def _tabs(ctx: AppContext, name: str, coll: dict, params: dict, field: str = ""):
@@ -233,7 +235,10 @@ def _price(ctx: AppContext, coll: dict, record: dict, name: str):
         return None
     value = record.get(field)
     neg = isinstance(value, (int, float)) and value < 0
-    return Span(show(ctx, coll, field, value), cls="dapp-price" + (" neg" if neg else ""))
+    testid = f"{ctx.app.name}-{name}-price-{record['id']}"
+    return Span(
+        show(ctx, coll, field, value), cls="dapp-price" + (" neg" if neg else ""), dir="ltr", data_testid=testid
+    )
 
 
 def _sub(ctx: AppContext, coll: dict, record: dict):
