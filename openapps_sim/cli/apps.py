@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from openapps_sim.config.discovery import check_app_folder, discover_apps
+from openapps_sim.errors import ConfigError
 
 
 def app_rows() -> list[dict]:
@@ -24,7 +25,13 @@ def app_rows() -> list[dict]:
         families = sorted(fid for fid, fam in fams.items() if name in fam.apps)
         title = config[name].get("title", name)
         rows.append(
-            {"name": name, "title": title, "category": spec.category, "source": getattr(spec, "source", "hand-built"), "families": families}
+            {
+                "name": name,
+                "title": title,
+                "category": spec.category,
+                "source": getattr(spec, "source", "hand-built"),
+                "families": families,
+            }
         )
     return rows
 
@@ -32,7 +39,9 @@ def app_rows() -> list[dict]:
 def cmd_apps(args: argparse.Namespace) -> int:
     if args.action == "check":
         if not args.path:
-            raise SystemExit("openapps apps check: give the folder of the app (it holds app.yaml)")
+            raise ConfigError(
+                "openapps apps check", "PATH", "missing", "the folder of a described app (it holds app.yaml)"
+            )
         spec = check_app_folder(Path(args.path))
         ops = spec.load_operations()
         print(f"{args.path}: app {spec.name!r} ({spec.category}) is valid: {len(ops)} operations")
@@ -53,7 +62,13 @@ def cmd_apps(args: argparse.Namespace) -> int:
 
 def add_parser(sub) -> None:
     s = sub.add_parser("apps", help="list the apps (category, source, families), or check a described app")
-    s.add_argument("action", nargs="?", choices=["list", "check"], default="list", help="list (default) or check PATH")
-    s.add_argument("path", nargs="?", help="check: the folder holding app.yaml")
+    s.add_argument(
+        "action",
+        nargs="?",
+        choices=["list", "check"],
+        default="list",
+        help="list (the listing, when left out) or check PATH",
+    )
+    s.add_argument("path", nargs="?", default="", help="check: the folder holding app.yaml")
     s.add_argument("--json", action="store_true", help="print a JSON list of {name, title, category, source, families}")
     s.set_defaults(func=cmd_apps)
