@@ -71,7 +71,7 @@ def infrastructure_fault(env) -> str | None:
         except Exception as exc:  # noqa: BLE001 - any failure here means the browser is unusable
             return f"the browser does not answer ({type(exc).__name__})"
     try:
-        u.task.evaluate_now(None, page_url(env))  # reads the whole state over the admin API
+        u.task.evaluate_now(None, page_url(env))  # reads the whole state of the world
     except Exception as exc:  # noqa: BLE001
         return f"the app server does not answer ({type(exc).__name__})"
     return None
