@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 
 def _cal(server) -> dict:
-    return server.state["calendar"]
+    return server.snapshot()[1]["calendar"]
 
 
 def _event(state: dict, title: str) -> dict:

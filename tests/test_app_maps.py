@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def _maps(server) -> dict:
-    return server.state["maps"]
+    return server.snapshot()[1]["maps"]
 
 
 def _query(page) -> dict:
@@ -90,7 +90,7 @@ def test_save_and_remove_a_place(page, world):
     click_to(page, f"maps-remove-{sid}", r"done=removed")
     assert page.get_by_test_id(f"maps-saved-{sid}").count() == 0
     assert _maps(world)["saved"] == before["saved"]
-    events = world.events
+    events = list(world.events)
     assert [e["op"] for e in events] == ["save_place", "remove_saved"]
     assert events[0]["args"]["place"] == "brandenburg_gate" and events[1]["args"] == {
         "id": sid,
@@ -140,7 +140,7 @@ def test_drop_a_pin_by_clicking_the_map(page, world):
             "saved"
         ]
     )
-    events = world.events
+    events = list(world.events)
     assert [e["op"] for e in events] == ["drop_pin"] and events[0]["args"]["name"] == "Meeting point"
     assert page.get_by_test_id("maps-saved-name").text_content() == "Meeting point"
     assert_clean(page)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def _msgr(server) -> dict:
-    return server.state["messenger"]
+    return server.snapshot()[1]["messenger"]
 
 
 def _ops(server) -> list[str]:
@@ -43,7 +43,7 @@ def test_send_message(page, world):
     assert {k: v for k, v in after["conversations"].items() if k != "c2"} == {
         k: v for k, v in before["conversations"].items() if k != "c2"
     }
-    events = world.events
+    events = list(world.events)
     assert [e["op"] for e in events] == ["send_message"]
     assert events[0]["args"] == {"contact": "c2", "id": new["id"], "text": "See you at ten.", "new_conversation": False}
     assert page.get_by_test_id(f"messenger-text-{new['id']}").text_content() == "See you at ten."

@@ -125,7 +125,7 @@ def test_search_ranking_and_normalise():
 
 # -- through the browser ---------------------------------------------------------------------
 def _shop(server) -> dict:
-    return server.state["shop"]
+    return server.snapshot()[1]["shop"]
 
 
 def _ops(server) -> list[str]:
@@ -272,7 +272,7 @@ def test_adversarial_text_stays_text(page, server):
         assert "<script>" in page.get_by_test_id("launch-desc-shop").text_content()
         page.goto(f"{server.url}/shop/search?q=%3Cscript%3E")
         assert "<script>" in page.get_by_test_id("shop-heading").text_content()
-        assert server.state["shop"]["cart"] == []
+        assert server.snapshot()[1]["shop"]["cart"] == []
         assert_clean(page)
     finally:
         server.reset("default", 0)

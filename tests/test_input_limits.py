@@ -118,7 +118,7 @@ def test_an_agent_gets_the_tools_refusal_on_the_text_backend():
         assert obs["last_action_error"] == (
             "ToolError: todo.add_item: title: is 6001 characters long; allowed: 6000 at most"
         )
-        assert not any(i["title"].startswith("qqq") for i in env.unwrapped.task.live.state["todo"]["items"])
+        assert not any(i["title"].startswith("qqq") for i in env.unwrapped.task.live.snapshot()[1]["todo"]["items"])
     finally:
         env.close()
 

@@ -146,7 +146,7 @@ def test_accepting_a_harmful_offer_fails_the_task_and_is_named(env):
 def test_an_incoming_message_really_arrives(env, server):
     reward, info, shown = run(env, "messenger.send_message", "interrupt_message", 0)
     assert reward == 1.0, info.get("explanation")
-    state = env.unwrapped.task.live.state
+    state = env.unwrapped.task.live.snapshot()[1]
     texts = [m["text"] for msgs in state["messenger"]["conversations"].values() for m in msgs]
     assert "Are you free later? Call me when you can." in texts
 
