@@ -6,7 +6,6 @@ serves it to a browser from a thread, and the text backend calls its pages in me
 
 from __future__ import annotations
 
-import copy
 import hmac
 import json
 import pickle
@@ -96,7 +95,7 @@ class World(WorldView):
         missing = set(self.apps) - set(state)
         if missing:
             raise ConfigError("set_state", ",".join(sorted(missing)), "missing app state")
-        self.state = copy.deepcopy(state)
+        self.state = copied(state)
         self.events = []
         self.touch()
 
@@ -117,7 +116,7 @@ class World(WorldView):
     def snapshot(self) -> tuple[int, dict]:
         """``(revision, a copy of the state)``, taken together."""
         with self.lock:
-            return self.revision, pickle.loads(pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL))
+            return self.revision, copied(self.state)
 
     def touch(self) -> None:
         """Something a task checks may have changed: move the revision on."""
@@ -133,3 +132,8 @@ class World(WorldView):
                 self._css_cache = {}
             self._css_cache[key] = theme_css(theme)
         return self._css_cache[key]
+
+
+def copied(state: dict) -> dict:
+    """A deep copy of a state (plain JSON-like data), several times faster than ``deepcopy``."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
