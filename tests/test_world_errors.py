@@ -58,3 +58,32 @@ def test_no_path_of_a_served_world_reads_or_changes_it_but_its_pages(path):
             assert _get(server.port, host, path, method) in (404, 405), (method, path)
     finally:
         server.stop()
+
+
+def test_a_crashed_handler_is_its_steps_error_page_and_the_env_goes_on(monkeypatch):
+    """A handler that raises answers its request with the 500 page (counted in the world's
+    ``server_errors``); the text env's step shows that page, the next step works."""
+    import sys
+
+    from openapps_sim.envs.observe import testid_bids
+    from openapps_sim.envs.registration import make_env
+
+    env = make_env("todo.add_item", backend="text")
+    try:
+        obs, _ = env.reset(seed=0)
+        launch = f"click('{testid_bids(obs)['launch-todo']}')"
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("a bug in the app")
+
+        routes = sys.modules["openapps_sim.apps.todo.routes"]
+        monkeypatch.setattr(routes, "index_page", broken)
+        obs, reward, terminated, truncated, _ = env.step(launch)
+        assert obs["open_pages_titles"] == ("",) and "Internal error" in str(obs["axtree_object"])
+        assert env.unwrapped.world.server_errors == 1 and not (terminated or truncated)
+        monkeypatch.undo()
+        obs, *_ = env.step("go_back()")
+        obs, *_ = env.step(launch)
+        assert "todo-new-title" in testid_bids(obs)  # the next steps work
+    finally:
+        env.close()
