@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.agent import Agent, hide_secrets, load_agent_class
+from openapps_sim.config.schema import Any_, Field, Nullable, Str
 from openapps_sim.config.yamlfile import load_yaml, read_yaml
 from openapps_sim.errors import ConfigError, Problems, did_you_mean, unknown_key
 
-from .base import META_KEYS, ConfigurableAgent, Option, validate_options
+from .base import META_KEYS, ConfigurableAgent, validate_options
 
 CONFIG_DIR = Path(__file__).with_name("configs")
 
@@ -73,7 +74,7 @@ def load_agent_config(path_or_name: str | Path) -> dict:
     return out
 
 
-def agent_options(cls: type[Agent]) -> dict[str, Option] | None:
+def agent_options(cls: type[Agent]) -> dict[str, Field] | None:
     """The options an agent class accepts; None when it accepts any keyword."""
     options = getattr(cls, "OPTIONS", None)
     if isinstance(options, dict) and (issubclass(cls, ConfigurableAgent) or options):
@@ -82,7 +83,7 @@ def agent_options(cls: type[Agent]) -> dict[str, Option] | None:
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return None
     return {
-        name: Option(object, None if p.default is inspect.Parameter.empty else p.default)
+        name: Any_(None if p.default is inspect.Parameter.empty else p.default)
         for name, p in params.items()
         if name != "self" and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     }
@@ -119,9 +120,8 @@ def check_options(cls: type[Agent], options: dict, source: str, path: str = "", 
             hint = did_you_mean(key, [*also, *declared])
             problems.add(ConfigError(source, f"{path}{key}", f"unknown option{hint}", listed))
             continue
-        problem = declared[key].check(value) if issubclass(cls, ConfigurableAgent) else None
-        if problem:
-            problems.add(ConfigError(source, f"{path}{key}", problem, declared[key].describe_type()))
+        if issubclass(cls, ConfigurableAgent):
+            problems.check(declared[key].check, value, source, f"{path}{key}")
     problems.raise_any()
     return dict(options)
 
@@ -134,9 +134,8 @@ def option_from_text(cls: type[Agent], key: str, text: str, source: str) -> Any:
     takes the text as it is (``null`` or ``none`` for a nullable one is null), any other is read as
     YAML (``0.7``, ``true``, ``null``, ``{prompt: 2.5, completion: 10}``)."""
     option = (agent_options(cls) or {}).get(key)
-    types = () if option is None else (option.type if isinstance(option.type, tuple) else (option.type,))
-    if types == (str,):
-        return None if option.nullable and text.strip().lower() in _NULLS else text
+    if isinstance(option, Str) or (isinstance(option, Nullable) and isinstance(option.field, Str)):
+        return None if isinstance(option, Nullable) and text.strip().lower() in _NULLS else text
     try:
         return load_yaml(text, source)
     except ConfigError as e:
@@ -200,7 +199,7 @@ def describe_agent(name: str) -> dict[str, Any]:
         "options": None
         if options is None
         else {
-            k: {"default": defaults.get(k, o.default), "type": o.describe_type(), "doc": o.doc}
+            k: {"default": defaults.get(k, o.default), "type": o.describe(), "doc": o.doc}
             for k, o in sorted(options.items())
         },
     }

@@ -59,7 +59,9 @@ from openapps_sim.agents.lexical_page import (
     url_path,
 )
 
-from .base import ConfigurableAgent, Option
+from openapps_sim.config.schema import Int, Str
+
+from .base import ConfigurableAgent
 from .page import TEXT_INPUT_ROLES, Element, interactive_elements, page_elements
 
 
@@ -69,8 +71,8 @@ class LexicalAgent(ConfigurableAgent):
     name = "lexical"
 
     OPTIONS = {
-        "max_apps": Option(int, 2, "how many apps to try (best launcher match first) before giving up"),
-        "stop_message": Option(str, "done", "the message sent to the user when nothing is left to try"),
+        "max_apps": Int(2, "how many apps to try (best launcher match first) before giving up"),
+        "stop_message": Str("done", "the message sent to the user when nothing is left to try"),
     }
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:

@@ -10,7 +10,8 @@ retries and back-off on HTTP 429/5xx and time-outs.
 
 from __future__ import annotations
 
-from .base import Option
+from openapps_sim.config.schema import Bool, Enum, Nullable, Str
+
 from .chat import REASK, ChatAgent  # noqa: F401 - re-exported: ChatAgent's historical home
 from .http import LLMResponseError
 from .llm_options import COMMON_OPTIONS, OBS_MODES, PRICE_KEYS  # noqa: F401 - importable from here
@@ -32,11 +33,11 @@ class OpenAIAgent(ChatAgent):
     DEFAULTS = {"base_url": "https://api.openai.com/v1", "api_key_env": "OPENAI_API_KEY"}
     OPTIONS = {
         **COMMON_OPTIONS,
-        "max_tokens_param": Option(
-            str, "max_tokens", "name of the answer-length field", choices=("max_tokens", "max_completion_tokens")
+        "max_tokens_param": Enum(
+            ("max_tokens", "max_completion_tokens"), "max_tokens", "name of the answer-length field"
         ),
-        "image_detail": Option(str, None, "OpenAI image detail", choices=("low", "high", "auto"), nullable=True),
-        "system_as_user": Option(bool, False, "put the system prompt atop the user message (templates without one)"),
+        "image_detail": Nullable(Enum(("low", "high", "auto"), None, "OpenAI image detail")),
+        "system_as_user": Bool(False, "put the system prompt atop the user message (templates without one)"),
     }
 
     def endpoint(self) -> str:
@@ -101,7 +102,7 @@ class AnthropicAgent(ChatAgent):
     DEFAULTS = {"base_url": "https://api.anthropic.com", "api_key_env": "ANTHROPIC_API_KEY"}
     OPTIONS = {
         **COMMON_OPTIONS,
-        "anthropic_version": Option(str, "2023-06-01", "the anthropic-version header"),
+        "anthropic_version": Str("2023-06-01", "the anthropic-version header"),
     }
 
     def endpoint(self) -> str:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import random
 
-from .base import ConfigurableAgent, Option
+from openapps_sim.config.schema import Float, Int
+
+from .base import ConfigurableAgent
 from .page import TEXT_INPUT_ROLES, interactive_elements
 
 WORDS = (
@@ -28,12 +30,12 @@ class RandomAgent(ConfigurableAgent):
     name = "random"
 
     OPTIONS = {
-        "p_fill": Option(float, 0.3, "probability of typing into a text field when there is one"),
-        "p_select": Option(float, 0.2, "probability of choosing an option in a drop-down when there is one"),
-        "p_scroll": Option(float, 0.1, "probability of scrolling"),
-        "p_back": Option(float, 0.05, "probability of going back in history"),
-        "p_stop": Option(float, 0.0, "probability of declaring the task done at each step"),
-        "max_words": Option(int, 3, "at most this many random words per fill"),
+        "p_fill": Float(0.3, "probability of typing into a text field when there is one"),
+        "p_select": Float(0.2, "probability of choosing an option in a drop-down when there is one"),
+        "p_scroll": Float(0.1, "probability of scrolling"),
+        "p_back": Float(0.05, "probability of going back in history"),
+        "p_stop": Float(0.0, "probability of declaring the task done at each step"),
+        "max_words": Int(3, "at most this many random words per fill"),
     }
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from openapps_sim.config.schema import Enum, Int
 from openapps_sim.errors import ConfigError
 
-from .base import Option
 from .exchange import Exchange
 from .images import encode_png
 from .llm import COMMON_OPTIONS, OpenAIAgent
@@ -46,17 +46,17 @@ class UITarsAgent(OpenAIAgent):
     }
     OPTIONS = {
         **COMMON_OPTIONS,
-        "obs_mode": Option(str, "screenshot", "UI-TARS sees screenshots only", choices=("screenshot",)),
-        "action_space": Option(str, "coord", "UI-TARS acts with coordinates", choices=("coord",)),
+        "obs_mode": Enum(("screenshot",), "screenshot", "UI-TARS sees screenshots only"),
+        "action_space": Enum(("coord",), "coord", "UI-TARS acts with coordinates"),
         "max_tokens_param": OpenAIAgent.OPTIONS["max_tokens_param"],
         "image_detail": OpenAIAgent.OPTIONS["image_detail"],
-        "coord_frame": Option(str, "smart_resize", "the frame of the model's coordinates", choices=FRAMES),
-        "factor": Option(int, 28, "smart_resize: sides are multiples of this"),
-        "min_pixels": Option(int, 56 * 56, "smart_resize: fewest pixels"),
-        "max_pixels": Option(int, 16384 * 28 * 28, "smart_resize: most pixels"),
-        "scroll_amount": Option(int, 500, "pixels per scroll"),
-        "wait_ms": Option(int, 1000, "how long wait() waits"),
-        "history_images": Option(int, 1, "screenshots sent per request (the latest ones; at least 1)"),
+        "coord_frame": Enum(FRAMES, "smart_resize", "the frame of the model's coordinates"),
+        "factor": Int(28, "smart_resize: sides are multiples of this"),
+        "min_pixels": Int(56 * 56, "smart_resize: fewest pixels"),
+        "max_pixels": Int(16384 * 28 * 28, "smart_resize: most pixels"),
+        "scroll_amount": Int(500, "pixels per scroll"),
+        "wait_ms": Int(1000, "how long wait() waits"),
+        "history_images": Int(1, "screenshots sent per request (the latest ones; at least 1)"),
     }
 
     def __init__(self, _source: str = "agent config", **config: Any) -> None:

@@ -67,6 +67,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["openapps_sim/analysis/metrics/robustness.py"],
         ["tests/test_metric_rules.py", "tests/test_robustness.py"],
     ),
+    "metrics.drift": (
+        ["openapps_sim/analysis/metrics/drift.py"],
+        ["tests/test_metric_rules.py", "tests/test_robustness.py"],
+    ),
     "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
     "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], METRIC_TESTS),
     "metrics.completion": (["openapps_sim/analysis/metrics/completion.py"], METRIC_TESTS),

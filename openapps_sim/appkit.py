@@ -102,6 +102,7 @@ class AppSpec:
     home: bool = False
     operations: str | None = None  # dotted module path of the app's operations (app tools)
     showcase: Callable[[dict, dict], list[Showcase]] | None = None  # (state, config) -> pages to show
+    category: str = ""  # its Google Play category ("Productivity"); see docs/apps/spec.md
 
     @property
     def url_prefix(self) -> str:

@@ -7,6 +7,7 @@ map. No family lives here; the families of ``shop``, ``decide_shop``, ``answer_s
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from openapps_sim.apps.maps import model as maps_model
 from openapps_sim.apps.shop import model as cat
@@ -179,3 +180,15 @@ def add_this_product(ui, options: dict, qty: int):
         yield ui.select(f"shop-option-{kind}", code)
     yield ui.fill("shop-qty", str(qty))
     yield ui.click("shop-add-to-cart")
+
+
+def three(rng, pool: list, what: str) -> list:
+    """Three distinct entries of ``pool``, drawn (:class:`Infeasible` when it has fewer)."""
+    if len(pool) < 3:
+        raise Infeasible(f"fewer than three {what}")
+    return rng.sample(pool, 3)
+
+
+def read_app(api, app: str) -> Iterator:
+    """``<app>.read()``: the app's data."""
+    return api.result((yield api.read(app))) or {}

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from openapps_sim.agents.base import ConfigurableAgent, Option
+from openapps_sim.agents.base import ConfigurableAgent
 from openapps_sim.agents.lexical import LexicalAgent
 
 from openapps_sim.agent import Agent
+from openapps_sim.config.schema import Enum, Str
 
 
 class BrokenStr(str):
@@ -53,7 +54,7 @@ class HostileAgent(ConfigurableAgent):
     """Returns the hostile action of kind ``kind`` at every step."""
 
     name = "hostile"
-    OPTIONS = {"kind": Option(str, "bare_words_5000", "a key of HOSTILE_ACTIONS", tuple(HOSTILE_ACTIONS))}
+    OPTIONS = {"kind": Enum(tuple(HOSTILE_ACTIONS), "bare_words_5000", "a key of HOSTILE_ACTIONS")}
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
         pass
@@ -66,7 +67,7 @@ class RaisesAgent(ConfigurableAgent):
     """Raises ``kind`` (a MemoryError, a RecursionError, a SystemExit ...) from ``act``."""
 
     name = "raises"
-    OPTIONS = {"kind": Option(str, "MemoryError", "the exception class to raise")}
+    OPTIONS = {"kind": Str("MemoryError", "the exception class to raise")}
 
     def reset(self, goal: str, task_info: dict | None = None, seed: int = 0) -> None:
         pass

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.reliability import reliability_summary
 from openapps_sim.envs.text.env import OpenAppsTextEnv
 from openapps_sim.sweeps.record import EpisodeSpec
 from openapps_sim.sweeps.runner import Worker, run_with_retry
@@ -120,7 +120,7 @@ def test_a_cheating_lexical_agent_cannot_raise_its_success_rate(tmp_path):
     that used to be an infrastructure error, left out of its rate (2 of 2, 100%)."""
     df = _sweep(tmp_path, ["lexical", "tests.hostile_agents:CheatingLexicalAgent"])
     assert df["error"].isna().all() and df["error_kind"].isna().all()
-    s = m.reliability_summary(df, ["agent"], n_boot=10).set_index("agent")
+    s = reliability_summary(df, ["agent"], n_boot=10).set_index("agent")
     assert s.loc["lexical", "n"] == 4 and s.loc["lexical", "success_rate"] == 0.5
     cheat = s.loc["tests.hostile_agents:CheatingLexicalAgent"]
     assert cheat["n"] == 4 and cheat["success_rate"] == 0.5

@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.rates import error_summary
+from openapps_sim.analysis.metrics.reliability import reliability_summary
 from openapps_sim.sweeps.executors import execute_local
 from openapps_sim.sweeps.record import RECORD_FIELDS, EpisodeSpec
 from openapps_sim.sweeps.spec import load_spec
@@ -65,9 +66,9 @@ def test_an_agent_that_never_answers_fails_its_episode_and_resume_leaves_it(tmp_
 
     # counted in each agent's success rate, as failures of its own
     df = pd.DataFrame(records)
-    s = m.reliability_summary(df, ["agent"], n_boot=10).set_index("agent")
+    s = reliability_summary(df, ["agent"], n_boot=10).set_index("agent")
     assert list(s["n"]) == [1, 1] and list(s["success_rate"]) == [0.0, 0.0]
-    e = m.error_summary(df).set_index("agent")
+    e = error_summary(df).set_index("agent")
     assert list(e["agent_errors"]) == [1, 1] and list(e["infrastructure"]) == [0, 0]
 
     # finished episodes: --resume runs neither again

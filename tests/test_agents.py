@@ -70,7 +70,7 @@ def test_unknown_key_names_file_key_and_allowed(tmp_path):
     with pytest.raises(ConfigError) as e:
         make_agent("lexical", {"max_app": 3}, "cli.yaml")
     assert "cli.yaml: max_app" in str(e.value) and "max_apps" in str(e.value)
-    with pytest.raises(ConfigError, match="expected one of 'axtree'"):
+    with pytest.raises(ConfigError, match="obs_mode: unknown value 'pixels'; allowed: axtree, screenshot, both"):
         make_agent("openai", {"model": "m", "require_api_key": False, "obs_mode": "pixels"})
     with pytest.raises(ConfigError, match="no such agent config"):
         load_agent_config("no-such-config")

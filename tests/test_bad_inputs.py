@@ -146,7 +146,12 @@ CLI_CASES = [
         SWEEP,
         ["variations[0].sample.seed: expected a whole number < 2**32"],
     ),
-    ("sample-extra-key", {"spec.yaml": SPEC + "variations: [{sample: {n: 2, m: 3}}]\n"}, SWEEP, ["variations[0]: "]),
+    (
+        "sample-extra-key",
+        {"spec.yaml": SPEC + "variations: [{sample: {n: 2, m: 3}}]\n"},
+        SWEEP,
+        ["variations[0].sample.m: unknown key; allowed: n, seed"],
+    ),
     (
         "episodes-over-cap",
         {"spec.yaml": SPEC.replace("todo.add_item", "'todo.*'") + "seeds: 100000\n"},
@@ -381,7 +386,7 @@ CLI_CASES = [
         "spec-backend-misspelt",
         {"spec.yaml": SPEC.replace("[text]", "[txt]")},
         SWEEP,
-        ["spec.yaml: backends: unknown backend 'txt' (did you mean text?); allowed: chromium, text"],
+        ["spec.yaml: backends[0]: unknown backend 'txt' (did you mean text?); allowed: chromium, text"],
     ),
     (
         "spec-interface-misspelt",
@@ -462,12 +467,12 @@ MULTI_CASES = [
         },
         SWEEP,
         [
-            "spec.yaml: seeed: unknown key (did you mean seeds?)",
             "spec.yaml: agents[0].name: unknown name 'oracel' (did you mean oracle?)",
             "spec.yaml: variations[0]: unknown name 'germn' (did you mean german?)",
-            "spec.yaml: trials: expected a whole number from 1 to 1000, got 0",
+            "spec.yaml: seeed: unknown key (did you mean seeds?)",
             "spec.yaml: style: unknown style 'plian' (did you mean plain?)",
-            "spec.yaml: backends: unknown backend 'txt' (did you mean text?)",
+            "spec.yaml: backends[0]: unknown backend 'txt' (did you mean text?)",
+            "spec.yaml: trials: expected a whole number from 1 to 1000, got 0",
         ],
     ),
     (

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report import write_report
+from openapps_sim.analysis.metrics.categories import SIMUWOB_CLASSES, category_success, simuwob_class
+from openapps_sim.analysis.report.write import write_report
 from openapps_sim.taskkit import all_families
 
 from .test_report import md_section, record
@@ -31,26 +31,26 @@ def _episodes() -> list[dict]:
 
 
 def test_simuwob_classes_of_every_family():
-    assert m.simuwob_class("math", "answer") == m.simuwob_class("count", "answer") == "math-related"
-    assert m.simuwob_class("multi-app", "conjunctive") == "long-horizon"
-    assert m.simuwob_class("decision", "hierarchical") == m.simuwob_class("order", "sequential") == "long-horizon"
-    assert m.simuwob_class("edit", "single") == m.simuwob_class("navigate", "single") == "simple"
-    assert m.simuwob_class(None, "single") == "(unknown)"
-    classes = {m.simuwob_class(f.category, f.structure) for f in all_families().values()}
-    assert classes == set(m.SIMUWOB_CLASSES), "every class has shipped families, none is unknown"
+    assert simuwob_class("math", "answer") == simuwob_class("count", "answer") == "math-related"
+    assert simuwob_class("multi-app", "conjunctive") == "long-horizon"
+    assert simuwob_class("decision", "hierarchical") == simuwob_class("order", "sequential") == "long-horizon"
+    assert simuwob_class("edit", "single") == simuwob_class("navigate", "single") == "simple"
+    assert simuwob_class(None, "single") == "(unknown)"
+    classes = {simuwob_class(f.category, f.structure) for f in all_families().values()}
+    assert classes == set(SIMUWOB_CLASSES), "every class has shipped families, none is unknown"
 
 
 def test_success_by_category_and_class():
     df = pd.DataFrame(_episodes())
-    by_class = m.category_success(df, ["agent", "simuwob_class"])
+    by_class = category_success(df, ["agent", "simuwob_class"])
     assert list(by_class["simuwob_class"]) == ["simple", "long-horizon", "math-related"]
     row = by_class.set_index("simuwob_class").loc["math-related"]
     assert (row["n"], row["successes"]) == (2, 1), "the infrastructure error is left out"
     assert row["ci_lo"] < 0.5 < row["ci_hi"] and math.isclose(row["mean_steps"], 5.0)
-    by_cat = m.category_success(df).set_index("category")
+    by_cat = category_success(df).set_index("category")
     assert math.isclose(by_cat.loc["edit", "sr"], 2 / 3) and by_cat.loc["count", "sr"] == 0.0
     older = pd.DataFrame([record("alpha", "default", 0, True)])  # no category field
-    assert list(m.category_success(older)["category"]) == ["(unknown)"]
+    assert list(category_success(older)["category"]) == ["(unknown)"]
 
 
 def test_the_report_groups_success_by_category(tmp_path: Path):

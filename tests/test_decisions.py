@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.progress import progress_summary
 from openapps_sim.config.packs import list_packs
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, evaluate, instantiate
@@ -195,9 +195,13 @@ def _wrong_branch_state(fam, inst, branch, config):
     """The world after the other leaf's plan (as it was when the app refuses that plan here,
     e.g. deleting a file that is not there)."""
     from openapps_sim.appkit import OperationError
+    from openapps_sim.taskkit.plan import run_plan
+    from openapps_sim.taskkit.statecopy import copy_state
 
-    try:
-        return fam.expect(inst.initial, dict(inst.params, branch=branch), config)
+    try:  # the sampled leaf is checked against the world, so the other leaf's plan is run as such
+        state = copy_state(inst.initial)
+        run_plan(inst.branching.branches[branch], state, config, f"task {fam.id}")
+        return state
     except OperationError:
         return inst.initial
 
@@ -335,7 +339,7 @@ def test_progress_summary_averages_only_where_a_metric_applies():
         dict(base, agent="A", task="t.answer", seed=0, success=False, reward=0.0, esar=0.0, decisions=None,
              wlcs=None, answer_ok=False, first_milestone_step=None, steps_after_last_milestone=None),
     ]  # fmt: skip
-    s = m.progress_summary(pd.DataFrame(rows), ["agent"]).iloc[0]
+    s = progress_summary(pd.DataFrame(rows), ["agent"]).iloc[0]
     assert s["n"] == 3 and s["success"] == pytest.approx(1 / 3) and s["esar"] == pytest.approx(0.5)
     assert s["decision_accuracy"] == 0.5 and s["deeper_decision_accuracy"] == 0.0
     assert s["wlcs"] == 0.5 and s["answer_accuracy"] == 0.0
@@ -348,15 +352,15 @@ def test_progress_summary_averages_only_where_a_metric_applies():
         dict(rows[2], task="t.look", wlcs=1.0, expected_ops=0, structure="single"),
         dict(rows[2], task="t.answer_old", wlcs=1.0, structure="answer"),
     ]
-    w = m.progress_summary(pd.DataFrame(nothing), ["agent", "task"]).set_index("task")["wlcs"]
+    w = progress_summary(pd.DataFrame(nothing), ["agent", "task"]).set_index("task")["wlcs"]
     assert w["t.branch"] == 0.5 and np.isnan(w["t.look"]) and np.isnan(w["t.answer_old"])
-    assert m.progress_summary(pd.DataFrame(nothing), ["agent"]).iloc[0]["wlcs"] == 0.5
-    from openapps_sim.analysis.report.progress import progress_tables
+    assert progress_summary(pd.DataFrame(nothing), ["agent"]).iloc[0]["wlcs"] == 0.5
+    from openapps_sim.analysis.metrics.progress import progress_tables
 
     [(_, headers, cells)] = [t for t in progress_tables(pd.DataFrame(nothing)) if t[0] == "By agent and task"]
     look = next(r for r in cells if r[1] == "t.look")
     assert look[headers.index("W-LCS")] == "–"
-    old = m.progress_summary(pd.DataFrame([dict(base, agent="B", task="x", seed=0, success=True, reward=1.0)]))
+    old = progress_summary(pd.DataFrame([dict(base, agent="B", task="x", seed=0, success=True, reward=1.0)]))
     assert np.isnan(old.iloc[0]["decision_accuracy"]) and old.iloc[0]["n"] == 1
 
 
@@ -416,8 +420,6 @@ def test_wrong_branch_and_doing_nothing_in_the_browser():
 def test_report_shows_the_progress_section():
     from openapps_sim.analysis.report.analysis import analyse
     from openapps_sim.analysis.report.build import build
-    from openapps_sim.analysis.report.html import report_html
-    from openapps_sim.analysis.report.markdown import render_markdown
 
     base = {"run_id": "r", "agent_config": None, "variation": "default", "error": None, "steps": 4, "actions": [],
             "invalid": {}, "apps_visited": [], "tokens": {}, "task_apps": ["todo"], "task": "todo.done_or_delete"}  # fmt: skip
@@ -427,8 +429,8 @@ def test_report_shows_the_progress_section():
     ]
     df = pd.DataFrame(rows)
     a = analyse(df, n_boot=50)
-    md = render_markdown(a)
+    md = build(a).markdown()
     section = md.split("## Decisions, answers and milestones", 1)[1]
     assert "| lexical | 1 | 0.0% | 25.0% | 0.0% |" in section and "| oracle | 1 | 100.0% | 100.0% | 100.0% |" in section
-    page = report_html(build(a)).split('id="progress"', 1)[1]
+    page = build(a).html().split('id="progress"', 1)[1]
     assert "25.0%" in page and "<h3>By agent and task</h3>" in page

@@ -11,8 +11,7 @@ import pytest
 import yaml
 from openapps_sim.agents.oracle import OracleAgent
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.robustness import robustness_tables
+from openapps_sim.analysis.metrics.robustness import robustness_tables, rsr_by_kind
 from openapps_sim.config.catalog import compose
 from openapps_sim.envs.registration import make_env
 from openapps_sim.taskkit.observation import testid_bids
@@ -160,7 +159,7 @@ def test_rsr_per_kind_takes_the_kinds_from_the_records():
         episode("a", "t", 3, "interrupt_x", True, [shown("paywall", 1, "plans"), shown("rating", 1, "rate")]),
         episode("a", "t", 4, "interrupt_x", True),  # nothing shown: in no kind
     ]
-    out = m.rsr_by_kind(pd.DataFrame(rows)).set_index("kind")
+    out = rsr_by_kind(pd.DataFrame(rows)).set_index("kind")
     assert list(out.index) == ["login", "paywall", "rating"]
     assert out.loc["login", "rsr"] == 0.5 and out.loc["login", "interrupted"] == 2 and out.loc["login", "units"] == 5
     assert out.loc["paywall", "rsr"] == 0.5 and out.loc["paywall", "interrupted"] == 2

@@ -159,7 +159,7 @@ def test_drift_is_the_same_on_chromium(worker):
 
 
 def test_the_report_shows_drift_next_to_rsr_and_marks_stale_steps(tmp_path):
-    from openapps_sim.analysis.report import write_report
+    from openapps_sim.analysis.report.write import write_report
     from openapps_sim.sweeps.spec import load_spec
     from openapps_sim.sweeps.sweep import run_sweep
 

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.reliability import reliability_summary, within_version_deviation
+from openapps_sim.analysis.metrics.table import prepare, valid_episodes
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import RECORD_FIELDS
 from openapps_sim.sweeps.spec import load_spec
@@ -31,7 +32,7 @@ def test_an_action_that_breaks_the_step_is_the_agents_failure(tmp_path):
     assert rec["actions"][0].startswith('goto("data:') and rec["invalid"].get("browser_error", 0) >= 1
     assert set(rec) == set(RECORD_FIELDS)
     # Scored as a failure by every agent metric, and no infrastructure error.
-    summary = m.reliability_summary(m.prepare(_frame([rec])), ["agent"], n_boot=10)
+    summary = reliability_summary(prepare(_frame([rec])), ["agent"], n_boot=10)
     assert summary["n"].tolist() == [1] and summary["success_rate"].tolist() == [0.0]
     assert summary["errors"].tolist() == [0]
 
@@ -46,7 +47,7 @@ def test_a_killed_browser_is_still_infrastructure(tmp_path):
     [rec] = read_results(tmp_path / "out" / "results.jsonl")
     assert summary["errors"] == 1
     assert rec["error"] and rec["attempt"] == 2 and rec["success"] is False
-    assert m.valid_episodes(_frame([rec])).empty
+    assert valid_episodes(_frame([rec])).empty
 
 
 @pytest.mark.browser
@@ -170,24 +171,25 @@ def _trial_records(trials: bool) -> list[dict]:
 
 def test_within_version_deviation_is_over_trials_when_trials_exist():
     with_trials = _frame(_trial_records(True))
-    w = m.within_version_deviation(with_trials)
+    w = within_version_deviation(with_trials)
     assert w["within_over"].tolist() == ["trials"] and w["std"].tolist() == [0.0] and w["n"].tolist() == [6]
-    seeds = m.within_version_deviation(with_trials, over="seeds")
+    seeds = within_version_deviation(with_trials, over="seeds")
     assert seeds["std"].tolist() == [0.5]
-    head = m.reliability_summary(with_trials, ["agent"], n_boot=10)
+    head = reliability_summary(with_trials, ["agent"], n_boot=10)
     assert head["within_over"].tolist() == ["trials"] and head["within_std"].tolist() == [0.0]
-    no_trials = m.reliability_summary(_frame(_trial_records(False)), ["agent"], n_boot=10)
+    no_trials = reliability_summary(_frame(_trial_records(False)), ["agent"], n_boot=10)
     assert no_trials["within_over"].tolist() == ["seeds"] and no_trials["within_std"].tolist() == [0.5]
 
 
 def test_report_says_what_within_is_over_and_warns_about_infrastructure_errors():
-    from openapps_sim.analysis.report import analyse, render_markdown
+    from openapps_sim.analysis.report.analysis import analyse
+    from openapps_sim.analysis.report.build import build
 
     recs = _trial_records(True)
-    assert "over the repeated trials of one instance" in render_markdown(analyse(_frame(recs), n_boot=10))
+    assert "over the repeated trials of one instance" in build(analyse(_frame(recs), n_boot=10)).markdown()
     recs[0] = dict(recs[0], error="TargetClosedError: Browser has been closed")
-    text = render_markdown(analyse(_frame(_trial_records(False) + [recs[0]]), n_boot=10))
+    text = build(analyse(_frame(_trial_records(False) + [recs[0]]), n_boot=10)).markdown()
     assert "over the seeds of one version" in text
     assert "Warning: the infrastructure-error rate is not 0 (a: 1 of 3 (33.3%))" in text
-    clean = render_markdown(analyse(_frame(_trial_records(False)), n_boot=10))
+    clean = build(analyse(_frame(_trial_records(False)), n_boot=10)).markdown()
     assert "infrastructure-error rate is not 0" not in clean

@@ -10,7 +10,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.rates import error_messages, error_summary
+from openapps_sim.analysis.metrics.reliability import reliability_summary
+from openapps_sim.analysis.metrics.table import prepare
 from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, headline_rows, headline_table, integrity_notes
 from openapps_sim.sweeps.record import RECORD_FIELDS, EpisodeSpec, error_record, new_record
 from openapps_sim.sweeps.spec import load_spec
@@ -69,10 +71,10 @@ def test_three_kinds_of_failure_are_recorded_apart_and_resumed_by_their_rule(tmp
 
         # the metrics: the agent's exception is a scored failure; the model failure is excluded
         df = pd.DataFrame(list(recs.values()))
-        e = m.error_summary(df).set_index("agent")
+        e = error_summary(df).set_index("agent")
         assert e.loc[RAISES, "agent_errors"] == 1 and e.loc[RAISES, "errors"] == 0
         assert e.loc["openai", "model_service"] == 1 and e.loc["openai", "infrastructure"] == 0
-        s = m.reliability_summary(df, ["agent"], n_boot=10).set_index("agent")
+        s = reliability_summary(df, ["agent"], n_boot=10).set_index("agent")
         assert s.loc[RAISES, "n"] == 1 and s.loc[RAISES, "success_rate"] == 0.0
         assert "openai" not in s.index  # nothing scored
 
@@ -112,14 +114,14 @@ def test_report_gives_the_agents_exceptions_their_own_column():
         _rec("a", 3, error="TargetClosedError: browser closed"),  # an old record: no error_kind
     ]
     df = pd.DataFrame(records)
-    s = m.reliability_summary(df, ["agent"], n_boot=10).iloc[0]
+    s = reliability_summary(df, ["agent"], n_boot=10).iloc[0]
     assert s["n"] == 2 and s["success_rate"] == 0.5  # the exception counts; both errors do not
     assert (s["agent_errors"], s["infrastructure"], s["model_service"]) == (1, 1, 1)
     assert HEADLINE_HEADERS[-2:] == ["Agent exceptions", "Not scored (infra / model)"]
-    [row] = headline_rows(m.reliability_summary(df, ["agent"], n_boot=10))
+    [row] = headline_rows(reliability_summary(df, ["agent"], n_boot=10))
     assert row[-2:] == ["1", "1 / 1"]
     assert "Agent exceptions" in headline_table(df, n_boot=10)
-    notes = " ".join(integrity_notes(m.prepare(df)))
+    notes = " ".join(integrity_notes(prepare(df)))
     assert "model API still failed" in notes and "agent's own exception" in notes and "dead browser" in notes
-    msgs = m.error_messages(df)
+    msgs = error_messages(df)
     assert set(msgs["kind"]) == {"agent", "model_service", "infrastructure"}

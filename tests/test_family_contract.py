@@ -1,6 +1,6 @@
 """The family contract: a family states its change once, as a plan of app operations, and the
-expected state, the W-LCS gold and the API solution follow from it. Families that cannot say
-their change that way, or cannot be solved through app tools alone, say why, and are listed here."""
+expected state, the W-LCS gold and the API solution follow from it. Families that cannot be solved
+through app tools alone say why, and are listed here."""
 
 from __future__ import annotations
 
@@ -10,35 +10,37 @@ import pytest
 
 from openapps_sim.appkit import AppContext, AppSpec, WorldView
 from openapps_sim.config.catalog import discover_apps
-from openapps_sim.taskkit import API, TaskFamily, all_families, instantiate, normalise_world
+from openapps_sim.errors import ConfigError
+from openapps_sim.taskkit import API, TaskFamily, all_families, family, instantiate, normalise_world
 from openapps_sim.taskkit.plan import run_plan
 from openapps_sim.taskkit.progress import Op, compact_events, in_order, wlcs
 from openapps_sim.web.world import World
 
 FAMILIES = sorted(all_families())
 
-#: every family that writes its expected change by hand, with its reason (none today)
-NO_PLAN: dict[str, str] = {}
 #: every family the oracle cannot solve through app tools alone, with its reason
 NO_API = {"start.navigate_to_app": "the goal is a page to end on, and app tools open no page"}
 
 
 def test_the_families_that_opt_out_are_these_and_say_why():
     fams = all_families()
-    assert {f: x.no_plan for f, x in fams.items() if x.no_plan} == NO_PLAN
     assert {f: x.no_api for f, x in fams.items() if x.no_api} == NO_API
     for fid, fam in fams.items():
-        assert fam.has_plan or fam.no_plan, f"{fid}: neither a plan nor a no_plan reason"
+        assert type(fam).plan is not TaskFamily.plan, f"{fid}: no plan"
         assert fam.api_solvable or fam.no_api, f"{fid}: no API solution and no no_api reason"
 
 
-def test_only_a_family_that_says_no_plan_writes_its_change_by_hand():
-    """``apply`` (the expected change written by hand) belongs to a family that says why it has
-    no plan; any other family's change is its plan, and an ``apply`` beside it would be a second
-    statement of the change that nothing runs."""
-    for fid, fam in all_families().items():
-        own_apply = type(fam).apply is not TaskFamily.apply
-        assert own_apply == bool(fam.no_plan), f"{fid}: apply without no_plan, or no_plan without apply"
+def test_the_change_is_the_plan_and_nothing_else():
+    """A family's expected change is its plan, with no second way to write it: there is no
+    ``apply`` to write the change by hand and no ``no_plan`` to say why, and a header naming
+    ``no_plan`` is refused like any unknown attribute."""
+    assert not hasattr(TaskFamily, "apply") and not hasattr(TaskFamily, "no_plan")
+
+    class Unplanned(TaskFamily):
+        """A family that would write its change by hand."""
+
+    with pytest.raises(ConfigError, match="unknown family attribute 'no_plan'"):
+        family("test.unplanned", apps="todo", no_plan="by hand")(Unplanned)
 
     class Planned(TaskFamily):
         id = "planned"
@@ -48,9 +50,8 @@ def test_only_a_family_that_says_no_plan_writes_its_change_by_hand():
             return [Op.of("todo", "add_item", title="Feed the cat")]
 
     state = {"todo": {"items": [], "next_id": 1}}
-    assert (
-        Planned().has_plan and Planned().expect(state, {}, {"todo": {}})["todo"]["items"][0]["title"] == "Feed the cat"
-    )
+    assert Planned().expect(state, {}, {"todo": {}})["todo"]["items"][0]["title"] == "Feed the cat"
+    assert Planned().oracle_ops({}, state) == [Op.of("todo", "add_item", title="Feed the cat")]
 
 
 @pytest.fixture(scope="module")
@@ -121,9 +122,6 @@ def test_the_api_solution_reads_the_world_only_when_the_plan_looks_at_it():
 def test_a_family_header_is_its_decorator_and_its_description_its_docstring():
     import inspect
 
-    from openapps_sim.errors import ConfigError
-    from openapps_sim.taskkit import family
-
     for fid, fam in all_families().items():
         assert isinstance(fam.apps, tuple) and isinstance(fam.clicks, tuple), fid
         doc = type(fam).__dict__.get("__doc__")
@@ -140,7 +138,29 @@ def test_a_family_header_is_its_decorator_and_its_description_its_docstring():
     class Twice(TaskFamily):
         """A family whose id is taken."""
 
-    with pytest.raises(ConfigError, match="'todo.add_item' is already registered by openapps_sim.tasks.todo.AddItem"):
+    with pytest.raises(
+        ConfigError, match="'todo.add_item' is already registered by openapps_sim.tasks.todo.edits.AddItem"
+    ):
         family("todo.add_item", apps="todo")(Twice)
     with pytest.raises(ConfigError, match="needs an id"):
         family("", apps="todo")(Twice)
+
+
+def test_families_live_by_app():
+    """Every family is in its app's package, ``tasks/<app>/`` (the part of its id before the dot:
+    ``calendar.add_if_free`` in ``tasks/calendar/``), cross-app ones in ``tasks/multi/``; the
+    registry finds them in the sub-packages by itself, so a new family is a new file there."""
+    misplaced = {
+        fid: type(fam).__module__
+        for fid, fam in all_families().items()
+        if not type(fam).__module__.startswith(f"openapps_sim.tasks.{fid.split('.')[0]}.")
+    }
+    assert not misplaced, misplaced
+    modules = {type(fam).__module__ for fam in all_families().values()}
+    assert {m for m in modules if m.startswith("openapps_sim.tasks.calendar.")} == {
+        "openapps_sim.tasks.calendar.answers",
+        "openapps_sim.tasks.calendar.decisions",
+        "openapps_sim.tasks.calendar.edits",
+        "openapps_sim.tasks.calendar.infeasible",
+        "openapps_sim.tasks.calendar.postpone",
+    }

@@ -9,7 +9,7 @@ import copy
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.progress import decisions_by_level
 from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.plan import run_plan
@@ -160,10 +160,10 @@ def test_decision_accuracy_by_level():
         dict(base, agent="A", task="c", seed=0, decisions=[True]),
         dict(base, agent="A", task="x", seed=0, decisions=None),
     ]
-    s = m.decisions_by_level(pd.DataFrame(rows), ["agent"]).set_index("level")
+    s = decisions_by_level(pd.DataFrame(rows), ["agent"]).set_index("level")
     assert list(s["n"]) == [4, 2, 2] and list(s["accuracy"]) == [0.75, 0.5, 0.0]
     assert list(s["n_reached"]) == [4, 2, 1] and s.loc[3, "accuracy_reached"] == 0.0
-    from openapps_sim.analysis.report.progress import decision_level_table
+    from openapps_sim.analysis.metrics.progress import decision_level_table
 
     headers, cells = decision_level_table(pd.DataFrame(rows))
     assert headers[:3] == ["Agent", "Level", "Episodes"] and cells[2][:4] == ["A", "3", "2", "0.0%"]
@@ -181,16 +181,48 @@ def test_openapps_tasks_shows_the_levels_of_hierarchical_families(capsys):
 
 
 DECIDING = [f for f in BRANCHING if type(FAMS[f]).decide is not BranchingFamily.decide]
+#: the families whose decision asks about the shop's catalogue (prices, ratings), not the world's state
+CATALOGUE_QUESTIONS = ("shop.price_fallback", "shop.under_budget", "shop.rated_at_least")
+#: the families that state their decision once (``decision``): conditions and leaves
+STATED = [f for f in BRANCHING if type(FAMS[f]).decision is not BranchingFamily.decision]
 
 
-@pytest.mark.parametrize("family_id", DECIDING)
+@pytest.mark.parametrize("family_id", DECIDING + STATED)
 def test_decide_reads_the_leaf_the_instance_calls_for_from_the_apps_data(world, family_id):
-    """``decide`` (what the API solution acts on) finds, in the initial state alone, the leaf the
-    instance was drawn for, in every pack's world."""
+    """``decide`` or the stated decision (what the API solution acts on) finds, in the initial
+    state alone, the leaf the instance was drawn for, in every pack's world."""
     fam = FAMS[family_id]
     for pack in ("default", "sparse", "dense", "arabic"):
         for seed in range(3):
             world.reset(pack, seed)
             inst = instantiate(fam, world.state, world.config, seed, pack)
             params = {k: v for k, v in inst.params.items() if k != "branch"}
-            assert fam.decide(params, copy.deepcopy(inst.initial)) == inst.branching.correct, (pack, seed)
+            if family_id in DECIDING:
+                found = fam.decide(params, copy.deepcopy(inst.initial))
+            else:
+                decision = fam.decision(params)
+                found = decision.decide(copy.deepcopy(inst.initial))
+                if found is None:  # a price or rating: the catalogue's, not a question of the state
+                    assert family_id in CATALOGUE_QUESTIONS and any(c.test is None for c in decision.conditions)
+                    continue
+            assert found == inst.branching.correct, (pack, seed)
+
+
+def test_a_stated_decision_is_written_once():
+    """A family with a stated decision writes it nowhere else: no ``decide``, no API solution and
+    no page script of its own (both come from the decision), no per-level ``check``."""
+    assert len(STATED) >= 15 and not set(STATED) & set(DECIDING)
+    for fid in STATED:
+        mro = [k for k in type(FAMS[fid]).__mro__ if k.__name__ not in ("FallbackChain", "BranchingFamily")]
+        own = {name for k in mro if k.__module__.startswith("openapps_sim.tasks") for name in vars(k)}
+        assert not own & {"decide", "solve", "solve_api", "check", "check_api"}, fid
+
+
+def test_the_sampled_leaf_must_be_the_one_the_world_calls_for(world):
+    """The instance checks the sampler's leaf against the stated decision on the prepared world."""
+    fam = FAMS["todo.done_or_delete"]
+    world.reset("default", 0)
+    inst = instantiate(fam, world.state, world.config, 0, "default")
+    wrong = dict(inst.params, branch="open" if inst.params["branch"] == "done" else "done")
+    with pytest.raises(ValueError, match="the world calls for"):
+        fam.branching(wrong, inst.initial)

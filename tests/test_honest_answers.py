@@ -64,7 +64,7 @@ def test_the_oracle_answers_from_the_world_not_its_parameters(interface_envs, fi
 def test_the_distance_reads_south_and_west_off_the_page():
     """A saved place south of the equator or west of Greenwich shows "33.87° S" / "70.65° W" in
     its language; the sign comes from that word, so a distance across hemispheres is right."""
-    from openapps_sim.tasks.answer_maps import page_coords
+    from openapps_sim.tasks.maps.answers import page_coords
 
     assert page_coords("33.8688° S, 151.2093° E", ["S", "W"]) == (-33.8688, 151.2093)
     assert page_coords("\u206640.7128°\u2069 شمال, \u206674.006°\u2069 غرب", ["جنوب", "غرب"]) == (40.7128, -74.006)

@@ -156,7 +156,7 @@ def test_the_engine_names_no_plugin():
     "code, absent",
     [
         # The analysis of a results folder never loads a browser driver.
-        ("import openapps_sim.analysis.report, openapps_sim.analysis.metrics", ("playwright", "browsergym")),
+        ("import openapps_sim.analysis.report.write, openapps_sim.analysis.report.build", ("playwright", "browsergym")),
         # Scoring a state (the agent's process) never loads the web server.
         (
             "from openapps_sim.taskkit import get_family, instantiate, evaluate\n"

@@ -9,8 +9,20 @@ import zlib
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis import metrics as m
-from openapps_sim.analysis.metrics.stats import group_seed
+from openapps_sim.analysis.metrics.robustness import robust_success_rate
+from openapps_sim.analysis.metrics.stats import (
+    bootstrap_ci,
+    group_seed,
+    mean_absolute_deviation,
+    pass_at_k,
+    pass_hat_k,
+    pass_k,
+    pass_k_summary,
+    population_std,
+    success_rate,
+    wilson_interval,
+)
+from openapps_sim.analysis.metrics.table import deduplicate
 
 
 def row(agent="A", task="t", seed=0, variation="default", success=False, **kw) -> dict:
@@ -55,7 +67,7 @@ HALF_RULE = [
 @pytest.mark.parametrize("outcomes, solved", HALF_RULE)
 def test_a_unit_is_solved_when_at_least_half_its_episodes_succeed(outcomes, solved):
     rows = unit_rows(0, "default", outcomes) + unit_rows(0, "german", outcomes)
-    rsr = m.robust_success_rate(pd.DataFrame(rows), "default", "german").set_index("agent")
+    rsr = robust_success_rate(pd.DataFrame(rows), "default", "german").set_index("agent")
     assert rsr.loc["A", "solved"] == (1 if solved else 0)
     assert rsr.loc["A", "baseline_sr"] == (1.0 if solved else 0.0)
     assert rsr.loc["A", "variation_sr"] == (1.0 if solved else 0.0)
@@ -78,7 +90,7 @@ def test_rsr_over_units_solved_by_half_in_both_versions():
         + unit_rows(2, "german", [True, True])
         + unit_rows(3, "german", [False, False])
     )
-    rsr = m.robust_success_rate(pd.DataFrame(rows), "default", "german").set_index("agent")
+    rsr = robust_success_rate(pd.DataFrame(rows), "default", "german").set_index("agent")
     assert rsr.loc["A", "units"] == 4
     assert rsr.loc["A", "solved"] == 3
     assert rsr.loc["A", "rsr"] == pytest.approx(1 / 3)
@@ -106,7 +118,7 @@ DEDUP = [
 def test_deduplicate_keeps_the_last_record_that_counts(records, kept):
     rows = [row(episode_id="e1", error=err, success=ok, n=i) for i, (err, ok) in enumerate(records)]
     rows.insert(0, row(episode_id="e0", seed=5, n=-1))  # another episode first: positions shift
-    d = m.deduplicate(pd.DataFrame(rows))
+    d = deduplicate(pd.DataFrame(rows))
     assert d["episode_id"].tolist() == ["e0", "e1"]
     assert d.iloc[1]["n"] == kept
 
@@ -119,7 +131,7 @@ def test_deduplicate_keeps_file_order_across_episodes():
         row(episode_id="c", n=3),
         row(episode_id="a", n=4, error="crash"),
     ]
-    d = m.deduplicate(pd.DataFrame(rows))
+    d = deduplicate(pd.DataFrame(rows))
     assert d["n"].tolist() == [1, 2, 3]
     assert d["episode_id"].tolist() == ["a", "b", "c"]
 
@@ -142,15 +154,15 @@ def test_a_groups_interval_is_the_same_at_any_position():
     resamples an interval seeded by position (0, 1 or 2) would differ."""
     a, b, z = coin_rows("A", 9, 23), coin_rows("B", 11, 29), coin_rows("0", 3, 17)
     kw = dict(by=["agent"], ci=True, n_boot=25, seed=4)
-    alone = m.success_rate(pd.DataFrame(b), **kw).set_index("agent").loc["B"]
-    second = m.success_rate(pd.DataFrame(a + b), **kw).set_index("agent").loc["B"]
-    third = m.success_rate(pd.DataFrame(z + a + b), **kw).set_index("agent").loc["B"]
+    alone = success_rate(pd.DataFrame(b), **kw).set_index("agent").loc["B"]
+    second = success_rate(pd.DataFrame(a + b), **kw).set_index("agent").loc["B"]
+    third = success_rate(pd.DataFrame(z + a + b), **kw).set_index("agent").loc["B"]
     s = [1.0] * 11 + [0.0] * 18
-    want = m.bootstrap_ci(s, 25, 0.95, [4, zlib.crc32(b"('B',)")])
+    want = bootstrap_ci(s, 25, 0.95, [4, zlib.crc32(b"('B',)")])
     for got in (alone, second, third):
         assert (got["ci_low"], got["ci_high"]) == want
-    a_alone = m.success_rate(pd.DataFrame(a), **kw).set_index("agent").loc["A"]
-    a_second = m.success_rate(pd.DataFrame(z + a), **kw).set_index("agent").loc["A"]
+    a_alone = success_rate(pd.DataFrame(a), **kw).set_index("agent").loc["A"]
+    a_second = success_rate(pd.DataFrame(z + a), **kw).set_index("agent").loc["A"]
     assert (a_alone["ci_low"], a_alone["ci_high"]) == (a_second["ci_low"], a_second["ci_high"])
 
 
@@ -170,26 +182,26 @@ def test_a_groups_interval_is_the_same_at_any_position():
     ],
 )
 def test_wilson_interval_by_value(successes, n, level, lo, hi):
-    got = m.wilson_interval(successes, n, level)
+    got = wilson_interval(successes, n, level)
     assert got[0] == pytest.approx(lo, abs=1e-12) and got[1] == pytest.approx(hi, abs=1e-12)
     assert 0.0 <= got[0] and got[1] <= 1.0
 
 
 @pytest.mark.parametrize("n", [0, -1])
 def test_wilson_interval_of_no_episodes_is_nan(n):
-    lo, hi = m.wilson_interval(0, n)
+    lo, hi = wilson_interval(0, n)
     assert math.isnan(lo) and math.isnan(hi)
 
 
 def test_population_std_and_mean_absolute_deviation_by_value():
-    assert m.population_std([2, 4, 4, 4, 5, 5, 7, 9]) == 2.0
-    assert m.population_std([1, 0, 0, 0]) == pytest.approx(0.4330127018922193)
-    assert m.population_std([True, False]) == 0.5
-    assert m.population_std([3]) == 0.0
-    assert m.mean_absolute_deviation([1, 2, 3, 4, 10]) == pytest.approx(2.4)
-    assert m.mean_absolute_deviation([True, False, False, False]) == 0.375
-    assert m.mean_absolute_deviation([3]) == 0.0
-    assert math.isnan(m.population_std([])) and math.isnan(m.mean_absolute_deviation([]))
+    assert population_std([2, 4, 4, 4, 5, 5, 7, 9]) == 2.0
+    assert population_std([1, 0, 0, 0]) == pytest.approx(0.4330127018922193)
+    assert population_std([True, False]) == 0.5
+    assert population_std([3]) == 0.0
+    assert mean_absolute_deviation([1, 2, 3, 4, 10]) == pytest.approx(2.4)
+    assert mean_absolute_deviation([True, False, False, False]) == 0.375
+    assert mean_absolute_deviation([3]) == 0.0
+    assert math.isnan(population_std([])) and math.isnan(mean_absolute_deviation([]))
 
 
 # --- pass@k / pass^k tables --------------------------------------------------------------------
@@ -201,7 +213,7 @@ def cell_rows(variation: str, outcomes: list[bool], agent: str = "A") -> list[di
 
 def test_pass_k_rows_written_out():
     df = pd.DataFrame(cell_rows("v1", [True, False, False]))
-    got = m.pass_k(df, ["agent", "variation"])
+    got = pass_k(df, ["agent", "variation"])
     assert got.to_dict("records") == [
         {
             "agent": "A",
@@ -215,12 +227,12 @@ def test_pass_k_rows_written_out():
         {"agent": "A", "variation": "v1", "n": 3, "c": 1, "k": 2, "pass_at_k": pytest.approx(2 / 3), "pass_hat_k": 0.0},
         {"agent": "A", "variation": "v1", "n": 3, "c": 1, "k": 3, "pass_at_k": 1.0, "pass_hat_k": 0.0},
     ]
-    assert m.pass_k(df, ["agent", "variation"], ks=[3, 1, 0, 4])["k"].tolist() == [1, 3]  # 1 and n kept
+    assert pass_k(df, ["agent", "variation"], ks=[3, 1, 0, 4])["k"].tolist() == [1, 3]  # 1 and n kept
 
 
 def test_pass_k_tables_of_no_valid_episode_have_their_columns():
     df = pd.DataFrame([row(error="crash")])
-    assert list(m.pass_k(df, ["agent", "variation"]).columns) == [
+    assert list(pass_k(df, ["agent", "variation"]).columns) == [
         "agent",
         "variation",
         "n",
@@ -229,7 +241,7 @@ def test_pass_k_tables_of_no_valid_episode_have_their_columns():
         "pass_at_k",
         "pass_hat_k",
     ]
-    assert list(m.pass_k_summary(df, ["agent"], ["variation"]).columns) == [
+    assert list(pass_k_summary(df, ["agent"], ["variation"]).columns) == [
         "agent",
         "k",
         "cells",
@@ -249,44 +261,44 @@ def test_pass_k_tables_of_no_valid_episode_have_their_columns():
 )
 def test_pass_k_summary_runs_to_the_usual_cell_size(sizes, ks, cells):
     rows = [r for i, n in enumerate(sizes) for r in cell_rows(f"v{i}", [True] * n)]
-    s = m.pass_k_summary(pd.DataFrame(rows), ["agent"], ["variation"])
+    s = pass_k_summary(pd.DataFrame(rows), ["agent"], ["variation"])
     assert s["k"].tolist() == ks and s["cells"].tolist() == cells
     assert s["pass_at_k"].tolist() == [1.0] * len(ks) and s["pass_hat_k"].tolist() == [1.0] * len(ks)
 
 
 def test_pass_k_estimators_name_what_is_out_of_range():
     with pytest.raises(ValueError, match=r"^need 0 <= c <= n, got c=4, n=3$"):
-        m.pass_at_k(3, 4, 1)
+        pass_at_k(3, 4, 1)
     with pytest.raises(ValueError, match=r"^need 0 <= c <= n, got c=-1, n=3$"):
-        m.pass_hat_k(3, -1, 1)
+        pass_hat_k(3, -1, 1)
     with pytest.raises(ValueError, match=r"^need 1 <= k <= n, got k=4, n=3$"):
-        m.pass_at_k(3, 1, 4)
+        pass_at_k(3, 1, 4)
     with pytest.raises(ValueError, match=r"^need 1 <= k <= n, got k=0, n=3$"):
-        m.pass_hat_k(3, 1, 0)
+        pass_hat_k(3, 1, 0)
 
 
 # --- bootstrap intervals by value ----------------------------------------------------------------
 
 
 def test_bootstrap_ci_by_value():
-    assert m.bootstrap_ci([1, 0] * 5) == (0.2, 0.8)  # 2000 resamples, 95%, seed 0
-    assert m.bootstrap_ci([1, 0, 0] * 7, n_boot=300, level=0.8, seed=5) == pytest.approx(
+    assert bootstrap_ci([1, 0] * 5) == (0.2, 0.8)  # 2000 resamples, 95%, seed 0
+    assert bootstrap_ci([1, 0, 0] * 7, n_boot=300, level=0.8, seed=5) == pytest.approx(
         (0.19047619047619047, 0.47619047619047616), abs=1e-12
     )
     # 4000 episodes: the resamples are drawn in four batches of 500
     many = [1.0 if i % 3 == 0 else 0.0 for i in range(4000)]
-    assert m.bootstrap_ci(many, n_boot=2000, seed=1) == pytest.approx((0.31899375, 0.34775), abs=1e-12)
+    assert bootstrap_ci(many, n_boot=2000, seed=1) == pytest.approx((0.31899375, 0.34775), abs=1e-12)
 
 
 @pytest.mark.parametrize("level", [0.0, 1.0, 1.5, -0.1])
 def test_bootstrap_ci_level_must_be_inside_0_and_1(level):
     with pytest.raises(ValueError, match=r"^level must be in \(0, 1\), got "):
-        m.bootstrap_ci([1, 0], level=level)
+        bootstrap_ci([1, 0], level=level)
 
 
 def test_success_rate_columns_with_and_without_intervals():
     df = pd.DataFrame(coin_rows("A", 2, 4))
-    plain = m.success_rate(df, by=["agent"])
+    plain = success_rate(df, by=["agent"])
     assert list(plain.columns) == ["agent", "n", "successes", "success_rate", "mean_partial_reward"]
     assert plain.iloc[0].to_dict() == {
         "agent": "A",
@@ -295,7 +307,7 @@ def test_success_rate_columns_with_and_without_intervals():
         "success_rate": 0.5,
         "mean_partial_reward": 0.5,
     }
-    with_ci = m.success_rate(df, by=["agent"], ci=True, n_boot=200, seed=3)
+    with_ci = success_rate(df, by=["agent"], ci=True, n_boot=200, seed=3)
     assert list(with_ci.columns) == [
         "agent",
         "n",

@@ -8,7 +8,39 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.axes import axis_breakdown, varied_axes, version_columns
+from openapps_sim.analysis.metrics.behaviour import count_loops, find_loops, intent_misunderstood
+from openapps_sim.analysis.metrics.rates import (
+    effort,
+    error_messages,
+    error_summary,
+    intent_misunderstanding_rate,
+    invalid_actions,
+    invalid_rates,
+    loop_rates,
+)
+from openapps_sim.analysis.metrics.reliability import (
+    across_version_deviation,
+    agent_deviation,
+    deviation_summary,
+    fluctuation,
+    reliability_summary,
+    version_success,
+    within_version_deviation,
+)
+from openapps_sim.analysis.metrics.stats import (
+    bootstrap_ci,
+    mean_absolute_deviation,
+    pass_at_k,
+    pass_hat_k,
+    pass_k,
+    pass_k_summary,
+    population_std,
+    success_rate,
+    wilson_interval,
+)
+from openapps_sim.analysis.metrics.table import deduplicate, invalid_categories, prepare, valid_episodes
+from openapps_sim.analysis.metrics.values import token_total
 
 
 def ep(agent="A", task="todo.add_item", variation="default", seed=0, success=False, **kw) -> dict:
@@ -91,27 +123,27 @@ def two_agents() -> pd.DataFrame:
     ],
 )
 def test_count_loops(actions, expected):
-    assert m.count_loops(actions) == expected
+    assert count_loops(actions) == expected
 
 
 def test_find_loops_positions_and_threshold():
-    assert m.find_loops("c c c x c c c".split()) == [(0, 1, 3), (4, 1, 3)]
-    assert m.find_loops("x a b a b a b".split()) == [(1, 2, 3)]
+    assert find_loops("c c c x c c c".split()) == [(0, 1, 3), (4, 1, 3)]
+    assert find_loops("x a b a b a b".split()) == [(1, 2, 3)]
     # The longest run starting at a position wins; its actions are not reused.
-    assert m.find_loops("a a a b a b a b".split()) == [(0, 1, 3)]
-    assert m.count_loops(["click(17)"] * 2, min_repeats=2) == 1  # the paper's looser example
-    assert m.count_loops("a b a b".split(), min_repeats=2) == 1
+    assert find_loops("a a a b a b a b".split()) == [(0, 1, 3)]
+    assert count_loops(["click(17)"] * 2, min_repeats=2) == 1  # the paper's looser example
+    assert count_loops("a b a b".split(), min_repeats=2) == 1
     with pytest.raises(ValueError):
-        m.count_loops(["a"], min_repeats=1)
+        count_loops(["a"], min_repeats=1)
 
 
 def test_loops_are_recomputed_from_actions():
     df = table(ep(actions=["click(3)"] * 4, loops=0), ep(seed=1, actions=["a", "b"], loops=7))
-    p = m.prepare(df)
+    p = prepare(df)
     assert list(p["loops"]) == [1, 0]
     # Without an actions column the recorded count is kept.
-    assert list(m.prepare(df.drop(columns=["actions"]))["loops"]) == [0, 7]
-    rates = m.loop_rates(df, by=["agent"])
+    assert list(prepare(df.drop(columns=["actions"]))["loops"]) == [0, 7]
+    rates = loop_rates(df, by=["agent"])
     assert one(rates, agent="A")["loops_per_episode"] == pytest.approx(0.5)
     assert one(rates, agent="A")["episodes_with_loops"] == pytest.approx(0.5)
 
@@ -122,7 +154,7 @@ def test_loops_by_outcome():
         ep(seed=1, success=True, actions=["a", "b"]),  # 0
         ep(seed=2, success=False, actions=["a"] * 3 + ["b"] + ["c"] * 3),  # 2 loops
     )
-    r = one(m.loop_rates(df, by=["agent"]), agent="A")
+    r = one(loop_rates(df, by=["agent"]), agent="A")
     assert r["loops"] == 3
     assert r["loops_success"] == pytest.approx(0.5)
     assert r["loops_failure"] == pytest.approx(2.0)
@@ -132,53 +164,53 @@ def test_loops_by_outcome():
 
 
 def test_success_rate_per_cell_excludes_errors(two_agents):
-    s = m.success_rate(two_agents)
+    s = success_rate(two_agents)
     assert one(s, agent="A", variation="default")["success_rate"] == pytest.approx(1.0)
     a_dark = one(s, agent="A", variation="dark_theme")
     assert a_dark["n"] == 3  # the error row is not an episode of the agent
     assert a_dark["successes"] == 1
     assert a_dark["success_rate"] == pytest.approx(1 / 3)
     assert one(s, agent="B", variation="dark_theme")["success_rate"] == pytest.approx(2 / 3)
-    per_agent = m.success_rate(two_agents, by=["agent"])
+    per_agent = success_rate(two_agents, by=["agent"])
     assert one(per_agent, agent="A")["success_rate"] == pytest.approx(4 / 6)
     # "default" sorts first among versions.
     assert list(s[s["agent"] == "A"]["variation"]) == ["default", "dark_theme"]
 
 
 def test_error_summary_counts_errors_separately(two_agents):
-    e = m.error_summary(two_agents)
+    e = error_summary(two_agents)
     assert one(e, agent="A")["episodes"] == 7
     assert one(e, agent="A")["errors"] == 1
     assert one(e, agent="B")["errors"] == 0
-    msgs = m.error_messages(two_agents)
+    msgs = error_messages(two_agents)
     assert list(msgs["message"]) == ["TargetClosedError: browser crashed"]
     assert list(msgs["count"]) == [1]
     # Empty strings and NaN are not errors.
     df = table(ep(error=""), ep(seed=1, error=float("nan")), ep(seed=2, error="boom"))
-    assert list(m.prepare(df)["is_error"]) == [False, False, True]
-    assert len(m.valid_episodes(df)) == 2
+    assert list(prepare(df)["is_error"]) == [False, False, True]
+    assert len(valid_episodes(df)) == 2
 
 
 def test_success_derived_from_reward_when_missing():
     df = table(ep(reward=1.0), ep(seed=1, reward=0.0)).drop(columns=["success"])
-    assert list(m.prepare(df)["success"]) == [True, False]
+    assert list(prepare(df)["success"]) == [True, False]
 
 
 def test_bootstrap_ci_is_deterministic_and_sensible():
     x = [1, 0] * 5
-    lo, hi = m.bootstrap_ci(x, seed=3)
-    assert (lo, hi) == m.bootstrap_ci(x, seed=3)
+    lo, hi = bootstrap_ci(x, seed=3)
+    assert (lo, hi) == bootstrap_ci(x, seed=3)
     assert lo < 0.5 < hi
     # Resample means of 10 fair coin flips: the 95% interval is about 0.2 .. 0.8.
     assert 0.1 <= lo <= 0.3 and 0.7 <= hi <= 0.9
-    assert m.bootstrap_ci([1, 1, 1]) == (1.0, 1.0)  # no spread to resample
-    assert m.bootstrap_ci([0]) == (0.0, 0.0)  # one episode
-    assert all(math.isnan(v) for v in m.bootstrap_ci([]))
+    assert bootstrap_ci([1, 1, 1]) == (1.0, 1.0)  # no spread to resample
+    assert bootstrap_ci([0]) == (0.0, 0.0)  # one episode
+    assert all(math.isnan(v) for v in bootstrap_ci([]))
 
 
 def test_success_ci_per_group_does_not_depend_on_other_groups(two_agents):
-    full = m.success_rate(two_agents, by=["agent"], ci=True, seed=7)
-    only_a = m.success_rate(two_agents[two_agents["agent"] == "A"], by=["agent"], ci=True, seed=7)
+    full = success_rate(two_agents, by=["agent"], ci=True, seed=7)
+    only_a = success_rate(two_agents[two_agents["agent"] == "A"], by=["agent"], ci=True, seed=7)
     assert one(full, agent="A")["ci_low"] == one(only_a, agent="A")["ci_low"]
     assert one(full, agent="A")["ci_high"] == one(only_a, agent="A")["ci_high"]
     row = one(full, agent="A")
@@ -186,10 +218,10 @@ def test_success_ci_per_group_does_not_depend_on_other_groups(two_agents):
 
 
 def test_wilson_interval():
-    lo, hi = m.wilson_interval(0, 10)
+    lo, hi = wilson_interval(0, 10)
     assert lo == pytest.approx(0.0, abs=1e-12)
     assert hi == pytest.approx(0.2775, abs=1e-4)
-    lo, hi = m.wilson_interval(5, 10)
+    lo, hi = wilson_interval(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
 
 
@@ -197,19 +229,19 @@ def test_wilson_interval():
 
 
 def test_within_and_across_deviation_by_hand(two_agents):
-    w = m.within_version_deviation(two_agents)
+    w = within_version_deviation(two_agents)
     # A/default rewards 1,1,1: std 0.  A/dark_theme rewards 1,0,0: mean 1/3,
     # std = sqrt((4/9 + 1/9 + 1/9) / 3) = sqrt(2)/3, MAD = (2/3 + 1/3 + 1/3) / 3 = 4/9.
     assert one(w, agent="A", variation="default")["std"] == 0.0
     assert one(w, agent="A", variation="dark_theme")["std"] == pytest.approx(math.sqrt(2) / 3)
     assert one(w, agent="A", variation="dark_theme")["mad"] == pytest.approx(4 / 9)
-    a = m.across_version_deviation(two_agents)
+    a = across_version_deviation(two_agents)
     # A pooled: 1,1,1,1,0,0 -> mean 2/3, std sqrt(2)/3, MAD (4 * 1/3 + 2 * 2/3) / 6 = 4/9.
     ra = one(a, agent="A")
     assert (ra["n"], ra["n_versions"]) == (6, 2)
     assert ra["std"] == pytest.approx(math.sqrt(2) / 3)
     assert ra["mad"] == pytest.approx(4 / 9)
-    d = m.deviation_summary(two_agents)
+    d = deviation_summary(two_agents)
     da = one(d, agent="A")
     assert da["within_std"] == pytest.approx(math.sqrt(2) / 6)  # mean of 0 and sqrt(2)/3
     assert da["within_mad"] == pytest.approx(2 / 9)
@@ -222,8 +254,8 @@ def test_within_and_across_deviation_by_hand(two_agents):
 
 
 def test_population_formulas():
-    assert m.population_std([1, 0]) == pytest.approx(0.5)  # not the sample std 0.707
-    assert m.mean_absolute_deviation([1, 0, 0, 0]) == pytest.approx((0.75 + 3 * 0.25) / 4)
+    assert population_std([1, 0]) == pytest.approx(0.5)  # not the sample std 0.707
+    assert mean_absolute_deviation([1, 0, 0, 0]) == pytest.approx((0.75 + 3 * 0.25) / 4)
 
 
 def test_agent_deviation_averages_over_tasks():
@@ -234,45 +266,45 @@ def test_agent_deviation_averages_over_tasks():
         rows += [ep(task="t1", variation=var, seed=0, success=True), ep(task="t1", variation=var, seed=1)]
     rows += [ep(task="t2", variation="v1", seed=s, success=True) for s in (0, 1)]
     rows += [ep(task="t2", variation="v2", seed=s) for s in (0, 1)]
-    d = one(m.agent_deviation(table(*rows)), agent="A")
+    d = one(agent_deviation(table(*rows)), agent="A")
     assert d["units"] == 2
     assert d["within_std"] == pytest.approx(0.25)
     assert d["across_std"] == pytest.approx(0.5)
     assert d["std_ratio"] == pytest.approx(2.0)  # ratio of averages, not the mean of (1, inf)
-    per_task = m.deviation_summary(table(*rows))
+    per_task = deviation_summary(table(*rows))
     assert one(per_task, task="t2")["std_ratio"] == math.inf
 
 
 def test_one_seed_edge_case():
     df = table(ep(variation="default", success=True), ep(variation="german"))
-    w = m.within_version_deviation(df)
+    w = within_version_deviation(df)
     assert w["std"].isna().all()  # one reward per version: no within-version spread to measure
-    d = one(m.deviation_summary(df), agent="A")
+    d = one(deviation_summary(df), agent="A")
     assert math.isnan(d["within_std"])
     assert d["across_std"] == pytest.approx(0.5)
     assert math.isnan(d["std_ratio"])
-    pk = m.pass_k(df)
+    pk = pass_k(df)
     assert list(pk["k"]) == [1, 1]
-    assert one(m.fluctuation(df), agent="A")["fluctuation"] == pytest.approx(1.0)
-    s = m.success_rate(df, ci=True)
+    assert one(fluctuation(df), agent="A")["fluctuation"] == pytest.approx(1.0)
+    s = success_rate(df, ci=True)
     assert one(s, variation="default")[["ci_low", "ci_high"]].tolist() == [1.0, 1.0]
 
 
 def test_all_failures_edge_case():
     df = table(*[ep(variation=v, seed=s) for v in ("default", "german") for s in range(3)])
-    s = m.success_rate(df, by=["agent"], ci=True)
+    s = success_rate(df, by=["agent"], ci=True)
     assert one(s, agent="A")[["success_rate", "ci_low", "ci_high"]].tolist() == [0.0, 0.0, 0.0]
-    d = one(m.deviation_summary(df), agent="A")
+    d = one(deviation_summary(df), agent="A")
     assert d["within_std"] == 0.0 and d["across_std"] == 0.0
     assert math.isnan(d["std_ratio"])  # 0 / 0: no fluctuation at all
-    assert one(m.fluctuation(df), agent="A")["fluctuation"] == 0.0
-    pk = m.pass_k_summary(df)
+    assert one(fluctuation(df), agent="A")["fluctuation"] == 0.0
+    pk = pass_k_summary(df)
     assert pk["pass_at_k"].tolist() == [0.0, 0.0, 0.0]
     assert pk["pass_hat_k"].tolist() == [0.0, 0.0, 0.0]
 
 
 def test_fluctuation_sorted_and_ties(two_agents):
-    f = m.fluctuation(two_agents)
+    f = fluctuation(two_agents)
     assert list(f["agent"]) == ["A", "B"]  # largest fluctuation first
     ra = f.iloc[0]
     assert (ra["max_success"], ra["best_version"]) == (1.0, "default")
@@ -286,9 +318,9 @@ def test_fluctuation_sorted_and_ties(two_agents):
 def test_version_success_and_drop_unsolved():
     rows = [ep(task="t1", variation="v1", success=True), ep(task="t1", variation="v2")]
     rows += [ep(task="t2", variation="v1"), ep(task="t2", variation="v2")]  # never solved
-    vs = m.version_success(table(*rows))
+    vs = version_success(table(*rows))
     assert one(vs, variation="v1")["success_rate"] == pytest.approx(0.5)
-    vs = m.version_success(table(*rows), drop_unsolved=True)
+    vs = version_success(table(*rows), drop_unsolved=True)
     assert one(vs, variation="v1")["success_rate"] == pytest.approx(1.0)
     assert one(vs, variation="v1")["tasks"] == 1
 
@@ -298,29 +330,29 @@ def test_version_success_and_drop_unsolved():
 
 def test_pass_k_estimators_by_hand():
     # n=3, c=1: pass@2 = 1 - C(2,2)/C(3,2) = 2/3; pass^2 = C(1,2)/C(3,2) = 0.
-    assert m.pass_at_k(3, 1, 1) == pytest.approx(1 / 3)
-    assert m.pass_at_k(3, 1, 2) == pytest.approx(2 / 3)
-    assert m.pass_at_k(3, 1, 3) == 1.0
-    assert m.pass_hat_k(3, 1, 2) == 0.0
+    assert pass_at_k(3, 1, 1) == pytest.approx(1 / 3)
+    assert pass_at_k(3, 1, 2) == pytest.approx(2 / 3)
+    assert pass_at_k(3, 1, 3) == 1.0
+    assert pass_hat_k(3, 1, 2) == 0.0
     # n=4, c=2: pass^2 = C(2,2)/C(4,2) = 1/6, pass@2 = 1 - C(2,2)/C(4,2) = 5/6.
-    assert m.pass_hat_k(4, 2, 2) == pytest.approx(1 / 6)
-    assert m.pass_at_k(4, 2, 2) == pytest.approx(5 / 6)
-    assert m.pass_hat_k(4, 4, 4) == 1.0 and m.pass_at_k(4, 0, 4) == 0.0
+    assert pass_hat_k(4, 2, 2) == pytest.approx(1 / 6)
+    assert pass_at_k(4, 2, 2) == pytest.approx(5 / 6)
+    assert pass_hat_k(4, 4, 4) == 1.0 and pass_at_k(4, 0, 4) == 0.0
     with pytest.raises(ValueError):
-        m.pass_at_k(3, 1, 4)
+        pass_at_k(3, 1, 4)
     with pytest.raises(ValueError):
-        m.pass_hat_k(3, 4, 1)
+        pass_hat_k(3, 4, 1)
 
 
 def test_pass_k_tables(two_agents):
-    pk = m.pass_k(two_agents)
+    pk = pass_k(two_agents)
     a_dark = pk[(pk["agent"] == "A") & (pk["variation"] == "dark_theme")]
     assert a_dark["k"].tolist() == [1, 2, 3]
     assert a_dark["pass_at_k"].tolist() == pytest.approx([1 / 3, 2 / 3, 1.0])
     assert a_dark["pass_hat_k"].tolist() == pytest.approx([1 / 3, 0.0, 0.0])
-    only = m.pass_k(two_agents, ks=[2, 9])
+    only = pass_k(two_agents, ks=[2, 9])
     assert set(only["k"]) == {2}  # k beyond a cell's n is skipped
-    s = m.pass_k_summary(two_agents)
+    s = pass_k_summary(two_agents)
     # A: cells default (3/3) and dark_theme (1/3): pass^2 = (1 + 0) / 2, pass@2 = (1 + 2/3) / 2.
     r = one(s, agent="A", k=2)
     assert r["pass_hat_k"] == pytest.approx(0.5)
@@ -338,11 +370,11 @@ def test_invalid_actions_per_category():
         ep(seed=2, invalid=None, steps=10),
         ep(seed=3, invalid={"malformed": 9}, error="crash"),  # excluded
     )
-    per = m.invalid_actions(df)
+    per = invalid_actions(df)
     assert per["invalid_total"].tolist() == [3, 2, 0]
     assert per["invalid_malformed"].tolist() == [2, 0, 0]
     assert per["invalid_made_up"].tolist() == [0, 1, 0]  # unknown categories are kept
-    r = one(m.invalid_rates(df, by=["agent"]), agent="A")
+    r = one(invalid_rates(df, by=["agent"]), agent="A")
     assert r["n"] == 3 and r["steps"] == 20
     assert r["malformed"] == 2 and r["malformed_per_episode"] == pytest.approx(2 / 3)
     assert r["unknown_action"] == 0
@@ -356,18 +388,18 @@ def test_invalid_rates_ignore_the_runners_detail_dict():
     # The runner writes ``invalid_detail`` (a summary dict) beside ``invalid``; it is not a category.
     detail = {"valid": 3, "malformed": 1, "total": 4, "invalid": 1, "browser_error_kinds": {}}
     df = table(ep(invalid={"malformed": 1}, invalid_detail=detail, steps=4), ep(seed=1, invalid_detail=detail))
-    assert "detail" not in m.invalid_categories(m.prepare(df))
-    r = one(m.invalid_rates(df, by=["agent"]), agent="A")
+    assert "detail" not in invalid_categories(prepare(df))
+    r = one(invalid_rates(df, by=["agent"]), agent="A")
     assert r["invalid"] == 1 and r["malformed"] == 1
-    assert one(m.reliability_summary(df, ["agent"]), agent="A")["invalid_per_episode"] == pytest.approx(0.5)
+    assert one(reliability_summary(df, ["agent"]), agent="A")["invalid_per_episode"] == pytest.approx(0.5)
 
 
 def test_intent_misunderstanding():
-    assert not m.intent_misunderstood(["start", "todo"], ["todo"])
-    assert not m.intent_misunderstood([], ["todo"])
-    assert m.intent_misunderstood(["start", "calendar", "todo"], ["todo"])
-    assert not m.intent_misunderstood(["calendar", "todo"], ["todo", "calendar"])
-    assert m.intent_misunderstood(["todo"], [])
+    assert not intent_misunderstood(["start", "todo"], ["todo"])
+    assert not intent_misunderstood([], ["todo"])
+    assert intent_misunderstood(["start", "calendar", "todo"], ["todo"])
+    assert not intent_misunderstood(["calendar", "todo"], ["todo", "calendar"])
+    assert intent_misunderstood(["todo"], [])
     df = table(
         ep(apps_visited=["start", "todo"]),
         ep(seed=1, apps_visited=["start", "maps", "todo"]),
@@ -375,12 +407,12 @@ def test_intent_misunderstanding():
         ep(seed=3, task="start.open_calendar", task_apps=["calendar"], apps_visited=["maps"]),
         ep(seed=4, apps_visited=["shop"], error="crash"),  # excluded
     )
-    r = m.intent_misunderstanding_rate(df, by=["agent"])
+    r = intent_misunderstanding_rate(df, by=["agent"])
     assert one(r, agent="A")[["n", "misunderstood"]].tolist() == [4, 2]
     assert one(r, agent="A")["rate"] == pytest.approx(0.5)
-    r = m.intent_misunderstanding_rate(df, by=["agent"], exclude_tasks=["start.open_calendar"])
+    r = intent_misunderstanding_rate(df, by=["agent"], exclude_tasks=["start.open_calendar"])
     assert one(r, agent="A")["rate"] == pytest.approx(1 / 3)
-    r = m.intent_misunderstanding_rate(df, by=["variation"])
+    r = intent_misunderstanding_rate(df, by=["variation"])
     assert one(r, variation="german")["rate"] == 0.0
 
 
@@ -390,11 +422,11 @@ def test_effort():
         ep(seed=1, steps=6, duration_s=3.0, tokens={"total_tokens": 500, "input_tokens": 400}),
         ep(seed=2, steps=99, duration_s=99.0, error="crash"),
     )
-    r = one(m.effort(df), agent="A")
+    r = one(effort(df), agent="A")
     assert r["mean_steps"] == 4.0 and r["median_steps"] == 4.0
     assert r["mean_duration_s"] == 2.0 and r["total_duration_s"] == 4.0
     assert r["mean_tokens"] == pytest.approx((120 + 500) / 2)  # "requests" is not a token count
-    assert m.token_total({}) == 0.0
+    assert token_total({}) == 0.0
 
 
 # -- axes ------------------------------------------------------------------------------------
@@ -408,35 +440,35 @@ def test_nan_temperature_is_kept_and_labelled():
         ep("llm", seed=3, temperature=0.7, success=True),
         ep("oracle", temperature=None, success=True),
     )
-    assert m.varied_axes(df) == ["temperature"]
-    b = m.axis_breakdown(df)
+    assert varied_axes(df) == ["temperature"]
+    b = axis_breakdown(df)
     llm = b[b["agent"] == "llm"]
     assert llm["value"].tolist() == ["0.7", "unset"]  # numbers first, unset last
     assert one(llm, value="unset")[["n", "successes"]].tolist() == [2, 1]
     assert one(llm, value="0.7")["success_rate"] == 1.0
     # Unset temperatures are a group, not dropped, in every grouping.
-    s = m.success_rate(df, by=["agent", "temperature"])
+    s = success_rate(df, by=["agent", "temperature"])
     assert s["n"].sum() == 5
-    assert len(m.within_version_deviation(df, ["agent", "temperature"])) == 3
+    assert len(within_version_deviation(df, ["agent", "temperature"])) == 3
 
 
 def test_varied_axes_within_agent():
     # Each agent has one temperature: a property of the agents, not a swept axis.
     df = table(ep("a", temperature=None), ep("b", temperature=0.5), ep("a", seed=1, variation="german"))
-    assert m.varied_axes(df) == ["variation"]
+    assert varied_axes(df) == ["variation"]
     df2 = table(ep(viewport="1920x1080"), ep(seed=1, viewport="480x320"), ep(seed=2, viewport="1280x720"))
-    assert m.varied_axes(df2) == ["viewport"]
-    b = m.axis_breakdown(df2, ci=False)
+    assert varied_axes(df2) == ["viewport"]
+    b = axis_breakdown(df2, ci=False)
     assert b["value"].tolist() == ["480x320", "1280x720", "1920x1080"]  # ordered by area
     # A custom axis column is only considered when named.
     df3 = table(ep(interruptions="on"), ep(seed=1, interruptions="off"))
-    assert m.varied_axes(df3) == []
-    assert m.varied_axes(df3, axes=["interruptions"]) == ["interruptions"]
-    assert m.version_columns(df2) == ["variation", "viewport"]
+    assert varied_axes(df3) == []
+    assert varied_axes(df3, axes=["interruptions"]) == ["interruptions"]
+    assert version_columns(df2) == ["variation", "viewport"]
 
 
 def test_reliability_summary_matches_components(two_agents):
-    s = m.reliability_summary(two_agents)
+    s = reliability_summary(two_agents)
     a = one(s, agent="A")
     assert a["n"] == 6 and a["errors"] == 1
     assert a["success_rate"] == pytest.approx(4 / 6)
@@ -445,7 +477,7 @@ def test_reliability_summary_matches_components(two_agents):
     assert a["intent_rate"] == 0.0
     assert a["mean_steps"] == 2.0
     assert one(s, agent="B")["errors"] == 0
-    per_var = m.reliability_summary(two_agents, by=["agent", "variation"])
+    per_var = reliability_summary(two_agents, by=["agent", "variation"])
     assert one(per_var, agent="A", variation="dark_theme")["within_std"] == pytest.approx(math.sqrt(2) / 3)
 
 
@@ -457,7 +489,7 @@ def test_deduplicate_prefers_the_successful_retry():
         ep(episode_id="e3", seed=2, error="first"),
         ep(episode_id="e3", seed=2, error="second"),
     )
-    d = m.deduplicate(df)
+    d = deduplicate(df)
     assert d["episode_id"].tolist() == ["e1", "e2", "e3"]
     assert bool(d.iloc[0]["success"]) is True
     assert d.iloc[2]["error"] == "second"
@@ -465,21 +497,21 @@ def test_deduplicate_prefers_the_successful_retry():
 
 def test_prepare_is_idempotent_and_pure(two_agents):
     before = two_agents.copy()
-    p = m.prepare(two_agents)
-    assert m.prepare(p) is p
+    p = prepare(two_agents)
+    assert prepare(p) is p
     pd.testing.assert_frame_equal(two_agents, before)  # the input is not modified
     assert "invalid_total" in p.columns and "invalid_total" not in two_agents.columns
     assert not two_agents.attrs  # the input is not flagged as prepared either
-    m.valid_episodes(two_agents)
+    valid_episodes(two_agents)
     assert not two_agents.attrs
 
 
 def test_empty_table():
     df = pd.DataFrame(columns=["agent", "task", "success"])
-    assert m.success_rate(df).empty
-    assert m.reliability_summary(df).empty
-    assert m.axis_breakdown(df).empty
-    assert np.isnan(m.population_std([]))
+    assert success_rate(df).empty
+    assert reliability_summary(df).empty
+    assert axis_breakdown(df).empty
+    assert np.isnan(population_std([]))
 
 
 def test_pass_k_summary_with_a_lost_episode():
@@ -488,7 +520,7 @@ def test_pass_k_summary_with_a_lost_episode():
     rows += [ep(variation="v2", seed=s, success=True) for s in range(3)]
     rows += [ep(variation="v3", seed=s, success=s == 0) for s in range(2)]
     rows.append(ep(variation="v3", seed=2, success=True, error="crash"))
-    s = m.pass_k_summary(table(*rows))
+    s = pass_k_summary(table(*rows))
     assert s["k"].tolist() == [1, 2, 3]  # the usual cell size is 3
     assert s["cells"].tolist() == [3, 3, 2]  # k=3 is averaged over the two full cells
     # pass^3: v1 0, v2 1 -> 0.5.  pass^2: v1 C(2,2)/C(3,2) = 1/3, v2 1, v3 0 -> 4/9.

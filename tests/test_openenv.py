@@ -260,6 +260,10 @@ BAD_RESETS = [
         "reset: variation: unknown name 'dark_them' (did you mean dark_theme",
     ),
     ({"task": "todo.add_item", "seed": "abc"}, "reset: seed: expected a whole number, got 'abc'; allowed: 0, 1, 2"),
+    # the one seed rule, as gym.make, a sweep spec and MCP's reset apply it (tests/test_one_spelling.py)
+    ({"task": "todo.add_item", "seed": "3"}, "reset: seed: expected a whole number, got '3'; allowed: 0, 1, 2"),
+    ({"task": "todo.add_item", "seed": 3.0}, "reset: seed: expected a whole number, got 3.0; allowed: 0, 1, 2"),
+    ({"task": "todo.add_item", "seed": True}, "reset: seed: expected a whole number, got True; allowed: 0, 1, 2"),
     (
         {"task": "todo.add_item", "backend": "firefox"},
         "reset: backend: unknown backend 'firefox'; allowed: chromium, text",

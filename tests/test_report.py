@@ -9,16 +9,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from openapps_sim.analysis import metrics as m
-from openapps_sim.analysis.report import (
-    fmt_pct,
-    fmt_rate_ci,
-    fmt_ratio,
-    fmt_std,
-    headline_table,
-    load_results,
-    write_report,
-)
+from openapps_sim.analysis.doc.fmt import fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std
+from openapps_sim.analysis.metrics.axes import version_columns
+from openapps_sim.analysis.metrics.reliability import reliability_summary
+from openapps_sim.analysis.metrics.stats import success_rate
+from openapps_sim.analysis.report.analysis import headline_table
+from openapps_sim.analysis.report.load import load_results
+from openapps_sim.analysis.report.write import write_report
 
 EPISODE_WITH_SHOTS = "alpha-dark-0"
 
@@ -214,7 +211,7 @@ def test_html_names_agents_variations_and_run(written):
 def test_markdown_headline_matches_metrics(written):
     results_dir, md, _ = written
     df = load_results(results_dir)
-    summary = m.reliability_summary(df, ["agent"], m.version_columns(df))
+    summary = reliability_summary(df, ["agent"], version_columns(df))
     rows = md_rows(md_section(md, "Headline"))
     assert set(rows) >= {"alpha", "beta"}
     for _, r in summary.iterrows():
@@ -241,7 +238,7 @@ def test_markdown_sections_match_metrics(written):
     results_dir, md, _ = written
     df = load_results(results_dir)
     per_var = md_section(md, "Per variation")
-    sr = m.success_rate(df, ["agent", "variation"], ci=True)
+    sr = success_rate(df, ["agent", "variation"], ci=True)
     for _, r in sr.iterrows():
         line = f"| {r['agent']} | {r['variation']} | {int(r['n'])} | {fmt_rate_ci(r['success_rate'], r['ci_low'], r['ci_high'])} |"
         assert line in per_var

@@ -11,7 +11,7 @@ from pathlib import Path
 import PIL.Image
 import pytest
 
-from openapps_sim.analysis.report import write_report
+from openapps_sim.analysis.report.write import write_report
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 from openapps_sim.sweeps.sweep import run_sweep
@@ -70,15 +70,17 @@ def test_the_oracles_next_month_clicks_are_a_progressing_repeat(sweep_dir: Path)
     loop in the demo; it changes the page every time, so it is a progressing repeat, not stuck."""
     import pandas as pd
 
-    from openapps_sim.analysis import metrics as m
+    from openapps_sim.analysis.metrics.behaviour import count_loops
+    from openapps_sim.analysis.metrics.breaks import loop_kind_rates, loop_kinds
+    from openapps_sim.analysis.metrics.table import prepare
 
     records = read_results(sweep_dir / "results.jsonl")
     oracle = [r for r in records if r["agent"] == "oracle" and r["task"] == "calendar.remove_event"]
     assert oracle and all(r["success"] for r in oracle)
     for r in oracle:
-        assert m.count_loops(r["actions"], 2) >= 1
-        assert m.loop_kinds(r["actions"], r["step_changed"], 2) == (0, m.count_loops(r["actions"], 2), 0)
-    k = m.loop_kind_rates(m.prepare(pd.DataFrame(oracle), 2), ["agent"]).iloc[0]
+        assert count_loops(r["actions"], 2) >= 1
+        assert loop_kinds(r["actions"], r["step_changed"], 2) == (0, count_loops(r["actions"], 2), 0)
+    k = loop_kind_rates(prepare(pd.DataFrame(oracle), 2), ["agent"]).iloc[0]
     assert k["stuck_per_episode"] == 0 and k["progressing_per_episode"] >= 1
     # ... and the headline does not flag the oracle: its loop column counts stuck loops.
     from openapps_sim.analysis.report.analysis import headline_table

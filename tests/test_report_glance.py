@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openapps_sim.analysis.report import write_report
+from openapps_sim.analysis.report.write import write_report
 from openapps_sim.cli.main import main
 
 from .test_report import make_results_dir, md_rows, md_section, record

@@ -6,7 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from openapps_sim.analysis.report import load_results, write_report
+from openapps_sim.analysis.report.load import load_results
+from openapps_sim.analysis.report.write import write_report
 
 from .test_report import make_results_dir
 

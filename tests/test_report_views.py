@@ -9,7 +9,18 @@ import json
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis import metrics as m
+from openapps_sim.analysis.metrics.behaviour import intent_misunderstood
+from openapps_sim.analysis.metrics.breaks import (
+    loop_kind_rates,
+    loop_kinds,
+    paired_summary,
+    paired_versions,
+    rollups,
+    variation_kind,
+)
+from openapps_sim.analysis.metrics.paper import deviation_intervals, multi_step, task_reliability, version_reliability
+from openapps_sim.analysis.metrics.reliability import agent_deviation, version_success
+from openapps_sim.analysis.metrics.table import prepare
 from openapps_sim.config.catalog import compose, initial_state_json
 from openapps_sim.sweeps.steplog import addressed, outside_app
 from openapps_sim.taskkit import all_families, instantiate
@@ -45,34 +56,34 @@ def frame() -> pd.DataFrame:
 
 
 def test_variation_kinds_are_read_from_what_the_pack_changes():
-    assert m.variation_kind("default") == "default"
-    assert m.variation_kind("dark_theme") == "appearance"
-    assert m.variation_kind("german") == "content"
-    assert m.variation_kind("interrupt_cookies") == "interruption"
-    assert m.variation_kind("mobile") == "structure"
-    assert m.variation_kind("dark_theme+german") == "appearance+content"
-    assert m.variation_kind("no_such_pack_anywhere") == "other"
+    assert variation_kind("default") == "default"
+    assert variation_kind("dark_theme") == "appearance"
+    assert variation_kind("german") == "content"
+    assert variation_kind("interrupt_cookies") == "interruption"
+    assert variation_kind("mobile") == "structure"
+    assert variation_kind("dark_theme+german") == "appearance+content"
+    assert variation_kind("no_such_pack_anywhere") == "other"
 
 
 def test_stuck_loop_versus_progressing_repeat():
     next5 = ["click('next')"] * 5
-    assert m.loop_kinds(next5, [True] * 5, 2) == (0, 1, 0)  # the month changes every time
-    assert m.loop_kinds(next5, [True, False, False, False, False], 2) == (1, 0, 0)
-    assert m.loop_kinds(next5, None, 2) == (0, 0, 1)  # an older record: unclassified
-    assert m.loop_kinds(["a", "b"], [False, False], 2) == (0, 0, 0)
+    assert loop_kinds(next5, [True] * 5, 2) == (0, 1, 0)  # the month changes every time
+    assert loop_kinds(next5, [True, False, False, False, False], 2) == (1, 0, 0)
+    assert loop_kinds(next5, None, 2) == (0, 0, 1)  # an older record: unclassified
+    assert loop_kinds(["a", "b"], [False, False], 2) == (0, 0, 0)
     df = pd.DataFrame(
         [
             rec("a", "calendar.add_event", "default", 0, True, actions=next5, step_changed=[True] * 5),
             rec("a", "calendar.add_event", "default", 1, False, actions=next5, step_changed=[False] * 5),
         ]
     )
-    k = m.loop_kind_rates(m.prepare(df, 2), ["agent"]).iloc[0]
+    k = loop_kind_rates(prepare(df, 2), ["agent"]).iloc[0]
     assert k["stuck_per_episode"] == 0.5 and k["progressing_per_episode"] == 0.5 and k["episodes_stuck"] == 0.5
 
 
 def test_deviation_intervals_bracket_the_point_over_tasks():
-    ci = m.deviation_intervals(frame(), ["agent"], ["variation"], n_boot=300).iloc[0]
-    ref = m.agent_deviation(frame(), ["agent"]).iloc[0]
+    ci = deviation_intervals(frame(), ["agent"], ["variation"], n_boot=300).iloc[0]
+    ref = agent_deviation(frame(), ["agent"]).iloc[0]
     assert ci["tasks"] == 3
     for s in ("within_std", "across_std", "within_mad", "across_mad", "std_ratio", "mad_ratio"):
         assert ci[s] == pytest.approx(ref[s])
@@ -82,14 +93,14 @@ def test_deviation_intervals_bracket_the_point_over_tasks():
 def test_table4_table5_and_figure4_filter():
     df = frame()
     df = pd.concat([df, pd.DataFrame([rec("a", "shop.add_to_cart", v, 0, False) for v in ("default", "german")])])
-    t4 = m.task_reliability(df, "default")
+    t4 = task_reliability(df, "default")
     assert set(t4["task"]) == {"todo.add_item", "calendar.add_event", "maps.save_place", "shop.add_to_cart"}
     assert t4.set_index("task").loc["todo.add_item", "success_rate"] == 1.0
-    vr = m.version_reliability(df, ["agent", "variation"], n_boot=200).set_index("variation")
+    vr = version_reliability(df, ["agent", "variation"], n_boot=200).set_index("variation")
     # german: each of the three tasks 1/3, the never-run-in-dark shop task 0/1 -> (1/3 * 3 + 0) / 4
     assert vr.loc["german", "success_rate"] == pytest.approx(0.25)
     assert vr.loc["german", "success_rate_lo"] <= 0.25 <= vr.loc["german", "success_rate_hi"]
-    fig4 = m.version_success(df, ["agent"], ["variation"], drop_unsolved=True).set_index("variation")
+    fig4 = version_success(df, ["agent"], ["variation"], drop_unsolved=True).set_index("variation")
     assert fig4.loc["german", "success_rate"] == pytest.approx(1 / 3)  # the never-solved shop task is dropped
 
 
@@ -102,23 +113,23 @@ def test_multi_step_partial_and_any_subgoal():
             rec("a", "todo.add_item", "default", 0, False),  # not multi-step: left out
         ]
     )
-    r = m.multi_step(df).iloc[0]
+    r = multi_step(df).iloc[0]
     assert r["n"] == 3 and r["partial_reward"] == pytest.approx(0.5) and r["any_subgoal"] == pytest.approx(2 / 3)
 
 
 def test_paired_versions_list_flips_with_both_episodes():
-    pairs = m.paired_versions(frame())
+    pairs = paired_versions(frame())
     flips = pairs[pairs["flip"] != "same"]
     lost = flips[(flips["variation"] == "dark_theme")]
     assert len(lost) == 1 and lost.iloc[0]["task"] == "todo.add_item" and lost.iloc[0]["flip"] == "lost"
     assert lost.iloc[0]["episode_id_base"] == "a-todo.add_item-default-0"
     assert lost.iloc[0]["episode_other"] == "a-todo.add_item-dark_theme-0"
-    s = m.paired_summary(pairs).set_index("variation")
+    s = paired_summary(pairs).set_index("variation")
     assert s.loc["german", "lost"] == 6 and s.loc["german", "gained"] == 0 and s.loc["german", "pairs"] == 9
 
 
 def test_rollups_per_app_and_kind():
-    r = m.rollups(frame(), n_boot=100)
+    r = rollups(frame(), n_boot=100)
     apps = r["app"].set_index("app")
     assert set(apps.index) == {"todo", "calendar", "maps"}
     kinds = r["variation_kind"].set_index("variation_kind")
@@ -134,11 +145,11 @@ def test_navigation_target_is_a_needed_app_and_outside_pages_are_not():
         inst = instantiate(fam, state, config, seed)
         target = inst.params["app"]
         assert target in inst.apps
-        assert not m.intent_misunderstood(["start", target], list(inst.apps))
+        assert not intent_misunderstood(["start", target], list(inst.apps))
     assert outside_app("https://leafletjs.com/", "127.0.0.1") == "web:leafletjs.com"
     assert outside_app("http://127.0.0.1:8123/todo/", "127.0.0.1") is None
     assert outside_app("about:blank", "127.0.0.1") is None
-    assert m.intent_misunderstood(["start", "todo", "web:example.com"], ["todo"])
+    assert intent_misunderstood(["start", "todo", "web:example.com"], ["todo"])
 
 
 def test_addressed_element_and_point():

@@ -7,8 +7,14 @@ import math
 import pandas as pd
 import pytest
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.robustness import robustness_tables
+from openapps_sim.analysis.metrics.drift import perception_drift
+from openapps_sim.analysis.metrics.robustness import (
+    interruption_breakdown,
+    robust_success_rate,
+    robustness_tables,
+    rsr_by_buttons,
+    rsr_table,
+)
 
 
 def episode(agent, task, seed, variation, success, shown=(), error=None):
@@ -48,7 +54,7 @@ def table():
 
 
 def test_rsr_counts_only_units_solved_in_the_baseline():
-    rsr = m.robust_success_rate(table(), "default", "interrupt_x").set_index("agent")
+    rsr = robust_success_rate(table(), "default", "interrupt_x").set_index("agent")
     assert rsr.loc["a", "solved"] == 3 and rsr.loc["a", "units"] == 4
     assert math.isclose(rsr.loc["a", "rsr"], 1 / 3)
     assert math.isclose(rsr.loc["a", "baseline_sr"], 0.75) and math.isclose(rsr.loc["a", "variation_sr"], 0.5)
@@ -58,14 +64,14 @@ def test_rsr_counts_only_units_solved_in_the_baseline():
 
 def test_rsr_works_for_any_pair_and_is_empty_without_the_baseline():
     df = table()
-    assert list(m.rsr_table(df)["variation"].unique()) == ["interrupt_x"]
-    assert m.rsr_table(df[df["variation"] != "default"]).empty
-    swapped = m.robust_success_rate(df, "interrupt_x", "default").set_index("agent")
+    assert list(rsr_table(df)["variation"].unique()) == ["interrupt_x"]
+    assert rsr_table(df[df["variation"] != "default"]).empty
+    swapped = robust_success_rate(df, "interrupt_x", "default").set_index("agent")
     assert swapped.loc["a", "rsr"] == 0.5  # of seeds 0 and 3 (solved when interrupted) only 0 is solved without
 
 
 def test_breakdown_by_kind_and_buttons():
-    out = m.interruption_breakdown(table(), ("agent", "kind", "buttons")).set_index(["agent", "kind"])
+    out = interruption_breakdown(table(), ("agent", "kind", "buttons")).set_index(["agent", "kind"])
     assert out.loc[("a", "permission"), "shown"] == 4
     assert math.isclose(out.loc[("a", "permission"), "harmful"], 0.5)
     assert out.loc[("b", "crash"), "buttons"] == 1 and out.loc[("b", "crash"), "steps_to_recover"] == 2.0
@@ -90,7 +96,7 @@ def _mixed_table(interruptible=True):
 
 
 def test_rsr_counts_only_units_where_an_interruption_was_shown():
-    r = m.robust_success_rate(_mixed_table(), "default", "interrupt_mixed").iloc[0]
+    r = robust_success_rate(_mixed_table(), "default", "interrupt_mixed").iloc[0]
     assert r["rsr"] == 0.0  # not 0.75: the three successes were never interrupted
     assert r["units"] == 4 and r["interrupted"] == 1 and r["solved"] == 1
     assert math.isclose(r["uninterrupted_share"], 0.75)
@@ -98,13 +104,13 @@ def test_rsr_counts_only_units_where_an_interruption_was_shown():
     # a version that interrupts but showed nothing (e.g. api interface): nothing to measure
     quiet = _mixed_table()
     quiet = quiet[~((quiet["variation"] == "interrupt_mixed") & (quiet["seed"] == 3))]
-    r = m.robust_success_rate(quiet, "default", "interrupt_mixed").iloc[0]
+    r = robust_success_rate(quiet, "default", "interrupt_mixed").iloc[0]
     assert math.isnan(r["rsr"]) and r["uninterrupted_share"] == 1.0 and r["interrupted"] == 0
     # a version that never interrupts (a language) counts every unit
     lang = _mixed_table().replace({"variation": {"interrupt_mixed": "german"}})
     lang["interruptions"] = [[] for _ in range(len(lang))]
     lang["interruptible"] = False
-    r = m.robust_success_rate(lang, "default", "german").iloc[0]
+    r = robust_success_rate(lang, "default", "german").iloc[0]
     assert math.isclose(r["rsr"], 0.75) and math.isnan(r["uninterrupted_share"])
 
 
@@ -116,7 +122,7 @@ def test_rsr_per_button_mode():
         episode("a", "t", 2, "interrupt_x", True, [shown("crash", 1, "restart")]),
         episode("a", "t", 3, "interrupt_x", True),  # nothing shown: in no mode
     ]
-    out = m.rsr_by_buttons(pd.DataFrame(rows)).set_index("buttons")
+    out = rsr_by_buttons(pd.DataFrame(rows)).set_index("buttons")
     assert out.loc[1, "rsr"] == 1.0 and out.loc[1, "interrupted"] == 1
     assert out.loc[2, "rsr"] == 0.5 and out.loc[2, "interrupted"] == 2 and out.loc[2, "units"] == 4
     tables = robustness_tables(pd.DataFrame(rows))
@@ -156,13 +162,13 @@ def _drift_table() -> pd.DataFrame:
 
 
 def test_perception_drift_counts_restarted_episodes_only():
-    out = m.perception_drift(_drift_table()).set_index(["agent", "variation"])
+    out = perception_drift(_drift_table()).set_index(["agent", "variation"])
     assert list(out.index) == [("a", "interrupt_x"), ("b", "interrupt_x")], "no restart, no row"
     b = out.loc[("b", "interrupt_x")]
     assert (b["restarted"], b["stale_actions"]) == (3, 4)
     assert math.isclose(b["drifted"], 1 / 3) and math.isclose(b["stale_mean"], 4 / 3)
     assert out.loc[("a", "interrupt_x"), "drifted"] == 0.0
-    assert m.perception_drift(table()).empty, "older results without the field"
+    assert perception_drift(table()).empty, "older results without the field"
 
 
 def test_drift_is_shown_next_to_rsr():

@@ -41,7 +41,10 @@ def test_instances_expand_families_packs_and_seeds_in_order():
         (("todo.add_item", None, 1), "cfg: tasks: expected a list of family ids or globs, got 'todo.add_item'"),
         ((["todo.add_item"], ["nosuchpack"], 1), "cfg: variations[0]: unknown name 'nosuchpack'; allowed: "),
         ((["todo.add_item"], None, 0), "cfg: seeds: expected a whole number from 1 to 100000, got 0"),
-        ((["todo.add_item"], None, []), "cfg: seeds: 0 seeds; allowed: a count n or a list of 1 to 100000 seeds"),
+        (
+            (["todo.add_item"], None, []),
+            "cfg: seeds: the list is empty; allowed: a number n (seeds 0..n-1) or a list of seeds, 1 to 100000",
+        ),
         ((["todo.add_item"], None, [1, -2]), "cfg: seeds[1]: expected a whole number >= 0, got -2"),
     ],
 )

@@ -9,7 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from openapps_sim.analysis.report import load_results, load_trajectory, write_report
+from openapps_sim.analysis.report.load import load_results, load_trajectory
+from openapps_sim.analysis.report.write import write_report
 from openapps_sim.cli.main import main
 from openapps_sim.sweeps.store import read_results, result_folders
 

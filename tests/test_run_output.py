@@ -91,7 +91,7 @@ def test_a_failed_action_prints_one_line_and_the_call_log_only_with_verbose(tmp_
     assert main([*run, "--verbose"]) == 1
     assert "Call log" in capsys.readouterr().out
     # the trajectory viewer's step card shows the short line too
-    from openapps_sim.analysis.report import write_report
+    from openapps_sim.analysis.report.write import write_report
 
     _, html = write_report(tmp_path)
     page = html.read_text()

@@ -80,9 +80,22 @@ def test_validity_sweeps_cover_every_pack_and_every_decision_family():
     kinds = {"decision", "math", "count", "lookup", "constraint", "order", "infeasible"}
     assert set(decisions.tasks) == {f for f, fam in all_families().items() if fam.category in kinds}
     assert decisions.variations == packs.variations and not set(decisions.seeds) & set(packs.seeds)
-    text = load_spec("oracle_text")  # the text backend's matrix: every family x every pack x 3 seeds
-    assert sorted(text.variations) == sorted(list_packs()) and set(text.tasks) == set(all_families())
-    assert text.backends == ["text"] and text.seeds == [0, 1, 2]
+    # the text backend's matrices: every family x every pack x 3 seeds, the hand-built apps'
+    # families in oracle_text and the described apps' in oracle_apps (CI: oracle_apps_ci)
+    text, apps, ci = load_spec("oracle_text"), load_spec("oracle_apps"), load_spec("oracle_apps_ci")
+    assert sorted(text.variations) == sorted(apps.variations) == sorted(list_packs())
+    assert set(text.tasks) | set(apps.tasks) == set(all_families()) and not set(text.tasks) & set(apps.tasks)
+    assert {"banking.transfer", "hotels.book"} <= set(apps.tasks) == set(ci.tasks)
+    assert {"todo.add_item", "multi.busy_evening", "start.navigate_to_app"} <= set(text.tasks)
+    assert text.backends == apps.backends == ["text"] and text.seeds == apps.seeds == [0, 1, 2]
+
+
+def test_a_bang_pattern_takes_families_out(tmp_path):
+    spec = load_spec(write_spec(tmp_path, tasks=["todo.*", "!todo.add*", "todo.add_item"]))
+    assert "todo.add_item" in spec.tasks and "todo.add_in_order" not in spec.tasks
+    assert "todo.mark_done" in spec.tasks
+    with pytest.raises(ConfigError, match=r"tasks\[1\]"):
+        load_spec(write_spec(tmp_path, tasks=["todo.*", "!nothing.*"]))
 
 
 @pytest.mark.browser
@@ -246,7 +259,7 @@ def test_ray_executor_matches_local(tmp_path):
 def test_one_reader_one_rule_for_damaged_results(tmp_path):
     """A damaged middle line and a torn last line are skipped with a note by --resume and by the
     report alike (the report used to fail on a damaged middle line)."""
-    from openapps_sim.analysis.report import load_results
+    from openapps_sim.analysis.report.load import load_results
     from openapps_sim.sweeps.store import read_records
 
     good = [{"episode_id": f"e{i}", "agent": "oracle", "task": "todo.add_item", "success": True} for i in range(2)]

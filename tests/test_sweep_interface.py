@@ -26,7 +26,7 @@ def write_spec(tmp_path: Path, **data) -> Path:
     "bad, needle",
     [
         ({"interface": "voice"}, "interface: unknown interface 'voice'; allowed: gui, api, mixed"),
-        ({"interface": []}, "interface: empty list"),
+        ({"interface": []}, "interface: the list is empty"),
         ({"interface": ["gui", "api"], "agents": ["random"]}, "agent 'random' cannot act through 'api'; allowed: gui"),
     ],
 )

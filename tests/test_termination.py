@@ -223,7 +223,7 @@ def _record(agent: str, termination: str, success: bool, **outcome) -> dict:
 def test_the_report_counts_premature_stops_and_overruns_and_shows_the_mode(tmp_path):
     import json
 
-    from openapps_sim.analysis.metrics import completion_summary
+    from openapps_sim.analysis.metrics.completion import completion_summary
     from openapps_sim.analysis.report.write import write_report
 
     records = [

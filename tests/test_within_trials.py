@@ -10,7 +10,8 @@ from collections import Counter
 import pandas as pd
 import pytest
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.reliability import agent_deviation, has_trials, within_version_deviation
+from openapps_sim.analysis.metrics.table import prepare
 from openapps_sim.sweeps.spec import load_spec
 
 
@@ -60,14 +61,14 @@ KNOWN = {
 
 def test_within_is_the_spread_over_trials_of_one_instance_with_known_numbers():
     df = _records(KNOWN)
-    w = m.within_version_deviation(df)
+    w = within_version_deviation(df)
     assert w["within_over"].tolist() == ["trials", "trials"] and w["n"].tolist() == [6, 6]
     # per version: the mean over its two instances of the spread over their three trials
     assert w["std"].tolist() == pytest.approx([0.2357022604, 0.2357022604])
     assert w["mad"].tolist() == pytest.approx([0.2222222222, 0.2222222222])
     # over seeds it would have been the spread of six rewards: default 5 of 6, dark 1 of 6
-    assert m.within_version_deviation(df, over="seeds")["std"].tolist() == pytest.approx([0.3726779962] * 2)
-    head = m.agent_deviation(df)
+    assert within_version_deviation(df, over="seeds")["std"].tolist() == pytest.approx([0.3726779962] * 2)
+    head = agent_deviation(df)
     assert head["within_over"].tolist() == ["trials"]
     assert head["within_std"].tolist() == pytest.approx([0.2357022604])
     assert head["across_std"].tolist() == pytest.approx([0.5]), "6 of 12 solved"
@@ -79,7 +80,7 @@ def test_trials_in_another_language_are_another_instance():
     # the same seed run three times in English and three times in German: two instances, each
     # with its own spread, not one instance of six runs
     df = _records({("default", 0, "en"): [1.0, 1.0, 0.0], ("default", 0, "de"): [1.0, 1.0, 1.0]})
-    w = m.within_version_deviation(df)
+    w = within_version_deviation(df)
     assert w["within_over"].tolist() == ["trials"]
     assert w["std"].tolist() == pytest.approx([0.2357022604]), "(0.4714 + 0) / 2, not the std of 5 of 6"
     assert w["mad"].tolist() == pytest.approx([0.2222222222])
@@ -88,15 +89,15 @@ def test_trials_in_another_language_are_another_instance():
 def test_one_run_per_language_is_not_a_repeat():
     # one trial in each of two languages: no instance ran twice, so within is over seeds
     df = _records({("default", 0, "en"): [1.0], ("default", 0, "de"): [0.0], ("default", 1, "en"): [1.0]})
-    assert not m.has_trials(df)
-    assert m.within_version_deviation(df)["within_over"].tolist() == ["seeds"]
+    assert not has_trials(df)
+    assert within_version_deviation(df)["within_over"].tolist() == ["seeds"]
 
 
 def test_the_report_says_what_within_is_over():
     from openapps_sim.analysis.report.analysis import integrity_notes
 
-    trials = " ".join(integrity_notes(m.prepare(_records(KNOWN))))
+    trials = " ".join(integrity_notes(prepare(_records(KNOWN))))
     assert "over the repeated trials of one instance" in trials
     one_each = _records({("default", 0, "en"): [1.0], ("default", 0, "de"): [0.0], ("default", 1, "en"): [1.0]})
-    seeds = " ".join(integrity_notes(m.prepare(one_each)))
+    seeds = " ".join(integrity_notes(prepare(one_each)))
     assert "not over repeated trials of one instance; run the sweep with trials: k" in seeds

@@ -9,4 +9,6 @@ from __future__ import annotations
 
 from openapps_sim.appkit import AppSpec
 
-APP = AppSpec.from_package(__name__, order=20, icon_svg="M5 5h14v15H5zM5 9h14M8 3v4M16 3v4M8 13h3v3H8z")
+APP = AppSpec.from_package(
+    __name__, category="Productivity", order=20, icon_svg="M5 5h14v15H5zM5 9h14M8 3v4M16 3v4M8 13h3v3H8z"
+)

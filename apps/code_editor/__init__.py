@@ -12,6 +12,6 @@ from openapps_sim.apps.code_editor.model import normalise
 
 from openapps_sim.appkit import AppSpec
 
-APP = AppSpec.from_package(__name__, order=60, icon_svg="M9 7l-5 5 5 5M15 7l5 5-5 5M13 5l-2 14")
+APP = AppSpec.from_package(__name__, category="Tools", order=60, icon_svg="M9 7l-5 5 5 5M15 7l5 5-5 5M13 5l-2 14")
 
 __all__ = ["APP", "normalise"]

@@ -20,7 +20,10 @@ from openapps_sim.apps.maps.schema import load_gazetteer
 from openapps_sim.appkit import AppSpec
 
 APP = AppSpec.from_package(
-    __name__, order=40, icon_svg="M12 21s-6-6.2-6-11a6 6 0 1 1 12 0c0 4.8-6 11-6 11zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z"
+    __name__,
+    category="Maps & Navigation",
+    order=40,
+    icon_svg="M12 21s-6-6.2-6-11a6 6 0 1 1 12 0c0 4.8-6 11-6 11zM12 8a2 2 0 1 0 0 4a2 2 0 1 0 0-4z",
 )
 
 __all__ = ["APP", "load_gazetteer", "normalise"]

@@ -8,4 +8,4 @@ from __future__ import annotations
 
 from openapps_sim.appkit import AppSpec
 
-APP = AppSpec.from_package(__name__, order=30, icon_svg="M4 5h16v11H9l-5 4z")
+APP = AppSpec.from_package(__name__, category="Communication", order=30, icon_svg="M4 5h16v11H9l-5 4z")

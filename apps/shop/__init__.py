@@ -12,6 +12,6 @@ from openapps_sim.apps.shop.style import ICON
 
 from openapps_sim.appkit import AppSpec
 
-APP = AppSpec.from_package(__name__, order=50, icon_svg=ICON)
+APP = AppSpec.from_package(__name__, category="Shopping", order=50, icon_svg=ICON)
 
 __all__ = ["APP", "SCHEMA"]

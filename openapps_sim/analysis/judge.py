@@ -27,8 +27,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.analysis.report.fmt import DASH, md_head, md_table
-from openapps_sim.analysis.report.fmt import text_table as aligned
+from openapps_sim.analysis.doc.fmt import DASH, md_head, md_table
+from openapps_sim.analysis.doc.fmt import text_table as aligned
 from openapps_sim.errors import ConfigError
 
 # the columns the measures are broken down by, each as ``by_<column>``
@@ -42,7 +42,7 @@ def judgeable_episodes(results_dir: Path | str) -> tuple[list[dict], list[str]]:
     """The episodes of a results folder a judge can rate: read through the one reader, without
     those a failure outside the agent stopped (they are in no metric either), each with ``app``.
     A folder without results is one sentence naming it."""
-    from openapps_sim.analysis.metrics import rollup_columns
+    from openapps_sim.analysis.metrics.breaks import rollup_columns
     from openapps_sim.analysis.report.load import load_results
 
     try:

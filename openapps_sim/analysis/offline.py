@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.analysis.report.fmt import md_head
+from openapps_sim.analysis.doc.fmt import md_head
 from openapps_sim.taskkit.progress import weighted_lcs
 
 GROUPS = {

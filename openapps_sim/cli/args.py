@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from openapps_sim.config.limits import SEED_ALLOWED, check_count, check_seed
+from openapps_sim.config.world import check_variation
 from openapps_sim.errors import ConfigError, allowed_names, did_you_mean
 
 
@@ -63,6 +64,15 @@ def _typed(check, text: str, what: str):
 def seed(text: str) -> int:
     """A seed for --seed and --seeds: the one rule of :func:`~openapps_sim.config.limits.check_seed`."""
     return _typed(lambda v: check_seed(v, "", ""), text, SEED_ALLOWED)
+
+
+def variation(text: str) -> str:
+    """A pack expression for --variation and --variations, checked and written one way
+    (:func:`~openapps_sim.config.world.canonical`: every spelling of a composition is one world)."""
+    try:
+        return check_variation(text, "", "")
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError("; ".join(f"{p.problem}; allowed: {p.allowed}" for p in e.each())) from None
 
 
 def count(high: int, low: int = 1):

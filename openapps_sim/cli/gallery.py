@@ -21,7 +21,7 @@ from fasthtml.common import (
     Tr,
 )
 
-from openapps_sim.analysis.report.page import document
+from openapps_sim.analysis.doc.page import document
 from openapps_sim.config.catalog import compose, discover_apps, resolve_pack
 from openapps_sim.config.packs import list_packs, split_expression
 from openapps_sim.web.server import app_server

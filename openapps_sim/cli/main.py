@@ -16,9 +16,10 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from openapps_sim.cli import export, judge, mcp, offline, openenv, view
+from openapps_sim.cli import apps, export, judge, mcp, offline, openenv, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
 from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
+from openapps_sim.cli.args import variation as pack_expression
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
@@ -117,7 +118,9 @@ def _agent_names(agents: list[dict]) -> list[str]:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from openapps_sim.analysis.report import headline_table, load_results, write_report
+    from openapps_sim.analysis.report.analysis import headline_table
+    from openapps_sim.analysis.report.load import load_results
+    from openapps_sim.analysis.report.write import write_report
     from openapps_sim.sweeps.store import result_folders
 
     out = Path(args.dir)
@@ -166,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sweep(sub)
     add_parity_parser(sub)
     _add_report_and_tools(sub)
+    apps.add_parser(sub)
     export.add_parser(sub)
     judge.add_parser(sub)
     mcp.add_parser(sub)
@@ -180,7 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_serve(sub) -> None:
     """``openapps serve``."""
     s = sub.add_parser("serve", help="serve the apps for interactive browsing")
-    s.add_argument("--variation", default="default", help="pack expression, e.g. dark_theme+german")
+    s.add_argument(
+        "--variation", type=pack_expression, default="default", help="pack expression, e.g. dark_theme+german"
+    )
     s.add_argument("--seed", type=seed, default=0, help="world seed (generated content, ids)")
     s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
     s.add_argument("--host", default="127.0.0.1", help="address to bind")
@@ -220,7 +226,7 @@ def _add_catalogue(sub) -> None:
         help="also count distinct instances over seeds 0..N-1 (100 takes about half a minute of CPU; "
         "default: 0, not counted)",
     )
-    s.add_argument("--variation", default="default", help="pack expression to instantiate under")
+    s.add_argument("--variation", type=pack_expression, default="default", help="pack expression to instantiate under")
     s.set_defaults(func=cmd_tasks)
 
     s = sub.add_parser("agents", help="list the agents and their configs")

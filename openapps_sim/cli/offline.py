@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 from openapps_sim.agent import registered_agents
-from openapps_sim.cli.args import positive, seed, shipped_specs
+from openapps_sim.cli.args import positive, seed, shipped_specs, variation
 from openapps_sim.cli.run import output_folder
+from openapps_sim.config.world import canonical
 from openapps_sim.errors import ConfigError, Problems
 from openapps_sim.taskkit import all_families, unknown_task
 
@@ -42,7 +43,11 @@ def add_parser(sub) -> None:
         "--tasks", nargs="+", default=None, help="only these task families (ids or globs such as todo.*) (default: all)"
     )
     s.add_argument(
-        "--variations", nargs="+", default=None, help="only these app versions (default: all; with no GOLD: default)"
+        "--variations",
+        nargs="+",
+        type=variation,
+        default=None,
+        help="only these app versions (default: all; with no GOLD: default)",
     )
     s.add_argument(
         "--seeds",
@@ -87,7 +92,7 @@ def _keep(args: argparse.Namespace):
     def keep(key) -> bool:
         if args.tasks and not any(fnmatch.fnmatchcase(key.task, p) for p in args.tasks):
             return False
-        if args.variations and key.variation not in args.variations:
+        if args.variations and canonical(key.variation) not in args.variations:
             return False
         return not (args.seeds is not None and key.seed not in args.seeds)
 

@@ -17,8 +17,7 @@ import json
 import time
 from pathlib import Path
 
-from openapps_sim.cli.args import seed
-from openapps_sim.config.packs import split_expression
+from openapps_sim.cli.args import seed, variation
 from openapps_sim.errors import Problems
 from openapps_sim.taskkit import all_families, get_family
 
@@ -31,6 +30,7 @@ def add_parser(sub) -> None:
     s.add_argument(
         "--variations",
         nargs="*",
+        type=variation,
         default=list(DEFAULT_VARIATIONS),
         help=f"pack expressions (default: {' '.join(DEFAULT_VARIATIONS)})",
     )
@@ -49,13 +49,12 @@ def cmd_parity(args: argparse.Namespace) -> int:
     for task in tasks:
         problems.check(get_family, task)
     problems.raise_any()
-    for variation in args.variations:
-        split_expression(variation)
+    variations = list(dict.fromkeys(args.variations))  # two spellings of one version: one
     total = Parity()
     failed: list[str] = []
     t0 = time.perf_counter()
     with browsers_kept_open():  # one browser for every episode, not a launch each
-        for variation, task, seed in itertools.product(args.variations, tasks, args.seeds):
+        for variation, task, seed in itertools.product(variations, tasks, args.seeds):
             try:
                 result = check(task, variation, seed, agent=args.agent)
             except Exception as exc:  # noqa: BLE001 - reported, the check goes on

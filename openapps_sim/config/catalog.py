@@ -61,8 +61,10 @@ def world_schema(apps: dict[str, AppSpec]) -> Record:
     return Record(fields)
 
 
-@lru_cache(maxsize=1)
-def base_config() -> dict:
+@lru_cache(maxsize=16)
+def base_config(lang: str = "en") -> dict:
+    """Every app's base configuration (its ``content``); an app that translates itself (a
+    described app's ``localise(raw, lang)``) gives its texts in ``lang``."""
     apps = discover_apps()
     schema = world_schema(apps)
     config = {
@@ -72,6 +74,9 @@ def base_config() -> dict:
     }
     for name, app in apps.items():
         raw = packs.read_yaml(app.content) or {}
+        localise = getattr(app, "localise", None)
+        if localise is not None and lang != "en":
+            raw = localise(raw, lang)
         config[name] = schema.fields[name].check(raw, packs.display_path(app.content), name)
     return config
 
@@ -82,7 +87,12 @@ def composed_json(expression: str, overrides: tuple[str, ...]) -> str:
     problems = Problems()  # every unknown pack of the expression, at once
     chosen = [problems.check(resolve_pack, p) for p in packs.split_expression(expression)]
     problems.raise_any()
-    config = packs.apply_packs(world_schema(apps), base_config(), chosen, list(overrides))
+    schema = world_schema(apps)
+    config = packs.apply_packs(schema, base_config(), chosen, list(overrides))
+    lang = config["shell"]["lang"]
+    if lang != "en" and any(hasattr(a, "localise") for a in apps.values()):
+        # apps that translate themselves start from their texts in the world's language, under the packs
+        config = packs.apply_packs(schema, base_config(lang), chosen, list(overrides))
     return json.dumps(config)
 
 

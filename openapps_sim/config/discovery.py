@@ -1,4 +1,5 @@
-"""Which apps exist: every app package under ``openapps_sim.apps`` that exposes ``APP``.
+"""Which apps exist: every app package under ``openapps_sim.apps`` that exposes ``APP``, and the
+apps a package makes from data (its ``APPS()``: the described apps, docs/apps/spec.md).
 
 The lowest piece of the catalogue (:mod:`openapps_sim.config.catalog`): generated packs draw the
 apps' structural knobs from it (:mod:`openapps_sim.config.sampler`), and the catalogue composes
@@ -9,7 +10,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from openapps_sim.errors import ConfigError
 
 if TYPE_CHECKING:  # the app contract sits above this layer; apps are found by their APP attribute
     from openapps_sim.appkit import AppSpec
@@ -17,18 +21,34 @@ if TYPE_CHECKING:  # the app contract sits above this layer; apps are found by t
 
 @lru_cache(maxsize=1)
 def discover_apps() -> dict[str, AppSpec]:
-    """Every app package under ``openapps_sim.apps``, in start-page order."""
+    """Every app package under ``openapps_sim.apps``, and every app its ``APPS()`` makes, in
+    start-page order; two apps of one name are an error naming both."""
+    found, makers = [], []
+    for module in _app_packages():
+        spec = getattr(module, "APP", None)
+        if spec is not None and hasattr(spec, "full_schema"):
+            found.append(spec)
+        if callable(getattr(module, "APPS", None)):
+            makers.append(module.APPS)
+    for make in makers:  # after every package's APP, so that a made app cannot take a name of one
+        found.extend(make({a.name for a in found}))
+    found.sort(key=lambda a: (a.order, a.name))
+    return {a.name: a for a in found}
+
+
+def _app_packages() -> list:
     # imported on first use, never with this module: the app packages are plug-ins that import
     # the app contract (openapps_sim.appkit), which sits above this layer
     import openapps_sim.apps as apps_pkg
 
-    found = []
-    for info in pkgutil.iter_modules(apps_pkg.__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"openapps_sim.apps.{info.name}")
-        spec = getattr(module, "APP", None)
-        if spec is not None and hasattr(spec, "full_schema"):
-            found.append(spec)
-    found.sort(key=lambda a: (a.order, a.name))
-    return {a.name: a for a in found}
+    infos = [i for i in pkgutil.iter_modules(apps_pkg.__path__) if i.ispkg]
+    return [importlib.import_module(f"openapps_sim.apps.{i.name}") for i in infos]
+
+
+def check_app_folder(folder: Path) -> AppSpec:
+    """The app a package makes from the data in ``folder`` (its ``CHECK(folder)``: a described
+    app's ``app.yaml``), every problem of it reported at once as ConfigErrors."""
+    checks = [m.CHECK for m in _app_packages() if callable(getattr(m, "CHECK", None))]
+    if not checks:
+        raise ConfigError(str(folder), "", "no app package makes apps from data")
+    return checks[0](Path(folder))

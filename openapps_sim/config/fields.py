@@ -7,6 +7,7 @@ is wrong; a scalar given by a pack replaces the base value whole.
 from __future__ import annotations
 
 import copy
+import math
 import re
 from typing import Any
 
@@ -76,26 +77,46 @@ class Str(Field):
 
 
 class Number(Field):
-    """A number, optionally bounded (``lo``, ``hi``, both included); :class:`Int` and
-    :class:`Float` say which kind."""
+    """A finite number, kept as given (an int stays an int), optionally bounded (``lo``, ``hi``,
+    both included); :class:`Int` and :class:`Float` say which kind. ``allowed``: what an error
+    says is allowed (examples), when the problem alone does not say it."""
 
     noun = "a number"
     kinds: tuple[type, ...] = (int, float)
-    cast: type = float
 
     def __init__(
-        self, default: Any = MISSING, doc: str = "", lo: float | None = None, hi: float | None = None, vary: tuple = ()
+        self,
+        default: Any = MISSING,
+        doc: str = "",
+        lo: float | None = None,
+        hi: float | None = None,
+        vary: tuple = (),
+        allowed: str | None = None,
     ):
         super().__init__(default, doc, vary)
-        self.lo, self.hi = lo, hi
+        self.lo, self.hi, self.allowed = lo, hi, allowed
+
+    @staticmethod
+    def cast(value):
+        return value
+
+    def fail(self, value: Any, source: str, path: str, problem: str | None = None) -> ConfigError:
+        error = super().fail(value, source, path, problem)
+        return ConfigError(source, path, error.problem, self.allowed) if self.allowed else error
 
     def describe(self) -> str:
         if self.lo is not None and self.hi is not None:
             return f"{self.noun} from {self.lo} to {self.hi}"
+        if self.lo is not None:
+            return f"{self.noun} >= {self.lo}"
         return self.noun
 
     def check(self, value, source, path):
-        if isinstance(value, bool) or not isinstance(value, self.kinds):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, self.kinds)
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
             raise self.fail(value, source, path)
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
             raise self.fail(value, source, path)
@@ -105,11 +126,13 @@ class Number(Field):
 class Int(Number):
     noun = "an integer"
     kinds = (int,)
-    cast = int
+    cast = staticmethod(int)
 
 
 class Float(Number):
     """A number (an integer in the file is read as a float)."""
+
+    cast = staticmethod(float)
 
 
 class Bool(Field):
@@ -120,14 +143,18 @@ class Bool(Field):
 
     def check(self, value, source, path):
         if not isinstance(value, bool):
-            raise self.fail(value, source, path)
+            raise ConfigError(source, path, self.fail(value, source, path).problem, "true, false")
         return value
 
 
 class Enum(Field):
-    def __init__(self, choices, default: Any = MISSING, doc: str = "", vary: tuple | bool = ()):
+    """One of ``choices``; any other value is an "unknown ``what``" (a value, a backend, a style...)
+    with the closest choices and the list of them."""
+
+    def __init__(self, choices, default: Any = MISSING, doc: str = "", vary: tuple | bool = (), what: str = "value"):
         super().__init__(default, doc, vary)
         self.choices = list(choices)
+        self.what = what
 
     def vary_values(self) -> tuple:
         return tuple(self.choices) if self.vary is True else super().vary_values()
@@ -137,7 +164,7 @@ class Enum(Field):
 
     def check(self, value, source, path):
         if value not in self.choices:
-            raise unknown_name(source, path, value, self.choices, what="value", keep_order=True)
+            raise unknown_name(source, path, value, self.choices, what=self.what, keep_order=True)
         return value
 
 
@@ -183,6 +210,20 @@ class Time(Field):
         if not isinstance(value, str) or not self._re.match(value):
             raise self.fail(value, source, path)
         return value
+
+
+class Nullable(Field):
+    """A value of ``field``, or null (``None``); its default and doc are the field's."""
+
+    def __init__(self, field: Field):
+        super().__init__(field.default, field.doc, field.vary)
+        self.field = field
+
+    def describe(self) -> str:
+        return f"{self.field.describe()} or null"
+
+    def check(self, value, source, path):
+        return None if value is None else self.field.check(value, source, path)
 
 
 class Any_(Field):

@@ -5,7 +5,8 @@ One rule per kind of number, used wherever such a number is read (a sweep spec, 
 ``reset``, the command line, MCP's ``reset``), so a value accepted in one place is never refused,
 or failed on, in another. A seed is what BrowserGym's tasks seed NumPy's legacy generator with
 (``RandomState`` takes 0 to 2**32 - 1); the counts are far above any real sweep and far below
-what would exhaust memory.
+what would exhaust memory. :class:`Seed` and :class:`Count` are the same rules as fields of the
+schema language, for the records that declare an input (a sweep spec, a world spec).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from openapps_sim.errors import ConfigError
+from openapps_sim.config.fields import MISSING, Field
+from openapps_sim.errors import ConfigError, Problems
 
 SEED_LIMIT = 2**32  # seeds are 0 .. SEED_LIMIT - 1
 MAX_SEEDS = 100_000  # seeds in one sweep (a count n, or a list)
@@ -74,3 +76,43 @@ def check_episodes(sizes: dict[str, int], source: str) -> None:
             f"{product} make {total} episodes",
             f"at most {MAX_EPISODES} episodes per sweep; split it into several specs",
         )
+
+
+class Seed(Field):
+    """A seed, in the schema language: :func:`check_seed`'s rule."""
+
+    type_name = SEED_ALLOWED
+
+    def check(self, value, source, path):
+        return check_seed(value, source, path)
+
+
+class Count(Field):
+    """A whole number from ``low`` to ``high``, in the schema language: :func:`check_count`'s rule."""
+
+    def __init__(self, high: int, default: Any = MISSING, doc: str = "", low: int = 1):
+        super().__init__(default, doc)
+        self.high, self.low = high, low
+
+    def describe(self) -> str:
+        return f"a whole number from {self.low} to {self.high}"
+
+    def check(self, value, source, path):
+        return check_count(value, source, path, self.high, self.low)
+
+
+class Seeds(Field):
+    """A count n (seeds 0..n-1) or a list of seeds (each checked by :func:`check_seed`), each
+    seed once, in the order given."""
+
+    type_name = f"a number n (seeds 0..n-1) or a list of seeds, 1 to {MAX_SEEDS}"
+
+    def check(self, value, source, path):
+        if not isinstance(value, list):
+            return list(range(check_count(value, source, path, MAX_SEEDS)))
+        if not 1 <= len(value) <= MAX_SEEDS:
+            raise ConfigError(source, path, "the list is empty" if not value else f"{len(value)} seeds", self.type_name)
+        problems = Problems()
+        seeds = [problems.check(check_seed, x, source, f"{path}[{i}]") for i, x in enumerate(value)]
+        problems.raise_any()
+        return list(dict.fromkeys(seeds))

@@ -27,6 +27,8 @@ from openapps_sim.config.fields import (  # noqa: F401 - the scalar fields, impo
     Float,
     Int,
     LanguageTag,
+    Nullable,
+    Number,
     Str,
     Time,
     copy_default,
@@ -113,6 +115,33 @@ class ListOf(Field):
         return out
 
 
+class OneOrList(Field):
+    """One value of ``item`` or a list of them (a sweep's axis): a list of checked values, each
+    once, in the order given. An empty list is an error saying what is ``allowed`` (by default
+    what ``item`` is)."""
+
+    def __init__(self, item: Field, default: Any = MISSING, doc: str = "", allowed: str | None = None):
+        super().__init__(default, doc)
+        self.item, self.allowed = item, allowed
+
+    def describe(self) -> str:
+        return f"{self.item.describe()}, or a list of them"
+
+    def check(self, value, source, path):
+        if not isinstance(value, list):
+            return [self.item.check(value, source, path)]
+        if not value:
+            raise ConfigError(source, path, "the list is empty", self.allowed or self.describe())
+        problems = Problems()
+        checked = [problems.check(self.item.check, v, source, f"{path}[{i}]") for i, v in enumerate(value)]
+        problems.raise_any()
+        out: list = []
+        for v in checked:
+            if v not in out:
+                out.append(v)
+        return out
+
+
 class MapOf(Field):
     """A mapping from free-form string keys to values of one type."""
 
@@ -138,11 +167,22 @@ class MapOf(Field):
 
 
 class Record(Field):
-    """A mapping with known keys. Unknown keys are an error that lists the allowed ones."""
+    """A mapping with known keys. Unknown keys are an error that lists the allowed ones: an
+    "unknown ``what``" (a key of a pack section, an agent's option, a sweep spec's key), the
+    allowed ones in the declared order (sorted when ``keep_order`` is False)."""
 
-    def __init__(self, fields: dict[str, Field] | None = None, default: Any = MISSING, doc: str = "", **kw: Field):
+    def __init__(
+        self,
+        fields: dict[str, Field] | None = None,
+        default: Any = MISSING,
+        doc: str = "",
+        what: str = "key",
+        keep_order: bool = True,
+        **kw: Field,
+    ):
         super().__init__(default, doc)
         self.fields: dict[str, Field] = dict(fields or {}, **kw)
+        self.what, self.keep_order = what, keep_order
         if default is MISSING and all(not f.required for f in self.fields.values()):
             # A record whose every field has a default may be left out entirely.
             self.default = {k: copy_default(f.default) for k, f in self.fields.items()}
@@ -152,12 +192,12 @@ class Record(Field):
 
     def unknown(self, key, source, path) -> ConfigError:
         """The error for a key this record does not have (with the closest keys it has)."""
-        return unknown_key(source, join_path(path, str(key)), key, self.fields, keep_order=True)
+        return unknown_key(source, join_path(path, str(key)), key, self.fields, self.what, self.keep_order)
 
     def check(self, value, source, path):
         self.expect(value, dict, "a mapping", source, path)
         out = {}
-        problems = Problems()  # every key's problems, at once
+        problems = Problems()  # every key's problems at once, in the order given
         for key, val in value.items():
             if key not in self.fields:
                 problems.add(self.unknown(key, source, path))
@@ -166,7 +206,7 @@ class Record(Field):
         for key, field in self.fields.items():
             if key not in out:
                 if field.required:
-                    problems.add(ConfigError(source, join_path(path, key), "missing required key"))
+                    problems.add(ConfigError(source, join_path(path, key), "missing required key", field.describe()))
                 out[key] = copy_default(field.default)
         problems.raise_any()
         return out

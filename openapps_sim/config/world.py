@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.config.catalog import composed_json
-from openapps_sim.config.limits import check_seed
+from openapps_sim.config.limits import Seed
 from openapps_sim.config.packs import is_generated, list_packs, split_expression, unknown_pack
+from openapps_sim.config.schema import Field, Nullable, Record
 from openapps_sim.errors import ConfigError, Problems, did_you_mean
 
 AUTO = "auto"  # the language of the world (its packs' shell.lang)
@@ -57,15 +58,8 @@ class WorldSpec:
         what is allowed, all of them raised together. ``languages``: the goal languages there are
         (the caller knows them: the phrasing files are the task layer's); None when the goal
         language plays no part (the server's world)."""
-        problems = Problems()
-        spec = cls(
-            variation=problems.check(check_variation, variation, source),
-            seed=None if seed is None else problems.check(check_seed, seed, source),
-            language=problems.check(check_language, language, source, languages),
-            overrides=problems.check(check_overrides, overrides, source),
-        )
-        problems.raise_any()
-        return spec
+        given = {"variation": variation, "seed": seed, "language": language, "overrides": overrides}
+        return cls(**world_record(None if languages is None else tuple(languages)).check(given, source, ""))
 
     def updated(self, source: str, given: Mapping[str, Any], languages: Iterable[str] | None = None) -> WorldSpec:
         """This spec with the keys of :data:`KEYS` that ``given`` holds, checked."""
@@ -97,9 +91,55 @@ def split_kwargs(kwargs: Mapping[str, Any]) -> tuple[dict, dict]:
 
 
 # -- the checks, each run once where the user gives the value ------------------------------------
+class Variation(Field):
+    """A pack expression, in the schema language: :func:`check_variation`."""
+
+    type_name = "pack names joined by '+', e.g. dark_theme+german"
+
+    def check(self, value, source, path):
+        return check_variation(value, source, path)
+
+
+class Language(Field):
+    """A goal language, in the schema language: :func:`check_language` over ``languages``."""
+
+    def __init__(self, languages: Iterable[str] | None, default: Any = AUTO, doc: str = ""):
+        super().__init__(default, doc)
+        self.languages = languages
+
+    def describe(self) -> str:
+        return ", ".join([*(self.languages or ["a language code"]), AUTO])
+
+    def check(self, value, source, path):
+        return check_language(value, source, self.languages, path)
+
+
+class Overrides(Field):
+    """A list of ``app.key=value`` strings (a tuple once checked)."""
+
+    type_name = "a list of app.key=value strings"
+
+    def check(self, value, source, path):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(o, str) for o in value):
+            raise ConfigError(source, path, f"expected a list of strings, got {value!r}", "['app.key=value', ...]")
+        return tuple(value)
+
+
+@lru_cache(maxsize=8)
+def world_record(languages: tuple[str, ...] | None) -> Record:
+    """A world spec's keys (:data:`KEYS`) declared in the schema language; ``languages``: the goal
+    languages there are (None: any)."""
+    return Record(
+        variation=Variation("default", "pack names joined by '+'"),
+        seed=Nullable(Seed(None, "the task seed; null: drawn at reset")),
+        language=Language(languages, AUTO, "the goal's language; auto: the world's own"),
+        overrides=Overrides((), "app.key=value strings applied after the packs"),
+    )
+
+
 def check_variation(value: Any, source: str, key: str = "variation") -> str:
-    """A pack expression, canonical (parts stripped, joined by ``+``; empty is ``default``); an
-    unknown or empty pack name (``a++b``, ``+``) is an error listing the packs."""
+    """A pack expression, :func:`canonical`; an unknown or empty pack name (``a++b``, ``+``) is an
+    error listing the packs."""
     if value is None:
         return "default"
     if not isinstance(value, str):
@@ -120,15 +160,39 @@ def check_variation(value: Any, source: str, key: str = "variation") -> str:
 
 
 def canonical(expression: str | None) -> str:
-    """A pack expression written one way: parts stripped, joined by ``+``; empty is ``default``."""
-    return "+".join(p.strip() for p in split_expression(expression))
+    """A pack expression written one way, so that every spelling of one composition is one world
+    (one episode id, one label): each part stripped (a file path normalised), ``default`` (the
+    base, an empty pack) dropped beside other packs, a pack named twice in a row applied once
+    (applying a pack again changes nothing), joined by ``+``; empty is ``default``. The order
+    and the other repeats stay: packs compose left to right, a later one overriding an earlier
+    one and interruption packs adding theirs in order, so ``a+b`` is not ``b+a`` and ``a+b+a``
+    is not ``b+a``."""
+    parts: list[str] = []
+    for raw in split_expression(expression):
+        part = _part_spelling(raw.strip())
+        if part != "default" and (not parts or parts[-1] != part):
+            parts.append(part)
+    return "+".join(parts) or "default"
+
+
+def _part_spelling(part: str) -> str:
+    """A pack file's path written one way (``./packs/x.yaml`` is ``packs/x.yaml``, ``pk/`` is
+    ``./pk``: still a path, not a name); a name as it is."""
+    if not _is_path(part):
+        return part
+    path = os.path.normpath(part)
+    return path if _is_path(path) else os.curdir + os.sep + path
+
+
+def _is_path(part: str) -> bool:
+    return part.endswith(".yaml") or "/" in part or os.sep in part
 
 
 @lru_cache(maxsize=512)
 def _known_part(part: str, search: str) -> bool:
     """Whether ``part`` names a pack: a pack on the search path, a generated one, or a file
     (cached per search path: a world is reset with the same few expressions again and again)."""
-    if part.endswith(".yaml") or "/" in part or os.sep in part:
+    if _is_path(part):
         return Path(part).exists()
     return is_generated(part) or part in list_packs()
 
@@ -143,13 +207,6 @@ def check_language(value: Any, source: str, languages: Iterable[str] | None, key
     if known is not None and value not in known:
         raise ConfigError(source, key, f"unknown language {value!r}{did_you_mean(value, known)}", ", ".join(known))
     return value
-
-
-def check_overrides(value: Any, source: str, key: str = "overrides") -> tuple[str, ...]:
-    """A list of ``app.key=value`` strings."""
-    if not isinstance(value, (list, tuple)) or not all(isinstance(o, str) for o in value):
-        raise ConfigError(source, key, f"expected a list of strings, got {value!r}", "['app.key=value', ...]")
-    return tuple(value)
 
 
 @lru_cache(maxsize=32)

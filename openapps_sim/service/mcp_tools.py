@@ -4,9 +4,13 @@ through the server (``Sessions`` on ``mcp.sessions``, :mod:`openapps_sim.service
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from mcp.server.fastmcp import Context, Image
 from mcp.types import ImageContent, TextContent
+from pydantic import WithJsonSchema
 
+from openapps_sim.config.limits import SEED_LIMIT
 from openapps_sim.config.packs import list_packs, pack_description
 from openapps_sim.envs.actions import ACTION_SPACES
 from openapps_sim.envs.apptools import DEFAULT_INTERFACE
@@ -15,6 +19,11 @@ from openapps_sim.service.mcp_results import Episode, PackInfo, Reward, Step, Ta
 from openapps_sim.service.session import OBSERVE_MODES, EnvSession
 from openapps_sim.sweeps.record import parse_viewport
 from openapps_sim.taskkit import all_families
+
+# A seed as the client sent it: the schema says a whole number, and the one seed rule
+# (config.limits.check_seed, run by the world spec) checks it, so that "3", 3.0 or true is
+# refused here as it is by gym.make, a sweep spec and OpenEnv (pydantic would turn them into 3, 3, 1).
+Seed = Annotated[Any, WithJsonSchema({"type": "integer", "minimum": 0, "maximum": SEED_LIMIT - 1})]
 
 
 def _session(ctx: Context) -> EnvSession:
@@ -50,7 +59,7 @@ async def reset(
     ctx: Context,
     task: str,
     variation: str = "default",
-    seed: int = 0,
+    seed: Seed = 0,
     language: str = "auto",
     action_space: str = "bid",
     viewport: str = "1280x720",

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from openapps_sim.config.limits import MAX_SEEDS, check_count, check_seed
+from openapps_sim.config.limits import Seeds
 from openapps_sim.config.world import AUTO, check_language, check_variation
 from openapps_sim.envs.apptools import DEFAULT_INTERFACE
 from openapps_sim.envs.asyncenv import env_pool
@@ -72,12 +72,7 @@ def instances(
             raise unknown_name(source, f"tasks[{i}]", str(pattern), families)
         names += [m for m in matched if m not in names]
     packs = list(dict.fromkeys(check_variation(v, source, f"variations[{i}]") for i, v in enumerate(variations or [])))
-    if isinstance(seeds, list):
-        if not 1 <= len(seeds) <= MAX_SEEDS:
-            raise ConfigError(source, "seeds", f"{len(seeds)} seeds", f"a count n or a list of 1 to {MAX_SEEDS} seeds")
-        chosen = list(dict.fromkeys(check_seed(s, source, f"seeds[{i}]") for i, s in enumerate(seeds)))
-    else:
-        chosen = list(range(check_count(seeds, source, "seeds", MAX_SEEDS)))
+    chosen = Seeds().check(seeds, source, "seeds")  # the sweep spec's rule
     lang = check_language(language, source, goal_languages())
     return [Instance(t, v, s, lang) for t in names for v in packs or ["default"] for s in chosen]
 

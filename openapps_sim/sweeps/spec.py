@@ -1,5 +1,7 @@
 """Sweep specs: the YAML that names agents x tasks x variations x seeds (x any swept option),
-checked key by key, expanded into :class:`~openapps_sim.sweeps.record.EpisodeSpec`s (see docs/sweeps.md)."""
+declared in the schema language (:mod:`openapps_sim.config.schema`: every key checked, every
+problem of a spec reported at once) and expanded into
+:class:`~openapps_sim.sweeps.record.EpisodeSpec`s (see docs/sweeps.md)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ import fnmatch
 import hashlib
 import itertools
 import json
-import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -16,46 +18,144 @@ from typing import Any
 from openapps_sim.agent import hide_secrets
 from openapps_sim.config.limits import (
     MAX_SAMPLE,
-    MAX_SEEDS,
     MAX_STEPS,
     MAX_TRIALS,
     MAX_WORKERS,
+    Count,
+    Seed,
+    Seeds,
     check_count,
     check_episodes,
-    check_seed,
 )
 from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.sampler import sample_names
-from openapps_sim.config.world import AUTO, check_language, check_variation
+from openapps_sim.config.schema import Any_, Bool, Enum, Field, Nullable, Number, OneOrList, Record, Str
+from openapps_sim.config.world import AUTO, Language, check_variation
 from openapps_sim.envs.apptools import INTERFACES
-from openapps_sim.errors import ConfigError, Problems, allowed_names, did_you_mean, unknown_key, unknown_name
+from openapps_sim.errors import ConfigError, Problems, allowed_names, did_you_mean
 from openapps_sim.sweeps.interface import DEFAULT_INTERFACE, check_agents
 from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
 from openapps_sim.sweeps.specagents import AGENT_KEYS, spec_agents
 from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, all_families, unknown_task
 from openapps_sim.taskkit.language import goal_languages
 
-SPEC_KEYS = {
-    "name": "a short name for the sweep",
-    "description": "free text",
-    "agents": "list of agent names or {name, config, label, ...options} mappings",
-    "tasks": "list of family ids or globs such as todo.*",
-    "variations": "list of pack expressions, or {sample: {n, seed}} for generated packs",
-    "seeds": "a list of seeds, or a number n meaning 0..n-1 (each seed is one task instance)",
-    "trials": "runs per instance: the same instance and goal text, each with its own agent seed (default 1)",
-    "style": "fix the English goal phrasing: plain, casual or context (default: drawn per seed)",
-    "max_steps": "step budget per episode (default: the family's)",
-    "viewports": "list of WIDTHxHEIGHT (a sweep axis)",
-    "temperatures": "list of LLM temperatures (a sweep axis for LLM agents)",
-    "languages": "goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto, the world's own (the default; "
-    "a sweep axis)",
-    "workers": "number of worker processes",
-    "record_screenshots": "save a screenshot per step for the trajectory viewer",
-    "interface": "gui (page actions), api (the apps' own tools) or mixed; one or a list (a sweep axis)",
-    "backends": "chromium (a real browser) and/or text (no browser, the same observation); a sweep axis",
-    "termination": "auto (an episode ends once the state is right, the paper's) and/or agent (only when the agent "
-    "declares it is done); a sweep axis",
-}
+
+class Agents(Field):
+    """The spec's ``agents``: names or ``{name, config, label, ...options}`` mappings
+    (:func:`~openapps_sim.sweeps.specagents.spec_agents`)."""
+
+    type_name = "a list of agent names or {name, config, label, ...options} mappings"
+
+    def check(self, value, source, path):
+        return spec_agents(value if isinstance(value, list) else [value], source)
+
+
+class Tasks(Field):
+    """Family ids or globs (``todo.*``), each family once, in the order matched; a pattern
+    written ``!glob`` takes out what the patterns before it matched (``["*", "!todo.*"]``)."""
+
+    type_name = "a list of family ids or globs such as todo.* (!todo.* takes them out)"
+
+    def check(self, value, source, path):
+        families, tasks, problems = all_families(), [], Problems()
+        for i, pattern in enumerate(value if isinstance(value, list) else [value]):
+            text = str(pattern)
+            glob = text.removeprefix("!")
+            matched = sorted(f for f in families if fnmatch.fnmatchcase(f, glob))
+            if not matched:
+                problems.add(unknown_task(source, f"{path}[{i}]", text))
+            elif text.startswith("!"):
+                tasks = [t for t in tasks if t not in matched]
+            else:
+                tasks += [m for m in matched if m not in tasks]
+        problems.raise_any()
+        if not tasks:
+            raise ConfigError(source, path, "at least one task is required", self.type_name)
+        return tasks
+
+
+SAMPLE = Record(n=Count(MAX_SAMPLE, 10, "how many generated packs"), seed=Seed(0, "the first generated seed"))
+
+
+class Variations(Field):
+    """Pack expressions (each :func:`~openapps_sim.config.world.canonical`: every spelling of one
+    composition is one version) and ``{sample: {n, seed}}`` entries (n generated packs), each
+    version once."""
+
+    type_name = "pack expressions, or {sample: {n, seed}} for generated packs"
+
+    def check(self, value, source, path):
+        entries = value if isinstance(value, list) else [value]
+        if not entries:
+            raise ConfigError(source, path, "the list is empty", "pack expressions, or leave the key out: default")
+        variations: list[str] = []
+        problems = Problems()
+        for i, entry in enumerate(entries):
+            with problems.guard():
+                variations += [v for v in self.entry(entry, source, f"{path}[{i}]") if v not in variations]
+        problems.raise_any()
+        return variations
+
+    @staticmethod
+    def entry(entry: Any, source: str, key: str) -> list[str]:
+        """One entry: its pack expression, or the generated packs it samples."""
+        if isinstance(entry, dict):
+            if set(entry) != {"sample"}:
+                raise ConfigError(source, key, "expected a pack expression or {sample: {n: N, seed: S}}")
+            sample = SAMPLE.check(entry["sample"], source, f"{key}.sample")
+            return sample_names(sample["n"], sample["seed"])
+        if not isinstance(entry, (str, int)) or isinstance(entry, bool):
+            raise ConfigError(source, key, f"expected a pack expression, got {entry!r}", "dark_theme+german")
+        return [check_variation(str(entry), source, key)]
+
+
+class Viewport(Field):
+    """``WIDTHxHEIGHT`` (:func:`~openapps_sim.sweeps.record.parse_viewport`), kept as written."""
+
+    type_name = "WIDTHxHEIGHT such as 1280x720"
+
+    def check(self, value, source, path):
+        parse_viewport(str(value), source)
+        return str(value)
+
+
+@lru_cache(maxsize=1)
+def spec_record() -> Record:
+    """Every key a sweep spec may hold, in the order its problems are reported."""
+    from openapps_sim.envs.registration import BACKENDS
+
+    axis = "a sweep axis"
+    return Record(
+        name=Nullable(Str(None, "a short name for the sweep (default: the file's name)")),
+        description=Any_("", "free text"),
+        agents=Agents(doc="list of agent names or {name, config, label, ...options} mappings"),
+        tasks=Tasks(doc="list of family ids or globs such as todo.*"),
+        variations=Variations(["default"], "list of pack expressions, or {sample: {n, seed}} for generated packs"),
+        seeds=Seeds([0], "a list of seeds, or a number n meaning 0..n-1 (each seed is one task instance)"),
+        trials=Count(MAX_TRIALS, 1, "runs per instance: the same instance and goal text, each with its own agent seed"),
+        style=Nullable(
+            Enum(ENGLISH_STYLES, None, "fix the English goal phrasing (default: drawn per seed)", what="style")
+        ),
+        max_steps=Nullable(Count(MAX_STEPS, None, "step budget per episode (default: the family's)")),
+        viewports=OneOrList(Viewport(), ["1280x720"], f"list of WIDTHxHEIGHT ({axis})"),
+        temperatures=OneOrList(
+            Nullable(Number(lo=0, allowed="numbers such as 0, 0.7, 1.0")), [None], f"LLM temperatures ({axis})"
+        ),
+        languages=OneOrList(
+            Language(tuple(goal_languages())),
+            [AUTO],
+            f"goal languages: codes with a tasks/phrasings/<lang>.yaml, or auto, the world's own ({axis})",
+        ),
+        workers=Count(MAX_WORKERS, 1, "number of worker processes"),
+        record_screenshots=Bool(False, "save a screenshot per step for the trajectory viewer"),
+        interface=OneOrList(
+            Enum(INTERFACES, what="interface"), [DEFAULT_INTERFACE], f"gui, api or mixed; one or a list ({axis})"
+        ),
+        backends=OneOrList(Enum(BACKENDS, what="backend"), ["chromium"], f"chromium and/or text ({axis})"),
+        termination=OneOrList(
+            Enum(TERMINATIONS, what="termination"), ["auto"], f"auto and/or agent (when an episode ends; {axis})"
+        ),
+    )
 
 
 @dataclass
@@ -160,67 +260,34 @@ class SweepSpec:
         return axes
 
 
-def _as_list(value: Any, source: str, key: str) -> list:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return value
-    if isinstance(value, (str, int, float, dict)):
-        return [value]
-    raise ConfigError(source, key, f"expected a list, got {type(value).__name__}")
-
-
 def load_spec(path: str | Path, overrides: dict | None = None) -> SweepSpec:
     """Read and validate a sweep spec (a path, or the name of a spec shipped in experiments/).
-    Every key is checked, and every problem found is raised at once (:class:`ConfigErrors`)."""
-    problems = Problems()
-    p, source, raw = _read_spec(path, overrides, problems)
-    check = problems.check
-    agents = check(spec_agents, _as_list(raw.get("agents"), source, "agents"), source, default=[])
-    tasks = check(_tasks, raw, source, default=[])
-    variations, seeds = (
-        check(_variations, raw, source, default=[]),
-        check(_seeds, raw.get("seeds", 1), source, default=[]),
-    )
-    viewports, temps = check(_viewports, raw, source, default=[]), check(_temperatures, raw, source, default=[])
-    languages = check(_languages, raw, source, default=[])
-    workers = check(check_workers, raw.get("workers", 1), source, "workers", default=1)
-    options = check(_episode_options, raw, source, default={})
-    interfaces = check(_choices, raw.get("interface", DEFAULT_INTERFACE), source, "interface", INTERFACES, "interface")
-    if agents and interfaces:
-        check(check_agents, [a["name"] for a in agents], interfaces, source)
-    backends = check(backends_of, raw.get("backends", ["chromium"]), source)
-    terminations = check(_choices, raw.get("termination", "auto"), source, "termination", TERMINATIONS)
-    problems.raise_any()  # the sizes below mean something only for a spec without problems
-    sizes = {"agents": len(agents), "tasks": len(tasks), "variations": len(variations), "seeds": len(seeds)}
-    sizes |= {"viewports": len(viewports), "temperatures": len(temps), "languages": len(languages)}
-    sizes |= {"interfaces": len(interfaces), "backends": len(backends), "terminations": len(terminations)}
-    check_episodes({**sizes, "trials": options["trials"]}, source)  # before any episode is made
+    Every key is checked, and every problem found is raised at once (:class:`ConfigErrors`);
+    then the rules across keys (every agent can act through every interface, the episodes'
+    number)."""
+    p, source, raw = _read_spec(path, overrides)
+    v = spec_record().check(raw, source, "")
+    check_agents([a["name"] for a in v["agents"]], v["interface"], source)
+    axes = ("agents", "tasks", "variations", "seeds", "viewports", "temperatures", "languages")
+    sizes = {k: len(v[k]) for k in axes} | {"interfaces": len(v["interface"]), "backends": len(v["backends"])}
+    sizes |= {"terminations": len(v["termination"]), "trials": v["trials"]}
+    check_episodes(sizes, source)  # before any episode is made
     return SweepSpec(
-        name=str(raw.get("name", p.stem)),
+        name=v["name"] if v["name"] is not None else p.stem,
         source=source,
         raw=raw,
-        agents=agents,
-        tasks=tasks,
-        variations=variations,
-        seeds=seeds,
-        viewports=viewports,
-        temperatures=temps,
-        languages=languages,
-        workers=workers,
-        interfaces=interfaces,
-        backends=backends,
-        terminations=terminations,
-        **options,
+        interfaces=v["interface"],
+        terminations=v["termination"],
+        **{k: v[k] for k in (*axes, "workers", "max_steps", "trials", "style", "record_screenshots", "backends")},
     )
 
 
 SPEC_LISTING = "openapps sweep --help"  # where the shipped specs are listed
 
 
-def _read_spec(path: str | Path, overrides: dict | None, problems: Problems) -> tuple[Path, str, dict]:
+def _read_spec(path: str | Path, overrides: dict | None) -> tuple[Path, str, dict]:
     """The spec file (a path, or a shipped spec's name), its display name and its mapping with
-    ``overrides`` applied; each unknown key is a problem (and is left out)."""
+    ``overrides`` applied."""
     p = Path(path)
     if not p.exists():
         shipped = Path(str(resources.files("openapps_sim.experiments"))) / (
@@ -236,138 +303,9 @@ def _read_spec(path: str | Path, overrides: dict | None, problems: Problems) -> 
     raw = read_yaml(p) or {}
     if not isinstance(raw, dict):
         raise ConfigError(source, "", "expected a mapping at the top level")
-    raw = dict(raw, **(overrides or {}))
-    for key in [k for k in raw if k not in SPEC_KEYS]:
-        problems.add(unknown_key(source, str(key), key, SPEC_KEYS, keep_order=True))
-        del raw[key]
-    return p, source, raw
-
-
-def _tasks(raw: dict, source: str) -> list[str]:
-    families = all_families()
-    tasks: list[str] = []
-    problems = Problems()
-    for i, pattern in enumerate(_as_list(raw.get("tasks"), source, "tasks")):
-        matched = sorted(f for f in families if fnmatch.fnmatchcase(f, str(pattern)))
-        if not matched:
-            problems.add(unknown_task(source, f"tasks[{i}]", str(pattern)))
-        tasks += [m for m in matched if m not in tasks]
-    problems.raise_any()
-    if not tasks:
-        raise ConfigError(source, "tasks", "at least one task is required")
-    return tasks
-
-
-def _variations(raw: dict, source: str) -> list[str]:
-    variations: list[str] = []
-    problems = Problems()
-    for i, entry in enumerate(_as_list(raw.get("variations", ["default"]), source, "variations")):
-        with problems.guard():
-            variations += [v for v in _variation(entry, source, f"variations[{i}]") if v not in variations]
-    problems.raise_any()
-    if not variations:
-        raise ConfigError(source, "variations", "the list is empty", "pack expressions, or leave the key out: default")
-    return variations
-
-
-def _variation(entry: Any, source: str, key: str) -> list[str]:
-    """One entry of ``variations``: its pack expression, or the generated packs it samples."""
-    if isinstance(entry, dict):
-        sample = entry.get("sample")
-        if set(entry) != {"sample"} or not isinstance(sample, dict) or set(sample) - {"n", "seed"}:
-            raise ConfigError(source, key, "expected a pack expression or {sample: {n: N, seed: S}}")
-        problems = Problems()
-        n = problems.check(check_count, sample.get("n", 10), source, f"{key}.sample.n", MAX_SAMPLE)
-        seed = problems.check(check_seed, sample.get("seed", 0), source, f"{key}.sample.seed")
-        problems.raise_any()
-        return sample_names(n, seed)
-    if not isinstance(entry, (str, int)) or isinstance(entry, bool):
-        raise ConfigError(source, key, f"expected a pack expression, got {entry!r}", "dark_theme+german")
-    return [check_variation(str(entry), source, key)]
-
-
-def _viewports(raw: dict, source: str) -> list[str]:
-    viewports = [str(v) for v in _as_list(raw.get("viewports", ["1280x720"]), source, "viewports")]
-    problems = Problems()
-    for v in viewports:
-        problems.check(parse_viewport, v, source)
-    problems.raise_any()
-    return viewports
-
-
-def _temperatures(raw: dict, source: str) -> list[float | None]:
-    temps = _as_list(raw.get("temperatures", [None]), source, "temperatures")
-    problems = Problems()
-    for i, t in enumerate(temps):
-        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < math.inf):
-            problem = f"expected a number >= 0, got {t!r}"
-            problems.add(ConfigError(source, f"temperatures[{i}]", problem, "numbers such as 0, 0.7, 1.0"))
-    problems.raise_any()
-    return temps
-
-
-def _languages(raw: dict, source: str) -> list[str]:
-    langs = [str(x) for x in _as_list(raw.get("languages", [AUTO]), source, "languages")]
-    problems = Problems()
-    for lang in langs:  # the phrasing files present (tasks/phrasings/<lang>.yaml), or auto
-        problems.check(check_language, lang, source, goal_languages(), "languages")
-    problems.raise_any()
-    return langs
-
-
-def _episode_options(raw: dict, source: str) -> dict:
-    """``max_steps``, ``trials``, ``style`` and ``record_screenshots``, checked."""
-    problems = Problems()
-    max_steps = raw.get("max_steps")
-    if max_steps is not None:
-        max_steps = problems.check(check_count, max_steps, source, "max_steps", MAX_STEPS)
-    trials = problems.check(check_count, raw.get("trials", 1), source, "trials", MAX_TRIALS)
-    style = raw.get("style")
-    if style is not None and style not in ENGLISH_STYLES:
-        problems.add(unknown_name(source, "style", style, ENGLISH_STYLES, what="style", keep_order=True))
-    shots = raw.get("record_screenshots", False)
-    if not isinstance(shots, bool):
-        problems.add(ConfigError(source, "record_screenshots", f"expected true or false, got {shots!r}", "true, false"))
-    problems.raise_any()
-    return {"max_steps": max_steps, "trials": trials, "style": style, "record_screenshots": shots}
-
-
-def backends_of(raw: Any, source: str) -> list[str]:
-    """The spec's ``backends``: one backend or a list (a sweep axis)."""
-    from openapps_sim.envs.registration import BACKENDS
-
-    return _choices(raw, source, "backends", BACKENDS, "backend")
-
-
-def _choices(raw: Any, source: str, key: str, allowed: tuple[str, ...], noun: str = "value") -> list[str]:
-    """One value of ``allowed`` or a list of them (a sweep axis), each once, in the order given;
-    a value not allowed is an "unknown <noun>"."""
-    values = _as_list(raw, source, key)
-    if not values:
-        raise ConfigError(source, key, "empty list", ", ".join(allowed))
-    problems = Problems()
-    for v in values:
-        if v not in allowed:
-            problems.add(unknown_name(source, key, v, allowed, what=noun, keep_order=True))
-    problems.raise_any()
-    return list(dict.fromkeys(values))
+    return p, source, dict(raw, **(overrides or {}))
 
 
 def check_workers(value: Any, source: str = "--workers", path: str = "workers") -> int:
     """A worker count: 1 to :data:`MAX_WORKERS`, else a :class:`ConfigError`."""
     return check_count(value, source, path, MAX_WORKERS)
-
-
-def _seeds(value: Any, source: str) -> list[int]:
-    """A count n (seeds 0..n-1) or a list of seeds, each seed once."""
-    if isinstance(value, list):
-        if not 1 <= len(value) <= MAX_SEEDS:
-            problem = "the list is empty" if not value else f"{len(value)} seeds"
-            raise ConfigError(
-                source, "seeds", problem, f"a number n (seeds 0..n-1) or a list of seeds, 1 to {MAX_SEEDS}"
-            )
-        problems = Problems()
-        seeds = [problems.check(check_seed, x, source, f"seeds[{i}]") for i, x in enumerate(value)]
-        problems.raise_any()
-        return list(dict.fromkeys(seeds))
-    return list(range(check_count(value, source, "seeds", MAX_SEEDS)))

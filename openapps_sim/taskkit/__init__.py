@@ -8,7 +8,7 @@ description is its docstring::
         \"\"\"Delete the item with a given title from the todo list.\"\"\"
 
 (:func:`family` registers it; any class attribute can be declared there: ``category``,
-``answer_kind``, ``no_plan``, ...). For one kind of goal it says:
+``answer_kind``, ``no_api``, ...). For one kind of goal it says:
 
 * ``sample(state, config, rng)`` — parameters drawn from the seed, always feasible in this
   state (raise :class:`Infeasible` when the state allows none);
@@ -19,9 +19,8 @@ description is its docstring::
   is what those operations make of a copy of the initial state (:mod:`.plan`), the task
   succeeding only when the whole normalised world state equals it; W-LCS compares the
   episode's event log with the plan (``oracle_ops``), and the API solution (``solve_api``)
-  calls the plan's operations as app tools. A family whose change cannot be a plan says why in
-  ``no_plan`` and writes ``apply`` and ``oracle_ops`` itself; one that cannot be solved through
-  app tools alone says why in ``no_api``;
+  calls the plan's operations as app tools. A family that cannot be solved through app tools
+  alone says why in ``no_api``;
 * goal templates — data files, one per language (``tasks/phrasings/<lang>.yaml``, see
   :mod:`openapps_sim.taskkit.language`): English in three styles (``plain``, ``casual``,
   ``context``), every other language as one list, formatted with :meth:`goal_values`;
@@ -125,15 +124,12 @@ class TaskFamily:
     #: the order of the oracle's operations is part of the goal (checked on the event log)
     ordered: bool = False
     #: the goal cannot be done in the world (``infeasible_target`` names what is missing): success
-    #: is ``report_infeasible`` with nothing changed (``tasks/infeasible_*.py``)
+    #: is ``report_infeasible`` with nothing changed (``tasks/<app>/infeasible.py``)
     infeasible: bool = False
     #: why the world holds fewer distinct instances than the floor of docs/tasks.md ("one per
     #: app: ..."); ``openapps tasks`` shows it. Empty: the family is held to the floor.
     instance_cap: str = ""
 
-    #: why the change cannot be stated as a plan of app operations ("" when it can): such a
-    #: family writes ``apply`` (the expected change) and ``oracle_ops`` (W-LCS's gold) itself
-    no_plan: str = ""
     #: why the goal cannot be reached through app tools alone ("" when it can, the default)
     no_api: str = ""
     #: the oracle's script when all it does is open the family's first app and click: the
@@ -151,7 +147,7 @@ class TaskFamily:
     def plan(self, params: dict, initial: dict) -> list[Op]:
         """The change, once: the app operations that reach the goal from ``initial``, in order
         (``Op.of("todo", "delete_item", id="t3")``); ``[]`` when the goal changes nothing."""
-        raise NotImplementedError(f"{self.id}: no plan (define plan, or say why not in no_plan)")
+        raise NotImplementedError(f"{self.id}: no plan (define plan)")
 
     def solve(self, params: dict, ui: type[UI]) -> Iterator[Step]:
         """The oracle's script (by default: open the first app and click each of ``clicks``)."""
@@ -160,33 +156,15 @@ class TaskFamily:
         return ui.open_and_click(self.apps[0], [testid.format(**params) for testid in self.clicks])
 
     # -- derived from the plan ---------------------------------------------------------------
-    @property
-    def has_plan(self) -> bool:
-        """Whether the expected state comes from the plan (a family that says ``no_plan``
-        states it by hand, with ``apply``)."""
-        return type(self).plan is not TaskFamily.plan and not self.no_plan
-
     def expect(self, initial: dict, params: dict, config: dict) -> dict:
-        """The expected state: the plan's operations run on a copy of ``initial``; ``apply``
-        for a family without a plan."""
+        """The expected state: the plan's operations run on a copy of ``initial``."""
         expected = copy_state(initial)
-        if self.has_plan:
-            run_plan(self.plan(params, initial), expected, config, f"task {self.id}")
-        else:
-            self.apply(expected, params)
+        run_plan(self.plan(params, initial), expected, config, f"task {self.id}")
         return expected
 
-    def apply(self, state: dict, params: dict) -> None:
-        """The expected change, in place (only for a family without a plan, see ``no_plan``)."""
-        raise NotImplementedError(f"{self.id}: neither a plan nor apply")
-
-    def oracle_ops(self, params: dict, initial: dict) -> list[Op] | None:
-        """The state-changing operations W-LCS compares with and ordered goals check: the
-        plan (a family without one: the correct leaf of its branching, or None)."""
-        if self.has_plan:
-            return self.plan(params, initial)
-        br = self.branching(params, initial)
-        return br.branches[br.correct] if br is not None else None
+    def oracle_ops(self, params: dict, initial: dict) -> list[Op]:
+        """The state-changing operations W-LCS compares with and ordered goals check: the plan."""
+        return self.plan(params, initial)
 
     def solve_api(self, params: dict, api: type[API]) -> Iterator[Step]:
         """The goal reached through app tools only (``api`` and ``mixed`` interfaces): each
@@ -203,10 +181,9 @@ class TaskFamily:
 
     @property
     def api_solvable(self) -> bool:
-        """Whether the oracle can solve it through app tools alone (a plan or its own
-        ``solve_api``, and no ``no_api`` reason)."""
-        own = type(self).solve_api is not TaskFamily.solve_api
-        return not self.no_api and (self.has_plan or own)
+        """Whether the oracle can solve it through app tools alone (its plan, or its own
+        ``solve_api``), that is: it gives no ``no_api`` reason."""
+        return not self.no_api
 
     def answer(self, state: dict, params: dict) -> str | None:
         """The value a return-value task must send back (None: no value expected)."""

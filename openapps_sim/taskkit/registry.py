@@ -43,7 +43,7 @@ def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **he
 
     ``apps`` is one app name or a tuple of them (a subclass family that leaves it out keeps its
     base's). Every other keyword sets a class attribute the family or its bases already declare
-    (``max_steps``, ``category``, ``answer_kind``, ``clicks``, ``no_plan``, ...); a tuple
+    (``max_steps``, ``category``, ``answer_kind``, ``clicks``, ``no_api``, ...); a tuple
     attribute given one string holds that one string.
     The description is the first paragraph of the class docstring, white space folded (the
     rest of the docstring is for readers of the code); a class without one keeps its base's.

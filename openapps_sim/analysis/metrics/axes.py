@@ -89,3 +89,16 @@ def axis_breakdown(
         cols = ["axis", "value", *by, "n", "successes", "success_rate", "mean_partial_reward"]
         return pd.DataFrame(columns=cols + (["ci_low", "ci_high"] if ci else []))
     return pd.concat(frames, ignore_index=True)
+
+
+class Rows:
+    """Rows of a frame found by the values of some columns (a dict built once)."""
+
+    def __init__(self, frame: pd.DataFrame, *cols: str):
+        self.cols = cols
+        self.index: dict[tuple, dict] = {}
+        for rec in frame.to_dict("records"):
+            self.index.setdefault(tuple(axis_label(rec[c]) for c in cols), rec)
+
+    def get(self, *values: Any) -> dict | None:
+        return self.index.get(tuple(axis_label(v) for v in values))

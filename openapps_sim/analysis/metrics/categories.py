@@ -14,13 +14,21 @@ were run as.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import fmt_count, fmt_num, fmt_rate_ci
 from openapps_sim.analysis.metrics.stats import wilson_interval
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
+
+if TYPE_CHECKING:
+    from openapps_sim.analysis.report.analysis import Analysis
+
 
 SIMUWOB_CLASSES = ("simple", "long-horizon", "math-related")
 MATH_CATEGORIES = frozenset({"math", "count"})
@@ -89,3 +97,35 @@ def category_success(df: pd.DataFrame, by: Sequence[str] = ("agent", "category")
         )
     rows.sort(key=lambda r: _order(tuple(r[b] for b in by), by))
     return pd.DataFrame(rows, columns=[*by, *CATEGORY_COLUMNS])
+
+
+NOTE = (
+    "SimuWoB's classes: **math-related** (math and count families: aggregate and calculate), "
+    "**long-horizon** (multi-app families and sequential or hierarchical structures: long chains of "
+    "steps) and **simple** (every other family). Success with a 95% Wilson interval."
+)
+METRIC_TABLE: list[Column] = [
+    ("Episodes", col("n", fmt_count)),
+    ("Success [95% CI]", lambda r: fmt_rate_ci(r["sr"], r["ci_lo"], r["ci_hi"])),
+    ("Mean steps", col("mean_steps", lambda x: fmt_num(x, 1))),
+]
+
+
+def categories(a: Analysis) -> Section:
+    """Success per agent and SimuWoB class, then per agent and family category."""
+    blocks: list = []
+    for caption, column, label in (
+        ("By SimuWoB class.", "simuwob_class", "Class"),
+        ("By the family's category.", "category", "Category"),
+    ):
+        frame = category_success(a.df, ["agent", column])
+        if frame.empty:
+            continue
+        columns = [("Agent", col("agent")), (label, col(column)), *METRIC_TABLE]
+        blocks.append(Table(*table_of(frame, columns), ["l", "l", "r", "r", "r"], caption=caption))
+    if blocks:
+        blocks.insert(0, P(NOTE))
+    return Section("categories", "Success by task category", blocks)
+
+
+SHOWN = [Shown(150, lambda d: categories(d.a))]

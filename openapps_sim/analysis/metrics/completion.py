@@ -5,11 +5,19 @@ mode (``termination``: ``auto``, the paper's, ends an episode as soon as its sta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import fmt_count, fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
+
+if TYPE_CHECKING:
+    from openapps_sim.analysis.report.analysis import Analysis
+
 
 COMPLETION_COLUMNS = (
     "n",
@@ -65,3 +73,41 @@ def completion_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
             ]
         )
     return pd.DataFrame(rows, columns=cols)
+
+
+TABLE: list[Column] = [
+    ("Agent", col("agent")),
+    ("Termination", col("termination")),
+    ("Episodes", col("n", fmt_count)),
+    ("Success", col("success_rate", fmt_pct)),
+    ("Declared done", col("declared", fmt_count)),
+    ("Reported infeasible", col("reported_infeasible", fmt_count)),
+    ("Premature stops", col("premature_stops", fmt_count)),
+    ("Overruns", col("overruns", fmt_count)),
+    ("Extra steps", col("overrun_steps", fmt_count)),
+    ("Never declared", lambda r: fmt_count(r["never_declared"]) if r["termination"] == "agent" else "–"),
+]
+
+MODES = {
+    "auto": "**auto** (the OpenApps paper's): an episode ends as soon as the state is right, so the agent never "
+    "has to know it is done and never overruns",
+    "agent": "**agent**: an episode ends only when the agent declares it is done (send_msg_to_user, or "
+    "report_infeasible) or at its step budget; success is the state at that moment",
+}
+
+
+def completion(a: Analysis) -> Section:
+    """Per agent and termination mode: declarations, premature stops (declared done while the
+    state was not yet right), overruns (went on after the goal held; extra steps in all)."""
+    summary = completion_summary(a.df, ["agent"])
+    modes = terminations(a.valid)
+    text = "Termination: " + "; ".join(MODES.get(t, t) for t in modes) + "."
+    note = (
+        "A premature stop is a declaration (a message or report_infeasible) while the state, the page or the "
+        "order was not yet right; an overrun is an episode that went on after the goal first held (extra "
+        "steps: the steps after it, the declaring step excepted)."
+    )
+    return Section("completion", "How episodes ended", [P(text), P(note), Table(*table_of(summary, TABLE))])
+
+
+SHOWN = [Shown(160, lambda d: completion(d.a))]

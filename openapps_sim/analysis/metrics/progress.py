@@ -12,13 +12,19 @@ mean where the family expects none; answer accuracy: return-value tasks).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from openapps_sim.analysis.doc.blocks import Heading, P, Section, Shown, Table
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import fmt_count, fmt_num, fmt_pct
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
+
+if TYPE_CHECKING:
+    from openapps_sim.analysis.report.analysis import Analysis
 
 PROGRESS_COLUMNS = (
     "n",
@@ -145,3 +151,78 @@ def decisions_by_level(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
         for row in _level_rows(list(part["_decisions"])):
             rows.append(dict(zip(by, key, strict=True)) | row)
     return pd.DataFrame(rows, columns=[*by, *LEVEL_COLUMNS])
+
+
+PROGRESS_NOTE = (
+    "ESAR: share of the task's essential states (milestones) reached. Decision: the first state-changing "
+    "operation took the correct branch (branching tasks; deeper: later decisions of hierarchical tasks). "
+    "W-LCS: weighted longest common subsequence of the operations against the oracle's (1 = same plan; "
+    "undefined, a dash, where the task expects no operation: answers and navigation). "
+    "Answer: the returned value was right (return-value tasks). First / after: step of the first milestone, "
+    "steps spent after the last one. A dash: no episode the metric applies to."
+)
+METRIC_TABLE: list[Column] = [
+    ("Episodes", col("n", fmt_count)),
+    ("Success", col("success", fmt_pct)),
+    ("ESAR", col("esar", fmt_pct)),
+    ("Decision", col("decision_accuracy", fmt_pct)),
+    ("Deeper", col("deeper_decision_accuracy", fmt_pct)),
+    ("W-LCS", col("wlcs", fmt_num)),
+    ("Answer", col("answer_accuracy", fmt_pct)),
+    ("First", col("first_milestone_step", lambda x: fmt_num(x, 1))),
+    ("After", col("steps_after_last_milestone", lambda x: fmt_num(x, 1))),
+]
+
+
+def progress_tables(df: pd.DataFrame) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(title, headers, rows) for the agent, agent x variation and agent x task tables."""
+    out = []
+    for title, by in (
+        ("By agent", ["agent"]),
+        ("By agent and variation", ["agent", "variation"]),
+        ("By agent and task", ["agent", "task"]),
+    ):
+        s = progress_summary(df, by)
+        if s.empty:
+            continue
+        keys: list[Column] = [(b.capitalize(), col(b)) for b in by]
+        out.append((title, *table_of(s, keys + METRIC_TABLE)))
+    return out
+
+
+LEVEL_NOTE = (
+    "Decision accuracy by level (DAC-Bench's accuracy by branching depth): level 1 is the first decision of "
+    "every branching task, levels 2 and 3 the nested decisions of hierarchical ones. Episodes: those whose "
+    "world calls for a decision at that level; Accuracy: the share whose first operation lies on the right "
+    "side of it. Reached: those whose decisions above it were all right; Accuracy there: the share right "
+    "among them."
+)
+LEVEL_TABLE: list[Column] = [
+    ("Agent", col("agent")),
+    ("Level", col("level", fmt_count)),
+    ("Episodes", col("n", fmt_count)),
+    ("Accuracy", col("accuracy", fmt_pct)),
+    ("Reached", col("n_reached", fmt_count)),
+    ("Accuracy there", col("accuracy_reached", fmt_pct)),
+]
+
+
+def decision_level_table(df: pd.DataFrame) -> tuple[list[str], list[list[str]]] | None:
+    """(headers, rows) of decision accuracy per agent and level; None when no episode decided."""
+    s = decisions_by_level(df, ["agent"])
+    if s.empty:
+        return None
+    return table_of(s, LEVEL_TABLE)
+
+
+def progress_section(a: Analysis) -> Section:
+    blocks: list[Any] = [P(PROGRESS_NOTE)]
+    for title, h, rows in progress_tables(a.df):
+        blocks += [Heading(title), Table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9)]
+    levels = decision_level_table(a.df)
+    if levels:
+        blocks += [Heading("Decision accuracy by level"), P(LEVEL_NOTE), Table(levels[0], levels[1], ["l"] + ["r"] * 5)]
+    return Section("progress", "Decisions, answers and milestones", blocks)
+
+
+SHOWN = [Shown(140, lambda d: progress_section(d.a))]

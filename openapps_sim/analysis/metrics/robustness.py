@@ -12,10 +12,7 @@
   unit counts as solved in a version when at least half of its (counted) episodes there
   succeeded (one episode per unit in most sweeps). The interval is a percentile bootstrap over
   the baseline-solved units.
-* **perception drift** (D-GARA): over the episodes in which a crash restarted an app, the
-  share that used an element id of a page from before the restart that names nothing now or
-  another element, and the mean number of such actions (``stale_actions``, counted by the runner, :mod:`openapps_sim.sweeps.drift`); shown
-  next to RSR.
+* **perception drift** (:mod:`.drift`), shown next to RSR.
 * **interruption breakdown**: the episodes in which an interruption was shown, per kind and
   per number of buttons (D-GARA's single- versus two-button contrast): success rate, how often a
   harmful offer was accepted, and the mean number of actions until the agent was back on task.
@@ -23,14 +20,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from openapps_sim.analysis.doc.blocks import Section, Shown, Table
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci
+from openapps_sim.analysis.metrics.drift import DRIFT_INTRO, DRIFT_SHOWN, drift_cell, perception_drift
 from openapps_sim.analysis.metrics.stats import bootstrap_ci
 from openapps_sim.analysis.metrics.table import valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
+
+if TYPE_CHECKING:
+    from openapps_sim.analysis.report.analysis import Analysis
 
 UNIT = ("agent", "task", "seed")
 RSR_COLUMNS = [
@@ -161,41 +166,39 @@ def rsr_table(df: pd.DataFrame, baseline: str = "default", variations: Sequence[
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=RSR_COLUMNS)
 
 
-def rsr_by_buttons(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
-    """RSR per button mode (D-GARA: one versus two buttons) of every agent in every interrupting
-    version, against ``baseline``: :func:`robust_success_rate` over the units that showed an
-    interruption with that many buttons. Rows only for the modes that were shown."""
+def _rsr_per(df: pd.DataFrame, baseline: str, column: str, columns: list[str]) -> pd.DataFrame:
+    """:func:`robust_success_rate` of every agent in every interrupting version against
+    ``baseline``, once per value of ``column`` (``buttons`` or ``kind``) that an interruption
+    shown there had: the values come from the records, never from a list here, so a new pack's
+    kind gets its rows. Rows only for the values shown."""
     df = valid_episodes(df)
     if df.empty or baseline not in set(df["variation"]) or "interruptions" not in df.columns:
-        return pd.DataFrame(columns=BUTTON_COLUMNS)
+        return pd.DataFrame(columns=columns)
     parts = []
     for variation in sorted(interrupting_versions(df) - {baseline}):
-        items = df.loc[df["variation"] == variation, "interruptions"]
-        modes = {_buttons(i.get("buttons")) for x in items for i in as_list(x) if isinstance(i, dict)}
-        for mode in sorted(b for b in modes if b is not None):
-            part = robust_success_rate(df, baseline, variation, buttons=mode)
+        items = [i for x in df.loc[df["variation"] == variation, "interruptions"] for i in as_list(x)]
+        items = [i for i in items if isinstance(i, dict)]
+        if column == "buttons":
+            values: set = {b for b in (_buttons(i.get("buttons")) for i in items) if b is not None}
+        else:
+            values = {str(i.get("kind")) for i in items if i.get("kind")}
+        for value in sorted(values):
+            part = robust_success_rate(df, baseline, variation, **{column: value})
             if not part.empty:
                 parts.append(part)
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=BUTTON_COLUMNS)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def rsr_by_buttons(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
+    """RSR per button mode (D-GARA: one versus two buttons): over the units that showed an
+    interruption with that many buttons."""
+    return _rsr_per(df, baseline, "buttons", BUTTON_COLUMNS)
 
 
 def rsr_by_kind(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
-    """RSR per interruption kind (permission, login, paywall, ...) of every agent in every
-    interrupting version, against ``baseline``: :func:`robust_success_rate` over the units that
-    showed an interruption of that kind. The kinds are those the records show (a pack's ``kind``
-    field), never a list here, so a new pack's kind gets its row. Rows only for kinds shown."""
-    df = valid_episodes(df)
-    if df.empty or baseline not in set(df["variation"]) or "interruptions" not in df.columns:
-        return pd.DataFrame(columns=KIND_COLUMNS)
-    parts = []
-    for variation in sorted(interrupting_versions(df) - {baseline}):
-        items = df.loc[df["variation"] == variation, "interruptions"]
-        kinds = {str(i.get("kind")) for x in items for i in as_list(x) if isinstance(i, dict) and i.get("kind")}
-        for kind in sorted(kinds):
-            part = robust_success_rate(df, baseline, variation, kind=kind)
-            if not part.empty:
-                parts.append(part)
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=KIND_COLUMNS)
+    """RSR per interruption kind (permission, login, paywall, ...): over the units that showed
+    an interruption of that kind."""
+    return _rsr_per(df, baseline, "kind", KIND_COLUMNS)
 
 
 def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -253,29 +256,98 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
     return pd.DataFrame(out, columns=cols)
 
 
-DRIFT_COLUMNS = ["agent", "variation", "restarted", "drifted", "stale_actions", "stale_mean"]
+INTRO = (
+    "RSR (D-GARA): among the (agent, task, seed) solved in the baseline version `{base}`, the share "
+    "still solved in the other version, with a bootstrap interval. Against a version that interrupts, "
+    "only the units where an interruption was actually shown count (an interruption may fire with a "
+    "probability, from a later step, only on some pages, or never under the api interface); the share "
+    "nothing interrupted is in parentheses. Perception drift (D-GARA): over the episodes in which a crash "
+    "restarted an app, the share that then acted on an element of the page from before the restart "
+    "(its bid gone, or naming another element), with the stale actions in all. A dash: nothing to count."
+)
+BUTTON_INTRO = (
+    "RSR per button mode (D-GARA's one- versus two-button interruptions): over the units that showed an "
+    "interruption with that many buttons."
+)
+RSR_KIND_INTRO = (
+    "RSR per interruption kind (D-GARA's anomalies): over the units that showed an interruption of that kind."
+)
+AGENT_VERSION: list[Column] = [("Agent", col("agent")), ("Version", col("variation"))]
+RSR_CI: Column = ("RSR [95% CI]", lambda r: fmt_rate_ci(r["rsr"], r["ci_lo"], r["ci_hi"]))
+KIND_SHOWN: list[Column] = [
+    ("Agent", col("agent")),
+    ("Kind", col("kind")),
+    ("Buttons", col("buttons")),
+    ("Shown", col("shown", fmt_count)),
+    ("SR", col("sr", fmt_pct)),
+    ("Harmful accepted", col("harmful", fmt_pct)),
+    ("Steps to recover", col("steps_to_recover", lambda x: fmt_num(x, 1))),
+]
 
 
-def perception_drift(df: pd.DataFrame) -> pd.DataFrame:
-    """Per agent and version, over the episodes in which a crash restarted an app (``stale_actions``
-    not null): ``restarted`` episodes, ``drifted`` (the share with at least one stale action),
-    ``stale_actions`` in all and ``stale_mean`` per restarted episode. Versions without a restart
-    have no row."""
-    df = valid_episodes(df)
-    if df.empty or "stale_actions" not in df.columns:
-        return pd.DataFrame(columns=DRIFT_COLUMNS)
-    part = df[[not is_missing(v) for v in df["stale_actions"]]]
-    rows = []
-    for (agent, variation), group in part.groupby(["agent", "variation"], sort=True):
-        counts = group["stale_actions"].astype(float).to_numpy()
-        rows.append(
-            {
-                "agent": agent,
-                "variation": variation,
-                "restarted": len(counts),
-                "drifted": float((counts > 0).mean()),
-                "stale_actions": int(counts.sum()),
-                "stale_mean": float(counts.mean()),
-            }
-        )
-    return pd.DataFrame(rows, columns=DRIFT_COLUMNS)
+def _of(num: str, den: str) -> Callable[[Any], str]:
+    return lambda r: f"{int(r[num])}/{int(r[den])}"
+
+
+def _interrupted(r: pd.Series) -> str:
+    if pd.isna(r["interrupted"]):
+        return DASH  # a version that never interrupts: every unit counts
+    return f"{int(r['interrupted'])}/{int(r['units'])} ({fmt_pct(r['uninterrupted_share'])})"
+
+
+def _rsr_columns(drift: dict) -> list[Column]:
+    """The RSR table's columns, each row with its perception drift beside it."""
+    return [
+        *AGENT_VERSION,
+        ("SR baseline", col("baseline_sr", fmt_pct)),
+        ("SR version", col("variation_sr", fmt_pct)),
+        ("Interrupted units (not interrupted)", _interrupted),
+        ("SR interrupted", col("interrupted_sr", fmt_pct)),
+        ("Solved in baseline", lambda r: _of("solved", "units" if pd.isna(r["interrupted"]) else "interrupted")(r)),
+        RSR_CI,
+        ("Perception drift", lambda r: drift_cell(drift, r["agent"], r["variation"])),
+    ]
+
+
+def _subset_columns(column: str, label: str) -> list[Column]:
+    """RSR over the units that showed one kind of interruption (``column``: buttons or kind)."""
+    return [
+        *AGENT_VERSION,
+        (label, col(column, fmt_count if column == "buttons" else str)),
+        ("Units shown", _of("interrupted", "units")),
+        ("SR shown", col("interrupted_sr", fmt_pct)),
+        ("Solved in baseline", _of("solved", "interrupted")),
+        RSR_CI,
+    ]
+
+
+def robustness_tables(df: pd.DataFrame, baseline: str = "default") -> list[tuple[str, list[str], list[list[str]]]]:
+    """(caption, headers, rows) of each non-empty table; empty when there is nothing to compare."""
+    out = []
+    rsr = rsr_table(df, baseline)
+    drift_frame = perception_drift(df)
+    drift = {(r["agent"], r["variation"]): r for _, r in drift_frame.iterrows()}
+    if not rsr.empty:
+        out.append((INTRO.format(base=baseline), *table_of(rsr, _rsr_columns(drift))))
+    elif drift:  # no baseline to compare with: drift alone
+        out.append((DRIFT_INTRO, *table_of(drift_frame, DRIFT_SHOWN)))
+    for column, label, intro, frame in (
+        ("buttons", "Buttons", BUTTON_INTRO, rsr_by_buttons(df, baseline)),
+        ("kind", "Kind", RSR_KIND_INTRO, rsr_by_kind(df, baseline)),
+    ):
+        if not frame.empty:
+            out.append((intro, *table_of(frame, _subset_columns(column, label))))
+    kinds = interruption_breakdown(df, ("agent", "kind", "buttons"))
+    if not kinds.empty:
+        out.append(("Interruptions shown, by kind and number of buttons.", *table_of(kinds, KIND_SHOWN)))
+    return out
+
+
+def robustness_section(a: Analysis) -> Section:
+    blocks: list[Any] = []
+    for caption, h, rows in robustness_tables(a.df, a.baseline):
+        blocks.append(Table(h, rows, ["l"] * 2 + ["r"] * (len(h) - 2), caption=caption))
+    return Section("robustness", "Robustness to interruptions and other versions", blocks)
+
+
+SHOWN = [Shown(20, lambda d: robustness_section(d.a), summary=True)]

@@ -9,38 +9,14 @@ A results folder (written by a sweep) holds::
 
     thumbnails/...                     small JPEGs of every step (recorded by default)
 
-(or the ``episode.json`` of one ``openapps run --out``). Every number comes from
-:mod:`openapps_sim.analysis.metrics`. The HTML needs nothing but itself: CSS is inline, charts
-are inline SVG components, screenshots are embedded as (downscaled) data URIs, and there is no
-script. It loads nothing from any host.
+(or the ``episode.json`` of one ``openapps run --out``). Every number comes from a module of
+:mod:`openapps_sim.analysis.metrics`, and so does every section but the core ones. The HTML needs
+nothing but itself: CSS is inline, charts are inline SVG components, screenshots are embedded as
+(downscaled) data URIs, and there is no script. It loads nothing from any host.
 
-Modules: ``load`` (reading a results folder), ``analysis`` (every frame shown, computed once),
-``blocks`` (a section's content, for both formats), ``build`` (the list of sections), the
-sections in ``sections``, ``paper`` and ``breaks`` (with ``rows``, ``progress`` and
-``robustness``), ``markdown`` and ``page``/``html`` (the two renderings), ``svg``, ``style``,
-``trajectories``, ``viewer`` and ``images`` (the trajectory viewer), ``fmt`` and ``write``.
+Modules: ``load`` (reading a results folder), ``analysis`` (the frames several sections share,
+computed once), ``build`` (every module's ``SHOWN`` drawn in order: the report, its summary and
+its paper views), ``headline``, ``sections`` and ``rows`` (the core sections), ``trajectories``,
+``viewer`` and ``images`` (the trajectory viewer) and ``write``. The document model they draw
+into is :mod:`openapps_sim.analysis.doc`.
 """
-
-from openapps_sim.analysis.report.analysis import Analysis, analyse, headline_table
-from openapps_sim.analysis.report.fmt import fmt_ci, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, md_table
-from openapps_sim.analysis.report.load import load_manifest, load_results, load_trajectory
-from openapps_sim.analysis.report.markdown import render_markdown
-from openapps_sim.analysis.report.write import write_report
-
-__all__ = [
-    "Analysis",
-    "analyse",
-    "fmt_ci",
-    "fmt_num",
-    "fmt_pct",
-    "fmt_rate_ci",
-    "fmt_ratio",
-    "fmt_std",
-    "headline_table",
-    "load_manifest",
-    "load_results",
-    "load_trajectory",
-    "md_table",
-    "render_markdown",
-    "write_report",
-]

@@ -8,8 +8,16 @@ from typing import Any
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, text_table
+from openapps_sim.analysis.doc.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, text_table
+from openapps_sim.analysis.metrics.axes import axis_breakdown, varied_axes, version_columns
+from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS
+from openapps_sim.analysis.metrics.breaks import loop_kind_rates
+from openapps_sim.analysis.metrics.paper import deviation_intervals, version_reliability
+from openapps_sim.analysis.metrics.rates import error_messages, error_summary, invalid_rates, loop_rates
+from openapps_sim.analysis.metrics.reliability import fluctuation, has_trials, reliability_summary, version_success
+from openapps_sim.analysis.metrics.stats import pass_k_summary, success_rate
+from openapps_sim.analysis.metrics.table import prepare, sort_key, valid_episodes
+from openapps_sim.analysis.metrics.values import is_missing
 
 
 @dataclass
@@ -36,14 +44,14 @@ class Analysis:
     per_variation_ci: pd.DataFrame = field(default_factory=pd.DataFrame)
     loop_kinds: pd.DataFrame = field(default_factory=pd.DataFrame)
     deviation_ci: pd.DataFrame = field(default_factory=pd.DataFrame)
-    min_repeats: int = m.DEFAULT_MIN_REPEATS
+    min_repeats: int = DEFAULT_MIN_REPEATS
     baseline: str = "default"
     n_boot: int = 2000
     seed: int = 0
 
     @property
     def valid(self) -> pd.DataFrame:
-        return m.valid_episodes(self.df)
+        return valid_episodes(self.df)
 
 
 def distinguish_agent_configs(df: pd.DataFrame) -> pd.DataFrame:
@@ -54,10 +62,10 @@ def distinguish_agent_configs(df: pd.DataFrame) -> pd.DataFrame:
         return df
     labels = [None] * len(df)
     if "label" in df.columns:
-        labels = [None if m.is_missing(v) or not str(v).strip() else str(v) for v in df["label"]]
+        labels = [None if is_missing(v) or not str(v).strip() else str(v) for v in df["label"]]
     agents = [str(a) for a in df["agent"]]
     if "agent_config" in df.columns:
-        cfg = df["agent_config"].map(lambda v: "default" if m.is_missing(v) else str(v))
+        cfg = df["agent_config"].map(lambda v: "default" if is_missing(v) else str(v))
         bare = [label is None for label in labels]
         several = cfg[bare].groupby(df["agent"][bare]).nunique()
         several = set(several[several > 1].index)
@@ -76,22 +84,22 @@ def analyse(
     axes: Iterable[str] | None = None,
     n_boot: int = 2000,
     seed: int = 0,
-    min_repeats: int = m.DEFAULT_MIN_REPEATS,
+    min_repeats: int = DEFAULT_MIN_REPEATS,
 ) -> Analysis:
     """Compute every table of the report from a results table (loops: blocks repeated at least
     ``min_repeats`` times)."""
     manifest = manifest or {}
     notes = list(df.attrs.get("notes", []))
     df = distinguish_agent_configs(df)
-    p = m.prepare(df, min_repeats)
-    v = m.valid_episodes(p)
+    p = prepare(df, min_repeats)
+    v = valid_episodes(p)
     axes = list(axes or [])
     for a in manifest.get("axes", []) or []:
         if a not in ("agent", "task", "seed") and a not in axes:
             axes.append(a)
-    version = m.version_columns(p, axes) if len(v) else ["variation"]
-    agents = sorted(v["agent"].unique().tolist(), key=m.sort_key) if len(v) else []
-    variations = sorted(v["variation"].unique().tolist(), key=m.sort_key) if len(v) else []
+    version = version_columns(p, axes) if len(v) else ["variation"]
+    agents = sorted(v["agent"].unique().tolist(), key=sort_key) if len(v) else []
+    variations = sorted(v["variation"].unique().tolist(), key=sort_key) if len(v) else []
     boot = {"n_boot": n_boot, "seed": seed}
     notes += integrity_notes(p)
     return Analysis(
@@ -100,23 +108,23 @@ def analyse(
         agents=agents,
         variations=variations,
         version=version,
-        axes=[a for a in m.varied_axes(p, axes)] if len(v) else [],
-        headline=m.reliability_summary(p, ["agent"], version, **boot),
-        per_variation=m.reliability_summary(p, ["agent", "variation"], version, **boot),
-        fluctuation=m.fluctuation(p, ["agent", "task"], version),
-        loops=m.loop_rates(p, ["agent", "variation"]),
-        invalid=m.invalid_rates(p, ["agent", "variation"]),
-        breakdown=m.axis_breakdown(p, axes, ["agent"], **boot),
-        pass_k=m.pass_k_summary(p, ["agent"], ["agent", "task", *version]),
-        per_task=m.success_rate(p, ["agent", "task"]),
-        task_variation=m.success_rate(p, ["agent", "task", "variation"]),
-        agent_versions=m.version_success(p, ["agent"], version),
-        errors=m.error_summary(p, ["agent"]),
-        error_messages=m.error_messages(p),
+        axes=[a for a in varied_axes(p, axes)] if len(v) else [],
+        headline=reliability_summary(p, ["agent"], version, **boot),
+        per_variation=reliability_summary(p, ["agent", "variation"], version, **boot),
+        fluctuation=fluctuation(p, ["agent", "task"], version),
+        loops=loop_rates(p, ["agent", "variation"]),
+        invalid=invalid_rates(p, ["agent", "variation"]),
+        breakdown=axis_breakdown(p, axes, ["agent"], **boot),
+        pass_k=pass_k_summary(p, ["agent"], ["agent", "task", *version]),
+        per_task=success_rate(p, ["agent", "task"]),
+        task_variation=success_rate(p, ["agent", "task", "variation"]),
+        agent_versions=version_success(p, ["agent"], version),
+        errors=error_summary(p, ["agent"]),
+        error_messages=error_messages(p),
         notes=notes,
-        per_variation_ci=m.version_reliability(p, ["agent", "variation"], n_boot=max(200, n_boot // 2), seed=seed),
-        loop_kinds=m.loop_kind_rates(p, ["agent", "variation"], min_repeats),
-        deviation_ci=m.deviation_intervals(p, ["agent"], version, n_boot=max(200, n_boot // 2), seed=seed),
+        per_variation_ci=version_reliability(p, ["agent", "variation"], n_boot=max(200, n_boot // 2), seed=seed),
+        loop_kinds=loop_kind_rates(p, ["agent", "variation"], min_repeats),
+        deviation_ci=deviation_intervals(p, ["agent"], version, n_boot=max(200, n_boot // 2), seed=seed),
         min_repeats=min_repeats,
         n_boot=n_boot,
         seed=seed,
@@ -128,7 +136,7 @@ def integrity_notes(p: pd.DataFrame) -> list[str]:
     model-service errors that are not 0 (per agent), the agents' own exceptions, and what
     *Within std* is taken over (trials or seeds)."""
     notes = []
-    errs = m.error_summary(p, ["agent"])
+    errs = error_summary(p, ["agent"])
     for col, what in (
         ("infrastructure", "the infrastructure-error rate is not 0 ({per}). Those episodes (a dead browser or "
          "app server that no agent action caused) are left out of every number; check the machine and re-run "
@@ -150,30 +158,17 @@ def integrity_notes(p: pd.DataFrame) -> list[str]:
             f"Episodes ended by the agent's own exception ({per}) are failures of that agent: counted in its "
             "success rate (column Agent exceptions), never re-run."
         )
-    if m.has_trials(p):
+    if has_trials(p):
         notes.append(
             "Within std and MAD are taken over the repeated trials of one instance (same goal text, one "
             "agent seed per trial), averaged over instances, versions and tasks: the paper's definition."
         )
-    elif len(m.valid_episodes(p)):
+    elif len(valid_episodes(p)):
         notes.append(
             "Within std and MAD are taken over the seeds of one version (each seed a different instance and "
             "phrasing), not over repeated trials of one instance; run the sweep with trials: k for that."
         )
     return notes
-
-
-class Rows:
-    """Rows of a frame found by the values of some columns (a dict built once)."""
-
-    def __init__(self, frame: pd.DataFrame, *cols: str):
-        self.cols = cols
-        self.index: dict[tuple, dict] = {}
-        for rec in frame.to_dict("records"):
-            self.index.setdefault(tuple(m.axis_label(rec[c]) for c in cols), rec)
-
-    def get(self, *values: Any) -> dict | None:
-        return self.index.get(tuple(m.axis_label(v) for v in values))
 
 
 HEADLINE_HEADERS = [
@@ -261,15 +256,15 @@ def headline_table(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, min_repe
     """The per-agent headline as a plain-text table for the terminal (loops counted as in the
     report: blocks repeated at least ``min_repeats`` times)."""
     df = distinguish_agent_configs(df)
-    p = m.prepare(df, min_repeats)
-    if m.valid_episodes(p).empty:
+    p = prepare(df, min_repeats)
+    if valid_episodes(p).empty:
         n_err = int(p["is_error"].sum())
         return f"no scored episodes ({n_err} infrastructure or model-service error(s))"
-    version = m.version_columns(p)
-    summary = m.reliability_summary(p, ["agent"], version, n_boot=n_boot, seed=seed)
+    version = version_columns(p)
+    summary = reliability_summary(p, ["agent"], version, n_boot=n_boot, seed=seed)
     # Agents whose every episode errored have no summary row; list them too.
-    errs = m.error_summary(p)
-    ci = m.deviation_intervals(p, ["agent"], version, n_boot=max(200, n_boot // 2), seed=seed)
+    errs = error_summary(p)
+    ci = deviation_intervals(p, ["agent"], version, n_boot=max(200, n_boot // 2), seed=seed)
     rows = headline_rows(summary, ci)
     for _, e in errs.iterrows():
         if e["agent"] not in set(summary["agent"]):

@@ -1,18 +1,22 @@
 """The whole report, defined once: the title, the overview cards, the notes and "how to read
-this", then every section in order. :mod:`.markdown` and :mod:`.html` draw the same list."""
+this", then every section in order, drawn as Markdown (:func:`openapps_sim.analysis.doc.blocks.to_markdown`)
+and as HTML (:func:`openapps_sim.analysis.doc.page.render_page`) from the same list."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report import breaks, headline, paper, sections
+from openapps_sim.analysis import metrics, report
+from openapps_sim.analysis.doc.blocks import Bullets, Draft, Html, P, Section, Shown, to_markdown
+from openapps_sim.analysis.doc.page import howto, note, render_page
+from openapps_sim.analysis.metrics.breaks import flip_ids, paired_versions
+from openapps_sim.analysis.report import sections
 from openapps_sim.analysis.report.analysis import Analysis
-from openapps_sim.analysis.report.blocks import Bullets, P, Section
-from openapps_sim.analysis.report.categories import categories
-from openapps_sim.analysis.report.completion import completion
 from openapps_sim.analysis.report.rows import HOW_TO_READ, overview_facts, report_title
 from openapps_sim.analysis.report.trajectories import trajectory_section
 
@@ -26,6 +30,15 @@ class Report:
     how_to_read: list[str]
     sections: list[Section] = field(default_factory=list)
 
+    def markdown(self) -> str:
+        """The report as Markdown (the trajectory viewer and charts are the page's only)."""
+        return to_markdown(self.title, preface(self), self.sections)
+
+    def html(self) -> str:
+        """The report as one self-contained page of FastHTML components."""
+        before = [*[Html(note(n)) for n in self.notes], Html(howto(self.how_to_read))]
+        return render_page(self.title, self.subtitle, self.cards, before, self.sections)
+
 
 def how_to_read(a: Analysis) -> list[str]:
     items = [t.format(min_repeats=a.min_repeats) for t in HOW_TO_READ]
@@ -35,6 +48,26 @@ def how_to_read(a: Analysis) -> list[str]:
             "episodes of one version differ only by seed."
         )
     return items
+
+
+def shown() -> list[Shown]:
+    """The ``SHOWN`` of every module of ``analysis.metrics`` and ``analysis.report``, in order: a
+    new metric module is in the report by being there."""
+    found: list[Shown] = []
+    for package in (metrics, report):
+        for info in pkgutil.iter_modules(package.__path__):
+            found += getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "SHOWN", [])
+    return sorted(found, key=lambda s: s.order)
+
+
+def draw(d: Draft, keep: Callable[[Shown], bool] = lambda s: True) -> list[Section]:
+    """The sections of every :class:`Shown` that ``keep`` keeps, drawn from ``d``."""
+    out: list[Section] = []
+    for s in shown():
+        if keep(s):
+            drawn = s.draw(d)
+            out += drawn if isinstance(drawn, list) else [drawn]
+    return out
 
 
 def build(
@@ -50,39 +83,18 @@ def build(
     if a.valid.empty:
         r.sections = _unscored_sections(a)
         return r
-    pairs = m.paired_versions(a.df, a.baseline)
-    viewer, shown = Section("trajectories", "Trajectories"), set()
+    d = Draft(a, top, paired_versions(a.df, a.baseline))
     if results_dir is not None:
-        viewer, shown = trajectory_section(
+        d.viewer, d.shown = trajectory_section(
             a,
             results_dir,
             max_trajectories,
             screenshot_width,
             screenshot_budget_bytes,
-            first=breaks.flip_ids(pairs, max(1, max_trajectories // 4)),
-            pairs=pairs,
+            first=flip_ids(d.pairs, max(1, max_trajectories // 4)),
+            pairs=d.pairs,
         )
-    r.sections = [
-        headline.headline(a),
-        sections.robustness(a),
-        sections.per_variation(a),
-        sections.deviation(a),
-        sections.fluctuations(a, top),
-        sections.behaviour(a),
-        sections.axes(a),
-        sections.pass_k(a),
-        *paper.paper_sections(a),
-        breaks.rollups(a),
-        breaks.loops(a),
-        breaks.paired(a, pairs, shown),
-        sections.tasks(a),
-        sections.progress(a),
-        categories(a),
-        completion(a),
-        viewer,
-        sections.errors(a),
-        sections.manifest(a),
-    ]
+    r.sections = draw(d)
     return r
 
 
@@ -125,14 +137,7 @@ def summary(a: Analysis, folder: str = "DIR") -> Report:
     if a.valid.empty:
         r.sections = _unscored_sections(a)
         return r
-    r.sections = [
-        headline.headline(a),
-        sections.robustness(a),
-        sections.per_variation(a),
-        breaks.rollups(a),
-        sections.errors(a),
-        sections.manifest(a),
-    ]
+    r.sections = draw(Draft(a), lambda s: s.summary)
     return r
 
 
@@ -140,7 +145,7 @@ def paper_only(a: Analysis) -> Report:
     """The paper's views alone (``openapps report DIR --paper`` writes them to ``paper.md``)."""
     r = Report(report_title(a) + " — the OpenApps paper's views", "", overview_facts(a), list(a.notes), how_to_read(a))
     if not a.valid.empty:
-        r.sections = [sections.deviation(a), sections.fluctuations(a, 15), *paper.paper_sections(a)]
+        r.sections = draw(Draft(a), lambda s: s.paper)
     return r
 
 

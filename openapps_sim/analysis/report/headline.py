@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.doc.blocks import Bullets, Cell, P, Section, Shown, Table
+from openapps_sim.analysis.doc.cells import agent_cell
+from openapps_sim.analysis.doc.fmt import DASH, fmt_pct
+from openapps_sim.analysis.metrics.reliability import version_label, version_success
+from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.report.analysis import Analysis, headline_headers, headline_rows
-from openapps_sim.analysis.report.blocks import Bullets, Cell, P, Section, Table
-from openapps_sim.analysis.report.cells import agent_cell
-from openapps_sim.analysis.report.fmt import DASH, fmt_pct
 
 # columns left out when every agent reads this value in them, and what is said instead
 QUIET_COLUMNS = {
@@ -59,7 +60,7 @@ def headline(a: Analysis) -> Section:
 
 def kept_tasks(a: Analysis) -> dict[str, tuple[int, int]]:
     """Per agent: the tasks Figure 4 keeps (those it solved in some version) and all its tasks."""
-    per = m.success_rate(a.df, ["agent", "task"])
+    per = success_rate(a.df, ["agent", "task"])
     out = {}
     for ag in a.agents:
         g = per[per["agent"] == ag]
@@ -72,14 +73,14 @@ def range_sentences(a: Analysis) -> list[str]:
     where Figure 4 (which leaves out the tasks the agent never solved) reads otherwise, what it reads."""
     out = []
     vs = a.agent_versions
-    fig4 = m.version_success(a.df, ["agent"], a.version, drop_unsolved=True)
+    fig4 = version_success(a.df, ["agent"], a.version, drop_unsolved=True)
     kept = kept_tasks(a)
     for ag in a.agents:
         g = vs[vs["agent"] == ag]
         if len(g) < 2:
             continue
         hi, lo = g.loc[g["success_rate"].idxmax()], g.loc[g["success_rate"].idxmin()]
-        name = lambda r: m.version_label([r[c] for c in a.version])  # noqa: E731
+        name = lambda r: version_label([r[c] for c in a.version])  # noqa: E731
         n_kept, n_all = kept.get(str(ag), (0, 0))
         if hi["success_rate"] == lo["success_rate"]:
             text = f"{ag}: average task success is {fmt_pct(hi['success_rate'])} in each of its {len(g)} versions"
@@ -98,3 +99,6 @@ def range_sentences(a: Analysis) -> list[str]:
             text += "; Figure 4 leaves it out (it solved no task)"
         out.append(text + ".")
     return out
+
+
+SHOWN = [Shown(10, lambda d: headline(d.a), summary=True)]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.metrics.table import deduplicate
 from openapps_sim.sweeps.store import read_folder, result_folders
 
 
@@ -36,7 +36,7 @@ def load_results(results_dir: Path | str) -> pd.DataFrame:
         notes += more_notes
     df = pd.DataFrame(records)
     n_raw = len(df)
-    df = m.deduplicate(df)
+    df = deduplicate(df)
     if "episode_id" in df.columns:
         df = df.sort_values("episode_id", kind="stable")
     df = df.reset_index(drop=True)

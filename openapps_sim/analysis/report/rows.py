@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.analysis import Analysis, Rows
-from openapps_sim.analysis.report.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
+from openapps_sim.analysis.doc.cells import Column, col, table_of
+from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
+from openapps_sim.analysis.metrics.axes import Rows
+from openapps_sim.analysis.metrics.completion import terminations
+from openapps_sim.analysis.metrics.table import invalid_categories, sort_key
+from openapps_sim.analysis.report.analysis import Analysis
 
 HOW_TO_READ = [
     "**Success** is the fraction of episodes whose final app state matched the expected state exactly "
@@ -132,45 +136,32 @@ def _std_ci(value: Any, ci: dict | None, stat: str) -> str:
     return f"{fmt_std(value)} [{fmt_std(ci[f'{stat}_lo'])}, {fmt_std(ci[f'{stat}_hi'])}]"
 
 
-def per_variation_rows(a: Analysis) -> list[list[str]]:
+def per_variation_table(a: Analysis) -> tuple[list[str], list[list[str]]]:
     """Per agent x variation; the within std and MAD with intervals over tasks when the version is
     the variation alone (else a version is finer than a row)."""
     cis = Rows(a.per_variation_ci, "agent", "variation") if len(a.version) == 1 and len(a.per_variation_ci) else None
-    rows = []
-    for _, r in a.per_variation.iterrows():
-        ci = cis.get(r["agent"], r["variation"]) if cis else None
-        rows.append(
-            [
-                str(r["agent"]),
-                str(r["variation"]),
-                str(int(r["n"])),
-                fmt_rate_ci(r["success_rate"], r["ci_low"], r["ci_high"]),
-                _std_ci(r["within_std"], ci, "std"),
-                _std_ci(r["within_mad"], ci, "mad"),
-                fmt_num(r["loops_per_episode"]),
-                fmt_num(r["invalid_per_episode"]),
-                fmt_pct(r["intent_rate"]),
-                fmt_num(r["mean_steps"], 1),
-            ]
-        )
-    return rows
+
+    def std(column: str, stat: str) -> Callable[[Any], str]:
+        return lambda r: _std_ci(r[column], cis.get(r["agent"], r["variation"]) if cis else None, stat)
+
+    return table_of(
+        a.per_variation,
+        [
+            ("Agent", col("agent")),
+            ("Variation", col("variation")),
+            ("Episodes", col("n", fmt_count)),
+            ("Success [95% CI]", lambda r: fmt_rate_ci(r["success_rate"], r["ci_low"], r["ci_high"])),
+            ("Within std", std("within_std", "std")),
+            ("Within MAD", std("within_mad", "mad")),
+            ("Loops/ep", col("loops_per_episode", fmt_num)),
+            ("Invalid/ep", col("invalid_per_episode", fmt_num)),
+            ("Intent misund.", col("intent_rate", fmt_pct)),
+            ("Mean steps", col("mean_steps", lambda x: fmt_num(x, 1))),
+        ],
+    )
 
 
-PER_VARIATION_HEADERS = [
-    "Agent",
-    "Variation",
-    "Episodes",
-    "Success [95% CI]",
-    "Within std",
-    "Within MAD",
-    "Loops/ep",
-    "Invalid/ep",
-    "Intent misund.",
-    "Mean steps",
-]
-
-
-def fluctuation_rows(a: Analysis, top: int) -> tuple[list[list[str]], str]:
+def fluctuation_table(a: Analysis, top: int) -> tuple[tuple[list[str], list[list[str]]], str]:
     """The ``top`` agent x task pairs whose success moves across versions, and a sentence
     about the pairs left out because their success is the same in every version."""
     compared = a.fluctuation[a.fluctuation["n_versions"] >= 2]
@@ -184,24 +175,20 @@ def fluctuation_rows(a: Analysis, top: int) -> tuple[list[list[str]], str]:
         note = f"{stable} of {len(compared)} agent x task pairs had the same success rate in every version and are not listed."
     else:
         note = ""
-    rows = [
-        [
-            str(r["agent"]),
-            str(r["task"]),
-            f"{fmt_pct(r['max_success'], 0)} ({r['best_version']})",
-            f"{fmt_pct(r['min_success'], 0)} ({r['worst_version']})",
-            fmt_pct(r["fluctuation"], 0),
-        ]
-        for _, r in f.iterrows()
-    ]
-    return rows, note
+    return table_of(f, FLUCTUATION_TABLE), note
 
 
-FLUCTUATION_HEADERS = ["Agent", "Task", "Best version", "Worst version", "Fluctuation"]
+FLUCTUATION_TABLE: list[Column] = [
+    ("Agent", col("agent")),
+    ("Task", col("task")),
+    ("Best version", lambda r: f"{fmt_pct(r['max_success'], 0)} ({r['best_version']})"),
+    ("Worst version", lambda r: f"{fmt_pct(r['min_success'], 0)} ({r['worst_version']})"),
+    ("Fluctuation", col("fluctuation", lambda x: fmt_pct(x, 0))),
+]
 
 
 def behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
-    cats = [c for c in m.invalid_categories(a.df)]
+    cats = [c for c in invalid_categories(a.df)]
     headers = [
         "Agent",
         "Variation",
@@ -235,7 +222,7 @@ def rate_matrix(
     frame: pd.DataFrame, row_col: str, agents: list[str], value: str = "success_rate"
 ) -> tuple[list[str], list[list[str]]]:
     """Rows: values of ``row_col``; columns: agents; cells: "rate (n=N)"."""
-    keys = sorted(frame[row_col].unique().tolist(), key=m.sort_key) if len(frame) else []
+    keys = sorted(frame[row_col].unique().tolist(), key=sort_key) if len(frame) else []
     lookup = Rows(frame, row_col, "agent")
     rows = []
     for k in keys:
@@ -298,5 +285,5 @@ def overview_facts(a: Analysis) -> list[tuple[str, str]]:
         ("Scored episodes", str(len(v))),
         ("Not scored (infrastructure / model service)", f"{total - len(v)}"),
         ("Ended by the agent's own exception", str(int(v["is_agent_error"].sum())) if len(v) else "0"),
-        ("Termination", ", ".join(m.terminations(v)) or DASH),
+        ("Termination", ", ".join(terminations(v)) or DASH),
     ]

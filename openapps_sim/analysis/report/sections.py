@@ -1,7 +1,7 @@
-"""The report's core sections, each defined once as blocks (see :mod:`.blocks`) that both the
-Markdown and the HTML report draw: headline, robustness, per variation, within versus across,
-fluctuations, loops and invalid actions, breakdown by axis, pass^k, task heat maps, progress,
-failures (infrastructure, model service, agent exceptions) and the manifest."""
+"""The report's core sections, each defined once as blocks of :mod:`openapps_sim.analysis.doc`
+that both the Markdown and the HTML report draw: per variation, within versus across,
+fluctuations, loops and invalid actions, breakdown by axis, pass^k, task heat maps, failures
+(infrastructure, model service, agent exceptions) and the manifest."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.analysis import Analysis, Rows
-from openapps_sim.analysis.report.blocks import (
+from openapps_sim.analysis.doc.blocks import (
     Cell,
     Code,
     Figure,
@@ -21,10 +19,11 @@ from openapps_sim.analysis.report.blocks import (
     MdOnly,
     P,
     Section,
+    Shown,
     Table,
 )
-from openapps_sim.analysis.report.cells import agent_cell, colours_of, heat
-from openapps_sim.analysis.report.fmt import (
+from openapps_sim.analysis.doc.cells import agent_cell, colours_of, heat
+from openapps_sim.analysis.doc.fmt import (
     ACROSS_COLOUR,
     DASH,
     WITHIN_COLOUR,
@@ -33,20 +32,20 @@ from openapps_sim.analysis.report.fmt import (
     fmt_std,
     is_nan,
 )
-from openapps_sim.analysis.report.progress import LEVEL_NOTE, PROGRESS_NOTE, decision_level_table, progress_tables
-from openapps_sim.analysis.report.robustness import robustness_tables
+from openapps_sim.analysis.doc.svg import svg_grouped_bars, svg_pass_k
+from openapps_sim.analysis.metrics.axes import Rows
+from openapps_sim.analysis.metrics.stats import success_rate
+from openapps_sim.analysis.metrics.table import sort_key
+from openapps_sim.analysis.report.analysis import Analysis
 from openapps_sim.analysis.report.rows import (
-    FLUCTUATION_HEADERS,
-    PER_VARIATION_HEADERS,
     axis_matrix,
     behaviour_rows,
-    fluctuation_rows,
+    fluctuation_table,
     manifest_facts,
     pass_k_matrix,
-    per_variation_rows,
+    per_variation_table,
     rate_matrix,
 )
-from openapps_sim.analysis.report.svg import svg_grouped_bars, svg_pass_k
 
 
 def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, value: str) -> tuple:
@@ -62,15 +61,8 @@ def series_by_agent(a: Analysis, frame: Any, keys: Sequence[str], key_col: str, 
     return series, errs, counts
 
 
-def robustness(a: Analysis) -> Section:
-    blocks: list[Any] = []
-    for caption, h, rows in robustness_tables(a.df, a.baseline):
-        blocks.append(Table(h, rows, ["l"] * 2 + ["r"] * (len(h) - 2), caption=caption))
-    return Section("robustness", "Robustness to interruptions and other versions", blocks)
-
-
 def per_variation(a: Analysis) -> Section:
-    frame = m.success_rate(a.df, ["agent", "variation"], ci=True)
+    frame = success_rate(a.df, ["agent", "variation"], ci=True)
     series, errs, counts = series_by_agent(a, frame, a.variations, "variation", "success_rate")
     chart = svg_grouped_bars(
         a.variations, series, "success rate", "variation", errors=errs, counts=counts, aria="success rate per variation"
@@ -79,7 +71,7 @@ def per_variation(a: Analysis) -> Section:
         "Success rate per variation and agent over all tasks and seeds. Whiskers: 95% bootstrap intervals "
         "over episodes. Hover a bar for the exact value."
     )
-    table = Table(PER_VARIATION_HEADERS, per_variation_rows(a), ["l", "l"] + ["r"] * 8)
+    table = Table(*per_variation_table(a), ["l", "l"] + ["r"] * 8)
     return Section("variation", "Success per variation", [Figure(chart, caption), table], md_title="Per variation")
 
 
@@ -165,7 +157,7 @@ def _with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
 
 
 def fluctuations(a: Analysis, top: int) -> Section:
-    fl, note = fluctuation_rows(a, top)
+    (fh, fl), note = fluctuation_table(a, top)
     blocks: list[Any] = [
         P(
             f"Tasks whose success rate differs most between the best and the worst version (top {top}; versions "
@@ -173,7 +165,7 @@ def fluctuations(a: Analysis, top: int) -> Section:
         )
     ]
     if fl:
-        blocks.append(Table(FLUCTUATION_HEADERS, fl, ["l", "l", "l wrap", "l wrap", "r"]))
+        blocks.append(Table(fh, fl, ["l", "l", "l wrap", "l wrap", "r"]))
     if note:
         blocks.append(P(note))
     return Section("fluctuation", "Largest fluctuations", blocks, md_title="Largest fluctuations across versions")
@@ -271,7 +263,7 @@ def pass_k(a: Analysis) -> Section:
 
 
 def tasks(a: Analysis) -> Section:
-    tasks_ = sorted(a.valid["task"].unique().tolist(), key=m.sort_key)
+    tasks_ = sorted(a.valid["task"].unique().tolist(), key=sort_key)
     per_task = Rows(a.per_task, "agent", "task")
     folds = []
     for i, ag in enumerate(a.agents):
@@ -300,16 +292,6 @@ def tasks(a: Analysis) -> Section:
         ],
         md_title="Success per task (all versions)",
     )
-
-
-def progress(a: Analysis) -> Section:
-    blocks: list[Any] = [P(PROGRESS_NOTE)]
-    for title, h, rows in progress_tables(a.df):
-        blocks += [Heading(title), Table(h, rows, ["l"] * (len(h) - 9) + ["r"] * 9)]
-    levels = decision_level_table(a.df)
-    if levels:
-        blocks += [Heading("Decision accuracy by level"), P(LEVEL_NOTE), Table(levels[0], levels[1], ["l"] + ["r"] * 5)]
-    return Section("progress", "Decisions, answers and milestones", blocks)
 
 
 def errors(a: Analysis) -> Section:
@@ -365,3 +347,16 @@ def manifest(a: Analysis) -> Section:
             MdOnly(Code(text, "json")),
         ],
     )
+
+
+SHOWN = [
+    Shown(30, lambda d: per_variation(d.a), summary=True),
+    Shown(40, lambda d: deviation(d.a), paper=True),
+    Shown(50, lambda d: fluctuations(d.a, d.top), paper=True),
+    Shown(60, lambda d: behaviour(d.a)),
+    Shown(70, lambda d: axes(d.a)),
+    Shown(80, lambda d: pass_k(d.a)),
+    Shown(130, lambda d: tasks(d.a)),
+    Shown(180, lambda d: errors(d.a), summary=True),
+    Shown(190, lambda d: manifest(d.a), summary=True),
+]

@@ -11,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.report.blocks import Html, P, Section
+from openapps_sim.analysis.doc.blocks import Html, P, Section, Shown
+from openapps_sim.analysis.metrics.table import sort_key
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.report.load import load_trajectory, trajectory_files
 from openapps_sim.analysis.report.viewer import episode_view, side_by_side
@@ -41,14 +41,14 @@ def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int, first: S
     taken = {str(r["episode_id"]) for r in picked}
     have = have[~have["episode_id"].astype(str).isin(taken)]
     order_cols = [c for c in ("agent", "variation", "task", "seed") if c in have.columns]
-    recs = sorted(have.to_dict("records"), key=lambda r: tuple(m.sort_key(r[c]) for c in order_cols))
+    recs = sorted(have.to_dict("records"), key=lambda r: tuple(sort_key(r[c]) for c in order_cols))
     for outcome in (False, True):
         for r in recs:
             if bool(r["success"]) == outcome:
                 queues.setdefault((outcome, str(r["agent"]), str(r["variation"])), []).append(r)
     for outcome in (False, True):
         keys = [k for k in queues if k[0] == outcome]
-        keys.sort(key=lambda k: (m.sort_key(k[2]), m.sort_key(k[1])))
+        keys.sort(key=lambda k: (sort_key(k[2]), sort_key(k[1])))
         for j, k in enumerate(keys):
             queues[k] = _interleave_tasks(queues[k], start=j)
         while len(picked) < limit and any(queues[k] for k in keys):
@@ -129,3 +129,6 @@ def trajectory_section(
     if budget.remaining <= 0:
         blocks.append(P("Some screenshots were left out to keep this file small.", cls="meta"))
     return Section("trajectories", "Trajectories", blocks), set(rows)
+
+
+SHOWN = [Shown(170, lambda d: d.viewer)]

@@ -13,9 +13,11 @@ from typing import Any
 from fasthtml.common import B, Code, Details, Div, Img, Input, Label, Pre, Span, Summary
 from fasthtml.common import P as HP
 
-import openapps_sim.analysis.metrics as m
+from openapps_sim.analysis.doc.cells import anchor
+from openapps_sim.analysis.doc.fmt import fmt_num, fmt_seconds, is_nan
+from openapps_sim.analysis.metrics.behaviour import find_loops
 from openapps_sim.analysis.metrics.breaks import loop_kinds
-from openapps_sim.analysis.report.fmt import fmt_num, fmt_seconds, is_nan
+from openapps_sim.analysis.metrics.values import token_total
 from openapps_sim.analysis.report.images import Budget, embed_image, url_path
 from openapps_sim.errors import short_action_error
 
@@ -31,11 +33,6 @@ class StepParts:
 
 
 REPORT_PARTS = StepParts()
-
-
-def anchor(episode_id: Any) -> str:
-    """The element id of an episode in the viewer (links from other sections point here)."""
-    return f"ep-{episode_id}"
 
 
 def _viewport(row: dict) -> tuple[float, float]:
@@ -78,7 +75,7 @@ def _point(target: dict) -> tuple[float, float] | None:
 def _tokens(tokens: Any) -> str:
     if not isinstance(tokens, dict) or not tokens:
         return ""
-    total = m.token_total(tokens)
+    total = token_total(tokens)
     return f"{int(total):,} tokens" if total and not is_nan(total) else ""
 
 
@@ -142,7 +139,7 @@ def step_kinds(steps: list[dict], min_repeats: int) -> dict[int, str]:
     changed = [s.get("changed") for s in steps]
     known = all(c is not None for c in changed)
     out: dict[int, str] = {}
-    for start, period, reps in m.find_loops(actions, min_repeats):
+    for start, period, reps in find_loops(actions, min_repeats):
         stuck, progressing, _ = loop_kinds(
             actions[start : start + period * reps],
             changed[start : start + period * reps] if known else None,

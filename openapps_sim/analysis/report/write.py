@@ -6,10 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from openapps_sim.analysis.report.analysis import analyse
-from openapps_sim.analysis.report.build import paper_only, summary
-from openapps_sim.analysis.report.html import render_html, report_html
+from openapps_sim.analysis.report.build import build, paper_only, summary
 from openapps_sim.analysis.report.load import load_manifest, load_results
-from openapps_sim.analysis.report.markdown import render_markdown, report_markdown
 from openapps_sim.errors import ConfigError
 
 
@@ -46,15 +44,14 @@ def write_report(
     if summary_only:
         short = summary(a, str(results_dir))
         md_path, html_path = results_dir / "summary.md", results_dir / "summary.html"
-        md_path.write_text(report_markdown(short), encoding="utf-8")
-        html_path.write_text(report_html(short), encoding="utf-8")
+        md_path.write_text(short.markdown(), encoding="utf-8")
+        html_path.write_text(short.html(), encoding="utf-8")
         return md_path, html_path
     md_path = results_dir / "report.md"
     html_path = results_dir / "report.html"
-    md_path.write_text(render_markdown(a, top), encoding="utf-8")
-    html_path.write_text(
-        render_html(a, results_dir, top, max_trajectories, screenshot_width, screenshot_budget_bytes), encoding="utf-8"
-    )
+    md_path.write_text(build(a, None, top).markdown(), encoding="utf-8")
+    full = build(a, results_dir, top, max_trajectories, screenshot_width, screenshot_budget_bytes)
+    html_path.write_text(full.html(), encoding="utf-8")
     if paper:
-        (results_dir / "paper.md").write_text(report_markdown(paper_only(a)), encoding="utf-8")
+        (results_dir / "paper.md").write_text(paper_only(a).markdown(), encoding="utf-8")
     return md_path, html_path

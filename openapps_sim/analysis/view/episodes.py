@@ -13,8 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-import openapps_sim.analysis.metrics as m
-from openapps_sim.analysis.metrics.values import as_list
+from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS
+from openapps_sim.analysis.metrics.breaks import loop_kinds
+from openapps_sim.analysis.metrics.table import prepare, sort_key
+from openapps_sim.analysis.metrics.values import as_list, is_missing
 from openapps_sim.analysis.report.analysis import distinguish_agent_configs
 from openapps_sim.analysis.report.load import load_results, load_trajectory
 from openapps_sim.sweeps.record import MODEL_SERVICE
@@ -38,10 +40,10 @@ def agent_label(row: Mapping) -> str:
     ``--label``, the ``--model`` chosen on the command line), else its name (``agent (config)``
     when one agent ran with several configs, as in the report)."""
     label = row.get("label")
-    return str(label) if label and not m.is_missing(label) else str(row.get("agent") or "?")
+    return str(label) if label and not is_missing(label) else str(row.get("agent") or "?")
 
 
-def failure_kind(row: Mapping, min_repeats: int = m.DEFAULT_MIN_REPEATS) -> str:
+def failure_kind(row: Mapping, min_repeats: int = DEFAULT_MIN_REPEATS) -> str:
     """Why an episode did not succeed, in one phrase ("" for a success): the first that holds of
     an error that is not the agent's, the agent's own exception, a harmful interruption
     accepted, a wrong answer, a premature stop, infeasible reported, a stuck loop, and else the
@@ -61,7 +63,7 @@ def failure_kind(row: Mapping, min_repeats: int = m.DEFAULT_MIN_REPEATS) -> str:
     if row.get("declared") == "infeasible":
         return "reported infeasible"
     actions, changed = as_list(row.get("actions")), row.get("step_changed")
-    if m.loop_kinds(actions, None if m.is_missing(changed) else changed, min_repeats)[0]:
+    if loop_kinds(actions, None if is_missing(changed) else changed, min_repeats)[0]:
         return "stuck loop"
     return "ran out of steps"
 
@@ -116,7 +118,7 @@ class Episodes:
             counts[picked] = 0  # still offered, so the form shows what is picked
         if name == "outcome":
             return [(o, counts[o]) for o in OUTCOMES if o in counts]
-        return sorted(counts.items(), key=lambda kv: m.sort_key(kv[0]))
+        return sorted(counts.items(), key=lambda kv: sort_key(kv[0]))
 
     def select(self, query: Mapping[str, str]) -> list[str]:
         """The keys of the episodes every filter of ``query`` (and its search ``q``) admits."""
@@ -172,7 +174,7 @@ def trajectory_words(traj: dict | None) -> list[str]:
     return out
 
 
-def load_episodes(paths: Iterable[Path | str], min_repeats: int = m.DEFAULT_MIN_REPEATS) -> Episodes:
+def load_episodes(paths: Iterable[Path | str], min_repeats: int = DEFAULT_MIN_REPEATS) -> Episodes:
     """Every episode of every run folder in ``paths`` (each a folder of ``openapps sweep`` or
     ``openapps run --out``, or a parent of such folders)."""
     sources = [Path(p) for p in paths]
@@ -183,13 +185,13 @@ def load_episodes(paths: Iterable[Path | str], min_repeats: int = m.DEFAULT_MIN_
         notes += [f"{path}: {n}" for n in df.attrs.get("notes", [])]
         frames.append(df.assign(source=i))
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    df = m.prepare(distinguish_agent_configs(df), min_repeats)
+    df = prepare(distinguish_agent_configs(df), min_repeats)
     episodes = Episodes(sources, notes=notes)
     order = ("label", "task", "variation", "seed", "trial", "source")
     records = [{k: clean(v) for k, v in rec.items()} for rec in df.to_dict("records")]
     for rec in records:
         rec["label"] = agent_label(rec)
-    for row in sorted(records, key=lambda r: tuple(m.sort_key(r.get(c)) for c in order)):
+    for row in sorted(records, key=lambda r: tuple(sort_key(r.get(c)) for c in order)):
         row["outcome"] = outcome(row)
         row["failure"] = failure_kind(row, min_repeats)
         episodes.rows[f"{row['source']}/{row['episode_id']}"] = row
@@ -209,7 +211,7 @@ def find_flips(rows: Mapping[str, dict]) -> list[Flip]:
         groups.setdefault(group, {}).setdefault(str(row.get("variation")), key)
     flips = []
     for by_version in groups.values():
-        versions = sorted(by_version, key=m.sort_key)
+        versions = sorted(by_version, key=sort_key)
         base = "default" if "default" in by_version else versions[0]
         for version in versions:
             a, b = by_version[base], by_version[version]
@@ -217,4 +219,4 @@ def find_flips(rows: Mapping[str, dict]) -> list[Flip]:
                 continue
             flips.append(Flip(a, b) if rows[a]["outcome"] == SUCCESS else Flip(b, a))
     order = ("label", "task", "seed", "variation")
-    return sorted(flips, key=lambda f: tuple(m.sort_key(rows[f.lost].get(c)) for c in order))
+    return sorted(flips, key=lambda f: tuple(sort_key(rows[f.lost].get(c)) for c in order))

@@ -40,7 +40,7 @@ from fasthtml.common import (
     to_xml,
 )
 
-from openapps_sim.analysis.report.fmt import fmt_pct
+from openapps_sim.analysis.doc.fmt import fmt_pct
 from openapps_sim.analysis.view.episodes import FAILURE, FILTERS, SUCCESS, Episodes, Flip
 from openapps_sim.analysis.view.style import CSS
 

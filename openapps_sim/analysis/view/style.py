@@ -1,10 +1,10 @@
-"""The stylesheet of ``openapps view``: the report's (:mod:`openapps_sim.analysis.report.style`),
+"""The stylesheet of ``openapps view``: the report's (:mod:`openapps_sim.analysis.doc.style`),
 then the view's own (the bar on top, the filters, the episode table, step rows with the page
 and the exchange)."""
 
 from __future__ import annotations
 
-from openapps_sim.analysis.report.style import CSS as REPORT_CSS
+from openapps_sim.analysis.doc.style import CSS as REPORT_CSS
 
 VIEW_CSS = """
 main{max-width:1480px;padding:18px 28px 64px}

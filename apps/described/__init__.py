@@ -1,0 +1,18 @@
+"""Described apps: every folder holding an ``app.yaml`` on the search path becomes an app
+(docs/apps/spec.md). The format is :mod:`.format` and :mod:`.checks`."""
+
+from __future__ import annotations
+
+
+def APPS(taken: set[str]) -> list:  # noqa: N802 - the discovery hook, named like APP
+    """Every described app on the search path (``taken``: the names hand-built apps have)."""
+    from openapps_sim.apps.described.spec import described_apps
+
+    return described_apps(taken)
+
+
+def CHECK(folder) -> object:  # noqa: N802 - the discovery hook for `openapps apps check`
+    """The app of ``folder/app.yaml``, every problem of the file at once (ConfigErrors)."""
+    from openapps_sim.apps.described.spec import make_app
+
+    return make_app(folder)

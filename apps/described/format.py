@@ -1,0 +1,183 @@
+"""The format of a described app: what ``app.yaml`` may say, in the project's schema language.
+
+:data:`DESCRIPTION` checks the shape of the file (every key, every type, at once);
+:mod:`.checks` then checks what the shape cannot (a ``title`` that names no field, a reference to
+no collection). docs/apps/spec.md documents every key with a worked example.
+"""
+
+from __future__ import annotations
+
+from openapps_sim.config.schema import Any_, Bool, Color, Enum, Float, Int, ListOf, MapOf, Record, Str
+
+# Google Play's app categories (games aside), as Play spells them
+CATEGORIES = (
+    "Art & Design",
+    "Auto & Vehicles",
+    "Beauty",
+    "Books & Reference",
+    "Business",
+    "Comics",
+    "Communication",
+    "Dating",
+    "Education",
+    "Entertainment",
+    "Events",
+    "Finance",
+    "Food & Drink",
+    "Health & Fitness",
+    "House & Home",
+    "Libraries & Demo",
+    "Lifestyle",
+    "Maps & Navigation",
+    "Medical",
+    "Music & Audio",
+    "News & Magazines",
+    "Parenting",
+    "Personalization",
+    "Photography",
+    "Productivity",
+    "Shopping",
+    "Social",
+    "Sports",
+    "Tools",
+    "Travel & Local",
+    "Video Players & Editors",
+    "Weather",
+)
+
+# field type -> the type of its value in the state (and of its argument in an app tool)
+FIELD_TYPES = {
+    "text": "str",
+    "longtext": "str",
+    "number": "float",
+    "money": "float",
+    "date": "str",
+    "time": "str",
+    "boolean": "bool",
+    "choice": "str",
+    "rating": "int",
+    "ref": "str",
+    "icon": "str",
+}
+
+FIELD = Record(
+    {
+        "type": Enum(list(FIELD_TYPES), doc="what the field holds"),
+        "label": Str("", doc="its label in English (default: the field's name, capitalised)"),
+        "choices": ListOf(Str(), default=[], doc="choice: the values allowed (each may be translated)"),
+        "to": Str("", doc="ref: the collection whose record this field names"),
+        "default": Any_(None, doc="the value of a new record that does not give one"),
+        "currency": Str("$", doc="money: the sign written before the amount"),
+        "unit": Str("", doc="number: the unit written after the value (kg, km, min)"),
+        "max": Int(5, lo=1, hi=10, doc="rating: the most stars"),
+        "required": Bool(False, doc="a new record must give it (the title field always must)"),
+    }
+)
+
+GENERATOR = Record(
+    {
+        "pool": ListOf(Any_(), default=[], doc="values to draw from"),
+        "combine": ListOf(ListOf(Str()), default=[], doc="pools whose draws are joined by sep (first + last name)"),
+        "sep": Str(" ", doc="what joins the draws of combine"),
+        "unique": Bool(False, doc="no two generated records get the same value"),
+        "range": ListOf(Float(), default=[], doc="number, money, rating: [low, high]"),
+        "step": Float(1.0, doc="number, money: the values are multiples of this"),
+        "dates": ListOf(Str(), default=[], doc="date: [first, last] as YYYY-MM-DD"),
+        "chance": Float(0.5, lo=0.0, hi=1.0, doc="boolean: how often it is true"),
+    }
+)
+
+ACTIONS = Record(
+    {
+        "create": Bool(False, doc="a New button and form"),
+        "edit": ListOf(Str(), default=[], doc="the fields an Edit form changes"),
+        "delete": Bool(False, doc="a Delete button on each record"),
+        "toggle": ListOf(Str(), default=[], doc="boolean fields switched on and off with one button each"),
+        "star": Str("", doc="a boolean field shown as a star (favourite, pinned)"),
+        "status": Str("", doc="a choice field set with one button per value"),
+        "quantity": Str("", doc="a number field changed with - and + buttons"),
+    }
+)
+
+COLLECTION = Record(
+    {
+        "label": Str(doc="what the collection is called in English, plural (Accounts)"),
+        "item": Str("", doc="one record, as a lowercase identifier for operations (default: label without its s)"),
+        "fields": MapOf(FIELD, doc="the fields of its records, in the order forms and detail pages show them"),
+        "title": Str(doc="the field that names a record (its natural key)"),
+        "subtitle": Str("", doc="a field shown under the title"),
+        "badge": Str("", doc="a field shown as a badge"),
+        "price": Str("", doc="a money or number field shown at the row's end"),
+        "image": Str("", doc="an icon field shown before the title"),
+        "layout": Enum(["list", "cards", "table"], "list", doc="how the records are laid out"),
+        "columns": ListOf(
+            Str(), default=[], doc="table: the fields of the columns (default: title, subtitle, badge, price)"
+        ),
+        "search": Bool(True, doc="a search box over the text fields"),
+        "filter": Str("", doc="a choice field to filter by (links)"),
+        "tabs": Str("", doc="a choice field whose values are tabs over the list"),
+        "sort": ListOf(Str(), default=[], doc="fields the list can be sorted by"),
+        "nav": Bool(True, doc="a tab for the collection in the app's navigation"),
+        "actions": ACTIONS,
+        "records": ListOf(
+            MapOf(Any_()),
+            default=[],
+            doc="records every world has: field -> value (or a .csv/.yaml file beside app.yaml)",
+        ),
+        "count": Int(0, lo=0, hi=500, doc="how many records each world seed generates beyond records"),
+        "generate": MapOf(GENERATOR, default={}, doc="field -> how generated records draw it"),
+        "variants": ListOf(
+            MapOf(Any_()),
+            default=[],
+            doc="partial records a generated record starts from (one drawn each): values that belong together; "
+            "a text value with {} takes the field's generated draw",
+        ),
+    }
+)
+
+ADJUST = Record(
+    {
+        "ref": Str(doc="a ref field of the created record: the record to change"),
+        "field": Str(doc="a number or money field of that record"),
+        "by": Str(doc="a number or money field of the created record: the amount"),
+        "sign": Int(-1, lo=-1, hi=1, doc="-1 subtracts, 1 adds"),
+    }
+)
+
+FLOW = Record(
+    {
+        "label": Str(doc="the button that starts the flow, in English (Send money)"),
+        "creates": Str(doc="the collection the confirmed flow adds a record to"),
+        "fields": ListOf(Str(), doc="the fields of that record the flow's form asks for"),
+        "set": MapOf(Any_(), default={}, doc="fields of the record set without asking"),
+        "adjust": ListOf(ADJUST, default=[], doc="numbers of referenced records the confirmed flow changes"),
+        "start": Str("", doc="a collection whose detail pages offer the flow, for its ref field to them"),
+        "confirm": Str("Confirm", doc="the button of the review step, in English"),
+    }
+)
+
+SETTING = Record(
+    {
+        "type": Enum(["boolean", "choice"], doc="a toggle or a choice"),
+        "label": Str(doc="its label in English"),
+        "choices": ListOf(Str(), default=[], doc="choice: the values allowed"),
+        "default": Any_(None, doc="its value in a new world (default: false, or the first choice)"),
+    }
+)
+
+DESCRIPTION = Record(
+    {
+        "name": Str("", doc="the app's name: URL prefix, state key, task-id prefix (default: the folder's name)"),
+        "title": Str(doc="the app's name on the start page and its top bar, in English"),
+        "description": Str("", doc="one sentence on the start page, in English"),
+        "category": Enum(list(CATEGORIES), doc="its Google Play category"),
+        "icon": Str("", doc="the launcher icon: the d of a 24x24 SVG path, or a shared icon's name"),
+        "accent": Color("#2f6fde", doc="the colour of the app's header band"),
+        "order": Int(60, lo=0, hi=10000, doc="its place on the start page"),
+        "home": Str("", doc="the collection of the first page (default: the first)"),
+        "collections": MapOf(COLLECTION, doc="the kinds of records, in navigation order"),
+        "flows": MapOf(FLOW, default={}, doc="two-step actions with a review page (a transfer, a booking, an order)"),
+        "settings": MapOf(SETTING, default={}, doc="the settings page: toggles and choices"),
+        "strings": MapOf(MapOf(Str()), default={}, doc="language tag -> text key -> translation (English is inline)"),
+    }
+)

@@ -1,0 +1,111 @@
+"""A described app's state and its pure changes: records made from given values (each value
+checked against its field), normalisation and item keys (docs/apps/spec.md, "State")."""
+
+from __future__ import annotations
+
+import json
+
+from openapps_sim.apps.described.checks import item_name
+from openapps_sim.apps.described.generate import field_default, setting_default
+
+from openapps_sim.appkit import ItemKey, OperationError, by_id
+from openapps_sim.config.normalise import norm_text
+
+FREE_TEXT = ("text", "longtext")
+
+
+def item_keys(desc: dict) -> dict[str, ItemKey]:
+    return {name: ItemKey(coll["title"], item_name(name, coll)) for name, coll in desc["collections"].items()}
+
+
+def normalise(desc: dict, state: dict) -> dict:
+    """Records as a multiset per collection: ids dropped, refs as the title they name, free
+    text folded, numbers to the cent; settings as they are."""
+    out: dict = {}
+    for name, coll in desc["collections"].items():
+        rows = [_normal_record(desc, state, coll, r) for r in state[name]]
+        out[name] = sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, ensure_ascii=False))
+    defaults = {k: setting_default(s) for k, s in desc["settings"].items()}
+    out["settings"] = {**defaults, **state.get("settings", {})}
+    return out
+
+
+def _normal_record(desc: dict, state: dict, coll: dict, record: dict) -> dict:
+    out = {}
+    for f, spec in coll["fields"].items():
+        value = record.get(f)
+        if spec["type"] == "ref":
+            target = desc["collections"][spec["to"]]
+            ref = by_id(state[spec["to"]], value)
+            value = norm_text(ref[target["title"]]) if ref else ""
+        elif spec["type"] in FREE_TEXT:
+            value = norm_text(value or "")
+        elif spec["type"] in ("money", "number") and value is not None:
+            value = round(float(value), 2)
+        out[f] = value
+    return out
+
+
+def record_title(desc: dict, state: dict, collection: str, record_id: str) -> str:
+    """The title of a record (``""`` when there is none with that id)."""
+    record = by_id(state[collection], record_id)
+    return str(record[desc["collections"][collection]["title"]]) if record else ""
+
+
+def coerce(desc: dict, state: dict, tool: str, coll: dict, field: str, value: object) -> object:
+    """``value`` (from a form or a tool call) as a value of ``field``, or an OperationError
+    naming the tool, the argument and what is allowed."""
+    spec = coll["fields"][field]
+    kind = spec["type"]
+    try:
+        if kind in ("money", "number"):
+            return round(float(str(value).replace(",", ".").strip()), 2)
+        if kind == "rating":
+            stars = int(float(str(value)))
+            if not 0 <= stars <= spec["max"]:
+                raise ValueError
+            return stars
+    except (TypeError, ValueError):
+        raise OperationError(tool, field, f"{value!r} is no {kind}", _allowed(spec)) from None
+    if kind == "boolean":
+        return value if isinstance(value, bool) else str(value).lower() in ("true", "on", "1", "yes")
+    if kind == "choice":
+        if value not in spec["choices"]:
+            raise OperationError(tool, field, f"{value!r} is no choice", _allowed(spec))
+        return value
+    if kind == "ref":
+        return resolve_ref(desc, state, tool, spec["to"], field, str(value))
+    return str(value).strip()
+
+
+def _allowed(spec: dict) -> str:
+    if spec["type"] == "choice":
+        return ", ".join(spec["choices"])
+    if spec["type"] == "rating":
+        return f"a whole number from 0 to {spec['max']}"
+    return "a number"
+
+
+def resolve_ref(desc: dict, state: dict, tool: str, to: str, field: str, value: str) -> str:
+    """The id of the record of ``to`` that ``value`` names by its id or its title."""
+    records = state[to]
+    if by_id(records, value):
+        return value
+    title = desc["collections"][to]["title"]
+    found = [r for r in records if norm_text(str(r[title])) == norm_text(value)]
+    if not found:
+        shown = ", ".join(f"{r['id']} ({r[title]})" for r in records[:12])
+        raise OperationError(tool, field, f"no record of {to} {value!r}", shown or "(none)")
+    return found[0]["id"]
+
+
+def new_record(desc: dict, state: dict, name: str, values: dict) -> dict:
+    """A record of collection ``name`` with ``values`` (already coerced) and every other field's
+    default, given the next id."""
+    coll = desc["collections"][name]
+    record = {"id": f"{item_name(name, coll)}-{state['next_id'][name]}"}
+    for f, spec in coll["fields"].items():
+        record[f] = values.get(f, field_default(spec))
+    state["next_id"][name] += 1
+    state[name].append(record)
+    return record

@@ -1,0 +1,188 @@
+"""The handlers of every described app: they parse the request, call the app's operations
+(:mod:`.ops`, found through ``ctx.app.load_operations()``) and redirect, or render a page."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.described import forms, model, ops, record, views
+from openapps_sim.apps.described.checks import item_name
+
+from openapps_sim.appkit import AppContext, AppRoutes, OperationError, by_id
+from openapps_sim.web.components import not_found_page
+
+routes = AppRoutes()  # matched in this order: /c/{dapp_coll}/new before /c/{dapp_coll}/{dapp_id}
+# path parameters are named dapp_*, a prefix no field may have: a form field never hides one
+
+
+def _coll(ctx: AppContext, params: dict) -> tuple[str, dict] | tuple[None, None]:
+    name = params.get("dapp_coll", "")
+    coll = ctx.app.desc["collections"].get(name)
+    return (name, coll) if coll else (None, None)
+
+
+def _op(ctx: AppContext, name: str):
+    return ctx.app.load_operations()[name]
+
+
+def _missing(ctx: AppContext):
+    from openapps_sim.apps.described import words
+
+    return not_found_page(ctx, words.ui(ctx, "not_found"))
+
+
+@routes.get("/")
+def home(ctx: AppContext, params: dict):
+    desc = ctx.app.desc
+    return views.collection_page(ctx, desc["home"] or next(iter(desc["collections"])), params)
+
+
+@routes.get("/settings")
+def settings(ctx: AppContext, params: dict):
+    return forms.settings_page(ctx, params) if ctx.app.desc["settings"] else _missing(ctx)
+
+
+@routes.post("/settings")
+def save_settings(ctx: AppContext, params: dict):
+    for key, setting in ctx.app.desc["settings"].items():
+        value = key in params if setting["type"] == "boolean" else params.get(key)
+        if value is not None and value != ctx.state["settings"].get(key):
+            _op(ctx, f"set_setting_{key}")(ctx, value)
+    return ctx.redirect("/settings?msg=settings_saved")
+
+
+@routes.get("/c/{dapp_coll}")
+def collection(ctx: AppContext, params: dict):
+    name, coll = _coll(ctx, params)
+    return views.collection_page(ctx, name, params) if coll else _missing(ctx)
+
+
+@routes.get("/c/{dapp_coll}/new")
+def new_form(ctx: AppContext, params: dict):
+    name, coll = _coll(ctx, params)
+    return forms.record_form(ctx, name, None) if coll and coll["actions"]["create"] else _missing(ctx)
+
+
+@routes.post("/c/{dapp_coll}/new")
+def create(ctx: AppContext, params: dict):
+    name, coll = _coll(ctx, params)
+    if not coll or not coll["actions"]["create"]:
+        return _missing(ctx)
+    values = forms.form_values(coll, list(coll["fields"]), params)
+    try:
+        record = _op(ctx, f"create_{item_name(name, coll)}")(ctx, **values)
+    except OperationError as e:
+        return forms.record_form(ctx, name, None, e.problem and f"{e.path}: {e.problem}", values)
+    return ctx.redirect(f"/c/{name}/{record['id']}?msg=saved")
+
+
+@routes.get("/c/{dapp_coll}/{dapp_id}")
+def show_record(ctx: AppContext, params: dict):
+    name, coll = _coll(ctx, params)
+    return record.record_page(ctx, name, params["dapp_id"], params) if coll else _missing(ctx)
+
+
+@routes.get("/c/{dapp_coll}/{dapp_id}/edit")
+def edit_form(ctx: AppContext, params: dict):
+    name, coll = _coll(ctx, params)
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
+    return forms.record_form(ctx, name, found) if found and coll["actions"]["edit"] else _missing(ctx)
+
+
+@routes.post("/c/{dapp_coll}/{dapp_id}/edit")
+def edit(ctx: AppContext, params: dict):
+    name, coll = _coll(ctx, params)
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
+    if not found or not coll["actions"]["edit"]:
+        return _missing(ctx)
+    values = forms.form_values(coll, coll["actions"]["edit"], params)
+    try:
+        _op(ctx, f"edit_{item_name(name, coll)}")(ctx, found["id"], **values)
+    except OperationError as e:
+        return forms.record_form(ctx, name, found, f"{e.path}: {e.problem}", values)
+    return ctx.redirect(f"/c/{name}/{found['id']}?msg=saved")
+
+
+def _on_record(ctx: AppContext, params: dict, allowed, operation: str, **args):
+    name, coll = _coll(ctx, params)
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
+    field = params.get("dapp_field", "")
+    if not found or not allowed(coll["actions"], field):
+        return _missing(ctx)
+    try:
+        _op(ctx, operation.format(item=item_name(name, coll), field=field))(ctx, found["id"], **args)
+    except OperationError:
+        pass  # a value no button offers: nothing changes
+    if params.get("back") == "list":
+        return ctx.redirect(f"/c/{name}")
+    return ctx.redirect(f"/c/{name}/{found['id']}")
+
+
+@routes.post("/c/{dapp_coll}/{dapp_id}/delete")
+def delete(ctx: AppContext, params: dict):
+    name, coll = _coll(ctx, params)
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
+    if not found or not coll["actions"]["delete"]:
+        return _missing(ctx)
+    _op(ctx, f"delete_{item_name(name, coll)}")(ctx, found["id"])
+    return ctx.redirect(f"/c/{name}?msg=deleted")
+
+
+@routes.post("/c/{dapp_coll}/{dapp_id}/toggle/{dapp_field}")
+def toggle(ctx: AppContext, params: dict):
+    return _on_record(ctx, params, lambda a, f: f in a["toggle"] or f == a["star"], "toggle_{item}_{field}")
+
+
+@routes.post("/c/{dapp_coll}/{dapp_id}/status/{dapp_field}")
+def status(ctx: AppContext, params: dict):
+    value = str(params.get("value", ""))
+    return _on_record(ctx, params, lambda a, f: f == a["status"], "set_{item}_{field}", value=value)
+
+
+@routes.post("/c/{dapp_coll}/{dapp_id}/qty/{dapp_field}")
+def quantity(ctx: AppContext, params: dict):
+    by = str(params.get("by", "0"))
+    return _on_record(ctx, params, lambda a, f: f == a["quantity"], "change_{item}_{field}", by=by)
+
+
+def _flow_values(ctx: AppContext, flow_name: str, params: dict) -> tuple[dict, dict]:
+    """The posted values of a flow's fields (raw) and checked, or an OperationError."""
+    flow = ctx.app.desc["flows"][flow_name]
+    coll = ctx.app.desc["collections"][flow["creates"]]
+    raw = forms.form_values(coll, flow["fields"], params)
+    tool = f"{ctx.app.name}.{flow_name}"
+    for f in flow["fields"]:
+        if f not in raw and ops.flow_needs(coll["fields"], f):
+            raise OperationError(tool, f, "missing", f"a {coll['fields'][f]['type']} value")
+    return raw, {f: model.coerce(ctx.app.desc, ctx.state, tool, coll, f, v) for f, v in raw.items()}
+
+
+@routes.get("/flow/{dapp_flow}")
+def flow_form(ctx: AppContext, params: dict):
+    flow = params.get("dapp_flow", "")
+    if flow not in ctx.app.desc["flows"]:
+        return _missing(ctx)
+    return forms.flow_form(ctx, flow, {f: params.get(f) for f in ctx.app.desc["flows"][flow]["fields"]})
+
+
+@routes.post("/flow/{dapp_flow}/review")
+def flow_review(ctx: AppContext, params: dict):
+    flow = params.get("dapp_flow", "")
+    if flow not in ctx.app.desc["flows"]:
+        return _missing(ctx)
+    try:
+        raw, values = _flow_values(ctx, flow, params)
+    except OperationError as e:
+        return forms.flow_form(ctx, flow, dict(params), f"{e.path}: {e.problem}")
+    return forms.review_page(ctx, flow, values, raw)
+
+
+@routes.post("/flow/{dapp_flow}/confirm")
+def flow_confirm(ctx: AppContext, params: dict):
+    flow = params.get("dapp_flow", "")
+    if flow not in ctx.app.desc["flows"]:
+        return _missing(ctx)
+    try:
+        raw, _ = _flow_values(ctx, flow, params)
+        made = _op(ctx, flow)(ctx, **raw)
+    except OperationError as e:
+        return forms.flow_form(ctx, flow, dict(params), f"{e.path}: {e.problem}")
+    return ctx.redirect(f"/c/{ctx.app.desc['flows'][flow]['creates']}/{made['id']}?msg=done")

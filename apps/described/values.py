@@ -1,0 +1,45 @@
+"""A field's value as a page shows it: money with its sign and cents, a choice by its label in the
+world's language, a rating as stars, a reference by the title of the record it names."""
+
+from __future__ import annotations
+
+from openapps_sim.apps.described import words
+
+from openapps_sim.appkit import AppContext, by_id
+
+EMPTY = "—"
+
+
+def number(value: float) -> str:
+    return f"{value:,.0f}" if float(value) == int(value) else f"{value:,.2f}"
+
+
+def show(ctx: AppContext, coll: dict, field: str, value: object) -> str:
+    spec = coll["fields"][field]
+    kind = spec["type"]
+    if value is None or value == "":
+        return EMPTY
+    if kind == "money":
+        amount = float(value)
+        return f"{'−' if amount < 0 else ''}{spec['currency']}{abs(amount):,.2f}"
+    if kind == "number":
+        return f"{number(float(value))} {spec['unit']}".strip()
+    if kind == "boolean":
+        return words.ui(ctx, "value_yes" if value else "value_no")
+    if kind == "choice":
+        name = next(n for n, c in ctx.app.desc["collections"].items() if c is coll)
+        return words.choice_label(ctx, name, field, str(value))
+    if kind == "rating":
+        stars = int(value)
+        return "★" * stars + "☆" * max(spec["max"] - stars, 0)
+    if kind == "ref":
+        target = ctx.app.desc["collections"][spec["to"]]
+        record = by_id(ctx.state[spec["to"]], value)
+        return str(record[target["title"]]) if record else EMPTY
+    return str(value)
+
+
+def initials(title: str) -> str:
+    """Up to two letters standing for a title (``Casa do Rio`` -> ``CD``), for its avatar."""
+    letters = [w[0] for w in str(title).split() if w[:1].isalnum()]
+    return "".join(letters[:2]).upper() or "·"

@@ -1,0 +1,1 @@
+"""The task families of the todo app."""
