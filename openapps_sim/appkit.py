@@ -200,8 +200,7 @@ class WorldView:
         self.config, self.state, self.seed = config or {}, state if state is not None else {}, seed
         self.events: list[dict] = []
 
-    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:
-        """Record a state change (``by="world"``: one the world made on its own, no agent's)."""
+    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:  # by="world": made by the world
         extra = {} if by == "agent" else {"by": by}
         self.events.append({"i": len(self.events), "app": app, "op": op, "args": args, **extra})
 

@@ -43,8 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"OpenApps-Sim serving variation {args.variation!r}, seed {args.seed} at {url}/  (started in {ms:.0f} ms)"
         )
         if args.explore:
-            port = url.rsplit(":", 1)[1]
-            print(f"Explore app versions at http://explore.localhost:{port}/_explore/")
+            print(f"Explore app versions at http://explore.localhost:{url.rsplit(':', 1)[1]}/_explore/")
         print("Press Ctrl+C to stop.", flush=True)
 
     try:
