@@ -74,24 +74,23 @@ def descendants(pid: int) -> list[int]:
 
 def bench_server(figures: dict) -> None:
     from openapps_sim.config.catalog import discover_apps
-    from openapps_sim.envs.client import ServerHandle
+    from openapps_sim.web.server import AppServer
+    from openapps_sim.web.world import World
 
     t0 = time.perf_counter()
-    server = ServerHandle().start()
+    host = AppServer(World())  # its default world answers 127.0.0.1, as `openapps serve`'s
+    host.start()
+    server = host.default
     urllib.request.urlopen(server.url + "/").read()
     figures["server_start_to_first_page_ms"] = round((time.perf_counter() - t0) * 1000, 1)
 
-    in_server, round_trip = [], []
+    in_server = []
     from openapps_sim.config.packs import list_packs
 
     packs = [p for p in ["default", "dark_theme", "german", "dense"] if p in list_packs()]
     for i in range(200):
-        t = time.perf_counter()
-        res = server.reset(packs[i % len(packs)], i)
-        round_trip.append((time.perf_counter() - t) * 1000)
-        in_server.append(res["reset_ms"])
+        in_server.append(server.reset(packs[i % len(packs)], i))
     figures["world_reset_ms_in_server_median"] = round(median(in_server), 3)
-    figures["world_reset_ms_admin_api_median"] = round(median(round_trip), 3)
 
     server.reset("default", 0)
     ttfb = {}
@@ -108,10 +107,10 @@ def bench_server(figures: dict) -> None:
     figures["page_ttfb_ms_median"] = ttfb
     # Default first: RSS does not shrink after a bigger world, so the other order would hide it.
     server.reset("default", 0)
-    figures["server_memory_default_world"] = rss_mib(server.pid)
+    figures["server_memory_default_world"] = rss_mib(os.getpid())  # the process serving it
     server.reset("dense", 0)
-    figures["server_memory_dense_world"] = rss_mib(server.pid)
-    server.stop()
+    figures["server_memory_dense_world"] = rss_mib(os.getpid())
+    host.stop()
 
 
 def bench_env(figures: dict) -> None:
@@ -126,7 +125,6 @@ def bench_env(figures: dict) -> None:
     )
     from openapps_sim.agents.oracle import OracleAgent
 
-    from openapps_sim.envs.client import shared_server
     from openapps_sim.envs.observe import testid_bids
     from openapps_sim.envs.registration import make_env
 
@@ -182,10 +180,9 @@ def bench_env(figures: dict) -> None:
     figures["step_vs_raw_playwright"] = per_mode
     raw_context.close()
 
-    server = shared_server()
     browser_pids = []
     for pid in descendants(os.getpid()):
-        if b"chrom" in cmdline(pid) and pid != server.pid:
+        if b"chrom" in cmdline(pid):
             browser_pids.append(pid)
     mem = [rss_mib(p) for p in browser_pids]
     figures["browser_memory"] = {
@@ -193,7 +190,7 @@ def bench_env(figures: dict) -> None:
         "rss_mib_sum": round(sum(m.get("rss_mib", 0) for m in mem), 1),
         "pss_mib_sum": round(sum(m.get("pss_mib", 0) for m in mem), 1),
     }
-    figures["worker_server_memory"] = rss_mib(server.pid)
+    figures["worker_memory"] = rss_mib(os.getpid())  # the worker serves its worlds itself
 
     # Oracle episode timing inside this one warm worker (no process start-up).
     agent = OracleAgent()
@@ -288,10 +285,11 @@ def bench_sweep(figures: dict, families: tuple[str, ...] = SWEEP_FAMILIES) -> No
 
 
 def envs_memory_child(n: int) -> dict:
-    """In a fresh process: ``n`` envs, each with its own world on the one shared server; one
-    episode and one step each; then the memory of this process, the server and the browsers."""
-    from openapps_sim.envs.client import shared_server
+    """In a fresh process: ``n`` envs, each with its own world served by the process's app
+    server (a thread); one episode and one step each; then the memory of this process and the
+    browsers."""
     from openapps_sim.envs.registration import make_env
+    from openapps_sim.web.server import app_server
 
     packs = ["default", "german", "dark_theme", "french"]
     envs = [make_env("todo.add_item", task_kwargs={"variation": packs[i % len(packs)]}) for i in range(n)]
@@ -299,21 +297,19 @@ def envs_memory_child(n: int) -> dict:
         env.reset(seed=i)
         env.step("noop()")
     time.sleep(1.0)
-    server = shared_server()
-    browsers = [p for p in descendants(os.getpid()) if p != server.pid and b"chrom" in cmdline(p)]
+    browsers = [p for p in descendants(os.getpid()) if b"chrom" in cmdline(p)]
 
     def pss(pids: list[int]) -> float:
         return round(sum(rss_mib(p).get("pss_mib", 0.0) for p in pids), 1)
 
     out = {
         "envs": n,
-        "worlds_on_server": server.health()["worlds"] - 1,
+        "worlds_on_server": len(app_server().worlds),
         "python_pss_mib": pss([os.getpid()]),
-        "server_pss_mib": pss([server.pid]),
         "browsers_pss_mib": pss(browsers),
         "browser_processes": len(browsers),
     }
-    out["total_pss_mib"] = round(out["python_pss_mib"] + out["server_pss_mib"] + out["browsers_pss_mib"], 1)
+    out["total_pss_mib"] = round(out["python_pss_mib"] + out["browsers_pss_mib"], 1)
     for env in envs:
         env.close()
     return out
@@ -464,7 +460,6 @@ def summary_lines(f: dict) -> str:
     lines.append(
         f"  world reset (in server)      {f['world_reset_ms_in_server_median']:.2f} ms   (ref ~{ref['reset_ms']:.0f} ms)"
     )
-    lines.append(f"  world reset (admin API)      {f['world_reset_ms_admin_api_median']:.2f} ms")
     ttfb = f["page_ttfb_ms_median"]
     lines.append(
         f"  page TTFB                    {min(ttfb.values()):.1f}-{max(ttfb.values()):.1f} ms   (ref {ref['page_ms'][0]}-{ref['page_ms'][1]} ms)"
@@ -496,10 +491,10 @@ def summary_lines(f: dict) -> str:
 
 
 def envs_memory_lines(f: dict) -> str:
-    lines = ["  envs in one process (PSS MiB)  envs  python  server  browsers  total"]
+    lines = ["  envs in one process (PSS MiB)  envs  python  browsers  total"]
     for n, row in f["envs_in_one_process_memory"].items():
         lines.append(
-            f"                                 {n:>4}  {row['python_pss_mib']:>6.0f}  {row['server_pss_mib']:>6.0f}"
+            f"                                 {n:>4}  {row['python_pss_mib']:>6.0f}"
             f"  {row['browsers_pss_mib']:>8.0f}  {row['total_pss_mib']:>5.0f}"
         )
     return "\n".join(lines)

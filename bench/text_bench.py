@@ -8,14 +8,13 @@
   ``InlineTextBox`` nodes of stock BrowserGym's extraction make on each app's first page (the
   measurement behind dropping them in both backends).
 * ``text_envs_in_one_process``: 64 text envs (each its own world) in one fresh process: PSS of
-  the process and its app server, and the aggregate steps per second of the 64 stepping round
+  the process (its worlds included), and the aggregate steps per second of the 64 stepping round
   robin (link clicks: first visits of a page in each world, and clicks on a link to the page
   shown).
 * ``gc_text_envs``: the same 64 envs twice, in fresh processes one after the other: with
-  Python's collector settings (``OPENAPPS_GC=default`` for the process and its app server) and
-  with the package's (``openapps_sim/gcsettings.py``, which the app server applies itself and the
-  process applies once its envs are made, as an RL user's process can); CPU per step of both and
-  their ratio.
+  Python's collector settings (``OPENAPPS_GC=default``) and with the package's
+  (``openapps_sim/gcsettings.py``, which the process applies once its envs are made, as an RL
+  user's process can); CPU per step of both and their ratio.
 """
 
 from __future__ import annotations
@@ -107,9 +106,9 @@ def inline_text_box_share() -> dict:
     from browsergym.utils.obs import flatten_axtree_to_str
 
     from openapps_sim.envs.browser import acquire_browser, release_browser
-    from openapps_sim.envs.client import shared_server
+    from openapps_sim.web.server import app_server
 
-    world = shared_server().new_world()
+    world = app_server().add()
     world.reset("default", 0)
     browser = acquire_browser(headless=True)
     context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -130,7 +129,7 @@ def inline_text_box_share() -> dict:
     finally:
         context.close()
         release_browser(browser)
-        world.close()
+        app_server().drop(world)
     return {
         "pages": len(APPS),
         "lines": lines,
@@ -141,18 +140,18 @@ def inline_text_box_share() -> dict:
 
 
 def text_envs_child(n: int, tune: bool = False) -> dict:
-    """In a fresh process: ``n`` text envs, one world each; the PSS of this process and the app
-    server; then every env steps in turn, each step a link click that loads a page: once to open
+    """In a fresh process: ``n`` text envs, one world each (in memory); the PSS of this process;
+    then every env steps in turn, each step a link click that loads a page: once to open
     the todo app, then three times its "all" filter. The first visit of a page in a world is cold
-    (the server renders it, the tab parses it and builds its tree); a link to the page shown is warm
+    (the app renders it, the tab parses it and builds its tree); a link to the page shown is warm
     (rendered and parsed at this revision already). Aggregate steps per second: all of them, the
     cold ones and the warm ones."""
-    from openapps_sim.envs.client import shared_server
     from openapps_sim.envs.observe import testid_bids
     from openapps_sim.envs.registration import make_env
+    from openapps_sim.web.server import app_server
 
     sys.path.insert(0, os.path.dirname(__file__))
-    from cputrack import cmdline, cpu_seconds
+    from cputrack import cmdline
 
     from bench import descendants, rss_mib  # noqa: F401 - the bench's own readers
 
@@ -165,11 +164,10 @@ def text_envs_child(n: int, tune: bool = False) -> dict:
         from openapps_sim.gcsettings import tune_gc
 
         tune_gc()
-    server = shared_server()
     seconds = {"cold": 0.0, "warm": 0.0}
     steps = {"cold": 0, "warm": 0}
     filters = []
-    cpu = time.process_time(), cpu_seconds(server.pid)
+    cpu = time.process_time()
     for rnd in range(4):
         kind = "cold" if rnd < 2 else "warm"
         t = time.perf_counter()
@@ -179,34 +177,32 @@ def text_envs_child(n: int, tune: bool = False) -> dict:
                 filters.append(f"click('{testid_bids(obs)['todo-filter-all']}')")
         seconds[kind] += time.perf_counter() - t
         steps[kind] += n
-    cpu = time.process_time() - cpu[0], cpu_seconds(server.pid) - cpu[1]
+    cpu = time.process_time() - cpu
     out = {
         "envs": n,
-        "worlds_on_server": server.health()["worlds"] - 1,
+        "worlds": len(app_server().worlds),
         "python_pss_mib": rss_mib(os.getpid()).get("pss_mib", 0.0),
-        "server_pss_mib": rss_mib(server.pid).get("pss_mib", 0.0),
         "browser_processes": sum(1 for p in descendants(os.getpid()) if b"chrom" in cmdline(p)),
         "steps": steps["cold"] + steps["warm"],
         "steps_per_second": round((steps["cold"] + steps["warm"]) / (seconds["cold"] + seconds["warm"]), 1),
         "cold_steps_per_second": round(steps["cold"] / seconds["cold"], 1),
         "warm_steps_per_second": round(steps["warm"] / seconds["warm"], 1),
-        # what the steps cost in CPU, this process and the server's: the rate an idle machine
-        # would reach with the two taking turns (the wall-clock rate above includes the load)
-        "cpu_ms_per_step": round(1000 * (cpu[0] + cpu[1]) / (steps["cold"] + steps["warm"]), 2),
-        "server_cpu_ms_per_step": round(1000 * cpu[1] / (steps["cold"] + steps["warm"]), 2),
-        "cpu_steps_per_second": round((steps["cold"] + steps["warm"]) / max(cpu[0] + cpu[1], 1e-9), 1),
+        # what the steps cost in CPU: the rate an idle machine would reach (the wall-clock rate
+        # above includes the load)
+        "cpu_ms_per_step": round(1000 * cpu / (steps["cold"] + steps["warm"]), 2),
+        "cpu_steps_per_second": round((steps["cold"] + steps["warm"]) / max(cpu, 1e-9), 1),
         "load_average": round(os.getloadavg()[0], 1),
         "gc_threshold": list(gc.get_threshold()),
     }
-    out["total_pss_mib"] = round(out["python_pss_mib"] + out["server_pss_mib"], 1)
+    out["total_pss_mib"] = out["python_pss_mib"]
     for env in envs:
         env.close()
     return out
 
 
 def text_envs_child_run(n: int, collector: str | None = None) -> dict:
-    """``collector``: None runs the child as a user's process (Python's settings, the server its
-    own); "default" sets ``OPENAPPS_GC=default`` for both; "tuned" has the child tune itself too."""
+    """``collector``: None runs the child as a user's process (Python's settings); "default" sets
+    ``OPENAPPS_GC=default``; "tuned" has the child tune itself."""
     from openapps_sim.gcsettings import ENV
 
     env = os.environ.copy()
@@ -245,16 +241,15 @@ TEXT_LINES = {
         " {pages} pages)"
     ],
     "text_envs_in_one_process": [
-        "  {envs} text envs, one process   {total_pss_mib:.0f} MiB PSS (python {python_pss_mib:.0f} + server"
-        " {server_pss_mib:.0f}), {steps_per_second:.1f} steps/s round robin (first visits {cold_steps_per_second:.1f},"
-        " pages seen {warm_steps_per_second:.1f}), {browser_processes} browser processes",
-        " " * 32 + " CPU {cpu_ms_per_step:.2f} ms a step (server {server_cpu_ms_per_step:.2f}):"
+        "  {envs} text envs, one process   {total_pss_mib:.0f} MiB PSS, {steps_per_second:.1f} steps/s round robin"
+        " (first visits {cold_steps_per_second:.1f}, pages seen {warm_steps_per_second:.1f}),"
+        " {browser_processes} browser processes",
+        " " * 32 + " CPU {cpu_ms_per_step:.2f} ms a step:"
         " {cpu_steps_per_second:.0f} steps per CPU second; load average {load_average}",
     ],
     "gc_text_envs": [
-        "  collector, {envs} text envs     Python's settings {default[cpu_ms_per_step]:.2f} ms CPU a step"
-        " (server {default[server_cpu_ms_per_step]:.2f}), the package's {tuned[cpu_ms_per_step]:.2f} ms"
-        " (server {tuned[server_cpu_ms_per_step]:.2f}) = {cpu_ratio:.2f}x"
+        "  collector, {envs} text envs     Python's settings {default[cpu_ms_per_step]:.2f} ms CPU a step,"
+        " the package's {tuned[cpu_ms_per_step]:.2f} ms = {cpu_ratio:.2f}x"
     ],
 }
 # values older runs did not record

@@ -28,7 +28,7 @@ An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``A
 
 Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
 changes) and the request parameters, and return page content or a redirect. They never touch
-another app's state and never see the admin secret.
+another app's state.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from openapps_sim.config.appearance import THEME
 from openapps_sim.config.schema import Partial, Record, Str, overlay
@@ -191,18 +191,18 @@ class AppRoutes:
         return deco
 
 
-class WorldView(Protocol):
-    """What the app contract needs of the world an app is served in: every app's configuration
-    and state, the seed, the apps themselves (the start page lists them) and the event log. The
-    web layer's world (:class:`openapps_sim.web.world.World`) is one; this contract names no web
-    type."""
+class WorldView:
+    """The world an app sees (every app's config and state, the seed, the apps, the event log): a
+    plan runs on a bare one; the web layer's ``World`` adds reset, pages, interruptions."""
 
-    apps: dict[str, AppSpec]
-    config: dict
-    state: dict[str, dict]
-    seed: int
+    def __init__(self, config: dict | None = None, state: dict | None = None, seed: int = 0) -> None:
+        self.apps: dict[str, AppSpec] = {}
+        self.config, self.state, self.seed = config or {}, state if state is not None else {}, seed
+        self.events: list[dict] = []
 
-    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None: ...
+    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:  # by="world": made by the world
+        extra = {} if by == "agent" else {"by": by}
+        self.events.append({"i": len(self.events), "app": app, "op": op, "args": args, **extra})
 
 
 class AppContext:
@@ -396,5 +396,5 @@ def operation(fn: Callable[..., Any]) -> Operation:
 
 
 def call_operation(ctx: AppContext, op: Operation, args: dict) -> Any:
-    """Run ``op`` on ``ctx``'s world with ``args`` checked (the admin API's app-tool call)."""
+    """Run ``op`` on ``ctx``'s world with ``args`` checked (an app-tool call: ``World.call_tool``)."""
     return op(ctx, **op.check_args(args))

@@ -1,10 +1,9 @@
-"""Shared fixtures: a real app server process and a real headless Chromium."""
+"""Shared fixtures: a world served by this process's app server and a real headless Chromium."""
 
 from __future__ import annotations
 
 import pytest
 
-from openapps_sim.envs.client import ServerHandle
 from openapps_sim.gcsettings import tune_gc
 
 from .app_pages import address_data_testid
@@ -31,9 +30,15 @@ def _one_env_browser_per_test_process():
 
 @pytest.fixture(scope="session")
 def server():
-    handle = ServerHandle().start()
-    yield handle
-    handle.stop()
+    """A world served from a thread of this process as the default world of its own app server:
+    at ``http://127.0.0.1:PORT``, for Chromium and for plain HTTP clients alike."""
+    from openapps_sim.web.server import AppServer
+    from openapps_sim.web.world import World
+
+    host = AppServer(World())
+    host.start()
+    yield host.default
+    host.stop()
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +102,7 @@ def interface_envs():
 
 @pytest.fixture()
 def world(server):
-    """Reset the server's world to default/seed 0 and return the handle."""
+    """The served world, reset to default/seed 0."""
     server.reset("default", 0)
     return server
 

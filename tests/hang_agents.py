@@ -11,8 +11,6 @@ from pathlib import Path
 
 from openapps_sim.agent import Agent
 
-from .procs import cmdline, descendants
-
 STEP = "noop(0)"
 
 
@@ -64,19 +62,18 @@ class EatsMemory(StepCounter):
             del held
 
 
-def stop_app_servers() -> int:
-    """SIGSTOP the app servers of this (worker) process: its next state check hangs."""
-    stopped = 0
-    for pid in descendants(os.getpid()):
-        if b"openapps_sim.web.server" in cmdline(pid):
-            os.kill(pid, signal.SIGSTOP)
-            stopped += 1
-    return stopped
+def stop_app_servers() -> bool:
+    """Hang this (worker) process's environment: its next state check never returns, as a hung
+    app handler or browser would not (the worlds are served in the worker's own process)."""
+    from openapps_sim.envs.task import OpenAppsTask
+
+    OpenAppsTask.validate = lambda *args, **kwargs: time.sleep(3600)
+    return True
 
 
 class StopsItsServer(StepCounter):
-    """Answers at once, having hung its worker's app server: the step that follows hangs in the
-    environment (as a hung server or browser would), not in the agent."""
+    """Answers at once, having hung its worker's environment: the step that follows hangs in the
+    environment (as a hung app handler or browser would), not in the agent."""
 
     def turn(self, n: int) -> None:
         if n == 1:

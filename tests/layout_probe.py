@@ -104,10 +104,10 @@ def problems(server, browser, pack: str, widths=WIDTHS, apps=None) -> list[str]:
 def _main(argv: list[str]) -> None:
     from openapps_sim.config.packs import list_packs
     from openapps_sim.envs.browser import launch_browser
-    from openapps_sim.envs.client import ServerHandle
+    from openapps_sim.web.server import app_server
 
     chosen = argv or sorted(list_packs())
-    server = ServerHandle().start()
+    server = app_server().add()
     browser = launch_browser(headless=True)
     try:
         total = 0
@@ -119,7 +119,7 @@ def _main(argv: list[str]) -> None:
         print(f"{total} problem(s) over {len(chosen)} pack(s) x widths {WIDTHS}")
     finally:
         browser.close()
-        server.stop()
+        app_server().drop(server)
 
 
 if __name__ == "__main__":

@@ -112,8 +112,8 @@ def test_a_bad_memory_bound_is_one_sentence(tmp_path, monkeypatch):
 
 
 def test_a_hang_in_the_environment_is_still_infrastructure_and_retried_once(tmp_path, tag, monkeypatch):
-    """The agent answers at once, but the app server it acts on hangs (stopped with SIGSTOP):
-    the step hangs in the environment. The episode runs once more on a fresh worker and, hanging
+    """The agent answers at once, but the environment it acts on hangs (its state check never
+    returns): the step hangs in the environment. The episode runs once more on a fresh worker and, hanging
     again, is an infrastructure error; one whose retry goes through is recorded as attempt 2."""
     monkeypatch.setenv("HANG_MARKER", str(tmp_path / "hung-once"))
     got: list[dict] = []

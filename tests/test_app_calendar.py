@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 
 def _cal(server) -> dict:
-    return server.state()["calendar"]
+    return server.snapshot()[1]["calendar"]
 
 
 def _event(state: dict, title: str) -> dict:
@@ -31,7 +31,7 @@ def _act_on_event(page, world, title: str, action: str, url: str) -> tuple[dict,
 
 
 def _ops(server) -> list[dict]:
-    return [e for e in server.events() if e["app"] == "calendar"]
+    return [e for e in server.events if e["app"] == "calendar"]
 
 
 def _agenda_ids(page) -> list[str]:

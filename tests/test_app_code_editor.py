@@ -16,11 +16,11 @@ def tid(testid: str) -> str:
 
 
 def ce(server) -> dict:
-    return server.state()["code_editor"]
+    return server.snapshot()[1]["code_editor"]
 
 
 def ops(server) -> list[tuple[str, dict]]:
-    return [(e["op"], e["args"]) for e in server.events() if e["app"] == "code_editor"]
+    return [(e["op"], e["args"]) for e in server.events if e["app"] == "code_editor"]
 
 
 def open_file(page, world, path: str) -> dict:
@@ -140,7 +140,7 @@ def test_delete_file_and_folder_with_contents(page, world):
 
 
 def test_markup_in_files_stays_text(page, world):
-    state = world.state()
+    state = world.snapshot()[1]
     tricky = "\n<b>bold?</b>\n</textarea><script>window.__pwned = 1</script>\n  indented  \r\n"
     state["code_editor"]["files"]["docs/<img src=x onerror=alert(1)>.md"] = tricky
     world.set_state(state)

@@ -81,7 +81,7 @@ def test_start_page_tiles_draw_each_apps_own_icon():
 
     world = World()
     world.reset("default", 0, [])
-    html = TestClient(build_app(world, "s")).get("/").text
+    html = TestClient(build_app(world)).get("/").text
     for name, spec in discover_apps().items():
         if spec.home:
             continue

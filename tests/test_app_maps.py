@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def _maps(server) -> dict:
-    return server.state()["maps"]
+    return server.snapshot()[1]["maps"]
 
 
 def _query(page) -> dict:
@@ -90,7 +90,7 @@ def test_save_and_remove_a_place(page, world):
     click_to(page, f"maps-remove-{sid}", r"done=removed")
     assert page.get_by_test_id(f"maps-saved-{sid}").count() == 0
     assert _maps(world)["saved"] == before["saved"]
-    events = world.events()
+    events = list(world.events)
     assert [e["op"] for e in events] == ["save_place", "remove_saved"]
     assert events[0]["args"]["place"] == "brandenburg_gate" and events[1]["args"] == {
         "id": sid,
@@ -104,7 +104,7 @@ def test_remove_a_saved_location_from_the_list(page, world):
     page.goto(world.url + "/maps/")
     click_to(page, "maps-remove-s4", r"done=removed")
     assert [s["id"] for s in _maps(world)["saved"]] == [s["id"] for s in before["saved"] if s["id"] != "s4"]
-    assert [e["op"] for e in world.events()] == ["remove_saved"]
+    assert [e["op"] for e in world.events] == ["remove_saved"]
     assert_clean(page)
 
 
@@ -116,7 +116,7 @@ def test_drop_a_pin_by_clicking_the_map(page, world):
     page.wait_for_url(re.compile(r"pin="))
     lat, lon = map(float, _query(page)["pin"].split(","))
     assert distance_km(lat, lon, 41.89, 12.49) < 0.1
-    assert world.events() == []  # the pin is not saved yet
+    assert world.events == []  # the pin is not saved yet
     # clicking elsewhere moves the pin: 100 px right of the centre at zoom 12 is about 0.034° east
     box = canvas.bounding_box()
     with page.expect_navigation():
@@ -140,7 +140,7 @@ def test_drop_a_pin_by_clicking_the_map(page, world):
             "saved"
         ]
     )
-    events = world.events()
+    events = list(world.events)
     assert [e["op"] for e in events] == ["drop_pin"] and events[0]["args"]["name"] == "Meeting point"
     assert page.get_by_test_id("maps-saved-name").text_content() == "Meeting point"
     assert_clean(page)
@@ -151,7 +151,7 @@ def test_edit_a_note(page, world):
     page.get_by_test_id("maps-note-input").fill("Picnic on Sunday")
     click_to(page, "maps-note-save", r"done=note")
     assert next(s for s in _maps(world)["saved"] if s["id"] == "s2")["note"] == "Picnic on Sunday"
-    assert [e["op"] for e in world.events()] == ["set_note"]
+    assert [e["op"] for e in world.events] == ["set_note"]
     assert_clean(page)
 
 
@@ -166,7 +166,7 @@ def test_markup_in_descriptions_stays_text(page, world):
     text = page.get_by_test_id("maps-place-description").text_content()
     assert "<script>" in text
     assert page.locator("main script").count() == 0
-    assert world.events() == []
+    assert world.events == []
     assert_clean(page)
     world.reset("default", 0)
 

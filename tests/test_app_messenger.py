@@ -13,11 +13,11 @@ pytestmark = pytest.mark.browser
 
 
 def _msgr(server) -> dict:
-    return server.state()["messenger"]
+    return server.snapshot()[1]["messenger"]
 
 
 def _ops(server) -> list[str]:
-    return [e["op"] for e in server.events() if e["app"] == "messenger"]
+    return [e["op"] for e in server.events if e["app"] == "messenger"]
 
 
 def test_open_conversation_changes_nothing(page, world):
@@ -43,7 +43,7 @@ def test_send_message(page, world):
     assert {k: v for k, v in after["conversations"].items() if k != "c2"} == {
         k: v for k, v in before["conversations"].items() if k != "c2"
     }
-    events = world.events()
+    events = list(world.events)
     assert [e["op"] for e in events] == ["send_message"]
     assert events[0]["args"] == {"contact": "c2", "id": new["id"], "text": "See you at ten.", "new_conversation": False}
     assert page.get_by_test_id(f"messenger-text-{new['id']}").text_content() == "See you at ten."
@@ -67,14 +67,14 @@ def test_forward_message(page, world):
     click_to(page, "messenger-forward-search-submit", r"q=eve")
     assert page.get_by_test_id("messenger-forward-to-c5").count() == 1
     assert page.get_by_test_id("messenger-forward-to-c1").count() == 0
-    assert world.events() == []
+    assert world.events == []
     click_to(page, "messenger-forward-to-c5", r"/messenger/chat/c5")
     after = _msgr(world)
     copy = after["conversations"]["c5"][-1]
     assert copy["sender"] == "me" and copy["text"] == original["text"] and copy["forwarded_from"] == "c3"
     assert after["conversations"]["c3"] == before["conversations"]["c3"]
     assert _ops(world) == ["forward_message"]
-    args = world.events()[0]["args"]
+    args = world.events[0]["args"]
     assert (args["id"], args["to"], args["new_id"], args["forwarded_from"]) == (original["id"], "c5", copy["id"], "c3")
     bubble = page.get_by_test_id(f"messenger-msg-{copy['id']}")
     assert "Chloé Dubois" in bubble.text_content()
@@ -93,7 +93,7 @@ def test_search_and_start_conversation(page, world):
     page.get_by_test_id("messenger-search").fill("CHLOE")
     click_to(page, "messenger-search-submit", r"q=CHLOE")
     assert page.get_by_test_id("messenger-contact-c3").count() == 1
-    assert world.events() == [] and _msgr(world) == before
+    assert world.events == [] and _msgr(world) == before
     page.get_by_test_id("messenger-search").fill("Nadia Rahman")
     page.get_by_test_id("messenger-search-submit").click()
     click_to(page, "messenger-contact-c14", r"/messenger/chat/c14")
@@ -104,7 +104,7 @@ def test_search_and_start_conversation(page, world):
     after = _msgr(world)
     assert [(m["sender"], m["text"]) for m in after["conversations"]["c14"]] == [("me", "Hello Nadia!")]
     assert _ops(world) == ["send_message"]
-    assert world.events()[0]["args"]["new_conversation"] is True  # one entry: the first message
+    assert world.events[0]["args"]["new_conversation"] is True  # one entry: the first message
     page.goto(world.url + "/messenger/")
     assert page.get_by_test_id("messenger-conv-c14").count() == 1
     assert page.get_by_test_id("messenger-preview-c14").text_content() == "You: Hello Nadia!"
@@ -118,7 +118,7 @@ def test_unknown_ids_are_404_and_change_nothing(page, world):
     assert page.get_by_test_id("messenger-not-found").is_visible()
     resp = page.goto(world.url + "/messenger/forward/m99999")
     assert resp.status == 404
-    assert _msgr(world) == before and world.events() == []
+    assert _msgr(world) == before and world.events == []
     page.console_errors.clear()  # the browser reports the 404 responses themselves as errors
     assert_clean(page)
 
@@ -144,7 +144,7 @@ def test_adversarial_markup_stays_text(page, server):
         assert "<script>" in page.get_by_test_id("launch-desc-messenger").text_content()
         assert page.get_by_test_id("launch-messenger").locator("script, img").count() == 0
         assert dialogs == []
-        assert server.events() == []
+        assert server.events == []
         assert_clean(page)
     finally:
         server.reset("default", 0)

@@ -125,11 +125,11 @@ def test_search_ranking_and_normalise():
 
 # -- through the browser ---------------------------------------------------------------------
 def _shop(server) -> dict:
-    return server.state()["shop"]
+    return server.snapshot()[1]["shop"]
 
 
 def _ops(server) -> list[str]:
-    return [e["op"] for e in server.events() if e["app"] == "shop"]
+    return [e["op"] for e in server.events if e["app"] == "shop"]
 
 
 def _pick(cfg: dict, kinds: set[str]) -> str:
@@ -147,7 +147,7 @@ def _add(page, url: str, pid: str, options: dict, qty: int) -> None:
 
 def test_browse_and_search_change_nothing(page, world):
     before = _shop(world)
-    cfg = world.config()["shop"]
+    cfg = world.config["shop"]
     page.goto(world.url + "/")
     page.get_by_test_id("launch-shop").click()
     click_to(page, "shop-category-books", r"/shop/category/books$")
@@ -174,7 +174,7 @@ def test_browse_and_search_change_nothing(page, world):
 
 
 def test_add_with_options_merges_identical_lines(page, world):
-    cfg = world.config()["shop"]
+    cfg = world.config["shop"]
     pid = _pick(cfg, {"colour", "size"})
     p = cfg["products"][pid]
     options = {"colour": p["options"]["colour"][-1], "size": p["options"]["size"][1]}
@@ -189,7 +189,7 @@ def test_add_with_options_merges_identical_lines(page, world):
     assert [(ln["id"], ln["options"], ln["qty"]) for ln in shop["cart"]] == [(1, options, 5), (2, other, 1)]
     assert shop["next_line"] == 3
     assert page.get_by_test_id("shop-cart-count").text_content() == "6"
-    events = [e for e in world.events() if e["app"] == "shop"]
+    events = [e for e in world.events if e["app"] == "shop"]
     assert [e["op"] for e in events] == ["add_to_cart"] * 3
     assert events[1]["args"] == {"line": 1, "product_id": pid, "options": options, "qty": 3, "merged": True}
     # a value the product does not offer changes nothing
@@ -202,7 +202,7 @@ def test_add_with_options_merges_identical_lines(page, world):
 
 
 def test_change_quantity_remove_and_empty(page, world):
-    cfg = world.config()["shop"]
+    cfg = world.config["shop"]
     a = _pick(cfg, {"format"})
     b = _pick(cfg, {"colour"})
     c = _pick(cfg, {"colour", "size"})
@@ -227,7 +227,7 @@ def test_change_quantity_remove_and_empty(page, world):
 
 
 def test_checkout_places_order_and_shows_it(page, world):
-    cfg = world.config()["shop"]
+    cfg = world.config["shop"]
     pid = _pick(cfg, {"colour"})
     colour = cfg["products"][pid]["options"]["colour"][0]
     _add(page, world.url, pid, {"colour": colour}, 2)
@@ -255,7 +255,7 @@ def test_checkout_places_order_and_shows_it(page, world):
     assert page.get_by_test_id("shop-order-placed").count() == 1
     assert page.get_by_test_id("shop-order-1002").count() == 1
     assert "Ada Lovelace" in page.get_by_test_id("shop-order-1002").text_content()
-    events = [e for e in world.events() if e["app"] == "shop"]
+    events = [e for e in world.events if e["app"] == "shop"]
     assert [e["op"] for e in events] == ["add_to_cart", "checkout"]
     assert events[1]["args"]["order"] == "1002" and events[1]["args"]["address"] == address
     assert_clean(page)
@@ -264,7 +264,7 @@ def test_checkout_places_order_and_shows_it(page, world):
 def test_adversarial_text_stays_text(page, server):
     server.reset("adversarial_descriptions", 0)
     try:
-        cfg = server.config()["shop"]
+        cfg = server.config["shop"]
         pid = next(i for i, p in cfg["products"].items() if "<script>" in p["description"])
         page.goto(f"{server.url}/shop/product/{pid}")
         assert "<script>alert(1)</script>" in page.get_by_test_id("shop-product-description").text_content()
@@ -272,7 +272,7 @@ def test_adversarial_text_stays_text(page, server):
         assert "<script>" in page.get_by_test_id("launch-desc-shop").text_content()
         page.goto(f"{server.url}/shop/search?q=%3Cscript%3E")
         assert "<script>" in page.get_by_test_id("shop-heading").text_content()
-        assert server.state()["shop"]["cart"] == []
+        assert server.snapshot()[1]["shop"]["cart"] == []
         assert_clean(page)
     finally:
         server.reset("default", 0)

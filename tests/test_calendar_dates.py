@@ -71,7 +71,7 @@ def test_a_date_format_a_pack_cannot_use_is_one_sentence():
 def _form(env, path: str) -> tuple[str, dict, dict]:
     """The axtree text, the bids and the attributes of the page at ``path``."""
     page = env.unwrapped.page
-    page.goto(env.unwrapped.task.server.url + path)
+    page.goto(env.unwrapped.task.live.url + path)
     obs = env.unwrapped._get_obs()
     return flatten_axtree_to_str(obs["axtree_object"]), testid_bids(obs), testid_attributes(obs)
 
@@ -104,7 +104,7 @@ def test_the_form_shows_and_takes_dates_as_the_language_writes_them(pack):
                 assert not info.get("last_action_error"), info
             _, _, _, _, info = env.step(f"click('{bids['calendar-save']}')")
             assert not info.get("last_action_error"), info
-            events = env.unwrapped.task.server.state()["calendar"]["events"]
+            events = env.unwrapped.task.live.snapshot()[1]["calendar"]["events"]
             page_tree = flatten_axtree_to_str(env.unwrapped._get_obs()["axtree_object"])
             return next((e for e in events if e["title"] == title), {}), page_tree
 

@@ -114,7 +114,7 @@ def test_the_search_path_finds_an_app_outside_the_package(app_path):
     world = World()
     world.reset("default", 0)
     assert [p["name"] for p in world.state["plants"]["plants"]] == ["Monstera", "Fern"]
-    client = TestClient(server.build_app(world, "s"))
+    client = TestClient(server.build_app(world))
     assert 'data-testid="launch-plants"' in client.get("/").text
     client.post("/plants/c/plants/new", data={"name": "Basil", "room": "kitchen"})
     client.post("/plants/c/plants/plant-1/toggle/thirsty")
@@ -150,7 +150,7 @@ def test_the_listing_names_category_source_and_families(capsys):
 def client():
     world = World()
     world.reset("default", 0)
-    return world, TestClient(server.build_app(world, "s"))
+    return world, TestClient(server.build_app(world))
 
 
 def test_every_page_of_the_described_apps_renders(client):
@@ -197,7 +197,7 @@ def test_each_world_seed_draws_other_records():
 
 def test_every_kind_of_pack_applies_to_a_described_app():
     world = World()
-    http = TestClient(server.build_app(world, "s"))
+    http = TestClient(server.build_app(world))
     world.reset("german", 0)
     page = http.get("/banking/").text
     assert 'lang="de"' in page and "Umsätze" in page and "Suchen" in page and "Lebensmittel" in page

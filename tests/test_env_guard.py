@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from openapps_sim.envs.observe import testid_bids
+from openapps_sim.web.server import app_server
 
 from .env_fixtures import module_env
 
@@ -40,9 +41,9 @@ def test_leaving_the_world_is_a_failed_action_and_never_scores(env, url):
 def test_another_world_of_the_same_server_and_a_new_tab_are_fenced_too(env):
     obs, info = env.reset(seed=0)
     app = info["task_info"]["params"]["app"]
-    other = env.unwrapped.world.server.new_world()
+    other = app_server().add()
     try:
-        for url in (f"{other.url}/{app}/", f"{other.server.url}/{app}/"):
+        for url in (f"{other.url}/{app}/", f"http://127.0.0.1:{app_server().port}/{app}/"):
             obs, reward, *_ = env.step(f"goto({url!r})")
             assert "BlockedNavigation" in obs["last_action_error"] and reward == 0
         obs, *_ = env.step("new_tab()")
@@ -57,7 +58,7 @@ def test_another_world_of_the_same_server_and_a_new_tab_are_fenced_too(env):
             assert page.evaluate(fetch, other.url + "/todo/") != "ok"
         assert failed.value.failure.startswith("net::ERR_BLOCKED_BY_CLIENT")
     finally:
-        other.close()
+        app_server().drop(other)
 
 
 def test_a_navigation_goal_is_met_only_on_the_worlds_origin(env):

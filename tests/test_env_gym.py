@@ -125,7 +125,7 @@ def test_the_action_timeout_never_rewrites_what_the_agent_types(env):
     text = "ping at timeout=500) sharp"
     obs, *_ = env.step(f"fill('{testid_bids(obs)['todo-new-title']}', {text!r})")
     obs, *_ = env.step(f"click('{testid_bids(obs)['todo-add']}')")
-    assert text in [i["title"] for i in env.unwrapped.world.state()["todo"]["items"]]
+    assert text in [i["title"] for i in env.unwrapped.world.snapshot()[1]["todo"]["items"]]
 
 
 def test_the_action_timeout_survives_a_harness_mapping(env):

@@ -8,6 +8,7 @@ import pytest
 
 import openapps_sim  # noqa: F401  (registers the ids)
 from openapps_sim.envs.observe import testid_bids
+from openapps_sim.web.server import app_server
 
 pytestmark = pytest.mark.browser
 
@@ -26,23 +27,23 @@ def test_two_envs_with_different_packs_in_one_process_differ():
         d_obs, _ = default.reset(seed=1)  # used to reset the shared world to `default`
         g_world, d_world = german.unwrapped.world, default.unwrapped.world
         assert g_world.url != d_world.url and g_obs["url"].startswith(g_world.url)
-        assert g_world.config()["todo"]["title"] != d_world.config()["todo"]["title"]
+        assert g_world.config["todo"]["title"] != d_world.config["todo"]["title"]
         g_obs, *_ = _step(german, g_obs, "click('{launch-todo}')")
         g_text = german.unwrapped.page.inner_text("body")
         d_obs, *_ = _step(default, d_obs, "click('{launch-todo}')")
         d_text = default.unwrapped.page.inner_text("body")
-        assert g_world.config()["todo"]["title"] in g_text
-        assert d_world.config()["todo"]["title"] in d_text and g_world.config()["todo"]["title"] not in d_text
+        assert g_world.config["todo"]["title"] in g_text
+        assert d_world.config["todo"]["title"] in d_text and g_world.config["todo"]["title"] not in d_text
         # A change in one world is not seen in the other, nor in its event log.
         _step(german, g_obs, "click('{todo-delete-t1}')")
-        assert [e["op"] for e in g_world.events()] and not d_world.events()
+        assert [e["op"] for e in g_world.events] and not d_world.events
         assert "todo-delete-t1" in testid_bids(default.step("noop()")[0])
-        assert len(g_world.state()["todo"]["items"]) == len(d_world.state()["todo"]["items"]) - 1
-        worlds = g_world.server.health()["worlds"]
+        assert len(g_world.state["todo"]["items"]) == len(d_world.state["todo"]["items"]) - 1
+        worlds = len(app_server().worlds)
     finally:
         german.close()
         default.close()
-    assert g_world.server.health()["worlds"] == worlds - 2  # closing an env drops its world
+    assert len(app_server().worlds) == worlds - 2  # closing an env drops its world
 
 
 def test_a_sync_vector_env_of_four_scores_each_world():

@@ -8,11 +8,11 @@ import copy
 
 import pytest
 
-from openapps_sim.appkit import AppContext, AppSpec
+from openapps_sim.appkit import AppContext, AppSpec, WorldView
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import API, TaskFamily, all_families, family, instantiate, normalise_world
-from openapps_sim.taskkit.plan import PlanWorld, run_plan
+from openapps_sim.taskkit.plan import run_plan
 from openapps_sim.taskkit.progress import Op, compact_events, in_order, wlcs
 from openapps_sim.web.world import World
 
@@ -84,7 +84,7 @@ def test_the_plan_runs_and_its_events_are_the_gold(worlds, family_id):
 
 def test_an_operation_names_its_log_entry_and_only_operations_log():
     spec: AppSpec = discover_apps()["todo"]
-    world = PlanWorld({"todo": {}}, {"todo": {"items": [], "next_id": 1}})
+    world = WorldView({"todo": {}}, {"todo": {"items": [], "next_id": 1}})
     ops = spec.load_operations()
     ctx = AppContext(world, spec, None)
     ops["add_item"](ctx, title="Feed the cat")

@@ -51,12 +51,12 @@ def test_every_showcased_page_exists_in_every_version(server, pack):
 
     for name, spec in discover_apps().items():
         server.reset(pack, 0)
-        state, config = server.state(), server.config()
+        state, config = server.snapshot()[1], server.config
         for page in spec.showcase(state[name], config[name]) if spec.showcase else []:
             for tool, args in page.tools:
-                server.default_world().call_tool(name, tool, args)
+                server.call_tool(name, tool, args)
             if page.label == "cart":
-                assert server.state()["shop"]["cart"], "the cart showcase shows an empty cart"
+                assert server.snapshot()[1]["shop"]["cart"], "the cart showcase shows an empty cart"
             with urllib.request.urlopen(server.url + spec.url_prefix + page.path) as resp:
                 body = resp.read().decode()
             assert resp.status == 200 and "not-found" not in body, (pack, name, page)

@@ -15,11 +15,10 @@ import openapps_sim.web.server as server
 from openapps_sim.appkit import AppRoutes
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.envs.registration import make_env
+from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import MAX_TEXT_CHARS, too_long
 from openapps_sim.web.world import World
 
-SECRET = "s"
-ADMIN = {"x-openapps-secret": SECRET}
 LONG = "z" * 6001
 REFUSED = "is 6001 characters long; at most 6000 are accepted. Nothing was changed."
 
@@ -28,7 +27,7 @@ REFUSED = "is 6001 characters long; at most 6000 are accepted. Nothing was chang
 def client():
     world = World()
     world.reset("default", 0)
-    return world, TestClient(server.build_app(world, SECRET))
+    return world, TestClient(server.build_app(world))
 
 
 def _post_routes() -> list[tuple[str, str]]:
@@ -105,9 +104,9 @@ def test_every_text_argument_of_every_app_tool_is_capped(client, app, tool, para
     args = {p.name: DUMMY[p.type] for p in op.params if p.required}
     args[param] = [LONG] if op.params[[p.name for p in op.params].index(param)].type == "list[str]" else LONG
     state, events = copy.deepcopy(world.state), list(world.events)
-    r = c.post("/_admin/tool", json={"app": app, "tool": tool, "args": args}, headers=ADMIN)
-    assert r.status_code == 400
-    assert r.json()["error"] == f"{app}.{tool}: {param}: is 6001 characters long; allowed: 6000 at most"
+    with pytest.raises(ConfigError) as err:
+        world.call_tool(app, tool, args)
+    assert str(err.value) == f"{app}.{tool}: {param}: is 6001 characters long; allowed: 6000 at most"
     assert world.state == state and world.events == events
 
 
@@ -119,7 +118,7 @@ def test_an_agent_gets_the_tools_refusal_on_the_text_backend():
         assert obs["last_action_error"] == (
             "ToolError: todo.add_item: title: is 6001 characters long; allowed: 6000 at most"
         )
-        assert not any(i["title"].startswith("qqq") for i in env.unwrapped.task.server.state()["todo"]["items"])
+        assert not any(i["title"].startswith("qqq") for i in env.unwrapped.task.live.snapshot()[1]["todo"]["items"])
     finally:
         env.close()
 

@@ -59,7 +59,7 @@ def test_interruption_renders_in_the_shell_in_the_language(server, page):
     assert page.locator("[data-testid^='interrupt-']").count() == 0
     assert page.locator("[data-testid='launch-todo']").is_visible()
     assert not page.external_requests and not page.console_errors
-    report = server.interruptions()["shown"]
+    report = server.interrupts.report()["shown"]
     assert len(report) == 1 and report[0]["button"] in ("dismiss", "manage") and report[0]["resolved_step"] is not None
 
 
@@ -146,7 +146,7 @@ def test_accepting_a_harmful_offer_fails_the_task_and_is_named(env):
 def test_an_incoming_message_really_arrives(env, server):
     reward, info, shown = run(env, "messenger.send_message", "interrupt_message", 0)
     assert reward == 1.0, info.get("explanation")
-    state = env.unwrapped.task.server.state()
+    state = env.unwrapped.task.live.snapshot()[1]
     texts = [m["text"] for msgs in state["messenger"]["conversations"].values() for m in msgs]
     assert "Are you free later? Call me when you can." in texts
 

@@ -246,12 +246,10 @@ ORACLE_SAMPLE = [
 
 
 def test_the_oracle_solves_families_in_a_language_from_outside_the_package(search_path):
-    from openapps_sim.envs.client import ServerHandle
     from openapps_sim.envs.registration import make_env
 
     search_path(FIXTURE_PACKS)
-    server = ServerHandle().start()  # its own server process, which sees the search path
-    env = make_env("todo.add_item", task_kwargs={"server": server.new_world()}, backend="text", obs_mode="axtree")
+    env = make_env("todo.add_item", backend="text", obs_mode="axtree")
     try:
         for fid in ORACLE_SAMPLE:
             kwargs = {"family": fid, "variation": "japanese_sample", "language": "auto"}
@@ -266,7 +264,6 @@ def test_the_oracle_solves_families_in_a_language_from_outside_the_package(searc
             assert reward == 1.0, (fid, last["task_info"].get("explanation"))
     finally:
         env.close()
-        server.stop()
 
 
 def test_an_unknown_goal_language_is_a_mistake_not_a_fallback(local_world):

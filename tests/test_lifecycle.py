@@ -1,5 +1,5 @@
-"""Nothing outlives its parent: an app server whose parent is SIGKILLed goes too, and so do a
-sweep's workers and their servers when the sweep itself is SIGKILLed (PR_SET_PDEATHSIG)."""
+"""Nothing outlives its parent: a process serves its worlds from a thread, never a child
+process, and a sweep's workers go when the sweep itself is SIGKILLed (PR_SET_PDEATHSIG)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from .procs import cmdline, descendants
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 
-STARTS_A_SERVER = """
-import sys, time
-from openapps_sim.envs.client import ServerHandle
-h = ServerHandle().start()
-print(h.pid, flush=True)
+SERVES_A_WORLD = """
+import os, time
+from openapps_sim.web.server import app_server
+world = app_server().add()
+print(os.getpid(), world.url, flush=True)
 time.sleep(600)
 """
 
@@ -43,16 +43,15 @@ def gone_within(pids: list[int], seconds: float) -> list[int]:
     return [p for p in pids if alive(p)]
 
 
-def test_a_sigkilled_parent_leaves_no_server():
-    parent = subprocess.Popen([sys.executable, "-c", STARTS_A_SERVER], stdout=subprocess.PIPE, text=True)
+def test_a_process_serves_its_worlds_from_a_thread_and_starts_no_child():
+    parent = subprocess.Popen([sys.executable, "-c", SERVES_A_WORLD], stdout=subprocess.PIPE, text=True)
     try:
-        server_pid = int(parent.stdout.readline())
-        assert alive(server_pid)
-        parent.kill()  # SIGKILL: no atexit, no finally
-        parent.wait(10)
-        assert gone_within([server_pid], 10) == [], "the app server outlived its SIGKILLed parent"
+        pid, url = parent.stdout.readline().split()
+        assert url.startswith("http://w1.localhost:")
+        assert descendants(int(pid)) == []  # nothing that could outlive it
     finally:
         parent.kill()
+        parent.wait(10)
 
 
 def test_a_process_that_exited_has_an_empty_command_line():
@@ -64,7 +63,7 @@ def test_a_process_that_exited_has_an_empty_command_line():
 
 
 @pytest.mark.browser
-def test_a_sigkilled_sweep_leaves_no_worker_server_or_browser(tmp_path):
+def test_a_sigkilled_sweep_leaves_no_worker_or_browser(tmp_path):
     spec = tmp_path / "spec.yaml"
     spec.write_text(yaml.safe_dump({"name": "t", "agents": ["oracle"], "tasks": ["todo.*"], "seeds": 3, "workers": 2}))
     out = tmp_path / "out"
@@ -73,14 +72,14 @@ def test_a_sigkilled_sweep_leaves_no_worker_server_or_browser(tmp_path):
     try:
         deadline = time.time() + 120
         below: list[int] = []
-        while time.time() < deadline:  # until both workers run an episode (a server each)
+        while time.time() < deadline:  # until both workers run an episode (a browser each)
             below = descendants(sweep.pid)
-            cmdlines = [cmdline(p) for p in below]
-            if sum(b"openapps_sim.web.server" in c for c in cmdlines) >= 2:
+            workers = {p for p in below if any(b"chrom" in cmdline(c) for c in descendants(p))}
+            if len(workers) >= 2:
                 break
             time.sleep(0.2)
         else:
-            pytest.fail("the sweep's workers did not start their servers")
+            pytest.fail("the sweep's workers did not start their browsers")
         below = descendants(sweep.pid)
         os.kill(sweep.pid, signal.SIGKILL)  # the parent alone, not its process group
         sweep.wait(10)

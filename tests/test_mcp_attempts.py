@@ -16,6 +16,7 @@ import pytest
 
 from openapps_sim.appkit import AppRoutes
 from openapps_sim.config.catalog import discover_apps
+from openapps_sim.web.server import app_server
 
 from .mcp_play import error_of, memory_server, only_session, play, reset, reward, run, send, text_of
 
@@ -131,7 +132,7 @@ FRESH = "OPENAPPS_TEST_IN_FRESH_PROCESS"
 @pytest.mark.parametrize("evaluator", [False, True], ids=["agent_server", "evaluator_server"])
 def test_the_world_of_a_session_answers_its_own_environment_only(evaluator, backend):
     """Every app route, read or write, and every interruption button, reached from app_url
-    directly, is refused (403) and changes nothing (a POST to /todo/add used to add an item
+    directly, is refused (403; a text session's world is not served at all: 404) and changes nothing (a POST to /todo/add used to add an item
     without a step); the session's own steps still work. The Chromium case runs in a pytest
     process of its own: the in-memory server drives Chromium from its browser thread, and
     Playwright's sync API stays bound to the thread of the first browser test of a process."""
@@ -156,8 +157,11 @@ def test_the_world_of_a_session_answers_its_own_environment_only(evaluator, back
             routes = [*app_routes(), ("POST", "/_interrupt/i0/dismiss"), ("GET", "/")]
             assert len(routes) > 40 and ("POST", "/todo/add") in routes
             before = (task.events(), task.interruptions())
+            refused = 403  # sealed: served to the session's own browser only
+            if backend == "text":  # served to no browser: the process's app server knows no such world
+                url, refused = f"{url}:{app_server().start()}", 404
             statuses = {(m, p): status_of(m, url + p) for m, p in routes}
-            assert set(statuses.values()) == {403}, {k: v for k, v in statuses.items() if v != 403}
+            assert set(statuses.values()) == {refused}, {k: v for k, v in statuses.items() if v != refused}
             assert (task.events(), task.interruptions()) == before
             assert (await reward(client))["steps"] == 0
             last = await play(server, client, "todo.add_item", "gui", seed=4, backend=backend)

@@ -22,4 +22,4 @@ def test_every_page_renders_offline(server, page, pack):
         page.wait_for_load_state("load")
     assert page.external_requests == [], f"{pack}: requests to other hosts {page.external_requests[:5]}"
     assert page.console_errors == [], f"{pack}: console errors {page.console_errors[:5]}"
-    assert server.health()["server_errors"] == 0
+    assert server.server_errors == 0

@@ -12,6 +12,7 @@ import pytest
 from openapps_sim.envs.asyncenv import run_coroutine
 from openapps_sim.errors import ConfigError
 from openapps_sim.service.rollout import ChatRollout, Instance, instances
+from openapps_sim.web.server import app_server
 
 
 def test_instances_expand_families_packs_and_seeds_in_order():
@@ -66,7 +67,7 @@ async def play(instance: Instance, title: str) -> tuple[list, dict, object]:
     """Open the todo app, fill ``title``, add it (and declare done if that did not end it)."""
     async with ChatRollout(instance) as rollout:
         first = await rollout.start()
-        world = rollout.session.env.unwrapped.task.server
+        world = rollout.session.env.unwrapped.task.live
         steps = [await rollout.step("click('999999')")]  # checked, runs nothing, costs a step
         steps.append(await rollout.step(f"click('{bid(first, 'link .Todo')}')"))
         page = steps[-1].observation
@@ -111,20 +112,18 @@ def test_rollouts_play_concurrently_each_on_its_own_world_and_free_it():
     assert bad_result["explanation"] == (
         "2 state difference(s):\n  todo.items: missing todo 'defrost the freezer'\n  todo.items: extra todo 'defrost the fridge'"
     )
-    assert good_world.world_id != bad_world.world_id
-    for world in (good_world, bad_world):  # closed: the server no longer has the world
-        with pytest.raises(ConfigError, match=f"no world '{world.world_id}' on this server"):
-            world.health()
+    assert good_world.id != bad_world.id
+    for world in (good_world, bad_world):  # closed: the app server no longer has the world
+        assert world.id not in app_server().worlds
 
 
 def test_a_rollout_frees_its_world_when_its_body_fails():
     async def failing():
         async with ChatRollout(Instance("todo.add_item")) as rollout:
             await rollout.start()
-            failing.world = rollout.session.env.unwrapped.task.server
+            failing.world = rollout.session.env.unwrapped.task.live
             raise RuntimeError("the trainer stopped")
 
     with pytest.raises(RuntimeError, match="the trainer stopped"):
         run_coroutine(failing)
-    with pytest.raises(ConfigError, match=f"no world '{failing.world.world_id}' on this server"):
-        failing.world.health()
+    assert failing.world.id not in app_server().worlds

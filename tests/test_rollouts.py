@@ -10,10 +10,10 @@ import time
 import pytest
 
 from openapps_sim.envs.asyncenv import make_async_env, run_coroutine
-from openapps_sim.envs.client import shared_server
 from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.rollouts import Group, Rollout, agroup, group
+from openapps_sim.web.server import app_server
 
 GOAL_SEED_3 = (
     "My sister is visiting next week and I keep forgetting things, so please add 'Clean the fridge' to the todo list."
@@ -78,11 +78,10 @@ def test_the_event_loop_keeps_running_while_eight_envs_step():
 
 def test_closed_and_dropped_sessions_free_their_worlds():
     """Sessions closed, and sessions dropped without a close (sync envs and AsyncEnvs), leave no
-    world behind on the server: a dropped one's world goes when the next world is made."""
+    world behind: the process's app server holds a world only while someone else does."""
     keep = make_env("todo.add_item", backend="text")
     keep.reset(seed=0)
-    server = shared_server()
-    before = server.health()["worlds"]
+    before = len(app_server().worlds)
     for i in range(6):
         env = make_env("todo.add_item", backend="text")
         env.reset(seed=i)
@@ -101,11 +100,11 @@ def test_closed_and_dropped_sessions_free_their_worlds():
     run_coroutine(sessions)
     gc.collect()
     last = make_env("todo.add_item", backend="text")
-    last.reset(seed=0)  # its world is made: the dropped ones are dropped first
-    assert server.health()["worlds"] == before + 1
+    last.reset(seed=0)
+    assert len(app_server().worlds) == before + 1
     last.close()
     keep.close()
-    assert server.health()["worlds"] == before - 1
+    assert len(app_server().worlds) == before - 1
 
 
 AFTER_CHROMIUM = """

@@ -53,7 +53,7 @@ def test_pages_run_right_to_left(server, page):
     page.goto(server.url + "/messenger/chat/c1")
     texts = page.locator("[data-testid^=messenger-text-]")
     assert texts.count() > 0 and all(t == "auto" for t in texts.evaluate_all("es => es.map(e => e.dir)"))
-    assert server.health()["server_errors"] == 0
+    assert server.server_errors == 0
     server.reset("default", 0)
 
 
@@ -104,5 +104,5 @@ def test_file_names_keep_their_own_direction(server, page):
     assert title.evaluate(FIRST_CHAR_LEFT_OF_SECOND), "the heading shows 'gitignore.'"
     current = page.locator(".ce-crumbs [aria-current=page]")
     assert current.evaluate(FIRST_CHAR_LEFT_OF_SECOND), "the breadcrumb shows 'gitignore.'"
-    assert server.health()["server_errors"] == 0
+    assert server.server_errors == 0
     server.reset("default", 0)

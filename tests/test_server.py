@@ -1,4 +1,4 @@
-"""The app server: admin secret, in-memory reset, determinism, event log, serve command."""
+"""The app server: nothing but pages served, in-memory reset, determinism, event log, serve command."""
 
 from __future__ import annotations
 
@@ -25,46 +25,58 @@ def _get(url: str, headers: dict | None = None) -> tuple[int, str]:
         return e.code, e.read().decode()
 
 
-def test_admin_requires_the_secret(server):
-    status, body = _get(server.url + "/_admin/state")
-    assert status == 403 and "todo" not in body
-    status, body = _get(server.url + "/_admin/state", {"x-openapps-secret": "wrong"})
-    assert status == 403
-    req = urllib.request.Request(server.url + "/_admin/reset", data=b"{}", method="POST")
-    with pytest.raises(urllib.error.HTTPError) as err:
-        urllib.request.urlopen(req, timeout=10)
-    assert err.value.code == 403
-    assert "todo" in server.state()
+def test_no_request_reads_or_resets_the_world(server):
+    server.reset("default", 0)
+    revision = server.revision
+    for path in ("/_admin/state", "/_admin/reset", "/_admin/worlds", "/_admin/health"):
+        status, body = _get(server.url + path)
+        assert status == 404 and "todo" not in body, path
+        req = urllib.request.Request(server.url + path, data=b"{}", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(req, timeout=10)
+        assert err.value.code in (404, 405), path
+    assert "todo" in server.state and server.revision == revision
 
 
-def test_pages_never_carry_the_secret(world):
-    for name in discover_apps():
-        status, body = _get(world.url + ("/" if name == "start" else f"/{name}/"))
-        assert status == 200, name
-        assert world.secret not in body
+def test_pages_never_carry_a_sealed_worlds_key():
+    from openapps_sim.web.server import AppServer
+
+    host = AppServer()
+    world = host.add()
+    try:
+        headers = world.seal()
+        key = headers["x-openapps-page-key"]
+        for name in discover_apps():
+            path = world.url + ("/" if name == "start" else f"/{name}/")
+            status, body = _get(path.replace(f"{world.id}.localhost", "127.0.0.1"), {**headers, "Host": world.url[7:]})
+            assert status == 200 and key not in body, name
+            status, body = _get(path.replace(f"{world.id}.localhost", "127.0.0.1"), {"Host": world.url[7:]})
+            assert status == 403 and "sealed" in body, name  # without the key: refused
+    finally:
+        host.stop()
 
 
 @pytest.mark.browser
-def test_a_page_cannot_read_the_admin_api(world, page):
+def test_a_page_cannot_read_the_world_but_through_its_pages(world, page):
     page.goto(world.url + "/todo/")
     result = page.evaluate(
         """async () => { const r = await fetch('/_admin/state'); return {status: r.status, body: await r.text()}; }"""
     )
-    assert result["status"] == 403
+    assert result["status"] == 404
     assert "items" not in result["body"]
 
 
 def test_reset_restores_the_state_in_memory_and_logs_events(world):
-    before = world.state()
+    before = world.snapshot()[1]
     urllib.request.urlopen(urllib.request.Request(world.url + "/todo/add", data=b"title=Feed+the+cat", method="POST"))
-    events = world.events()
+    events = list(world.events)
     assert (
         events[-1]["app"] == "todo" and events[-1]["op"] == "add_item" and events[-1]["args"]["title"] == "Feed the cat"
     )
-    assert world.state() != before
+    assert world.snapshot()[1] != before
     world.reset("default", 0)
-    assert world.state() == before
-    assert world.events() == []
+    assert world.snapshot()[1] == before
+    assert world.events == []
 
 
 def test_same_variation_and_seed_give_the_same_state(server):
@@ -72,10 +84,10 @@ def test_same_variation_and_seed_give_the_same_state(server):
         if pack not in list_packs():
             continue
         server.reset(pack, 7)
-        first = server.state()
+        first = server.snapshot()[1]
         server.reset("default", 1)
         server.reset(pack, 7)
-        assert server.state() == first, pack
+        assert server.snapshot()[1] == first, pack
 
 
 def test_world_state_is_json_and_built_from_config():

@@ -182,7 +182,6 @@ def test_torn_last_line_is_repaired_and_rerun(tmp_path):
 
 @pytest.mark.browser
 def test_crash_is_retried_and_episodes_are_isolated():
-    from openapps_sim.envs import client
     from openapps_sim.sweeps.record import EpisodeSpec
     from openapps_sim.sweeps.runner import Worker, run_with_retry
 
@@ -199,14 +198,11 @@ def test_crash_is_retried_and_episodes_are_isolated():
         assert (
             first_env.unwrapped.task.family_id == "todo.remove_item" and "family" not in first_env.unwrapped.task_kwargs
         )
-        # Kill the app server and the browser under the worker: the next episode gets new ones.
-        old_pid = client.shared_server().pid
-        client.shared_server().proc.kill()
+        # Kill the browser under the worker: the next episode gets a new one.
         worker.env.unwrapped.browser.close()
         c = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "default", 2), None, "r")
         assert c.record["error"] is None and c.record["success"]
         assert worker.env is not first_env and worker.env.unwrapped.task.family_id == "todo.add_item"
-        assert client.shared_server().pid != old_pid
     finally:
         worker.close()
 

@@ -28,7 +28,7 @@ def make(task: str = "todo.add_item", seed: int = 0, **kw):
 def open_app(env, obs, app: str):
     bid = testid_bids(obs)[f"launch-{app}"] if f"launch-{app}" in testid_bids(obs) else None
     if bid is None:
-        return env.step(f"goto('{env.unwrapped.task.server.url}/{app}/')")[0]
+        return env.step(f"goto('{env.unwrapped.task.live.url}/{app}/')")[0]
     return env.step(f"click('{bid}')")[0]
 
 

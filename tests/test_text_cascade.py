@@ -5,6 +5,8 @@ across pages for goals that do not name a page."""
 
 from __future__ import annotations
 
+import functools
+
 import gymnasium as gym
 import pytest
 
@@ -14,6 +16,7 @@ from openapps_sim.envs.text.cascade import _computed, compute_styles
 from openapps_sim.envs.text.css import declarations, matches, stylesheet
 from openapps_sim.envs.text.dom import Element, parse
 from openapps_sim.envs.text.page import TextPage
+from openapps_sim.web.server import app_server
 from tests.test_text_reuse import fresh_observation, todo_env
 
 SHEET = """
@@ -87,16 +90,16 @@ def test_the_kept_cascade_gives_what_matching_every_rule_gives(width):
 
 
 def test_the_kept_cascade_on_every_app_page(server):
-    world = server.new_world()
+    world = app_server().add(served=False)
     try:
         world.reset("arabic+mobile", 1)
-        tab = TextPage(world.url, {"width": 390})
+        tab = TextPage(world.url, {"width": 390}, functools.partial(app_server().call, world))
         for path in ("/", "/todo/", "/calendar/", "/messenger/", "/maps/", "/shop/", "/code_editor/"):
             _, html = tab._fetch("GET", world.url + path, None)
             for width in (390, 1280):
                 assert styles_match_the_full_cascade(html, width) > 50
     finally:
-        world.close()
+        app_server().drop(world)
 
 
 def test_the_same_html_at_another_url_is_not_parsed_again_and_shows_that_url():

@@ -4,11 +4,14 @@ state check while the world's revision stands still."""
 
 from __future__ import annotations
 
+import socket
+
 import gymnasium as gym
 from browsergym.utils.obs import flatten_axtree_to_str
 
 import openapps_sim  # noqa: F401 - registers the envs
 from openapps_sim.envs.observe import testid_bids
+from openapps_sim.envs.registration import make_env
 from openapps_sim.envs.text.actions import TextBrowser
 from openapps_sim.envs.text.axtree import build
 from openapps_sim.envs.text.cascade import compute_styles
@@ -80,57 +83,57 @@ def test_observations_are_new_objects_every_step():
         env.close()
 
 
-def test_a_step_that_changes_nothing_transfers_no_state_and_scores_the_same():
+def test_a_step_that_changes_nothing_copies_no_state_and_scores_the_same():
     env, obs = todo_env()
     task = env.unwrapped.task
-    transfers: list[bool] = []
-    world = task.server
-    unless = world.state_unless
+    copies: list[int] = []
+    world = task.live
+    snapshot = world.snapshot
 
-    def recording(revision):
-        got = unless(revision)
-        transfers.append(got[1] is not None)
+    def recording():
+        got = snapshot()
+        copies.append(got[0])
         return got
 
-    world.state_unless = recording
+    world.snapshot = recording
     try:
         ids = testid_bids(obs)
         _, reward, terminated, _, info = env.step(f"fill('{ids['todo-new-title']}', 'x')")
         _, reward2, _, _, info2 = env.step(f"click('{ids['todo-filter-all']}')")
-        assert transfers == [False, False] and reward == reward2 == 0 and not terminated
+        assert copies == [] and reward == reward2 == 0 and not terminated
         assert info2["task_info"]["explanation"] == info["task_info"]["explanation"]
         goal_title = task.instance.params["title"]
         obs, *_ = env.step(f"fill('{ids['todo-new-title']}', {goal_title!r})")
         obs, reward, terminated, _, info = env.step(f"click('{testid_bids(obs)['todo-add']}')")
-        assert transfers[-1] is True and reward == 1 and terminated
+        assert len(copies) == 1 and reward == 1 and terminated
         assert info["task_info"]["milestones"] and all(v == v for v in info["task_info"]["milestones"].values())
     finally:
-        world.state_unless = unless
+        del world.snapshot
         env.close()
 
 
-def test_a_text_step_that_reaches_no_server_asks_the_admin_api_nothing():
-    """The text env is its world's only client: the revision of the last response is the
-    world's, so a noop or a fill is checked without a request; a page load is checked with
-    the revision its response carried, and a form that changes the state is checked anew."""
-    env, obs = todo_env()
-    server = env.unwrapped.task.server.server
-    calls: list[str] = []
-    admin_call = server.admin_call
+class NoSocket(Exception):
+    pass
 
-    def recording(method, path, body=None):
-        calls.append(f"{method} {path.split('?')[0]}")
-        return admin_call(method, path, body)
 
-    server.admin_call = recording
+def test_a_text_env_opens_no_socket(monkeypatch):
+    """The text backend calls its world's pages in memory: making the env, its reset, a page
+    load, a form post and the state check after it open no socket (the process's app server
+    need not run at all)."""
+
+    def refused(*args, **kwargs):
+        raise NoSocket("a socket was opened")
+
+    monkeypatch.setattr(socket, "socket", refused)
+    monkeypatch.setattr(socket, "create_connection", refused)
+    env = make_env("todo.add_item", backend="text", obs_mode="axtree")
     try:
+        obs, info = env.reset(seed=1)
+        obs, *_ = env.step(f"click('{testid_bids(obs)['launch-todo']}')")  # a page load
         ids = testid_bids(obs)
-        env.step("noop()")
-        env.step(f"fill('{ids['todo-new-title']}', 'x')")
-        env.step(f"click('{ids['todo-filter-all']}')")
-        assert calls == []
-        obs, reward, *_ = env.step(f"click('{ids['todo-add']}')")  # adds 'x': the state moved
-        assert calls == ["GET /_admin/state", "GET /_admin/events"] and reward == 0
+        obs, *_ = env.step(f"fill('{ids['todo-new-title']}', {info['task_info']['params']['title']!r})")
+        obs, reward, terminated, *_ = env.step(f"click('{testid_bids(obs)['todo-add']}')")  # a form post
+        assert reward == 1 and terminated
+        assert env.unwrapped.world.url.startswith("http://w") and ":" not in env.unwrapped.world.url[5:]
     finally:
-        server.admin_call = admin_call
         env.close()

@@ -168,7 +168,7 @@ def test_the_browser_locale_follows_the_world_language():
 def test_a_product_is_drawn_as_what_it_is(server, browser):
     """issue 26.8: the mixing bowl ("Rührschüssel") was drawn as its category's pot with a lid."""
     server.reset("german", 0)
-    products = server.config()["shop"]["products"]
+    products = server.config["shop"]["products"]
     bowls = [pid for pid, p in products.items() if "Rührschüssel" in p["name"]]
     pots = [pid for pid, p in products.items() if "Schmortopf" in p["name"] or "Bräter" in p["name"]]
     assert bowls

@@ -1,9 +1,9 @@
-"""The world's revision and what it lets clients and the server skip (issue 22, point 3).
+"""The world's revision and what it lets the task and the server skip (issue 22, point 3).
 
-The revision moves on every change a task checks (state, event log, interruptions shown); a
-state check at an unchanged revision gets no state (``GET /_admin/state?unless=N``), and a GET
-page at an unchanged revision is the page rendered before, unless a page view may fire an
-interruption. Pure server logic: the real ASGI app in this process, no browser."""
+The revision moves on every change a task checks (state, event log, interruptions shown); the
+task copies the state only when it moved (tests/test_text_reuse.py), and a GET page at an
+unchanged revision is the page rendered before, unless a page view may fire an interruption.
+Pure server logic: the real ASGI app in this process, no browser."""
 
 from __future__ import annotations
 
@@ -13,15 +13,12 @@ from starlette.testclient import TestClient
 import openapps_sim.web.server as server
 from openapps_sim.web.world import World
 
-SECRET = "s"
-ADMIN = {"x-openapps-secret": SECRET}
-
 
 @pytest.fixture
 def client():
     world = World()
     world.reset("default", 0)
-    return world, TestClient(server.build_app(world, SECRET))
+    return world, TestClient(server.build_app(world))
 
 
 def test_the_revision_moves_with_every_change_a_task_checks_and_only_then(client):
@@ -33,9 +30,9 @@ def test_the_revision_moves_with_every_change_a_task_checks_and_only_then(client
     c.post("/todo/add", data={"title": "Buy oat milk"})
     assert world.revision > r and world.events[-1]["op"] == "add_item"
     r = world.revision
-    c.post("/_admin/step", json={"step": 3}, headers=ADMIN)  # the actions counted: no change checked
+    world.interrupts.set_step(3)  # the actions counted: no change checked
     assert world.revision == r
-    c.post("/_admin/tool", json={"app": "todo", "tool": "add_item", "args": {"title": "Tea"}}, headers=ADMIN)
+    world.call_tool("todo", "add_item", {"title": "Tea"})
     assert world.revision > r
     r = world.revision
     world.set_state(world.state)
@@ -45,18 +42,15 @@ def test_the_revision_moves_with_every_change_a_task_checks_and_only_then(client
     assert world.revision > r
 
 
-def test_a_state_check_at_the_same_revision_gets_no_state(client):
+def test_a_snapshot_is_the_state_at_its_revision_and_shares_nothing_with_the_world(client):
     world, c = client
-    first = c.get("/_admin/state", headers=ADMIN).json()
-    assert first["revision"] == world.revision and "todo" in first["state"]
-    same = c.get(f"/_admin/state?unless={first['revision']}", headers=ADMIN).json()
-    assert same == {**same, "unchanged": True, "revision": first["revision"]} and "state" not in same
+    revision, state = world.snapshot()
+    assert revision == world.revision and state == world.state
+    state["todo"]["items"].clear()
+    assert world.state["todo"]["items"] and world.revision == revision
     c.post("/todo/add", data={"title": "Buy oat milk"})
-    moved = c.get(f"/_admin/state?unless={first['revision']}", headers=ADMIN).json()
-    assert "unchanged" not in moved and moved["revision"] > first["revision"]
-    assert any(i["title"] == "Buy oat milk" for i in moved["state"]["todo"]["items"])
-    bad = c.get("/_admin/state?unless=x", headers=ADMIN)
-    assert bad.status_code == 400 and "unless" in bad.json()["error"]
+    moved, after = world.snapshot()
+    assert moved > revision and any(i["title"] == "Buy oat milk" for i in after["todo"]["items"])
 
 
 def _count_renders(monkeypatch) -> list[str]:
@@ -87,7 +81,7 @@ def test_pages_are_rendered_every_time_while_interruptions_may_fire(monkeypatch)
     world = World()
     world.reset("interrupt_mixed", 0)
     assert world.interrupts.rules
-    c = TestClient(server.build_app(world, SECRET))
+    c = TestClient(server.build_app(world))
     renders = _count_renders(monkeypatch)
     views = world.interrupts.views
     c.get("/todo/")

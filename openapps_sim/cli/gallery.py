@@ -24,7 +24,7 @@ from fasthtml.common import (
 from openapps_sim.analysis.doc.page import document
 from openapps_sim.config.catalog import compose, discover_apps, resolve_pack
 from openapps_sim.config.packs import list_packs, split_expression
-from openapps_sim.envs.client import ServerHandle
+from openapps_sim.web.server import app_server
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 
@@ -56,7 +56,7 @@ def build_gallery(
     packs = packs or sorted(list_packs(), key=lambda p: (p != "default", p))
     app_specs = discover_apps()
     app_names = apps or list(app_specs)
-    server = ServerHandle().start()
+    world = app_server().add()
     browser = launch_browser()
     rows = []
     columns: list[tuple[str, str]] = []
@@ -66,17 +66,17 @@ def build_gallery(
         page = context.new_page()
         for pack in packs:
             description = " + ".join(resolve_pack(part).description for part in split_expression(pack))
-            server.reset(pack, seed)
+            world.reset(pack, seed)
             # A phone layout is shown on a phone-sized screen, as an agent on a phone would see it.
             phone = compose(pack).get("theme", {}).get("layout") == "mobile"
             page.set_viewport_size(PHONE_VIEWPORT if phone else desktop)
             if phone:
                 description += f" (shown at {PHONE_VIEWPORT['width']}x{PHONE_VIEWPORT['height']})"
             cells = {}
-            for app, label, path, tools in _pages(app_specs, app_names, server.state(), server.config()):
+            for app, label, path, tools in _pages(app_specs, app_names, world.state, world.config):
                 for name, args in tools:  # the app's own operations set the page up (a filled cart)
-                    server.default_world().call_tool(app, name, args)
-                page.goto(server.url + path)
+                    world.call_tool(app, name, args)
+                page.goto(world.url + path)
                 page.wait_for_load_state("load")
                 shot = out / "shots" / f"{pack}__{app}{'__' + label.replace(' ', '_') if label else ''}.jpg"
                 page.screenshot(path=str(shot), type="jpeg", quality=70)
@@ -84,12 +84,12 @@ def build_gallery(
                 if (app, label) not in columns:
                     columns.append((app, label))
                 if tools:
-                    server.reset(pack, seed)
+                    world.reset(pack, seed)
             rows.append((pack, description, cells))
         context.close()
     finally:
         browser.close()
-        server.stop()
+        app_server().drop(world)
     index = out / "index.html"
     index.write_text(_page(rows, columns), encoding="utf-8")
     return index

@@ -38,14 +38,12 @@ from openapps_sim.taskkit.language import goal_languages
 def cmd_serve(args: argparse.Namespace) -> int:
     from openapps_sim.web.server import serve
 
-    def announce(url: str, secret: str, ms: float) -> None:
+    def announce(url: str, ms: float) -> None:
         print(
             f"OpenApps-Sim serving variation {args.variation!r}, seed {args.seed} at {url}/  (started in {ms:.0f} ms)"
         )
-        print(f"Admin API secret (send as X-OpenApps-Secret; never shown to pages): {secret}")
         if args.explore:
-            port = url.rsplit(":", 1)[1]
-            print(f"Explore app versions at http://explore.localhost:{port}/_explore/")
+            print(f"Explore app versions at http://explore.localhost:{url.rsplit(':', 1)[1]}/_explore/")
         print("Press Ctrl+C to stop.", flush=True)
 
     try:

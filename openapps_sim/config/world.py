@@ -3,8 +3,8 @@
 A :class:`WorldSpec` is the variation (a pack expression such as ``dark_theme+german``), the
 seed, the goal language and the overrides (``app.key=value``). It is made and checked once,
 where the user gives it (``gym.make``'s ``task_kwargs``, ``openapps run``, a sweep spec, the
-MCP ``reset`` tool, the admin API), and passed down as it is: the env, the task, the server
-client and the server's world read its fields and never parse or check them again.
+MCP ``reset`` tool), and passed down as it is: the env, the task and the world read its fields
+and never parse or check them again.
 
 The language follows the variation unless the user says otherwise: ``auto`` (the default) is
 the world's own language (the packs' ``shell.lang``), so ``variation="german"`` gives German
@@ -70,20 +70,6 @@ class WorldSpec:
     def seeded(self, seed: int) -> WorldSpec:
         """This spec with its seed chosen (``seed`` is already a checked whole number)."""
         return dataclasses.replace(self, seed=seed)
-
-    def wire(self) -> dict:
-        """What the admin API's ``POST /_admin/reset`` carries (the goal language is no concern
-        of the server's)."""
-        return {"variation": self.variation, "seed": self.seed or 0, "overrides": list(self.overrides)}
-
-    @classmethod
-    def from_wire(cls, body: Mapping[str, Any], source: str) -> WorldSpec:
-        """The spec an admin request carries (a missing seed is 0, a missing variation ``default``;
-        the wire may carry the seed as a string of ASCII digits)."""
-        seed = body.get("seed", 0)
-        if isinstance(seed, str) and seed.isascii() and seed.isdigit():
-            seed = int(seed)
-        return cls.make(source, body.get("variation") or "default", seed, overrides=body.get("overrides") or [])
 
     def config(self) -> dict:
         """The composed, validated configuration of this world: one dict per variation and

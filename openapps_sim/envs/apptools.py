@@ -1,5 +1,5 @@
 """App tools as actions: ``todo.add_item(title='Buy oat milk')`` calls the todo app's own
-operation on the env's world (through the admin API), instead of clicking through its pages.
+operation on the env's world (``World.call_tool``), instead of clicking through its pages.
 
 An env's ``interface`` says which actions it takes:
 

@@ -1,6 +1,6 @@
 """Environments used from asyncio: ``await env.reset(...)``, ``await env.step(action)``.
 
-An env's calls block (an HTTP round trip to the app server, a page parsed and laid out), so an
+An env's calls block (a page rendered, parsed and laid out; a browser driven), so an
 :class:`AsyncEnv` runs each one in a thread pool and the event loop keeps running meanwhile:
 other sessions, a model client awaiting its replies, a server's sockets. One env's calls run
 one at a time (each awaits the last); envs of one process run in the pool's threads side by
@@ -8,7 +8,7 @@ side. The text backend (``backend="text"``) is the one to use from many coroutin
 Chromium env is bound to the thread that made it (Playwright), which a pool cannot promise.
 
 Close an env when done (``await env.close()``, or ``async with``); one that is dropped unclosed
-frees its world on the server all the same (``envs.client``: at the next world made).
+frees its world all the same (the app server keeps worlds by weak reference).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ T = TypeVar("T")
 
 
 def env_pool() -> ThreadPoolExecutor:
-    """The process's pool for env calls (made at first use; 32 threads: a thread waiting on the
-    server holds no CPU, so more threads than cores keep the server and the envs busy)."""
+    """The process's pool for env calls (made at first use; 32 threads: a thread waiting on a
+    browser or a model holds no CPU, so more threads than cores keep the envs busy)."""
     global _POOL
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="openapps-env")

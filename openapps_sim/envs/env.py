@@ -2,8 +2,9 @@
 
 :class:`OpenAppsEnv` is a ``BrowserEnv`` that
 
-* owns one isolated world on the process's app server (its own variation, state, event log
-  and origin), so envs of one process never share state;
+* owns one isolated world (:class:`~openapps_sim.web.world.World`: its own variation, state,
+  event log and origin), served to its browser by the process's app server, so envs of one
+  process never share state;
 * shares one warm Chromium with the other envs of its process and gives each episode a fresh
   browser context (no cookie, storage or history leaks), not two new browsers per episode;
 * keeps the browser inside the world's origin (:mod:`openapps_sim.envs.guard`) and takes
@@ -38,7 +39,6 @@ from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
 from openapps_sim.envs.callscan import fast_mapping
 from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401 - re-exported
-from openapps_sim.envs.client import WorldHandle, shared_server
 from openapps_sim.envs.extract import page_facts, thumbnail_jpeg
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pageread import read_page
@@ -48,6 +48,8 @@ from openapps_sim.envs.task import check_task_kwargs, checked_kwargs
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
 from openapps_sim.taskkit.language import goal_languages
+from openapps_sim.web.server import app_server
+from openapps_sim.web.world import World
 
 OBS_MODES = ("both", "axtree", "screenshot")
 NO_EPISODE = "step() before a successful reset(): the last reset failed or none was made; call reset()"
@@ -99,7 +101,8 @@ class OpenAppsEnv(BrowserEnv):
             **kwargs,
         )
         self.obs_mode = obs_mode
-        self.sealed = bool(sealed)  # its world answers its own pages only (WorldHandle.seal; MCP sessions)
+        self.sealed = bool(sealed)  # its world answers its own browser only (World.seal; MCP sessions)
+        self.page_headers: dict[str, str] = {}  # sent by its browser with every request (World.seal)
         self.interface = check_interface(interface, "OpenAppsEnv")
         self.tool_result = ""  # what an app tool returned (JSON; "" after a page action)
         self.observation_space = gym.spaces.Dict({**self.observation_space.spaces, "tool_result": Unicode()})
@@ -107,7 +110,7 @@ class OpenAppsEnv(BrowserEnv):
         self.action_space = ActionStrings(action_space)  # sampleable: gymnasium's check_env passes
         self.action_timeout_ms = action_timeout_ms()
         self.episodes = 0
-        self.world: WorldHandle | None = None
+        self.world: World | None = None
         self.instance_seed: int | None = None
         self.step_budget: int | None = None  # actions this episode may take (see ``step``)
         self.steps_taken = 0
@@ -162,7 +165,7 @@ class OpenAppsEnv(BrowserEnv):
             extra_http_headers={
                 **self.pw_context_kwargs.get("extra_http_headers", {}),
                 BIDS_HEADER: "1",
-                **getattr(self.task.server, "page_headers", {}),
+                **self.page_headers,
             },
             **{k: v for k, v in self.pw_context_kwargs.items() if k != "extra_http_headers"},
         )
@@ -172,7 +175,7 @@ class OpenAppsEnv(BrowserEnv):
         )
         self.context.add_init_script(ACTIVE_PAGE_SCRIPT)
         self.context.add_init_script(LEAVING_SCRIPT)
-        self.guard = OriginGuard(self.task.server.url)
+        self.guard = OriginGuard(self.task.live.url)
         self.guard.install(self.context)
         _get_global_playwright().selectors.set_test_id_attribute(BROWSERGYM_ID_ATTRIBUTE)
 
@@ -183,8 +186,8 @@ class OpenAppsEnv(BrowserEnv):
         given = split_kwargs(options.get("task_kwargs") or {})[1]
         check_task_kwargs(given, "reset options.task_kwargs", KEYS)
         task_kwargs = {**self.task_kwargs, **given}
-        if "server" not in task_kwargs:
-            task_kwargs["server"] = self._own_world()
+        if "live" not in task_kwargs:
+            task_kwargs["live"] = self._own_world()
         return self.task_entrypoint(seed=world.seed, world=world, **task_kwargs)
 
     def _episode_world(self, seed: int | None, options: dict) -> WorldSpec:
@@ -244,12 +247,12 @@ class OpenAppsEnv(BrowserEnv):
             if message["type"] == "text":
                 self.chat.add_message("user", message["text"])
 
-    def _own_world(self) -> WorldHandle:
-        """This env's world on the process's app server (created once, again after a restart)."""
-        if self.world is None or not self.world.alive():
-            self.world = shared_server().new_world()
+    def _own_world(self) -> World:
+        """This env's world (made once), served by the process's app server to its browser."""
+        if self.world is None:
+            self.world = app_server().add(served=self.backend == "chromium")
             if self.sealed:
-                self.world.seal()
+                self.page_headers = self.world.seal()
         return self.world
 
     def step(self, action: str):
@@ -315,13 +318,13 @@ class OpenAppsEnv(BrowserEnv):
         self.last_action_error = f"ValueError: {refused}" if refused else ""
         if not refused:
             try:
-                before = len(self.task.server.events())
-                result = self.task.server.call_tool(call.app, call.tool, call.args)
+                live, before = self.task.live, len(self.task.live.events)
+                result = live.call_tool(call.app, call.tool, call.args)
                 self.tool_result = json.dumps(result, ensure_ascii=False)
-                if len(self.task.server.events()) != before and self.page.url.startswith(self.task.server.url):
+                if len(live.events) != before and self.page.url.startswith(live.url):
                     self.page.reload()
             except ConfigError as e:
-                self.last_action_error = f"ToolError: {str(e).removeprefix('server: ')}"
+                self.last_action_error = f"ToolError: {e}"
         return self.post_step(info)
 
     def _wait_dom_loaded(self) -> None:
@@ -342,7 +345,7 @@ class OpenAppsEnv(BrowserEnv):
         if browser is not None:
             release_browser(browser)
         if self.world is not None:
-            self.world.close()
+            app_server().drop(self.world)
             self.world = None
 
     # -- observation -------------------------------------------------------------------------

@@ -10,17 +10,18 @@ from browsergym.core.task import AbstractBrowserTask
 
 from openapps_sim.config.interruptions import apply_arrival
 from openapps_sim.config.world import KEYS, WorldSpec, split_kwargs
-from openapps_sim.envs.client import ServerHandle, WorldHandle, shared_server
 from openapps_sim.envs.guard import same_origin
 from openapps_sim.errors import ConfigError, Problems, unknown_key, unknown_name
 from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, Evaluation, evaluate, get_family, instantiate
 from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
 from openapps_sim.taskkit.language import goal_languages
 from openapps_sim.taskkit.progress import MilestoneTracker
+from openapps_sim.web.server import app_server
+from openapps_sim.web.world import World
 
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 # what ``task_kwargs`` may hold besides the world's keys (config.world.KEYS): OpenAppsTask's arguments
-TASK_KEYS = ("family", "style", "viewport", "server", "start_path", "termination")
+TASK_KEYS = ("family", "style", "viewport", "live", "start_path", "termination")
 
 
 def check_task_kwargs(kwargs: dict, source: str, world_keys: tuple[str, ...]) -> None:
@@ -55,7 +56,7 @@ class OpenAppsTask(AbstractBrowserTask):
     seed, goal language, overrides; ``seed`` chooses its seed), prepares the instance, scores
     the state.
 
-    ``validate`` reads the complete state through the admin API after every step; the
+    ``validate`` reads the complete state of the live world after every step; the
     episode ends with reward 1 as soon as the normalised state equals the expected one (and,
     for tasks that return a value, the agent's message carries it), or with reward 0 when the
     agent declares it is done (``send_msg_to_user``) in any other state. Only messages after
@@ -65,8 +66,9 @@ class OpenAppsTask(AbstractBrowserTask):
     or ``report_infeasible``) or its step budget runs out; success is the state at that moment
     (plus the answer, for tasks that return a value). ``"auto"`` (the default) is the above.
 
-    ``server`` is the world the task runs in (an ``OpenAppsEnv`` passes its own); without one
-    the task creates a world of its own on the process's server and drops it at teardown.
+    ``live`` is the :class:`~openapps_sim.web.world.World` the task runs in (an ``OpenAppsEnv``
+    passes its own); without one the task serves a world of its own on the process's app server
+    and drops it at teardown.
     A navigation goal counts only on the world's own origin (scheme, host and port).
     """
 
@@ -77,7 +79,7 @@ class OpenAppsTask(AbstractBrowserTask):
         world: WorldSpec | None = None,
         style: str | None = None,
         viewport: dict | None = None,
-        server: WorldHandle | ServerHandle | None = None,
+        live: World | None = None,
         start_path: str = "/",
         termination: str = "auto",
     ) -> None:
@@ -99,11 +101,11 @@ class OpenAppsTask(AbstractBrowserTask):
         try:
             self.locale = self.world.world_language()
         except ConfigError:
-            self.locale = None  # the server reports the variation's mistake at setup, as before
+            self.locale = None  # the world's reset reports the variation's mistake at setup
         self.slow_mo = 0
         self.timeout = 5000
-        self._server = server
-        self._owns_server = False
+        self._live = live
+        self._owns_live = False
         self.start_path = start_path
         self.instance = None
         self.last_evaluation: Evaluation | None = None
@@ -122,23 +124,26 @@ class OpenAppsTask(AbstractBrowserTask):
         return "openapps"
 
     @property
-    def server(self) -> WorldHandle | ServerHandle:
-        if self._server is None:
-            self._server = shared_server().new_world()
-            self._owns_server = True
-        return self._server
+    def live(self) -> World:
+        """The world the episode runs in."""
+        if self._live is None:
+            self._live = app_server().add()
+            self._owns_live = True
+        return self._live
 
     def setup(self, page: playwright.sync_api.Page) -> tuple[str, dict]:
-        server = self.server
-        world = self.world
-        state = server.reset(world, return_state=True)["state"]
+        live, world = self.live, self.world
+        with live.lock:
+            live.reset(world)
+            state = live.snapshot()[1]
         config = world.config()
         self.instance = instantiate(self.family, state, config, world.seed, world.variation, world.language, self.style)
-        if self.instance.initial != state:
-            server.set_state(self.instance.initial)
-        if arrival_rules(config):  # no arrival may land in what the task refers to (docs/variations.md)
-            inst = self.instance
-            server.refer_task(list(inst.apps), task_keys(inst.params, inst.initial, inst.expected, config))
+        with live.lock:
+            if self.instance.initial != state:
+                live.set_state(self.instance.initial)
+            if arrival_rules(config):  # no arrival may land in what the task refers to (docs/variations.md)
+                inst = self.instance
+                live.interrupts.refer_task(list(inst.apps), task_keys(inst.params, inst.initial, inst.expected, config))
         self._tracker = MilestoneTracker(list(self.instance.milestones))
         self._arrivals_seen = 0
         self._checks = 0
@@ -148,11 +153,11 @@ class OpenAppsTask(AbstractBrowserTask):
         self.completion = {"declared": None, "declared_at": None, "premature": False, "goal_met_at": None}
         self.last_answer = None
         self.last_interruptions = {"shown": [], "arrivals": []}
-        page.goto(server.url + self.start_path)
+        page.goto(live.url + self.start_path)
         self.interrupting = bool(config.get("interruptions"))
         self.actions_taken = 0
         if self.interrupting:
-            server.set_step(0)
+            live.interrupts.set_step(0)
             # the step budget grows by what the armed interruptions may cost (see docs/variations.md)
             self.instance.max_steps += int(self.interruptions().get("allowance", 0))
         if self.termination == "agent":
@@ -172,8 +177,8 @@ class OpenAppsTask(AbstractBrowserTask):
     # The world's revision (web.world.World.revision) moves whenever something a check reads may
     # have changed: the state, the event log, what arrived during an interruption. A check at the
     # revision of the last one reuses its state, events and evaluation (for the same answer and
-    # page), so a step that changed nothing (a fill, a focus, a link to another page) costs one
-    # small admin call instead of the whole state and its normalisation.
+    # page), so a step that changed nothing (a fill, a focus, a link to another page) costs no
+    # copy of the state and no normalisation.
     def _forget_checks(self) -> None:
         self._revision: int | None = None  # the revision _actual and _events belong to
         self._actual: dict = {}
@@ -183,15 +188,15 @@ class OpenAppsTask(AbstractBrowserTask):
         self._with_arrivals: tuple | None = None  # (arrivals, instance with them applied)
 
     def _current_state(self) -> dict:
-        revision, state = self.server.state_unless(self._revision)
-        if state is not None:
-            self._revision, self._actual, self._events = revision, state, None
+        if self._revision != self.live.revision:
+            self._revision, self._actual = self.live.snapshot()
+            self._events = None
         return self._actual
 
     def _current_events(self) -> list[dict]:
         """The event log at the revision of the last state check."""
         if self._events is None:
-            self._events = self.server.events()
+            self._events = self.events()
         return self._events
 
     def _instance_with(self, arrivals: list[dict]):
@@ -208,7 +213,7 @@ class OpenAppsTask(AbstractBrowserTask):
 
     def _evaluate(self, answer: str | None, url: str | None, reported: bool = False) -> tuple[Evaluation, dict]:
         actual = self._current_state()
-        if url is not None and not same_origin(url, self.server.url):
+        if url is not None and not same_origin(url, self.live.url):
             url = ""  # a page outside the world is never the navigation target
         instance = self.instance
         self.last_interruptions = self.interruptions()
@@ -255,7 +260,7 @@ class OpenAppsTask(AbstractBrowserTask):
         answer = answers[-1] if answers else None
         if self.interrupting:
             self.actions_taken += 1
-            self.server.set_step(self.actions_taken)
+            self.live.interrupts.set_step(self.actions_taken)
         self.last_answer = answer
         reported = any(m.get("role") == "infeasible" for m in since_goal)
         ev, actual = self._evaluate(answer, page.url, reported)
@@ -308,7 +313,8 @@ class OpenAppsTask(AbstractBrowserTask):
 
     def events(self) -> list[dict]:
         """The app event log of this episode's world (every state change, in order)."""
-        return self.server.events()
+        with self.live.lock:
+            return list(self.live.events)
 
     def interruptions(self) -> dict:
         """What interrupted this episode: ``shown`` (one entry per interruption shown: id, kind,
@@ -316,10 +322,11 @@ class OpenAppsTask(AbstractBrowserTask):
         harmful, change) and ``arrivals`` (values that arrived in the apps' state)."""
         if not self.interrupting:
             return {"shown": [], "arrivals": []}
-        return self.server.interruptions()
+        with self.live.lock:
+            return copy.deepcopy(self.live.interrupts.report())
 
     def teardown(self) -> None:
-        if self._owns_server and self._server is not None:
-            self._server.close()
-            self._server = None
-            self._owns_server = False
+        if self._owns_live and self._live is not None:
+            app_server().drop(self._live)
+            self._live = None
+            self._owns_live = False

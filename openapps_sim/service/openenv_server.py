@@ -39,6 +39,7 @@ from openapps_sim.service.mcp_server import bind_port
 from openapps_sim.service.openenv_models import OpenAppsAction, OpenAppsObservation, OpenAppsState
 from openapps_sim.service.session import EnvSession
 from openapps_sim.sweeps.record import parse_viewport
+from openapps_sim.web.server import app_server
 
 DEFAULT_BACKEND = "text"
 RESET_DEFAULTS: dict[str, Any] = {
@@ -100,7 +101,6 @@ class Registry:
         self.headless = headless
         self.idle_timeout = idle_timeout
         self.envs: weakref.WeakSet[OpenAppsEnvironment] = weakref.WeakSet()
-        self.app_server = None  # the app server holding the sessions' worlds, once there is one
 
     def make(self) -> OpenAppsEnvironment:
         """A new session's environment (OpenEnv's environment factory)."""
@@ -109,13 +109,10 @@ class Registry:
         return env
 
     def report(self) -> dict[str, int | None]:
-        """``episodes``: sessions holding a world now; ``worlds``: the worlds on the app server
-        but its default one (None before any reset started the app server)."""
+        """``episodes``: sessions holding a world now; ``worlds``: the worlds alive in this
+        process (the sessions' own; one left behind by a closed session would show here)."""
         held = sum(1 for env in list(self.envs) if env.holds_world())
-        worlds = None
-        if self.app_server is not None and self.app_server.alive():
-            worlds = int(self.app_server.health()["worlds"]) - 1
-        return {"episodes": held, "worlds": worlds}
+        return {"episodes": held, "worlds": len(app_server().worlds)}
 
     def close_all(self) -> None:
         for env in list(self.envs):
@@ -171,9 +168,6 @@ class OpenAppsEnvironment(Environment[OpenAppsAction, OpenAppsObservation, OpenA
         self.session.reset(*(args[k] for k in keys), termination=args["termination"])
         self.episode_id = args["episode_id"] or uuid.uuid4().hex
         self.screenshots = args["screenshot"]
-        world = getattr(self.session.env.unwrapped, "world", None)
-        if world is not None:
-            self.registry.app_server = world.server
         return self.observation(None, self.screenshots)
 
     async def step_async(self, action: OpenAppsAction, timeout_s: float | None = None, **kwargs: Any):
@@ -316,12 +310,8 @@ def serve_openenv(
     session's world is dropped at the end."""
     import uvicorn  # only a served app needs it
 
-    from openapps_sim.envs.client import shared_server
-
     sock = bind_port(host, port)
     app = build_app(headless=headless, max_sessions=max_sessions, idle_timeout=idle_timeout)
-    # the sessions' app server, started by the thread that serves (it dies with its thread)
-    app.state.openapps.app_server = shared_server()
     shown = f"[{host}]" if ":" in host else host
     if announce:
         announce(f"http://{shown}:{sock.getsockname()[1]}")

@@ -306,7 +306,7 @@ class EnvSession:
 
     def app_url(self) -> str:
         self._require()
-        return self.env.unwrapped.task.server.url
+        return self.env.unwrapped.task.live.url
 
     def close(self) -> None:
         self.end_episode()

@@ -1,7 +1,7 @@
 """Executors: how the episodes of a sweep are spread over workers.
 
 ``execute_local`` runs each worker as a child process (``sweeps.worker_main``) in its own
-process group, holding its app server and Chromium. The parent alone writes results, and it
+process group, holding its worlds (served from a thread) and Chromium. The parent alone writes results, and it
 watches every worker. Its heartbeat says whose time it is (:mod:`.heartbeat`), and a worker that
 sends no heartbeat for ``stall_s`` seconds, or dies, is killed with its whole process group and
 replaced; then, by the phase it was in:

@@ -56,11 +56,11 @@ def page_url(env) -> str:
 
 
 def infrastructure_fault(env) -> str | None:
-    """Why the environment itself is broken (a dead browser or app server), else None.
+    """Why the environment itself is broken (a dead browser or a broken world), else None.
 
     Asked after ``env.step`` raised: when both still answer, the exception was caused by the
     agent's action and is the agent's failure, never an infrastructure error. The text backend
-    has no browser: only its app server is asked.
+    has no browser: only its world is asked.
     """
     u = env.unwrapped
     if u.backend != "text":
@@ -71,7 +71,7 @@ def infrastructure_fault(env) -> str | None:
         except Exception as exc:  # noqa: BLE001 - any failure here means the browser is unusable
             return f"the browser does not answer ({type(exc).__name__})"
     try:
-        u.task.evaluate_now(None, page_url(env))  # reads the whole state over the admin API
+        u.task.evaluate_now(None, page_url(env))  # reads the whole state of the world
     except Exception as exc:  # noqa: BLE001
-        return f"the app server does not answer ({type(exc).__name__})"
+        return f"the world does not answer ({type(exc).__name__})"
     return None

@@ -87,17 +87,17 @@ def check(
 ) -> Parity:
     """Run ``agent`` on one instance under Chromium, replay its actions under the text backend in
     the same world, and compare every observation."""
-    from openapps_sim.envs.client import shared_server
     from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
+    from openapps_sim.web.server import app_server
 
     spec = EpisodeSpec(agent=agent, task=task, variation=variation, seed=seed, viewport=viewport)
-    world = shared_server().new_world()
-    options = {"world": spec.world, "task_kwargs": {"server": world}, "viewport": parse_viewport(viewport, "viewport")}
+    world = app_server().add()  # served: Chromium plays in it first, then the text backend replays
+    options = {"world": spec.world, "task_kwargs": {"live": world}, "viewport": parse_viewport(viewport, "viewport")}
     try:
         seen, actions = _play_chromium(spec, options)
         replay = _replay_text(spec, options, actions)
     finally:
-        world.close()
+        app_server().drop(world)
     result = Parity(episodes=1)
     for step, (a, b) in enumerate(zip(seen, replay, strict=True)):
         where = (task, variation, seed, step, actions[step - 1] if step else "", a[0].get("url", ""))

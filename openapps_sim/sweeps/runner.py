@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from openapps_sim.agent import Agent
-from openapps_sim.envs.client import forget_dead_server
 from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError, SweepStopped
 from openapps_sim.sweeps.episode import Episode
@@ -63,7 +62,7 @@ class Worker:
         return self.env
 
     def restart(self) -> None:
-        """Throw away the env, and the process's app server if it died (after a crash)."""
+        """Throw away the env (after a crash)."""
         if self.env is not None:
             try:
                 self.env.close()
@@ -71,7 +70,6 @@ class Worker:
                 pass
         self.env = None
         self.family = None
-        forget_dead_server()
 
     def close(self) -> None:
         if self.env is not None:

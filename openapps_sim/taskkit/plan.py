@@ -2,32 +2,20 @@
 
 A task family states its change once, as a plan (``TaskFamily.plan``: a list of
 :class:`~openapps_sim.taskkit.progress.Op`, each one call of an app's operation). The expected
-state is what those operations make of the initial state, run here on a stand-in world holding
-only the state, the configuration and an event log, so an expectation can never drift from what
-the app does; the events they write are the ones the oracle's episode writes.
+state is what those operations make of the initial state, run here on a bare
+:class:`~openapps_sim.appkit.WorldView` (the state, the configuration and an event log), so an
+expectation can never drift from what the app does; the events they write are the ones the
+oracle's episode writes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from openapps_sim.appkit import AppContext, call_operation
+from openapps_sim.appkit import AppContext, WorldView, call_operation
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.errors import unknown_name
 from openapps_sim.taskkit.progress import Op
-
-
-class PlanWorld:
-    """What an operation sees of a world (config, state, seed, the event log), without a server."""
-
-    def __init__(self, config: dict, state: dict, seed: int = 0):
-        self.config = config
-        self.state = state
-        self.seed = seed
-        self.events: list[dict] = []
-
-    def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:
-        self.events.append({"i": len(self.events), "app": app, "op": op, "args": args})
 
 
 def run_plan(plan: list[Op], state: dict, config: dict, source: str = "plan") -> list[dict]:
@@ -35,7 +23,7 @@ def run_plan(plan: list[Op], state: dict, config: dict, source: str = "plan") ->
     events they logged. An unknown app or operation, or arguments the operation refuses, is a
     :class:`~openapps_sim.errors.ConfigError` naming ``source``."""
     apps = discover_apps()
-    world = PlanWorld(config, state)
+    world = WorldView(config, state)
     for op in plan:
         if op.app not in apps:
             raise unknown_name(source, "app", op.app, apps)

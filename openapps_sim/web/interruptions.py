@@ -25,7 +25,6 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from openapps_sim.config.interruptions import CAREFUL_BUTTON, apply_arrival, localized, make_arrival
-from openapps_sim.protocol import PAGE_KEY_HEADER, REVISION_HEADER
 from openapps_sim.web.tags import H2, Button, Div, Form, Input, P, Span, to_xml
 
 if TYPE_CHECKING:
@@ -286,24 +285,26 @@ def interruption_layer(ctx: AppContext, main: Any) -> tuple[Any, Any]:
     return main, overlay
 
 
-def add_routes(app: Any, world_for: Callable[[Request], Any]) -> None:
-    """The endpoint every interruption button posts to (``world_for`` finds the request's world)."""
+def add_routes(route: Callable[[str, list[str], Callable], None], world_for: Callable[[Request], Any]) -> None:
+    """The endpoint every interruption button posts to, added by ``route(path, methods, fn)``
+    (``world_for`` finds the request's world)."""
 
     async def answer(req: Request):
         world = world_for(req)
         if world is None:
             return HTMLResponse("<h1>No such world</h1>", status_code=404)
-        if not world.admits(req.headers.get(PAGE_KEY_HEADER)):
+        if not world.admits(req):
             return HTMLResponse(SEALED_PAGE, status_code=403)
         form = await req.form()
         back = str(form.get("back") or "/")
         parts = urlsplit(back)
         back = parts.path + (f"?{parts.query}" if parts.query else "") if parts.path.startswith("/") else "/"
-        world.touch()
-        target = world.interrupts.answer(world, req.path_params["iid"], req.path_params["button"], back)
-        return RedirectResponse(target, status_code=303, headers={REVISION_HEADER: str(world.revision)})
+        with world.lock:
+            world.touch()
+            target = world.interrupts.answer(world, req.path_params["iid"], req.path_params["button"], back)
+        return RedirectResponse(target, status_code=303)
 
-    app.route("/_interrupt/{iid}/{button}", methods=["POST"])(answer)
+    route("/_interrupt/{iid}/{button}", ["POST"], answer)
 
 
 INTERRUPT_CSS = """

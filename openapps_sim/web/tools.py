@@ -1,5 +1,5 @@
-"""App tools on the server: an app's operations (``AppSpec.load_operations``) called on a world
-through the admin API (``POST /_admin/tool``), the same functions the route handlers call, so a
+"""App tools: an app's operations (``AppSpec.load_operations``) called on a world
+(``World.call_tool``), the same functions the route handlers call, so a
 state change logs the same events whether a page or a tool made it. Every app with state also
 has the built-in ``read`` tool: its state as the reward sees it before normalising."""
 
@@ -9,19 +9,18 @@ import copy
 import json
 from typing import Any
 
-from openapps_sim.appkit import READ_OPERATION, AppContext, call_operation
+from openapps_sim.appkit import READ_OPERATION, AppContext, WorldView, call_operation
 from openapps_sim.errors import ConfigError, unknown_name
-from openapps_sim.web.world import World
 
 SOURCE = "app tool"
 
 
-def tool_apps(world: World) -> list[str]:
+def tool_apps(world: WorldView) -> list[str]:
     """The apps that have tools (every app but the home page)."""
     return [name for name, spec in world.apps.items() if not spec.home]
 
 
-def run_tool(world: World, app: object, op: object, args: object) -> Any:
+def run_tool(world: WorldView, app: object, op: object, args: object) -> Any:
     """Run ``<app>.<op>(**args)`` on ``world``; returns its JSON-ready result."""
     if not isinstance(app, str) or app not in tool_apps(world):
         raise unknown_name(SOURCE, "app", str(app), tool_apps(world))

@@ -39,7 +39,7 @@ from openapps_sim.envs.text.elements import (
     self_and_ancestors,
     visible,
 )
-from openapps_sim.envs.text.page import BLANK, TextPage, form_controls
+from openapps_sim.envs.text.page import BLANK, Fetch, TextPage, form_controls
 
 NO_SCREEN = (
     "the text backend has no screen: {name} needs pixels; use backend='chromium' for coordinate actions and screenshots"
@@ -75,12 +75,11 @@ def _timeout(ms: int, action: str, bid: str, why: str) -> ActionTimeout:
 class TextBrowser:
     """The tabs of one episode and the actions on them."""
 
-    def __init__(self, origin: str, viewport: dict, timeout_ms: int = 3000, on_revision=None, headers=None) -> None:
+    def __init__(self, origin: str, viewport: dict, timeout_ms: int = 3000, fetch: Fetch | None = None) -> None:
         self.origin = origin
         self.viewport = dict(viewport)
         self.timeout_ms = timeout_ms
-        self.on_revision = on_revision  # given to every tab (TextPage.on_revision)
-        self.headers = dict(headers or {})  # given to every tab (TextPage.headers)
+        self.fetch = fetch  # how every tab loads a page (TextPage.fetch)
         self.pages: list[TextPage] = [self._new_page()]
         self.active = 0
         self.send_message = None
@@ -91,7 +90,7 @@ class TextBrowser:
         return self.pages[self.active]
 
     def _new_page(self) -> TextPage:
-        return TextPage(self.origin, self.viewport, self.on_revision, self.headers)
+        return TextPage(self.origin, self.viewport, self.fetch)
 
     def close(self) -> None:
         for p in self.pages:

@@ -2,8 +2,8 @@
 no browser process.
 
 ``gym.make(id, backend="text")`` (or ``OpenAppsTextEnv`` directly) runs the same task in the
-same kind of world on the same app server; each page is fetched over HTTP and read by
-:mod:`openapps_sim.envs.text`. What an agent gets is what the Chromium backend gives: the
+same kind of world with the same app routes; each page is asked of the world in memory (no
+socket: :meth:`~openapps_sim.web.server.AppServer.call`) and read by :mod:`openapps_sim.envs.text`. What an agent gets is what the Chromium backend gives: the
 accessibility tree (same roles, names, states, order and ``bid``s), a DOM snapshot of the
 elements and their attributes (without layout), the focused element, the chat, the URLs and
 titles of the open tabs. What needs pixels is refused with one sentence naming the backend:
@@ -18,6 +18,7 @@ an event loop, so the env also works inside a running asyncio loop.
 
 from __future__ import annotations
 
+import functools
 import pickle
 import time
 from functools import lru_cache
@@ -26,13 +27,13 @@ from typing import Any
 import numpy as np
 from browsergym.core.action.highlevel import HighLevelActionSet
 
-from openapps_sim.envs.client import WorldHandle
 from openapps_sim.envs.env import GREETING, LightChat, OpenAppsEnv
 from openapps_sim.envs.text.actions import TextBrowser
 from openapps_sim.envs.text.axtree import build
 from openapps_sim.envs.text.dom import Document
 from openapps_sim.envs.text.snapshot import dom_snapshot
 from openapps_sim.errors import ConfigError
+from openapps_sim.web.server import app_server
 
 TEXT_OBS_MODES = ("axtree",)
 
@@ -59,13 +60,9 @@ class OpenAppsTextEnv(OpenAppsEnv):
             self.browser_tabs.close()
         self.task = self._new_task(seed, options)
         viewport = options.get("viewport") or self.viewport or self.task.viewport
-        world = self.task.server
-        on_revision = None
-        if isinstance(world, WorldHandle):  # every request to this world passes through this env
-            world.sole_client = True
-            on_revision = world.note_revision
-        headers = getattr(world, "page_headers", {})  # a sealed world's key (OpenAppsEnv.sealed)
-        self.browser_tabs = TextBrowser(world.url, viewport, self.action_timeout_ms, on_revision, headers)
+        world = self.task.live
+        fetch = functools.partial(app_server().call, world)
+        self.browser_tabs = TextBrowser(world.url, viewport, self.action_timeout_ms, fetch)
         self.browser_tabs.send_message = lambda text: self._chat_add("assistant", text)
         self.browser_tabs.report_infeasible = self._report_infeasible
         self.chat = LightChat()
@@ -138,7 +135,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
             self.browser_tabs.close()
             self.browser_tabs = None
         if self.world is not None:
-            self.world.close()
+            app_server().drop(self.world)
             self.world = None
 
     # -- observation -------------------------------------------------------------------------

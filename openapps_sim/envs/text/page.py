@@ -1,8 +1,9 @@
-"""One browser tab without a browser: it loads pages from the world over HTTP, keeps the
-history, the focus and what was typed into forms, and submits forms as a browser does.
+"""One browser tab without a browser: it loads pages from the world (in memory, through the
+app server's routes: ``fetch``), keeps the history, the focus and what was typed into forms,
+and submits forms as a browser does.
 
-Requests carry the server's element-id header, so every page arrives with the same ``bid``
-attributes Chromium sees. Only the world's own origin is reachable, as under the Chromium
+Pages are asked for with the server's element-id header, so every page arrives with the same
+``bid`` attributes Chromium sees. Only the world's own origin is reachable, as under the Chromium
 backend's origin guard. Redirects are followed as a browser follows them (303, 302 and 301
 turn a POST into a GET; 307 and 308 repeat it).
 """
@@ -12,39 +13,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlencode, urljoin, urlsplit
 
-from openapps_sim.envs.client import KeepAlive, revision_of
 from openapps_sim.envs.guard import BlockedNavigation, same_origin
 from openapps_sim.envs.text.cascade import compute_styles
 from openapps_sim.envs.text.css import stylesheet
 from openapps_sim.envs.text.dom import Document, Element, option_value, parse
-from openapps_sim.protocol import BIDS_HEADER
 
 BLANK = "about:blank"
 _BLANK_HTML = "<html><head></head><body></body></html>"
 _MAX_REDIRECTS = 10
+# how a tab loads a page: (method, path and query, form body or None) -> (status, location, html)
+Fetch = Callable[[str, str, "bytes | None"], tuple[int, str, str]]
 
 
 class TextPage:
     """A tab: ``url``, the parsed ``doc``, its history, and the viewport width CSS sees."""
 
-    def __init__(
-        self,
-        origin: str,
-        viewport: dict,
-        on_revision: Callable[[int | None], None] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
+    def __init__(self, origin: str, viewport: dict, fetch: Fetch | None = None) -> None:
         u = urlsplit(origin)
         self.origin = f"{u.scheme}://{u.netloc}"
-        # *.localhost names the world (its Host header); the socket goes to the loopback address,
-        # as Chromium resolves every *.localhost name
-        host = u.hostname or "127.0.0.1"
-        self._host = "127.0.0.1" if host == "localhost" or host.endswith(".localhost") else host
-        self._port = u.port or 80
         self.viewport = dict(viewport)
-        self._conn = KeepAlive(self._host, self._port)
-        self.on_revision = on_revision  # told the world revision every response carries
-        self.headers = dict(headers or {})  # sent with every request (a sealed world's key)
+        self.fetch = fetch
         self.history: list[str] = []
         self.position = -1
         self.doc: Document = parse(_BLANK_HTML, BLANK)
@@ -64,7 +52,6 @@ class TextPage:
 
     def close(self) -> None:
         self.closed = True
-        self._conn.close()
 
     # -- navigation ------------------------------------------------------------------------------
     def goto(self, url: str, *_, **__) -> None:
@@ -140,7 +127,7 @@ class TextPage:
             return
         self._style()
 
-    # -- HTTP -------------------------------------------------------------------------------------
+    # -- loading ----------------------------------------------------------------------------------
     def _fetch(self, method: str, url: str, body: str | None) -> tuple[str, str]:
         for _ in range(_MAX_REDIRECTS):
             if not same_origin(url, self.origin):
@@ -157,21 +144,11 @@ class TextPage:
         raise RuntimeError(f"net::ERR_TOO_MANY_REDIRECTS at {url}")
 
     def _request(self, method: str, url: str, body: str | None) -> tuple[int, str, str]:
+        if self.fetch is None:
+            raise RuntimeError(f"net::ERR_FAILED at {url}: this tab reaches no world")
         u = urlsplit(url)
         target = (u.path or "/") + (f"?{u.query}" if u.query else "")
-        headers = {**self.headers, "Host": u.netloc, BIDS_HEADER: "1", "Accept": "text/html"}
-        if body is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        try:
-            resp, data = self._conn.request(method, target, body.encode() if body is not None else None, headers)
-        except Exception:
-            if self.on_revision is not None:
-                self.on_revision(None)  # the request may have reached the world: its revision is unknown
-            raise
-        if self.on_revision is not None:
-            self.on_revision(revision_of(resp))
-        charset = resp.headers.get_content_charset() or "utf-8"
-        return resp.status, resp.headers.get("location", ""), data.decode(charset, errors="replace")
+        return self.fetch(method, target, body.encode() if body is not None else None)
 
     # -- forms ------------------------------------------------------------------------------------
     def submit(self, form: Element, submitter: Element | None = None) -> None:
