@@ -58,6 +58,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         [
             "tests/test_reward_rules.py",
             "tests/test_scoring_rules.py",
+            "tests/test_progress_rules.py",
             *(f"tests/test_decisions.py::{t}" for t in DECISION_TESTS),
         ],
     ),
@@ -80,8 +81,15 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], METRIC_TESTS),
     "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
     "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
-    # answers.py last: its matching rules are rewritten elsewhere; its own fast tests
-    "answers": (["openapps_sim/taskkit/answers.py"], ["tests/test_answers.py"]),
+    # answer matching: the families' answer rules, the typed values read out of a reply, number words
+    "answers": (
+        [
+            "openapps_sim/taskkit/answers.py",
+            "openapps_sim/taskkit/answervalues.py",
+            "openapps_sim/taskkit/numberwords.py",
+        ],
+        ["tests/test_answers.py", "tests/test_answer_matrix.py"],
+    ),
 }
 # a name that is a prefix of groups runs them all (``metrics``: every metric module)
 
