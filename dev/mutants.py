@@ -51,13 +51,14 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "reward": (
         ["openapps_sim/taskkit/reward.py"],
-        ["tests/test_reward_rules.py", "tests/test_normalise_reuse.py"],
+        ["tests/test_reward_rules.py", "tests/test_reward_diff_rules.py", "tests/test_normalise_reuse.py"],
     ),
     "scoring": (
         ["openapps_sim/taskkit/scoring.py", "openapps_sim/taskkit/progress.py"],
         [
             "tests/test_reward_rules.py",
             "tests/test_scoring_rules.py",
+            "tests/test_progress_rules.py",
             *(f"tests/test_decisions.py::{t}" for t in DECISION_TESTS),
         ],
     ),
@@ -84,8 +85,15 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], METRIC_TESTS),
     "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
     "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
-    # answers.py last: its matching rules are rewritten elsewhere; its own fast tests
-    "answers": (["openapps_sim/taskkit/answers.py"], ["tests/test_answers.py"]),
+    # answer matching: the families' answer rules, the typed values read out of a reply, number words
+    "answers": (
+        [
+            "openapps_sim/taskkit/answers.py",
+            "openapps_sim/taskkit/answervalues.py",
+            "openapps_sim/taskkit/numberwords.py",
+        ],
+        ["tests/test_answers.py", "tests/test_answer_matrix.py"],
+    ),
 }
 # a name that is a prefix of groups runs them all (``metrics``: every metric module)
 
@@ -132,6 +140,13 @@ def prepare(group: str, modules: list[str], tests: list[str]) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for folder in ("openapps_sim", "tests"):
         shutil.copytree(ROOT / folder, work / folder, ignore=ignore)
+    write_config(group, work, modules, tests)
+    return work
+
+
+def write_config(group: str, work: Path, modules: list[str], tests: list[str]) -> None:
+    """mutmut's configuration in ``work``: the modules to mutate and the group's tests (as
+    ``GROUPS`` names them now: a rerun after new test files takes them in)."""
     missing = [t for t in tests if not (ROOT / t.split("::")[0]).exists()]
     if missing:
         raise SystemExit(f"dev/mutants.py: group {group!r} names test files that do not exist: {missing}")
@@ -147,7 +162,6 @@ def prepare(group: str, modules: list[str], tests: list[str]) -> Path:
         'python_functions = ["test_*"]\n',
         encoding="utf-8",
     )
-    return work
 
 
 def results(work: Path) -> dict[str, int | None]:
@@ -184,13 +198,14 @@ def run_group(group: str, jobs: int) -> Path:
 
 def rerun_survivors(group: str, jobs: int) -> Path:
     """The group's surviving mutants (and those not run) again, against the tests as they are now:
-    the tests are copied afresh and mutmut's map of which test reaches which function is made anew;
+    the tests are copied afresh (with the group's test files as ``GROUPS`` names them now) and mutmut's map of which test reaches which function is made anew;
     every other mutant keeps its verdict."""
     work = OUT / group
     codes = results(work)
     names = sorted(n for n, c in codes.items() if c is None or status_of(c) not in ("killed", "no tests"))
     shutil.rmtree(work / "tests")
     shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    write_config(group, work, *GROUPS[group])
     (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     run = json.loads((work / "run.json").read_text(encoding="utf-8"))
     started = time.monotonic()

@@ -149,3 +149,85 @@ def test_explain_lists_at_most_limit_differences_and_the_last_events():
         "  #2 todo.add_item title='e2'",
     ]
     assert ev.explain(limit=5, events=[]).splitlines()[-1] == "event log (0 change(s) in this episode):"
+
+
+def test_explain_cuts_at_twelve_differences_by_default_and_not_at_exactly_the_limit():
+    fam, inst = instance("todo.add_item")
+    state = copy.deepcopy(inst.initial)
+    for n in range(12):
+        state["todo"]["items"].append({**state["todo"]["items"][0], "id": f"x{n}", "title": f"extra {n:02d}"})
+    ev = evaluate(fam, inst, state)
+    assert len(ev.diff) == 13
+    lines = ev.explain().splitlines()
+    assert len(lines) == 14
+    assert lines[0] == "13 state difference(s):" and lines[-2] == "  todo.items: extra todo 'extra 10'"
+    assert lines[-1] == "  ... and 1 more"
+    exact = ev.explain(limit=13).splitlines()  # exactly the limit: all of them, no "... and 0 more"
+    assert len(exact) == 14 and exact[-1] == "  todo.items: extra todo 'extra 11'"
+    events = [{"i": n, "app": "todo", "op": "add_item", "args": {"title": f"e{n}"}} for n in range(2)]
+    assert ev.explain(limit=2, events=events).splitlines()[-3:] == [
+        "event log (2 change(s) in this episode):",
+        "  #0 todo.add_item title='e0'",
+        "  #1 todo.add_item title='e1'",
+    ]
+
+
+def test_explain_of_a_goal_held_but_not_declared():
+    from openapps_sim.taskkit.scoring import Evaluation
+
+    ev = Evaluation(False, 0.0, 1.0, [], {}, undeclared=True)
+    assert ev.explain() == "the whole state equals the expected state, but the agent has not declared the task done"
+    assert ev.explain(events=[]).splitlines() == [
+        "the whole state equals the expected state, but the agent has not declared the task done",
+        "event log (0 change(s) in this episode):",
+    ]
+
+
+class JudgeRecorder:
+    """A family whose judge records what ``evaluate`` hands it (the answer's language and the world)."""
+
+    def __init__(self):
+        self.seen = []
+
+    def judge_answer(self, given, expected, lang, state):
+        self.seen.append((given, expected, lang, state))
+        return True
+
+
+@pytest.mark.parametrize(
+    "params, lang",
+    [({"lang": "de", "answer": "4"}, "de"), ({"lang": "zh"}, "zh"), ({"answer": "4"}, "en"), ({}, "en"), (None, "en")],
+)
+def test_the_answer_is_judged_in_the_instances_language_against_the_world(params, lang):
+    import dataclasses
+
+    _, inst = instance("todo.count_open")
+    inst = dataclasses.replace(inst, params=params)
+    judge = JudgeRecorder()
+    world = copy.deepcopy(inst.expected)
+    ev = evaluate(judge, inst, world, answer="vier")
+    assert ev.answer_ok is True and ev.success is True
+    assert len(judge.seen) == 1
+    given, expected, seen_lang, state = judge.seen[0]
+    assert (given, expected, seen_lang) == ("vier", "4", lang)
+    assert state is world
+
+
+def test_a_german_instance_takes_german_number_words():
+    world = World()
+    world.reset("german", 0)
+    fam = FAMILIES["todo.count_open"]
+    inst = instantiate(fam, world.state, world.config, 0)
+    assert inst.params["lang"] == "de" and inst.expected_answer == "4"
+    assert evaluate(fam, inst, copy.deepcopy(inst.expected), answer="vier").success is True
+    assert evaluate(fam, inst, copy.deepcopy(inst.expected), answer="fünf").success is False
+
+
+def test_a_text_answer_naming_every_candidate_fails_against_the_world():
+    """The judge sees the world: pasting the family's other candidates with the right one fails."""
+    fam, inst = instance("todo.item_notes")
+    right = "Leave Friday morning, back Sunday evening"
+    assert inst.expected_answer == right
+    assert evaluate(fam, inst, copy.deepcopy(inst.expected), answer=right).success is True
+    pasted = "Milk, eggs, spinach, coffee beans\nSales figures are in the shared folder\n" + right
+    assert evaluate(fam, inst, copy.deepcopy(inst.expected), answer=pasted).success is False
