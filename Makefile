@@ -20,7 +20,9 @@ VF_VENV := .venv-verifiers
 VF_STAMP := $(VF_VENV)/.installed-stamp
 VF_VERSION := 0.4.0
 VF_LOG := $(VF_VENV).log
-PYTEST_WORKERS ?= 3
+# 4 test processes on 2 cores: the suite waits a lot (watchdog time-outs, Ray, servers, vf-eval), and
+# tests/conftest.py starts the waiting modules on two of the four while the other two compute
+PYTEST_WORKERS ?= 4
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 .PHONY: setup demo test test-all test-deps bench mutants lint format gallery clean

@@ -15,8 +15,8 @@ tune_gc()  # a test process is a long-running process of this package (openapps_
 
 # Modules whose tests mostly wait (watchdog time-outs, Ray clusters, servers, vf-eval and sweep
 # subprocesses) and take tens of seconds each: started first, spread over half of the test
-# workers, so that they wait while the other workers keep both cores busy, and never form the
-# run's tail. Measured: docs/benchmarks.md, "make test" after the waits were spread.
+# workers (one of 3, two of 4), so that they wait while the other workers keep both cores busy,
+# and never form the run's tail. Measured: docs/benchmarks.md, "make test" after the waits were spread.
 WAITS_FIRST = (
     "tests/test_ray_cluster.py",
     "tests/test_agent_hangs.py",
@@ -40,7 +40,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
     for n, prefix in enumerate(WAITS_FIRST):  # a module stays in one block: its fixtures start once
-        heads[n % ((workers + 1) // 2)] += [item for item in items if item.nodeid.startswith(prefix)]
+        heads[n % (workers // 2)] += [item for item in items if item.nodeid.startswith(prefix)]
     rest = [item for item in items if not item.nodeid.startswith(WAITS_FIRST)]
     ordered, left = [], len(items)
     for block, head in enumerate(heads):
