@@ -18,9 +18,10 @@ tune_gc()  # a test process is a long-running process of this package (openapps_
 # under load (pytest --durations, 2026-11-27). They start first, spread over half of the test
 # workers (one of 3, two of 4), so that they wait while the other workers keep both cores busy,
 # and never form the run's tail.
+# The two that start Ray share a block: two Ray instances starting at once on a loaded machine
+# left the two-node cluster unstarted (its setup failed once so).
 WAITS_FIRST = {
-    "tests/test_agentlab_study.py": 500,
-    "tests/test_ray_cluster.py": 250,
+    ("tests/test_agentlab_study.py", "tests/test_ray_cluster.py"): 750,
     "tests/test_agent_hangs.py": 170,
     "tests/test_verifiers_env.py": 150,
     "tests/test_openenv.py": 100,
@@ -41,11 +42,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
     load = [0] * (workers // 2)
-    for prefix, seconds in WAITS_FIRST.items():  # a module stays in one block: its fixtures start once
+    prefixes = tuple(p for key in WAITS_FIRST for p in ((key,) if isinstance(key, str) else key))
+    for key, seconds in WAITS_FIRST.items():  # a module stays in one block: its fixtures start once
         least = load.index(min(load))
         load[least] += seconds
-        heads[least] += [item for item in items if item.nodeid.startswith(prefix)]
-    rest = [item for item in items if not item.nodeid.startswith(tuple(WAITS_FIRST))]
+        for prefix in (key,) if isinstance(key, str) else key:
+            heads[least] += [item for item in items if item.nodeid.startswith(prefix)]
+    rest = [item for item in items if not item.nodeid.startswith(prefixes)]
     ordered, left = [], len(items)
     for block, head in enumerate(heads):
         size = left // (workers - block)  # as xdist's WorkStealingScheduling.check_schedule cuts
