@@ -20,10 +20,12 @@ VF_VENV := .venv-verifiers
 VF_STAMP := $(VF_VENV)/.installed-stamp
 VF_VERSION := 0.4.0
 VF_LOG := $(VF_VENV).log
-PYTEST_WORKERS ?= 3
+# 4 test processes on 2 cores: the suite waits a lot (watchdog time-outs, Ray, servers, vf-eval), and
+# tests/conftest.py starts the waiting modules on two of the four while the other two compute
+PYTEST_WORKERS ?= 4
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: setup demo test test-all bench mutants lint format gallery clean
+.PHONY: setup demo test test-all test-deps bench mutants lint format gallery clean
 
 $(BIN)/python:
 	@echo "openapps: making $(VENV) with $(PYTHON) ($$($(PYTHON) -V 2>&1)); PYTHON=... picks another"
@@ -54,8 +56,9 @@ $(AGENTLAB_STAMP): $(RAY_STAMP) $(AGENTLAB_REQS)
 # The tests drive `openapps openenv` with OpenEnv's own clients: the `openenv` extra's
 # openenv-core, installed without its dependencies, which come from $(OPENENV_REQS) (all but
 # openai, whose 2.x AgentLab refuses; the file says why). A failed install is retried by the next
-# `make test`, and tests/test_openenv.py fails saying why (it never skips).
-$(OPENENV_STAMP): $(STAMP) $(OPENENV_REQS)
+# `make test`, and tests/test_openenv.py fails saying why (it never skips). It comes after
+# AgentLab's install (order-only): one installer at a time in $(VENV) when test-deps runs with -j.
+$(OPENENV_STAMP): $(STAMP) $(OPENENV_REQS) | $(AGENTLAB_STAMP)
 	$(PIP) -r $(OPENENV_REQS) \
 	  && $(PIP) --no-deps "openenv-core>=0.3,<0.4" \
 	  && touch $(OPENENV_STAMP) || echo "openapps: openenv-core could not be installed; tests/test_openenv.py will fail"
@@ -84,10 +87,18 @@ demo: setup
 	rm -rf runs/demo
 	$(BIN)/openapps sweep demo --out runs/demo
 
-test: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
+# What the tests need, made with -j3 by `make test`: $(VF_VENV) (its own venv, about 37 s with
+# uv's cache warm and 3.5 min cold) is installed beside the setup and the installs into $(VENV),
+# which run one after another (RAY_STAMP, AGENTLAB_STAMP, OPENENV_STAMP: each waits for the one
+# before).
+test-deps: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
+
+test:
+	@$(MAKE) --no-print-directory -j3 test-deps
 	$(PYTEST) -m "not slow"
 
-test-all: setup $(RAY_STAMP) $(AGENTLAB_STAMP) $(OPENENV_STAMP) $(VF_STAMP)
+test-all:
+	@$(MAKE) --no-print-directory -j3 test-deps
 	$(PYTEST)
 
 bench: setup

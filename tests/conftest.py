@@ -12,6 +12,52 @@ from .pack_helpers import clear_pack_caches
 tune_gc()  # a test process is a long-running process of this package (openapps_sim/gcsettings.py)
 
 
+# Modules whose tests take tens of seconds each, mostly waiting (watchdog time-outs, Ray clusters,
+# servers, AgentLab's and vf-eval's workers, sweep subprocesses), with their seconds in a run
+# under load (pytest --durations, 2026-11-27). They start first, spread over half of the test
+# workers (one of 3, two of 4), so that they wait while the other workers keep both cores busy,
+# and never form the run's tail.
+# The two that start Ray share a block: two Ray instances starting at once on a loaded machine
+# left the two-node cluster unstarted (its setup failed once so).
+WAITS_FIRST = {
+    ("tests/test_agentlab_study.py", "tests/test_ray_cluster.py"): 750,
+    "tests/test_agent_hangs.py": 170,
+    "tests/test_verifiers_env.py": 150,
+    "tests/test_openenv.py": 100,
+    "tests/test_sweep_stop.py": 100,
+    "tests/test_mcp": 60,
+    "tests/test_lifecycle.py": 30,
+}
+
+
+@pytest.hookimpl(trylast=True)  # after -m's deselection: the blocks are cut from what runs
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, put the WAITS_FIRST modules at the heads of the first half of the
+    blocks that ``--dist worksteal`` deals out at the start (the collection cut into equal
+    consecutive blocks, one per worker), each where the least is put so far; work stealing then
+    takes short tests from these blocks' ends."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    if workers < 2:
+        return
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0] * (workers // 2)
+    prefixes = tuple(p for key in WAITS_FIRST for p in ((key,) if isinstance(key, str) else key))
+    for key, seconds in WAITS_FIRST.items():  # a module stays in one block: its fixtures start once
+        least = load.index(min(load))
+        load[least] += seconds
+        for prefix in (key,) if isinstance(key, str) else key:
+            heads[least] += [item for item in items if item.nodeid.startswith(prefix)]
+    rest = [item for item in items if not item.nodeid.startswith(prefixes)]
+    ordered, left = [], len(items)
+    for block, head in enumerate(heads):
+        size = left // (workers - block)  # as xdist's WorkStealingScheduling.check_schedule cuts
+        left -= size
+        take = max(0, size - len(head))
+        ordered += head + rest[:take]
+        rest = rest[take:]
+    items[:] = ordered + rest
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The collected items (thousands of parametrised cases) live until the run ends: frozen, the
     collector no longer walks them at every full collection."""

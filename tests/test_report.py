@@ -141,9 +141,17 @@ def results_dir(tmp_path: Path) -> Path:
     return make_results_dir(tmp_path / "run")
 
 
+@pytest.fixture(scope="module")
+def reported(tmp_path_factory) -> tuple[Path, Path, Path]:
+    """One report for the module's tests that only read it (a report takes seconds):
+    (results folder, what write_report returned)."""
+    results_dir = make_results_dir(tmp_path_factory.mktemp("report") / "run")
+    return results_dir, *write_report(results_dir)
+
+
 @pytest.fixture()
-def written(results_dir: Path) -> tuple[Path, str, str]:
-    md, html = write_report(results_dir)
+def written(reported) -> tuple[Path, str, str]:
+    results_dir, md, html = reported
     return results_dir, md.read_text(encoding="utf-8"), html.read_text(encoding="utf-8")
 
 
@@ -164,8 +172,8 @@ def md_rows(section: str) -> dict[str, list[str]]:
     return rows
 
 
-def test_files_exist(results_dir: Path):
-    md, html = write_report(results_dir)
+def test_files_exist(reported):
+    results_dir, md, html = reported
     assert md == results_dir / "report.md" and md.stat().st_size > 0
     assert html == results_dir / "report.html" and html.stat().st_size > 0
 
