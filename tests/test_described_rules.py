@@ -9,6 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
+
+from openapps_sim.config import catalog
+from openapps_sim.config.discovery import discover_apps
+from openapps_sim.web import server
+from openapps_sim.web.world import World
 
 PLANTS = """
 title: Leafy
@@ -61,3 +67,66 @@ def test_one_broken_app_breaks_no_command(tmp_path, broken):
     assert other.returncode == 0, other.stderr
     assert "app 'plants' (House & Home) is valid" in other.stdout
     assert "Traceback" not in other.stderr
+
+
+def _clear() -> None:
+    discover_apps.cache_clear()
+    catalog.base_config.cache_clear()
+    catalog.composed_json.cache_clear()
+    catalog.initial_state_json.cache_clear()
+
+
+@pytest.fixture()
+def app_path(tmp_path, monkeypatch):
+    """A folder on OPENAPPS_APPS (the apps' search path), caches cleared before and after."""
+    monkeypatch.setenv("OPENAPPS_APPS", str(tmp_path))
+    _clear()
+    yield tmp_path
+    monkeypatch.undo()
+    _clear()
+
+
+def _app(folder: Path, name: str, text: str) -> None:
+    (folder / name).mkdir()
+    (folder / name / "app.yaml").write_text(text, encoding="utf-8")
+
+
+# fields named like the arguments of the engine's calls (ctx.log, an operation, its log entry)
+CLASHES = """
+title: Shelf
+category: Books & Reference
+collections:
+  books:
+    label: Books
+    title: name
+    fields:
+      name: {type: text}
+      title: {type: text}
+      ctx: {type: text}
+      self: {type: text}
+      changed: {type: text}
+      by: {type: number}
+      value: {type: boolean}
+    actions: {create: true, edit: [title, ctx, self, changed, by], toggle: [value]}
+    records:
+      - {name: Dune, title: Dr, ctx: a, self: b, changed: c, by: 1}
+"""
+
+
+def test_fields_may_have_the_names_of_the_engines_arguments(app_path):
+    _app(app_path, "shelf", CLASHES)
+    world = World()
+    world.reset("default", 0)
+    http = TestClient(server.build_app(world))
+    made = {"name": "Emma", "title": "Mrs", "ctx": "x", "self": "y", "changed": "z", "by": "2"}
+    assert http.post("/shelf/c/books/new", data=made).status_code == 200
+    edit = {"title": "Miss", "ctx": "x2", "self": "y2", "changed": "z2", "by": "3"}
+    assert http.post("/shelf/c/books/book-1/edit", data=edit).status_code == 200
+    assert http.post("/shelf/c/books/book-1/toggle/value").status_code == 200
+    books = world.state["shelf"]["books"]
+    assert [(b["name"], b["title"], b["ctx"], b["self"], b["changed"], b["by"], b["value"]) for b in books] == [
+        ("Dune", "Miss", "x2", "y2", "z2", 3, True),
+        ("Emma", "Mrs", "x", "y", "z", 2, False),
+    ]
+    logged = [(e["op"], e["args"].get("title")) for e in world.events if e["app"] == "shelf"]
+    assert logged == [("create_book", "Mrs"), ("edit_book", "Miss"), ("toggle_book_value", "Dune")]
