@@ -194,7 +194,8 @@ def _flow(desc: dict, name: str, flow: dict) -> Callable:
         for adj in flow["adjust"]:
             to = target["fields"][adj["ref"]]["to"]
             other = known_item(ctx, to, record[adj["ref"]], item_name(to, desc["collections"][to]))
-            amount = float(record.get(adj["by"]) or 0) * adj["sign"]
+            by = adj["by"] if isinstance(adj["by"], (int, float)) else record.get(adj["by"])  # a number or a field
+            amount = float(by or 0) * adj["sign"]
             other[adj["field"]] = round(float(other.get(adj["field"]) or 0) + amount, 2)
         _log(ctx, {f: values[f] for f in flow["fields"] if f in values}, id=record["id"])
         return record
