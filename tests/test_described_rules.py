@@ -66,7 +66,13 @@ def test_one_broken_app_breaks_no_command(tmp_path, broken):
     (tmp_path / "plants").mkdir()
     (tmp_path / "plants" / "app.yaml").write_text(PLANTS, encoding="utf-8")
     where = str(tmp_path / "broken" / "app.yaml")
-    for args in (["tasks"], ["apps"], ["apps", "check", str(tmp_path / "broken")]):
+    commands = (
+        ["tasks"],
+        ["apps"],
+        ["sweep", "demo", "--out", str(tmp_path / "out")],
+        ["apps", "check", str(tmp_path / "broken")],
+    )
+    for args in commands:
         run = _cli(args, tmp_path)
         assert run.returncode == 2, (args, run.stderr)
         assert "Traceback" not in run.stderr, (args, run.stderr)
