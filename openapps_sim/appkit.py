@@ -244,7 +244,7 @@ class AppContext:
     def seed(self) -> int:
         return self.world.seed
 
-    def log(self, **args: Any) -> None:
+    def log(self, /, **args: Any) -> None:  # any argument name, self too
         """Record the state change of the running operation in the world's event log: the entry
         is named after the operation (``todo.add_item`` logs ``add_item``), so a task's plan and
         the log speak one vocabulary. Only an operation may log."""
@@ -324,7 +324,7 @@ class Operation:
     doc: str
     params: tuple[Param, ...]
 
-    def __call__(self, ctx: AppContext, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, ctx: AppContext, /, *args: Any, **kwargs: Any) -> Any:  # any argument name, ctx too
         long = too_long({**dict(zip((p.name for p in self.params), args, strict=False)), **kwargs})
         if long:  # whoever calls it: a page's handler, an agent's tool, a task's setup
             raise OperationError(self.tool_name, long[0], f"is {long[1]} characters long", f"{MAX_TEXT_CHARS} at most")

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from openapps_sim.cli.main import main
 from openapps_sim.config import catalog
-from openapps_sim.config.discovery import check_app_folder, discover_apps
+from openapps_sim.config.discovery import check_app_folder, discover_apps, require_apps
 from openapps_sim.errors import ConfigError, ConfigErrors
 from openapps_sim.web import server
 from openapps_sim.web.world import World
@@ -128,8 +128,9 @@ def test_the_search_path_finds_an_app_outside_the_package(app_path):
 def test_an_app_may_not_take_the_name_of_another(app_path):
     (app_path / "todo").mkdir()
     (app_path / "todo" / "app.yaml").write_text(PLANTS, encoding="utf-8")
-    with pytest.raises(ConfigError, match="'todo' is the name of another app"):
-        discover_apps()
+    assert "todo" in discover_apps() and getattr(discover_apps()["todo"], "source", "") != "described"  # left out
+    with pytest.raises(ConfigError, match="todo/app.yaml: name: 'todo' is the name of another app"):
+        require_apps()
 
 
 def test_the_listing_names_category_source_and_families(capsys):

@@ -16,3 +16,10 @@ def CHECK(folder) -> object:  # noqa: N802 - the discovery hook for `openapps ap
     from openapps_sim.apps.described.spec import make_app
 
     return make_app(folder)
+
+
+def PROBLEMS() -> list:  # noqa: N802 - the discovery hook for apps left out
+    """The problems of every described app the last discovery left out (ConfigErrors)."""
+    from openapps_sim.apps.described.spec import BROKEN
+
+    return list(BROKEN)

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from openapps_sim.apps.described.datafiles import inline_records
-from openapps_sim.apps.described.format import COLLECTION, DESCRIPTION, FIELD, FIELD_TYPES
+from openapps_sim.apps.described.format import COLLECTION, DESCRIPTION, FIELD, FIELD_TYPES, YAML_BOOL
 
 from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.textformats import is_language_tag
@@ -190,6 +190,8 @@ def check_value(spec: dict, value: object, source: str, at: str) -> object:
     if kind not in NUMERIC + ("boolean", "choice") and isinstance(value, str):
         return value
     allowed = ", ".join(spec["choices"]) if kind == "choice" else f"a {FIELD_TYPES[kind]} ({kind} field)"
+    if isinstance(value, bool):  # `status: on` in YAML is true: the word needs quotes
+        raise ConfigError(source, at, YAML_BOOL.format(value=value), allowed)
     raise ConfigError(source, at, f"{value!r} is no value of this field", allowed)
 
 
@@ -218,7 +220,13 @@ def _check_flow(problems: Problems, source: str, name: str, flow: dict, colls: d
         if _field_of(problems, source, f"{sub}.ref", adj["ref"], fields, ("ref",)):
             target = colls[fields[adj["ref"]]["to"]]["fields"] if fields[adj["ref"]]["to"] in colls else {}
             _field_of(problems, source, f"{sub}.field", adj["field"], target, ("money", "number"))
-        _field_of(problems, source, f"{sub}.by", adj["by"], fields, ("money", "number"))
+        if isinstance(adj["by"], bool) or not isinstance(adj["by"], (int, float, str)):
+            allowed = [f for f, spec in fields.items() if spec["type"] in ("money", "number")]
+            problems.add(
+                ConfigError(source, f"{sub}.by", f"expected a field or a number, got {adj['by']!r}", ", ".join(allowed))
+            )
+        elif isinstance(adj["by"], str):
+            _field_of(problems, source, f"{sub}.by", adj["by"], fields, ("money", "number"))
     if flow["start"] and flow["start"] not in colls:
         problems.add(unknown_name(source, f"{at}.start", flow["start"], colls, what="collection"))
 

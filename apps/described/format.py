@@ -8,6 +8,7 @@ no collection). docs/apps/spec.md documents every key with a worked example.
 from __future__ import annotations
 
 from openapps_sim.config.schema import Any_, Bool, Color, Enum, Float, Int, ListOf, MapOf, Record, Str
+from openapps_sim.errors import ConfigError
 
 # Google Play's app categories (games aside), as Play spells them
 CATEGORIES = (
@@ -60,11 +61,24 @@ FIELD_TYPES = {
     "icon": "str",
 }
 
+
+class Word(Str):
+    """A text value, where YAML's reading of an unquoted on, off, yes or no as true or false
+    is told plainly: quote it."""
+
+    def check(self, value, source, path):
+        if isinstance(value, bool):
+            raise ConfigError(source, path, YAML_BOOL.format(value=value), "the word quoted: 'on', 'off', 'yes', 'no'")
+        return super().check(value, source, path)
+
+
+YAML_BOOL = "YAML reads an unquoted on, off, yes, no, true or false as {value}; quote the word"
+
 FIELD = Record(
     {
         "type": Enum(list(FIELD_TYPES), doc="what the field holds"),
         "label": Str("", doc="its label in English (default: the field's name, capitalised)"),
-        "choices": ListOf(Str(), default=[], doc="choice: the values allowed (each may be translated)"),
+        "choices": ListOf(Word(), default=[], doc="choice: the values allowed (each may be translated)"),
         "to": Str("", doc="ref: the collection whose record this field names"),
         "default": Any_(None, doc="the value of a new record that does not give one"),
         "currency": Str("$", doc="money: the sign written before the amount"),
@@ -139,7 +153,7 @@ ADJUST = Record(
     {
         "ref": Str(doc="a ref field of the created record: the record to change"),
         "field": Str(doc="a number or money field of that record"),
-        "by": Str(doc="a number or money field of the created record: the amount"),
+        "by": Any_(doc="the amount: a number or money field of the created record, or a number (by: 1)"),
         "sign": Int(-1, lo=-1, hi=1, doc="-1 subtracts, 1 adds"),
     }
 )
@@ -160,7 +174,7 @@ SETTING = Record(
     {
         "type": Enum(["boolean", "choice"], doc="a toggle or a choice"),
         "label": Str(doc="its label in English"),
-        "choices": ListOf(Str(), default=[], doc="choice: the values allowed"),
+        "choices": ListOf(Word(), default=[], doc="choice: the values allowed"),
         "default": Any_(None, doc="its value in a new world (default: false, or the first choice)"),
     }
 )

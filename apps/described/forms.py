@@ -100,13 +100,17 @@ def flow_form(ctx: AppContext, flow_name: str, values: dict, error: str = ""):
     desc, app = ctx.app.desc, ctx.app.name
     flow = desc["flows"][flow_name]
     name = flow["creates"]
+    fields = desc["collections"][name]["fields"]
+    # a field the form leaves as it is gets its default, as the operation gives it (a choice's
+    # default, not its first choice; a number, a date or a time filled in)
+    current = {f: field_default(fields[f]) if values.get(f) in (None, "") else values[f] for f in flow["fields"]}
     return frame(
         ctx,
         name,
         Form(
             H2(words.own(ctx, f"flow.{flow_name}", flow["label"])),
             P(error, cls="error", role="alert", data_testid=f"{app}-error") if error else None,
-            Div(*[_field_row(ctx, name, f, values.get(f)) for f in flow["fields"]], cls="fields"),
+            Div(*[_field_row(ctx, name, f, current[f]) for f in flow["fields"]], cls="fields"),
             Div(
                 Button(words.ui(ctx, "review"), type="submit", data_testid=f"{app}-review"),
                 A(words.ui(ctx, "cancel"), href=ctx.url("/"), cls="button secondary", data_testid=f"{app}-cancel"),

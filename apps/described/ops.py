@@ -88,16 +88,23 @@ def _values(desc: dict, ctx: AppContext, coll: dict, args: dict) -> dict:
     return values
 
 
+def _log(ctx: AppContext, fields: dict, **engine: object) -> None:
+    """Log the running operation: ``engine``'s keys (id, title, changed), then the record's
+    ``fields``, which win over a key of the same name (a field may be called ``title``): a
+    task's plan names the fields, so the log keeps their values."""
+    ctx.log(**{**engine, **fields})
+
+
 def _create(desc: dict, name: str) -> Callable:
     coll = desc["collections"][name]
 
-    def create(ctx: AppContext, **args) -> dict:
+    def create(ctx: AppContext, /, **args) -> dict:
         values = _values(desc, ctx, coll, args)
         missing = [f for f, s in coll["fields"].items() if (f == coll["title"] or s["required"]) and f not in values]
         if missing:
             raise OperationError(tool(ctx), missing[0], "missing", f"a {coll['fields'][missing[0]]['type']} value")
         record = model.new_record(desc, ctx.state, name, values)
-        ctx.log(id=record["id"], **values)
+        _log(ctx, values, id=record["id"])
         return record
 
     return create
@@ -106,13 +113,13 @@ def _create(desc: dict, name: str) -> Callable:
 def _edit(desc: dict, name: str) -> Callable:
     coll = desc["collections"][name]
 
-    def edit(ctx: AppContext, id: str, **args) -> dict:
+    def edit(ctx: AppContext, /, id: str, **args) -> dict:
         record = known_item(ctx, name, id, item_name(name, coll))
         values = _values(desc, ctx, coll, args)
         changed = [f for f, v in values.items() if record.get(f) != v]
         if changed:
             record.update({f: values[f] for f in changed})
-            ctx.log(id=id, title=record[coll["title"]], changed=changed, **{f: values[f] for f in changed})
+            _log(ctx, {f: values[f] for f in changed}, id=id, title=record[coll["title"]], changed=changed)
         return record
 
     return edit
@@ -121,7 +128,7 @@ def _edit(desc: dict, name: str) -> Callable:
 def _delete(desc: dict, name: str) -> Callable:
     coll = desc["collections"][name]
 
-    def delete(ctx: AppContext, id: str) -> dict:
+    def delete(ctx: AppContext, /, id: str) -> dict:
         record = known_item(ctx, name, id, item_name(name, coll))
         ctx.state[name].remove(record)
         ctx.log(id=id, title=record[coll["title"]])
@@ -133,10 +140,10 @@ def _delete(desc: dict, name: str) -> Callable:
 def _toggle(desc: dict, name: str, field: str) -> Callable:
     coll = desc["collections"][name]
 
-    def toggle(ctx: AppContext, id: str) -> dict:
+    def toggle(ctx: AppContext, /, id: str) -> dict:
         record = known_item(ctx, name, id, item_name(name, coll))
         record[field] = not record.get(field)
-        ctx.log(id=id, title=record[coll["title"]], **{field: record[field]})
+        _log(ctx, {field: record[field]}, id=id, title=record[coll["title"]])
         return record
 
     return toggle
@@ -145,7 +152,7 @@ def _toggle(desc: dict, name: str, field: str) -> Callable:
 def _status(desc: dict, name: str, field: str) -> Callable:
     coll = desc["collections"][name]
 
-    def set_status(ctx: AppContext, id: str, value: str) -> dict:
+    def set_status(ctx: AppContext, /, id: str, value: str) -> dict:
         record = known_item(ctx, name, id, item_name(name, coll))
         value = model.coerce(desc, ctx.state, tool(ctx), coll, field, value)
         if record.get(field) != value:
@@ -159,7 +166,7 @@ def _status(desc: dict, name: str, field: str) -> Callable:
 def _quantity(desc: dict, name: str, field: str) -> Callable:
     coll = desc["collections"][name]
 
-    def change(ctx: AppContext, id: str, by: float) -> dict:
+    def change(ctx: AppContext, /, id: str, by: float) -> dict:
         record = known_item(ctx, name, id, item_name(name, coll))
         by = model.coerce(desc, ctx.state, tool(ctx), coll, field, by)
         value = max(0.0, round(float(record.get(field) or 0) + by, 2))
@@ -175,7 +182,7 @@ def _quantity(desc: dict, name: str, field: str) -> Callable:
 def _flow(desc: dict, name: str, flow: dict) -> Callable:
     target = desc["collections"][flow["creates"]]
 
-    def run(ctx: AppContext, **args) -> dict:
+    def run(ctx: AppContext, /, **args) -> dict:
         values = _values(desc, ctx, target, args)
         missing = [f for f in flow["fields"] if f not in values and flow_needs(target["fields"], f)]
         if missing:
@@ -187,16 +194,17 @@ def _flow(desc: dict, name: str, flow: dict) -> Callable:
         for adj in flow["adjust"]:
             to = target["fields"][adj["ref"]]["to"]
             other = known_item(ctx, to, record[adj["ref"]], item_name(to, desc["collections"][to]))
-            amount = float(record.get(adj["by"]) or 0) * adj["sign"]
+            by = adj["by"] if isinstance(adj["by"], (int, float)) else record.get(adj["by"])  # a number or a field
+            amount = float(by or 0) * adj["sign"]
             other[adj["field"]] = round(float(other.get(adj["field"]) or 0) + amount, 2)
-        ctx.log(id=record["id"], **{f: values[f] for f in flow["fields"] if f in values})
+        _log(ctx, {f: values[f] for f in flow["fields"] if f in values}, id=record["id"])
         return record
 
     return run
 
 
 def _setting(name: str, setting: dict) -> Callable:
-    def set_setting(ctx: AppContext, value: object) -> dict:
+    def set_setting(ctx: AppContext, /, value: object) -> dict:
         if setting["type"] == "boolean":
             value = value if isinstance(value, bool) else str(value).lower() in ("true", "on", "1", "yes")
         elif value not in setting["choices"]:

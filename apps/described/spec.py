@@ -14,6 +14,7 @@ from openapps_sim.apps.described.checks import APP_FILE, load
 from openapps_sim.apps.described.style import CSS
 
 from openapps_sim.appkit import AppSpec, Operation, Showcase
+from openapps_sim.config.packs import display_path
 from openapps_sim.config.schema import Record, Str
 from openapps_sim.config.texts import texts
 from openapps_sim.errors import ConfigError
@@ -122,13 +123,26 @@ def showcase(desc: dict, state: dict, config: dict) -> list[Showcase]:
     return pages
 
 
+BROKEN: list[ConfigError] = []  # the problems of the apps the last discovery left out
+
+
 def described_apps(taken: set[str]) -> list[DescribedApp]:
-    """Every described app on the search path; one whose name is taken is an error."""
+    """Every described app on the search path that passes its check. One that does not (a YAML
+    syntax error, a format error, the name of another app) is left out and its problems kept in
+    :data:`BROKEN` (``PROBLEMS()``), so that one broken file breaks no other app: the commands
+    report them (:func:`openapps_sim.config.discovery.require_apps`)."""
     out: list[DescribedApp] = []
+    BROKEN.clear()
     for folder in app_folders():
-        app = make_app(folder)
-        names = taken | {a.name for a in out}
-        if app.name in names:
-            raise ConfigError(str(folder / APP_FILE), "name", f"{app.name!r} is the name of another app", "a new name")
+        try:
+            app = make_app(folder)
+            names = taken | {a.name for a in out}
+            if app.name in names:
+                raise ConfigError(
+                    display_path(folder / APP_FILE), "name", f"{app.name!r} is the name of another app", "a new name"
+                )
+        except ConfigError as e:
+            BROKEN.extend(e.each())
+            continue
         out.append(app)
     return out

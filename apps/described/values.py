@@ -40,6 +40,10 @@ def show(ctx: AppContext, coll: dict, field: str, value: object) -> str:
 
 
 def initials(title: str) -> str:
-    """Up to two letters standing for a title (``Casa do Rio`` -> ``CD``), for its avatar."""
-    letters = [w[0] for w in str(title).split() if w[:1].isalnum()]
+    """Up to two letters standing for a title (``Casa do Rio`` -> ``CD``), for its avatar: the
+    first letter of each word, words of punctuation only left out, and so are abbreviations before
+    more words (``Dr. Amara Okafor`` -> ``AO``, ``St. Mary's Hospital`` -> ``MH``)."""
+    words = [w for w in str(title).split() if any(c.isalnum() for c in w)]
+    named = [w for i, w in enumerate(words) if not (w.endswith(".") and i < len(words) - 1)] or words
+    letters = [next(c for c in w if c.isalnum()) for w in named]
     return "".join(letters[:2]).upper() or "·"

@@ -289,13 +289,22 @@ def _card(ctx: AppContext, name: str, coll: dict, record: dict):
     )
 
 
+def _cell(ctx: AppContext, name: str, coll: dict, record: dict, field: str):
+    """A table's cell: the title a link, the price with the test id a list's price has."""
+    if field == coll["title"]:
+        return Td(_title_link(ctx, name, coll, record))
+    if field == coll["price"]:
+        return Td(_price(ctx, coll, record, name))
+    return Td(show(ctx, coll, field, record.get(field)))
+
+
 def _table(ctx: AppContext, name: str, coll: dict, records: list[dict]):
     cols = coll["columns"] or [f for f in (coll["title"], coll["subtitle"], coll["badge"], coll["price"]) if f]
+    if coll["price"] and coll["price"] not in cols:  # the price is always shown, as a list shows it
+        cols = [*cols, coll["price"]]
     head = Tr(*[Th(words.field_label(ctx, name, f)) for f in cols])
     rows = []
     for r in records:
-        cells = [
-            Td(_title_link(ctx, name, coll, r) if f == coll["title"] else show(ctx, coll, f, r.get(f))) for f in cols
-        ]
+        cells = [_cell(ctx, name, coll, r, f) for f in cols]
         rows.append(Tr(*cells, data_testid=f"{ctx.app.name}-{name}-row-{r['id']}"))
     return Div(Table(Thead(head), Tbody(*rows)), cls="dapp-table")

@@ -23,6 +23,7 @@ from openapps_sim.cli.args import variation as pack_expression
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
 from openapps_sim.cli.run import cmd_run, discard_new_folders, output_folder
+from openapps_sim.config.discovery import require_apps
 from openapps_sim.config.limits import MAX_SAMPLE, MAX_SEEDS, MAX_STEPS, MAX_WORKERS, VIEWPORT_SIDES
 from openapps_sim.errors import (
     EXIT_INFRASTRUCTURE,
@@ -330,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     discard_new_folders(keep=True)
     try:
         check_display(args)
+        if (args.command, getattr(args, "action", None)) != ("apps", "check"):
+            require_apps()  # a broken app.yaml: its problems, not a traceback (checking another app is fine)
         return args.func(args)
     except BrokenPipeError:
         # the reader went away (openapps variations show ... | head): not an error

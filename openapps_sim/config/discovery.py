@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from openapps_sim.errors import ConfigError
+from openapps_sim.errors import ConfigError, ConfigErrors
 
 if TYPE_CHECKING:  # the app contract sits above this layer; apps are found by their APP attribute
     from openapps_sim.appkit import AppSpec
@@ -34,6 +34,25 @@ def discover_apps() -> dict[str, AppSpec]:
         found.extend(make({a.name for a in found}))
     found.sort(key=lambda a: (a.order, a.name))
     return {a.name: a for a in found}
+
+
+def app_problems() -> list[ConfigError]:
+    """The problems of the apps a package could not make (its ``PROBLEMS()``: a described app
+    whose ``app.yaml`` is broken); :func:`discover_apps` leaves those apps out, so that one bad
+    file breaks no other app."""
+    discover_apps()
+    found: list[ConfigError] = []
+    for module in _app_packages():
+        if callable(getattr(module, "PROBLEMS", None)):
+            found += module.PROBLEMS()
+    return found
+
+
+def require_apps() -> None:
+    """Raise the problems of every app left out (:func:`app_problems`), one line each."""
+    problems = app_problems()
+    if problems:
+        raise ConfigErrors(problems)
 
 
 def _app_packages() -> list:

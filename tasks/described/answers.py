@@ -67,6 +67,21 @@ class Setting(Derived):
         yield ui.click(f"{self.app}-settings-save")
 
 
+def lookup_fields(coll: dict) -> list[str]:
+    """The fields a look-up may ask of a record of ``coll``: one the app shows as text, other
+    than the title, that every world fills in (a choice, a default, a generator or a value in
+    every given record); none, and there is no look-up family."""
+    out = []
+    for f, spec in coll["fields"].items():
+        if spec["type"] not in LOOKUP_TYPES or f == coll["title"]:
+            continue
+        given = bool(coll["records"]) and all(r.get(f) not in (None, "") for r in coll["records"])
+        drawn = f in coll["generate"] or any(f in v for v in coll["variants"]) or not coll["count"]
+        if spec["type"] == "choice" or spec["default"] not in (None, "") or (given and drawn):
+            out.append(f)
+    return out
+
+
 class Lookup(Derived, AnswerFamily):
     """Answer with one field of a named record, as the app shows it."""
 
@@ -154,7 +169,8 @@ def _declare(fid: str, base: type, app: str, coll: str, steps: int, **attrs) -> 
 def _collection_families(app: str, desc: dict, name: str) -> None:
     coll, item = desc["collections"][name], kit.ident(desc, name)
     acts = coll["actions"]
-    _declare(f"{app}.lookup_{item}", Lookup, app, name, 8, kind="lookup")
+    if lookup_fields(coll):
+        _declare(f"{app}.lookup_{item}", Lookup, app, name, 8, kind="lookup")
     if coll["filter"] or coll["tabs"]:
         _declare(f"{app}.count_{item}", Count, app, name, 8, kind="count", field=coll["filter"] or coll["tabs"])
     if (coll["filter"] or coll["tabs"]) and coll["price"]:

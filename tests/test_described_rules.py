@@ -1,0 +1,288 @@
+"""Rules of the described-app engine (docs/apps/spec.md) that the library once worked around:
+a broken app.yaml breaks no other command, and the defects fixed with it. Text only."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from openapps_sim.apps.described.values import initials
+from starlette.testclient import TestClient
+
+from openapps_sim.config import catalog
+from openapps_sim.config.discovery import check_app_folder, discover_apps
+from openapps_sim.errors import ConfigError
+from openapps_sim.web import server
+from openapps_sim.web.world import World
+
+ROOT = Path(__file__).resolve().parent.parent
+PLANTS = """
+title: Leafy
+category: House & Home
+collections:
+  plants:
+    label: Plants
+    title: name
+    fields:
+      name: {type: text}
+      room: {type: choice, choices: [kitchen, bedroom]}
+    records:
+      - {name: Monstera, room: kitchen}
+"""
+# an unquoted comma in a flow map: YAML reads `b` as a key of its own
+BAD_KEY = """
+title: Broken
+category: Tools
+collections:
+  things:
+    label: Things
+    title: name
+    fields:
+      name: {type: text, label: a, b}
+"""
+BAD_SYNTAX = "title: Broken\ncategory: Tools\ncollections: {things: [\n"
+
+
+def _cli(args: list[str], apps: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "OPENAPPS_APPS": str(apps)}
+    return subprocess.run(
+        [sys.executable, "-m", "openapps_sim.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("broken", [BAD_KEY, BAD_SYNTAX], ids=["format", "syntax"])
+def test_one_broken_app_breaks_no_command(tmp_path, broken):
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "app.yaml").write_text(broken, encoding="utf-8")
+    (tmp_path / "plants").mkdir()
+    (tmp_path / "plants" / "app.yaml").write_text(PLANTS, encoding="utf-8")
+    where = str(tmp_path / "broken" / "app.yaml")
+    commands = (
+        ["tasks"],
+        ["apps"],
+        ["sweep", "demo", "--out", str(tmp_path / "out")],
+        ["apps", "check", str(tmp_path / "broken")],
+    )
+    for args in commands:
+        run = _cli(args, tmp_path)
+        assert run.returncode == 2, (args, run.stderr)
+        assert "Traceback" not in run.stderr, (args, run.stderr)
+        lines = run.stderr.strip().splitlines()
+        assert lines and all(line.startswith(f"openapps: error: {where}") for line in lines), (args, lines)
+    other = _cli(["apps", "check", str(tmp_path / "plants")], tmp_path)
+    assert other.returncode == 0, other.stderr
+    assert "app 'plants' (House & Home) is valid" in other.stdout
+    assert "Traceback" not in other.stderr
+
+
+def _clear() -> None:
+    discover_apps.cache_clear()
+    catalog.base_config.cache_clear()
+    catalog.composed_json.cache_clear()
+    catalog.initial_state_json.cache_clear()
+
+
+@pytest.fixture()
+def app_path(tmp_path, monkeypatch):
+    """A folder on OPENAPPS_APPS (the apps' search path), caches cleared before and after."""
+    monkeypatch.setenv("OPENAPPS_APPS", str(tmp_path))
+    _clear()
+    yield tmp_path
+    monkeypatch.undo()
+    _clear()
+
+
+def _app(folder: Path, name: str, text: str) -> None:
+    (folder / name).mkdir()
+    (folder / name / "app.yaml").write_text(text, encoding="utf-8")
+
+
+# fields named like the arguments of the engine's calls (ctx.log, an operation, its log entry)
+CLASHES = """
+title: Shelf
+category: Books & Reference
+collections:
+  books:
+    label: Books
+    title: name
+    fields:
+      name: {type: text}
+      title: {type: text}
+      ctx: {type: text}
+      self: {type: text}
+      changed: {type: text}
+      by: {type: number}
+      value: {type: boolean}
+    actions: {create: true, edit: [title, ctx, self, changed, by], toggle: [value]}
+    records:
+      - {name: Dune, title: Dr, ctx: a, self: b, changed: c, by: 1}
+"""
+
+
+def test_fields_may_have_the_names_of_the_engines_arguments(app_path):
+    _app(app_path, "shelf", CLASHES)
+    world = World()
+    world.reset("default", 0)
+    http = TestClient(server.build_app(world))
+    made = {"name": "Emma", "title": "Mrs", "ctx": "x", "self": "y", "changed": "z", "by": "2"}
+    assert http.post("/shelf/c/books/new", data=made).status_code == 200
+    edit = {"title": "Miss", "ctx": "x2", "self": "y2", "changed": "z2", "by": "3"}
+    assert http.post("/shelf/c/books/book-1/edit", data=edit).status_code == 200
+    assert http.post("/shelf/c/books/book-1/toggle/value").status_code == 200
+    books = world.state["shelf"]["books"]
+    assert [(b["name"], b["title"], b["ctx"], b["self"], b["changed"], b["by"], b["value"]) for b in books] == [
+        ("Dune", "Miss", "x2", "y2", "z2", 3, True),
+        ("Emma", "Mrs", "x", "y", "z", 2, False),
+    ]
+    logged = [(e["op"], e["args"].get("title")) for e in world.events if e["app"] == "shelf"]
+    assert logged == [("create_book", "Mrs"), ("edit_book", "Miss"), ("toggle_book_value", "Dune")]
+
+
+# a table with a price and a filter (total), a flow whose choice's default is not its first
+# choice and whose time has a default (the form shows both), an adjust by a constant
+DEPOT = """
+title: Depot
+category: Shopping
+collections:
+  items:
+    label: Items
+    title: name
+    layout: table
+    columns: [name, kind]
+    price: price
+    filter: kind
+    fields:
+      name: {type: text}
+      kind: {type: choice, choices: [tool, food]}
+      price: {type: money}
+      stock: {type: number}
+    records:
+      - {name: Hammer, kind: tool, price: 12.5, stock: 10}
+      - {name: Saw, kind: tool, price: 20.25, stock: 5}
+      - {name: Bread, kind: food, price: 3.1, stock: 40}
+      - {name: Cheese, kind: food, price: 7.45, stock: 8}
+  orders:
+    label: Orders
+    title: code
+    fields:
+      code: {type: text}
+      item: {type: ref, to: items}
+      size: {type: choice, choices: [small, medium, large], default: medium}
+      at: {type: time, default: "09:30"}
+    records:
+      - {code: O-1, item: Hammer}
+flows:
+  order:
+    label: Order
+    creates: orders
+    fields: [item, size, at]
+    set: {code: "O-{n}"}
+    adjust: [{ref: item, field: stock, by: 1, sign: -1}]
+"""
+# nothing but a title and a number: no look-up can be asked of it
+BARE = """
+title: Tally
+category: Tools
+collections:
+  notes:
+    label: Notes
+    title: name
+    fields:
+      name: {type: text}
+      amount: {type: number}
+    actions: {create: true}
+    records:
+      - {name: First, amount: 1}
+"""
+
+
+def test_a_flows_form_shows_the_defaults_and_adjusts_by_a_number(app_path):
+    _app(app_path, "depot", DEPOT)
+    world = World()
+    world.reset("default", 0)
+    http = TestClient(server.build_app(world))
+    form = http.get("/depot/flow/order").text
+    assert re.search(r'<option[^>]*value="medium"[^>]*selected', form), form
+    assert not re.search(r'<option[^>]*value="small"[^>]*selected', form)
+    assert re.search(r'<input[^>]*type="time"[^>]*value="09:30"', form) or re.search(
+        r'<input[^>]*value="09:30"[^>]*type="time"', form
+    )
+    done = http.post("/depot/flow/order/confirm", data={"item": "item-2", "size": "medium", "at": "09:30"})
+    assert done.status_code == 200
+    made = world.state["depot"]["orders"][-1]
+    assert (made["code"], made["item"], made["size"], made["at"]) == ("O-2", "item-2", "medium", "09:30")
+    assert [i["stock"] for i in world.state["depot"]["items"]] == [10, 4, 40, 8]
+
+
+def test_a_tables_price_cells_have_the_price_test_id(app_path):
+    _app(app_path, "depot", DEPOT)
+    world = World()
+    world.reset("default", 0)
+    page = TestClient(server.build_app(world)).get("/depot/c/items?filter=tool").text
+    prices = re.findall(r'data-testid="depot-items-price-(item-\d)"[^>]*>([^<]*)<', page)
+    assert prices == [("item-1", "$12.50"), ("item-2", "$20.25")], prices
+
+
+def test_the_oracle_solves_the_derived_families_of_outside_apps(tmp_path):
+    apps = tmp_path / "apps"
+    apps.mkdir()
+    _app(apps, "depot", DEPOT)
+    _app(apps, "tally", BARE)
+    listed = _cli(["tasks"], apps)
+    assert listed.returncode == 0, listed.stderr
+    families = sorted(set(re.findall(r"\b((?:depot|tally)\.[a-z_]+)", listed.stdout)))
+    assert families == [
+        "depot.count_item",
+        "depot.lookup_item",
+        "depot.lookup_order",
+        "depot.order",
+        "depot.total_item",
+        "tally.create_note",
+    ]
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        'name: outside\nagents: [oracle]\ntasks: ["depot.*", "tally.*"]\nbackends: [text]\nseeds: [0, 1]\n'
+        "workers: 1\ninterface: gui\nvariations: [default]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    sweep = _cli(["sweep", str(spec), "--out", str(out), "--quiet", "--no-report"], apps)
+    assert sweep.returncode == 0, sweep.stderr
+    check = [sys.executable, str(ROOT / ".ci" / "all_solved.py"), str(out / "results.jsonl"), str(spec)]
+    env = {**os.environ, "OPENAPPS_APPS": str(apps)}
+    done = subprocess.run(check, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "12 / 12 episodes solved" in done.stdout, done.stdout
+
+
+def test_an_avatar_skips_abbreviations_and_punctuation():
+    assert [initials(t) for t in ("Dr. Amara Okafor", "St. Mary's Hospital", "Casa do Rio", "— Ana", "Dr.")] == [
+        "AO",
+        "MH",
+        "CD",
+        "A",
+        "D",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("choices", "value", "key"),
+    [("[on, off]", "'on'", "collections.plants.fields.room.choices[0]"), ("['on', 'off']", "on", "records[0].room")],
+    ids=["choice", "record"],
+)
+def test_an_unquoted_on_or_off_is_told_to_be_quoted(tmp_path, choices, value, key):
+    text = PLANTS.replace("[kitchen, bedroom]", choices).replace("room: kitchen}", f"room: {value}}}")
+    (tmp_path / "app.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as got:
+        check_app_folder(tmp_path)
+    first = str(got.value).splitlines()[0]
+    assert key in first, first
+    assert "YAML reads an unquoted on, off, yes, no, true or false as True; quote the word" in first, first
