@@ -1,7 +1,7 @@
 """The oracle solves every family derived from the shipped described apps on the text backend,
 through the pages and through the app tools under default; doing nothing scores 0
 (docs/apps/spec.md). Every family under a language and an interruption pack is CI's sweep
-(experiments/oracle_apps_ci.yaml), every pack x 3 seeds the shipped oracle_apps."""
+(experiments/oracle_apps_ci.yaml), every pack x 3 seeds the shipped oracle_apps_1 and _2."""
 
 from __future__ import annotations
 

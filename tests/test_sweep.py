@@ -78,13 +78,17 @@ def test_validity_sweeps_cover_every_pack_and_every_decision_family():
     assert not set(packs.variations) & set(interrupts.variations)
     assert set(packs.tasks) == set(interrupts.tasks) == set(all_families())
     kinds = {"decision", "math", "count", "lookup", "constraint", "order", "infeasible"}
-    # the described apps' lookups, counts and totals are in their own matrices (oracle_apps)
+    # the described apps' lookups, counts and totals are in their own matrices (oracle_apps_1, _2)
     hand_built = load_spec("oracle_text").tasks
     assert set(decisions.tasks) == {f for f in hand_built if all_families()[f].category in kinds}
     assert decisions.variations == packs.variations and not set(decisions.seeds) & set(packs.seeds)
     # the text backend's matrices: every family x every pack x 3 seeds, the hand-built apps'
-    # families in oracle_text and the described apps' in oracle_apps (CI: oracle_apps_ci)
-    text, apps, ci = load_spec("oracle_text"), load_spec("oracle_apps"), load_spec("oracle_apps_ci")
+    # families in oracle_text and the described apps' in oracle_apps_1 and _2 (CI: oracle_apps_ci)
+    text, apps, ci = load_spec("oracle_text"), load_spec("oracle_apps_1"), load_spec("oracle_apps_ci")
+    second = load_spec("oracle_apps_2")
+    assert not set(apps.tasks) & set(second.tasks) and apps.variations == second.variations
+    assert apps.seeds == second.seeds and second.backends == ["text"]
+    apps.tasks = apps.tasks + second.tasks
     assert sorted(text.variations) == sorted(apps.variations) == sorted(list_packs())
     assert set(text.tasks) | set(apps.tasks) == set(all_families()) and not set(text.tasks) & set(apps.tasks)
     assert {"banking.transfer", "hotels.book"} <= set(apps.tasks) == set(ci.tasks)
