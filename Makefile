@@ -22,7 +22,7 @@ VF_VERSION := 0.4.0
 VF_LOG := $(VF_VENV).log
 # 4 test processes on 2 cores: the suite waits a lot (watchdog time-outs, Ray, servers, vf-eval), and
 # tests/conftest.py starts the waiting modules on two of the four while the other two compute
-PYTEST_WORKERS ?= 4
+PYTEST_WORKERS ?= 3
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 .PHONY: setup demo test test-all test-deps bench mutants lint format gallery clean

@@ -16,8 +16,9 @@ from openapps_sim.taskkit.statecopy import copy_state
 from openapps_sim.web.world import World
 
 from .familytools import with_side_effect
+from .tested_families import tested_families
 
-FAMILIES = sorted(all_families())
+FAMILIES = sorted(tested_families())
 PACKS = sorted(list_packs())
 SEEDS = [0, 1, 2]
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,6 +19,8 @@ from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import MAX_TEXT_CHARS, too_long
 from openapps_sim.web.world import World
 
+from .tested_families import tested_apps
+
 LONG = "z" * 6001
 REFUSED = "is 6001 characters long; at most 6000 are accepted. Nothing was changed."
 
@@ -34,6 +36,8 @@ def _post_routes() -> list[tuple[str, str]]:
     """(app, URL path) of every POST route of every app, path parameters filled with ``x``."""
     out = []
     for name, spec in discover_apps().items():
+        if name not in tested_apps():
+            continue
         r = AppRoutes()
         spec.register_routes(r)
         for route in r.routes:
@@ -47,6 +51,7 @@ def _text_params() -> list[tuple[str, str, str]]:
     return [
         (app, op.name, p.name)
         for app, spec in discover_apps().items()
+        if app in tested_apps()
         for op in spec.load_operations().values()
         for p in op.params
         if p.type in ("str", "list[str]")
