@@ -286,3 +286,14 @@ def test_an_unquoted_on_or_off_is_told_to_be_quoted(tmp_path, choices, value, ke
     first = str(got.value).splitlines()[0]
     assert key in first, first
     assert "YAML reads an unquoted on, off, yes, no, true or false as True; quote the word" in first, first
+
+
+@pytest.mark.parametrize("name", ["class", "from", "id"])
+def test_a_field_named_like_a_keyword_is_refused(tmp_path, name):
+    # fields are app tools' keyword arguments: carrental.create_car(class='suv') is not Python,
+    # and the MCP server could not even list such a tool
+    (tmp_path / "app.yaml").write_text(PLANTS.replace("room", name), encoding="utf-8")
+    with pytest.raises(ConfigError) as got:
+        check_app_folder(tmp_path)
+    assert f"collections.plants.fields.{name}: field names are identifiers" in str(got.value)
+    assert "not a Python keyword" in str(got.value)

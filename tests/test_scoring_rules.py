@@ -75,10 +75,10 @@ def test_an_answer_family_needs_the_right_answer(answer, ok):
 @pytest.mark.parametrize(
     "url, page",
     [
-        ("http://h:1/shop/", None),
-        ("http://h:1/shop/product/p1", None),
+        ("http://h:1/{app}/", None),
+        ("http://h:1/{app}/product/p1", None),
         ("http://h:1/", "/"),
-        ("http://h:1/todo/shop/", "/todo/shop/"),
+        ("http://h:1/todo/{app}/", "/todo/{app}/"),
         ("http://h:1/other/", "/other/"),
         (None, ""),
         ("about:blank", "about:blank"),
@@ -86,10 +86,12 @@ def test_an_answer_family_needs_the_right_answer(answer, ok):
 )
 def test_a_navigation_goal_needs_the_page(url, page):
     fam, inst = instance("start.navigate_to_app")
-    assert inst.expected_path == "/shop/"
+    app = inst.params["app"]
+    assert inst.expected_path == f"/{app}/"
+    url, page = (None if v is None else v.format(app=app) for v in (url, page))
     ev = evaluate(fam, inst, copy.deepcopy(inst.expected), url=url)
     assert ev.success is (page is None)
-    assert [str(d) for d in ev.diff] == ([] if page is None else [f"page: expected '/shop/', got {page!r}"])
+    assert [str(d) for d in ev.diff] == ([] if page is None else [f"page: expected '/{app}/', got {page!r}"])
 
 
 def test_an_ordered_goal_needs_the_operations_in_order():

@@ -94,7 +94,7 @@ def test_task_kwargs_report_every_problem_with_suggestions():
         make_env("todo.add_item", task_kwargs={"variaton": "german", "seed": -1, "style": "plian"}, backend="text")
     assert str(caught.value).splitlines() == [
         "task_kwargs: variaton: unknown key (did you mean variation or termination?); allowed: variation, seed, "
-        "language, overrides, family, style, viewport, server, start_path, termination",
+        "language, overrides, family, style, viewport, live, start_path, termination",
         "task_kwargs: style: unknown style 'plian' (did you mean plain?); allowed: plain, casual, context",
         "task_kwargs: seed: expected a whole number >= 0, got -1; allowed: 0, 1, 2, ... 4294967295 (2**32 - 1)",
     ]

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 from pathlib import Path
 
@@ -160,13 +161,15 @@ def _check_collection(problems: Problems, source: str, name: str, coll: dict, co
 
 
 def _check_field(problems: Problems, source: str, at: str, name: str, spec: dict, colls: dict) -> None:
-    if not NAME.match(name) or name.startswith("dapp_") or name in ("id", "q", "filter", "sort", "msg", "back"):
+    reserved = name.startswith("dapp_") or name in ("id", "q", "filter", "sort", "msg", "back")
+    if not NAME.match(name) or reserved or keyword.iskeyword(name):  # fields are app tools' keyword arguments
         problems.add(
             ConfigError(
                 source,
                 at,
-                "field names are identifiers the pages do not use",
-                "lowercase letters, digits, _; not id, q, filter, sort, msg, back or dapp_*",
+                "field names are identifiers the pages and app tools do not use",
+                "lowercase letters, digits, _; not a Python keyword (class, from, ...), id, q, filter, sort, msg,"
+                " back or dapp_*",
             )
         )
     if spec["type"] == "choice" and not spec["choices"]:

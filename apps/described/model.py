@@ -3,8 +3,6 @@ checked against its field), normalisation and item keys (docs/apps/spec.md, "Sta
 
 from __future__ import annotations
 
-import json
-
 from openapps_sim.apps.described.checks import item_name
 from openapps_sim.apps.described.generate import field_default, setting_default
 
@@ -22,25 +20,43 @@ def normalise(desc: dict, state: dict) -> dict:
     """Records as a multiset per collection: ids dropped, refs as the title they name, free
     text folded, numbers to the cent; settings as they are."""
     out: dict = {}
+    titles: dict[str, dict] = {}  # collection -> {id: normalised title}, made when a ref needs it
     for name, coll in desc["collections"].items():
-        rows = [_normal_record(desc, state, coll, r) for r in state[name]]
-        out[name] = sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, ensure_ascii=False))
+        rules = []
+        for f, spec in coll["fields"].items():
+            kind = spec["type"]
+            if kind == "ref":
+                to = spec["to"]
+                if to not in titles:
+                    key = desc["collections"][to]["title"]
+                    titles[to] = {}
+                    for r in reversed(state[to]):  # the first record of an id wins, as by_id finds it
+                        titles[to][r["id"]] = norm_text(r[key])
+                rules.append((f, _REF, titles[to]))
+            else:
+                rules.append(
+                    (f, _TEXT if kind in FREE_TEXT else _NUMBER if kind in ("money", "number") else None, None)
+                )
+        rows = [_normal_record(rules, r) for r in state[name]]
+        # a total order of the rows (each value's repr tells its type: 1, 1.0, '1' and True differ)
+        out[name] = sorted(rows, key=lambda r: repr(tuple(r.values())))
     defaults = {k: setting_default(s) for k, s in desc["settings"].items()}
     out["settings"] = {**defaults, **state.get("settings", {})}
     return out
 
 
-def _normal_record(desc: dict, state: dict, coll: dict, record: dict) -> dict:
+_REF, _TEXT, _NUMBER = "ref", "text", "number"
+
+
+def _normal_record(rules: list, record: dict) -> dict:
     out = {}
-    for f, spec in coll["fields"].items():
+    for f, rule, titles in rules:
         value = record.get(f)
-        if spec["type"] == "ref":
-            target = desc["collections"][spec["to"]]
-            ref = by_id(state[spec["to"]], value)
-            value = norm_text(ref[target["title"]]) if ref else ""
-        elif spec["type"] in FREE_TEXT:
+        if rule is _REF:
+            value = titles.get(value, "") if isinstance(value, str) else ""
+        elif rule is _TEXT:
             value = norm_text(value or "")
-        elif spec["type"] in ("money", "number") and value is not None:
+        elif rule is _NUMBER and value is not None:
             value = round(float(value), 2)
         out[f] = value
     return out

@@ -139,8 +139,12 @@ class OpenAppsTask(AbstractBrowserTask):
         config = world.config()
         self.instance = instantiate(self.family, state, config, world.seed, world.variation, world.language, self.style)
         with live.lock:
-            if self.instance.initial != state:
-                live.set_state(self.instance.initial)
+            initial = self.instance.initial
+            prepared = [
+                app for app, value in initial.items() if value is not state.get(app) and value != state.get(app)
+            ]
+            if prepared or set(initial) != set(state):
+                live.set_state(initial, only=None if set(initial) != set(state) else prepared)
             if arrival_rules(config):  # no arrival may land in what the task refers to (docs/variations.md)
                 inst = self.instance
                 live.interrupts.refer_task(list(inst.apps), task_keys(inst.params, inst.initial, inst.expected, config))

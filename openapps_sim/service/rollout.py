@@ -26,10 +26,11 @@ from openapps_sim.config.world import AUTO, check_language, check_variation
 from openapps_sim.envs.apptools import DEFAULT_INTERFACE
 from openapps_sim.envs.asyncenv import env_pool
 from openapps_sim.envs.observe import axtree_text
-from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.errors import ConfigError
 from openapps_sim.service.session import EnvSession, shorten_explanation
 from openapps_sim.taskkit import Evaluation, all_families
 from openapps_sim.taskkit.language import goal_languages
+from openapps_sim.taskkit.registry import unknown_task
 
 T = TypeVar("T")
 VIEWPORT = {"width": 1280, "height": 720}
@@ -69,7 +70,7 @@ def instances(
     for i, pattern in enumerate(tasks):
         matched = sorted(f for f in families if fnmatch.fnmatchcase(f, str(pattern)))
         if not matched:
-            raise unknown_name(source, f"tasks[{i}]", str(pattern), families)
+            raise unknown_task(source, f"tasks[{i}]", str(pattern))
         names += [m for m in matched if m not in names]
     packs = list(dict.fromkeys(check_variation(v, source, f"variations[{i}]") for i, v in enumerate(variations or [])))
     chosen = Seeds().check(seeds, source, "seeds")  # the sweep spec's rule

@@ -47,7 +47,7 @@ from openapps_sim.taskkit.registry import all_families, family, get_family, regi
 from openapps_sim.taskkit.reward import normalise_world, normalised_expected
 from openapps_sim.taskkit.scoring import Evaluation, evaluate  # noqa: F401 - re-exported
 from openapps_sim.taskkit.scripts import API, UI, Step
-from openapps_sim.taskkit.statecopy import copy_state
+from openapps_sim.taskkit.statecopy import copy_apps
 
 ENGLISH_STYLES = ("plain", "casual", "context")
 
@@ -157,9 +157,11 @@ class TaskFamily:
 
     # -- derived from the plan ---------------------------------------------------------------
     def expect(self, initial: dict, params: dict, config: dict) -> dict:
-        """The expected state: the plan's operations run on a copy of ``initial``."""
-        expected = copy_state(initial)
-        run_plan(self.plan(params, initial), expected, config, f"task {self.id}")
+        """The expected state: the plan's operations run on a copy of ``initial`` (of the apps
+        they and the family touch; the others are ``initial``'s own, unchanged)."""
+        plan = self.plan(params, initial)
+        expected = copy_apps(initial, {*self.apps, *(op.app for op in plan)})
+        run_plan(plan, expected, config, f"task {self.id}")
         return expected
 
     def oracle_ops(self, params: dict, initial: dict) -> list[Op]:
@@ -320,8 +322,10 @@ def instantiate(
     elif language not in lang_data.goal_languages():  # a typo, not a language that lacks a goal
         raise ConfigError("task_kwargs", "language", f"no goal phrasings in {language!r} anywhere", _languages())
     with lang_data.collect_fallbacks() as fallbacks:  # what the languages lacked, in English
-        params = fam.sample(copy_state(state), config, rng)
-        initial = copy_state(state)
+        # only the family's apps are copied: the others are ``state``'s own objects in the
+        # instance's states, read and never changed (the caller leaves ``state`` as it is)
+        params = fam.sample(copy_apps(state, fam.apps), config, rng)
+        initial = copy_apps(state, fam.apps)
         fam.prepare(initial, params)
         expected = fam.expect(initial, params, config)
         goal, style, goal_language = fam.goal_text(params, rng, language, style)

@@ -48,9 +48,9 @@ def _short(value: Any, limit: int = 120) -> str:
 def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -> dict:
     """Each app's state through that app's ``normalise`` (see docs/tasks.md).
 
-    ``memo``: ``state`` was read from JSON (the server's state: only dicts, lists, strings,
-    numbers, booleans and None), so an app's state with the same JSON text normalises to the
-    same value, kept from an earlier call; the result must then be read, never changed.
+    ``memo``: an app's state with the same JSON text as before normalises to the value kept
+    from that call (an app's state that is not JSON is normalised anew); the result must then
+    be read, never changed.
     ``base``: a state given to :func:`normalised_expected` before (an instance's initial state);
     an app whose state is the same as there (equal, and the same JSON text: the same types
     throughout) takes the normalisation made there; read it, never change it."""
@@ -73,10 +73,10 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
                 if text is not None and _app_text(known, name) == text:
                     out[name] = known[1][name]
                     continue
-        if memo:
-            key = (name, text if text is not None else json.dumps(value, ensure_ascii=False))
+        if memo and (text := text if text is not None else _json_text(value)) is not None:
+            key = (name, text)
             if key not in _NORMALISED:
-                if len(_NORMALISED) >= 256:
+                if len(_NORMALISED) >= NORMALISED_KEPT:
                     _NORMALISED.pop(next(iter(_NORMALISED)))
                 _NORMALISED[key] = apps[name].normalise(value)
             out[name] = _NORMALISED[key]
@@ -86,6 +86,7 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
 
 
 _NORMALISED: dict[tuple[str, str], Any] = {}  # (app, JSON text of its state) -> normalised
+NORMALISED_KEPT = 1024  # entries of _NORMALISED: the 64 apps of 16 worlds
 
 
 def _json_text(value: Any) -> str | None:
@@ -121,7 +122,10 @@ def _normalised_entry(state: dict, base: dict | None = None) -> tuple[dict, dict
         return hit
     if len(_EXPECTED) > 256:  # two per episode (expected, initial): 64 envs of one process fit
         _EXPECTED.clear()
-    normalised = normalise_world(state, base=base) if base is not None and base is not state else normalise_world(state)
+    if base is not None and base is not state:
+        normalised = normalise_world(state, base=base)
+    else:  # an initial state: most of its apps are as every world of its seed begins them
+        normalised = normalise_world(state, memo=True)
     entry = (state, normalised, {})
     _EXPECTED[id(state)] = entry
     return entry

@@ -11,6 +11,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from openapps_sim.appkit import WorldView
@@ -90,12 +91,16 @@ class World(WorldView):
             self.state[DEVICE] = device_state()  # what the agent accepted, compared by rewards
         return (time.perf_counter() - t0) * 1000
 
-    def set_state(self, state: dict) -> None:
-        """Replace the state (used by tasks to prepare an instance). Clears the event log."""
+    def set_state(self, state: dict, only: Iterable[str] | None = None) -> None:
+        """Replace the state (used by tasks to prepare an instance), or with ``only`` the states
+        of those apps (the rest stays). Clears the event log."""
         missing = set(self.apps) - set(state)
         if missing:
             raise ConfigError("set_state", ",".join(sorted(missing)), "missing app state")
-        self.state = copy_state(state)
+        if only is None:
+            self.state = copy_state(state)
+        else:
+            self.state = {**self.state, **{app: copy_state(state[app]) for app in only}}
         self.events = []
         self.touch()
 

@@ -14,7 +14,6 @@ from openapps_sim.taskkit import TaskFamily, family, pick
     apps="start",
     max_steps=5,
     category="navigate",
-    instance_cap="one instance per app: the start page launches each app, nothing else differs",
     no_api="the goal is a page to end on, and app tools open no page",
 )
 class NavigateToApp(TaskFamily):
