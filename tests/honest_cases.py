@@ -7,6 +7,8 @@ from __future__ import annotations
 from openapps_sim.config.packs import list_packs
 from openapps_sim.taskkit import all_families
 
+from .tested_families import tested_families
+
 SEEDS = tuple(range(6))
 
 
@@ -20,7 +22,9 @@ def _kinds(fid: str) -> set[str]:
 
 
 def honest_families() -> list[str]:
-    return sorted(f for f in all_families() if _kinds(f))
+    """The tested families (the described apps through their three reference apps) that answer,
+    forward or reply."""
+    return sorted(f for f in tested_families() if _kinds(f))
 
 
 def interruption_packs() -> list[str]:

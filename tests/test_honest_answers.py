@@ -15,7 +15,8 @@ from .tested_families import tested_families
 # What the oracle may read of its parameters: where the subject of the question is (ids, paths,
 # the page's language and its words for south and west). Every other parameter, named here or
 # added later, is poisoned: whatever the answer is, the oracle reads it off the world.
-LOCATORS = frozenset({"event_id", "path", "folder", "a_id", "b_id", "saved_id", "contact_id", "id", "lang", "negative"})
+LOCATORS = frozenset({"event_id", "path", "folder", "a_id", "b_id", "saved_id", "contact_id", "id", "lang", "negative",
+                       "field", "choice"})  # fmt: skip
 GUI_LOCATORS = LOCATORS | {"date"}  # a calendar event's page is reached through its day
 POISON = "999"
 
@@ -50,7 +51,12 @@ def run_oracle(env, fid: str, pack: str, seed: int, interface: str) -> tuple[flo
     obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
     task_info = dict(info["task_info"])
     task_info["params"] = poisoned(task_info["params"], interface)
-    assert set(task_info["params"]) - GUI_LOCATORS, f"{fid}: no parameter was poisoned"
+    if not set(task_info["params"]) - (GUI_LOCATORS if interface == "gui" else LOCATORS):
+        # a count or total: every parameter says where to look, and none of them is the answer
+        answer = env.unwrapped.task.instance.expected_answer
+        assert all(str(v) != answer for v in info["task_info"]["params"].values()), f"{fid}: the answer is a locator"
+    else:
+        assert set(task_info["params"]) - GUI_LOCATORS, f"{fid}: no parameter was poisoned"
     return play_oracle(env, obs, task_info)
 
 

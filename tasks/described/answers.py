@@ -93,21 +93,21 @@ class Lookup(Derived, AnswerFamily):
         record = pick(rng, [r for r in kit.named(own, self.desc, self.coll) if any(r.get(f) for f in fields)], "record")
         field = pick(rng, [f for f in fields if record.get(f)], "field")
         lang = pack_lang(config)
-        return {**self.record_params(record), "name": field, "lang": lang}
+        return {**self.record_params(record), "field": field, "lang": lang}
 
     def goal_values(self, params, language):
         out = super().goal_values(params, language)
-        out["field"] = kit.field_label(self.desc, self.coll, params["name"], language)
+        out["field"] = kit.field_label(self.desc, self.coll, params["field"], language)
         return out
 
     def answer(self, state, params):
         own = state[self.app]
         record = next((r for r in own[self.coll] if r["id"] == params["id"]), {})
-        return kit.said(self.desc, own, self.coll, params["name"], record.get(params["name"]), params["lang"])
+        return kit.said(self.desc, own, self.coll, params["field"], record.get(params["field"]), params["lang"])
 
     def solve(self, params, ui):
         obs = yield from kit.open_record(ui, self.app, self.desc, self.coll, params["id"])
-        yield ui.answer(testid_texts(obs).get(f"{self.app}-detail-{params['name']}", ""))
+        yield ui.answer(testid_texts(obs).get(f"{self.app}-detail-{params['field']}", ""))
 
 
 class Count(Derived, AnswerFamily):
@@ -119,14 +119,19 @@ class Count(Derived, AnswerFamily):
     def sample(self, state, config, rng):
         choices = self.spec["fields"][self.field]["choices"]
         present = sorted({r.get(self.field) for r in state[self.app][self.coll]} & set(choices))
-        return {"value": pick(rng, present, f"{self.field} value")}
+        return {"choice": pick(rng, present, f"{self.field} value")}
+
+    def goal_values(self, params, language):
+        out = super().goal_values(params, language)
+        out["value"] = self.said(self.field, params["choice"], params, language)
+        return out
 
     def answer(self, state, params):
-        return str(sum(1 for r in state[self.app][self.coll] if r.get(self.field) == params["value"]))
+        return str(sum(1 for r in state[self.app][self.coll] if r.get(self.field) == params["choice"]))
 
     def solve(self, params, ui):
         yield from kit.open_collection(ui, self.app, self.desc, self.coll)
-        obs = yield ui.click(f"{self.app}-filter-{params['value']}")
+        obs = yield ui.click(f"{self.app}-filter-{params['choice']}")
         shown = testid_texts(obs).get(f"{self.app}-count", "")
         yield ui.answer("".join(re.findall(r"\d", shown)))
 
@@ -145,7 +150,7 @@ class Total(Count):
 
     def answer(self, state, params):
         price = self.spec["price"]
-        rows = [r for r in state[self.app][self.coll] if r.get(self.field) == params["value"]]
+        rows = [r for r in state[self.app][self.coll] if r.get(self.field) == params["choice"]]
         total = sum(float(r.get(price) or 0) for r in rows)
         return format_number(total, params.get("lang", "en"), 2)
 
@@ -154,7 +159,7 @@ class Total(Count):
 
     def solve(self, params, ui):
         yield from kit.open_collection(ui, self.app, self.desc, self.coll)
-        obs = yield ui.click(f"{self.app}-filter-{params['value']}")
+        obs = yield ui.click(f"{self.app}-filter-{params['choice']}")
         prefix = f"{self.app}-{self.coll}-price-"
         shown = [text for testid, text in testid_texts(obs).items() if testid.startswith(prefix)]
         total = sum(kit.shown_number(text) for text in shown)
