@@ -26,6 +26,7 @@ from contextlib import contextmanager
 import pytest
 
 from openapps_sim.envs.asyncenv import run_coroutine
+from openapps_sim.taskkit import all_families
 
 INSTALL = 'pip install -e ".[openenv]" (make test installs it: the Makefile\'s .openenv-stamp)'
 # seed -> the title todo.add_item's goal asks for (default pack)
@@ -252,7 +253,7 @@ BAD_RESETS = [
     (
         {"task": "todo.nope"},
         "reset: task: unknown name 'todo.nope' (did you mean todo.count_open, todo.item_notes or todo.mark_undone?); "
-        "allowed: one of 92 task ids; openapps tasks (MCP: list_tasks) lists them",
+        f"allowed: one of {len(all_families())} task ids; openapps tasks (MCP: list_tasks) lists them",
     ),
     ({}, "reset: task: expected a task family id, got nothing; allowed: todo.add_item, ... (openapps tasks)"),
     (
