@@ -5,6 +5,7 @@ and progress.py)."""
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
 import pytest
 from openapps_sim.apps.maps import model as maps
@@ -515,7 +516,7 @@ def test_state_diff_nouns_and_declared_keys():
     assert [str(d) for d in long] == ["l: missing item of l {'t': '" + "x" * 70 + "..."]
 
 
-def test_memo_normalisation_is_kept_per_json_text_and_other_keys_pass_through():
+def test_memo_normalisation_is_kept_per_typed_bytes_and_other_keys_pass_through():
     state = {"todo": {"items": [{"id": "t1", "title": "A", "done": False, "notes": ""}]}, "other": [1]}
     first = normalise_world(state, memo=True)
     assert first == {"todo": {"items": [{"title": "a", "done": False, "notes": ""}]}, "other": [1]}
@@ -524,3 +525,11 @@ def test_memo_normalisation_is_kept_per_json_text_and_other_keys_pass_through():
     changed = copy.deepcopy(state)
     changed["todo"]["items"][0]["title"] = "B"
     assert normalise_world(changed, memo=True)["todo"] == {"items": [{"title": "b", "done": False, "notes": ""}]}
+    # an equal state of other types is not the state normalised before (0 == False in Python)
+    retyped = copy.deepcopy(state)
+    retyped["todo"]["items"][0]["done"] = 0
+    assert normalise_world(retyped, memo=True)["todo"] is not first["todo"]
+    # a state marshal cannot write is normalised anew, never from the memo
+    unusual = copy.deepcopy(state)
+    unusual["todo"]["items"][0]["tags"] = Fraction(1, 3)
+    assert normalise_world(unusual, memo=True)["todo"] is not normalise_world(unusual, memo=True)["todo"]

@@ -10,6 +10,7 @@ oat milk'``), one extra item is one, an item added twice is one, and one changed
 from __future__ import annotations
 
 import json
+import marshal
 import re
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
@@ -48,11 +49,12 @@ def _short(value: Any, limit: int = 120) -> str:
 def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -> dict:
     """Each app's state through that app's ``normalise`` (see docs/tasks.md).
 
-    ``memo``: an app's state with the same JSON text as before normalises to the value kept
+    ``memo``: an app's state with the same bytes as before (:func:`_typed_bytes`: the same values
+    of the same types) normalises to the value kept
     from that call (an app's state that is not JSON is normalised anew); the result must then
     be read, never changed.
     ``base``: a state given to :func:`normalised_expected` before (an instance's initial state);
-    an app whose state is the same as there (equal, and the same JSON text: the same types
+    an app whose state is the same as there (equal, and the same bytes: the same types
     throughout) takes the normalisation made there; read it, never change it."""
     from openapps_sim.config.catalog import discover_apps
 
@@ -69,11 +71,11 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
                 out[name] = known[1][name]
                 continue
             if known[0][name] == value:
-                text = _json_text(value)  # equal, and of the same types throughout?
+                text = _typed_bytes(value)  # equal, and of the same types throughout?
                 if text is not None and _app_text(known, name) == text:
                     out[name] = known[1][name]
                     continue
-        if memo and (text := text if text is not None else _json_text(value)) is not None:
+        if memo and (text := text if text is not None else _typed_bytes(value)) is not None:
             key = (name, text)
             if key not in _NORMALISED:
                 if len(_NORMALISED) >= NORMALISED_KEPT:
@@ -85,27 +87,32 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
     return out
 
 
-_NORMALISED: dict[tuple[str, str], Any] = {}  # (app, JSON text of its state) -> normalised
+_NORMALISED: dict[tuple[str, bytes], Any] = {}  # (app, typed bytes of its state) -> normalised
 NORMALISED_KEPT = 1024  # entries of _NORMALISED: the 64 apps of 16 worlds
 
 
-def _json_text(value: Any) -> str | None:
+def _typed_bytes(value: Any) -> bytes | None:
+    """``value`` written out by marshal's version 2 (no references between objects, so equal
+    values give equal bytes), or None for a value marshal cannot write. The same bytes read
+    back as the same values of the same types (1, 1.0 and True differ; so do a list and a
+    tuple): what lets a normalisation made once stand for another state. Several times faster
+    than a JSON text of a 64-app world."""
     try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):  # not JSON (a set, a tuple key): never taken as the same
+        return marshal.dumps(value, 2)
+    except ValueError:  # not a plain value (a set, an object): never taken as the same
         return None
 
 
-def _app_text(entry: tuple[dict, dict, dict[str, str | None]], name: str) -> str | None:
-    """The JSON text of app ``name``'s state in ``entry``, made once."""
+def _app_text(entry: tuple[dict, dict, dict[str, bytes | None]], name: str) -> bytes | None:
+    """The typed bytes of app ``name``'s state in ``entry``, made once."""
     texts = entry[2]
     if name not in texts:
-        texts[name] = _json_text(entry[0][name])
+        texts[name] = _typed_bytes(entry[0][name])
     return texts[name]
 
 
-# id(state) -> (state, normalised, JSON text of an app's state, made when first asked)
-_EXPECTED: dict[int, tuple[dict, dict, dict[str, str | None]]] = {}
+# id(state) -> (state, normalised, typed bytes of an app's state, made when first asked)
+_EXPECTED: dict[int, tuple[dict, dict, dict[str, bytes | None]]] = {}
 
 
 def normalised_expected(expected: dict, base: dict | None = None) -> dict:
@@ -116,7 +123,7 @@ def normalised_expected(expected: dict, base: dict | None = None) -> dict:
     return _normalised_entry(expected, base)[1]
 
 
-def _normalised_entry(state: dict, base: dict | None = None) -> tuple[dict, dict, dict[str, str | None]]:
+def _normalised_entry(state: dict, base: dict | None = None) -> tuple[dict, dict, dict[str, bytes | None]]:
     hit = _EXPECTED.get(id(state))
     if hit is not None and hit[0] is state:
         return hit
