@@ -37,7 +37,8 @@ def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
             nope = _error(await s.call_tool("list_tasks", {"app": "nope"}))
-            assert nope.startswith("list_tasks: app: unknown app 'nope'; allowed: calendar, code_editor")
+            assert nope.startswith("list_tasks: app: unknown app 'nope' (did you mean notes?); allowed: one of ")
+            assert nope.endswith(" apps; openapps apps lists them"), nope
             text = _error(await s.call_tool("reset", {"task": "todo.add_item", "variation": "dark_theme+nope"}))
             assert (
                 text.startswith("reset: variation: unknown name 'nope'; allowed: one of ") and "list_variations" in text
@@ -48,7 +49,7 @@ def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_
                 "reset: task: unknown name 'todo.nope' (did you mean todo.count_open, todo.item_notes or todo.mark_undone?); allowed: one of "
             )
             text = _error(await s.call_tool("reset", {"task": "todo.add_item", "seed": "abc"}))
-            assert text == "reset: seed: expected a whole number, got 'abc'"
+            assert text.startswith("reset: seed: expected a whole number, got 'abc'; allowed: 0, 1, 2"), text
             text = _error(await s.call_tool("reset", {"task": "todo.add_item", "seed": -2}))
             assert text.startswith("reset: seed: expected a whole number >= 0, got -2")
 

@@ -40,7 +40,7 @@ def list_tasks(app: str = "") -> Tasks:
     families = all_families()
     apps = sorted({a for f in families.values() for a in f.apps})
     if app and app not in apps:
-        raise unknown_name("list_tasks", "app", app, apps, what="app")
+        raise unknown_name("list_tasks", "app", app, apps, listing="openapps apps", noun="apps", what="app")
     rows = [
         TaskInfo(id=fid, apps=list(f.apps), description=f.description, max_steps=f.max_steps)
         for fid, f in families.items()

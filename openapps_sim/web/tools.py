@@ -23,7 +23,7 @@ def tool_apps(world: WorldView) -> list[str]:
 def run_tool(world: WorldView, app: object, op: object, args: object) -> Any:
     """Run ``<app>.<op>(**args)`` on ``world``; returns its JSON-ready result."""
     if not isinstance(app, str) or app not in tool_apps(world):
-        raise unknown_name(SOURCE, "app", str(app), tool_apps(world))
+        raise unknown_name(SOURCE, "app", str(app), tool_apps(world), listing="openapps apps", noun="apps")
     if not isinstance(args, dict):
         raise ConfigError(SOURCE, "args", f"expected an object of named arguments, got {args!r}")
     spec = world.apps[app]
