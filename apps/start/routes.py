@@ -11,4 +11,4 @@ routes = AppRoutes()  # the handlers below, registered in the order they are mat
 
 @routes.get("/")
 def index(ctx: AppContext, params: dict):
-    return launcher_page(ctx)
+    return launcher_page(ctx, str(params.get("q", "")).strip(), str(params.get("category", "")).strip())

@@ -7,7 +7,14 @@ from openapps_sim.config.schema import Enum, Record, Str
 SCHEMA = Record(
     heading=Str("Your apps"),
     subtitle=Str(""),
-    strings=Record(open=Str("Open")),
+    strings=Record(
+        open=Str("Open"),
+        search_placeholder=Str("Search apps"),
+        search_button=Str("Search"),
+        all_apps=Str("All apps"),
+        categories=Str("Categories"),
+        no_match=Str("No app matches your search."),
+    ),
     tile_order=Enum(
         ["apps", "alphabetical", "reverse"],
         "apps",

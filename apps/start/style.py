@@ -10,4 +10,8 @@ CSS = """
 .tile h2{margin:0 0 4px 0;color:var(--primary)}
 .tile p{margin:0;color:var(--muted);overflow-wrap:break-word;min-width:0}
 .tile>div{min-width:0}
+.chips{display:flex;flex-wrap:wrap;gap:6px;margin:var(--pad) 0}
+.chip{padding:2px 10px;border:1px solid var(--border);border-radius:999px;text-decoration:none;color:var(--text);
+ font-size:.9em}
+.chip[aria-current=page]{background:var(--primary);color:var(--on-primary);border-color:var(--primary)}
 """
