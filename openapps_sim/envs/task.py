@@ -139,12 +139,13 @@ class OpenAppsTask(AbstractBrowserTask):
         config = world.config()
         self.instance = instantiate(self.family, state, config, world.seed, world.variation, world.language, self.style)
         with live.lock:
+            # only what the instance prepared: its other apps are the snapshot's own objects
             initial = self.instance.initial
             prepared = [
                 app for app, value in initial.items() if value is not state.get(app) and value != state.get(app)
             ]
-            if prepared or set(initial) != set(state):
-                live.set_state(initial, only=None if set(initial) != set(state) else prepared)
+            if prepared:
+                live.set_state(initial, only=prepared)
             if arrival_rules(config):  # no arrival may land in what the task refers to (docs/variations.md)
                 inst = self.instance
                 live.interrupts.refer_task(list(inst.apps), task_keys(inst.params, inst.initial, inst.expected, config))
