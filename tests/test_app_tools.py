@@ -95,7 +95,7 @@ def test_operations_log_the_events_the_pages_log(world):
         ("todo", "add_item", {"title": "x", "due": "x"}, ["due: unknown argument"]),
         ("todo", "toggle_item", {"id": "t999"}, ["no item 't999'", "allowed: t1"]),
         ("todo", "fly", {}, ["unknown name 'fly'", "add_item", "read"]),
-        ("nope", "read", {}, ["unknown name 'nope'", "calendar"]),
+        ("nope", "read", {}, ["unknown name 'nope'", "openapps apps lists them"]),
         ("calendar", "create_event", {"title": "A", "date": "soon"}, ["date: not a date", "YYYY-MM-DD"]),
         ("shop", "add_to_cart", {"product_id": "p001", "options": ["colour=pink"]}, ["colour=beige|grey"]),
     ],
