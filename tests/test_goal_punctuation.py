@@ -7,6 +7,8 @@ import re
 
 from openapps_sim.taskkit import all_families, instantiate, tidy_punctuation
 
+from .tested_families import tested_families
+
 DOUBLED = re.compile(r"""[.!?…]['"’”»“]+\.(\s|$)""")
 
 
@@ -25,11 +27,13 @@ def test_no_goal_ends_a_quoted_sentence_twice():
     world = World()
     world.reset("default", 0)
     doubled = []
+    tested = tested_families()
     for fid, fam in all_families().items():
         for language in ("en", "de"):
             if language not in fam.languages():
                 continue
-            for seed in range(12 if "messenger" in fam.apps else 3):
+            # the other described apps' goals share the tested ones' templates: one seed each
+            for seed in range(12 if "messenger" in fam.apps else 3 if fid in tested else 1):
                 goal = instantiate(fam, world.state, world.config, seed, "default", language).goal
                 if DOUBLED.search(goal):
                     doubled.append(f"{fid} {language} {seed}: {goal}")

@@ -25,8 +25,10 @@ LONG = "z" * 6001
 REFUSED = "is 6001 characters long; at most 6000 are accepted. Nothing was changed."
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client():
+    """One world for the module: every test checks that a refused input changed nothing, against
+    the state just before it (the one test that adds an item checks only that item)."""
     world = World()
     world.reset("default", 0)
     return world, TestClient(server.build_app(world))

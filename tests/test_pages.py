@@ -9,7 +9,7 @@ import pytest
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.config.packs import list_packs
 
-from .tested_families import tested_apps
+from .tested_families import apps_share
 
 pytestmark = pytest.mark.browser
 
@@ -21,9 +21,7 @@ SLICES = 8  # the other described apps come in eighths: each renders under every
 def _apps(pack: str) -> list[str]:
     """The pages a pack is rendered on: every tested app's, and an eighth of the other described
     apps' (which eighth turns with the pack), so each app is seen under several packs."""
-    tested, turn = set(tested_apps()), PACKS.index(pack) % SLICES
-    others = [a for a in discover_apps() if a not in tested]
-    return [a for a in discover_apps() if a in tested] + others[turn::SLICES]
+    return apps_share(PACKS.index(pack), SLICES)
 
 
 def test_every_app_is_rendered_under_some_packs():

@@ -25,3 +25,11 @@ def tested_families() -> dict[str, TaskFamily]:
     apps = discover_apps()
     keep = set(tested_apps())
     return {f: fam for f, fam in all_families().items() if f.split(".")[0] not in apps or f.split(".")[0] in keep}
+
+
+def apps_share(turn: int, slices: int) -> list[str]:
+    """Every tested app and the ``turn``-th of ``slices`` shares of the other described apps
+    (a matrix that turns ``turn`` over its rows sees every app in one of them)."""
+    tested = set(tested_apps())
+    others = [a for a in discover_apps() if a not in tested]
+    return [a for a in discover_apps() if a in tested] + others[turn % slices :: slices]

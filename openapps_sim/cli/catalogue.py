@@ -59,8 +59,9 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     ]
     structures: dict[str, int] = {}
     for fid, fam in fams.items():
-        n = sum(len(v) for v in fam.phrasings.values())
-        en = sum(len(fam.phrasings.get(s, [])) for s in ENGLISH_STYLES)
+        phrasings = fam.phrasings
+        n = sum(len(v) for v in phrasings.values())
+        en = sum(len(phrasings.get(s, [])) for s in ENGLISH_STYLES)
         structure = structure_label(fam)
         structures[structure] = structures.get(structure, 0) + 1
         rows.append(

@@ -16,11 +16,14 @@ from pathlib import Path
 
 import yaml
 
+from openapps_sim.config import parsecache
 from openapps_sim.errors import ConfigError
 
 MAX_BYTES = 16 * 2**20  # the largest shipped file is 270 KB
 MAX_DEPTH = 64  # levels of nesting (the deepest shipped file has 8)
 MAX_ALIAS_NODES = 10_000  # nodes that aliases may repeat, over the whole document
+
+_RULES = f"{MAX_BYTES}/{MAX_DEPTH}/{MAX_ALIAS_NODES}".encode()  # the cache's salt
 
 # libyaml's parser when PyYAML was built with it (the PyPI wheels are): the same documents
 # (every YAML file of the tree parses equal), about 7x faster to read, which is most of the
@@ -118,13 +121,18 @@ def read_yaml(path: Path, source: str | None = None) -> object:
         raise ConfigError(source, "", f"cannot be read ({e.strerror or e})") from None
     if len(data) > MAX_BYTES:
         raise ConfigError(source, "", f"is larger than {MAX_BYTES // 2**20} MB", ALLOWED)
+    found, document, where = parsecache.lookup(data, _RULES)
+    if found:  # these bytes passed every check below before
+        return document
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ConfigError(
             source, "", f"is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})", ALLOWED
         ) from None
-    return load_yaml(text, source)
+    document = load_yaml(text, source)
+    parsecache.store(where, document)
+    return document
 
 
 def load_yaml(text: str, source: str) -> object:

@@ -127,6 +127,7 @@ def clear_cache() -> None:
     """Forget what was read (tests that write language files call it)."""
     _task_dirs.cache_clear()
     _merged.cache_clear()
+    _styles.cache_clear()
     _languages.cache_clear()
     _warned.clear()
 
@@ -176,12 +177,17 @@ def _looked_in() -> str:
 def family_styles(family_id: str, lang: str) -> dict[str, list[str]]:
     """The goal templates of a family in one language, by style (a language without styles has
     one style named after it)."""
-    entry = (phrasing_file(lang).get("goals") or {}).get(family_id)
+    return {style: list(templates) for style, templates in _styles(family_id, lang, _search_key())}
+
+
+@lru_cache(maxsize=8192)
+def _styles(family_id: str, lang: str, search: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    entry = (_merged("phrasings", lang, search).get("goals") or {}).get(family_id)
     if not entry:
-        return {}
+        return ()
     if isinstance(entry, list):
-        return {lang: [str(t) for t in entry]}
-    return {str(style): [str(t) for t in templates] for style, templates in entry.items() if templates}
+        return ((lang, tuple(str(t) for t in entry)),)
+    return tuple((str(style), tuple(str(t) for t in templates)) for style, templates in entry.items() if templates)
 
 
 def phrasing_fallback(family_id: str, lang: str, without: Callable[[], tuple[list[str], int]] | None = None) -> str:
