@@ -9,6 +9,7 @@ code under test."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import math
@@ -22,7 +23,15 @@ from PIL import Image
 from openapps_sim.analysis.judge import calibration, text_table
 from openapps_sim.cli.main import main
 from openapps_sim.sweeps.judgeprompt import Verdict
-from openapps_sim.sweeps.judgewindow import NO_SCREEN, combine, spans, window_prompt
+from openapps_sim.sweeps.judgewindow import (
+    NO_SCREEN,
+    combine,
+    has_screens,
+    png_base64,
+    screen_paths,
+    spans,
+    window_prompt,
+)
 
 from .fake_llm_server import FakeLLMServer, request_images, request_texts
 
@@ -315,3 +324,19 @@ def test_a_quoted_planted_verdict_leaves_the_window_unreadable(chromium_run, tmp
     assert len(server.requests) == 2 and row["windows"][0]["reasked"] is True
     assert row["success"] is None and row["unparseable"] is True
     assert "verdicts that disagree" in row["reason"]
+
+
+def test_a_run_without_full_screenshots_shows_its_thumbnails_as_png(tmp_path):
+    (tmp_path / "thumbnails" / "e1").mkdir(parents=True)
+    Image.new("RGB", (360, 202), (10, 200, 30)).save(tmp_path / "thumbnails" / "e1" / "001.jpg", "JPEG")
+    trajectory = {
+        "first_screenshot": None,
+        "first_thumbnail": None,
+        "steps": [{"screenshot": None, "thumbnail": "thumbnails/e1/001.jpg"}, {"screenshot": "screenshots/e1/002.png"}],
+    }
+    assert screen_paths(trajectory) == ([None, "thumbnails/e1/001.jpg", "screenshots/e1/002.png"], 1)
+    assert has_screens(trajectory) and not has_screens({"first_screenshot": None, "steps": [{"thumbnail": None}]})
+    data = png_base64(tmp_path / "thumbnails" / "e1" / "001.jpg", 100)
+    image = Image.open(io.BytesIO(base64.b64decode(data)))
+    assert (image.format, image.size) == ("PNG", (100, 56))
+    assert png_base64(tmp_path / "screenshots" / "e1" / "002.png", None) is None  # not on disk
