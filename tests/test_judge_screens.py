@@ -340,3 +340,14 @@ def test_a_run_without_full_screenshots_shows_its_thumbnails_as_png(tmp_path):
     image = Image.open(io.BytesIO(base64.b64decode(data)))
     assert (image.format, image.size) == ("PNG", (100, 56))
     assert png_base64(tmp_path / "screenshots" / "e1" / "002.png", None) is None  # not on disk
+
+
+def test_a_folder_of_text_verdicts_refuses_a_seeing_judge(chromium_run, tmp_path, capsys):
+    out = tmp_path / "one-judge"
+    with FakeLLMServer(default='{"success": false}') as server:
+        cfg = str(_config(tmp_path, server, "openai"))
+        assert main(["judge", str(chromium_run), "--agent-config", cfg, "--out", str(out), "--limit", "1"]) == 0
+        capsys.readouterr()
+        err = _error([str(chromium_run), "--agent-config", cfg, "--out", str(out), "--screenshots"], capsys)
+        assert "another judge" in err and "text" in err and "another --out" in err
+        assert len(server.requests) == 1
