@@ -32,9 +32,14 @@ from openapps_sim.analysis.doc.fmt import text_table as aligned
 from openapps_sim.errors import ConfigError
 
 # the columns the measures are broken down by, each as ``by_<column>``
-SUCCESS_GROUPS = ("app", "variation", "agent", "task")
+SUCCESS_GROUPS = ("app", "variation", "version", "app_version", "agent", "task")
 MILESTONE_GROUPS = ("milestone", "app")
-_TITLES = {"variation": "App version (variation)", "task": "Task family"}  # else the column, capitalised
+_TITLES = {
+    "variation": "App version (variation)",
+    "version": "App version",
+    "app_version": "App and version",
+    "task": "Task family",
+}  # else the column, capitalised
 FOLDER_HELP = "a results folder of openapps sweep or openapps run --out (with results.jsonl and trajectories/)"
 
 
@@ -42,7 +47,9 @@ def judgeable_episodes(results_dir: Path | str) -> tuple[list[dict], list[str]]:
     """The episodes of a results folder a judge can rate: read through the one reader, without
     those a failure outside the agent stopped (they are in no metric either), each with ``app``.
     A folder without results is one sentence naming it."""
+    from openapps_sim.analysis.metrics.axes import version_columns
     from openapps_sim.analysis.metrics.breaks import rollup_columns
+    from openapps_sim.analysis.metrics.reliability import version_label
     from openapps_sim.analysis.report.load import load_results
 
     try:
@@ -58,9 +65,12 @@ def judgeable_episodes(results_dir: Path | str) -> tuple[list[dict], list[str]]:
             f"{len(df) - len(valid)} episode(s) stopped by an infrastructure or model-service error: not judged"
         )
     keys = ("episode_id", "agent", "task", "variation", "seed", "goal", "success", "milestones", "app")
+    versions = [c for c in version_columns(valid) if c in valid.columns]
     episodes = []
     for row in valid.to_dict("records"):
         ep = {k: row.get(k) for k in keys}
+        ep["version"] = version_label([row.get(c) for c in versions])
+        ep["app_version"] = f"{ep['app']} · {ep['version']}"
         ep["success"] = bool(ep["success"])
         ep["milestones"] = ep["milestones"] if isinstance(ep["milestones"], dict) else {}
         episodes.append(ep)
@@ -130,7 +140,46 @@ def calibration(episodes: list[dict], verdicts: list[dict]) -> dict[str, Any]:
         rated = v.get("milestones") or {}
         for name, step in ep["milestones"].items():
             milestones.append({**ep, "milestone": name, "verdict": rated.get(name), "truth": step is not None})
-    return {"success": _grouped(success, SUCCESS_GROUPS), "milestones": _grouped(milestones, MILESTONE_GROUPS)}
+    return {
+        "success": _grouped(success, SUCCESS_GROUPS),
+        "milestones": _grouped(milestones, MILESTONE_GROUPS),
+        "version_spread": version_spread(success),
+    }
+
+
+def version_spread(items: list[dict]) -> dict[str, Any]:
+    """Whether the judge's accuracy depends on the app version: per judged agent and task
+    family, the deviation of the judge being right (1) or wrong (0) within each version (over
+    seeds) and across the versions pooled, through the metric code every other within/across
+    figure uses (``deviation_summary``); the means over the units that have both, and their
+    ratio across / within (above 1: versions move the judge's accuracy more than seeds do)."""
+    import pandas as pd
+
+    from openapps_sim.analysis.metrics.reliability import deviation_summary, safe_ratio
+
+    rows = [
+        {k: i[k] for k in ("agent", "task", "version", "seed")} | {"reward": float(i["verdict"] == i["truth"])}
+        for i in items
+        if i["verdict"] is not None
+    ]
+    out: dict[str, Any] = {"units": 0, "episodes": 0, "within_std": None, "across_std": None, "ratio": None}
+    if not rows:
+        return out
+    frame = pd.DataFrame(rows)
+    frame["success"] = frame["reward"] > 0
+    table = deviation_summary(frame, ("agent", "task"), ("version",), "reward")
+    both = table[table["within_std"].notna() & table["across_std"].notna() & (table["n_versions"] > 1)]
+    if both.empty:
+        return out
+    within, across = float(both["within_std"].mean()), float(both["across_std"].mean())
+    ratio = safe_ratio(across, within)
+    return {
+        "units": len(both),
+        "episodes": int(both["n"].sum()),
+        "within_std": round(within, 4),
+        "across_std": round(across, 4),
+        "ratio": round(ratio, 4) if ratio == ratio and ratio != float("inf") else None,
+    }
 
 
 def judge_result(
@@ -148,6 +197,8 @@ def judge_result(
         "unparseable": sum(1 for v in judged if v["unparseable"]),
         "reasked": sum(1 for v in judged if v["reasked"]),
         "truncated": sum(1 for v in judged if v["steps_left_out"] or v["observations_cut"]),
+        "windows": sum(len(v.get("windows") or []) for v in judged),
+        "images": sum(v.get("images") or 0 for v in judged),
         "tokens": {
             k: sum((v.get("tokens") or {}).get(k, 0) for v in judged) for k in ("prompt_tokens", "completion_tokens")
         },
@@ -181,7 +232,51 @@ def text_table(summary: dict) -> str:
     for column in ("app", "variation"):
         by = summary["success"][f"by_{column}"]
         rows += [[f"success, {_title(column).lower()}: {r[0]}"] + r[1:] for r in _rows(by)]
-    return aligned(HEADER, rows)
+    return aligned(HEADER, rows) + "\n\n" + version_table(summary)
+
+
+VERSION_COLUMNS = ("n", "precision", "recall", "tp", "fp", "fn", "tn", "no_verdict")
+VERSION_HEADER = ["", "n", "precision", "recall", "TP", "FP", "FN", "TN", "no verdict"]
+
+
+def _version_rows(summary: dict) -> list[list[str]]:
+    rows = []
+    for column in ("version", "app_version"):
+        for name, cell in summary["success"][f"by_{column}"].items():
+            rows.append([f"{_title(column).lower()}: {name}"] + [_fmt(cell[k]) for k in VERSION_COLUMNS])
+    return rows
+
+
+def spread_line(spread: dict) -> str:
+    """One sentence on the judge's accuracy within versus across app versions."""
+    if not spread["units"]:
+        return (
+            "judge accuracy within vs across app versions: no agent and task has two judged seeds in a "
+            "version and two versions (nothing to compare)"
+        )
+    ratio = DASH if spread["ratio"] is None else f"{spread['ratio']:.2f}"
+    return (
+        f"judge accuracy within vs across app versions (std of right=1/wrong=0, mean over {spread['units']} "
+        f"agent-task units, {spread['episodes']} verdicts): within {spread['within_std']:.3f}, "
+        f"across {spread['across_std']:.3f}, across/within {ratio}"
+    )
+
+
+def version_table(summary: dict) -> str:
+    """The judge's success verdicts against the full-state check per app version (the version
+    columns other metrics use) and per app in each version, with counts, and the spread line."""
+    head = "success per app version (judge's precision and recall against the full-state check; in %):"
+    return head + "\n" + aligned(VERSION_HEADER, _version_rows(summary)) + "\n" + spread_line(summary["version_spread"])
+
+
+def _sight(result: dict) -> str:
+    who = result["judge"]
+    if who.get("sees") != "screenshots":
+        return "The judge read the trajectories as text."
+    return (
+        f"The judge saw the screens through A3's sliding window ({who['window']} steps, stride {who['stride']}): "
+        f"{result.get('windows', 0)} windows, {result.get('images', 0)} screenshots."
+    )
 
 
 def markdown(result: dict) -> str:
@@ -192,7 +287,7 @@ def markdown(result: dict) -> str:
         f"Judge model `{who['model']}` through the `{who['agent']}` agent's client (config `{who['config']}`), "
         f"on {result['results']}: {result['verdicts']} episodes judged of {result['episodes']}; "
         f"{result['unparseable']} replies unreadable after asking again, {result['reasked']} asked again; "
-        f"{result['truncated']} prompts cut to fit {result['max_prompt_chars']} characters.",
+        f"{result['truncated']} prompts cut to fit {result['max_prompt_chars']} characters. {_sight(result)}",
         "Truth: the full-state check (success; a milestone is reached when its state held at some step). "
         "Positive class: success (reached). Accuracy, precision, recall, F1 and base rate in %.",
         "## Overall",
@@ -204,6 +299,9 @@ def markdown(result: dict) -> str:
         for column in groups:
             out += ["", f"## {part.capitalize()} by {_title(column).lower()}", ""]
             out.append(md_table([_title(column), *HEADER[1:]], _rows(s[part][f"by_{column}"])))
+    out += ["", "## Precision and recall per app version", ""]
+    out.append(md_table(VERSION_HEADER, _version_rows(s)))
+    out += ["", spread_line(s["version_spread"]).capitalize() + "."]
     if result.get("notes"):
         out += ["", "## Notes", ""] + [f"- {n}" for n in result["notes"]]
     return "\n".join(out) + "\n"

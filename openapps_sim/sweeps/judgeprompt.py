@@ -128,7 +128,7 @@ def _tail(steps: list[dict], milestones: list[str], fence: Fence) -> str:
     )
 
 
-def _step_lines(n: int, step: dict, fence: Fence) -> str:
+def step_lines(n: int, step: dict, fence: Fence) -> str:
     """A step without its page text: URL, reasoning, action, error (each fenced)."""
     lines = [f"Step {n}", f"Page: {fence.inline(_cut(step.get('page_url'), STEP_FIELD_CHARS['action']))}"]
     if step.get("reasoning"):
@@ -189,7 +189,7 @@ def build_prompt(goal: str, steps: list[dict], milestones: list[str], max_chars:
     prompt (``max_chars`` >= :data:`MIN_PROMPT_CHARS`)."""
     fence = Fence.of(goal, steps)
     head, tail = _head(goal, milestones, len(steps), fence), _tail(steps, milestones, fence)
-    headers = [_step_lines(n + 1, s, fence) for n, s in enumerate(steps)]
+    headers = [step_lines(n + 1, s, fence) for n, s in enumerate(steps)]
     budget = max_chars - len(SYSTEM) - len(head) - len(tail) - 8
     wrapper = len("\nPage content:\n") + len(fence.block(""))
     reserve = len(LEFT_OUT) + wrapper  # every page gets at least room for its marker
