@@ -50,13 +50,17 @@ def cmd_new(args: argparse.Namespace) -> int:
     out = _output_folder(args.out, name)
     model = _model(args.agent_config)
     run = OracleRun(name=name, seeds=seeds, variation=args.variation, taken=taken)
-    print(f"writing app {name!r} for: {description}")
+    where = f"{model.options['model']} at {model.endpoint()}" if hasattr(model, "endpoint") else "the model"
+    print(f"asking {where} for app {name!r}: {description}", flush=True)
     found = _converse(model, name, description, rounds, run)
     if found is None:
         return 1
     out.mkdir(parents=True)
     (out / "app.yaml").write_text(found, encoding="utf-8")
-    print(f"wrote {out / 'app.yaml'}; `openapps apps check {out}` and `openapps apps` show it")
+    print(f"wrote {out / 'app.yaml'}")
+    searched = [Path(p).expanduser().resolve() for p in os.environ.get("OPENAPPS_APPS", "").split(os.pathsep) if p]
+    if out.parent.resolve() not in searched:
+        print(f"add {out.parent} to OPENAPPS_APPS (the apps' search path) to serve it and list it in `openapps apps`")
     return 0
 
 
@@ -73,7 +77,7 @@ def _converse(model, name: str, description: str, rounds: int, run: OracleRun) -
             text = model.complete(system, [("text", ask)], turns)[0]
             answer = yaml_of(text)
             problems, summary = round_problems(answer, Path(tmp) / f"round{n}", run)
-            print(f"round {n}/{rounds}: {summary}")
+            print(f"round {n}/{rounds}: {summary}", flush=True)
             for line in problems:
                 print(f"  {line}")
             if not problems:
