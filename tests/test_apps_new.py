@@ -57,6 +57,20 @@ collections:
       - {name: Fern, room: bedroom, thirsty: true}
       - {name: Cactus, room: hall}
 """
+# passes the format check, but a collection without records leaves the oracle nothing to act on
+EMPTY = """```yaml
+title: Plant Diary
+category: House & Home
+collections:
+  plants:
+    label: Plants
+    item: plant
+    title: name
+    fields:
+      name: {type: text, required: true}
+      thirsty: {type: boolean, default: false}
+    actions: {delete: true, toggle: [thirsty]}
+```"""
 TYPE_PROBLEM = (
     "app.yaml: collections.plants.fields.room.type: unknown value 'place'; allowed: text, longtext, number, "
     "money, date, time, boolean, choice, rating, ref, icon"
@@ -136,6 +150,27 @@ def test_a_model_that_never_gets_it_right_writes_nothing(tmp_path, capsys, agent
         assert roles == ["user", "assistant", "user"] and "collections:" in server.requests[1]["body"]["system"]
 
 
+def test_the_families_the_oracle_failed_are_the_next_message(tmp_path, capsys):
+    out = tmp_path / "myapps"
+    with FakeLLMServer([EMPTY, BROKEN]) as server:
+        config = _config(tmp_path, "openai", server.url + "/v1")
+        argv = ["apps", "new", "a diary of my houseplants", "--agent-config", config, "--out", str(out)]
+        code = main([*argv, "--name", "plants3", "--rounds", "2"])
+    printed = capsys.readouterr().out
+    assert code == 1 and not out.exists(), printed
+    assert "round 1/2: format check passed; oracle: 2 / 6 episodes solved over 3 families (2 failed)\n" in printed
+    failed = [
+        f"family plants3.{family} (seed 0, {interface}): reward 0.0, infrastructure: Infeasible: no plants record "
+        "to choose from"
+        for family in ("delete_plant", "toggle_plant_thirsty")
+        for interface in ("gui", "api")
+    ]
+    message = server.requests[1]["body"]["messages"][-1]["content"]
+    assert message.startswith("Your app.yaml has these problems:\n") and message.count("\n- family ") == 4
+    assert all(f"- {line}\n" in message for line in failed), message
+    assert "round 2/2: format check: 2 problems" in printed
+
+
 @pytest.mark.parametrize(
     "flags, message",
     [
@@ -143,6 +178,11 @@ def test_a_model_that_never_gets_it_right_writes_nothing(tmp_path, capsys, agent
         (["--rounds", "0"], "openapps apps new: --rounds: got '0'; allowed: a whole number from 1 to 20"),
         (["--name", "Plants"], "openapps apps new: --name: 'Plants' is no app name"),
         (["--name", "todo"], "openapps apps new: --name: 'todo' is the name of another app; allowed: a new name"),
+        (
+            ["--variation", "dark_theme+nopack"],
+            "openapps apps new: --variation: unknown name 'nopack'; allowed: one of ",
+        ),
+        (["--seeds", "many"], "openapps apps new: --seeds: got 'many'; allowed: a whole number from 1 to 10"),
     ],
 )
 def test_bad_flags_are_one_config_error(tmp_path, capsys, flags, message):

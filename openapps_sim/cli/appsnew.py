@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from openapps_sim.cli.appcheck import OracleRun, round_problems
+from openapps_sim.config.world import check_variation
 from openapps_sim.errors import ConfigError
 
 SOURCE = "openapps apps new"
@@ -45,11 +46,12 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise ConfigError(SOURCE, "DESCRIPTION", "missing", 'what the app is for, e.g. "a diary of my houseplants"')
     rounds = _count("--rounds", args.rounds, 1, 20)
     seeds = _count("--seeds", args.seeds, 1, 10)
+    variation = check_variation(args.variation, SOURCE, "--variation")
     taken = _taken_names()
     name = _app_name(args.name, description, taken)
     out = _output_folder(args.out, name)
     model = _model(args.agent_config)
-    run = OracleRun(name=name, seeds=seeds, variation=args.variation, taken=taken)
+    run = OracleRun(name=name, seeds=seeds, variation=variation, taken=taken)
     where = f"{model.options['model']} at {model.endpoint()}" if hasattr(model, "endpoint") else "the model"
     print(f"asking {where} for app {name!r}: {description}", flush=True)
     found = _converse(model, name, description, rounds, run)
