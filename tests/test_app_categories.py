@@ -54,7 +54,14 @@ def test_an_episode_is_in_the_category_of_its_apps():
 def test_success_and_deviations_per_app_category(tmp_path):
     frame = by_app_category(load_results(_results(tmp_path / "r")), n_boot=50)
     got = {
-        r["app_category"]: (r["n"], r["success_rate"], r["within_std"], r["across_std"], r["within_mad"], r["across_mad"])
+        r["app_category"]: (
+            r["n"],
+            r["success_rate"],
+            r["within_std"],
+            r["across_std"],
+            r["within_mad"],
+            r["across_mad"],
+        )
         for _, r in frame.iterrows()
     }
     assert list(got) == ["(unknown)", "Finance", "Finance + Productivity", "Productivity"]
