@@ -75,7 +75,12 @@ def add_parser(sub) -> None:
         default="list",
         help="list (the listing, when left out), check PATH, or new DESCRIPTION (a model writes the app)",
     )
-    s.add_argument("path", nargs="?", default="", help="check: the folder holding app.yaml; new: what the app is for")
+    s.add_argument(
+        "path",
+        nargs="?",
+        default="",
+        help="check: the folder holding app.yaml; new: what the app is for (default: none)",
+    )
     s.add_argument("--json", action="store_true", help="print a JSON list of {name, title, category, source, families}")
     add_new_arguments(s)
     s.set_defaults(func=cmd_apps)

@@ -30,14 +30,20 @@ SMALL_WORDS = {"a", "an", "the", "for", "to", "of", "and", "my", "app", "with", 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
     """The flags of ``openapps apps new`` (on the ``apps`` command's parser)."""
-    s.add_argument("--agent-config", default="", help="new: the model's agent config (openai or anthropic)")
+    s.add_argument(
+        "--agent-config",
+        default="",
+        help="new: the model's agent config, openai or anthropic (default: none; required for new)",
+    )
     s.add_argument("--name", default="", help="new: the app's name (default: from the description)")
     s.add_argument(
         "--out", default="", help="new: the folder to write NAME/app.yaml in (default: OPENAPPS_APPS's first)"
     )
-    s.add_argument("--rounds", default=str(DEFAULT_ROUNDS), help=f"new: rounds of answers (default {DEFAULT_ROUNDS})")
-    s.add_argument("--seeds", default="1", help="new: the oracle plays seeds 0..N-1 of each family (default 1)")
-    s.add_argument("--variation", default="default", help="new: the app version the oracle plays (default: default)")
+    s.add_argument(
+        "--rounds", default=str(DEFAULT_ROUNDS), help="new: rounds of asking the model and checking its answer"
+    )
+    s.add_argument("--seeds", default="1", help="new: the oracle plays seeds 0..N-1 of each family")
+    s.add_argument("--variation", default="default", help="new: the app version (pack expression) the oracle plays")
 
 
 def cmd_new(args: argparse.Namespace) -> int:

@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         choices=["app_category"],
         default=None,
         help="also print success and the deviation within and across versions per agent and app category "
-        "(the report always has the section)",
+        "(the report always has the section) (default: the headline only)",
     )
     s.set_defaults(func=cmd_report)
 
