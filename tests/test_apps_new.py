@@ -78,9 +78,9 @@ TYPE_PROBLEM = (
 TITLE_PROBLEM = "app.yaml: collections.plants.title: missing required key; allowed: a string"
 
 
-def _config(tmp_path: Path, agent: str, url: str) -> str:
+def _config(tmp_path: Path, agent: str, url: str, more: str = "") -> str:
     path = tmp_path / f"{agent}.yaml"
-    path.write_text(f"agent: {agent}\nmodel: fake\nbase_url: {url}\nrequire_api_key: false\nretries: 0\n")
+    path.write_text(f"agent: {agent}\nmodel: fake\nbase_url: {url}\nrequire_api_key: false\nretries: 0\n{more}")
     return str(path)
 
 
@@ -103,6 +103,7 @@ def test_a_broken_answer_gets_its_problems_and_the_fixed_one_is_written(tmp_path
     assert "'diaryhouseplants'" in first[1]["content"][0]["text"]
     assert "collections:" in first[0]["content"] and "Airwaves Radio" in first[0]["content"]  # format, example
     assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
+    assert server.requests[0]["body"]["max_tokens"] == 16000  # an app.yaml, not one action
     assert second[2]["content"] == BROKEN
     assert f"- {TYPE_PROBLEM}\n" in second[3]["content"] and f"- {TITLE_PROBLEM}\n" in second[3]["content"]
     assert "round 1/4: format check: 2 problems\n" in printed
@@ -134,7 +135,7 @@ def test_a_broken_answer_gets_its_problems_and_the_fixed_one_is_written(tmp_path
 def test_a_model_that_never_gets_it_right_writes_nothing(tmp_path, capsys, agent, base):
     out = tmp_path / "myapps"
     with FakeLLMServer([BROKEN, BROKEN]) as server:
-        config = _config(tmp_path, agent, server.url + base)
+        config = _config(tmp_path, agent, server.url + base, "max_tokens: 3000\n")
         argv = ["apps", "new", "a diary of my houseplants", "--agent-config", config, "--out", str(out)]
         code = main([*argv, "--name", "plants2", "--rounds", "2"])
     captured = capsys.readouterr()
@@ -145,6 +146,7 @@ def test_a_model_that_never_gets_it_right_writes_nothing(tmp_path, capsys, agent
     assert "no app written: round 2 of 2 still had 2 problems (above)" in captured.out
     last = request_texts(server.requests[1]["body"])
     assert any(TYPE_PROBLEM in text for text in last), last
+    assert server.requests[0]["body"]["max_tokens"] == 3000  # as the config says
     if agent == "anthropic":
         roles = [m["role"] for m in server.requests[1]["body"]["messages"]]
         assert roles == ["user", "assistant", "user"] and "collections:" in server.requests[1]["body"]["system"]
@@ -220,3 +222,11 @@ def test_a_failed_oracle_episode_names_its_family_and_what_was_wrong(tmp_path):
         "thirsty: expected true, got false, goal was \"Mark 'Fern' as thirsty.\""
     ]
     assert solved == "1 / 2 episodes solved over 2 families (1 failed)"
+
+
+def test_an_agent_that_asks_no_model_is_refused(tmp_path, capsys):
+    argv = ["apps", "new", "a diary of my houseplants", "--out", str(tmp_path), "--agent-config", "lexical"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("agents/configs/lexical.yaml: agent: 'lexical' asks no model; allowed: openai, anthropic\n")
+    assert len(err.splitlines()) == 1

@@ -23,6 +23,7 @@ from openapps_sim.errors import ConfigError
 
 SOURCE = "openapps apps new"
 DEFAULT_ROUNDS = 4
+ANSWER_TOKENS = 16000  # the most tokens of one answer, unless the agent config says
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 FENCE = re.compile(r"```(?:ya?ml)?[ \t]*\n(.*?)```", re.S)
 SMALL_WORDS = {"a", "an", "the", "for", "to", "of", "and", "my", "app", "with", "in", "on", "that", "where", "your"}
@@ -162,14 +163,20 @@ def _output_folder(given: str, name: str) -> Path:
 
 
 def _model(config: str):
-    """The model client of an LLM agent config (its ``complete(system, parts, turns)``)."""
-    from openapps_sim.agents import make_agent
+    """The model client of an LLM agent config (its ``complete(system, parts, turns)``); an answer
+    may hold :data:`ANSWER_TOKENS` tokens unless the config sets ``max_tokens`` (an agent's default
+    is one action's worth, far less than an app.yaml)."""
+    from openapps_sim.agents import load_agent_config, make_agent
 
     if not config:
         raise ConfigError(
             SOURCE, "--agent-config", "missing", "an agent config of openai or anthropic (a path or name)"
         )
-    agent = make_agent(None, config)
+    options = load_agent_config(config)
+    agent = make_agent(None, options)
     if not callable(getattr(agent, "complete", None)):
-        raise ConfigError(str(config), "agent", f"{getattr(agent, 'name', '?')!r} asks no model", "openai, anthropic")
+        source = options.get("__source__", config)
+        raise ConfigError(source, "agent", f"{getattr(agent, 'name', '?')!r} asks no model", "openai, anthropic")
+    if "max_tokens" not in options:
+        agent = make_agent(None, options, options={"max_tokens": ANSWER_TOKENS})
     return agent
