@@ -260,3 +260,12 @@ def test_the_model_is_told_every_key_of_the_format_and_an_example():
     ):
         assert f"\n{line}\n" in guide, line
     assert "Weather, required; its Google Play category" in guide
+
+
+def test_the_app_goes_to_the_first_folder_of_the_search_path(tmp_path, monkeypatch, capsys):
+    first, second = tmp_path / "first", tmp_path / "second"
+    (first / "plants4").mkdir(parents=True)
+    monkeypatch.setenv("OPENAPPS_APPS", os.pathsep.join([str(first), str(second)]))
+    assert main(["apps", "new", "a diary of my houseplants", "--name", "plants4", "--agent-config", "gpt-4o"]) == 2
+    err = capsys.readouterr().err
+    assert f"--out: {first / 'plants4'} exists already; allowed: a folder without an app of that name" in err
