@@ -40,7 +40,7 @@ SHOWN = [Shown(155, lambda d: section(d.a), summary=True)]
 FULL_ORDER = [
     *("headline", "robustness", "variation", "deviation", "fluctuation", "behaviour", "axes", "passk"),
     *("fig4", "table4", "table5", "grid", "table9", "table11", "rollups", "loopkinds", "paired", "tasks"),
-    *("progress", "categories", "completion", "trajectories", "errors", "manifest"),
+    *("progress", "categories", "appcategories", "completion", "trajectories", "errors", "manifest"),
 ]
 
 

@@ -23,3 +23,10 @@ def PROBLEMS() -> list:  # noqa: N802 - the discovery hook for apps left out
     from openapps_sim.apps.described.spec import BROKEN
 
     return list(BROKEN)
+
+
+def GUIDE() -> str:  # noqa: N802 - the discovery hook for `openapps apps new`
+    """The format of ``app.yaml`` as a model writing one is told it, with a shipped example."""
+    from openapps_sim.apps.described.authoring import guide
+
+    return guide()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
+from openapps_sim.analysis.metrics.appcategories import app_categories, app_category
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.steplog import LOCAL_HOSTS
 from openapps_sim.sweeps.store import read_folder, result_folders
@@ -42,6 +44,8 @@ COLUMNS: dict[str, str] = {
     "else its name",
     "task": "task family id",
     "task_apps": "apps the task needs",
+    "app_category": "the Google Play category of those apps (several joined with ' + '; '(unknown)' for an app not "
+    "installed now), as `openapps apps` lists them",
     "variation": "the app version: a pack expression such as dark_theme+german",
     "packs": "the packs of the expression, in order",
     "language": "goal language",
@@ -128,8 +132,13 @@ def _image(run: Path, rel: Any, out: Path, images: str) -> Any:
     return dest.as_posix()
 
 
-def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, images: str) -> list[dict]:
+def episode_rows(
+    run: Path, record: dict, traj: dict, out: Path, split: str, images: str, categories: Mapping[str, str]
+) -> list[dict]:
+    """The rows of one episode's steps (``categories``: every app's category, by name)."""
     steps = traj.get("steps") or []
+    apps = list(record.get("task_apps") or [])
+    category = app_category(apps, str(record.get("task", "")), categories)
     variation = str(record.get("variation", ""))
     before = traj.get("first_screenshot") or traj.get("first_thumbnail")  # thumbnails: recorded by default
     rows = []
@@ -142,7 +151,8 @@ def episode_rows(run: Path, record: dict, traj: dict, out: Path, split: str, ima
                 "agent": record.get("agent", ""),
                 "label": record.get("label") or record.get("agent", ""),
                 "task": record.get("task", ""),
-                "task_apps": list(record.get("task_apps") or []),
+                "task_apps": apps,
+                "app_category": category,
                 "variation": variation,
                 "packs": variation.split("+") if variation else [],
                 "language": record.get("language", ""),
@@ -227,6 +237,7 @@ def export_dataset(
     rows: list[dict] = []
     skipped: dict[str, int] = {}
     episodes: dict[str, int] = {}
+    categories = app_categories()
     for run in _folders(runs):
         records, _notes = read_folder(run)
         latest = {r["episode_id"]: r for r in records}  # the last record of an episode counts
@@ -243,7 +254,7 @@ def export_dataset(
                 skipped[reason] = skipped.get(reason, 0) + 1
                 continue
             split = split_of(str(record.get("variation", "")), splits, rest)
-            new = episode_rows(run, record, traj, out, split, images)
+            new = episode_rows(run, record, traj, out, split, images, categories)
             if new:
                 episodes[split] = episodes.get(split, 0) + 1
                 rows.extend(new)

@@ -1,5 +1,6 @@
 """``openapps apps``: every app (hand-built or described from an ``app.yaml``) with its Google Play
-category and task families, and ``openapps apps check PATH`` for a description."""
+category and task families, ``openapps apps check PATH`` for a description, and ``openapps apps
+new DESCRIPTION`` for a model to write one (:mod:`openapps_sim.cli.appsnew`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import json
 from pathlib import Path
 
+from openapps_sim.cli.appsnew import add_arguments as add_new_arguments
 from openapps_sim.config.discovery import check_app_folder, discover_apps
 from openapps_sim.errors import ConfigError
 
@@ -37,6 +39,10 @@ def app_rows() -> list[dict]:
 
 
 def cmd_apps(args: argparse.Namespace) -> int:
+    if args.action == "new":
+        from openapps_sim.cli.appsnew import cmd_new
+
+        return cmd_new(args)
     if args.action == "check":
         if not args.path:
             raise ConfigError(
@@ -65,10 +71,16 @@ def add_parser(sub) -> None:
     s.add_argument(
         "action",
         nargs="?",
-        choices=["list", "check"],
+        choices=["list", "check", "new"],
         default="list",
-        help="list (the listing, when left out) or check PATH",
+        help="list (the listing, when left out), check PATH, or new DESCRIPTION (a model writes the app)",
     )
-    s.add_argument("path", nargs="?", default="", help="check: the folder holding app.yaml")
+    s.add_argument(
+        "path",
+        nargs="?",
+        default="",
+        help="check: the folder holding app.yaml; new: what the app is for (default: none)",
+    )
     s.add_argument("--json", action="store_true", help="print a JSON list of {name, title, category, source, families}")
+    add_new_arguments(s)
     s.set_defaults(func=cmd_apps)

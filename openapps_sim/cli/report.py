@@ -31,6 +31,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=2,
         help="a loop is a block repeated at least this often (paper: 2)",
     )
+    s.add_argument(
+        "--by",
+        choices=["app_category"],
+        default=None,
+        help="also print success and the deviation within and across versions per agent and app category "
+        "(the report always has the section) (default: the headline only)",
+    )
     s.set_defaults(func=cmd_report)
 
 
@@ -55,7 +62,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         summary_only=getattr(args, "summary", False),
     )
     if not getattr(args, "quiet", False):
-        print(headline_table(load_results(out), min_repeats=getattr(args, "loop_repeats", 2)))
+        results = load_results(out)
+        print(headline_table(results, min_repeats=getattr(args, "loop_repeats", 2)))
+        if getattr(args, "by", None) == "app_category":
+            from openapps_sim.analysis.metrics.appcategories import app_category_text
+
+            print("\nBy app category:\n" + app_category_text(results, getattr(args, "loop_repeats", 2)))
         print(f"\nreport: {md}\n        {html}")
         if getattr(args, "paper", False):
             print(f"        {out / 'paper.md'}")

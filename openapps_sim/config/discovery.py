@@ -71,3 +71,12 @@ def check_app_folder(folder: Path) -> AppSpec:
     if not checks:
         raise ConfigError(str(folder), "", "no app package makes apps from data")
     return checks[0](Path(folder))
+
+
+def app_guide() -> str:
+    """What a model writing a described app is told: the format and an example (the ``GUIDE()``
+    of the package that makes apps from data, docs/apps/spec.md, ``openapps apps new``)."""
+    guides = [m.GUIDE for m in _app_packages() if callable(getattr(m, "GUIDE", None))]
+    if not guides:
+        raise ConfigError("openapps apps new", "", "no app package makes apps from data")
+    return guides[0]()
