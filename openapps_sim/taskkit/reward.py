@@ -167,9 +167,7 @@ def state_diff(expected: Any, actual: Any, path: str = "", keys: dict[str, ItemK
     ``keys`` maps list paths (``todo.items``; ``*`` stands for any mapping key, ``[]`` for any list
     item) to the identity of their items; by default, what the apps declare.
     """
-    if keys is None:
-        keys = declared_keys()
-    return _diff(expected, actual, path, keys)
+    return _diff(expected, actual, path, _Matched(declared_keys() if keys is None else keys))
 
 
 def _diff(expected: Any, actual: Any, path: str, keys: dict[str, ItemKey]) -> list[StateDiff]:
@@ -199,22 +197,41 @@ def _pattern(path: str) -> str:
     return re.sub(r"\[[^\]]*\]", "[]", path)
 
 
+class _Matched(dict):
+    """Declared keys, with what each path pattern matched so far (one diff asks the same
+    pattern for every item of a list: thousands of times over 64 apps' declarations)."""
+
+    def __init__(self, keys: dict[str, ItemKey]):
+        super().__init__(keys)
+        self.found: dict[str, ItemKey | None] = {}
+
+
 def _key_for(path: str, keys: dict[str, ItemKey]) -> ItemKey | None:
-    parts = _pattern(path).split(".")
-    for pattern, key in keys.items():
-        want = pattern.split(".")
+    pattern = _pattern(path)
+    found = getattr(keys, "found", None)
+    if found is not None and pattern in found:
+        return found[pattern]
+    parts = pattern.split(".")
+    match = None
+    for declared, key in keys.items():
+        want = declared.split(".")
         if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts, strict=False)):
-            return key
-    return None
+            match = key
+            break
+    if found is not None:
+        found[pattern] = match
+    return match
 
 
 def _identity(item: Any, key: ItemKey | None) -> Any:
-    if isinstance(item, dict):
-        if key is not None and key.fields and all(f in item for f in key.fields):
-            return tuple(item[f] for f in key.fields)
-        if (key is None or not key.fields) and "id" in item:
-            return (item["id"],)
-    return None
+    if not isinstance(item, dict):
+        return None
+    if key is not None and key.fields:
+        try:
+            return tuple([item[f] for f in key.fields])
+        except KeyError:  # an item without every field of its identity has none
+            return None
+    return (item["id"],) if "id" in item else None
 
 
 # The JSON text of a scalar of exactly these types, as json.dumps writes it (a subclass, a float
@@ -319,9 +336,7 @@ def outside_change(initial: Any, expected: Any, actual: Any, keys: dict[str, Ite
     goes (that is the progress partial credit measures). So deleting everything an app holds is
     always outside the change, unless the task asks for exactly that.
     """
-    if keys is None:
-        keys = declared_keys()
-    return _outside(initial, expected, actual, "", keys)
+    return _outside(initial, expected, actual, "", _Matched(declared_keys() if keys is None else keys))
 
 
 def _outside(initial: Any, expected: Any, actual: Any, path: str, keys: dict[str, ItemKey]) -> list[StateDiff]:
