@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from openapps_sim.cli.agentflags import add_agent_flags, agent_choice
-from openapps_sim.cli.args import positive, seed, variation
+from openapps_sim.cli.args import HelpFormatter, positive, seed, variation
 from openapps_sim.errors import ConfigError, Problems, unknown_name
 
 BACKENDS = ("text", "chromium")
@@ -30,8 +30,10 @@ def add_parser(sub) -> None:
         "content, state, location, identification, interaction, counting, navigation), asked of any agent "
         "with the page's tree or screenshot, scored per kind, app and pack (docs/questions.md).",
     )
-    qs = s.add_subparsers(dest="action", required=True, metavar="ACTION")
-    g = qs.add_parser("generate", help="write questions over apps x packs x seeds to a JSONL file")
+    qs = s.add_subparsers(dest="action", required=True, metavar="ACTION", help="generate, run or kinds")
+    g = qs.add_parser(
+        "generate", formatter_class=HelpFormatter, help="write questions over apps x packs x seeds to a JSONL file"
+    )
     g.add_argument(
         "--packs", nargs="+", type=variation, default=None,
         help="pack expressions (default: every shipped pack but the live interruptions and pop-ups)",
@@ -42,7 +44,7 @@ def add_parser(sub) -> None:
     g.add_argument("--out", required=True, help="the questions file to write (JSONL)")
     g.add_argument("--quiet", action="store_true", help="no progress line per world (default: off)")
     g.set_defaults(func=cmd_generate)
-    r = qs.add_parser("run", help="ask an agent the questions of a file and score it")
+    r = qs.add_parser("run", formatter_class=HelpFormatter, help="ask an agent the questions of a file and score it")
     r.add_argument("--questions", required=True, help="a questions file written by openapps questions generate")
     r.add_argument("--agent", default=None, help="oracle, random, an LLM agent or any agent (default: the config's)")
     r.add_argument("--agent-config", default=None, help="a YAML path or a name in agents/configs/ (default: none)")
@@ -52,7 +54,7 @@ def add_parser(sub) -> None:
     r.add_argument("--limit", type=positive, default=None, help="ask at most this many questions (default: all)")
     r.add_argument("--out", required=True, help="folder for answers.jsonl, questions.json and questions.md")
     r.set_defaults(func=cmd_run)
-    k = qs.add_parser("kinds", help="list the question kinds")
+    k = qs.add_parser("kinds", formatter_class=HelpFormatter, help="list the question kinds")
     k.set_defaults(func=cmd_kinds)
 
 
