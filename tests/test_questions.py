@@ -274,3 +274,28 @@ def test_counts_per_kind_in_one_world(every_app):
     counts = Counter(q.kind for q in every_app)
     assert counts["app_name"] == 64 and counts["control_type"] == 64 and counts["region"] == 64
     assert counts["heading"] == 64 and counts["badge"] == 1
+
+
+@pytest.mark.browser
+def test_on_chromium_a_vision_agent_gets_the_screenshot(questions, tmp_path):
+    from .fake_llm_server import request_images
+
+    asked = [q for q in questions if q.kind == "app_name" and q.pack == "default"][:2]
+    oracle = run_questions(asked, make_chooser("oracle"), tmp_path / "oracle", backend="chromium")
+    assert oracle["accuracy"] == 1.0
+    with FakeLLMServer(default="A") as server:
+        chooser = make_chooser(
+            "openai",
+            None,
+            {
+                "model": "m",
+                "base_url": server.url + "/v1",
+                "require_api_key": False,
+                "obs_mode": "screenshot",
+                "action_space": "coord",
+            },
+        )
+        run_questions(asked, chooser, tmp_path / "vision", backend="chromium")
+    images = [request_images(r["body"]) for r in server.requests]
+    assert len(images) == 2 and all(len(i) == 1 and i[0][:8] == b"\x89PNG\r\n\x1a\n" for i in images)
+    assert not any("RootWebArea" in t for r in server.requests for t in request_texts(r["body"]))
