@@ -109,6 +109,8 @@ def test_distractors_are_of_the_same_type_and_never_also_true(questions):
         assert set(q.options) - {_right(q)} <= TODO_OPEN
     for q in (q for q in questions if q.kind in ("entry_count", "marked_count", "badge")):
         assert all(o.isdigit() for o in q.options)
+    for q in (q for q in questions if q.kind == "control_type" and _right(q) == "a search field"):
+        assert "a text field" not in q.options  # a search field is a text field too
 
 
 def test_options_leave_out_what_reads_as_the_answer():

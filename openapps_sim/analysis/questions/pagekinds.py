@@ -28,6 +28,14 @@ CONTROLS = {
     "slider": "a slider",
 }
 
+# a control of one kind that is also fairly called another: never a distractor of it
+ALSO = {
+    "a search field": ("a text field",),
+    "a text field": ("a search field",),
+    "a switch": ("a checkbox",),
+    "a checkbox": ("a switch",),
+}
+
 
 def app_title(page: Page, app: str) -> str:
     return str((page.config.get(app) or {}).get("title") or "")
@@ -102,6 +110,9 @@ class ControlType(Kind):
 
     def candidates(self, page, subject):
         return list(CONTROLS.values())
+
+    def also_true(self, page, subject, option):
+        return option in ALSO.get(self.truth(page, subject), ())
 
     def text(self, page, subject):
         return f"What kind of control is {subject['name']!r} on this page?"
