@@ -57,6 +57,18 @@ def visible_records(page: Page, flag: Flag) -> list[dict]:
     return [r for r in records(page, flag) if norm_text(str(r.get(flag.title, ""))) in on_page]
 
 
+def has_button(page: Page, title: str) -> bool:
+    """Whether the page shows a button about the entry ``title`` (a row's action, named
+    ``<label>: <title>``)."""
+    end = norm_text(f": {title}")
+    return any(n.role == "button" and norm_text(n.name).endswith(end) for n in page.tree.nodes)
+
+
+def buttoned_records(page: Page, flag: Flag) -> list[dict]:
+    """The visible entries that have a button of their own on the page."""
+    return [r for r in visible_records(page, flag) if has_button(page, str(r.get(flag.title, "")))]
+
+
 def flag_of(page: Page, subject: dict) -> Flag | None:
     return next((f for f in home_flags(page) if f.field == subject["field"]), None)
 
@@ -76,7 +88,7 @@ class Marked(Kind):
     def subjects(self, page):
         out = []
         for flag in home_flags(page):
-            rows = visible_records(page, flag)
+            rows = buttoned_records(page, flag)
             on = [r for r in rows if r.get(flag.field) is True]
             if on and len(rows) - len(on) >= 2:
                 out += [{"field": flag.field, "id": str(r.get("id"))} for r in on[:4]]
@@ -113,7 +125,7 @@ class ToggleAction(Kind):
     def subjects(self, page):
         out = []
         for flag in home_flags(page):
-            rows = visible_records(page, flag)
+            rows = buttoned_records(page, flag)
             out += [{"field": flag.field, "id": str(r.get("id")), "title": str(r.get(flag.title))} for r in rows[:3]]
         return out
 
@@ -141,7 +153,8 @@ class MarkedCount(Kind):
     concept = "counting"
 
     def subjects(self, page):
-        return [{"field": f.field} for f in home_flags(page) if visible_records(page, f)]
+        flags = home_flags(page)  # only when every entry is on the page, with its button
+        return [{"field": f.field} for f in flags if records(page, f) and buttoned_records(page, f) == records(page, f)]
 
     def truth(self, page, subject):
         flag = flag_of(page, subject)
