@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from openapps_sim.agent import Agent
 from openapps_sim.analysis.questions.answer import parse_choice
 from openapps_sim.analysis.questions.generate import default_packs, generate, question_apps
 from openapps_sim.analysis.questions.kinds import CONCEPTS
@@ -312,3 +313,23 @@ def test_on_chromium_a_vision_agent_gets_the_screenshot(questions, tmp_path):
     images = [request_images(r["body"]) for r in server.requests]
     assert len(images) == 2 and all(len(i) == 1 and i[0][:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert not any("RootWebArea" in t for r in server.requests for t in request_texts(r["body"]))
+
+
+class AnswersB(Agent):
+    """Any agent that is not an LLM's client: it answers through its action, reading the goal."""
+
+    name = "answers-b"
+
+    def reset(self, goal, task_info=None, seed=0):
+        self.goal = goal
+
+    def act(self, obs):
+        assert obs["goal"] == self.goal and "A. " in self.goal and obs["axtree_object"]["nodes"]
+        return "send_msg_to_user('B')"
+
+
+def test_any_other_agent_answers_through_its_action(questions, tmp_path):
+    asked = [q for q in questions if q.pack == "default" and q.app == "todo"]
+    result = run_questions(asked, make_chooser("tests.test_questions:AnswersB"), tmp_path / "b")
+    assert result["unanswered"] == 0 and result["n"] == len(asked) == 9
+    assert [q.answer for q in asked].count(1) == 2 and result["accuracy"] == 0.2222  # B is right twice in nine

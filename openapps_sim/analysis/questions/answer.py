@@ -55,9 +55,17 @@ class Reply:
 
 class Chooser:
     name = ""
+    tree = True  # shown the page's accessibility tree
+    screenshot = False  # shown the page's screenshot (Chromium only)
 
     def choose(self, q: Question, shown: Shown, src: PageSource) -> Reply:
         raise NotImplementedError
+
+
+def reads(agent) -> tuple[bool, bool]:
+    """``(tree, screenshot)``: what the agent reads of a page, by its ``obs_mode``."""
+    mode = (getattr(agent, "options", None) or {}).get("obs_mode") or agent.obs_mode
+    return mode in ("axtree", "both"), mode in ("screenshot", "both")
 
 
 class OracleChooser(Chooser):
@@ -94,9 +102,7 @@ class ChatChooser(Chooser):
     def __init__(self, agent) -> None:
         self.agent = agent
         self.name = agent.name
-        mode = getattr(agent, "options", {}).get("obs_mode") or agent.obs_mode
-        self.tree = mode in ("axtree", "both")
-        self.screenshot = mode in ("screenshot", "both")
+        self.tree, self.screenshot = reads(agent)
 
     def choose(self, q, shown, src):
         parts: list[tuple[str, str]] = []
@@ -118,6 +124,7 @@ class ActChooser(Chooser):
         self.agent = agent
         self.name = agent.name
         self.seed = seed
+        self.tree, self.screenshot = reads(agent)
 
     def choose(self, q, shown, src):
         goal = prompt(q)

@@ -40,7 +40,7 @@ def make_chooser(name: str, config: str | None = None, options: dict | None = No
 
 def needs_screenshots(chooser: Chooser, backend: str) -> bool:
     """Whether the chooser reads screenshots; only Chromium has them (else a ConfigError)."""
-    wants = isinstance(chooser, ChatChooser) and chooser.screenshot
+    wants = chooser.screenshot
     only = wants and not chooser.tree
     if only and backend != "chromium":
         raise ConfigError(
