@@ -248,6 +248,8 @@ GOOD = {
         ({"options": ["Todo", "Maps"]}, "bad.jsonl:1: options: 2 options; allowed: 3 to 5 non-empty strings"),
         ({"seed": "0"}, "bad.jsonl:1: seed: expected an integer, got '0'; allowed: an integer"),
         ({"url": "todo"}, "bad.jsonl:1: url: 'todo' is not a path of the world"),
+        ({"pack": "dark_themes"}, "bad.jsonl:1: pack: unknown name 'dark_themes' (did you mean dark_theme?)"),
+        ({"app": "todos"}, "bad.jsonl:1: app: unknown app 'todos' (did you mean todo?)"),
     ],
 )
 def test_a_bad_questions_file_is_one_message(tmp_path, capsys, change, expected):

@@ -10,7 +10,9 @@ from pathlib import Path
 from openapps_sim.analysis.questions.kinds import CONCEPTS, Question
 from openapps_sim.analysis.questions.options import MIN_OPTIONS
 from openapps_sim.analysis.questions.registry import all_kinds
-from openapps_sim.errors import ConfigError
+from openapps_sim.config.discovery import discover_apps
+from openapps_sim.config.world import check_variation
+from openapps_sim.errors import ConfigError, unknown_name
 
 FIELDS = {
     "id": str,
@@ -85,5 +87,9 @@ def check_row(source: str, row: dict) -> None:
         raise ConfigError(source, "options", "two options are the same", "distinct options")
     if not 0 <= row["answer"] < len(options):
         raise ConfigError(source, "answer", f"{row['answer']} is not an option's index", f"0 to {len(options) - 1}")
+    apps = [a for a in discover_apps() if a != "start"]
+    if row["app"] not in apps:
+        raise unknown_name(source, "app", row["app"], apps, listing="openapps apps", what="app")
+    check_variation(row["pack"], source, "pack")
     if not row["url"].startswith("/"):
         raise ConfigError(source, "url", f"{row['url']!r} is not a path of the world", "a path such as /todo/")
