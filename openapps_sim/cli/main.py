@@ -16,7 +16,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from openapps_sim.cli import apps, export, judge, mcp, offline, openenv, report, view
+from openapps_sim.cli import apps, export, judge, mcp, offline, openenv, questions, report, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
 from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
 from openapps_sim.cli.args import variation as pack_expression
@@ -147,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_parser(sub)
     openenv.add_parser(sub)
     offline.add_parser(sub)
+    questions.add_parser(sub)
     view.add_parser(sub)
     for parser in sub.choices.values():
         parser.formatter_class = HelpFormatter
