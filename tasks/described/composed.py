@@ -196,17 +196,26 @@ def long_change(desc: dict) -> tuple[str, tuple[str, str]] | None:
     return None
 
 
+def conditional_field(desc: dict, name: str) -> str:
+    """The choice field a conditional asks about (the collection's first), when the collection
+    has one and two changes to choose between (two actions, or one action and two records)."""
+    coll, options = desc["collections"][name], acts.record_actions(desc, name)
+    choice = next((f for f, s in coll["fields"].items() if s["type"] == "choice"), "")
+    return choice if len(options) >= 2 or (options and kit.record_count(coll) >= 2) else ""
+
+
 def register() -> None:
+    """One family of each kind per app: navigate to a record of the home collection, a
+    conditional on the first collection (home first) that allows one, a sequence, a long list."""
     for app, desc in kit.described_apps().items():
-        for name, coll in desc["collections"].items():
-            item = kit.ident(desc, name)
-            kit.declare(f"{app}.open_{item}", Navigate, app, name, 8, kind="navigate")
-            options = acts.record_actions(desc, name)
-            choice = next((f for f, s in coll["fields"].items() if s["type"] == "choice"), "")
-            if choice and (len(options) >= 2 or (options and kit.record_count(coll) >= 2)):
-                kit.declare(f"{app}.if_{item}", Conditional, app, name, 20, kind="conditional", cfield=choice)
+        home = kit.home_first(desc)[0]
+        kit.declare(f"{app}.open_{kit.ident(desc, home)}", Navigate, app, home, 8, kind="navigate")
+        name = next((n for n in kit.home_first(desc) if conditional_field(desc, n)), "")
+        if name:
+            cfield = conditional_field(desc, name)
+            kit.declare(f"{app}.if_{kit.ident(desc, name)}", Conditional, app, name, 20, kind="conditional",
+                        cfield=cfield)  # fmt: skip
         if any(acts.record_actions(desc, n) for n in desc["collections"]):
-            home = desc["home"] or next(iter(desc["collections"]))
             kit.declare(f"{app}.sequence", Sequence, app, home, 30, kind="sequence")
         found = long_change(desc)
         if found:

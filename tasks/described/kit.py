@@ -173,3 +173,9 @@ def declare(fid: str, base: type, app: str, coll: str, steps: int, **attrs) -> N
 def record_count(coll: dict) -> int:
     """How many records a world holds of a collection: the given ones and the generated ones."""
     return len(coll["records"]) + int(coll["count"] or 0)
+
+
+def home_first(desc: dict) -> list[str]:
+    """The collections' names, the home collection (the app's first page) first."""
+    home = desc["home"] or next(iter(desc["collections"]))
+    return list(dict.fromkeys([home, *desc["collections"]]))

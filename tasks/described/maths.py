@@ -90,16 +90,20 @@ class Difference(Derived, AnswerFamily):
 
 
 def register() -> None:
+    """Per app: the average and the highest / lowest over the first collection (home first)
+    with a price and a filter or tabs, the difference over the first with a price and three
+    records or more."""
     for app, desc in kit.described_apps().items():
-        for name, coll in desc["collections"].items():
-            item, field = kit.ident(desc, name), coll["filter"] or coll["tabs"]
-            if not coll["price"]:
-                continue
-            if field:
-                kit.declare(f"{app}.average_{item}", Average, app, name, 8, kind="average", field=field)
-                kit.declare(f"{app}.extreme_{item}", Extreme, app, name, 8, kind="max", field=field)
-            if kit.record_count(coll) >= 3:
-                kit.declare(f"{app}.difference_{item}", Difference, app, name, 12, kind="difference")
+        colls = desc["collections"]
+        names = kit.home_first(desc)
+        name = next((n for n in names if colls[n]["price"] and (colls[n]["filter"] or colls[n]["tabs"])), "")
+        if name:
+            item, field = kit.ident(desc, name), colls[name]["filter"] or colls[name]["tabs"]
+            kit.declare(f"{app}.average_{item}", Average, app, name, 8, kind="average", field=field)
+            kit.declare(f"{app}.extreme_{item}", Extreme, app, name, 8, kind="max", field=field)
+        name = next((n for n in names if colls[n]["price"] and kit.record_count(colls[n]) >= 3), "")
+        if name:
+            kit.declare(f"{app}.difference_{kit.ident(desc, name)}", Difference, app, name, 12, kind="difference")
 
 
 register()
