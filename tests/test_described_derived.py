@@ -6,6 +6,7 @@ episode is played (the oracle's runs are tests/test_described_oracle.py and CI's
 from __future__ import annotations
 
 from openapps_sim.tasks.described import kit
+
 from openapps_sim.taskkit import UI, all_families, evaluate, instantiate
 from openapps_sim.web.world import World
 

@@ -86,6 +86,8 @@ def test_the_oracle_solves_the_new_kinds_under_languages(tmp_path):
         "recipes.sequence",
     ]  # fmt: skip
     tasks = ", ".join(f'"{f}"' for f in kinds)
-    shown = _sweep(tmp_path, "languages", f"tasks: [{tasks}]\ninterface: gui\nvariations: [german, arabic]\nseeds: [1]\n")
+    shown = _sweep(
+        tmp_path, "languages", f"tasks: [{tasks}]\ninterface: gui\nvariations: [german, arabic]\nseeds: [1]\n"
+    )
     n = 2 * len(kinds)
     assert f"{n} / {n} episodes solved" in shown, shown
