@@ -22,12 +22,15 @@ KINDS = ("status", "toggle", "delete", "edit")
 
 def record_actions(desc: dict, name: str) -> list[tuple[str, str]]:
     """The changes a record of collection ``name`` allows, as ``(kind, field)``: its status, each
-    toggle and the star, delete, and the first field it edits."""
-    acts = desc["collections"][name]["actions"]
+    toggle and the star, delete, and the first field it edits unless that is the title (a goal
+    of several changes names each record by its title; a new title would also rename it in
+    every record that refers to it)."""
+    coll = desc["collections"][name]
+    acts = coll["actions"]
     out = [("status", acts["status"])] if acts["status"] else []
     out += [("toggle", f) for f in [*acts["toggle"], *([acts["star"]] if acts["star"] else [])]]
     out += [("delete", "")] if acts["delete"] else []
-    return out + [("edit", f) for f in acts["edit"][:1]]
+    return out + [("edit", f) for f in acts["edit"][:1] if f != coll["title"]]
 
 
 def draw_act(desc: dict, own: dict, name: str, kind: str, field: str, record: dict, rng, value=None) -> dict:

@@ -66,7 +66,7 @@ class Difference(Derived, AnswerFamily):
             first, second = pick(rng, higher, f"{self.coll} with another {price}"), first
         else:
             second = rng.choice(lower)
-        return {**self.record_params(first), "other_id": second["id"],
+        return {**self.record_params(first), "b_id": second["id"],
                 "other": str(second[self.spec["title"]]), "lang": pack_lang(config)}  # fmt: skip
 
     def goal_values(self, params, language):
@@ -78,12 +78,12 @@ class Difference(Derived, AnswerFamily):
 
     def answer(self, state, params):
         price, rows = self.spec["price"], {r["id"]: r for r in state[self.app][self.coll]}
-        gap = float(rows[params["id"]][price]) - float(rows[params["other_id"]][price])
+        gap = float(rows[params["id"]][price]) - float(rows[params["b_id"]][price])
         return format_number(gap, params.get("lang", "en"), 2)
 
     def solve(self, params, ui):
         testid, shown = f"{self.app}-detail-{self.spec['price']}", []
-        for rid in (params["id"], params["other_id"]):
+        for rid in (params["id"], params["b_id"]):
             obs = yield from kit.open_record(ui, self.app, self.desc, self.coll, rid)
             shown.append(kit.shown_number(testid_texts(obs).get(testid, "")))
         yield ui.answer(format_number(shown[0] - shown[1], params.get("lang", "en"), 2))
