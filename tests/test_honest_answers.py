@@ -14,9 +14,10 @@ from .tested_families import tested_families
 
 # What the oracle may read of its parameters: where the subject of the question is (ids, paths,
 # the page's language and its words for south and west). Every other parameter, named here or
-# added later, is poisoned: whatever the answer is, the oracle reads it off the world.
+# added later, is poisoned: whatever the answer is, the oracle reads it off the world. ``which``
+# is the question of a described app's extreme family (the highest or the lowest).
 LOCATORS = frozenset({"event_id", "path", "folder", "a_id", "b_id", "saved_id", "contact_id", "id", "lang", "negative",
-                       "field", "choice"})  # fmt: skip
+                       "field", "choice", "which"})  # fmt: skip
 GUI_LOCATORS = LOCATORS | {"date"}  # a calendar event's page is reached through its day
 POISON = "999"
 

@@ -12,7 +12,7 @@ from openapps_sim.apps.described.values import number
 from openapps_sim.apps.described.words import engine_texts
 
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.taskkit import Infeasible, pick
+from openapps_sim.taskkit import Infeasible, family, pick
 
 
 def texts(desc: dict, lang: str) -> dict:
@@ -162,3 +162,20 @@ def shown_number(text: str) -> float:
     if not digits.strip("."):
         return 0.0
     return -float(digits) if text.strip().startswith(("−", "-")) else float(digits)
+
+
+def declare(fid: str, base: type, app: str, coll: str, steps: int, **attrs) -> None:
+    """Register family ``fid``: ``base`` for app ``app`` and collection ``coll``, with ``attrs``."""
+    cls = type(base.__name__, (base,), {"__doc__": base.__doc__, "app": app, "coll": coll, **attrs})
+    family(fid, apps=app, max_steps=steps)(cls)
+
+
+def record_count(coll: dict) -> int:
+    """How many records a world holds of a collection: the given ones and the generated ones."""
+    return len(coll["records"]) + int(coll["count"] or 0)
+
+
+def home_first(desc: dict) -> list[str]:
+    """The collections' names, the home collection (the app's first page) first."""
+    home = desc["home"] or next(iter(desc["collections"]))
+    return list(dict.fromkeys([home, *desc["collections"]]))
