@@ -198,8 +198,7 @@ def _pattern(path: str) -> str:
 
 
 class _Matched(dict):
-    """Declared keys, with what each path pattern matched so far (one diff asks the same
-    pattern for every item of a list: thousands of times over 64 apps' declarations)."""
+    """Declared keys, with what each path pattern matched so far (asked once per list item)."""
 
     def __init__(self, keys: dict[str, ItemKey]):
         super().__init__(keys)
@@ -211,8 +210,7 @@ def _key_for(path: str, keys: dict[str, ItemKey]) -> ItemKey | None:
     found = getattr(keys, "found", None)
     if found is not None and pattern in found:
         return found[pattern]
-    parts = pattern.split(".")
-    match = None
+    parts, match = pattern.split("."), None
     for declared, key in keys.items():
         want = declared.split(".")
         if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts, strict=False)):
