@@ -209,10 +209,12 @@ class SpringCleaning(LongFamily):
         saved = state["maps"]["saved"]
         ok = unique_names(saved)
         spots = [s for s in saved if norm_text(s["name"]) in ok]
-        spots = rng.sample(spots, min(4, len(spots)))
-        events = rng.sample(unique_events(state), min(4, len(unique_events(state))))
-        items = rng.sample(unique_items(state), min(4, len(unique_items(state))))
-        files = rng.sample(sorted(state["code_editor"]["files"]), min(2, len(state["code_editor"]["files"])))
+        # at most all but one of each: cleaning up is not emptying an app
+        some = lambda pool, most, held: rng.sample(pool, max(0, min(most, len(pool), len(held) - 1)))  # noqa: E731
+        spots = some(spots, 4, saved)
+        events = some(unique_events(state), 4, state["calendar"]["events"])
+        items = some(unique_items(state), 4, state["todo"]["items"])
+        files = some(sorted(state["code_editor"]["files"]), 2, state["code_editor"]["files"])
         if not (spots and events and items and files):
             raise Infeasible("nothing to clean up in some app")
         pieces = [piece("saved_remove", id=s["id"], name=s["name"]) for s in spots]
