@@ -90,7 +90,13 @@ def test_validity_sweeps_cover_every_pack_and_every_decision_family():
     assert apps.seeds == second.seeds and second.backends == ["text"]
     apps.tasks = apps.tasks + second.tasks
     assert sorted(text.variations) == sorted(apps.variations) == sorted(list_packs())
-    assert set(text.tasks) | set(apps.tasks) == set(all_families()) and not set(text.tasks) & set(apps.tasks)
+    # the long-horizon families: every pack, seed 0 (oracle_long; 20 to 70 steps an episode)
+    long = load_spec("oracle_long")
+    assert long.tasks == sorted(f for f in all_families() if f.startswith("multi.long_")) and len(long.tasks) >= 12
+    assert sorted(long.variations) == sorted(list_packs()) and long.seeds == [0] and long.backends == ["text"]
+    assert not set(long.tasks) & (set(text.tasks) | set(apps.tasks))
+    assert set(text.tasks) | set(apps.tasks) | set(long.tasks) == set(all_families())
+    assert not set(text.tasks) & set(apps.tasks)
     assert {"banking.transfer", "hotels.book"} <= set(apps.tasks) == set(ci.tasks)
     assert {"todo.add_item", "multi.busy_evening", "start.navigate_to_app"} <= set(text.tasks)
     assert text.backends == apps.backends == ["text"] and text.seeds == apps.seeds == [0, 1, 2]

@@ -35,7 +35,7 @@ class WeekendErrands(LongFamily):
         return {"pieces": goods + todos + event + tell}
 
 
-@family("multi.long_team_update", apps=("messenger",), max_steps=50)
+@family("multi.long_team_update", apps=("messenger",), max_steps=50, category="edit")
 class TeamUpdate(LongFamily):
     """Send the same update to five contacts, one chat after the other."""
 
