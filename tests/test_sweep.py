@@ -82,18 +82,31 @@ def test_validity_sweeps_cover_every_pack_and_every_decision_family():
     hand_built = load_spec("oracle_text").tasks
     assert set(decisions.tasks) == {f for f in hand_built if all_families()[f].category in kinds}
     assert decisions.variations == packs.variations and not set(decisions.seeds) & set(packs.seeds)
-    # the text backend's matrices: every family x every pack x 3 seeds, the hand-built apps'
-    # families in oracle_text and the described apps' in oracle_apps_1 and _2 (CI: oracle_apps_ci)
+    # the text backend's matrices: every family x every pack, the hand-built apps' families in
+    # oracle_text and the described apps' in oracle_apps_1 and _2 x 3 seeds (CI: oracle_apps_ci)
     text, apps, ci = load_spec("oracle_text"), load_spec("oracle_apps_1"), load_spec("oracle_apps_ci")
     second = load_spec("oracle_apps_2")
     assert not set(apps.tasks) & set(second.tasks) and apps.variations == second.variations
     assert apps.seeds == second.seeds and second.backends == ["text"]
     apps.tasks = apps.tasks + second.tasks
     assert sorted(text.variations) == sorted(apps.variations) == sorted(list_packs())
-    assert set(text.tasks) | set(apps.tasks) == set(all_families()) and not set(text.tasks) & set(apps.tasks)
+    # the long-horizon families: every pack, seed 0 (oracle_long; 20 to 70 steps an episode)
+    long = load_spec("oracle_long")
+    assert long.tasks == sorted(f for f in all_families() if f.startswith("multi.long_")) and len(long.tasks) >= 12
+    assert sorted(long.variations) == sorted(list_packs()) and long.seeds == [0] and long.backends == ["text"]
+    assert not set(long.tasks) & (set(text.tasks) | set(apps.tasks))
+    assert set(text.tasks) | set(apps.tasks) | set(long.tasks) == set(all_families())
+    assert not set(text.tasks) & set(apps.tasks)
     assert {"banking.transfer", "hotels.book"} <= set(apps.tasks) == set(ci.tasks)
     assert {"todo.add_item", "multi.busy_evening", "start.navigate_to_app"} <= set(text.tasks)
-    assert text.backends == apps.backends == ["text"] and text.seeds == apps.seeds == [0, 1, 2]
+    assert text.backends == apps.backends == ["text"] and apps.seeds == [0, 1, 2]
+    # CI's shares of the hand-built apps' matrix: every pack at seed 0, six packs at seeds 1-2;
+    # oracle_text_full is all of it (the long-horizon families too)
+    full, seeds = load_spec("oracle_text_full"), load_spec("oracle_text_seeds")
+    assert text.seeds == [0] and seeds.seeds == [1, 2] and full.seeds == [0, 1, 2]
+    assert seeds.tasks == text.tasks and set(full.tasks) == set(text.tasks) | set(long.tasks)
+    assert sorted(full.variations) == sorted(list_packs()) and len(seeds.variations) == 6
+    assert {"default", "german", "arabic", "interrupt_mixed"} <= set(seeds.variations) < set(list_packs())
 
 
 def test_a_bang_pattern_takes_families_out(tmp_path):
