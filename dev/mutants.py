@@ -62,7 +62,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             *(f"tests/test_decisions.py::{t}" for t in DECISION_TESTS),
         ],
     ),
-    "metrics.stats": (["openapps_sim/analysis/metrics/stats.py"], METRIC_TESTS),
+    "metrics.stats": (["openapps_sim/analysis/metrics/stats.py"], [*METRIC_TESTS, "tests/test_metric_stats_rules.py"]),
     "metrics.values": (["openapps_sim/analysis/metrics/values.py"], METRIC_TESTS),
     "metrics.robustness": (
         ["openapps_sim/analysis/metrics/robustness.py"],
@@ -70,7 +70,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "metrics.drift": (
         ["openapps_sim/analysis/metrics/drift.py"],
-        ["tests/test_metric_rules.py", "tests/test_robustness.py"],
+        ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_drift_rules.py"],
     ),
     "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
     "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], METRIC_TESTS),
@@ -82,7 +82,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_metric_rules.py", "tests/test_categories.py"],
     ),
     "metrics.behaviour": (["openapps_sim/analysis/metrics/behaviour.py"], METRIC_TESTS),
-    "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], METRIC_TESTS),
+    "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], [*METRIC_TESTS, "tests/test_metric_axes_rules.py"]),
     "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
     "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
     # answer matching: the families' answer rules, the typed values read out of a reply, number words

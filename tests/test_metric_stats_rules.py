@@ -1,0 +1,42 @@
+"""More of the statistics' rules with every answer written out (hand-made values, no browser;
+``make mutants`` runs these against ``analysis/metrics/stats.py``)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pandas as pd
+
+from openapps_sim.analysis.metrics.stats import mean_absolute_deviation, pass_k_summary, population_std
+
+
+def test_deviations_read_values_as_numbers():
+    """Rewards as JSON may leave them: an object column with a None (a missing reward: NaN), or
+    numbers written as text."""
+    assert population_std(["1", "3"]) == 1.0
+    assert mean_absolute_deviation(["1", "3", "5"]) == 4 / 3
+    assert math.isnan(population_std(pd.Series([1.0, None], dtype=object)))
+    assert math.isnan(mean_absolute_deviation(pd.Series([1.0, None], dtype=object)))
+    assert population_std(pd.Series([0, 2], dtype=object)) == 1.0
+
+
+def test_deviations_of_nothing_are_nan_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(population_std([]))
+        assert math.isnan(mean_absolute_deviation([]))
+
+
+def ep(task: str, variation: str, seed: int, ok: bool) -> dict:
+    return {"agent": "A", "task": task, "variation": variation, "seed": seed, "success": ok}
+
+
+def test_pass_k_summary_cells_are_the_cell_columns_given():
+    """cell=["variation"]: the two tasks of v0 make one cell of four episodes (not two of two)."""
+    rows = [ep("t1", "v0", 0, True), ep("t1", "v0", 1, False), ep("t2", "v0", 2, False), ep("t2", "v0", 3, False)]
+    s = pass_k_summary(pd.DataFrame(rows), ["agent"], ["variation"])
+    assert s["k"].tolist() == [1, 2, 3, 4]
+    assert s["cells"].tolist() == [1, 1, 1, 1]
+    assert s["pass_at_k"].tolist() == [0.25, 0.5, 0.75, 1.0]
+    assert s["pass_hat_k"].tolist() == [0.25, 0.0, 0.0, 0.0]
