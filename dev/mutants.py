@@ -74,7 +74,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
     "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], METRIC_TESTS),
-    "metrics.completion": (["openapps_sim/analysis/metrics/completion.py"], METRIC_TESTS),
+    "metrics.completion": (
+        ["openapps_sim/analysis/metrics/completion.py"],
+        [*METRIC_TESTS, "tests/test_metric_completion_rules.py"],
+    ),
     "metrics.progress": (["openapps_sim/analysis/metrics/progress.py"], METRIC_TESTS),
     "metrics.reliability": (["openapps_sim/analysis/metrics/reliability.py"], METRIC_TESTS),
     "metrics.categories": (
