@@ -66,7 +66,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "metrics.values": (["openapps_sim/analysis/metrics/values.py"], METRIC_TESTS),
     "metrics.robustness": (
         ["openapps_sim/analysis/metrics/robustness.py"],
-        ["tests/test_metric_rules.py", "tests/test_robustness.py"],
+        ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_robustness_rules.py"],
     ),
     "metrics.drift": (
         ["openapps_sim/analysis/metrics/drift.py"],
