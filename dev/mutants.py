@@ -79,7 +79,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         [*METRIC_TESTS, "tests/test_metric_completion_rules.py"],
     ),
     "metrics.progress": (["openapps_sim/analysis/metrics/progress.py"], METRIC_TESTS),
-    "metrics.reliability": (["openapps_sim/analysis/metrics/reliability.py"], METRIC_TESTS),
+    "metrics.reliability": (
+        ["openapps_sim/analysis/metrics/reliability.py"],
+        [*METRIC_TESTS, "tests/test_metric_reliability_rules.py"],
+    ),
     "metrics.categories": (
         ["openapps_sim/analysis/metrics/categories.py"],
         ["tests/test_metric_rules.py", "tests/test_categories.py"],
