@@ -142,3 +142,29 @@ def test_rows_find_the_first_record_by_its_labels():
     assert rows.get("B", 0.5)["x"] == 4
     assert rows.get("B", None) is None
     assert sorted(rows.index) == [("A", "0.5"), ("A", "unset"), ("B", "0.5")]
+
+
+def test_axis_breakdown_keeps_group_order_within_a_value_at_any_size():
+    """40 agents in two languages: within each language the agents stay in order (an unstable
+    sort shuffles rows of one value once there are more than 16)."""
+    df = pd.DataFrame(
+        [
+            ep(f"a{i:02d}", seed=2 * i + k, success=i % 3 == 0, language=lang)
+            for i in range(40)
+            for k, lang in enumerate(("en", "de"))
+        ]
+    )
+    b = axis_breakdown(df, ci=False)
+    agents = [f"a{i:02d}" for i in range(40)]
+    assert b["value"].tolist() == ["de"] * 40 + ["en"] * 40
+    assert b["agent"].tolist() == agents + agents
+
+
+def test_axis_breakdown_takes_the_callers_axes_and_missing_groups():
+    df = pd.DataFrame([ep(custom="x", success=True), ep(seed=1, custom="y")])
+    assert axis_breakdown(df, ci=False).empty
+    got = axis_breakdown(df, axes=["custom"], ci=False)
+    assert got[["axis", "value", "n", "successes"]].values.tolist() == [["custom", "x", 1, 1], ["custom", "y", 1, 0]]
+    # a grouping value that is missing is a group of its own, not dropped
+    teams = pd.DataFrame([ep(team=None, language="en"), ep(seed=1, team=None, language="de")])
+    assert varied_axes(teams, within=("team",)) == ["language"]
