@@ -168,3 +168,24 @@ def test_axis_breakdown_takes_the_callers_axes_and_missing_groups():
     # a grouping value that is missing is a group of its own, not dropped
     teams = pd.DataFrame([ep(team=None, language="en"), ep(seed=1, team=None, language="de")])
     assert varied_axes(teams, within=("team",)) == ["language"]
+
+
+def test_axis_breakdown_default_interval_and_grouping():
+    """de: 4 of 14 for agent A; 2000 resamples seeded by ("de", "A") give (1/14, 0.50178...), 2001
+    give (1/14, 0.5)."""
+    de = [ep(seed=i, success=i < 4, language="de") for i in range(14)]
+    b = axis_breakdown(pd.DataFrame([*de, ep(seed=20, language="en")]))
+    lo, hi = b.loc[b["value"] == "de", ["ci_low", "ci_high"]].iloc[0]
+    assert abs(lo - 1 / 14) < 1e-12 and abs(hi - 0.5017857142857045) < 1e-12
+    # by task: a language that differs between agents varies within the task
+    per_agent = pd.DataFrame([ep("A", language="en", success=True), ep("B", language="de")])
+    got = axis_breakdown(per_agent, by=["task"], ci=False)
+    assert got[["axis", "value", "task", "n"]].values.tolist() == [
+        ["language", "de", "t", 1],
+        ["language", "en", "t", 1],
+    ]
+    # two axes: one index over all their rows
+    two = pd.DataFrame([ep(language="en", viewport="1x1"), ep(seed=1, language="de", viewport="2x2")])
+    got = axis_breakdown(two, ci=False)
+    assert got["axis"].tolist() == ["viewport", "viewport", "language", "language"]
+    assert list(got.index) == [0, 1, 2, 3]
