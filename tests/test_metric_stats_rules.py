@@ -49,3 +49,15 @@ def test_bootstrap_ci_defaults_by_value():
     lo, hi = bootstrap_ci(x)
     assert abs(lo - 0.2769125) < 1e-12 and abs(hi - 0.6031958333333333) < 1e-12
     assert bootstrap_ci(["1", "0"] * 5) == (0.2, 0.8)  # numbers written as text are read as numbers
+
+
+def test_success_rate_interval_defaults_by_value():
+    """Agent A, 11 of 15: 2000 resamples seeded by (0, A) give (0.53167, 14/15); 2001 give
+    (8/15, 14/15) and seed 1 (7/15, 14/15). Success counts are integers."""
+    from openapps_sim.analysis.metrics.stats import success_rate
+
+    rows = [{"agent": "A", "task": "t", "seed": i, "success": i < 11} for i in range(15)]
+    got = success_rate(pd.DataFrame(rows), by=["agent"], ci=True).iloc[0]
+    assert abs(got["ci_low"] - 0.5316666666666696) < 1e-9 and abs(got["ci_high"] - 14 / 15) < 1e-12
+    assert got["successes"] == 11
+    assert success_rate(pd.DataFrame(rows), by=["agent"])["successes"].dtype.kind == "i"
