@@ -73,7 +73,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_drift_rules.py"],
     ),
     "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
-    "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], METRIC_TESTS),
+    "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], [*METRIC_TESTS, "tests/test_metric_rates_rules.py"]),
     "metrics.completion": (
         ["openapps_sim/analysis/metrics/completion.py"],
         [*METRIC_TESTS, "tests/test_metric_completion_rules.py"],
