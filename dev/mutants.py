@@ -85,7 +85,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "metrics.categories": (
         ["openapps_sim/analysis/metrics/categories.py"],
-        ["tests/test_metric_rules.py", "tests/test_categories.py"],
+        ["tests/test_metric_rules.py", "tests/test_categories.py", "tests/test_metric_categories_rules.py"],
     ),
     "metrics.behaviour": (["openapps_sim/analysis/metrics/behaviour.py"], METRIC_TESTS),
     "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], [*METRIC_TESTS, "tests/test_metric_axes_rules.py"]),
