@@ -87,7 +87,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["openapps_sim/analysis/metrics/categories.py"],
         ["tests/test_metric_rules.py", "tests/test_categories.py", "tests/test_metric_categories_rules.py"],
     ),
-    "metrics.behaviour": (["openapps_sim/analysis/metrics/behaviour.py"], METRIC_TESTS),
+    "metrics.behaviour": (
+        ["openapps_sim/analysis/metrics/behaviour.py"],
+        [*METRIC_TESTS, "tests/test_metric_behaviour_rules.py"],
+    ),
     "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], [*METRIC_TESTS, "tests/test_metric_axes_rules.py"]),
     "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
     "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
