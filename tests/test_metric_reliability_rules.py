@@ -285,3 +285,17 @@ def test_apply_by_runs_over_valid_episodes_per_group():
     df = pd.DataFrame([ep("B"), ep("A"), ep("A", seed=1), ep("A", seed=2, error="crash")])
     got = apply_by(df, ["agent"], lambda g: {"n": len(g)})
     assert got.values.tolist() == [["A", 2], ["B", 1]]
+
+
+def test_version_success_over_another_axis():
+    """Versions by language: en 1 of 2 tasks solved, de none."""
+    df = pd.DataFrame(
+        [
+            ep(task="t1", language="en", reward=1.0),
+            ep(task="t2", language="en"),
+            ep(task="t1", language="de", seed=1),
+            ep(task="t2", language="de", seed=1),
+        ]
+    )
+    got = version_success(df, version=["language"])
+    assert got.values.tolist() == [["A", "de", 2, 0.0], ["A", "en", 2, 0.5]]
