@@ -299,3 +299,13 @@ def test_version_success_over_another_axis():
     )
     got = version_success(df, version=["language"])
     assert got.values.tolist() == [["A", "de", 2, 0.0], ["A", "en", 2, 0.5]]
+
+
+def test_fluctuation_ties_stay_in_unit_order_at_any_size():
+    """40 tasks: the odd ones fluctuate by 1, the even ones by 0; within each the tasks stay in
+    order (an unstable sort shuffles ties once there are more than 16)."""
+    rows = [ep(task=f"t{i:02d}", variation="v1", reward=float(i % 2)) for i in range(40)]
+    rows += [ep(task=f"t{i:02d}", variation="v2") for i in range(40)]
+    got = fluctuation(pd.DataFrame(rows))
+    assert got["task"].tolist() == [f"t{i:02d}" for i in range(1, 40, 2)] + [f"t{i:02d}" for i in range(0, 40, 2)]
+    assert got["fluctuation"].tolist() == [1.0] * 20 + [0.0] * 20
