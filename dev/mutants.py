@@ -63,7 +63,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "metrics.stats": (["openapps_sim/analysis/metrics/stats.py"], [*METRIC_TESTS, "tests/test_metric_stats_rules.py"]),
-    "metrics.values": (["openapps_sim/analysis/metrics/values.py"], METRIC_TESTS),
+    "metrics.values": (
+        ["openapps_sim/analysis/metrics/values.py"],
+        [*METRIC_TESTS, "tests/test_metric_values_rules.py"],
+    ),
     "metrics.robustness": (
         ["openapps_sim/analysis/metrics/robustness.py"],
         ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_robustness_rules.py"],
