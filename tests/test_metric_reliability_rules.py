@@ -309,3 +309,15 @@ def test_fluctuation_ties_stay_in_unit_order_at_any_size():
     got = fluctuation(pd.DataFrame(rows))
     assert got["task"].tolist() == [f"t{i:02d}" for i in range(1, 40, 2)] + [f"t{i:02d}" for i in range(0, 40, 2)]
     assert got["fluctuation"].tolist() == [1.0] * 20 + [0.0] * 20
+
+
+def test_reliability_summary_default_interval_and_group_order():
+    """Agent A, 11 of 15: the default 2000 resamples seeded by (0, A) give (0.53167, 14/15) (2001
+    give 8/15). Groups keep the metrics' order: viewports by area, not as text."""
+    rows = [ep(seed=i, reward=float(i < 11)) for i in range(15)]
+    got = reliability_summary(pd.DataFrame(rows)).iloc[0]
+    assert abs(got["ci_low"] - 0.5316666666666696) < 1e-9 and abs(got["ci_high"] - 14 / 15) < 1e-12
+    views = pd.DataFrame([ep(viewport="1280x720"), ep(seed=1, viewport="480x320", reward=1.0)])
+    by_view = reliability_summary(views, by=["viewport"], ci=False)
+    assert by_view["viewport"].tolist() == ["480x320", "1280x720"]
+    assert by_view["successes"].tolist() == [1, 0] and by_view["errors"].tolist() == [0, 0]
