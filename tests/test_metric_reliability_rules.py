@@ -317,6 +317,8 @@ def test_reliability_summary_default_interval_and_group_order():
     rows = [ep(seed=i, reward=float(i < 11)) for i in range(15)]
     got = reliability_summary(pd.DataFrame(rows)).iloc[0]
     assert abs(got["ci_low"] - 0.5316666666666696) < 1e-9 and abs(got["ci_high"] - 14 / 15) < 1e-12
+    seeded = reliability_summary(pd.DataFrame(rows), seed=1).iloc[0]  # seed 1: (7/15, 14/15)
+    assert abs(seeded["ci_low"] - 7 / 15) < 1e-12 and abs(seeded["ci_high"] - 14 / 15) < 1e-12
     views = pd.DataFrame([ep(viewport="1280x720"), ep(seed=1, viewport="480x320", reward=1.0)])
     by_view = reliability_summary(views, by=["viewport"], ci=False)
     assert by_view["viewport"].tolist() == ["480x320", "1280x720"]
