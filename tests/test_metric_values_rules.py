@@ -23,6 +23,11 @@ def test_missing_scalars(value):
     assert is_missing(value) is True
 
 
+def test_a_series_is_not_missing():
+    """pandas cannot say whether a Series is missing as a whole: it is a value, never missing."""
+    assert is_missing(pd.Series([1.0, None])) is False
+
+
 def test_a_list_of_one_missing_item_keeps_its_item():
     """One action recorded as null is still one action (its step counts)."""
     assert as_list([None]) == [None]
