@@ -17,7 +17,7 @@ def is_missing(value: Any) -> bool:
         return False
     try:
         return bool(pd.isna(value))
-    except (TypeError, ValueError):  # lists, dicts: never "missing"
+    except (TypeError, ValueError):  # a Series and other values with no one truth: never "missing"
         return False
 
 
