@@ -271,3 +271,25 @@ def test_interruption_rows_and_breakdown_by_value():
         "harmful",
         "steps_to_recover",
     ]
+
+
+def test_every_table_takes_the_baseline_given():
+    """Against german (solves 0, 2, 3): default keeps 2 of its 3; interrupt_x was shown on 0, 1, 2
+    of which german solved 0 and 2. Per mode: one button on seed 2 (1/1), two on 0 and 1 (1/2)."""
+    tables = robustness_tables(pd.DataFrame(rows()), "german")
+    rsr, modes, kinds = tables[0][2], tables[1][2], tables[2][2]
+    assert [(r[1], r[6], r[7]) for r in rsr] == [
+        ("default", "3/4", "66.7% [0.0, 100.0]"),
+        ("interrupt_x", "2/3", "100.0% [100.0, 100.0]"),
+    ]
+    assert [(r[2], r[5]) for r in modes] == [("1", "1/1"), ("2", "1/2")]
+    assert [(r[2], r[5]) for r in kinds] == [("crash", "1/1"), ("permission", "1/2")]
+
+
+def test_interruption_rows_name_task_and_version():
+    got = interruption_rows(pd.DataFrame(rows()))
+    assert got[["task", "variation", "kind"]].values.tolist() == [
+        ["t", "interrupt_x", "permission"],
+        ["t", "interrupt_x", "permission"],
+        ["t", "interrupt_x", "crash"],
+    ]
