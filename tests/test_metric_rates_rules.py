@@ -179,3 +179,10 @@ def test_error_messages_by_count_kind_and_message():
     assert list(got.index) == [0, 1]
     none = error_messages(pd.DataFrame([ep("A", 0)]))
     assert none.empty and list(none.columns) == ["kind", "message", "count", "agents"]
+
+
+def test_error_messages_default_top_ten_cut_to_160():
+    rows = [ep("A", i, error=f"e{i:02d} " + "x" * 200) for i in range(12)]
+    got = error_messages(pd.DataFrame(rows))
+    assert len(got) == 10 and got["message"].tolist()[0] == "e00 " + "x" * 156
+    assert {len(m) for m in got["message"]} == {160}

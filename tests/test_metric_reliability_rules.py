@@ -323,3 +323,11 @@ def test_reliability_summary_default_interval_and_group_order():
     by_view = reliability_summary(views, by=["viewport"], ci=False)
     assert by_view["viewport"].tolist() == ["480x320", "1280x720"]
     assert by_view["successes"].tolist() == [1, 0] and by_view["errors"].tolist() == [0, 0]
+
+
+def test_reliability_summary_deviation_is_per_task_then_averaged():
+    """Task t: within 0.25; task u (every reward 1): 0. The mean over tasks is 0.125 (pooling both
+    tasks per version would give 0.2165)."""
+    df = pd.concat([two_versions(), two_versions().assign(task="u", reward=1.0)], ignore_index=True)
+    got = reliability_summary(df, ci=False).iloc[0]
+    assert got["within_std"] == 0.125 and got["within_mad"] == 0.125
