@@ -293,3 +293,20 @@ def test_interruption_rows_name_task_and_version():
         ["t", "interrupt_x", "permission"],
         ["t", "interrupt_x", "crash"],
     ]
+
+
+def test_no_interruption_gives_the_rows_columns():
+    got = interruption_rows(pd.DataFrame([ep(0, "default", True)]))
+    assert got.empty and list(got.columns) == [
+        "agent",
+        "task",
+        "variation",
+        "seed",
+        "success",
+        "id",
+        "kind",
+        "buttons",
+        "button",
+        "steps_to_recover",
+        "harmful",
+    ]
