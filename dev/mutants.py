@@ -62,27 +62,39 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             *(f"tests/test_decisions.py::{t}" for t in DECISION_TESTS),
         ],
     ),
-    "metrics.stats": (["openapps_sim/analysis/metrics/stats.py"], METRIC_TESTS),
-    "metrics.values": (["openapps_sim/analysis/metrics/values.py"], METRIC_TESTS),
+    "metrics.stats": (["openapps_sim/analysis/metrics/stats.py"], [*METRIC_TESTS, "tests/test_metric_stats_rules.py"]),
+    "metrics.values": (
+        ["openapps_sim/analysis/metrics/values.py"],
+        [*METRIC_TESTS, "tests/test_metric_values_rules.py"],
+    ),
     "metrics.robustness": (
         ["openapps_sim/analysis/metrics/robustness.py"],
-        ["tests/test_metric_rules.py", "tests/test_robustness.py"],
+        ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_robustness_rules.py"],
     ),
     "metrics.drift": (
         ["openapps_sim/analysis/metrics/drift.py"],
-        ["tests/test_metric_rules.py", "tests/test_robustness.py"],
+        ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_drift_rules.py"],
     ),
     "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
-    "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], METRIC_TESTS),
-    "metrics.completion": (["openapps_sim/analysis/metrics/completion.py"], METRIC_TESTS),
+    "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], [*METRIC_TESTS, "tests/test_metric_rates_rules.py"]),
+    "metrics.completion": (
+        ["openapps_sim/analysis/metrics/completion.py"],
+        [*METRIC_TESTS, "tests/test_metric_completion_rules.py"],
+    ),
     "metrics.progress": (["openapps_sim/analysis/metrics/progress.py"], METRIC_TESTS),
-    "metrics.reliability": (["openapps_sim/analysis/metrics/reliability.py"], METRIC_TESTS),
+    "metrics.reliability": (
+        ["openapps_sim/analysis/metrics/reliability.py"],
+        [*METRIC_TESTS, "tests/test_metric_reliability_rules.py"],
+    ),
     "metrics.categories": (
         ["openapps_sim/analysis/metrics/categories.py"],
-        ["tests/test_metric_rules.py", "tests/test_categories.py"],
+        ["tests/test_metric_rules.py", "tests/test_categories.py", "tests/test_metric_categories_rules.py"],
     ),
-    "metrics.behaviour": (["openapps_sim/analysis/metrics/behaviour.py"], METRIC_TESTS),
-    "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], METRIC_TESTS),
+    "metrics.behaviour": (
+        ["openapps_sim/analysis/metrics/behaviour.py"],
+        [*METRIC_TESTS, "tests/test_metric_behaviour_rules.py"],
+    ),
+    "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], [*METRIC_TESTS, "tests/test_metric_axes_rules.py"]),
     "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
     "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
     # answer matching: the families' answer rules, the typed values read out of a reply, number words
@@ -197,12 +209,14 @@ def run_group(group: str, jobs: int) -> Path:
 
 
 def rerun_survivors(group: str, jobs: int) -> Path:
-    """The group's surviving mutants (and those not run) again, against the tests as they are now:
-    the tests are copied afresh (with the group's test files as ``GROUPS`` names them now) and mutmut's map of which test reaches which function is made anew;
-    every other mutant keeps its verdict."""
+    """The group's mutants not killed (survivors, timeouts, those no test reached and those not
+    run) again, against the tests as they are now: the tests are copied afresh (with the group's
+    test files as ``GROUPS`` names them now; a new file may reach a function none reached before)
+    and mutmut's map of which test reaches which function is made anew; every killed mutant keeps
+    its verdict."""
     work = OUT / group
     codes = results(work)
-    names = sorted(n for n, c in codes.items() if c is None or status_of(c) not in ("killed", "no tests"))
+    names = sorted(n for n, c in codes.items() if c is None or status_of(c) != "killed")
     shutil.rmtree(work / "tests")
     shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     write_config(group, work, *GROUPS[group])

@@ -9,12 +9,15 @@ import pandas as pd
 
 
 def is_missing(value: Any) -> bool:
-    """True for None, NaN and pandas' NA."""
+    """True for None, NaN and pandas' NA; never for a container (a list of one null item is
+    one item, not a missing value)."""
     if value is None:
         return True
+    if isinstance(value, (list, tuple, dict, set, np.ndarray)):
+        return False
     try:
         return bool(pd.isna(value))
-    except (TypeError, ValueError):  # lists, dicts: never "missing"
+    except (TypeError, ValueError):  # a Series and other values with no one truth: never "missing"
         return False
 
 
