@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from openapps_sim.agents.oracle import OracleAgent
+
 from openapps_sim.envs.registration import make_env
 from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.answers import ActAnswerFamily, parse_numbers
