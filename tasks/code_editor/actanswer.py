@@ -35,6 +35,13 @@ class AppendThenCount(ActAnswerFamily):
     def answer(self, state, params):
         return str(line_count(state[APP]["files"].get(params["path"], "")))
 
+    def solve_api(self, params, api):
+        """Read the file, save it with the line added, read it again and count its lines."""
+        files = api.result((yield api.read(APP)))["files"]
+        content = append_lines(files[params["path"]], [params["line"]])
+        yield api.call(APP, "save_file", path=params["path"], content=content)
+        yield api.answer(self.answer({APP: api.result((yield api.read(APP)))}, params))
+
     def solve(self, params, ui):
         """Open the file, add the line after its content, save, and count the saved file's lines."""
         yield from open_code_editor(ui)

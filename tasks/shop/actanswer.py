@@ -149,8 +149,9 @@ class CheckoutNumber(Checkout, ActAnswerFamily):
         return str(state["shop"]["orders"][-1]["id"]) if state["shop"]["orders"] else ""
 
     def solve(self, params, ui):
-        """Check out, then read the new order's number off the orders page it lands on (the
-        newest order comes first, as ``shop-order-<number>``)."""
+        """Check out, then read the new order's number off the page it lands on: the notice that
+        the order was placed names it (the number of one of the order cards, ``shop-order-<n>``)."""
         obs = yield from ui.through(Checkout.solve(self, params, ui))
-        numbers = [t.removeprefix("shop-order-") for t in page_testids(obs) if re.fullmatch(r"shop-order-\d+", t)]
-        yield ui.answer(numbers[0] if numbers else "")
+        cards = {t.removeprefix("shop-order-") for t in page_testids(obs) if re.fullmatch(r"shop-order-\d+", t)}
+        named = [n for n in re.findall(r"\d+", testid_texts(obs).get("shop-order-placed", "")) if n in cards]
+        yield ui.answer(named[0] if named else "")
