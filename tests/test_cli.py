@@ -142,6 +142,16 @@ def test_tasks_lists_without_counting_unless_asked():
     assert done.returncode == 0 and "instances/2" in done.stdout
 
 
+def test_tasks_shows_the_oracles_steps_of_the_families_asked_for():
+    done = openapps("tasks", "--oracle-steps", "--match", "todo.clear_done_count", "--match", "maps.remove_then_*")
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
+    assert rows["id"][-2:] == ["oracle", "steps"]
+    # open the app (2 steps), clear / remove (1), answer (1)
+    assert rows["todo.clear_done_count"][-1] == "4" and rows["maps.remove_then_count"][-1] == "4"
+    assert "2 task families" in done.stdout and "todo.add_item" not in done.stdout
+
+
 def test_the_screenshot_switch_says_what_happens_by_default():
     text = " ".join(_subparsers(build_parser())["run"].format_help().split())
     assert "(default: True)" not in text and "screenshots are recorded" in text

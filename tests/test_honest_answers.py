@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from openapps_sim.taskkit.answers import AnswerFamily
+from openapps_sim.taskkit import all_families
+from openapps_sim.taskkit.answers import ActAnswerFamily, AnswerFamily
 
 from .oracle_play import play_oracle
 from .tested_families import tested_families
@@ -20,6 +21,10 @@ LOCATORS = frozenset({"event_id", "path", "folder", "a_id", "b_id", "saved_id", 
                        "field", "choice", "which"})  # fmt: skip
 GUI_LOCATORS = LOCATORS | {"date"}  # a calendar event's page is reached through its day
 POISON = "999"
+# an act-then-answer family needs what the goal asks it to do (the title to add, the product, the
+# address); what it must not need is the answer and the start state that makes it
+ACT_POISONED = frozenset({"answer", "after", "done_ids", "n_done", "extra_places", "arrivals", "lines", "next_order",
+                          "order_lines", "total", "new_content"})  # fmt: skip
 
 ANSWER_FAMILIES = sorted(f for f, fam in tested_families().items() if isinstance(fam, AnswerFamily))
 CASES = [
@@ -42,22 +47,30 @@ def poison(value):
     return POISON
 
 
-def poisoned(params: dict, interface: str) -> dict:
+def kept(params: dict, interface: str, fid: str = "") -> frozenset:
+    """The parameters the oracle may read (the rest is poisoned)."""
+    if isinstance(all_families().get(fid), ActAnswerFamily):
+        return frozenset(params) - ACT_POISONED
+    return GUI_LOCATORS if interface == "gui" else LOCATORS
+
+
+def poisoned(params: dict, interface: str, fid: str = "") -> dict:
     """``params`` with every value the oracle must not need replaced: what an honest agent never had."""
-    keep = GUI_LOCATORS if interface == "gui" else LOCATORS
+    keep = kept(params, interface, fid)
     return {k: (v if k in keep else poison(v)) for k, v in params.items()}
 
 
 def run_oracle(env, fid: str, pack: str, seed: int, interface: str) -> tuple[float, dict]:
     obs, info = env.reset(seed=seed, options={"task_kwargs": {"family": fid, "variation": pack}})
     task_info = dict(info["task_info"])
-    task_info["params"] = poisoned(task_info["params"], interface)
-    if not set(task_info["params"]) - (GUI_LOCATORS if interface == "gui" else LOCATORS):
+    keep = kept(task_info["params"], interface, fid)
+    task_info["params"] = poisoned(task_info["params"], interface, fid)
+    if not set(task_info["params"]) - keep:
         # a count or total: every parameter says where to look, and none of them is the answer
         answer = env.unwrapped.task.instance.expected_answer
         assert all(str(v) != answer for v in info["task_info"]["params"].values()), f"{fid}: the answer is a locator"
     else:
-        assert set(task_info["params"]) - GUI_LOCATORS, f"{fid}: no parameter was poisoned"
+        assert set(task_info["params"]) - keep, f"{fid}: no parameter was poisoned"
     return play_oracle(env, obs, task_info)
 
 

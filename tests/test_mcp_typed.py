@@ -14,6 +14,7 @@ from .mcp_play import memory_server, run
 
 STEP = {"reward", "done", "truncated", "category", "last_action_error", "tool_result", "url", "steps", "max_steps"}
 EPISODE = {"goal", "url", "task", "variation", "seed", "interface", "backend", "termination", "max_steps"}
+EPISODE |= {"answer_schema"}  # only for a task that returns a value
 REWARD = {"task", "variation", "seed", "language", "interface", "backend", "termination", "reward", "success"}
 REWARD |= {"partial_reward", "explanation", "steps", "max_steps", "done", "attempts"}
 SOME_APP_TOOLS = {"todo_read", "todo_add_item", "shop_checkout", "calendar_create_event", "code_editor_create_file"}
@@ -49,7 +50,7 @@ def test_tool_results_are_typed_objects():
             packs = typed(await client.call_tool("list_variations", {}))["variations"]
             assert {"name", "description"} == set(packs[0]) and "german" in {p["name"] for p in packs}
             start = typed(await client.call_tool("reset", {"task": "todo.add_item", "seed": 5, "backend": "text"}))
-            assert set(start) == EPISODE and start["seed"] == 5 and start["max_steps"] == 8
+            assert set(start) == EPISODE - {"answer_schema"} and start["seed"] == 5 and start["max_steps"] == 8
             step = typed(await client.call_tool("act", {"action": "noop(0)"}))
             assert step == {**step, "reward": 0.0, "done": False, "category": "valid", "steps": 1}
             assert set(step) == STEP - {"tool_result"}  # a page action has no tool result
@@ -57,6 +58,36 @@ def test_tool_results_are_typed_objects():
             # an agent's server: no partial reward before the end, never an explanation (not even null)
             assert set(got) == REWARD - {"partial_reward", "explanation"}
             assert (got["reward"], got["success"], got["steps"], got["attempts"]) == (0.0, False, 1, [])
+
+    run(main)
+
+
+def test_the_answer_schema_is_given_by_reset_and_list_tasks():
+    """Issue 43, point 2: a task that returns a value gives its answer's type and JSON Schema in
+    ``reset``'s result and in ``list_tasks``, as the env's ``answer_schema`` observation does."""
+    number = {"type": "number", "schema": {"type": "number"}}
+    summary = {
+        "type": "json",
+        "schema": {
+            "type": "object",
+            "properties": {"files": {"type": "number"}, "folders": {"type": "number"}},
+            "required": ["files", "folders"],
+            "additionalProperties": False,
+        },
+    }
+
+    async def main():
+        async with memory_server() as (_, client):
+            start = typed(await client.call_tool("reset", {"task": "todo.clear_done_count", "backend": "text"}))
+            assert start["answer_schema"] == number and "(a number)" in start["goal"]
+            args = {"task": "code_editor.create_then_summary", "seed": 2, "backend": "text"}
+            assert typed(await client.call_tool("reset", args))["answer_schema"] == summary
+            start = typed(await client.call_tool("reset", {"task": "todo.add_item", "backend": "text"}))
+            assert "answer_schema" not in start
+            tasks = {t["id"]: t for t in typed(await client.call_tool("list_tasks", {}))["tasks"]}
+            assert tasks["code_editor.create_then_summary"]["answer_schema"] == summary
+            assert tasks["todo.count_open"]["answer_schema"] == number
+            assert "answer_schema" not in tasks["todo.add_item"]
 
     run(main)
 

@@ -136,6 +136,7 @@ class Player:
         then declare."""
         start = await self.client.reset(task="todo.add_item", seed=seed, termination="agent")
         obs = obs_of(start)
+        assert obs.get("answer_schema") is None  # a task that returns no value
         assert (obs["task"], obs["seed"], obs["backend"], start.reward, start.done) == (
             "todo.add_item",
             seed,
@@ -160,7 +161,8 @@ class Player:
     async def count_open(self, seed: int, meet) -> dict:
         """todo.count_open (termination auto), read after every other session changed its
         own list: the count of this world's own list."""
-        await self.client.reset(task="todo.count_open", seed=seed)
+        start = obs_of(await self.client.reset(task="todo.count_open", seed=seed))
+        assert start["answer_schema"] == {"type": "number", "schema": {"type": "number"}}  # issue 43, point 2
         await meet()
         tree = (await self.send("goto('/todo/')"))[0]["axtree_txt"]
         count = re.search(r"StaticText '(\d+) left'", tree).group(1)

@@ -12,6 +12,7 @@ import yaml
 
 from openapps_sim.agent import load_agent_class, registered_agents
 from openapps_sim.cli.instances import DEFAULT_FLOOR, DEFAULT_SEEDS, below_floor, cap_notes, distinct_instances
+from openapps_sim.cli.oraclesteps import matching, oracle_steps
 from openapps_sim.cli.run import output_folder
 from openapps_sim.config.catalog import compose
 from openapps_sim.config.packs import list_packs, pack_description
@@ -43,7 +44,7 @@ def cmd_variations(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    fams = all_families()
+    fams = {f: all_families()[f] for f in matching(list(all_families()), args.match)}
     counts = distinct_instances(fams, args.seeds, args.variation) if args.seeds else {}
     rows = [
         (
@@ -55,6 +56,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
             "languages",
             "max steps",
             f"instances/{args.seeds}" if args.seeds else "",
+            "oracle steps" if args.oracle_steps else "",
         )
     ]
     structures: dict[str, int] = {}
@@ -74,6 +76,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
                 ",".join(fam.languages()),
                 str(fam.max_steps),
                 str(counts.get(fid, "")),
+                oracle_steps(fid, args.variation) if args.oracle_steps else "",
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

@@ -200,6 +200,14 @@ def _add_catalogue(sub) -> None:
         "default: 0, not counted)",
     )
     s.add_argument("--variation", type=pack_expression, default="default", help="pack expression to instantiate under")
+    s.add_argument(
+        "--oracle-steps",
+        action="store_true",
+        help="also run the oracle once per family (text backend) and show its steps",
+    )
+    s.add_argument(
+        "--match", action="append", default=[], metavar="PATTERN", help="only the ids matching (e.g. 'shop.*')"
+    )
     s.set_defaults(func=cmd_tasks)
 
     s = sub.add_parser("agents", help="list the agents and their configs")

@@ -2,19 +2,16 @@
 
 :class:`OpenAppsEnv` is a ``BrowserEnv`` that
 
-* owns one isolated world (:class:`~openapps_sim.web.world.World`: its own variation, state,
-  event log and origin), served to its browser by the process's app server, so envs of one
-  process never share state;
+* owns one isolated world (:class:`~openapps_sim.web.world.World`: variation, state, event
+  log, origin), served by the process's app server, so envs of one process share no state;
 * shares one warm Chromium with the other envs of its process and gives each episode a fresh
   browser context (no cookie, storage or history leaks), not two new browsers per episode;
 * keeps the browser inside the world's origin (:mod:`openapps_sim.envs.guard`) and takes
   screenshots that leave the viewport alone (:mod:`openapps_sim.envs.extract`);
 * replaces BrowserGym's chat window (a second Chromium) with an in-memory message list that
   behaves like BrowserGym's (greeting first, ``info`` messages not kept);
-* extracts only what the agent reads: ``obs_mode="axtree"`` skips the screenshot,
-  ``"screenshot"`` skips the DOM and accessibility tree, ``"both"`` takes everything;
-* defaults to ``slow_mo=0`` and ``pre_observation_delay=0``: pages are plain HTML whose
-  actions end in a page load that the environment already waits for.
+* extracts only what the agent reads (``obs_mode``: ``axtree``, ``screenshot`` or ``both``);
+* defaults to ``slow_mo=0`` and ``pre_observation_delay=0`` (plain HTML pages, waited for).
 """
 
 from __future__ import annotations
@@ -30,10 +27,10 @@ import playwright.sync_api
 from browsergym.core import _get_global_playwright
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 from browsergym.core.env import BrowserEnv
-from browsergym.core.spaces import Unicode
 
 from openapps_sim.config.limits import MAX_STEPS, check_count, check_seed
 from openapps_sim.config.world import KEYS, WorldSpec, split_kwargs
+from openapps_sim.envs import spaces
 from openapps_sim.envs.actions import action_problem, shown_action
 from openapps_sim.envs.apptools import check_interface, parse_tool_call, refusal
 from openapps_sim.envs.browser import acquire_browser, release_browser
@@ -105,7 +102,8 @@ class OpenAppsEnv(BrowserEnv):
         self.page_headers: dict[str, str] = {}  # sent by its browser with every request (World.seal)
         self.interface = check_interface(interface, "OpenAppsEnv")
         self.tool_result = ""  # what an app tool returned (JSON; "" after a page action)
-        self.observation_space = gym.spaces.Dict({**self.observation_space.spaces, "tool_result": Unicode()})
+        self.answer_schema = ""  # the episode's answer type and JSON Schema, as JSON ("": no answer)
+        self.observation_space = spaces.observation_space(self.observation_space)
         self.action_space_name = action_space
         self.action_space = ActionStrings(action_space)  # sampleable: gymnasium's check_env passes
         self.action_timeout_ms = action_timeout_ms()
@@ -226,6 +224,7 @@ class OpenAppsEnv(BrowserEnv):
         """The episode starts: clocks, the step budget (``options["max_steps"]`` or the task's), the first obs."""
         self.start_time = time.time()
         self.last_action = self.last_action_error = self.tool_result = ""
+        self.answer_schema = spaces.answer_schema_text(task_info)
         self.infeasible_message_received = False
         self.episodes += 1
         budget = options.get("max_steps") or (task_info or {}).get("max_steps")
@@ -396,5 +395,6 @@ class OpenAppsEnv(BrowserEnv):
             "last_action": self.last_action,
             "last_action_error": self.last_action_error,
             "tool_result": self.tool_result,
+            "answer_schema": self.answer_schema,
             "elapsed_time": np.asarray([time.time() - self.start_time]),
         }

@@ -8,8 +8,10 @@ agent's actions are not drawn from here; the space's members are all strings, as
 
 from __future__ import annotations
 
+import json
 import os
 
+import gymnasium as gym
 from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.core.spaces import Unicode
 
@@ -39,6 +41,20 @@ class ActionStrings(Unicode):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ActionStrings) and other.space == self.space
+
+
+def observation_space(browsergym: gym.spaces.Dict) -> gym.spaces.Dict:
+    """BrowserGym's observation space with the keys this environment adds, both text:
+    ``tool_result`` (what an app tool returned, JSON) and ``answer_schema`` (for a task that
+    returns a value: its type and JSON Schema as JSON, ``{"type": "number", "schema": {...}}``;
+    ``""`` for every other task)."""
+    return gym.spaces.Dict({**browsergym.spaces, "tool_result": Unicode(), "answer_schema": Unicode()})
+
+
+def answer_schema_text(task_info: dict | None) -> str:
+    """The ``answer_schema`` observation of an episode: the task's answer spec as JSON, or ``""``."""
+    spec = (task_info or {}).get("answer_schema")
+    return json.dumps(spec, ensure_ascii=False, sort_keys=True) if spec else ""
 
 
 def action_set(space: str = "bid", multiaction: bool = False) -> HighLevelActionSet:

@@ -22,10 +22,14 @@ class Result(BaseModel):
 
 
 class TaskInfo(Result):
+    """A task family; ``answer_schema`` for one that returns a value: the answer's ``type`` and
+    the JSON ``schema`` of the value to send with ``send_msg_to_user``."""
+
     id: str
     apps: list[str]
     description: str
     max_steps: int
+    answer_schema: dict[str, Any] | None = None
 
 
 class Tasks(Result):
@@ -46,7 +50,8 @@ class Variations(Result):
 
 
 class Episode(Result):
-    """``reset``: the episode started, with its goal."""
+    """``reset``: the episode started, with its goal; for a task that returns a value, the
+    answer's type and JSON Schema (``answer_schema``, as the observation field of that name)."""
 
     goal: str
     url: str
@@ -57,6 +62,7 @@ class Episode(Result):
     backend: str
     termination: str
     max_steps: int
+    answer_schema: dict[str, Any] | None = None
 
 
 class Step(Result):

@@ -36,13 +36,20 @@ def _parse_viewport(text: str) -> dict:
 
 
 def list_tasks(app: str = "") -> Tasks:
-    """The task families (id, apps, description, step budget); `app` filters by app name."""
+    """The task families (id, apps, description, step budget, and for a task that returns a
+    value the answer's type and JSON Schema); `app` filters by app name."""
     families = all_families()
     apps = sorted({a for f in families.values() for a in f.apps})
     if app and app not in apps:
         raise unknown_name("list_tasks", "app", app, apps, listing="openapps apps", noun="apps", what="app")
     rows = [
-        TaskInfo(id=fid, apps=list(f.apps), description=f.description, max_steps=f.max_steps)
+        TaskInfo(
+            id=fid,
+            apps=list(f.apps),
+            description=f.description,
+            max_steps=f.max_steps,
+            answer_schema=f.answer_spec() if f.returns_value else None,
+        )
         for fid, f in families.items()
         if not app or app in f.apps
     ]
@@ -73,7 +80,8 @@ async def reset(
     tools only) or mixed (both); the app tools are listed once an episode's interface has them.
     `backend`: chromium (a real browser) or text (no browser, the same accessibility tree; no
     screenshots). `termination`: auto (the episode ends once the state is right) or agent (only
-    when you declare it done with send_msg_to_user or report_infeasible, or at the step budget)."""
+    when you declare it done with send_msg_to_user or report_infeasible, or at the step budget).
+    A task that returns a value gives `answer_schema`: the answer's type and JSON Schema."""
     env = _session(ctx)
     vp = _parse_viewport(viewport)
     had_tools = env.app_tools_allowed()

@@ -60,6 +60,9 @@ class OpenAppsObservation(Observation):
     category: str = Field(default="", description="valid, malformed, unknown_action, bad_arguments, browser_error")
     tool_result: Any = Field(default=None, description="what an app tool answered (interface api or mixed)")
     screenshot: str | None = Field(default=None, description="the page as a base64 PNG, when asked for")
+    answer_schema: dict | None = Field(
+        default=None, description="for a task that returns a value: the answer's type and JSON Schema"
+    )
     task: str = ""
     variation: str = ""
     seed: int | None = None

@@ -207,6 +207,7 @@ class OpenAppsEnvironment(Environment[OpenAppsAction, OpenAppsObservation, OpenA
             category=step["category"] if step else "",
             tool_result=step.get("tool_result") if step else None,
             screenshot=picture,
+            answer_schema=(s.info.get("task_info") or {}).get("answer_schema"),
             **{k: episode.get(k, "") for k in ("task", "variation", "backend", "interface", "termination")},
             seed=s.info.get("seed", episode.get("seed")),
             step=s.steps,

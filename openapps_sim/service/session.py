@@ -143,6 +143,7 @@ class EnvSession:
             "url": self.obs["url"],
             **{k: v for k, v in self.episode.items() if k != "language"},
             "max_steps": self.info["task_info"]["max_steps"],
+            "answer_schema": self.info["task_info"].get("answer_schema"),
         }
 
     @staticmethod

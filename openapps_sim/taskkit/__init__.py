@@ -79,6 +79,8 @@ class Instance:
     expected: dict
     max_steps: int
     expected_answer: str | None = None
+    #: what the agent is told of the answer to send: its type and JSON Schema (None: no answer)
+    answer_spec: dict | None = None
     expected_path: str | None = None
     apps: tuple[str, ...] = ()
     subgoals: list[Subgoal] = field(default_factory=list)
@@ -107,6 +109,7 @@ class Instance:
             "apps": list(self.apps),
             "max_steps": self.max_steps,
             "returns_value": self.expected_answer is not None,
+            "answer_schema": self.answer_spec,
             "milestones": [m.name for m in self.milestones],
         }
 
@@ -189,6 +192,10 @@ class TaskFamily:
 
     def answer(self, state: dict, params: dict) -> str | None:
         """The value a return-value task must send back (None: no value expected)."""
+        return None
+
+    def answer_spec(self) -> dict | None:
+        """The answer's type and JSON Schema, as the agent is told them (None: no value expected)."""
         return None
 
     def check_answer(self, given: str, expected: str, lang: str = "en") -> bool:
@@ -341,7 +348,9 @@ def instantiate(
         initial=initial,
         expected=expected,
         max_steps=fam.max_steps,
-        expected_answer=fam.answer(initial, params) if fam.returns_value else None,
+        # the value of the world the goal asks for: after the plan (the initial one if it looks only)
+        expected_answer=fam.answer(expected, params) if fam.returns_value else None,
+        answer_spec=fam.answer_spec() if fam.returns_value else None,
         expected_path=fam.expected_path(params),
         apps=needed_apps(fam.apps, fam.expected_path(params)),
         subgoals=_call_subgoals(fam, params, initial, expected),

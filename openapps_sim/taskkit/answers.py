@@ -217,6 +217,10 @@ class AnswerFamily(TaskFamily):
 
         return [page_milestone(f"page {p}", p) for p in self.answer_pages(params)]
 
+    def answer_spec(self) -> dict:
+        """The answer's type and JSON Schema, as the agent is told them (:func:`answer_spec`)."""
+        return answer_spec(self.answer_kind, self.answer_schema)
+
     def check_answer(self, given: str, expected: str, lang: str = "en") -> bool:
         if self.answer_kind != "json":
             return same_answer(self.answer_kind, given, expected, self.tolerance, lang, self.relative_tolerance)
@@ -238,6 +242,44 @@ class AnswerFamily(TaskFamily):
         if self.answer_kind == "text" and state is not None:
             return not names_a_rival(given, expected, rival_texts(state, self.apps, expected))
         return True
+
+
+# the JSON Schema of the value each kind of answer asks for (a json answer: its fields' kinds)
+_VALUE_SCHEMAS = {
+    "number": {"type": "number"},
+    "time": {"type": "string", "format": "time", "description": "a time of day, e.g. 14:30"},
+    "date": {"type": "string", "format": "date", "description": "a date, e.g. 2026-03-14"},
+    "text": {"type": "string"},
+}
+
+
+def answer_spec(kind: str, schema: dict[str, str] | None = None) -> dict:
+    """What an agent is told of the answer it must send: its ``type`` (the answer kind) and the
+    JSON Schema of the value (a ``json`` answer: an object with exactly the fields of
+    ``schema``, each a number or a string; every other kind: one value of that type, sent as the
+    message's text)."""
+    if kind != "json":
+        return {"type": kind, "schema": dict(_VALUE_SCHEMAS[kind])}
+    fields = {name: dict(_VALUE_SCHEMAS[k]) for name, k in (schema or {}).items()}
+    return {
+        "type": "json",
+        "schema": {"type": "object", "properties": fields, "required": list(fields), "additionalProperties": False},
+    }
+
+
+class ActAnswerFamily(AnswerFamily):
+    """Act, then answer (SimuWoB's return-value tasks that change state): the family's ``plan``
+    changes the world, and the answer is a value of the world **after** it (``answer`` is given
+    the expected state), so it cannot be known before acting. Success needs both: the complete
+    state equal to the expected one and the right answer. The page script acts, then reads the
+    value off the page it ends on; the API solution runs the plan, reads the apps and answers."""
+
+    plan = TaskFamily.plan
+    milestones = TaskFamily.milestones
+
+    def solve_api(self, params, api):
+        yield from TaskFamily.solve_api(self, params, api)
+        yield from AnswerFamily.solve_api(self, params, api)
 
 
 def pack_lang(config: dict) -> str:

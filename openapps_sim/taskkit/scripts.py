@@ -63,6 +63,19 @@ class UI(_Replies):
         obs = yield Step("click", f"launch-{name}")
         return obs
 
+    @staticmethod
+    def through(script: Iterator[Step]) -> Iterator[Step]:
+        """Run another script's steps (``yield from``), returning the observation after its last
+        step (for a script that goes on to read the page another one ends on)."""
+        obs: Any = None
+        try:
+            step = next(script)
+            while True:
+                obs = yield step
+                step = script.send(obs)
+        except StopIteration:
+            return obs
+
     @classmethod
     def open_and_click(cls, name: str, testids: list[str]) -> Iterator[Step]:
         """Open an app (:meth:`open_app`), then click each of ``testids`` in order."""

@@ -164,6 +164,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
             "last_action": self.last_action,
             "last_action_error": self.last_action_error,
             "tool_result": self.tool_result,
+            "answer_schema": self.answer_schema,
             "elapsed_time": np.asarray([time.time() - self.start_time]),
         }
 
