@@ -92,7 +92,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "openapps_sim/taskkit/answervalues.py",
             "openapps_sim/taskkit/numberwords.py",
         ],
-        ["tests/test_answers.py", "tests/test_answer_matrix.py"],
+        [
+            "tests/test_answers.py",
+            "tests/test_answer_matrix.py",
+            "tests/test_answer_value_rules.py",
+            "tests/test_number_word_rules.py",
+        ],
     ),
 }
 # a name that is a prefix of groups runs them all (``metrics``: every metric module)

@@ -133,7 +133,7 @@ _TIME_FORMS = [  # (pattern, sure): the word forms first, the forms they hold af
     ),
     (rf"(?<![\d.:,]){_ZH}(?P<h>\d{{1,2}})\s*:\s*(?P<m>\d{{2}})(?!\d){_MARK}", True),
     (rf"(?<![\d.:,])(?P<h>\d{{1,2}})\s*h\s*(?P<m>\d{{2}})(?!\d){_MARK}", True),
-    (rf"{_ZH}(?P<h>\d{{1,2}})\s*[点點时時](?:\s*(?P<m>\d{{1,2}})\s*分?)?{_MARK}", True),
+    (rf"{_ZH}(?P<h>\d{{1,2}})\s*[点點时時](?:\s*(?P<m>\d{{1,2}})(?!\s*刻)\s*分?)?{_MARK}", True),
     (
         rf"(?<![\d.:,])(?P<hm>\d{{1,4}})\s*(?:uhr|heures?|hrs?|hours|o'clock|o’clock|h)(?![^\W\d_])"
         rf"(?:\s*(?P<m>\d{{2}})(?!\d))?{_MARK}",
