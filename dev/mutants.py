@@ -97,6 +97,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "tests/test_answer_matrix.py",
             "tests/test_answer_value_rules.py",
             "tests/test_number_word_rules.py",
+            "tests/test_answer_family_rules.py",
         ],
     ),
 }

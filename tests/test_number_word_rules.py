@@ -147,6 +147,13 @@ def test_a_tens_word_glued_to_its_unit(text, lang, want):
         ("Only one is open", "en", [1.0]),
         ("3 items, one of them open", "en", [3.0]),
         ("no one came", "en", []),
+        ("3 and one\npear", "en", [3.0, 1.0]),  # only spaces lead to the next word
+        ("3 and one\tpear", "en", [3.0, 1.0]),
+        ("xone", "en", []),  # a number word's start inside a word
+        ("twox", "en", []),
+        ("有three条", "zh", [3.0]),  # beside a character of a script without spaces
+        ("three条", "zh", [3.0]),
+        ("有three", "zh", [3.0]),
         ("3 Einträge in einer Liste", "de", [3.0]),
         ("Es ist eine", "de", [1.0]),
         ("3 tâches dans une liste", "fr", [3.0]),
@@ -176,6 +183,10 @@ def test_word_numbers_give_spans_values_and_the_article_flag():
     ]
     assert [(w.start, w.end, w.value) for w in word_numbers("共二十三条", "zh")] == [(1, 4, 23)]
     assert word_numbers("no one", "en") == []
+    # the article flag on text as given: only spaces are skipped to the next word
+    assert [w.article for w in word_numbers("one X.", "en")] == [True]
+    assert [w.article for w in word_numbers("one  .", "en")] == [False]
+    assert [w.article for w in word_numbers("one", "en")] == [False]
 
 
 # -- canonical text and folding ------------------------------------------------------------------
