@@ -203,12 +203,13 @@ def run_group(group: str, jobs: int) -> Path:
 
 
 def rerun_survivors(group: str, jobs: int) -> Path:
-    """The group's surviving mutants (and those not run) again, against the tests as they are now:
-    the tests are copied afresh (with the group's test files as ``GROUPS`` names them now) and mutmut's map of which test reaches which function is made anew;
+    """The group's surviving mutants (and those not run, or that no test reached) again, against
+    the tests as they are now: the tests are copied afresh (with the group's test files as
+    ``GROUPS`` names them now) and mutmut's map of which test reaches which function is made anew;
     every other mutant keeps its verdict."""
     work = OUT / group
     codes = results(work)
-    names = sorted(n for n, c in codes.items() if c is None or status_of(c) not in ("killed", "no tests"))
+    names = sorted(n for n, c in codes.items() if c is None or status_of(c) != "killed")
     shutil.rmtree(work / "tests")
     shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     write_config(group, work, *GROUPS[group])
