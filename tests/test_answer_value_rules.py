@@ -79,6 +79,8 @@ def test_a_slash_date_is_read_month_first_in_english_only(text, lang, want):
         ("2026-01-00", [None]),
         ("2026-01-32", [None]),
         ("2026-01-31", [(2026, 1, 31)]),
+        ("2026-03-30", [(2026, 3, 30)]),
+        ("2026-01-29", [(2026, 1, 29)]),
         ("2026-12-01", [(2026, 12, 1)]),
         ("2026-02-01", [(2026, 2, 1)]),
     ],
@@ -162,6 +164,16 @@ def test_a_date_without_a_year_matches_on_day_and_month_only():
         ("两点1刻", "zh", [135]),
         ("9点30", "zh", [570]),
         ("晚上8点15分", "zh", [1215]),
+        ("9 heures et demie", "fr", [570]),
+        ("9 heures et quart", "fr", [555]),
+        ("alle 9 e mezzo", "it", [570]),
+        ("alle 9 e un quarto", "it", [555]),
+        ("halb eins", "de", [30]),
+        ("quarter to 1", "en", [45]),
+        ("0100 hrs", "en", [60]),
+        ("0:30", "en", [30]),
+        ("14:00", "en", [840]),
+        ("23:59", "en", [1439]),
         ("1430", "en", [870]),
         ("9.30", "en", [570]),
     ],
@@ -174,6 +186,7 @@ def test_a_time_in_every_written_form(text, lang, want):
     "text,want",
     [
         ("25:00", []),
+        ("24:00", []),
         ("9:60", []),
         ("2026-03-14 at 14:30", [870]),  # a date is no time
         ("14.03.2026, 9:15", [555]),
@@ -220,6 +233,7 @@ def test_a_numeral_of_every_locale(text, want):
     "text,lang,want",
     [
         ("On 14.03.2026 at 14:30 there were 3.", "en", [3.0]),
+        ("On 2026-03-14 at 14:30, 5 and at 9:15 pm, 6", "en", [5.0, 6.0]),
         ("Stand 14:30 Uhr: 3 offen", "de", [3.0]),
         ("At 9.30 there were 4", "en", [9.3, 4.0]),  # 9.30 is a time only where a time is asked
         ("1430 steps", "en", [1430.0]),

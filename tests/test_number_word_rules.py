@@ -122,6 +122,8 @@ def test_adjacent_words_that_do_not_compose_stay_apart(text, lang, want):
         ("veintiséis", "es", [26.0]),
         ("veintiún", "es", [21.0]),
         ("twentyfive", "en", [25.0]),
+        ("sechsundvierzig oder drei", "de", [46.0, 3.0]),
+        ("drei oder sechsundvierzig", "de", [3.0, 46.0]),
         ("fiftyfifty", "en", []),  # tens glued to tens
         ("sechsundzehn", "de", []),  # a unit glued to ten
         ("zehnundzwanzig", "de", []),
@@ -183,6 +185,10 @@ def test_word_numbers_give_spans_values_and_the_article_flag():
     ]
     assert [(w.start, w.end, w.value) for w in word_numbers("共二十三条", "zh")] == [(1, 4, 23)]
     assert word_numbers("no one", "en") == []
+    assert [(w.start, w.end, w.value) for w in word_numbers("no one but two", "en")] == [(11, 14, 2)]
+    assert [(w.start, w.end, w.value) for w in word_numbers("这十分好, 三条", "zh")] == [(6, 7, 3)]
+    assert [w.value for w in word_numbers("twenty X one", "en")] == [20, 1]
+    assert [w.value for w in word_numbers("twenty\none", "en")] == [20, 1]
     # the article flag on text as given: only spaces are skipped to the next word
     assert [w.article for w in word_numbers("one X.", "en")] == [True]
     assert [w.article for w in word_numbers("one  .", "en")] == [False]
@@ -205,6 +211,7 @@ def test_word_numbers_give_spans_values_and_the_article_flag():
         ("1.two", "en", False, "1. 2"),
         ("two.", "en", False, "2 ."),
         ("two!", "en", False, "2!"),
+        ("four5", "en", False, "4 5"),
         ("下午两点半", "zh", False, "下午2点半"),
     ],
 )
@@ -232,7 +239,21 @@ def test_fold(text, want):
 
 @pytest.mark.parametrize(
     "ch,want",
-    [("三", True), ("か", True), ("ก", True), ("a", False), ("ش", False), ("３", False), ("，", False)],
+    [
+        ("三", True),
+        ("か", True),
+        ("Ａ", True),  # a full-width letter
+        ("ก", True),  # Thai
+        ("ລ", True),  # Lao
+        ("ក", True),  # Khmer
+        ("က", True),  # Myanmar
+        ("a", False),
+        ("ش", False),
+        ("３", False),  # a full-width digit is no letter
+        ("，", False),
+        ("\x00", False),  # a character without a name
+        ("\U000e0001", False),
+    ],
 )
 def test_unspaced_scripts(ch, want):
     assert unspaced(ch) is want
