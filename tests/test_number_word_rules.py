@@ -71,6 +71,10 @@ def test_a_number_word_of_every_language(text, lang, want):
         ("soixante dix-sept", "fr", [77.0]),
         ("quatre-vingt-onze", "fr", [91.0]),
         ("quatre-vingt-dix-neuf", "fr", [99.0]),
+        ("sixty ten", "en", [70.0]),
+        ("sixty nineteen", "en", [79.0]),
+        ("eighty nineteen", "en", [99.0]),
+        ("eighty eleven", "en", [91.0]),
         # a unit, a connector and tens (German, old English)
         ("vier und zwanzig", "de", [24.0]),
         ("neun und neunzig", "de", [99.0]),
