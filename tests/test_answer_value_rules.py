@@ -169,6 +169,11 @@ def test_a_date_without_a_year_matches_on_day_and_month_only():
         ("alle 9 e mezzo", "it", [570]),
         ("alle 9 e un quarto", "it", [555]),
         ("halb eins", "de", [30]),
+        ("halb 0", "de", [1410]),  # half an hour before hour 0
+        ("quarter to 0", "en", [1425]),
+        ("19 Uhr 30", "de", [1170]),
+        ("9点三刻", "en", [585]),  # Chinese quarters where the pack's language is not Chinese
+        ("9点一刻", "en", [555]),
         ("quarter to 1", "en", [45]),
         ("0100 hrs", "en", [60]),
         ("0:30", "en", [30]),
