@@ -101,6 +101,9 @@ def test_an_impossible_date_is_none(text, want):
         ("2026-03-15, not March 14", [(2026, 3, 15), (None, 3, 14)]),
         ("on 14 March or 15 March", [(None, 3, 14), (None, 3, 15)]),
         ("no date here, 14:30 and 3 items", []),
+        # Chinese dates written one after the other, without a space
+        ("3月14日2026年3月15日", [(None, 3, 14), (2026, 3, 15)]),
+        ("2026年3月15日3月14日", [(2026, 3, 15), (None, 3, 14)]),
     ],
 )
 def test_dates_stand_alone_and_in_order(text, want):
@@ -228,6 +231,9 @@ def test_times_are_read_apart_from_dates(text, want):
         ("١٬٢٣٤", [1234.0]),
         ("３条", [3.0]),
         ("3 and 4", [3.0, 4.0]),
+        ("1,234.5", [1234.5]),
+        ("1,234.567,89", []),  # a dot between two commas: no numeral of any locale
+        ("1.234,567.89", []),
     ],
 )
 def test_a_numeral_of_every_locale(text, want):
