@@ -245,6 +245,8 @@ def test_a_numeral_of_every_locale(text, want):
     [
         ("On 14.03.2026 at 14:30 there were 3.", "en", [3.0]),
         ("On 2026-03-14 at 14:30, 5 and at 9:15 pm, 6", "en", [5.0, 6.0]),
+        ("On 2026-03-14 and 2026-03-15 there were 3", "en", [3.0]),
+        ("At 9:15 and 14:30 there were 3", "en", [3.0]),
         ("Stand 14:30 Uhr: 3 offen", "de", [3.0]),
         ("At 9.30 there were 4", "en", [9.3, 4.0]),  # 9.30 is a time only where a time is asked
         ("1430 steps", "en", [1430.0]),

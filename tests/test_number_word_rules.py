@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from openapps_sim.taskkit import language
 from openapps_sim.taskkit.answers import parse_numbers
 from openapps_sim.taskkit.answervalues import canonical
 from openapps_sim.taskkit.numberwords import fold, unspaced, word_numbers
@@ -261,3 +262,47 @@ def test_fold(text, want):
 )
 def test_unspaced_scripts(ch, want):
     assert unspaced(ch) is want
+
+
+# -- a language of the pack search path ----------------------------------------------------------
+
+TOY_NUMBERS = (
+    "number:\n"
+    "  decimal: '.'\n"
+    "  words: nul bo di u\n"  # 0 1 2 3: a unit of one letter
+    "  tens: ka pase poso\n"  # 20 30 40: a tens word of two letters, two ending in e and o
+    "  articles: ''\n"
+    "  not_numbers: ''\n"
+)
+
+
+@pytest.fixture()
+def toy_language(pack_dir):
+    """A pack on the search path with a content file for the language ``tq``: its number words."""
+    pack = pack_dir / "toy"
+    (pack / "tasks" / "content").mkdir(parents=True)
+    (pack / "pack.yaml").write_text("description: toy numbers\nshell: {lang: tq}\n", encoding="utf-8")
+    (pack / "tasks" / "content" / "tq.yaml").write_text(TOY_NUMBERS, encoding="utf-8")
+    language.clear_cache()
+    yield "tq"
+    language.clear_cache()
+
+
+@pytest.mark.parametrize(
+    "text,want",
+    [
+        ("u", [3.0]),
+        ("ka bo", [21.0]),
+        ("kabo", [21.0]),  # a tens word of two letters glued to its unit
+        ("kadi", [22.0]),
+        ("pasbo", [31.0]),  # pase less its e
+        ("posdi", [42.0]),  # poso less its o
+        ("boundka", [21.0]),  # a unit, und, tens
+        ("bopase", [31.0]),  # a unit glued before tens
+        ("kbo", []),  # a tens word keeps two letters at least
+        ("kau", []),  # a glued unit has two letters at least
+        ("kaka", []),
+    ],
+)
+def test_glued_words_of_a_language_from_the_search_path(toy_language, text, want):
+    assert parse_numbers(text, toy_language) == want
