@@ -206,10 +206,14 @@ def rerun_survivors(group: str, jobs: int) -> Path:
     """The group's surviving mutants (and those not run, or that no test reached) again, against
     the tests as they are now: the tests are copied afresh (with the group's test files as
     ``GROUPS`` names them now) and mutmut's map of which test reaches which function is made anew;
-    every other mutant keeps its verdict."""
+    every other mutant keeps its verdict, and so does a survivor docs/mutants.md lists as
+    equivalent (no test can kill it; running it again costs a full run of the group's tests)."""
     work = OUT / group
     codes = results(work)
-    names = sorted(n for n, c in codes.items() if c is None or status_of(c) != "killed")
+    equivalent = equivalent_names()
+    names = sorted(
+        n for n, c in codes.items() if c is None or (status_of(c) != "killed" and not (c == 0 and n in equivalent))
+    )
     shutil.rmtree(work / "tests")
     shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     write_config(group, work, *GROUPS[group])
