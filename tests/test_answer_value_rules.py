@@ -9,6 +9,7 @@ import pytest
 
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit.answers import check_schema, parse_dates, parse_numbers, parse_times, same_answer
+from openapps_sim.taskkit.answervalues import values
 
 # -- dates ---------------------------------------------------------------------------------------
 
@@ -263,6 +264,9 @@ def test_the_parse_functions_default_to_english():
     assert parse_numbers("drei", "de") == [3.0]
     assert parse_times("half past two") == [150]
     assert parse_dates("04/03/2026") == [(2026, 4, 3)]
+    assert values("date", "04/03/2026") == [(2026, 4, 3)]
+    assert values("date", "04/03/2026", "de") == [(2026, 3, 4)]
+    assert values("number", "drei") == []
 
 
 def test_a_number_answer_within_its_tolerance():

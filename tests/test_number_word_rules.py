@@ -6,12 +6,30 @@ Every expected value is written out; none is computed by the code under test. No
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from openapps_sim.taskkit import language
 from openapps_sim.taskkit.answers import parse_numbers
 from openapps_sim.taskkit.answervalues import canonical
 from openapps_sim.taskkit.numberwords import fold, unspaced, word_numbers
+
+
+def within(seconds: float, fn, *args):
+    """``fn(*args)``, failing (not hanging) when it takes longer than ``seconds``."""
+
+    def stop(signum, frame):
+        raise TimeoutError(f"{fn.__name__}{args} took more than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
 
 # -- words of every language ---------------------------------------------------------------------
 
@@ -269,7 +287,7 @@ def test_unspaced_scripts(ch, want):
 TOY_NUMBERS = (
     "number:\n"
     "  decimal: '.'\n"
-    "  words: nul bo di u\n"  # 0 1 2 3: a unit of one letter
+    "  words: nul bo di u ot' 'iv\n"  # 0-5: a unit of one letter, two with an apostrophe (un')
     "  tens: ka pase poso\n"  # 20 30 40: a tens word of two letters, two ending in e and o
     "  articles: ''\n"
     "  not_numbers: ''\n"
@@ -302,7 +320,29 @@ def toy_language(pack_dir):
         ("kbo", []),  # a tens word keeps two letters at least
         ("kau", []),  # a glued unit has two letters at least
         ("kaka", []),
+        ("ot'", [4.0]),
     ],
 )
 def test_glued_words_of_a_language_from_the_search_path(toy_language, text, want):
     assert parse_numbers(text, toy_language) == want
+
+
+def test_a_glued_word_touching_a_word_with_an_apostrophe(toy_language):
+    spans = [(w.start, w.end, w.value) for w in word_numbers("ot'kabo", toy_language)]
+    assert spans == [(0, 3, 4), (3, 7, 21)]  # right after a word ending in an apostrophe
+    spans = [(w.start, w.end, w.value) for w in word_numbers("kabo'iv", toy_language)]
+    assert spans == [(0, 4, 21), (4, 7, 5)]  # right before one starting with it
+
+
+@pytest.mark.parametrize(
+    "text,lang,want",
+    [
+        ("twenty-one", "en", [21]),
+        ("twenty-one and three", "en", [21, 3]),
+        ("vingt et un, soixante-dix-sept", "fr", [21, 77]),
+        ("二十三和四", "zh", [23, 4]),
+    ],
+)
+def test_reading_number_words_ends(text, lang, want):
+    """The reading walks the words once, forward: it ends (a ten-second bound, not a hang)."""
+    assert [w.value for w in within(10, word_numbers, fold(text), lang)] == want
