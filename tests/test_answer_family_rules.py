@@ -101,6 +101,10 @@ def test_rival_texts_are_the_other_texts_under_the_expected_ones_key():
     assert rival_texts(STATE, ("messenger",), "Chats") == []  # no other title
     assert rival_texts(STATE, ("messenger",), "42") == []  # not stored: computed
     assert rival_texts(STATE, ("calendar",), "See you") == []  # an app the state lacks
+    # texts in a list take the list's key; texts with no key at all are nobody's rivals
+    tagged = {"todo": {"items": [{"tags": ["red", "blue"]}, {"tags": ["green"]}]}}
+    assert rival_texts(tagged, ("todo",), "red") == ["blue", "green"]
+    assert rival_texts({"tags": ["alpha", "beta"]}, ("tags",), "alpha") == []
 
 
 @pytest.mark.parametrize(
@@ -113,6 +117,7 @@ def test_rival_texts_are_the_other_texts_under_the_expected_ones_key():
         ("Pay rent, then buy bread and eggs today", "Pay rent", ["Buy bread and eggs today"], True),
         ("Pay rent", "Pay rent", ["Buy bread and eggs today"], False),
         ("Pay rent", "Pay rent", ["Pay rent", "", "  "], False),  # the answer itself, empty rivals
+        ("Pay rent\nSee you", "Pay rent", ["Pay rent", "", "See you"], True),  # a rival after those
         ("I will buy some milk, and pay rent", "Pay rent", ["buy some milk"], True),  # 3 words: long
         ("Say hello friend and pay rent", "Pay rent", ["hello friend"], True),  # 12 characters: long
         ("Say hello frien and pay rent", "Pay rent", ["hello frien"], False),  # 11: short, not alone
