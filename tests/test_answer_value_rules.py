@@ -324,3 +324,28 @@ def test_an_answer_schema_error_names_the_task_the_field_and_the_kinds():
         "task demo.empty: answer_schema: a json answer needs at least one field; allowed: number, time, date, text"
     )
     check_schema("demo.ok", {"n": "number", "t": "time", "d": "date", "s": "text"})  # no error
+
+
+@pytest.mark.parametrize(
+    "text,lang,want",
+    [
+        ("12:00 midnight", "en", [0]),  # the hour and its name: one time
+        ("12 midnight", "en", [0]),
+        ("0 h minuit", "fr", [0]),
+        ("12 Uhr Mitternacht", "de", [0]),
+        ("midnight or 1 am", "en", [0, 60]),
+        ("半夜两点", "zh", [120]),  # 半夜 before an hour: in the night
+        ("半夜12点", "zh", [0]),
+        ("午夜12点", "zh", [0]),
+        ("午夜", "zh", [0]),
+        ("半夜", "zh", [0]),
+    ],
+)
+def test_midnight_beside_an_hour_is_one_time(text, lang, want):
+    assert parse_times(text, lang) == want
+
+
+def test_an_honest_midnight_answer_passes():
+    assert same_answer("time", "12:00 midnight", "00:00") is True
+    assert same_answer("time", "半夜两点", "02:00", lang="zh") is True
+    assert same_answer("time", "半夜两点或三点", "02:00", lang="zh") is False

@@ -11,7 +11,7 @@ import signal
 import pytest
 
 from openapps_sim.taskkit import language
-from openapps_sim.taskkit.answers import parse_numbers
+from openapps_sim.taskkit.answers import parse_numbers, same_answer
 from openapps_sim.taskkit.answervalues import canonical
 from openapps_sim.taskkit.numberwords import fold, unspaced, word_numbers
 
@@ -346,3 +346,29 @@ def test_a_glued_word_touching_a_word_with_an_apostrophe(toy_language):
 def test_reading_number_words_ends(text, lang, want):
     """The reading walks the words once, forward: it ends (a ten-second bound, not a hang)."""
     assert [w.value for w in within(10, word_numbers, fold(text), lang)] == want
+
+
+@pytest.mark.parametrize(
+    "text,lang,want",
+    [
+        ("三四条", "zh", [3.0, 4.0]),  # "three or four": two numbers, not 34
+        ("五六个", "zh", [5.0, 6.0]),
+        ("十二三", "zh", [12.0, 3.0]),
+        ("二十三四", "zh", [23.0, 4.0]),
+        ("三十四", "zh", [34.0]),
+        ("two three", "en", [2.0, 3.0]),
+    ],
+)
+def test_number_words_side_by_side_stay_two_numbers(text, lang, want):
+    assert parse_numbers(text, lang) == want
+
+
+def test_a_hedge_of_two_touching_number_words_fails():
+    assert same_answer("number", "三四条", "34", lang="zh") is False
+    assert same_answer("number", "三四条", "3", lang="zh") is False
+    assert canonical("三四", "zh") == "3 4"
+
+
+def test_words_touching_after_an_apostrophe_stay_two_numbers(toy_language):
+    assert parse_numbers("ot'kabo", toy_language) == [4.0, 21.0]
+    assert parse_numbers("kabo'iv", toy_language) == [21.0, 5.0]

@@ -35,7 +35,8 @@ def canonical(text: str, lang: str, articles: bool = False) -> str:
         if w.article and not articles:
             continue
         before, after = t[w.start - 1 : w.start], t[w.end : w.end + 1]
-        pad_l = " " if before[:1].isdigit() or before in (".", ",") else ""
+        touching = bool(out) and pos == w.start  # the word before, written as digits, ends here (三四)
+        pad_l = " " if touching or before[:1].isdigit() or before in (".", ",") else ""
         pad_r = " " if after[:1].isdigit() or after in (".", ",") else ""
         out += [t[pos : w.start], pad_l, str(w.value), pad_r]
         pos = w.end
