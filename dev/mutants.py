@@ -104,7 +104,13 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "openapps_sim/taskkit/answervalues.py",
             "openapps_sim/taskkit/numberwords.py",
         ],
-        ["tests/test_answers.py", "tests/test_answer_matrix.py"],
+        [
+            "tests/test_answers.py",
+            "tests/test_answer_matrix.py",
+            "tests/test_answer_value_rules.py",
+            "tests/test_number_word_rules.py",
+            "tests/test_answer_family_rules.py",
+        ],
     ),
 }
 # a name that is a prefix of groups runs them all (``metrics``: every metric module)
@@ -209,14 +215,17 @@ def run_group(group: str, jobs: int) -> Path:
 
 
 def rerun_survivors(group: str, jobs: int) -> Path:
-    """The group's mutants not killed (survivors, timeouts, those no test reached and those not
-    run) again, against the tests as they are now: the tests are copied afresh (with the group's
-    test files as ``GROUPS`` names them now; a new file may reach a function none reached before)
-    and mutmut's map of which test reaches which function is made anew; every killed mutant keeps
-    its verdict."""
+    """The group's surviving mutants (and those not run, or that no test reached) again, against
+    the tests as they are now: the tests are copied afresh (with the group's test files as
+    ``GROUPS`` names them now) and mutmut's map of which test reaches which function is made anew;
+    every other mutant keeps its verdict, and so does a survivor docs/mutants.md lists as
+    equivalent (no test can kill it; running it again costs a full run of the group's tests)."""
     work = OUT / group
     codes = results(work)
-    names = sorted(n for n, c in codes.items() if c is None or status_of(c) != "killed")
+    equivalent = equivalent_names()
+    names = sorted(
+        n for n, c in codes.items() if c is None or (status_of(c) != "killed" and not (c == 0 and n in equivalent))
+    )
     shutil.rmtree(work / "tests")
     shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     write_config(group, work, *GROUPS[group])

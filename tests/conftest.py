@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from openapps_sim.gcsettings import tune_gc
+from openapps_sim.taskkit import numberwords
 
 from .app_pages import address_data_testid
 from .pack_helpers import clear_pack_caches
@@ -160,3 +161,10 @@ def pack_dir(tmp_path, monkeypatch):
     clear_pack_caches()
     yield tmp_path
     clear_pack_caches()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_number_words():
+    """Every test reads the number words afresh: a mutant run (``make mutants``) forks after the
+    tests ran once, and a vocabulary cached then would hide a changed ``fold`` from them."""
+    numberwords.clear_cache()

@@ -165,16 +165,12 @@ def names_a_rival(given: str, expected: str, rivals: list[str]) -> bool:
 
 def check_schema(family_id: str, schema: dict) -> None:
     """Raise :class:`ConfigError` when an answer schema names an unknown field kind."""
+    allowed = ", ".join(k for k in KINDS if k != "json")
     if not schema:
-        raise ConfigError(f"task {family_id}", "answer_schema", "a json answer needs at least one field", [])
+        raise ConfigError(f"task {family_id}", "answer_schema", "a json answer needs at least one field", allowed)
     for name, kind in schema.items():
         if kind not in KINDS or kind == "json":
-            raise ConfigError(
-                f"task {family_id}",
-                f"answer_schema.{name}",
-                f"unknown kind {kind!r}",
-                [k for k in KINDS if k != "json"],
-            )
+            raise ConfigError(f"task {family_id}", f"answer_schema.{name}", f"unknown kind {kind!r}", allowed)
 
 
 class AnswerFamily(TaskFamily):

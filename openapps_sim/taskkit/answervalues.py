@@ -35,7 +35,8 @@ def canonical(text: str, lang: str, articles: bool = False) -> str:
         if w.article and not articles:
             continue
         before, after = t[w.start - 1 : w.start], t[w.end : w.end + 1]
-        pad_l = " " if before[:1].isdigit() or before in (".", ",") else ""
+        touching = bool(out) and pos == w.start  # the word before, written as digits, ends here (三四)
+        pad_l = " " if touching or before[:1].isdigit() or before in (".", ",") else ""
         pad_r = " " if after[:1].isdigit() or after in (".", ",") else ""
         out += [t[pos : w.start], pad_l, str(w.value), pad_r]
         pos = w.end
@@ -112,14 +113,18 @@ def dates_in(t: str, lang: str) -> list[Value]:
 
 # -- times -------------------------------------------------------------------------------------
 
-_AM = r"a\.?\s?m\.?|vormittags|morgens|du matin|de la manana|di mattina|del mattino|in the morning|صباحا|صباح|ص"
+# a time followed by "midnight" in any language (12:00 midnight, 0 h minuit) is in the morning
+_AM = (
+    r"a\.?\s?m\.?|vormittags|morgens|du matin|de la manana|di mattina|del mattino|in the morning|صباحا|صباح|ص"
+    r"|midnight|mitternacht|minuit|medianoche|mezzanotte|منتصف الليل"
+)
 _PM = (
     r"p\.?\s?m\.?|nachmittags|abends|du soir|de l'apres-midi|de la tarde|de la noche|di sera|della sera"
     r"|del pomeriggio|in the evening|in the afternoon|at night|مساء|م"
 )
 _HALF = r"y media|e mezza|e mezzo|et demie|半|y cuarto|e un quarto|et quart|一刻|1刻|三刻|3刻"
 _MARK = rf"(?:\s*(?P<half>{_HALF}))?(?:\s*(?:(?P<am>{_AM})|(?P<pm>{_PM}))(?![^\W\d_]))?"
-_ZH = r"(?:(?P<zam>上午|早上|早晨|凌晨)|(?P<zpm>下午|晚上|傍晚|夜里)|中午)?\s*"
+_ZH = r"(?:(?P<zam>上午|早上|早晨|凌晨|半夜|午夜)|(?P<zpm>下午|晚上|傍晚|夜里)|中午)?\s*"
 _TIME_FORMS = [  # (pattern, sure): the word forms first, the forms they hold after them
     (r"\b(?P<half>half|quarter)\s+past\s+(?P<h>\d{1,2})\b", True),
     (r"\b(?:quarter\s+to|viertel\s+vor)\s+(?P<to>\d{1,2})\b", True),
@@ -127,13 +132,14 @@ _TIME_FORMS = [  # (pattern, sure): the word forms first, the forms they hold af
     (r"\bhalb\s+(?P<halb>\d{1,2})\b", True),
     (r"\bviertel\s+nach\s+(?P<h>\d{1,2})\b(?P<q>)", True),
     (r"(?P<noon>\bnoon\b|\bmidday\b|\bmittags?\b|\bmidi\b|\bmediodia\b|\bmezzogiorno\b|中午12点?)", True),
-    (
-        r"(?P<midnight>\bmidnight\b|\bmitternacht\b|\bminuit\b|\bmedianoche\b|\bmezzanotte\b|منتصف الليل|午夜|半夜)",
+    (  # 半夜 and 午夜 before an hour are a prefix (半夜2点: 2 am)
+        r"(?P<midnight>\bmidnight\b|\bmitternacht\b|\bminuit\b|\bmedianoche\b|\bmezzanotte\b|منتصف الليل"
+        r"|(?:午夜|半夜)(?!\s*\d))",
         True,
     ),
     (rf"(?<![\d.:,]){_ZH}(?P<h>\d{{1,2}})\s*:\s*(?P<m>\d{{2}})(?!\d){_MARK}", True),
     (rf"(?<![\d.:,])(?P<h>\d{{1,2}})\s*h\s*(?P<m>\d{{2}})(?!\d){_MARK}", True),
-    (rf"{_ZH}(?P<h>\d{{1,2}})\s*[点點时時](?:\s*(?P<m>\d{{1,2}})\s*分?)?{_MARK}", True),
+    (rf"{_ZH}(?P<h>\d{{1,2}})\s*[点點时時](?:\s*(?P<m>\d{{1,2}})(?!\s*刻)\s*分?)?{_MARK}", True),
     (
         rf"(?<![\d.:,])(?P<hm>\d{{1,4}})\s*(?:uhr|heures?|hrs?|hours|o'clock|o’clock|h)(?![^\W\d_])"
         rf"(?:\s*(?P<m>\d{{2}})(?!\d))?{_MARK}",

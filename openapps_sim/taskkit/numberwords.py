@@ -87,6 +87,14 @@ def _phrase_pattern(lang: str) -> re.Pattern:
     return re.compile(rf"(?:{alts})")
 
 
+def clear_cache() -> None:
+    """Forget the vocabularies read (a test that writes a content file, and every test of the
+    answer rules: mutation testing forks after one test run, so a vocabulary cached then would
+    hide a changed :func:`fold` from the tests)."""
+    vocabulary.cache_clear()
+    _phrase_pattern.cache_clear()
+
+
 _TOKEN = re.compile(r"[^\W\d_]+")
 
 
