@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import marshal
 import re
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
 from typing import Any
@@ -47,15 +49,10 @@ def _short(value: Any, limit: int = 120) -> str:
 
 
 def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -> dict:
-    """Each app's state through that app's ``normalise`` (see docs/tasks.md).
-
-    ``memo``: an app's state with the same bytes as before (:func:`_typed_bytes`: the same values
-    of the same types) normalises to the value kept
-    from that call (an app's state that is not JSON is normalised anew); the result must then
-    be read, never changed.
-    ``base``: a state given to :func:`normalised_expected` before (an instance's initial state);
-    an app whose state is the same as there (equal, and the same bytes: the same types
-    throughout) takes the normalisation made there; read it, never change it."""
+    """Each app's state through that app's ``normalise`` (see docs/tasks.md). ``memo``: an app's
+    state of the same typed bytes as before normalises to the value kept then. ``base``: a state
+    given to :func:`normalised_expected` before; an app's state the same as there takes the
+    normalisation made there. Either way the result is to be read, never changed."""
     from openapps_sim.config.catalog import discover_apps
 
     apps = discover_apps()
@@ -76,12 +73,7 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
                     out[name] = known[1][name]
                     continue
         if memo and (text := text if text is not None else _typed_bytes(value)) is not None:
-            key = (name, text)
-            if key not in _NORMALISED:
-                if len(_NORMALISED) >= NORMALISED_KEPT:
-                    _NORMALISED.pop(next(iter(_NORMALISED)))
-                _NORMALISED[key] = apps[name].normalise(value)
-            out[name] = _NORMALISED[key]
+            out[name] = _remembered((name, text), lambda a=apps[name], v=value: a.normalise(v))
         else:
             out[name] = apps[name].normalise(value)
     return out
@@ -89,14 +81,25 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
 
 _NORMALISED: dict[tuple[str, bytes], Any] = {}  # (app, typed bytes of its state) -> normalised
 NORMALISED_KEPT = 1024  # entries of _NORMALISED: the 64 apps of 16 worlds
+_NORMALISED_LOCK = threading.Lock()  # the sessions of one server score on their own threads
+
+
+def _remembered(key: tuple[str, bytes], make: Callable[[], Any]) -> Any:
+    """The normalisation kept under ``key``, or ``make()`` kept (the oldest entry let go)."""
+    with _NORMALISED_LOCK:
+        if key in _NORMALISED:
+            return _NORMALISED[key]
+    value = make()
+    with _NORMALISED_LOCK:
+        if len(_NORMALISED) >= NORMALISED_KEPT:
+            _NORMALISED.pop(next(iter(_NORMALISED)))
+        _NORMALISED[key] = value
+    return value
 
 
 def _typed_bytes(value: Any) -> bytes | None:
-    """``value`` written out by marshal's version 2 (no references between objects, so equal
-    values give equal bytes), or None for a value marshal cannot write. The same bytes read
-    back as the same values of the same types (1, 1.0 and True differ; so do a list and a
-    tuple): what lets a normalisation made once stand for another state. Several times faster
-    than a JSON text of a 64-app world."""
+    """``value`` written by marshal's version 2 (no references, so equal values give equal bytes;
+    1, 1.0 and True differ, so do a list and a tuple), or None for a value marshal cannot write."""
     try:
         return marshal.dumps(value, 2)
     except ValueError:  # not a plain value (a set, an object): never taken as the same
@@ -116,10 +119,9 @@ _EXPECTED: dict[int, tuple[dict, dict, dict[str, bytes | None]]] = {}
 
 
 def normalised_expected(expected: dict, base: dict | None = None) -> dict:
-    """``normalise_world(expected)``, computed once per expected state (it is checked after
-    every step of an episode and never changes in place); the same for an instance's initial
-    state. ``base`` (the instance's initial state): an app whose expected state is the same as
-    there takes its normalisation from there (most tasks change one app)."""
+    """``normalise_world(expected)``, computed once per expected (or initial) state; with
+    ``base`` (the instance's initial state), an app's state the same as there takes its
+    normalisation from there (most tasks change one app)."""
     return _normalised_entry(expected, base)[1]
 
 
@@ -243,10 +245,8 @@ _SCALAR_TEXT = {
 
 
 def _group_id(ident: tuple | None) -> str:
-    """The group of an item with identity ``ident``: its JSON text, so that only values of one
-    JSON type are the same (1, 1.0 and True are not); "" for an item without one. An identity
-    of plain strings, integers, booleans and None (almost every one) is written here without
-    json.dumps (about a million calls in tests/test_families.py)."""
+    """The group of an item with identity ``ident``: its JSON text (1, 1.0 and True differ; plain
+    strings, integers, booleans and None written here, without json.dumps); "" without one."""
     if ident is None:
         return ""
     try:
