@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,15 +37,20 @@ TASK = "todo.add_item"
 
 @contextmanager
 def openenv_server(max_sessions: int = 64):
-    """``openapps openenv --port 0`` in a subprocess: (its URL, its pid)."""
+    """``openapps openenv --port 0`` in a subprocess: (its URL, its pid, the file its stderr goes
+    to, read for the errors it logged)."""
+    import tempfile
+
     cmd = [sys.executable, "-m", "openapps_sim.cli", "openenv", "--port", "0", "--max-sessions", str(max_sessions)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, text=True)
     try:
-        first = proc.stderr.readline()
-        m = re.search(r"OpenEnv server at (http://127\.0\.0\.1:\d+)", first)
-        if not m:
-            raise RuntimeError(f"openapps openenv did not start: {first}{proc.stderr.read()[-2000:]}")
-        yield m.group(1), proc.pid
+        deadline = time.time() + 300
+        while not (m := re.search(r"OpenEnv server at (http://127\.0\.0\.1:\d+)", Path(log.name).read_text())):
+            if proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"openapps openenv did not start: {Path(log.name).read_text()[-2000:]}")
+            time.sleep(0.2)
+        yield m.group(1), proc.pid, log.name
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -52,6 +58,7 @@ def openenv_server(max_sessions: int = 64):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        log.close()
 
 
 def tree_cpu(pid: int) -> float:
@@ -75,7 +82,9 @@ def tree_pss(pid: int) -> float:
     return round(total / 1024, 1)
 
 
-async def session(url: str, index: int, backend: str, steps: int, ready, go, latencies: list[float]) -> int:
+async def session(
+    url: str, index: int, backend: str, steps: int, ready, go, latencies: list[float], errors: list[str]
+) -> int:
     """One client: reset, wait for every other session's reset, then ``steps`` crawl steps."""
     from openenv.core import GenericEnvClient
 
@@ -88,16 +97,28 @@ async def session(url: str, index: int, backend: str, steps: int, ready, go, lat
         for _ in range(steps):
             bids = CLICK.findall(result.observation.get("axtree_txt", "")) or ["0"]
             t = time.perf_counter()
-            result = await env.step({"action": f"click('{rng.choice(bids)}')"})
-            latencies.append((time.perf_counter() - t) * 1000)
-            done += 1
-            if result.done:  # a new world (its reset counted in the step phase's time, not in a step)
-                result = await env.reset(task=TASK, seed=index + 1000 * done, backend=backend, termination="agent")
+            try:
+                result = await env.step({"action": f"click('{rng.choice(bids)}')"})
+                latencies.append((time.perf_counter() - t) * 1000)
+                done += 1
+            except RuntimeError as e:  # the server's error for this call (counted, the episode restarted)
+                errors.append(str(e)[:300])
+                result = None
+            while result is None or result.done:  # a new world (its reset not counted in a step)
+                try:
+                    result = await env.reset(
+                        task=TASK, seed=index + 1000 * (done + 1), backend=backend, termination="agent"
+                    )
+                except RuntimeError as e:
+                    errors.append(str(e)[:300])
+                    if len(errors) > 50:
+                        raise
     return done
 
 
 async def load(url: str, pid: int, n: int, backend: str, steps: int) -> dict:
     latencies: list[float] = []
+    errors: list[str] = []
     go = asyncio.Event()
     state = {"ready": 0, "pss": 0.0}
 
@@ -109,7 +130,7 @@ async def load(url: str, pid: int, n: int, backend: str, steps: int) -> dict:
             go.set()
 
     t = time.perf_counter()
-    counts = await asyncio.gather(*(session(url, i, backend, steps, ready, go, latencies) for i in range(n)))
+    counts = await asyncio.gather(*(session(url, i, backend, steps, ready, go, latencies, errors) for i in range(n)))
     wall, cpu = time.perf_counter() - state["t"], tree_cpu(pid) - state["cpu"]
     total = sum(counts)
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else latencies * 99
@@ -123,6 +144,8 @@ async def load(url: str, pid: int, n: int, backend: str, steps: int) -> dict:
         "p99_ms": round(q[98], 1),
         "server_cpu_ms_per_step": round(1000 * cpu / total, 1),
         "server_pss_mib": state["pss"],
+        "errors": len(errors),
+        "first_error": errors[0] if errors else "",
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -146,9 +169,16 @@ async def warm_up(url: str, backend: str, apps: int | None) -> None:
 
 
 def run_load(n: int, backend: str, steps: int, warm: int | None = None) -> dict:
-    with openenv_server(max(n, 1)) as (url, pid):
-        asyncio.run(warm_up(url, backend, warm))
-        return asyncio.run(load(url, pid, n, backend, steps))
+    with openenv_server(max(n, 1)) as (url, pid, log):
+        # a thread of its own: this thread may hold Playwright's loop (an env of another section)
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, warm_up(url, backend, warm)).result()
+            out = pool.submit(asyncio.run, load(url, pid, n, backend, steps)).result()
+        text = Path(log).read_text()
+        out["server_tracebacks"] = text.count("Traceback")
+        where = text.find("Traceback")
+        out["server_first_traceback"] = text[where : where + 3000] if where >= 0 else ""
+        return out
 
 
 def bench_openenv(figures: dict, small: bool = False) -> None:
@@ -182,7 +212,7 @@ def openenv_lines(f: dict) -> str:
             lines.append(
                 f"  OpenEnv, {r['sessions']:>2} {r['backend']:<8} sessions  {r['steps_per_second']:.1f} steps/s,"
                 f" p50 {r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms, server CPU {r['server_cpu_ms_per_step']:.1f} ms"
-                f" a step, {r['server_pss_mib']:.0f} MiB PSS; load {r['load_average']}"
+                f" a step, {r['server_pss_mib']:.0f} MiB PSS, {r.get('errors', 0)} errors; load {r['load_average']}"
             )
     lines.append(f"  OpenEnv text / chromium, same sessions  {rows['text_over_chromium_same_sessions']:.1f}x steps/s")
     return "\n".join(lines)
