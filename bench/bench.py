@@ -19,7 +19,14 @@ Figures (medians unless said otherwise):
 * the text backend beside Chromium (bench/text_bench.py): a step on the same page, an oracle
   episode, the share of ``InlineTextBox`` lines in stock BrowserGym's text, and 64 text envs in
   one process (memory and aggregate steps per second), and the same 64 envs with Python's
-  collector settings and with the package's (openapps_sim/gcsettings.py).
+  collector settings and with the package's (openapps_sim/gcsettings.py);
+* the described apps (bench/apps_bench.py): a described app's page time beside the hand-built
+  apps', the server's first page and PSS with every app and with the hand-built apps only, and
+  ``openapps tasks`` (``--only apps``);
+* a crawl of new pages, text beside Chromium, and 64 text sessions crawling in one process
+  (bench/crawl_bench.py, ``--only crawl``);
+* the OpenEnv server under 16 and 64 WebSocket sessions, text and Chromium
+  (bench/openenv_bench.py, ``--only openenv``).
 
 For scale, the issue quotes a comparable existing server on this kind of machine: starts in
 about 4 s, holds about 160 MiB, resets in about 95 ms and serves pages in 2-25 ms.
@@ -36,15 +43,22 @@ import sys
 import tempfile
 import time
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 REFERENCE = {"server_start_s": 4.0, "server_rss_mib": 160.0, "reset_ms": 95.0, "page_ms": [2, 25]}
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the text section lives beside this file
+from apps_bench import apps_lines, bench_apps  # noqa: E402
 from cputrack import TreeCPU, cmdline, process_tree  # noqa: E402
+from crawl_bench import bench_crawl, crawl_lines  # noqa: E402
+from openenv_bench import bench_openenv, openenv_lines  # noqa: E402
 from pinned import bench_pinned, pinned_lines  # noqa: E402
 from text_bench import bench_text, text_lines  # noqa: E402
+
+# results.json's server_start_to_first_page_ms before the 58 described apps (2026-11-26, 395.4)
+FIRST_PAGE_BEFORE_DESCRIBED_MS = 395.4
 
 
 def median(xs: list[float]) -> float:
@@ -386,12 +400,35 @@ def listing_lines(f: dict) -> str:
     return "\n".join(lines)
 
 
+def stamp_load(fn):
+    """``fn(figures)``, then the load average beside every figure it added."""
+
+    def run(figures: dict) -> None:
+        before = set(figures)
+        fn(figures)
+        for key in set(figures) - before:
+            if isinstance(figures[key], dict):
+                figures[key].setdefault("load_average", [round(x, 2) for x in os.getloadavg()])
+
+    return run
+
+
+# issue 38's and issue 41's parts: name -> (what measures them, their printed lines)
+SCALE_PARTS = {
+    "apps": (stamp_load(partial(bench_apps, earlier=FIRST_PAGE_BEFORE_DESCRIBED_MS)), apps_lines),
+    "crawl": (stamp_load(bench_crawl), crawl_lines),
+    "openenv": (stamp_load(bench_openenv), openenv_lines),
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="bench/results.json")
     parser.add_argument("--skip-sweep", action="store_true")
     parser.add_argument(
-        "--only", choices=["envs-memory", "listings", "sweep"], help="run one part and update its figures in --out"
+        "--only",
+        choices=["envs-memory", "listings", "sweep", "apps", "crawl", "openenv"],
+        help="run one part and update its figures in --out",
     )
     parser.add_argument("--envs-memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -405,6 +442,7 @@ def main() -> int:
             "envs-memory": (bench_envs_memory, envs_memory_lines),
             "listings": (bench_listings, listing_lines),
             "sweep": (both_sweeps, lambda f: sweep_lines(f["sweep_oracle_throughput"], f.get("sweep_core_each"))),
+            **SCALE_PARTS,
         }[args.only]
         part(figures)
         out.write_text(json.dumps(figures, indent=2))
@@ -430,6 +468,7 @@ def main() -> int:
         ("envs-memory", lambda: bench_envs_memory(figures)),
         ("text", lambda: bench_text(figures)),
         ("listings", lambda: bench_listings(figures)),
+        *((name, partial(fn, figures)) for name, (fn, _) in SCALE_PARTS.items()),
     ]
     if not args.skip_sweep:
         steps.append(("sweep", lambda: both_sweeps(figures)))
@@ -485,6 +524,7 @@ def summary_lines(f: dict) -> str:
         lines.append(text_lines(f))
     if "listings_ms_median" in f:
         lines.append(listing_lines(f))
+    lines += [text for _, show in SCALE_PARTS.values() if (text := show(f))]
     if "sweep_oracle_throughput" in f:
         lines.append(sweep_lines(f["sweep_oracle_throughput"], f.get("sweep_core_each")))
     return "\n".join(lines)
