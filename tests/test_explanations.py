@@ -95,7 +95,8 @@ def test_doing_nothing_is_explained_in_a_few_differences(world, family_id):
         # an infeasible goal changes nothing: doing nothing fails by the missing report alone
         assert not ev.diff and ev.declared_ok is False and "report_infeasible" in ev.explain()
         return
-    assert 1 <= len(ev.diff) <= 8, ev.explain(limit=20)
+    # a long goal asks for many things (one milestone each; a moved file is two differences)
+    assert 1 <= len(ev.diff) <= max(8, 2 * len(inst.milestones)), ev.explain(limit=20)
 
 
 def test_apps_declare_the_identity_of_their_list_items():
