@@ -299,8 +299,8 @@ CLI_CASES = [
         {},
         ("run", "--task", "todo.add_iten", "--backend", "text"),
         [
-            "--task: task: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.edit_item or "
-            "todo.add_in_order?); allowed: one of ",
+            "--task: task: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.add_count_open or "
+            "todo.edit_item?); allowed: one of ",
             " task ids; openapps tasks (MCP: list_tasks) lists them",
         ],
     ),
@@ -361,7 +361,7 @@ CLI_CASES = [
         {"spec.yaml": SPEC.replace("todo.add_item", "todo.add_iten")},
         SWEEP,
         [
-            "spec.yaml: tasks[0]: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.edit_item or todo.add_in_order?)"
+            "spec.yaml: tasks[0]: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.add_count_open or todo.edit_item?)"
         ],
     ),
     (
@@ -455,7 +455,7 @@ MULTI_CASES = [
         SWEEP,
         [
             "spec.yaml: agents[0].max_app: unknown option (did you mean max_apps?); allowed: name, config, label, ",
-            "spec.yaml: tasks[0]: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.edit_item or ",
+            "spec.yaml: tasks[0]: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.add_count_open or ",
             "spec.yaml: seeds[1]: expected a whole number >= 0, got -4; allowed: 0, 1, 2, ... 4294967295",
         ],
     ),

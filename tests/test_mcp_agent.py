@@ -46,7 +46,7 @@ def test_an_agent_gets_sorted_action_errors_clean_mistakes_a_step_budget_and_no_
             assert "server:" not in text and "--variation" not in text and "Error executing" not in text
             text = _error(await s.call_tool("reset", {"task": "todo.nope"}))
             assert text.startswith(
-                "reset: task: unknown name 'todo.nope' (did you mean todo.count_open, todo.item_notes or todo.mark_undone?); allowed: one of "
+                "reset: task: unknown name 'todo.nope' (did you mean todo.count_open, todo.item_notes or todo.add_count_open?); allowed: one of "
             )
             text = _error(await s.call_tool("reset", {"task": "todo.add_item", "seed": "abc"}))
             assert text.startswith("reset: seed: expected a whole number, got 'abc'; allowed: 0, 1, 2"), text

@@ -254,7 +254,7 @@ def test_a_wrong_episode_scores_0_and_a_session_may_run_an_instance_again(url):
 BAD_RESETS = [
     (
         {"task": "todo.nope"},
-        "reset: task: unknown name 'todo.nope' (did you mean todo.count_open, todo.item_notes or todo.mark_undone?); "
+        "reset: task: unknown name 'todo.nope' (did you mean todo.count_open, todo.item_notes or todo.add_count_open?); "
         f"allowed: one of {len(all_families())} task ids; openapps tasks (MCP: list_tasks) lists them",
     ),
     ({}, "reset: task: expected a task family id, got nothing; allowed: todo.add_item, ... (openapps tasks)"),

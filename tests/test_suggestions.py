@@ -132,8 +132,8 @@ def test_mcp_reset_with_a_misspelt_task_gets_the_closest_ids_briefly():
         async with memory_server() as (_server, client):
             text = error_of(await client.call_tool("reset", {"task": "todo.add_iten", "backend": "text"}))
             assert text.startswith(
-                "reset: task: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.edit_item or "
-                "todo.add_in_order?); allowed: one of "
+                "reset: task: unknown name 'todo.add_iten' (did you mean todo.add_item, todo.add_count_open or "
+                "todo.edit_item?); allowed: one of "
             ), text
             assert text.endswith(" task ids; openapps tasks (MCP: list_tasks) lists them") and len(text) < 300
             text = error_of(await client.call_tool("reset", {"task": "todo.add_item", "variation": "darktheme"}))
