@@ -174,6 +174,7 @@ def test_families_live_by_app():
     assert not misplaced, misplaced
     modules = {type(fam).__module__ for fam in all_families().values()}
     assert {m for m in modules if m.startswith("openapps_sim.tasks.calendar.")} == {
+        "openapps_sim.tasks.calendar.actanswer",
         "openapps_sim.tasks.calendar.answers",
         "openapps_sim.tasks.calendar.decisions",
         "openapps_sim.tasks.calendar.edits",

@@ -18,6 +18,10 @@ from openapps_sim.web.server import app_server
 def test_instances_expand_families_packs_and_seeds_in_order():
     got = instances(["todo.add_*", "todo.add_item"], ["default", " dark_theme ", "dark_theme"], 2)
     assert [i.name for i in got] == [
+        "todo.add_count_open/default/0",
+        "todo.add_count_open/default/1",
+        "todo.add_count_open/dark_theme/0",
+        "todo.add_count_open/dark_theme/1",
         "todo.add_in_order/default/0",
         "todo.add_in_order/default/1",
         "todo.add_in_order/dark_theme/0",
