@@ -39,8 +39,10 @@ def _last_theirs(state: dict, cid: str) -> dict | None:
 def _what_went_wrong(fid: str, inst, before: dict, after: dict) -> list[str]:
     """How a world-made change made the goal's answer, target or branch different."""
     fam, wrong = all_families()[fid], []
-    if inst.expected_answer is not None and fam.answer(after, inst.params) != inst.expected_answer:
-        wrong.append(f"answer {inst.expected_answer!r} became {fam.answer(after, inst.params)!r}")
+    # the answer read off the same state without the arrival (an act-then-answer family's answer
+    # is the expected state's; read off the start it is another, arrival or not)
+    if inst.expected_answer is not None and fam.answer(after, inst.params) != fam.answer(before, inst.params):
+        wrong.append(f"answer {fam.answer(before, inst.params)!r} became {fam.answer(after, inst.params)!r}")
     for part, p in _parts(fid, inst.params):
         if part == "messenger.forward_message":
             last = _last_theirs(after, p["source_id"])
