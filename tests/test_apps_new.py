@@ -136,7 +136,10 @@ def test_a_broken_answer_gets_its_problems_and_the_fixed_one_is_written(tmp_path
         "diaryhouseplants.toggle_plant_thirsty",
     } <= set(row["families"])
     n = len(row["families"])
-    assert [int(g) for g in solved.groups()] == [2 * n, 2 * n, n]
+    # through the tools too, but for the navigation family (pages only: the oracle says so there)
+    pages_only = [f for f in row["families"] if f.startswith("diaryhouseplants.open_")]
+    assert len(pages_only) == 1
+    assert [int(g) for g in solved.groups()] == [2 * n - 1, 2 * n - 1, n]
 
 
 @pytest.mark.parametrize("agent, base", [("openai", "/v1"), ("anthropic", "")])

@@ -99,7 +99,7 @@ def episode_problems(results: Path) -> tuple[list[str], str]:
     wrong) and the count solved."""
     from openapps_sim.sweeps.store import read_results
 
-    records = list({r["episode_id"]: r for r in read_results(results)}.values())
+    records = [r for r in {r["episode_id"]: r for r in read_results(results)}.values() if not _pages_only(r)]
     if not records:
         return ["the app has no task family: give a collection actions, a filter, a flow or settings"], "no family"
     problems = [describe_failure(r) for r in records if r.get("reward") != 1]
@@ -107,6 +107,18 @@ def episode_problems(results: Path) -> tuple[list[str], str]:
     bad = {r["task"] for r in records if r.get("reward") != 1}
     solved = f"{len(records) - len(problems)} / {len(records)} episodes solved over {len(families)} families"
     return problems, solved + (f" ({len(bad)} failed)" if bad else "")
+
+
+def _pages_only(record: dict) -> bool:
+    """An episode through app tools of a family only pages can solve (a navigation goal): the
+    oracle says so with ``report_infeasible`` and the episode fails by design, not by the app."""
+    actions = record.get("actions") or []
+    return (
+        record.get("interface") == "api"
+        and record.get("reward") != 1
+        and bool(actions)
+        and str(actions[0]).startswith("report_infeasible(")
+    )
 
 
 def describe_failure(record: dict) -> str:

@@ -184,10 +184,12 @@ class Long(Several):
 
 def long_change(desc: dict) -> tuple[str, tuple[str, str]] | None:
     """The collection and change of the long family: the home collection's (else the first
-    collection's with a record action), the first of status, a toggle, delete and an edit of a
-    field other than the title; None when no collection has one."""
+    collection's with a record action and at least eight records), the first of status, a
+    toggle, delete and an edit of a field other than the title; None when no collection has one."""
     home = desc["home"] or next(iter(desc["collections"]))
     for name in [home, *desc["collections"]]:
+        if kit.record_count(desc["collections"][name]) < LONG_RECORDS:
+            continue
         title = desc["collections"][name]["title"]
         for kind in acts.KINDS:
             for k, f in acts.record_actions(desc, name):
