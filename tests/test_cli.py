@@ -79,7 +79,7 @@ def test_agents_are_described_in_plain_text():
         (("variations", "sample", "--n", "0"), "--n: expected a whole number from 1 to 10000, got '0'"),
         (
             ("sweep", "nonexistent-spec"),
-            "allowed: a path, or one of 24 shipped specs; openapps sweep --help lists them",
+            "allowed: a path, or one of 27 shipped specs; openapps sweep --help lists them",
         ),
         (("sweep", "demo", "--workers", "0"), "--workers: expected a whole number from 1 to 512, got '0'"),
         (("run", "--task", "todo.nothing"), "unknown name 'todo.nothing'"),

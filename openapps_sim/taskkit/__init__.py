@@ -299,7 +299,8 @@ class TaskFamily:
                 [f for f, fam in all_families().items() if not fam.styles(lang)],
                 len(all_families()),
             )
-            language = lang_data.phrasing_fallback(key, language, without)
+            named = self.id if key == self.id else f"{self.id} ({key})"  # the family, then its phrasing
+            language = lang_data.phrasing_fallback(named, language, without)
             styles = self.styles(language) if key == self.id else lang_data.family_styles(key, language)
         if not styles:
             raise ConfigError(
