@@ -158,7 +158,8 @@ class OpenAppsTask(AbstractBrowserTask):
         self.completion = {"declared": None, "declared_at": None, "premature": False, "goal_met_at": None}
         self.last_answer = None
         self.last_interruptions = {"shown": [], "arrivals": []}
-        page.goto(live.url + self.start_path)
+        # the episode's first page may wait for a busy machine longer than a step's 5 s
+        page.goto(live.url + self.start_path, timeout=max(self.timeout, 30_000))
         self.interrupting = bool(config.get("interruptions"))
         self.actions_taken = 0
         if self.interrupting:
