@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from openapps_sim.apps.described.values import initials
+from openapps_sim.tasks.described.kit import said
 from starlette.testclient import TestClient
 
 from openapps_sim.config import catalog
@@ -303,3 +304,35 @@ def test_a_field_named_like_a_keyword_is_refused(tmp_path, name):
         check_app_folder(tmp_path)
     assert f"collections.plants.fields.{name}: field names are identifiers" in str(got.value)
     assert "not a Python keyword" in str(got.value)
+
+
+ARCHIVE = """
+title: Archive
+category: Books & Reference
+collections:
+  books:
+    label: Books
+    title: name
+    layout: table
+    columns: [name, year, pages, weight]
+    fields:
+      name: {type: text}
+      year: {type: number, grouping: false}
+      pages: {type: number, unit: pp}
+      weight: {type: number, unit: g, grouping: false}
+    records:
+      - {name: Dune, year: 1965, pages: 1412, weight: 1250.5}
+"""
+
+
+def test_a_number_field_may_be_written_without_thousands_separators(app_path):
+    _app(app_path, "archive", ARCHIVE)
+    world = World()
+    world.reset("default", 0)
+    page = TestClient(server.build_app(world)).get("/archive/c/books").text
+    assert ">1965<" in page and "1,965" not in page
+    assert "1,412 pp" in page
+    assert "1250.50 g" in page and "1,250" not in page
+    desc = discover_apps()["archive"].desc
+    assert said(desc, world.state["archive"], "books", "year", 1965, "en") == "1965"
+    assert said(desc, world.state["archive"], "books", "pages", 1412, "en") == "1,412 pp"

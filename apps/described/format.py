@@ -83,6 +83,7 @@ FIELD = Record(
         "default": Any_(None, doc="the value of a new record that does not give one"),
         "currency": Str("$", doc="money: the sign written before the amount"),
         "unit": Str("", doc="number: the unit written after the value (kg, km, min)"),
+        "grouping": Bool(True, doc="number: thousands separators (false for a year or a code: 1989, not 1,989)"),
         "max": Int(5, lo=1, hi=10, doc="rating: the most stars"),
         "required": Bool(False, doc="a new record must give it (the title field always must)"),
     }

@@ -10,8 +10,16 @@ from openapps_sim.appkit import AppContext, by_id
 EMPTY = "—"
 
 
-def number(value: float) -> str:
-    return f"{value:,.0f}" if float(value) == int(value) else f"{value:,.2f}"
+def number(value: float, grouping: bool = True) -> str:
+    """A number as pages, goals and answers write it: whole numbers without decimals, thousands
+    separated unless the field says not (a year)."""
+    sep = "," if grouping else ""
+    return f"{value:{sep}.0f}" if float(value) == int(value) else f"{value:{sep}.2f}"
+
+
+def number_field(spec: dict, value: object) -> str:
+    """The value of a number field with its unit."""
+    return f"{number(float(value), spec.get('grouping', True))} {spec['unit']}".strip()
 
 
 def show(ctx: AppContext, coll: dict, field: str, value: object) -> str:
@@ -23,7 +31,7 @@ def show(ctx: AppContext, coll: dict, field: str, value: object) -> str:
         amount = float(value)
         return f"{'−' if amount < 0 else ''}{spec['currency']}{abs(amount):,.2f}"
     if kind == "number":
-        return f"{number(float(value))} {spec['unit']}".strip()
+        return number_field(spec, value)
     if kind == "boolean":
         return words.ui(ctx, "value_yes" if value else "value_no")
     if kind == "choice":

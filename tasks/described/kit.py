@@ -8,7 +8,7 @@ import random
 
 from openapps_sim.apps.described.checks import item_name
 from openapps_sim.apps.described.generate import draw
-from openapps_sim.apps.described.values import number
+from openapps_sim.apps.described.values import number_field
 from openapps_sim.apps.described.words import engine_texts
 
 from openapps_sim.config.normalise import norm_text
@@ -49,7 +49,7 @@ def said(desc: dict, state: dict, name: str, field: str, value: object, lang: st
     if kind == "money":
         return f"{spec['currency']}{float(value):,.2f}"
     if kind == "number":
-        return f"{number(float(value))} {spec['unit']}".strip()
+        return number_field(spec, value)
     if kind == "ref":
         target = desc["collections"][spec["to"]]
         found = [r for r in state[spec["to"]] if r["id"] == value]
