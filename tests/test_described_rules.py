@@ -336,3 +336,53 @@ def test_a_number_field_may_be_written_without_thousands_separators(app_path):
     desc = discover_apps()["archive"].desc
     assert said(desc, world.state["archive"], "books", "year", 1965, "en") == "1965"
     assert said(desc, world.state["archive"], "books", "pages", 1412, "en") == "1,412 pp"
+
+
+# a flow's record gets its reference from the app: the form never asks the user to make one up
+GENERATED_CODES = [
+    ("booklib", "borrow", "reference"),
+    ("carrental", "rent", "booking"),
+    ("coins", "buy", "reference"),
+    ("comics", "buy", "receipt"),
+    ("delivery", "checkout", "order_number"),
+    ("flights", "book", "booking_code"),
+    ("grocer", "book_slot", "reference"),
+    ("gymclass", "book", "code"),
+    ("homes", "view", "reference"),
+    ("hotels", "book", "reference"),
+    ("jobs", "apply", "reference"),
+    ("meetups", "rsvp", "code"),
+    ("museum", "book", "code"),
+    ("parking", "park", "ticket"),
+    ("pharmacy", "checkout", "order_number"),
+    ("salon", "book", "reference"),
+    ("stockroom", "order", "po_number"),
+    ("tickets", "buy", "order_number"),
+    ("timesheet", "invoice", "number"),
+]
+
+
+@pytest.fixture(scope="module")
+def shipped_http():
+    world = World()
+    world.reset("default", 0)
+    return world, TestClient(server.build_app(world))
+
+
+@pytest.mark.parametrize("app,flow,field", GENERATED_CODES, ids=[f"{a}.{f}" for a, f, _ in GENERATED_CODES])
+def test_a_flows_form_does_not_ask_for_the_reference_it_makes(shipped_http, app, flow, field):
+    _, http = shipped_http
+    form = http.get(f"/{app}/flow/{flow}").text
+    assert f'name="{field}"' not in form
+    assert 'name="' in form or f"{app}-confirm" in form or f"{app}-review" in form
+
+
+def test_a_confirmed_order_gets_the_apps_next_reference(shipped_http):
+    world, http = shipped_http
+    before = len(world.state["delivery"]["orders"])
+    n = world.state["delivery"]["next_id"]["orders"]
+    place = {"restaurant": world.state["delivery"]["restaurants"][0]["id"], "total": "12.50", "address": "1 Main St"}
+    assert http.post("/delivery/flow/checkout/confirm", data=place).status_code == 200
+    orders = world.state["delivery"]["orders"]
+    assert len(orders) == before + 1
+    assert orders[-1]["order_number"] == f"DE-70{n}"
