@@ -166,12 +166,14 @@ def first_change(app: str, desc: dict) -> str | None:
 
 
 def _make(base: type, fid: str, parts: tuple[str, ...], description: str, **attrs) -> None:
+    if kit.noted(fid):
+        return
     cls = type(base.__name__, (base,), {"id": fid, "parts": parts, "description": description, **attrs})
     register_instance(cls())
 
 
-def register() -> None:
-    for app, desc in kit.described_apps().items():
+def register(apps: dict | None = None) -> None:
+    for app, desc in (kit.described_apps() if apps is None else apps).items():
         for name, flow in desc["flows"].items():
             fields = desc["collections"][flow["creates"]]["fields"]
             day = next((f for f in flow["fields"] if fields[f]["type"] == "date"), "")
