@@ -112,10 +112,10 @@ class FlowThenTotal(DescribedThen):
         fam = self.part_families[0]
         desc, coll = fam.desc, fam.coll
         what = kit.field_label(desc, coll, self.total, language)
-        if self.quantity:
-            target = desc["collections"][fam.spec["fields"][self.total]["to"]]["price"]
+        if self.quantity:  # the named record's price × the number asked for
             to = fam.spec["fields"][self.total]["to"]
-            what = f"{kit.field_label(desc, to, target, language)} × {kit.field_label(desc, coll, self.quantity, language)}"
+            price = kit.field_label(desc, to, desc["collections"][to]["price"], language)
+            what = f"{price} × {kit.field_label(desc, coll, self.quantity, language)}"
         return {"what": what, "app": kit.texts(desc, language).get("title", desc["title"])}
 
 
