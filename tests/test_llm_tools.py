@@ -72,6 +72,25 @@ def test_the_prompt_lists_only_the_tools_of_the_tasks_apps(interface):
     assert _agent_prompt(interface, None).count(") -- ") == 654  # no task: every app's tools
 
 
+def test_an_agent_on_app_tools_is_handed_the_tasks_apps_and_never_its_parameters():
+    """The runner's ``task_info_for``: the oracle gets all of ``task_info``; an agent that is not
+    privileged only the task's apps, and only when it acts through app tools."""
+    from openapps_sim.agent import Agent, task_info_for
+
+    info = {"apps": ["banking", "messenger"], "params": {"parts": []}, "milestones": ["banking.transfer"]}
+    oracle, llm = Agent(), Agent()
+    oracle.privileged = True
+    assert task_info_for(oracle, info) is info
+    for interface, given in (
+        ("gui", {}),
+        ("api", {"apps": ["banking", "messenger"]}),
+        ("mixed", {"apps": ["banking", "messenger"]}),
+    ):
+        llm.interface = interface
+        assert task_info_for(llm, info) == given, interface
+    assert task_info_for(llm, None) == {}
+
+
 def spec_for(tmp_path: Path, url: str, **extra) -> Path:
     agent = {"name": "openai", "config": {"model": "tools", "base_url": url + "/v1", "require_api_key": False}}
     base = {"name": "t", "agents": [agent], "tasks": ["multi.todo_and_message"], "variations": ["default"], "seeds": 1}
