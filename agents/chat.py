@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from openapps_sim.envs.apptools import check_action
+from openapps_sim.envs.apptools import check_action, task_tool_apps
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.errors import ConfigError
 
@@ -114,6 +114,7 @@ class ChatAgent(ConfigurableAgent):
         self.prompt_chars: list[int] = []  # characters of text sent per step (images not counted)
         self._viewport: tuple[int, int] | None = None
         self._model_size: tuple[int, int] | None = None
+        self.tool_apps = task_tool_apps(task_info)  # the prompt lists these apps' tools (None: all)
 
     @property
     def history(self) -> list:
@@ -234,7 +235,12 @@ class ChatAgent(ConfigurableAgent):
     def system_text(self) -> str:
         size = getattr(self, "_model_size", None) or getattr(self, "_viewport", None) or DEFAULT_SIZE
         return self.options["system_prompt"] or system_prompt(
-            self.obs_mode, self.action_space, size, self.options["set_of_marks"], self.interface
+            self.obs_mode,
+            self.action_space,
+            size,
+            self.options["set_of_marks"],
+            self.interface,
+            getattr(self, "tool_apps", None),
         )
 
     def history_text(self) -> str:

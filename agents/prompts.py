@@ -8,6 +8,8 @@ interfaces (``mixed`` adds the app tools to the actions), :data:`SYSTEM_PROMPT_A
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from openapps_sim.envs.apptools import describe_tools
 
 SYSTEM_PROMPT = """\
@@ -106,10 +108,11 @@ TOOL_QUOTING = (
 TOOL_RESULT_TEXT = "; after an app tool call, also the tool's result, as JSON"
 
 
-def tools_help(interface: str) -> str:
-    """The app tools as the model reads them (``api``: with the few other actions it may take)."""
+def tools_help(interface: str, apps: Collection[str] | None = None) -> str:
+    """The app tools as the model reads them (``api``: with the few other actions it may take);
+    of the task's ``apps`` only, when given (:func:`openapps_sim.envs.apptools.task_tool_apps`)."""
     head = "App tools (app.tool(name=value, ...), each answers with JSON):"
-    return "\n".join([head, describe_tools()] + ([API_ACTIONS] if interface == "api" else []))
+    return "\n".join([head, describe_tools(apps)] + ([API_ACTIONS] if interface == "api" else []))
 
 
 # what x and y mean: pixels of the image the model sees, or of the page when it sees no image
@@ -178,12 +181,14 @@ def system_prompt(
     size: tuple[int, int] = DEFAULT_SIZE,
     set_of_marks: bool = False,
     interface: str = "gui",
+    apps: Collection[str] | None = None,
 ) -> str:
     """The system prompt of the ``openai`` and ``anthropic`` agents: every example in it is
     a valid action of ``action_space`` inside an image of ``size`` (width, height), and of the
-    ``interface`` (gui: page actions; api: app tools; mixed: both)."""
+    ``interface`` (gui: page actions; api: app tools; mixed: both), the tools of ``apps`` (the
+    task's) only when given."""
     if interface == "api":
-        return SYSTEM_PROMPT_API.format(actions=tools_help("api"), quoting=TOOL_QUOTING)
+        return SYSTEM_PROMPT_API.format(actions=tools_help("api", apps), quoting=TOOL_QUOTING)
     screenshot = obs_mode in ("screenshot", "both")
     ids = action_space in ("bid", "all") and (obs_mode != "screenshot" or set_of_marks)
     example = "click('12')" if ids else f"mouse_click({round(size[0] * 0.32)}, {round(size[1] * 0.32)})"
@@ -192,7 +197,7 @@ def system_prompt(
     quoting = QUOTING["bid" if ids else "coord"].format(ax=round(size[0] * 0.08), ay=round(size[1] * 0.11))
     if interface == "mixed":
         observation += TOOL_RESULT_TEXT
-        actions += "\n\n" + tools_help("mixed")
+        actions += "\n\n" + tools_help("mixed", apps)
         quoting += " " + TOOL_QUOTING
     return SYSTEM_PROMPT.format(observation=observation, example=example, actions=actions, quoting=quoting)
 

@@ -19,7 +19,8 @@ class Agent:
     ``act`` returns one BrowserGym action string (``click('12')``, ``fill('7', 'milk')``,
     ``send_msg_to_user('done')`` ...). ``obs_mode`` and ``action_space`` tell the runner what
     the agent reads and writes. Only ``privileged`` agents (the oracle) receive the task's
-    parameters in ``task_info``; others see the goal text alone.
+    parameters in ``task_info``; others see the goal text alone, and, acting through app tools,
+    the task's apps (:func:`task_info_for`).
     """
 
     name = "agent"
@@ -74,6 +75,22 @@ class Agent:
         """Per-episode usage (tokens, requests...), reset by ``reset``."""
         return {}
 
+
+
+#: what of ``task_info`` an agent that is not privileged reads when it acts through app tools:
+#: the task's apps, whose tools its prompt lists (docs/agents.md); never the parameters
+PUBLIC_TASK_INFO = ("apps",)
+
+
+def task_info_for(agent: Agent, task_info: dict | None) -> dict:
+    """The ``task_info`` ``agent`` is reset with: all of it for a privileged agent (the oracle),
+    else :data:`PUBLIC_TASK_INFO` for one acting through app tools (api, mixed), else nothing."""
+    info = task_info or {}
+    if agent.privileged:
+        return info
+    if agent.interface == "gui":
+        return {}
+    return {k: info[k] for k in PUBLIC_TASK_INFO if k in info}
 
 # Called with True when an agent starts a call to its model service (one attempt, or the wait
 # before the next) and with False when it ends. A sweep worker listens, so that its watchdog

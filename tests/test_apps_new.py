@@ -58,7 +58,8 @@ collections:
       - {name: Fern, room: bedroom, thirsty: true}
       - {name: Cactus, room: hall}
 """
-# passes the format check, but a collection without records leaves the oracle nothing to act on
+# passes the format check (and derives 9 families), but a collection without records leaves the
+# oracle nothing to act on
 EMPTY = """```yaml
 title: Plant Diary
 category: House & Home
@@ -67,11 +68,36 @@ collections:
     label: Plants
     item: plant
     title: name
+    filter: room
     fields:
       name: {type: text, required: true}
+      room: {type: choice, choices: [kitchen, hall], default: kitchen}
       thirsty: {type: boolean, default: false}
-    actions: {delete: true, toggle: [thirsty]}
+    actions: {delete: true, edit: [room], toggle: [thirsty]}
 ```"""
+# valid, but derives 4 task families (toggle, navigate, a sequence, a toggle then a todo)
+TOO_FEW = """title: Tiny Notes
+category: Productivity
+collections:
+  notes:
+    label: Notes
+    item: note
+    title: name
+    fields:
+      name: {type: text, required: true}
+      pinned: {type: boolean, default: false}
+    actions: {toggle: [pinned]}
+    records:
+      - {name: Groceries}
+      - {name: Ideas, pinned: true}
+      - {name: Trip}
+"""
+TOO_FEW_PROBLEM = (
+    "app.yaml: derives 4 task families ({0}.toggle_note_pinned, {0}.open_note, {0}.sequence, "
+    "{0}.toggle_note_pinned_then_todo); an app needs at least 8; allowed: add what derives more: a field besides "
+    "the title that every record fills in: a choice, a default (look a field up); actions.create: true on a "
+    "collection (create a record; a todo to follow it up); actions.delete: true"
+)
 TYPE_PROBLEM = (
     "app.yaml: collections.plants.fields.room.type: unknown value 'place'; allowed: text, longtext, number, "
     "money, date, time, boolean, choice, rating, ref, icon"
@@ -260,6 +286,7 @@ def test_the_model_is_told_every_key_of_the_format_and_an_example():
         "    sign: an integer from -1 to 1; -1 subtracts, 1 adds",
         "  setting.<name>, setting.<name>.<choice>; languages: ar, de, es, fr, it, zh.",
         "title: Airwaves Radio",
+        "- The app must derive at least 8 task families: each action (create, edit, delete, toggle, star,",
     ):
         assert f"\n{line}\n" in guide, line
     assert "Weather, required; its Google Play category" in guide
@@ -272,3 +299,34 @@ def test_the_app_goes_to_the_first_folder_of_the_search_path(tmp_path, monkeypat
     assert main(["apps", "new", "a diary of my houseplants", "--name", "plants4", "--agent-config", "gpt-4o"]) == 2
     err = capsys.readouterr().err
     assert f"--out: {first / 'plants4'} exists already; allowed: a folder without an app of that name" in err
+
+
+def test_a_description_that_derives_fewer_than_8_families_is_one_problem(tmp_path, capsys):
+    """``openapps apps check`` and a round of ``openapps apps new`` both refuse an app with fewer
+    than 8 task families: one problem naming app.yaml, the families and what derives more."""
+    app = tmp_path / "tiny"
+    app.mkdir()
+    (app / "app.yaml").write_text(TOO_FEW, encoding="utf-8")
+    assert main(["apps", "check", str(app)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"openapps: error: {app / TOO_FEW_PROBLEM.format('tiny')}"), err
+    assert err.count("\n") == 1 and "flows: a two-step flow" in err, err  # one line
+    assert "actions.toggle" not in err and "actions.star" not in err  # the app has a toggle
+    out = tmp_path / "myapps"
+    with FakeLLMServer([TOO_FEW, FIXED]) as server:
+        config = _config(tmp_path, "openai", server.url + "/v1")
+        argv = ["apps", "new", "my notes", "--agent-config", config, "--out", str(out), "--name", "tinier"]
+        code = main([*argv, "--rounds", "2"])
+    printed = capsys.readouterr().out
+    assert code == 0 and "round 1/2: format check: 1 problems\n" in printed, printed
+    message = server.requests[1]["body"]["messages"][-1]["content"]
+    assert f"- {TOO_FEW_PROBLEM.format('tinier')}" in message, message
+
+
+def test_every_shipped_described_app_derives_at_least_8_families():
+    from openapps_sim.tasks.described import kit
+
+    from openapps_sim.taskkit.registry import derived_families
+
+    counts = {name: len(derived_families(name, desc)) for name, desc in kit.described_apps().items()}
+    assert len(counts) == 58 and min(counts.values()) == 13 and min(counts, key=counts.get) == "coins"

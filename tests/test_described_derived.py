@@ -32,8 +32,9 @@ def test_every_described_app_gets_the_kinds_its_description_allows():
         dated = [n for n, fl in desc["flows"].items()
                  if any(desc["collections"][fl["creates"]]["fields"][f]["type"] == "date" for f in fl["fields"])]  # fmt: skip
         assert _of(app, "_then_event") == sorted(f"{app}.{n}_then_event" for n in dated), app
-    counts = {m: sum(len(_of(a, m)) for a in APPS) for m in (".average_", ".difference_", "_then_event")}
-    assert counts == {".average_": 38, ".difference_": 45, "_then_event": 9}
+    markers = (".average_", ".difference_", "_then_event", "_then_message")
+    counts = {m: sum(len(_of(a, m)) for a in APPS) for m in markers}
+    assert counts == {".average_": 38, ".difference_": 45, "_then_event": 9, "_then_message": 11}
 
 
 def test_the_long_family_needs_at_least_20_oracle_steps_in_every_app():

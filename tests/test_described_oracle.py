@@ -77,9 +77,9 @@ def test_the_oracle_solves_the_new_kinds_under_languages(tmp_path):
     assert kinds == [
         "banking.average_transaction", "banking.create_transaction_then_todo", "banking.difference_transaction",
         "banking.extreme_transaction", "banking.if_transaction", "banking.long_transaction",
-        "banking.open_transaction", "banking.sequence",
-        "hotels.average_hotel", "hotels.book_then_event", "hotels.difference_hotel", "hotels.extreme_hotel",
-        "hotels.if_hotel", "hotels.long_hotel", "hotels.open_hotel", "hotels.sequence",
+        "banking.open_transaction", "banking.sequence", "banking.transfer_then_message",
+        "hotels.average_hotel", "hotels.book_then_event", "hotels.book_then_message", "hotels.difference_hotel",
+        "hotels.extreme_hotel", "hotels.if_hotel", "hotels.long_hotel", "hotels.open_hotel", "hotels.sequence",
         "hotels.toggle_hotel_saved_then_todo",
         "recipes.average_recipe", "recipes.create_recipe_then_todo", "recipes.difference_recipe",
         "recipes.extreme_recipe", "recipes.if_recipe", "recipes.long_recipe", "recipes.open_recipe",

@@ -1,5 +1,5 @@
-"""The LLM agents act through app tools: under the ``api`` interface their prompt lists every
-app tool (and no page action) and shows the last tool's result; under ``mixed`` it has both.
+"""The LLM agents act through app tools: under the ``api`` interface their prompt lists the app
+tools of the task's apps (and no page action) and shows the last tool's result; under ``mixed`` it has both.
 A sweep with ``interface: [gui, api, mixed]`` then compares a GUI agent with a tool agent on the
 same model — run here against a real HTTP server on 127.0.0.1 (tests/fake_llm_server.py) whose
 stand-in model reads the tools and the results from the prompt (tests/fake_tool_model.py)."""
@@ -14,6 +14,7 @@ import yaml
 from openapps_sim.agents.prompts import BID_ACTIONS, system_prompt
 
 from openapps_sim.envs.apptools import app_tools
+from openapps_sim.envs.registration import make_env
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 from openapps_sim.sweeps.sweep import run_sweep
@@ -37,6 +38,57 @@ def test_the_api_prompt_lists_every_app_tool_and_no_page_action():
     assert not any(t in gui for t in TOOLS)
     for prompt in (api, mixed, gui):
         assert "{" not in prompt.replace("{'", "").split("App tools")[0]
+
+
+def _agent_prompt(interface: str, task_info: dict | None) -> str:
+    from openapps_sim.agents import make_agent
+
+    agent = make_agent("openai", {"model": "m", "base_url": "http://127.0.0.1:9/v1", "require_api_key": False})
+    agent.interface = interface  # as the runner sets it
+    agent.reset("a goal", task_info)
+    return agent.system_text()
+
+
+@pytest.mark.parametrize("interface", ["api", "mixed"])
+def test_the_prompt_lists_only_the_tools_of_the_tasks_apps(interface):
+    """With 64 apps the prompt names the tools of the task's apps (``task_info["apps"]``), not
+    all 654: a todo task's none of banking's, a cross-app task's both apps' and no third's."""
+    env = make_env("todo.add_item", backend="text", obs_mode="axtree", interface=interface)
+    try:
+        _, todo = env.reset(seed=0)
+        kwargs = {"family": "banking.transfer_then_message", "variation": "default"}
+        _, cross = env.reset(seed=0, options={"task_kwargs": kwargs})
+    finally:
+        env.close()
+    assert todo["task_info"]["apps"] == ["todo"] and cross["task_info"]["apps"] == ["banking", "messenger"]
+    prompt = _agent_prompt(interface, todo["task_info"])
+    assert "todo.add_item(title: str" in prompt and "todo.read()" in prompt
+    assert "banking." not in prompt and "messenger.send_message(" not in prompt
+    assert len(re.findall(r"^\w+\.\w+\(.*\) -- ", prompt, re.M)) == 6  # todo's 6 tools, read() among them
+    prompt = _agent_prompt(interface, cross["task_info"])
+    assert "banking.transfer(" in prompt and "messenger.send_message(" in prompt and "messenger.read()" in prompt
+    assert "todo.add_item(title: str" not in prompt and "calendar." not in prompt and "hotels." not in prompt
+    assert len(re.findall(r"^\w+\.\w+\(.*\) -- ", prompt, re.M)) == 13 + 3
+    assert _agent_prompt(interface, None).count(") -- ") == 654  # no task: every app's tools
+
+
+def test_an_agent_on_app_tools_is_handed_the_tasks_apps_and_never_its_parameters():
+    """The runner's ``task_info_for``: the oracle gets all of ``task_info``; an agent that is not
+    privileged only the task's apps, and only when it acts through app tools."""
+    from openapps_sim.agent import Agent, task_info_for
+
+    info = {"apps": ["banking", "messenger"], "params": {"parts": []}, "milestones": ["banking.transfer"]}
+    oracle, llm = Agent(), Agent()
+    oracle.privileged = True
+    assert task_info_for(oracle, info) is info
+    for interface, given in (
+        ("gui", {}),
+        ("api", {"apps": ["banking", "messenger"]}),
+        ("mixed", {"apps": ["banking", "messenger"]}),
+    ):
+        llm.interface = interface
+        assert task_info_for(llm, info) == given, interface
+    assert task_info_for(llm, None) == {}
 
 
 def spec_for(tmp_path: Path, url: str, **extra) -> Path:
@@ -74,4 +126,4 @@ def test_an_llm_agent_solves_tasks_through_app_tools_alone(tmp_path):
         assert not any(r["invalid"].values()), r["invalid"]
     assert not records["gui"]["success"] and records["gui"]["actions"][0].startswith("report_infeasible(")
     assert any(isinstance(res, dict) and "contacts" in res for res in model.results_seen)
-    assert {len(t) for t in model.tools_seen} == {0, len(TOOLS)}
+    assert {len(t) for t in model.tools_seen} == {0, 6 + 3}  # none under gui, else todo's and messenger's

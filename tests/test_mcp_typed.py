@@ -18,6 +18,7 @@ EPISODE |= {"answer_schema"}  # only for a task that returns a value
 REWARD = {"task", "variation", "seed", "language", "interface", "backend", "termination", "reward", "success"}
 REWARD |= {"partial_reward", "explanation", "steps", "max_steps", "done", "attempts"}
 SOME_APP_TOOLS = {"todo_read", "todo_add_item", "shop_checkout", "calendar_create_event", "code_editor_create_file"}
+TODO_TOOLS = {"todo_read", "todo_add_item", "todo_toggle_item"}
 
 
 def typed(result) -> dict:
@@ -118,7 +119,9 @@ def test_app_tools_are_listed_and_callable_only_where_the_interface_has_them():
                 typed(await client.call_tool("reset", args))
                 names = set(await listed(client))
                 assert {"reset", "act", "observe", "get_reward"} <= names
-                assert (SOME_APP_TOOLS <= names) == (interface != "gui"), (interface, names)
+                assert (TODO_TOOLS <= names) == (interface != "gui"), (interface, names)
+                # a todo task lists todo's tools only, not the other 63 apps'
+                assert not (SOME_APP_TOOLS - TODO_TOOLS | {"banking_transfer", "messenger_read"}) & names, names
                 called = await client.call_tool("todo_add_item", {"title": "Oat milk"})
                 if interface == "gui":
                     assert called.isError and called.content[0].text == (
@@ -132,5 +135,12 @@ def test_app_tools_are_listed_and_callable_only_where_the_interface_has_them():
                     assert typed(called)["tool_result"]["title"] == "Oat milk"
             # the list changed on gui -> api and mixed -> gui only (api -> mixed lists the same tools)
             assert changes == ["notifications/tools/list_changed"] * 2, changes
+            # a cross-app task lists both its apps' tools, and the list changes with the task
+            args = {"task": "banking.transfer_then_message", "seed": 0, "backend": "text", "interface": "api"}
+            typed(await client.call_tool("reset", args))
+            names = set(await listed(client))
+            assert {"banking_read", "banking_transfer", "messenger_read", "messenger_send_message"} <= names
+            assert not {"todo_add_item", "calendar_create_event", "hotels_book"} & names, names
+            assert changes == ["notifications/tools/list_changed"] * 3, changes
 
     run(main)

@@ -34,6 +34,9 @@ Rules the keys above do not say:
   setting.<name>, setting.<name>.<choice>; languages: {languages}.
 - Give the main collection realistic records: a few under `records`, and `count` + `generate`
   (or `variants`) for at least 20 in all; generated titles need `unique: true`.
+- The app must derive at least 8 task families: each action (create, edit, delete, toggle, star,
+  status, quantity), a filter or tabs (count; with a price also total and average), a flow and
+  settings each add some.
 """
 
 

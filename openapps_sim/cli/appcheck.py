@@ -53,7 +53,51 @@ def format_problems(app: Path, run: OracleRun) -> list[str]:
         return [str(one).replace(prefix, "") for one in e.each()]
     if spec.name != run.name:
         return [f"app.yaml: name: must be {run.name!r} or left out, got {spec.name!r}"]
-    return []
+    too_few = family_problem(spec, "app.yaml")
+    return [str(too_few)] if too_few else []
+
+
+MIN_FAMILIES = 8  # task families an app must derive (docs/apps/spec.md, "Checking")
+#: what derives more families, for a description that derives too few: the marker of the
+#: family ids it adds (after ``<app>.``) and what to write
+MORE = (
+    ("lookup_", "a field besides the title that every record fills in: a choice, a default (look a field up)"),
+    ("create_", "actions.create: true on a collection (create a record; a todo to follow it up)"),
+    ("delete_", "actions.delete: true (delete a record; delete one that is not there)"),
+    ("edit_", "actions.edit: [fields] (edit a field)"),
+    ("toggle_", "a boolean field in actions.toggle, or actions.star (toggle)"),
+    ("set_", "a choice field as actions.status (set a status)"),
+    ("count_", "filter or tabs: a choice field (count; with a price also total, average, highest / lowest)"),
+    ("if_", "a choice field on a collection with two actions (a conditional)"),
+    ("long_", "eight records or more in a collection with a status, a toggle, delete or edit (a long task)"),
+    ("difference_", "price: a money or number field, in a collection of three records or more (difference)"),
+    ("flow", "flows: a two-step flow (a booking, an order; with a date field also a calendar event, with "
+     "a money total a message)"),
+    ("change_setting", "settings: a toggle or a choice (change a setting)"),
+)  # fmt: skip
+
+
+def family_problem(spec, source: str) -> ConfigError | None:
+    """One error when the described app ``spec`` derives fewer than :data:`MIN_FAMILIES` task
+    families: how many and which, and what in the description would derive more."""
+    from openapps_sim.taskkit.registry import derived_families
+
+    desc = getattr(spec, "desc", None)
+    ids = derived_families(spec.name, desc) if isinstance(desc, dict) else None
+    if ids is None or len(ids) >= MIN_FAMILIES:
+        return None
+    kinds = [fid.split(".", 1)[1] for fid in ids]
+    missing = [
+        hint
+        for marker, hint in MORE
+        if not (desc["flows"] if marker == "flow" else any(k.startswith(marker) for k in kinds))
+    ]
+    return ConfigError(
+        source,
+        "",
+        f"derives {len(ids)} task families ({', '.join(ids) or 'none'}); an app needs at least {MIN_FAMILIES}",
+        "add what derives more: " + "; ".join(missing),
+    )
 
 
 def oracle_problems(folder: Path, run: OracleRun) -> tuple[list[str], str]:

@@ -8,6 +8,7 @@ import argparse
 import json
 from pathlib import Path
 
+from openapps_sim.cli.appcheck import family_problem
 from openapps_sim.cli.appsnew import add_arguments as add_new_arguments
 from openapps_sim.config.discovery import check_app_folder, discover_apps
 from openapps_sim.errors import ConfigError
@@ -49,6 +50,9 @@ def cmd_apps(args: argparse.Namespace) -> int:
                 "openapps apps check", "PATH", "missing", "the folder of a described app (it holds app.yaml)"
             )
         spec = check_app_folder(Path(args.path))
+        too_few = family_problem(spec, str(Path(args.path) / "app.yaml"))
+        if too_few:
+            raise too_few
         ops = spec.load_operations()
         print(f"{args.path}: app {spec.name!r} ({spec.category}) is valid: {len(ops)} operations")
         return 0

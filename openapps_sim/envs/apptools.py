@@ -15,6 +15,7 @@ An app tool is written as a Python call with keyword arguments and literal value
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from openapps_sim.appkit import READ_OPERATION, Operation
@@ -116,21 +117,31 @@ def check_action(
     return ActionCheck("valid", "", f"{call.app}.{call.tool}", dict(call.args))
 
 
-def app_tools() -> dict[str, dict[str, Operation | None]]:
-    """Every app's tools by app and name (``read`` is built in: None)."""
+def app_tools(apps: Collection[str] | None = None) -> dict[str, dict[str, Operation | None]]:
+    """Every app's tools by app and name (``read`` is built in: None); of ``apps`` only, when
+    given (a task's: :func:`task_tool_apps`)."""
     from openapps_sim.config.catalog import discover_apps
 
     out: dict[str, dict[str, Operation | None]] = {}
     for name, spec in discover_apps().items():
-        if not spec.home:
+        if not spec.home and (apps is None or name in apps):
             out[name] = {READ_OPERATION: None, **spec.load_operations()}
     return out
 
 
-def describe_tools() -> str:
-    """The app tools as an agent reads them: one signature and description a line."""
+def task_tool_apps(task_info: dict | None) -> tuple[str, ...] | None:
+    """The apps whose tools an agent is shown for a task: the task's apps (``task_info["apps"]``:
+    its family's, and the app a navigation goal ends on); the start page has no tools. None (every
+    app) without a task. Every app's tools stay callable; the list names only these."""
+    apps = (task_info or {}).get("apps")
+    return tuple(a for a in apps if a != "start") if apps else None
+
+
+def describe_tools(apps: Collection[str] | None = None) -> str:
+    """The app tools as an agent reads them: one signature and description a line (of ``apps``
+    only, when given)."""
     lines = []
-    for app, tools in app_tools().items():
+    for app, tools in app_tools(apps).items():
         for name, op in tools.items():
             if op is None:
                 lines.append(f"{app}.read() -- the {app} app's data (ids of its items)")

@@ -51,12 +51,12 @@ def description(app: str, name: str, op: Operation | None) -> str:
     return f"{op.doc} One step of the episode, as the {app} app's own operation (same events as its pages)."
 
 
-def register_app_tools(mcp: FastMCP, get_session: Callable[[Context], Any]) -> list[str]:
-    """Register every app's tools on ``mcp``; returns their names."""
-    names = []
+def register_app_tools(mcp: FastMCP, get_session: Callable[[Context], Any]) -> dict[str, str]:
+    """Register every app's tools on ``mcp``; returns their names, each with its app."""
+    names = {}
     for app, tools in app_tools().items():
         for name, op in tools.items():
             fn = _tool_function(get_session, app, name, op)
             mcp.add_tool(fn, name=fn.__name__, description=description(app, name, op))
-            names.append(fn.__name__)
+            names[fn.__name__] = app
     return names

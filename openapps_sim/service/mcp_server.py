@@ -67,10 +67,11 @@ def argument_error(tool: str, error: ValidationError) -> str:
 class OpenAppsMCP(FastMCP):
     """FastMCP whose errors are one sentence: argument types (see :func:`argument_error`) and
     this package's own errors without the SDK's "Error executing tool" in front; whose app tools
-    (:attr:`app_tool_names`) are listed and callable only in a session whose interface has them;
+    (:attr:`app_tool_names`) are callable only in a session whose interface has them, and listed
+    there only for the apps of the episode's task (``EnvSession.listed_tool_apps``);
     and which tells its clients when the tools it lists change (``tools.listChanged``)."""
 
-    app_tool_names: frozenset[str] = frozenset()
+    app_tool_names: dict[str, str] = {}  # set once, at build: each app tool with its app
 
     def _client_env(self) -> EnvSession | None:
         """The environment of the client whose request is being answered (None outside one)."""
@@ -84,9 +85,10 @@ class OpenAppsMCP(FastMCP):
     async def list_tools(self) -> list[Tool]:
         tools = await super().list_tools()
         env = self._client_env()
-        if env is None or env.app_tools_allowed():
+        listed = None if env is None else env.listed_tool_apps()
+        if listed is None:
             return tools
-        return [t for t in tools if t.name not in self.app_tool_names]
+        return [t for t in tools if t.name not in self.app_tool_names or self.app_tool_names[t.name] in listed]
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         env = self._client_env() if name in self.app_tool_names else None
@@ -170,7 +172,7 @@ def build_server(host: str = "127.0.0.1", port: int = 8765, headless: bool = Tru
 
     for tool in TOOLS:
         mcp.tool(structured_output=tool not in UNSTRUCTURED)(tool)
-    mcp.app_tool_names = frozenset(register_app_tools(mcp, sessions.get))
+    mcp.app_tool_names = register_app_tools(mcp, sessions.get)
     _announce_tool_list_changes(mcp)
     logging.getLogger("mcp.server.lowlevel.server").addFilter(_UNLISTED)
     return mcp

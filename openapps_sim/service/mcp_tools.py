@@ -84,11 +84,11 @@ async def reset(
     A task that returns a value gives `answer_schema`: the answer's type and JSON Schema."""
     env = _session(ctx)
     vp = _parse_viewport(viewport)
-    had_tools = env.app_tools_allowed()
+    had_tools = env.listed_tool_apps()
     result = await env.call(
         env.reset, task, variation, seed, language, action_space, vp, interface, backend, termination
     )
-    if env.app_tools_allowed() != had_tools:  # the tools this session lists have changed
+    if env.listed_tool_apps() != had_tools:  # the tools this session lists have changed
         await ctx.session.send_tool_list_changed()
     return Episode(**result)
 

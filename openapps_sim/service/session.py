@@ -19,7 +19,14 @@ from typing import Any, TypeVar
 
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.actions import ACTION_SPACES, ActionCheck, classify_execution_error
-from openapps_sim.envs.apptools import DEFAULT_INTERFACE, check_action, check_interface, parse_tool_call, refusal
+from openapps_sim.envs.apptools import (
+    DEFAULT_INTERFACE,
+    check_action,
+    check_interface,
+    parse_tool_call,
+    refusal,
+    task_tool_apps,
+)
 from openapps_sim.envs.observe import axtree_text
 from openapps_sim.envs.registration import BACKENDS, make_env
 from openapps_sim.errors import ConfigError, Problems, unknown_name
@@ -195,6 +202,15 @@ class EnvSession:
         """Whether this session's interface has the apps' own tools (api, mixed): only then are
         they listed and callable."""
         return self.interface != "gui"
+
+    def listed_tool_apps(self) -> frozenset[str] | None:
+        """The apps whose tools this session lists: none in the gui interface, else the episode's
+        task's apps (:func:`~openapps_sim.envs.apptools.task_tool_apps`); None (every app's)
+        before an episode."""
+        if not self.app_tools_allowed():
+            return frozenset()
+        apps = task_tool_apps((self.info or {}).get("task_info")) if self.env is not None else None
+        return None if apps is None else frozenset(apps)
 
     def _require(self) -> None:
         if self.env is None or self.obs is None:

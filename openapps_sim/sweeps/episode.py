@@ -11,7 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 from urllib.parse import urlparse
 
-from openapps_sim.agent import Agent
+from openapps_sim.agent import Agent, task_info_for
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.envs.actions import ActionCheck, InvalidActionCounter, classify_execution_error, shown_action
 from openapps_sim.envs.apptools import check_action
@@ -114,9 +114,9 @@ class Episode:
 
     def _play(self, beat: Beat) -> None:
         agent = self.agent
-        privileged = self.task_info if agent.privileged else {}
         beat(-1, AGENT, self.sofar)
-        _, self.own_failure = call_agent(agent.reset, self.goal, privileged, seed=self.spec.agent_seed)
+        given = task_info_for(agent, self.task_info)
+        _, self.own_failure = call_agent(agent.reset, self.goal, given, seed=self.spec.agent_seed)
         beat(-1, ENV)
         for n in range(self.max_steps if self.own_failure is None else 0):
             self.log.before(self.obs)

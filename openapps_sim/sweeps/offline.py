@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from openapps_sim.agent import Agent, load_agent_class
+from openapps_sim.agent import Agent, load_agent_class, task_info_for
 from openapps_sim.errors import ConfigError, InfrastructureError, unknown_name
 from openapps_sim.sweeps.gold import GoldEpisode
 from openapps_sim.sweeps.stepmatch import instruction, parse_action, score_step
@@ -109,7 +109,7 @@ def score_episode(episode: GoldEpisode, mode: str, settings: OfflineSettings) ->
     took a branching task's correct branch, the depth of that decision (``decision_depth``)."""
     key = episode.key
     agent = make_offline_agent(settings, key.interface)
-    agent.reset(episode.goal, episode.task_info if agent.privileged else {}, seed=key.seed)
+    agent.reset(episode.goal, task_info_for(agent, episode.task_info), seed=key.seed)
     length = sum(1 for s in episode.steps if not s.idle)
     rows = []
     for n, step in enumerate(episode.steps):

@@ -109,6 +109,7 @@ def check(
 
 def _play_chromium(spec, options: dict) -> tuple[list[tuple], list[str]]:
     """The agent's episode under Chromium: every (observation, reward, terminated), and its actions."""
+    from openapps_sim.agent import task_info_for
     from openapps_sim.envs.registration import make_env
     from openapps_sim.sweeps.runner import make_agent_for
 
@@ -116,7 +117,7 @@ def _play_chromium(spec, options: dict) -> tuple[list[tuple], list[str]]:
     try:
         obs, info = env.reset(seed=spec.seed, options=options)
         bot = make_agent_for(spec)
-        bot.reset(obs["goal"], info["task_info"] if bot.privileged else {}, seed=spec.agent_seed)
+        bot.reset(obs["goal"], task_info_for(bot, info["task_info"]), seed=spec.agent_seed)
         seen = [(obs, 0.0, False)]
         actions: list[str] = []
         for _ in range(info["task_info"]["max_steps"]):

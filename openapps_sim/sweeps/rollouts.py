@@ -22,7 +22,7 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from openapps_sim.agent import Agent
+from openapps_sim.agent import Agent, task_info_for
 from openapps_sim.envs.asyncenv import make_async_env, run_coroutine
 from openapps_sim.errors import ConfigError
 
@@ -87,7 +87,7 @@ async def _rollout(task: str, variation: str, seed: int, policy: Policy, backend
         obs, info = await env.reset(seed=seed)
         act = policy
         if agent is not None:
-            agent.reset(obs["goal"], info.get("task_info", {}) if agent.privileged else {}, seed=seed)
+            agent.reset(obs["goal"], task_info_for(agent, info.get("task_info")), seed=seed)
             act = agent.act
         actions, reward, done, truncated = [], 0.0, False, False
         while not (done or truncated):

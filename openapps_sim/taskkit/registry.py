@@ -38,6 +38,19 @@ def all_families() -> dict[str, TaskFamily]:
 _REGISTRY: dict[str, TaskFamily] = {}
 
 
+def derived_families(name: str, desc: dict) -> list[str] | None:
+    """The ids of the families a task module derives from a described app's description (its
+    ``DERIVE(name, desc)``), none of them registered; None when no task module derives any."""
+    import openapps_sim.tasks as tasks_pkg
+
+    all_families()  # every task module imported (and its own families registered) first
+    for info in pkgutil.walk_packages(tasks_pkg.__path__, "openapps_sim.tasks."):
+        derive = getattr(importlib.import_module(info.name), "DERIVE", None)
+        if callable(derive):
+            return list(derive(name, desc))
+    return None
+
+
 def family(family_id: str, /, *, apps: str | tuple[str, ...] | None = None, **header: Any) -> Callable[[F], F]:
     """Class decorator: declare a family's header and register one instance under ``family_id``.
 

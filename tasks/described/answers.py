@@ -18,7 +18,7 @@ from openapps_sim.tasks.described.edits import (
     Toggle,
 )
 
-from openapps_sim.taskkit import family, pick
+from openapps_sim.taskkit import pick
 from openapps_sim.taskkit.answers import AnswerFamily, format_number, pack_lang
 from openapps_sim.taskkit.observation import testid_texts
 from openapps_sim.taskkit.progress import Op
@@ -166,46 +166,41 @@ class Total(Count):
         yield ui.answer(format_number(total, params.get("lang", "en"), 2))
 
 
-def _declare(fid: str, base: type, app: str, coll: str, steps: int, **attrs) -> None:
-    cls = type(base.__name__, (base,), {"__doc__": base.__doc__, "app": app, "coll": coll, **attrs})
-    family(fid, apps=app, max_steps=steps)(cls)
-
-
 def _collection_families(app: str, desc: dict, name: str) -> None:
     coll, item = desc["collections"][name], kit.ident(desc, name)
     acts = coll["actions"]
     if lookup_fields(coll):
-        _declare(f"{app}.lookup_{item}", Lookup, app, name, 8, kind="lookup")
+        kit.declare(f"{app}.lookup_{item}", Lookup, app, name, 8, kind="lookup")
     if coll["filter"] or coll["tabs"]:
-        _declare(f"{app}.count_{item}", Count, app, name, 8, kind="count", field=coll["filter"] or coll["tabs"])
+        kit.declare(f"{app}.count_{item}", Count, app, name, 8, kind="count", field=coll["filter"] or coll["tabs"])
     if (coll["filter"] or coll["tabs"]) and coll["price"]:
-        _declare(f"{app}.total_{item}", Total, app, name, 8, kind="total", field=coll["filter"] or coll["tabs"])
+        kit.declare(f"{app}.total_{item}", Total, app, name, 8, kind="total", field=coll["filter"] or coll["tabs"])
     if acts["create"]:
-        _declare(f"{app}.create_{item}", Create, app, name, 14, kind="create")
+        kit.declare(f"{app}.create_{item}", Create, app, name, 14, kind="create")
     for f in acts["edit"][:1]:
-        _declare(f"{app}.edit_{item}", Edit, app, name, 10, kind="edit", field=f)
+        kit.declare(f"{app}.edit_{item}", Edit, app, name, 10, kind="edit", field=f)
     if acts["delete"]:
-        _declare(f"{app}.delete_{item}", Delete, app, name, 8, kind="delete")
-        _declare(f"{app}.delete_missing_{item}", DeleteMissing, app, name, 8, kind="delete")
+        kit.declare(f"{app}.delete_{item}", Delete, app, name, 8, kind="delete")
+        kit.declare(f"{app}.delete_missing_{item}", DeleteMissing, app, name, 8, kind="delete")
     for f in [*acts["toggle"], *([acts["star"]] if acts["star"] else [])]:
-        _declare(f"{app}.toggle_{item}_{f}", Toggle, app, name, 8, kind="toggle", field=f)
+        kit.declare(f"{app}.toggle_{item}_{f}", Toggle, app, name, 8, kind="toggle", field=f)
     if acts["status"]:
-        _declare(f"{app}.set_{item}_{acts['status']}", Status, app, name, 8, kind="status", field=acts["status"])
+        kit.declare(f"{app}.set_{item}_{acts['status']}", Status, app, name, 8, kind="status", field=acts["status"])
     if acts["quantity"]:
-        _declare(
+        kit.declare(
             f"{app}.change_{item}_{acts['quantity']}", Quantity, app, name, 10, kind="quantity", field=acts["quantity"]
         )
 
 
-def register() -> None:
-    """Every derived family of every described app."""
-    for app, desc in kit.described_apps().items():
+def register(apps: dict | None = None) -> None:
+    """Every derived family of every described app (of ``apps``, by name, when given)."""
+    for app, desc in (kit.described_apps() if apps is None else apps).items():
         for name in desc["collections"]:
             _collection_families(app, desc, name)
         for name, flow in desc["flows"].items():
-            _declare(f"{app}.{name}", Flow, app, flow["creates"], 16, kind="flow", flow=name)
+            kit.declare(f"{app}.{name}", Flow, app, flow["creates"], 16, kind="flow", flow=name)
         if desc["settings"]:
-            _declare(f"{app}.change_setting", Setting, app, next(iter(desc["collections"])), 8, kind="setting")
+            kit.declare(f"{app}.change_setting", Setting, app, next(iter(desc["collections"])), 8, kind="setting")
 
 
 register()

@@ -206,10 +206,10 @@ def conditional_field(desc: dict, name: str) -> str:
     return choice if len(options) >= 2 or (options and kit.record_count(coll) >= 2) else ""
 
 
-def register() -> None:
+def register(apps: dict | None = None) -> None:
     """One family of each kind per app: navigate to a record of the home collection, a
     conditional on the first collection (home first) that allows one, a sequence, a long list."""
-    for app, desc in kit.described_apps().items():
+    for app, desc in (kit.described_apps() if apps is None else apps).items():
         home = kit.home_first(desc)[0]
         kit.declare(f"{app}.open_{kit.ident(desc, home)}", Navigate, app, home, 8, kind="navigate")
         name = next((n for n in kit.home_first(desc) if conditional_field(desc, n)), "")

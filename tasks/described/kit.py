@@ -164,8 +164,21 @@ def shown_number(text: str) -> float:
     return -float(digits) if text.strip().startswith(("−", "-")) else float(digits)
 
 
+#: while a list is here, the families derived are noted in it, not registered (``derive.DERIVE``)
+COUNTING: list[list[str]] = []
+
+
+def noted(fid: str) -> bool:
+    """While ``COUNTING``: note ``fid`` (True), so that the caller registers nothing."""
+    if COUNTING:
+        COUNTING[-1].append(fid)
+    return bool(COUNTING)
+
+
 def declare(fid: str, base: type, app: str, coll: str, steps: int, **attrs) -> None:
     """Register family ``fid``: ``base`` for app ``app`` and collection ``coll``, with ``attrs``."""
+    if noted(fid):
+        return
     cls = type(base.__name__, (base,), {"__doc__": base.__doc__, "app": app, "coll": coll, **attrs})
     family(fid, apps=app, max_steps=steps)(cls)
 

@@ -89,11 +89,11 @@ class Difference(Derived, AnswerFamily):
         yield ui.answer(format_number(shown[0] - shown[1], params.get("lang", "en"), 2))
 
 
-def register() -> None:
+def register(apps: dict | None = None) -> None:
     """Per app: the average and the highest / lowest over the first collection (home first)
     with a price and a filter or tabs, the difference over the first with a price and three
     records or more."""
-    for app, desc in kit.described_apps().items():
+    for app, desc in (kit.described_apps() if apps is None else apps).items():
         colls = desc["collections"]
         names = kit.home_first(desc)
         name = next((n for n in names if colls[n]["price"] and (colls[n]["filter"] or colls[n]["tabs"])), "")
