@@ -34,6 +34,26 @@ collections:
     records:
       - {name: Monstera, room: kitchen}
 """
+# a small app that derives the 8 families an app needs (apps check passes it)
+PLANTS_FULL = """
+title: Leafy
+category: House & Home
+collections:
+  plants:
+    label: Plants
+    title: name
+    filter: room
+    fields:
+      name: {type: text}
+      room: {type: choice, choices: [kitchen, bedroom]}
+      water_every: {type: number, unit: days, default: 7}
+    actions: {create: true, edit: [room, water_every], delete: true}
+    records:
+      - {name: Monstera, room: kitchen, water_every: 7}
+      - {name: Fern, room: bedroom, water_every: 3}
+settings:
+  reminders: {type: boolean, label: Watering reminders, default: true}
+"""
 # an unquoted comma in a flow map: YAML reads `b` as a key of its own
 BAD_KEY = """
 title: Broken
@@ -65,7 +85,7 @@ def test_one_broken_app_breaks_no_command(tmp_path, broken):
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "app.yaml").write_text(broken, encoding="utf-8")
     (tmp_path / "plants").mkdir()
-    (tmp_path / "plants" / "app.yaml").write_text(PLANTS, encoding="utf-8")
+    (tmp_path / "plants" / "app.yaml").write_text(PLANTS_FULL, encoding="utf-8")
     where = str(tmp_path / "broken" / "app.yaml")
     commands = (
         ["tasks"],
