@@ -1,0 +1,167 @@
+"""A crashed or hung app handler is an error of that step, not a hung env (issue 39).
+
+A route handler or app tool that loops forever is stopped after the handler time
+(``OPENAPPS_HANDLER_TIMEOUT_S``, here 0.5 s): the step that asked for it ends with
+``last_action_error`` naming the route or tool, the page is the 500 page, and the env goes on
+(its next steps work, its next reset restores the world). One that raises is the same step's
+error. Every env call here runs in a thread joined with a limit, so that a version that hangs
+fails in seconds instead of hanging the run (its looping thread is a daemon)."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+
+import pytest
+
+from openapps_sim.envs.observe import testid_bids
+from openapps_sim.envs.registration import make_env
+from openapps_sim.web.world import World
+
+LIMIT_S = 8.0  # the handler time is 0.5 s; a hung call never returns
+
+
+def within(fn, *args):
+    """``fn(*args)``, run in a thread given LIMIT_S: fails (never waits longer) if it hangs."""
+    box: dict = {}
+
+    def run():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as e:  # handed to the test
+            box["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(LIMIT_S)
+    assert not thread.is_alive(), f"{fn.__name__} did not return within {LIMIT_S} s: the env hangs"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def loop_forever(*args, **kwargs):
+    while True:
+        pass
+
+
+def crash(*args, **kwargs):
+    raise RuntimeError("a bug in the app")
+
+
+@pytest.fixture()
+def short_handler_time(monkeypatch):
+    monkeypatch.setenv("OPENAPPS_HANDLER_TIMEOUT_S", "0.5")
+
+
+def todo_module(name: str):
+    return sys.modules[f"openapps_sim.apps.todo.{name}"]
+
+
+@pytest.mark.parametrize(
+    "fault, error",
+    [
+        (
+            loop_forever,
+            "AppError: the todo app's handler of GET /todo/ did not finish within 0.5 s and was stopped",
+        ),
+        (crash, "AppError: the todo app's handler of GET /todo/ raised RuntimeError: a bug in the app"),
+    ],
+)
+def test_a_page_handler_that_hangs_or_raises_is_its_steps_error_on_the_text_backend(
+    fault, error, monkeypatch, short_handler_time
+):
+    env = make_env("todo.add_item", backend="text")
+    try:
+        obs, _ = within(env.reset, 0)
+        launch = f"click('{testid_bids(obs)['launch-todo']}')"
+        monkeypatch.setattr(todo_module("routes"), "index_page", fault)
+        obs, reward, terminated, truncated, _ = within(env.step, launch)
+        assert obs["last_action_error"] == error
+        assert env.unwrapped.last_action_error == error
+        assert "Internal error" in str(obs["axtree_object"]) and not (terminated or truncated)
+        assert env.unwrapped.world.server_errors == 1
+        monkeypatch.undo()
+        obs, *_ = within(env.step, "go_back()")
+        assert obs["last_action_error"] == ""  # the next step is no error
+        obs, *_ = within(env.step, launch)
+        assert "todo-new-title" in testid_bids(obs) and obs["last_action_error"] == ""
+        obs, _ = within(env.reset, 0)  # and a reset starts a clean episode
+        assert obs["last_action_error"] == ""
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize(
+    "fault, error",
+    [
+        (loop_forever, "AppError: the todo app's tool add_item did not finish within 0.5 s and was stopped"),
+        (crash, "AppError: the todo app's tool add_item raised RuntimeError: a bug in the app"),
+    ],
+)
+def test_an_app_tool_that_hangs_or_raises_is_its_steps_error(fault, error, monkeypatch, short_handler_time):
+    env = make_env("todo.add_item", backend="text", interface="api")
+    try:
+        within(env.reset, 0)
+        monkeypatch.setattr(todo_module("model"), "add_item", fault)
+        obs, reward, terminated, truncated, _ = within(env.step, "todo.add_item(title='Milk')")
+        assert obs["last_action_error"] == error and not (terminated or truncated)
+        monkeypatch.undo()
+        obs, *_ = within(env.step, "todo.add_item(title='Milk')")
+        assert obs["last_action_error"] == "" and '"title": "Milk"' in obs["tool_result"]
+    finally:
+        env.close()
+
+
+def test_a_world_tool_that_hangs_is_an_app_fault_and_the_world_goes_on(monkeypatch, short_handler_time):
+    """What MCP and tasks call (``World.call_tool``): the fault names the tool, the lock is free."""
+    from openapps_sim.web.bounded import AppFault
+
+    world = World()
+    monkeypatch.setattr(todo_module("model"), "add_item", loop_forever)
+    with pytest.raises(AppFault, match="the todo app's tool add_item did not finish within 0.5 s"):
+        within(world.call_tool, "todo", "add_item", {"title": "Milk"})
+    monkeypatch.undo()
+    assert within(world.call_tool, "todo", "add_item", {"title": "Milk"})["title"] == "Milk"
+
+
+@contextlib.contextmanager
+def alarm(seconds: float):
+    """A TimeoutError in this (the main) thread after ``seconds``: Playwright's calls must stay
+    in the thread that made the browser, so the Chromium test is bounded by a signal instead."""
+
+    def ring(signum, frame):
+        raise TimeoutError(f"no answer within {seconds} s: the env hangs")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.browser
+def test_a_page_handler_that_hangs_is_its_steps_error_on_chromium(monkeypatch, short_handler_time):
+    """The server's thread is stopped too: the page answers with the 500 page, the step names
+    the route, and the server goes on serving (the next step's page)."""
+    env = make_env("todo.add_item", backend="chromium", obs_mode="axtree")
+    try:
+        obs, _ = env.reset(seed=0)
+        launch = f"click('{testid_bids(obs)['launch-todo']}')"
+        monkeypatch.setattr(todo_module("routes"), "index_page", loop_forever)
+        with alarm(3 * LIMIT_S):  # a click waits for its page up to the action timeout
+            obs, *_ = env.step(launch)
+        assert obs["last_action_error"] == (
+            "AppError: the todo app's handler of GET /todo/ did not finish within 0.5 s and was stopped"
+        )
+        monkeypatch.undo()
+        with alarm(3 * LIMIT_S):
+            obs, *_ = env.step("go_back()")
+            obs, *_ = env.step(launch)
+        assert "todo-new-title" in testid_bids(obs) and obs["last_action_error"] == ""
+    finally:
+        env.close()
