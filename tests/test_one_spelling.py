@@ -154,3 +154,16 @@ def test_mcp_reset_refuses_the_seeds_every_other_entry_refuses():
     run(main)
     for seed, (is_error, text) in answers.items():
         assert is_error and text.startswith("reset: seed: expected a whole number"), (seed, text)
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_an_episode_spec_made_anywhere_has_one_id_per_world(spelling):
+    """Whoever makes an EpisodeSpec (a sweep spec, openapps run, parity, a script), its id, the
+    variation it records and the world it runs in follow the world, not the spelling."""
+    from openapps_sim.sweeps.record import EpisodeSpec
+
+    spec = EpisodeSpec(agent="oracle", task="todo.add_item", variation=spelling, seed=3, backend="text")
+    plain = EpisodeSpec(agent="oracle", task="todo.add_item", variation="dark_theme+german", seed=3, backend="text")
+    assert spec.episode_id == plain.episode_id
+    assert spec.variation == "dark_theme+german"
+    assert spec.world == WorldSpec("dark_theme+german", 3, "auto")
