@@ -165,3 +165,26 @@ def test_a_page_handler_that_hangs_is_its_steps_error_on_chromium(monkeypatch, s
         assert "todo-new-title" in testid_bids(obs) and obs["last_action_error"] == ""
     finally:
         env.close()
+
+
+def test_a_fault_in_a_world_the_env_was_given_is_its_steps_error(monkeypatch, short_handler_time):
+    """An episode in a world given in ``task_kwargs["live"]`` (as parity gives both backends
+    one): its faults are the step's error too, and a step works (the env has no world of its own)."""
+    from openapps_sim.config.world import WorldSpec
+    from openapps_sim.web.server import app_server
+
+    world = app_server().add(served=False)
+    env = make_env("todo.add_item", backend="text")
+    try:
+        obs, _ = within(env.reset, 0, {"world": WorldSpec("default", 0), "task_kwargs": {"live": world}})
+        launch = f"click('{testid_bids(obs)['launch-todo']}')"
+        monkeypatch.setattr(todo_module("routes"), "index_page", crash)
+        obs, *_ = within(env.step, launch)
+        assert obs["last_action_error"].startswith("AppError: the todo app's handler of GET /todo/ raised")
+        monkeypatch.undo()
+        within(env.step, "go_back()")
+        obs, *_ = within(env.step, launch)
+        assert obs["last_action_error"] == "" and "todo-new-title" in testid_bids(obs)
+    finally:
+        env.close()
+        app_server().drop(world)

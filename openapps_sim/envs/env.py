@@ -268,14 +268,14 @@ class OpenAppsEnv(BrowserEnv):
             reward = last.reward if last is not None else 0.0
             return self._get_obs(), reward, False, True, {"budget_spent": True}
         self.steps_taken += 1
-        faults = self.world.server_errors
+        faults = (live := self.task.live).server_errors  # the episode's world (its own or task_kwargs' live)
         if problem := action_problem(action):
             self.tool_result = ""
             obs, reward, terminated, truncated, info = self._tool_step(shown_action(action), None, problem)
         else:
             obs, reward, terminated, truncated, info = self._act(action)
-        if self.world.server_errors != faults:  # a handler raised or hung (web.bounded)
-            self.last_action_error = obs["last_action_error"] = f"AppError: {self.world.fault}"
+        if live.server_errors != faults:  # a handler raised or hung (web.bounded)
+            self.last_action_error = obs["last_action_error"] = f"AppError: {live.fault}"
         truncated = bool(truncated) or (self.step_budget is not None and self.steps_taken >= self.step_budget)
         return obs, reward, terminated, truncated, info
 
