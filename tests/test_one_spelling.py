@@ -154,3 +154,36 @@ def test_mcp_reset_refuses_the_seeds_every_other_entry_refuses():
     run(main)
     for seed, (is_error, text) in answers.items():
         assert is_error and text.startswith("reset: seed: expected a whole number"), (seed, text)
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_an_episode_spec_made_anywhere_has_one_id_per_world(spelling):
+    """Whoever makes an EpisodeSpec (a sweep spec, openapps run, parity, a script), its id, the
+    variation it records and the world it runs in follow the world, not the spelling."""
+    from openapps_sim.sweeps.record import EpisodeSpec
+
+    spec = EpisodeSpec(agent="oracle", task="todo.add_item", variation=spelling, seed=3, backend="text")
+    plain = EpisodeSpec(agent="oracle", task="todo.add_item", variation="dark_theme+german", seed=3, backend="text")
+    assert spec.episode_id == plain.episode_id
+    assert spec.variation == "dark_theme+german"
+    assert spec.world == WorldSpec("dark_theme+german", 3, "auto")
+
+
+@pytest.mark.parametrize("text", ["3", " 3 ", "+3", "-2", "abc", "3.0", "٣", "4294967296", "4294967295"])
+def test_a_seed_typed_on_the_command_line_or_in_the_explore_form_is_read_by_one_rule(text):
+    """``openapps run --seed`` and the explore page's seed field accept the same texts as the same
+    seeds and refuse the same ones (they had two readers: ``+3`` was 3 on the command line and
+    no whole number in the form)."""
+    import argparse
+
+    from openapps_sim.cli.args import seed
+    from openapps_sim.web.explore import form_seed
+
+    def outcome(read, *args):
+        try:
+            return read(text, *args)
+        except (argparse.ArgumentTypeError, ConfigError):
+            return "refused"
+
+    assert outcome(seed) == outcome(form_seed, "seed")
+    assert outcome(seed) == {"3": 3, " 3 ": 3, "+3": 3, "4294967295": 4294967295}.get(text, "refused")

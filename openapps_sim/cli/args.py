@@ -7,7 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
-from openapps_sim.config.limits import SEED_ALLOWED, check_count, check_seed
+from openapps_sim.config.limits import SEED_ALLOWED, check_count, check_seed, whole_from_text
 from openapps_sim.config.world import check_variation
 from openapps_sim.errors import ConfigError, allowed_names, did_you_mean
 
@@ -42,15 +42,8 @@ def shipped_specs() -> list[str]:
     return sorted(p.stem for p in Path(experiments.__file__).parent.glob("*.yaml"))
 
 
-def _whole(text: str) -> int | None:
-    """``text`` as a whole number written in ASCII digits (an optional sign), else None."""
-    t = text.strip()
-    digits = t[1:] if t[:1] in ("+", "-") else t
-    return int(t) if digits.isascii() and digits.isdigit() else None
-
-
 def _typed(check, text: str, what: str):
-    value = _whole(text)
+    value = whole_from_text(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; allowed: {what}")
     try:
@@ -87,7 +80,7 @@ def count(high: int, low: int = 1):
 
 def positive(text: str) -> int:
     """A whole number >= 1 with no upper bound (a limit, a character budget)."""
-    value = _whole(text)
+    value = whole_from_text(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
     if value < 1:

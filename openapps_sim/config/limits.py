@@ -40,6 +40,14 @@ def whole_number(value: Any) -> int | None:
         return None
 
 
+def whole_from_text(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (an optional sign), else None: how a
+    number typed on the command line or in a form is read, before its own check."""
+    t = text.strip()
+    digits = t[1:] if t[:1] in ("+", "-") else t
+    return int(t) if digits.isascii() and digits.isdigit() else None
+
+
 def check_seed(value: Any, source: str, key: str = "seed") -> int:
     """A seed: a whole number, 0 <= seed < 2**32."""
     number = whole_number(value)

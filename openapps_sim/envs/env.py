@@ -45,6 +45,7 @@ from openapps_sim.envs.task import check_task_kwargs, checked_kwargs
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import BIDS_HEADER
 from openapps_sim.taskkit.language import goal_languages
+from openapps_sim.web.bounded import AppFault
 from openapps_sim.web.server import app_server
 from openapps_sim.web.world import World
 
@@ -150,8 +151,7 @@ class OpenAppsEnv(BrowserEnv):
             self.context = None
 
     def _open_context(self, viewport: dict) -> None:
-        """A fresh browser context on the process's warm browser (launched again if it died):
-        the world's origin only, server-written element ids, BrowserGym's page scripts."""
+        """A fresh context on the warm browser (relaunched if it died): the world's origin only."""
         if self.browser is None or not self.browser.is_connected():
             if self.browser is not None:
                 release_browser(self.browser)
@@ -190,9 +190,8 @@ class OpenAppsEnv(BrowserEnv):
 
     def _episode_world(self, seed: int | None, options: dict) -> WorldSpec:
         """The episode's world: ``options["world"]`` (a ``WorldSpec``) or the env's, with what
-        ``options["task_kwargs"]`` gives of it. Its seed is, in order: the reset's (that world's
-        or its task kwargs'), ``seed``, the ``seed`` in the env's ``task_kwargs``, else a draw
-        from the env's RNG (``self.np_random``, itself seeded by the last ``reset(seed=...)``)."""
+        ``options["task_kwargs"]`` gives of it. Its seed: the reset's world's, ``seed``, the env's
+        world's, else a draw from ``self.np_random`` (seeded by the last ``reset(seed=...)``)."""
         world = options.get("world")
         if world is not None and not isinstance(world, WorldSpec):
             raise ConfigError("reset", "options.world", f"expected a WorldSpec, got {world!r}", "WorldSpec.make(...)")
@@ -209,8 +208,7 @@ class OpenAppsEnv(BrowserEnv):
         return world.seeded(int(self.np_random.integers(0, 2**31 - 1)))
 
     def _seed_reset(self, seed: int | None, options: dict | None) -> dict:
-        """Gymnasium's reset of the env's RNG, once ``seed`` and ``options["max_steps"]`` are
-        checked (a bad one is a :class:`ConfigError`, before anything starts); the options."""
+        """Gymnasium's reset of the env's RNG, ``seed`` and ``options["max_steps"]`` checked first."""
         if seed is not None:
             check_seed(seed, "reset")
         options = options or {}
@@ -255,13 +253,12 @@ class OpenAppsEnv(BrowserEnv):
         return self.world
 
     def step(self, action: str):
-        """One action, counted against the episode's step budget (``step_budget``: the task's
-        ``max_steps`` plus what its interruptions may cost). The step that spends the budget
-        returns ``truncated=True``; an action after that is not run (the same observation, with
-        ``last_action_error`` saying so). Gymnasium's ``TimeLimit`` cannot do this: the budget
-        depends on the world the episode runs in, so ``env.spec.max_episode_steps`` stays None.
-        What is no action (``actions.action_problem``) runs nothing and says why; no episode
-        before a successful reset (``ResetNeeded``)."""
+        """One action, counted against the step budget (the task's ``max_steps`` plus what its
+        interruptions may cost: it depends on the world, so no ``TimeLimit``). The step that
+        spends it returns ``truncated=True``; an action after that, or what is no action
+        (``actions.action_problem``), runs nothing and says why in ``last_action_error``; no step
+        before a successful reset (``ResetNeeded``). An app handler or tool that raised or ran
+        past ``web.bounded``'s time is the step's ``AppError``; the env goes on."""
         if not self.ready:
             raise gym.error.ResetNeeded(NO_EPISODE)
         if self.step_budget is not None and self.steps_taken >= self.step_budget:
@@ -271,11 +268,14 @@ class OpenAppsEnv(BrowserEnv):
             reward = last.reward if last is not None else 0.0
             return self._get_obs(), reward, False, True, {"budget_spent": True}
         self.steps_taken += 1
+        faults = (live := self.task.live).server_errors  # the episode's world (its own or task_kwargs' live)
         if problem := action_problem(action):
             self.tool_result = ""
             obs, reward, terminated, truncated, info = self._tool_step(shown_action(action), None, problem)
         else:
             obs, reward, terminated, truncated, info = self._act(action)
+        if live.server_errors != faults:  # a handler raised or hung (web.bounded)
+            self.last_action_error = obs["last_action_error"] = f"AppError: {live.fault}"
         truncated = bool(truncated) or (self.step_budget is not None and self.steps_taken >= self.step_budget)
         return obs, reward, terminated, truncated, info
 
@@ -322,8 +322,8 @@ class OpenAppsEnv(BrowserEnv):
                 self.tool_result = json.dumps(result, ensure_ascii=False)
                 if len(live.events) != before and self.page.url.startswith(live.url):
                     self.page.reload()
-            except ConfigError as e:
-                self.last_action_error = f"ToolError: {e}"
+            except (ConfigError, AppFault) as e:  # refused, or the tool raised or hung (web.bounded)
+                self.last_action_error = f"{'AppError' if isinstance(e, AppFault) else 'ToolError'}: {e}"
         return self.post_step(info)
 
     def _wait_dom_loaded(self) -> None:

@@ -137,8 +137,7 @@ class EnvSession:
                 task, backend=backend, action_space=action_space, interface=interface, sealed=True, **kwargs
             )
             self.task_id, self.action_space, self.interface, self.backend = task, action_space, interface, backend
-        self.obs, self.info = self.env.reset(
-            seed=world.seed,
+        self.obs, self.info = self.env.reset(  # the seed: in the world
             options={"world": world, "task_kwargs": {"termination": termination}, "viewport": viewport},
         )
         self.steps, self.done, self.truncated, self.last = 0, False, False, {}

@@ -68,7 +68,7 @@ class Episode:
         self.spec, self.agent, self.env, self.out_dir = spec, agent, env, out_dir
         self.run_id, self.attempt = run_id, attempt
         self.t0 = time.perf_counter() if t0 is None else t0
-        obs, info = env.reset(seed=spec.seed, options=reset_options(spec, agent, out_dir))
+        obs, info = env.reset(options=reset_options(spec, agent, out_dir))  # the seed: in the world
         self.obs = obs
         self.max_actions = int(getattr(agent, "max_actions", 1) or 1)
         self.task_info = info["task_info"]

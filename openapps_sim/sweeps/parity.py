@@ -115,7 +115,7 @@ def _play_chromium(spec, options: dict) -> tuple[list[tuple], list[str]]:
 
     env = make_env(spec.task, backend="chromium", obs_mode="axtree")
     try:
-        obs, info = env.reset(seed=spec.seed, options=options)
+        obs, info = env.reset(options=options)  # the seed: in options["world"]
         bot = make_agent_for(spec)
         bot.reset(obs["goal"], task_info_for(bot, info["task_info"]), seed=spec.agent_seed)
         seen = [(obs, 0.0, False)]
@@ -138,7 +138,7 @@ def _replay_text(spec, options: dict, actions: list[str]) -> list[tuple]:
 
     env = make_env(spec.task, backend="text")
     try:
-        obs, _ = env.reset(seed=spec.seed, options=options)
+        obs, _ = env.reset(options=options)
         replay = [(obs, 0.0, False)]
         for action in actions:
             obs, reward, terminated, _, _ = env.step(action)

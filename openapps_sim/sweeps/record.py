@@ -45,6 +45,10 @@ class EpisodeSpec:
     backend: str = "chromium"  # chromium (a real browser) or text (openapps_sim.envs.text)
     termination: str = "auto"  # auto (ends once the state is right) or agent (when the agent declares done)
 
+    def __post_init__(self) -> None:
+        # one spelling of the world, whoever makes the spec: its id, label and world follow it
+        object.__setattr__(self, "variation", canonical(self.variation))
+
     @property
     def episode_id(self) -> str:
         parts: list[Any] = [
@@ -89,7 +93,7 @@ class EpisodeSpec:
     @property
     def world(self) -> WorldSpec:
         """The episode's world, as the spec's checked values (a sweep spec, ``openapps run``) give it."""
-        return WorldSpec(canonical(self.variation), self.seed, self.language)
+        return WorldSpec(self.variation, self.seed, self.language)
 
     @property
     def viewport_dict(self) -> dict:

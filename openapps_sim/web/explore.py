@@ -51,7 +51,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from openapps_sim.config.catalog import compose, resolve_pack
-from openapps_sim.config.limits import SEED_ALLOWED, check_seed
+from openapps_sim.config.limits import SEED_ALLOWED, check_seed, whole_from_text
 from openapps_sim.config.packs import PACK_KINDS, is_generated, list_packs, pack_kind, split_expression
 from openapps_sim.errors import ConfigError, did_you_mean
 
@@ -99,11 +99,14 @@ def _joined(text: str) -> str:
     return "+".join(p for p in re.split(r"[+\s]+", text) if p) or "default"
 
 
-def _seed(value: object, label: str) -> int:
+def form_seed(value: object, label: str) -> int:
+    """A seed typed in a form (empty: 0), read as the command line reads ``--seed``: one rule
+    (``config.limits.whole_from_text``, then ``check_seed``)."""
     text = str(value if value is not None else "0").strip() or "0"
-    if not (text.isascii() and text.isdigit()):
+    number = whole_from_text(text)
+    if number is None:
         raise ConfigError(label, "", f"{text!r} is not a whole number", SEED_ALLOWED)
-    return check_seed(int(text), label, "")
+    return check_seed(number, label, "")
 
 
 def _generated(form: dict) -> str:
@@ -301,7 +304,7 @@ def _compare_section(explorer: Explorer, req: Request, world):
     seed_text = q.get("seed", "0")
     compare_errors: list[str] = []
     try:
-        seed = _seed(seed_text, "seed")
+        seed = form_seed(seed_text, "seed")
     except ConfigError as e:
         compare_errors.append(f"{e} (neither page is shown until it is)")
         seed = None
@@ -361,7 +364,7 @@ def add_routes(app, worlds) -> Explorer:
             return Response("not found", status_code=404)
         form = {k: str(v) for k, v in (await req.form()).items()}
         errors = []
-        for check in (lambda: compose_expression(form), lambda: _seed(form.get("seed"), "world seed")):
+        for check in (lambda: compose_expression(form), lambda: form_seed(form.get("seed"), "world seed")):
             try:
                 check()
             except ConfigError as e:
@@ -370,7 +373,7 @@ def add_routes(app, worlds) -> Explorer:
             expression = compose_expression(form)
             try:
                 check_expression(expression, "picks")
-                worlds.default.reset(expression, _seed(form.get("seed"), "world seed"))
+                worlds.default.reset(expression, form_seed(form.get("seed"), "world seed"))
             except ConfigError as e:
                 errors.append(str(e))
         if errors:

@@ -37,6 +37,7 @@ from openapps_sim.config.catalog import discover_apps
 from openapps_sim.errors import OpenAppsError
 from openapps_sim.gcsettings import tune_gc
 from openapps_sim.protocol import BIDS_HEADER, MAX_TEXT_CHARS, WORLD_HOST_SUFFIX, too_long
+from openapps_sim.web.bounded import AppFault, fault_page, run_bounded
 from openapps_sim.web.components import too_long_page
 from openapps_sim.web.explore import add_routes as add_explore_routes
 from openapps_sim.web.shell import render_page
@@ -189,9 +190,10 @@ class AppServer:
 
         try:
             response = run_now(endpoint(Request(scope, receive)))
-        except Exception:
+        except Exception as e:
             traceback.print_exc(file=sys.stderr)
             world.server_errors += 1
+            world.fault = f"the in-memory request {method} {path} failed: {type(e).__name__}: {e}"
             return 500, "", "<h1>Internal error</h1>"
         return response.status_code, response.headers.get("location", ""), response.body.decode("utf-8", "replace")
 
@@ -311,21 +313,23 @@ def page_endpoint(server: AppServer, app: AppSpec, handler, reuse_pages: bool = 
         long = too_long(params)  # the one cap of every field any app takes (protocol.MAX_TEXT_CHARS)
         if long:
             return too_long_page(ctx, *long, MAX_TEXT_CHARS)
-        try:
-            result = handler(ctx, params)
-        except Exception:
-            traceback.print_exc(file=sys.stderr)
-            world.server_errors += 1
-            return HTMLResponse("<h1>Internal error</h1>", status_code=500)
-        if isinstance(result, Response):
-            response = result
-        else:
-            response = ctx.page(*(result if isinstance(result, tuple) else (result,)))
+        try:  # a handler that raises or runs too long is this request's error page (web.bounded)
+            response = run_bounded(
+                f"the {app.name} app's handler of {req.method} {req.url.path}", answer, ctx, params, passes=()
+            )
+        except AppFault as fault:
+            return fault_page(world, fault)
         if reuse and world.revision == revision and isinstance(response, HTMLResponse):
             if len(world.pages) >= _PAGES_KEPT:
                 world.pages.pop(next(iter(world.pages)))
             world.pages[key] = (response.status_code, response.body)
         return response
+
+    def answer(ctx: AppContext, params: dict) -> Response:
+        result = handler(ctx, params)
+        if isinstance(result, Response):
+            return result
+        return ctx.page(*(result if isinstance(result, tuple) else (result,)))
 
     return endpoint
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from openapps_sim.appkit import READ_OPERATION, AppContext, WorldView, call_operation
 from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.web.bounded import run_bounded
 
 SOURCE = "app tool"
 
@@ -34,5 +35,6 @@ def run_tool(world: WorldView, app: object, op: object, args: object) -> Any:
     ops = spec.load_operations()
     if not isinstance(op, str) or op not in ops:
         raise unknown_name(SOURCE, f"{app}.<tool>", str(op), [READ_OPERATION, *ops])
-    result = call_operation(AppContext(world, spec, None), ops[op], args)
+    what = f"the {app} app's tool {op}"  # one that raises or runs too long is an AppFault
+    result = run_bounded(what, call_operation, AppContext(world, spec, None), ops[op], args)
     return json.loads(json.dumps(result, ensure_ascii=False))

@@ -50,6 +50,7 @@ class World(WorldView):
         self._css_cache: dict[str, str] | None = None
         self.interrupts = Interruptions()
         self.server_errors = 0
+        self.fault = ""  # what the last server error was (web.bounded: a handler that raised or hung)
         self.page_key = ""  # sealed: only page requests carrying this key are answered (kept by reset)
         self.id = ""
         self.url = ""
