@@ -10,6 +10,7 @@ sessions of one MCP process step from their own threads."""
 
 from __future__ import annotations
 
+import gc
 import pickle
 import threading
 from collections import OrderedDict
@@ -39,7 +40,7 @@ class Kept:
             if blob is not None:
                 self._blobs.move_to_end(key)
         if blob is not None:
-            return pickle.loads(blob)
+            return _loads(blob)
         value = make()
         if self.second_sight and not self._first_seen_before(key):
             return value
@@ -91,6 +92,20 @@ class Kept:
             self._blobs.clear()
             self._seen.clear()
             self._bytes = 0
+
+
+def _loads(blob: bytes) -> Any:
+    """``pickle.loads`` without the collections its thousands of new containers would start
+    (they are all alive: a collection among them finds nothing), as in ``gc.freeze``'s spirit
+    (gcsettings); the collector runs as before once they are made. A collector someone turned
+    off stays off."""
+    if not gc.isenabled():
+        return pickle.loads(blob)
+    gc.disable()
+    try:
+        return pickle.loads(blob)
+    finally:
+        gc.enable()
 
 
 # pages parsed and styled, by (HTML, viewport width); observations, by (HTML, width, live state)
