@@ -137,3 +137,23 @@ def test_a_text_env_opens_no_socket(monkeypatch):
         assert env.unwrapped.world.url.startswith("http://w") and ":" not in env.unwrapped.world.url[5:]
     finally:
         env.close()
+
+
+def test_an_env_given_its_action_mapping_makes_no_action_set(monkeypatch):
+    """A sweep worker keeps one mapping per action space; a new env (one per task family) made
+    with it builds no action set of its own (BrowserGym's takes about 60 ms)."""
+    import openapps_sim.envs.env as env_module
+
+    kept = env_module.action_mapping("bid")
+
+    def refused(*args, **kwargs):
+        raise AssertionError("an action set was made")
+
+    monkeypatch.setattr(env_module, "action_mapping", refused)
+    env = make_env("todo.add_item", backend="text", action_space="bid", action_mapping=kept)
+    try:
+        obs, _ = env.reset(seed=0)
+        obs, *_ = env.step(f"click('{testid_bids(obs)['launch-todo']}')")
+        assert obs["last_action_error"] == "" and "todo" in obs["url"]
+    finally:
+        env.close()

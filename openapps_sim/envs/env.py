@@ -85,7 +85,7 @@ class OpenAppsEnv(BrowserEnv):
         for key, why in _REFUSED.items():
             if kwargs.get(key):
                 raise ConfigError("OpenAppsEnv", key, f"{key}={kwargs[key]!r} is not supported: {why}", ["unset"])
-        kwargs.setdefault("action_mapping", action_mapping(action_space))
+        kwargs.update({} if "action_mapping" in kwargs else {"action_mapping": action_mapping(action_space)})
         # the world the env's episodes run in (its seed None: drawn at each reset), checked once here
         self.world_spec, task_kwargs = checked_kwargs(task_kwargs or {}, "task_kwargs", WorldSpec())
         super().__init__(

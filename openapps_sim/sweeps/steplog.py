@@ -154,14 +154,25 @@ class StepLog:
         self._env_steps = 0  # actions that reached the env so far
         self._pages: list[Elements] = []  # per step: the elements of the page it was taken on
         self._seen: list[int] = []  # per step: env steps done before it
+        self._flattened: tuple = (None, "")  # (tree, its text) of the last observation not yet acted on
 
     def start(self, obs: dict, usage: dict) -> None:
-        self._last_digest = _digest(obs, observation_text(obs))
+        self._last_digest = _digest(obs, self._text(obs))
         self._usage = dict(usage or {})
+
+    def _text(self, obs: dict) -> str:
+        """The observation's text, kept for the next :meth:`before` (the same observation, which
+        no agent has seen yet in between: flattened once)."""
+        text = observation_text(obs)
+        self._flattened = (obs.get("axtree_object"), text)
+        return text
 
     def before(self, obs: dict) -> None:
         """Called with the observation the agent is about to act on."""
-        text = observation_text(obs)
+        tree, text = self._flattened
+        if tree is None or obs.get("axtree_object") is not tree:
+            text = observation_text(obs)
+        self._flattened = (None, "")
         self._pending = {"observation": text, "t0": time.time(), "page_url": obs.get("url", ""), "obs": obs}
         self._pages.append(page_elements(obs))
         self._seen.append(self._env_steps)
@@ -191,7 +202,7 @@ class StepLog:
         entry["time_s"] = round(entry["t1"] - entry["t0"], 3)
         if obs_after is not None:
             self._env_steps += 1
-            digest = _digest(obs_after, observation_text(obs_after))
+            digest = _digest(obs_after, self._text(obs_after))
             entry["changed"] = digest != self._last_digest
             self._last_digest = digest
             entry["thumbnail"] = self._thumb(obs_after, n + 1)

@@ -19,7 +19,7 @@ from openapps_sim.config.catalog import composed_json, discover_apps, initial_st
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import PAGE_KEY_HEADER
-from openapps_sim.taskkit.statecopy import copy_state
+from openapps_sim.taskkit.statecopy import copy_state, loads_fresh
 from openapps_sim.web.interruptions import DEVICE, Interruptions, device_state
 from openapps_sim.web.theme import theme_css
 from openapps_sim.web.tools import run_tool
@@ -81,8 +81,8 @@ class World(WorldView):
         if not isinstance(world, WorldSpec):
             world = WorldSpec.make("reset", world, seed, overrides=overrides)
         expression, seed, overrides = world.variation, world.seed or 0, world.overrides
-        self.config = json.loads(composed_json(expression, overrides))
-        self.state = json.loads(initial_state_json(expression, overrides, seed))
+        self.config = loads_fresh(composed_json(expression, overrides))
+        self.state = loads_fresh(initial_state_json(expression, overrides, seed))
         self.variation, self.seed, self.overrides = expression, seed, overrides
         self.events = []
         self.touch()

@@ -147,6 +147,7 @@ class Document:
         self._details_open = tuple(d.attrs.get("open") for d in self.details)
         self.styled_focus: Element | None = None  # the focus the styles were computed with
         self.observed: dict[tuple, Any] = {}  # live_state() -> what was observed in it
+        self.source: tuple[str, int] | None = None  # (HTML, viewport width) it was parsed and styled from
 
     def live_state(self) -> tuple:
         """Everything actions change on a parsed page (what the observation depends on beyond

@@ -31,6 +31,7 @@ from openapps_sim.envs.env import GREETING, LightChat, OpenAppsEnv
 from openapps_sim.envs.text.actions import TextBrowser
 from openapps_sim.envs.text.axtree import build
 from openapps_sim.envs.text.dom import Document
+from openapps_sim.envs.text.kept import OBSERVATIONS
 from openapps_sim.envs.text.snapshot import dom_snapshot
 from openapps_sim.errors import ConfigError
 from openapps_sim.web.server import app_server
@@ -178,6 +179,8 @@ def page_observation(doc: Document) -> tuple[dict, dict]:
     observed before) and handed out as fresh objects every time, so an agent may change what it
     got without changing what the next step shows."""
     key = doc.live_state()
+    if doc.source is not None:  # the same page in the same state in any tab of the process
+        return OBSERVATIONS.get((*doc.source, key), lambda: (build(doc), dom_snapshot(doc)))
     blob = doc.observed.get(key)
     if blob is not None:
         return pickle.loads(blob)

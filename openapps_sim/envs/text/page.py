@@ -17,6 +17,7 @@ from openapps_sim.envs.guard import BlockedNavigation, same_origin
 from openapps_sim.envs.text.cascade import compute_styles
 from openapps_sim.envs.text.css import stylesheet
 from openapps_sim.envs.text.dom import Document, Element, option_value, parse
+from openapps_sim.envs.text.kept import PAGES
 
 BLANK = "about:blank"
 _BLANK_HTML = "<html><head></head><body></body></html>"
@@ -105,14 +106,13 @@ class TextPage:
         # The same HTML (a reload, a link to the page shown, a redirect back to it, another URL
         # that renders the same page) is the page already parsed, brought back to its state as
         # loaded at this URL: no new parse or styles, and no new tree when the URL is the same
-        # too (the observation is kept per state of the page, URL included: Document.observed).
+        # too (the observation is kept per state of the page, URL included: text.kept).
         if html == self._html and self.doc.restore(url):
             if self.doc.focused is not self.doc.styled_focus:
                 self.restyle()
             return
-        self.doc = parse(html, url)
+        self.doc = load(html, url, int(self.viewport.get("width", 1280)))
         self._html = html
-        self._style()
 
     def _style(self) -> None:
         doc = self.doc
@@ -163,6 +163,23 @@ class TextPage:
         else:
             base = url.split("#")[0].split("?")[0]
             self.navigate("GET", f"{base}?{entries}")
+
+
+def load(html: str, url: str, width: int) -> Document:
+    """``html`` parsed and styled at viewport ``width``, as loaded at ``url``: a fresh copy of
+    the page kept for the same HTML and width (any tab, episode or thread of the process; the
+    launcher of every reset), else parsed now."""
+    doc = PAGES.get((html, width), lambda: _parsed(html, width))
+    doc.url = url
+    return doc
+
+
+def _parsed(html: str, width: int) -> Document:
+    doc = parse(html, BLANK)  # the URL is the caller's
+    compute_styles(doc.root, doc.stylesheet, width, doc.focused)
+    doc.styled_focus = doc.focused
+    doc.source = (html, width)
+    return doc
 
 
 def form_controls(doc: Document, form: Element) -> list[Element]:

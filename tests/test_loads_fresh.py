@@ -1,0 +1,38 @@
+"""A world's config and state at reset (``taskkit.statecopy.loads_fresh``): what ``json.loads``
+gives, value for value and type for type, as new objects at every reset."""
+
+from __future__ import annotations
+
+import json
+
+from openapps_sim.config.catalog import composed_json, initial_state_json
+from openapps_sim.taskkit.statecopy import loads_fresh
+from openapps_sim.web.world import World
+
+TEXT = (
+    '{"b": [1, 2.5, -0.0, true, null, "ü\\u00e9", {"z": 1, "a": [[]]}], "a": {"1e3": 1e3, "big": 12345678901234567890}}'
+)
+
+
+def test_the_value_of_a_json_text_with_every_kind_of_value():
+    for _ in range(3):  # parsed, then loaded from what was kept
+        got = loads_fresh(TEXT)
+        assert got == {
+            "b": [1, 2.5, -0.0, True, None, "üé", {"z": 1, "a": [[]]}],
+            "a": {"1e3": 1000.0, "big": 12345678901234567890},
+        }
+        assert list(got) == ["b", "a"] and list(got["b"][6]) == ["z", "a"]
+        assert [type(v) for v in got["b"]] == [int, float, float, bool, type(None), str, dict]
+        assert type(got["a"]["1e3"]) is float and str(got["b"][2]) == "-0.0"
+        got["b"].append("changed by its user")
+
+
+def test_every_reset_is_a_new_state_equal_to_the_json():
+    world = World()
+    world.reset("default", 3)
+    first = world.state
+    first["todo"]["items"].clear()
+    world.reset("default", 3)
+    assert world.state is not first and world.state["todo"]["items"]
+    assert world.state == json.loads(initial_state_json("default", (), 3))
+    assert world.config == json.loads(composed_json("default", ()))
