@@ -81,7 +81,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["openapps_sim/analysis/metrics/completion.py"],
         [*METRIC_TESTS, "tests/test_metric_completion_rules.py"],
     ),
-    "metrics.progress": (["openapps_sim/analysis/metrics/progress.py"], METRIC_TESTS),
+    "metrics.progress": (
+        ["openapps_sim/analysis/metrics/progress.py"],
+        [*METRIC_TESTS, "tests/test_metric_progress_rules.py"],
+    ),
     "metrics.reliability": (
         ["openapps_sim/analysis/metrics/reliability.py"],
         [*METRIC_TESTS, "tests/test_metric_reliability_rules.py"],
