@@ -51,7 +51,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "reward": (
         ["openapps_sim/taskkit/reward.py"],
-        ["tests/test_reward_rules.py", "tests/test_reward_diff_rules.py", "tests/test_normalise_reuse.py"],
+        [
+            "tests/test_reward_rules.py",
+            "tests/test_reward_diff_rules.py",
+            "tests/test_reward_memo_rules.py",
+            "tests/test_normalise_reuse.py",
+        ],
     ),
     "scoring": (
         ["openapps_sim/taskkit/scoring.py", "openapps_sim/taskkit/progress.py"],
