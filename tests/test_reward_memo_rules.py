@@ -72,3 +72,21 @@ def test_each_nested_list_of_one_pattern_is_read_with_its_declared_key():
         "calendar.events['A'].invitees: extra invitee 'z'",
         "calendar.events['B'].invitees: extra invitee 'w'",
     ]
+
+
+def test_the_second_list_of_a_pattern_keeps_its_declared_key():
+    """The per-diff memo of path patterns hands the second order's lines the key it found for the
+    first order's: both name their lines by product and options."""
+
+    def orders(first: list, second: list) -> dict:
+        return {"shop": {"orders": [{"id": "o1", "lines": first}, {"id": "o2", "lines": second}]}}
+
+    def line(product: str, qty: int) -> dict:
+        return {"product_id": product, "options": {}, "qty": qty}
+
+    expected = orders([line("p1", 1), line("p2", 1)], [line("p3", 1), line("p4", 1)])
+    actual = orders([line("p2", 1), line("p1", 2)], [line("p4", 1), line("p3", 2)])
+    assert [str(d) for d in state_diff(expected, actual)] == [
+        "shop.orders['o1'].lines['p1' {}].qty: expected 1, got 2",
+        "shop.orders['o2'].lines['p3' {}].qty: expected 1, got 2",
+    ]
