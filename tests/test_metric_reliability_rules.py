@@ -340,14 +340,14 @@ def test_a_unit_without_version_columns_counts_one_version_as_an_integer():
 
 
 def test_deviations_of_another_value_than_the_reward():
-    """Rewards v1 1, 0 and v2 1, 1; successes v1 0, 0 and v2 1, 0: within v1 0 and v2 0.5
-    (mean 0.25), across the four 0, 0, 1, 0: sqrt(3/16), mad 0.375."""
-    df = two_versions().assign(success=[0.0, 0.0, 1.0, 0.0])
+    """Rewards v1 1, 0 and v2 1, 1 (across: sqrt(3/16)); successes v1 1, 1 and v2 0, 0: within
+    each version no spread, across the four 1, 1, 0, 0: std 0.5, mad 0.5."""
+    df = two_versions().assign(success=[1.0, 1.0, 0.0, 0.0])
     got = deviation_summary(df, value="success").iloc[0]
-    assert (got["n"], got["mean"], got["within_std"], got["across_std"]) == (4, 0.25, 0.25, SQRT_3_16)
-    assert (got["within_mad"], got["across_mad"]) == (0.25, 0.375)
+    assert (got["n"], got["mean"], got["within_std"], got["across_std"]) == (4, 0.5, 0.0, 0.5)
+    assert (got["within_mad"], got["across_mad"]) == (0.0, 0.5)
     agent = agent_deviation(df, value="success").iloc[0]
-    assert (agent["within_std"], agent["across_std"], agent["across_mad"]) == (0.25, SQRT_3_16, 0.375)
+    assert (agent["within_std"], agent["across_std"], agent["across_mad"]) == (0.0, 0.5, 0.5)
 
 
 def test_deviation_summary_takes_trials_when_the_run_has_them():
