@@ -286,8 +286,9 @@ def resume_group(group: str, jobs: int) -> Path:
             [mutmut(), "run", "--max-children", str(jobs)], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=False
         )
     seconds = round(time.monotonic() - started, 1)
-    run = {"seconds": 0.0, "jobs": jobs, **before}
-    run.update(exit_code=proc.returncode, resume_seconds=seconds, resumed=unrun)
+    run = {"jobs": jobs, **before}  # seconds: of every run of the group this folder has a record of
+    run.update(seconds=before.get("seconds", 0.0) + seconds, exit_code=proc.returncode, resume_seconds=seconds)
+    run.update(resumed=unrun)
     (work / "run.json").write_text(json.dumps(run), encoding="utf-8")
     return work
 
