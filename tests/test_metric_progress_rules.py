@@ -286,3 +286,40 @@ def test_progress_section_holds_the_tables_and_the_level_table():
     assert section.blocks[8].text.startswith("Decision accuracy by level (DAC-Bench")
     bare = progress_section(SimpleNamespace(df=pd.DataFrame([ep()])))
     assert [type(b).__name__ for b in bare.blocks] == ["P", "Heading", "Table", "Heading", "Table", "Heading", "Table"]
+
+
+def test_decisions_by_level_sorts_groups_and_keeps_a_missing_key():
+    rows = [
+        ep("B", 0, decisions=[True], category="c"),
+        ep("A", 0, decisions=[False], category=None),
+        ep("A", 1, decisions=[True], category="c"),
+    ]
+    got = decisions_by_level(pd.DataFrame(rows), ["agent", "category"])
+    assert got[["agent", "n", "accuracy"]].values.tolist() == [["A", 1, 1.0], ["A", 1, 0.0], ["B", 1, 1.0]]
+    assert got["category"].tolist()[0] == "c" and pd.isna(got["category"].tolist()[1])
+
+
+def test_decisions_by_level_of_empty_decision_lists_has_its_columns():
+    got = decisions_by_level(pd.DataFrame([ep(seed=0, decisions=[]), ep(seed=1, decisions=None)]))
+    assert got.empty and list(got.columns) == ["agent", *LEVEL_COLUMNS]
+
+
+def test_the_section_tables_hold_their_headers_and_rows():
+    rows = [ep("A", 0, True, decisions=[True])]
+    section = progress_section(SimpleNamespace(df=pd.DataFrame(rows)))
+    tables = [b for b in section.blocks if isinstance(b, Table)]
+    assert tables[0].headers == [
+        "Agent",
+        "Episodes",
+        "Success",
+        "ESAR",
+        "Decision",
+        "Deeper",
+        "W-LCS",
+        "Answer",
+        "First",
+        "After",
+    ]
+    assert tables[0].rows == [["A", "1", "100.0%", "–", "100.0%", "–", "–", "–", "–", "–"]]
+    assert tables[3].headers == ["Agent", "Level", "Episodes", "Accuracy", "Reached", "Accuracy there"]
+    assert tables[3].rows == [["A", "1", "1", "100.0%", "1", "100.0%"]]
