@@ -80,7 +80,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["openapps_sim/analysis/metrics/drift.py"],
         ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_drift_rules.py"],
     ),
-    "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
+    "metrics.table": (
+        ["openapps_sim/analysis/metrics/table.py"],
+        [*METRIC_TESTS, "tests/test_metric_table_rules.py"],
+    ),
     "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], [*METRIC_TESTS, "tests/test_metric_rates_rules.py"]),
     "metrics.completion": (
         ["openapps_sim/analysis/metrics/completion.py"],

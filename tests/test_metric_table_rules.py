@@ -1,0 +1,74 @@
+"""The results table's helpers (deduplication, group order, frames of rows), every answer written
+out (hand-made tables; ``make mutants`` runs these against ``analysis/metrics/table.py``)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from openapps_sim.analysis.metrics.table import deduplicate, frame_of, iter_groups, key_dict, sort_key
+
+
+def test_deduplicate_keeps_the_last_good_record_of_each_episode_in_table_order():
+    df = pd.DataFrame(
+        [
+            {"episode_id": "b", "error": None, "n": 0},
+            {"episode_id": "a", "error": "crash", "n": 1},
+            {"episode_id": "b", "error": None, "n": 2},
+            {"episode_id": "a", "error": None, "n": 3},
+            {"episode_id": "a", "error": "crash", "n": 4},
+            {"episode_id": "c", "error": "crash", "n": 5},
+            {"episode_id": "c", "error": "crash", "n": 6},
+            {"episode_id": None, "error": None, "n": 7},
+            {"episode_id": None, "error": None, "n": 8},
+        ]
+    )
+    got = deduplicate(df)
+    assert got["n"].tolist() == [2, 3, 6, 8]
+    assert got.index.tolist() == [2, 3, 6, 8]
+
+
+def test_deduplicate_without_an_error_column_keeps_the_last_record():
+    df = pd.DataFrame({"episode_id": ["x", "y", "x"], "n": [0, 1, 2]})
+    assert deduplicate(df)["n"].tolist() == [1, 2]
+    assert deduplicate(df, key="n")["n"].tolist() == [0, 1, 2]
+    assert deduplicate(df, key="missing") is df
+    empty = df.iloc[:0]
+    assert deduplicate(empty) is empty
+
+
+def test_sort_key_orders_mixed_values():
+    values = ["b", None, 2, "default", "10x10", True, "a", 1.5, "2x3", float("nan"), np.int64(0)]
+    ordered = sorted(values, key=sort_key)
+    assert ordered[:4] == [np.int64(0), True, 1.5, 2]
+    assert ordered[4:9] == ["2x3", "10x10", "default", "a", "b"]
+    assert ordered[9] is None and math.isnan(ordered[10])
+    assert sort_key("800X600") == (1, 480000.0, "800X600")
+    assert sort_key("x5") == (2, 1.0, "x5")
+    assert sort_key(np.bool_(False)) == (0, 0.0, "")
+
+
+def test_iter_groups_in_sort_key_order_with_missing_keys_kept():
+    df = pd.DataFrame({"v": ["b", None, "default", "b", "a"], "t": [2, 1, 1, 1, 1], "n": [0, 1, 2, 3, 4]})
+    got = [(k, g["n"].tolist()) for k, g in iter_groups(df, ["v"])]
+    assert [k for k, _ in got][:3] == [("default",), ("a",), ("b",)]
+    assert [rows for _, rows in got] == [[2], [4], [0, 3], [1]]
+    assert got[3][0][0] is None or math.isnan(got[3][0][0])
+    two = [(k, g["n"].tolist()) for k, g in iter_groups(df.dropna(), ["t", "v"])]
+    assert two == [((1, "default"), [2]), ((1, "a"), [4]), ((1, "b"), [3]), ((2, "b"), [0])]
+    whole = list(iter_groups(df, []))
+    assert len(whole) == 1 and whole[0][0] == () and whole[0][1] is df
+    assert list(iter_groups(df.iloc[:0], ["v"])) == []
+
+
+def test_frame_of_rows_or_of_nothing():
+    empty = frame_of([], ["a", "b"])
+    assert empty.empty and list(empty.columns) == ["a", "b"]
+    got = frame_of([{"b": 1, "a": 2}], ["a", "b"])
+    assert list(got.columns) == ["b", "a"] and got.values.tolist() == [[1, 2]]
+
+
+def test_key_dict():
+    assert key_dict(["agent", "task"], ("A", "t")) == {"agent": "A", "task": "t"}
