@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from openapps_sim.analysis.metrics.table import deduplicate, frame_of, iter_groups, key_dict, sort_key
+from openapps_sim.analysis.metrics.table import Grouping, deduplicate, frame_of, iter_groups, key_dict, sort_key
 
 
 def test_deduplicate_keeps_the_last_good_record_of_each_episode_in_table_order():
@@ -72,3 +72,34 @@ def test_frame_of_rows_or_of_nothing():
 
 def test_key_dict():
     assert key_dict(["agent", "task"], ("A", "t")) == {"agent": "A", "task": "t"}
+
+
+def grouping(groups: list) -> Grouping:
+    return Grouping(pd.DataFrame({"g": groups}), ["g"])
+
+
+def test_grouping_reads_missing_values_given_as_none():
+    g = grouping(["a", "a", "b", "b"])
+    values = [1, None, 3, 5]
+    assert g.max(values).tolist()[1] == 5.0 and math.isnan(g.max(values).tolist()[0])
+    assert g.min(values).tolist()[1] == 3.0 and math.isnan(g.min(values).tolist()[0])
+    assert g.median(values).tolist()[1] == 4.0
+    assert g.std([1, 3, 3, 5]).tolist() == [1.0, 1.0]
+    assert g.mad([1, 3, 3, 5]).tolist() == [1.0, 1.0]
+    assert math.isnan(g.std(values).tolist()[0]) and g.std(values).tolist()[1] == 1.0
+    assert math.isnan(g.mad(values).tolist()[0]) and g.mad(values).tolist()[1] == 1.0
+
+
+def test_grouping_counts_distinct_codes_per_group():
+    g = grouping(["a", "b", "a", "b", "a"])
+    assert g.nunique(np.array([0, 1, 1, 1, 0])).tolist() == [2, 1]
+    assert grouping(["a", "a", "a"]).nunique(np.array([0, 1, 2])).tolist() == [3]
+    empty = grouping([])
+    got = empty.nunique(np.array([], dtype=np.int64))
+    assert got.tolist() == [] and got.dtype == np.int64
+
+
+def test_grouping_members_in_row_order():
+    groups = ["a", "b"] * 40
+    members = grouping(groups).members()
+    assert [m.tolist() for m in members] == [list(range(0, 80, 2)), list(range(1, 80, 2))]
