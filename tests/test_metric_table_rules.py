@@ -7,8 +7,18 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from openapps_sim.analysis.metrics.table import Grouping, deduplicate, frame_of, iter_groups, key_dict, sort_key
+from openapps_sim.analysis.metrics.table import (
+    Grouping,
+    deduplicate,
+    frame_of,
+    iter_groups,
+    key_dict,
+    prepare,
+    sort_key,
+    valid_episodes,
+)
 
 
 def test_deduplicate_keeps_the_last_good_record_of_each_episode_in_table_order():
@@ -103,3 +113,36 @@ def test_grouping_members_in_row_order():
     groups = ["a", "b"] * 40
     members = grouping(groups).members()
     assert [m.tolist() for m in members] == [list(range(0, 80, 2)), list(range(1, 80, 2))]
+
+
+def test_a_grouping_by_nothing_is_one_group():
+    g = Grouping(pd.DataFrame({"x": [1.0, 2.0, 4.0]}), [])
+    assert g.size == 1 and g.keys == [()] and g.n.tolist() == [3] and g.gid.tolist() == [0, 0, 0]
+    assert g.gid.dtype == np.int64
+    assert g.sum([1.0, 2.0, 4.0]).tolist() == [7.0]
+    assert g.frame(total=g.sum([1.0, 2.0, 4.0])).values.tolist() == [[7.0]]
+
+
+def test_a_grouping_numbers_its_groups_in_sort_key_order_with_missing_last():
+    g = grouping(["b", None, "default", "a", "b"])
+    assert g.keys[:3] == [("default",), ("a",), ("b",)]
+    assert g.keys[3][0] is None or math.isnan(g.keys[3][0])
+    assert g.gid.tolist() == [2, 3, 0, 1, 2] and g.n.tolist() == [1, 1, 2, 1]
+    assert g.sum([1, None, 2, 3, 4]).tolist()[2] == 5.0 and math.isnan(g.sum([1, None, 2, 3, 4]).tolist()[3])
+
+
+def test_prepare_names_what_is_missing():
+    with pytest.raises(KeyError, match=r"results table has no 'task' column"):
+        prepare(pd.DataFrame([{"agent": "A", "success": True}]))
+    with pytest.raises(KeyError, match=r"results table has neither a 'success' nor a 'reward' column"):
+        prepare(pd.DataFrame([{"agent": "A", "task": "t"}]))
+
+
+def test_prepare_keeps_the_loop_threshold_of_a_prepared_frame():
+    df = pd.DataFrame([{"agent": "A", "task": "t", "success": True, "actions": ["a", "a"]}])
+    two = prepare(df, 2)
+    assert two["loops"].tolist() == [1]
+    assert prepare(two)["loops"].tolist() == [1] and prepare(two) is two
+    assert prepare(df)["loops"].tolist() == [0]
+    assert valid_episodes(df, 2)["loops"].tolist() == [1]
+    assert valid_episodes(two)["loops"].tolist() == [1]
