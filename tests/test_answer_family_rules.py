@@ -222,6 +222,8 @@ def test_a_number_answer_takes_the_familys_tolerances():
     assert Distance().check_answer("0.75", "0.5") is False
     assert Count().check_answer("vier", "4", "de") is True
     assert Count().check_answer("vier", "4", "en") is False
+    assert Count().judge_answer("vier", "4", "de") is True  # the language reaches the check
+    assert Count().judge_answer("vier", "4") is False
 
 
 def test_a_text_answer_is_judged_against_the_other_texts_of_its_apps():
