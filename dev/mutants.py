@@ -51,7 +51,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "reward": (
         ["openapps_sim/taskkit/reward.py"],
-        ["tests/test_reward_rules.py", "tests/test_reward_diff_rules.py", "tests/test_normalise_reuse.py"],
+        [
+            "tests/test_reward_rules.py",
+            "tests/test_reward_diff_rules.py",
+            "tests/test_reward_memo_rules.py",
+            "tests/test_normalise_reuse.py",
+        ],
     ),
     "scoring": (
         ["openapps_sim/taskkit/scoring.py", "openapps_sim/taskkit/progress.py"],
@@ -75,13 +80,19 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["openapps_sim/analysis/metrics/drift.py"],
         ["tests/test_metric_rules.py", "tests/test_robustness.py", "tests/test_metric_drift_rules.py"],
     ),
-    "metrics.table": (["openapps_sim/analysis/metrics/table.py"], METRIC_TESTS),
+    "metrics.table": (
+        ["openapps_sim/analysis/metrics/table.py"],
+        [*METRIC_TESTS, "tests/test_metric_table_rules.py"],
+    ),
     "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], [*METRIC_TESTS, "tests/test_metric_rates_rules.py"]),
     "metrics.completion": (
         ["openapps_sim/analysis/metrics/completion.py"],
         [*METRIC_TESTS, "tests/test_metric_completion_rules.py"],
     ),
-    "metrics.progress": (["openapps_sim/analysis/metrics/progress.py"], METRIC_TESTS),
+    "metrics.progress": (
+        ["openapps_sim/analysis/metrics/progress.py"],
+        [*METRIC_TESTS, "tests/test_metric_progress_rules.py"],
+    ),
     "metrics.reliability": (
         ["openapps_sim/analysis/metrics/reliability.py"],
         [*METRIC_TESTS, "tests/test_metric_reliability_rules.py"],
@@ -245,6 +256,46 @@ def rerun_survivors(group: str, jobs: int) -> Path:
     return work
 
 
+def refresh(work: Path, modules: list[str]) -> None:
+    """The scratch folder's copies of ``openapps_sim/`` and ``tests/`` made afresh from the
+    worktree, its ``mutants/`` kept; the mutated modules' copies dated now, so that mutmut makes
+    their mutants again: it keeps the verdict of every mutant whose function's text is unchanged
+    and clears it for a function that changed."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for folder in ("openapps_sim", "tests"):
+        shutil.rmtree(work / folder, ignore_errors=True)
+        shutil.copytree(ROOT / folder, work / folder, ignore=ignore)
+    for module in modules:
+        os.utime(work / module)
+
+
+def resume_group(group: str, jobs: int) -> Path:
+    """The group's mutants without a verdict (a run stopped part way) run against the package and
+    the tests as they are now; every verdict already found is kept (``--survivors`` then runs the
+    survivors again). mutmut's map of which test reaches which function is made anew. A group
+    never run is run in full."""
+    work = OUT / group
+    if not (work / "mutants").is_dir():
+        return run_group(group, jobs)
+    modules, tests = GROUPS[group]
+    refresh(work, modules)
+    write_config(group, work, modules, tests)
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    before = json.loads((work / "run.json").read_text(encoding="utf-8")) if (work / "run.json").exists() else {}
+    unrun = sum(1 for c in results(work).values() if c is None)
+    started = time.monotonic()
+    with open(work / "mutmut-resume.log", "w", encoding="utf-8") as log:
+        proc = subprocess.run(
+            [mutmut(), "run", "--max-children", str(jobs)], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=False
+        )
+    seconds = round(time.monotonic() - started, 1)
+    run = {"jobs": jobs, **before}  # seconds: of every run of the group this folder has a record of
+    run.update(seconds=before.get("seconds", 0.0) + seconds, exit_code=proc.returncode, resume_seconds=seconds)
+    run.update(resumed=unrun)
+    (work / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return work
+
+
 def summarise(group: str, work: Path, equivalent: set[str]) -> dict:
     """The figures of a group's finished run (its scratch folder), equivalent mutants counted apart."""
     modules, tests = GROUPS[group]
@@ -286,12 +337,14 @@ def line(r: dict) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``dev/mutants.py [--report | --survivors] [GROUP ...]``: run the groups (all by default);
-    ``--report`` only reads the figures of the groups' last runs; ``--survivors`` runs the last
-    runs' surviving mutants again (after new tests)."""
+    """``dev/mutants.py [--report | --survivors | --resume] [GROUP ...]``: run the groups (all by
+    default); ``--report`` only reads the figures of the groups' last runs; ``--survivors`` runs
+    the last runs' surviving mutants again (after new tests); ``--resume`` runs only the mutants a
+    stopped run left without a verdict."""
     report_only = "--report" in argv
     survivors_only = "--survivors" in argv
-    argv = [a for a in argv if a not in ("--report", "--survivors")]
+    resume = "--resume" in argv
+    argv = [a for a in argv if a not in ("--report", "--survivors", "--resume")]
     wanted = expand(argv) if argv else list(GROUPS)
     if wanted is None:
         print(f"dev/mutants.py: unknown group in {argv}; the groups are {list(GROUPS)}", file=sys.stderr)
@@ -311,7 +364,7 @@ def main(argv: list[str]) -> int:
                 rerun_survivors(group, jobs)
         else:
             print(f"mutants: {group} ({', '.join(GROUPS[group][0])}) ...", flush=True)
-            work = run_group(group, jobs)
+            work = resume_group(group, jobs) if resume else run_group(group, jobs)
         r = summarise(group, work, equivalent)
         # read again just before writing: another run may have added its groups meanwhile
         report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}

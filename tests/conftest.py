@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from openapps_sim.gcsettings import tune_gc
-from openapps_sim.taskkit import numberwords
+from openapps_sim.taskkit import numberwords, reward
 
 from .app_pages import address_data_testid
 from .pack_helpers import clear_pack_caches
@@ -168,3 +168,12 @@ def _fresh_number_words():
     """Every test reads the number words afresh: a mutant run (``make mutants``) forks after the
     tests ran once, and a vocabulary cached then would hide a changed ``fold`` from them."""
     numberwords.clear_cache()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_reward_memos():
+    """Every test normalises states afresh: a mutant run forks after the tests ran once, and the
+    reward's memos filled then (normalised app states, normalised expected states) would hand a
+    mutated ``normalise_world`` the unmutated results."""
+    reward._NORMALISED.clear()
+    reward._EXPECTED.clear()

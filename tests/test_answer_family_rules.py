@@ -10,6 +10,7 @@ import pytest
 
 from openapps_sim.taskkit.answers import (
     AnswerFamily,
+    answer_spec,
     format_number,
     names_a_rival,
     pack_lang,
@@ -221,6 +222,8 @@ def test_a_number_answer_takes_the_familys_tolerances():
     assert Distance().check_answer("0.75", "0.5") is False
     assert Count().check_answer("vier", "4", "de") is True
     assert Count().check_answer("vier", "4", "en") is False
+    assert Count().judge_answer("vier", "4", "de") is True  # the language reaches the check
+    assert Count().judge_answer("vier", "4") is False
 
 
 def test_a_text_answer_is_judged_against_the_other_texts_of_its_apps():
@@ -270,3 +273,53 @@ def test_an_expected_value_with_two_values_matches_nothing():
     assert same_answer("date", "March 14", "2026-03-14 or 2026-03-14") is True
     assert same_answer("date", "2026-03-14", "March 14") is True  # the expected value names no year
     assert same_answer("date", "2026-03-14", "14.03.2025") is False
+
+
+def test_the_answer_spec_of_each_kind():
+    assert answer_spec("number") == {"type": "number", "schema": {"type": "number"}}
+    assert answer_spec("text") == {"type": "text", "schema": {"type": "string"}}
+    assert answer_spec("time") == {
+        "type": "time",
+        "schema": {"type": "string", "format": "time", "description": "a time of day, e.g. 14:30"},
+    }
+    assert answer_spec("date", {"ignored": "number"}) == {
+        "type": "date",
+        "schema": {"type": "string", "format": "date", "description": "a date, e.g. 2026-03-14"},
+    }
+    assert answer_spec("json", {"total": "number", "when": "date"}) == {
+        "type": "json",
+        "schema": {
+            "type": "object",
+            "properties": {
+                "total": {"type": "number"},
+                "when": {"type": "string", "format": "date", "description": "a date, e.g. 2026-03-14"},
+            },
+            "required": ["total", "when"],
+            "additionalProperties": False,
+        },
+    }
+    assert answer_spec("json") == {
+        "type": "json",
+        "schema": {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+    }
+
+
+def test_the_answer_spec_is_a_fresh_copy_each_time():
+    first = answer_spec("number")
+    first["schema"]["type"] = "changed"
+    assert answer_spec("number") == {"type": "number", "schema": {"type": "number"}}
+    spec = answer_spec("json", {"n": "number"})
+    spec["schema"]["properties"]["n"]["type"] = "changed"
+    assert answer_spec("json", {"n": "number"})["schema"]["properties"] == {"n": {"type": "number"}}
+
+
+def test_a_familys_answer_spec_names_its_kind_and_schema():
+    class Totals(AnswerFamily):
+        id = "test.totals"
+        answer_kind = "json"
+        answer_schema = {"count": "number"}
+
+    got = Totals.answer_spec(Totals.__new__(Totals))
+    assert got["type"] == "json"
+    assert got["schema"]["properties"] == {"count": {"type": "number"}}
+    assert got["schema"]["required"] == ["count"]

@@ -52,3 +52,15 @@ def test_intent_counts_each_forced_visit_once():
     assert intent_misunderstood(["todo"], None)
     assert not intent_misunderstood(["start"], None, None)
     assert not intent_misunderstood(("todo", "maps"), ("maps", "todo"))
+
+
+def test_a_longer_block_covering_as_much_loses_to_the_shorter():
+    """Six a then x: blocks of 1 (six times) and 2 (three times) cover the same six actions."""
+    assert find_loops("a a a a a a x".split()) == [(0, 1, 6)]
+    assert find_loops("x a b a b a b a b a b a b y".split()) == [(1, 2, 6)]
+
+
+def test_loop_triples_are_integers():
+    loops = find_loops("a a a b c b c b c".split())
+    assert loops == [(0, 1, 3), (3, 2, 3)]
+    assert [tuple(type(x) for x in loop) for loop in loops] == [(int, int, int)] * 2

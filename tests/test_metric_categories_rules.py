@@ -123,3 +123,13 @@ def test_the_categories_section_cell_by_cell():
     assert (shown.order, shown.summary, shown.paper) == (150, False, False)
     nothing = shown.draw(SimpleNamespace(a=SimpleNamespace(df=records().assign(error="crash"))))
     assert nothing.blocks == [] and nothing.anchor == "categories"
+
+
+def test_only_the_class_column_takes_the_papers_order():
+    """Agents named like classes are still ordered by name: long-horizon before simple."""
+    df = pd.DataFrame([ep("simple", 0, True, "edit", "single", 1), ep("long-horizon", 0, False, "edit", "single", 2)])
+    got = category_success(df, ["agent", "simuwob_class"])
+    assert got[["agent", "simuwob_class", "n"]].values.tolist() == [
+        ["long-horizon", "simple", 1],
+        ["simple", "simple", 1],
+    ]

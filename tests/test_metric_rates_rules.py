@@ -186,3 +186,29 @@ def test_error_messages_default_top_ten_cut_to_160():
     got = error_messages(pd.DataFrame(rows))
     assert len(got) == 10 and got["message"].tolist()[0] == "e00 " + "x" * 156
     assert {len(m) for m in got["message"]} == {160}
+
+
+def test_rates_of_groups_of_one_episode():
+    """One episode per agent: the rates divide by one, a single timed episode has a total."""
+    one = pd.DataFrame(
+        [
+            ep("A", 0, actions=["x"], invalid={"malformed": 1}, apps_visited=["todo", "maps"], duration_s=3.0),
+            ep("B", 0, actions=["x", "y"], invalid={"malformed": 1}),
+            ep("C", 0, agent_error="ValueError: boom"),
+        ]
+    )
+    inv = invalid_rates(one, ["agent"])
+    assert inv["invalid_per_episode"].tolist() == [1.0, 1.0, 0.0]
+    assert inv["invalid_per_step"].tolist()[:2] == [1.0, 0.5]
+    assert intent_misunderstanding_rate(one, ["agent"])["rate"].tolist() == [1.0, 0.0, 0.0]
+    eff = effort(one, ["agent"])
+    assert eff["total_duration_s"].tolist()[0] == 3.0 and eff["mean_duration_s"].tolist()[0] == 3.0
+    errs = error_summary(one)
+    assert errs["agent_error_rate"].tolist() == [0.0, 0.0, 1.0]
+
+
+def test_error_counts_are_integers():
+    got = error_summary(records())
+    for name in ("errors", "infrastructure", "model_service", "agent_errors"):
+        assert str(got[name].dtype) == "int64", name
+        assert all(type(n) is int for n in got[name].tolist()), name

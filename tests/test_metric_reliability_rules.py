@@ -331,3 +331,54 @@ def test_reliability_summary_deviation_is_per_task_then_averaged():
     df = pd.concat([two_versions(), two_versions().assign(task="u", reward=1.0)], ignore_index=True)
     got = reliability_summary(df, ci=False).iloc[0]
     assert got["within_std"] == 0.125 and got["within_mad"] == 0.125
+
+
+def test_a_unit_without_version_columns_counts_one_version_as_an_integer():
+    got = across_version_deviation(two_versions(), version=())
+    assert [type(n) for n in got["n_versions"].tolist()] == [int]
+    assert str(got["n_versions"].dtype) == "int64"
+
+
+def test_deviations_of_another_value_than_the_reward():
+    """Rewards v1 1, 0 and v2 1, 1 (across: sqrt(3/16)); successes v1 1, 1 and v2 0, 0: within
+    each version no spread, across the four 1, 1, 0, 0: std 0.5, mad 0.5."""
+    df = two_versions().assign(success=[1.0, 1.0, 0.0, 0.0])
+    got = deviation_summary(df, value="success").iloc[0]
+    assert (got["n"], got["mean"], got["within_std"], got["across_std"]) == (4, 0.5, 0.0, 0.5)
+    assert (got["within_mad"], got["across_mad"]) == (0.0, 0.5)
+    agent = agent_deviation(df, value="success").iloc[0]
+    assert (agent["within_std"], agent["across_std"], agent["across_mad"]) == (0.0, 0.5, 0.5)
+
+
+def test_deviation_summary_takes_trials_when_the_run_has_them():
+    """Seed 0 ran trials 1, 0 in v1 (std 0.5) and 1, 1 in v2 (0): within, over trials, 0.25."""
+    df = pd.DataFrame(
+        [
+            ep(seed=0, trial=0, reward=1.0),
+            ep(seed=0, trial=1),
+            ep(variation="v2", seed=0, trial=0, reward=1.0),
+            ep(variation="v2", seed=0, trial=1, reward=1.0),
+        ]
+    )
+    got = deviation_summary(df).iloc[0]
+    assert (got["within_over"], got["within_std"], got["across_std"]) == ("trials", 0.25, SQRT_3_16)
+
+
+def test_trials_of_an_instance_with_an_unset_axis_are_trials():
+    df = pd.DataFrame([ep(trial=0, temperature=None), ep(trial=1, temperature=None)])
+    assert has_trials(df)
+
+
+def test_instances_over_trials_follow_the_cell_given():
+    """Per agent only: an instance is the agent and the seed (every task of it together), so
+    t1's trials 0, 0 and t2's 1, 1 pool to a spread of 0.5 (per task, 0 each)."""
+    df = pd.DataFrame(
+        [
+            ep(task="t1", trial=0),
+            ep(task="t1", trial=1),
+            ep(task="t2", trial=0, reward=1.0),
+            ep(task="t2", trial=1, reward=1.0),
+        ]
+    )
+    got = within_version_deviation(df, ("agent",), over="trials")
+    assert got[["agent", "n", "mean", "std", "mad"]].values.tolist() == [["A", 4, 0.5, 0.5, 0.5]]

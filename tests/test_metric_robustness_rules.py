@@ -310,3 +310,64 @@ def test_no_interruption_gives_the_rows_columns():
         "steps_to_recover",
         "harmful",
     ]
+
+
+def test_every_rsr_table_is_numbered_from_zero():
+    df = pd.DataFrame(rows() + [ep(s, "interrupt_x", True, agent="b") for s in range(2)])
+    for got in (rsr_table(df), rsr_by_buttons(df), rsr_by_kind(df)):
+        assert len(got) >= 2
+        assert got.index.tolist() == list(range(len(got)))
+
+
+def test_an_rsr_table_with_nothing_to_compare_has_its_columns():
+    only_base = pd.DataFrame([ep(s, "default", True) for s in range(2)])
+    assert list(rsr_table(only_base).columns) == RSR_COLUMNS and rsr_table(only_base).empty
+    crashed = pd.DataFrame([dict(ep(0, "default", True), error="infra"), dict(ep(0, "german", True), error="infra")])
+    assert list(rsr_table(crashed).columns) == RSR_COLUMNS and rsr_table(crashed).empty
+    quiet = pd.DataFrame([ep(s, v, True) for s in range(2) for v in ("default", "german")])
+    assert list(rsr_by_buttons(quiet).columns) == BUTTON_COLUMNS and rsr_by_buttons(quiet).empty
+    assert list(rsr_by_kind(quiet).columns) == KIND_COLUMNS and rsr_by_kind(quiet).empty
+    no_base = robust_success_rate(quiet, "nowhere", "german")
+    assert list(no_base.columns) == RSR_COLUMNS and no_base.empty
+    per_mode = robust_success_rate(quiet, "nowhere", "german", buttons=2)
+    assert list(per_mode.columns) == BUTTON_COLUMNS and per_mode.empty
+
+
+def test_a_button_mode_asked_of_a_quiet_version_counts_only_the_units_that_showed_it():
+    """german never interrupts; asked for two buttons, it has no unit that showed such an
+    interruption: 0 interrupted of 4, no RSR."""
+    r = robust_success_rate(pd.DataFrame(rows()), "default", "german", buttons=2).iloc[0]
+    assert (r["buttons"], r["units"], r["interrupted"], r["uninterrupted_share"], r["solved"]) == (2, 4, 0, 1.0, 0)
+    assert math.isnan(r["rsr"]) and math.isnan(r["interrupted_sr"])
+    k = robust_success_rate(pd.DataFrame(rows()), "default", "german", kind="crash").iloc[0]
+    assert (k["kind"], k["interrupted"], k["solved"]) == ("crash", 0, 0)
+
+
+def test_a_flagged_version_without_the_interruptions_column_has_nothing_shown():
+    df = pd.DataFrame(rows()).drop(columns=["interruptions"])
+    r = robust_success_rate(df, "default", "interrupt_x").iloc[0]
+    assert (r["units"], r["interrupted"], r["uninterrupted_share"], r["solved"], r["variation_sr"]) == (
+        4,
+        0,
+        1.0,
+        0,
+        0.75,
+    )
+    assert math.isnan(r["rsr"])
+
+
+def test_breakdown_keeps_an_interruption_without_buttons_and_reads_harm_and_steps_as_given():
+    df = pd.DataFrame(
+        [
+            ep(0, "x", True, [{"id": "p", "kind": "popup", "buttons": None, "button": "ok", "harmful": True}]),
+            ep(1, "x", False, [{"id": "p", "kind": "popup", "button": None, "steps_to_recover": "later"}]),
+            ep(2, "x", True, [it("login", 2, "ok", steps=3)]),
+        ]
+    )
+    out = interruption_breakdown(df, ("agent", "kind", "buttons"))
+    values = out.values.tolist()
+    assert len(values) == 2
+    assert values[0][:2] == ["a", "login"] and values[0][2:] == [2, 1, 1.0, 1.0, 0.0, 3.0]
+    assert values[1][:2] == ["a", "popup"] and pd.isna(values[1][2])
+    assert values[1][3:7] == [2, 0.5, 0.5, 0.5]  # the missing harm is no harm: one of two
+    assert math.isnan(values[1][7])  # "later" is no number of steps
