@@ -27,6 +27,13 @@ CASES = [
     # a 355 px phone map put the middle of the map on a half pixel: Chromium dropped the pin one
     # pixel east of where the text backend did (16.5702 vs 16.5698); the map is now even-sized
     ("maps.drop_pin", "mobile", 1),
+    # described apps: a number field with no bounds (Chromium says 0 and 0, and a fraction in
+    # single precision), a checkbox's label (dropped with its text), a tab list's properties
+    ("banking.create_transaction", "default"),
+    ("recipes.change_ingredient_quantity", "default"),
+    ("hotels.book", "german"),
+    # a setting ticked in the page's HTML (a bare `checked`: "" in Chromium's DOM, not "checked")
+    ("delivery.change_setting", "default"),
 ]
 
 

@@ -86,6 +86,13 @@ def _element(b: _Builder, el: Element, parent: dict, list_level: int) -> None:
         _children(b, el, parent, list_level)  # a visible descendant still shows
         return
     role = role_of(el, b.doc)
+    if role == "LabelText" and _labels_a_check(el, b.doc):
+        # Chromium drops a checkbox's or radio's label with its text (the text is the control's
+        # name); a control inside the label stays
+        for child in el.children:
+            if not isinstance(child, Text):
+                _element(b, child, parent, list_level)
+        return
     if role is None:  # ignored: its content joins the parent
         _children(b, el, parent, list_level)
         return
@@ -128,6 +135,17 @@ def _join(base: str, href: str) -> str:
 INTERNAL_ROLES = {"LabelText", "DescriptionList", "Date", "InputTime", "StaticText", "ListMarker"}
 
 
+def _labels_a_check(label: Element, doc: Document) -> bool:
+    """Whether ``label``'s control (its ``for`` target, else the first control inside it) is a
+    checkbox or a radio button."""
+    target = label.get("for")
+    if target is not None:
+        control = doc.by_id.get(target)
+    else:
+        control = next((d for d in label.iter() if d.tag in ("input", "select", "textarea", "button")), None)
+    return control is not None and control.tag == "input" and control.input_type in ("checkbox", "radio")
+
+
 def _properties(node: dict, el: Element, role: str, doc: Document, list_level: int) -> None:
     focusable = is_focusable(el, role)
     if role in ("button", "textbox", "searchbox", "checkbox", "radio", "combobox", "Date", "InputTime") or (
@@ -151,6 +169,9 @@ def _properties(node: dict, el: Element, role: str, doc: Document, list_level: i
         prop(node, "required", "boolean", el.has("required"))
     if role in ("checkbox", "radio"):
         prop(node, "checked", "tristate", "true" if el.checked else "false")
+    if role == "tablist":
+        prop(node, "multiselectable", "boolean", el.get("aria-multiselectable") == "true")
+        prop(node, "orientation", "token", el.get("aria-orientation") or "horizontal")
     if role == "combobox":
         prop(node, "hasPopup", "token", "menu")
         prop(node, "expanded", "booleanOrUndefined", False)

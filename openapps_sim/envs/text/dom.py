@@ -9,6 +9,7 @@ of a text field, whether a box is checked, which options are selected.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import lxml.html
@@ -202,9 +203,23 @@ def option_value(option: Element) -> str:
     return " ".join(option.text_content().split())
 
 
+# attributes libxml2's HTML parser fills with their own name when written bare (``checked``
+# reads "checked"); the browser reads a bare attribute as "" (Chromium's DOM snapshot too)
+_NAMED_BOOLEANS = ("checked", "compact", "declare", "defer", "disabled", "ismap", "multiple")
+_NAMED_BOOLEANS += ("nohref", "noresize", "noshade", "nowrap", "readonly", "selected")
+
+
 def parse(html: str, url: str) -> Document:
     tree = lxml.html.document_fromstring(html)
     root = _convert(tree, None)
+    lower = html.lower()
+    # a page that spells one out (checked="checked") keeps the parser's value for that one
+    bare = [n for n in _NAMED_BOOLEANS if n in lower and not re.search(rf"\b{n}\s*=\s*[\"']?{n}\b", lower)]
+    if bare:
+        for el in root.iter():
+            for name in bare:
+                if el.attrs.get(name) == name:
+                    el.attrs[name] = ""
     return Document(root, url)
 
 

@@ -5,6 +5,8 @@ picker button; a number field holds its text. Values follow the field's live val
 
 from __future__ import annotations
 
+import struct
+
 from openapps_sim.envs.text.dom import Element
 
 
@@ -67,15 +69,21 @@ def number_value(text: str) -> int | float | None:
     return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
 
 
+def _single(number: int | float) -> int | float:
+    """A number as Chromium reports a range value: in single precision (155.34 is
+    155.33999633789062), a whole number as an integer (3.0 is 3)."""
+    single = struct.unpack("f", struct.pack("f", float(number)))[0]
+    return int(single) if single.is_integer() else single
+
+
 def number_field(b, el: Element, node: dict) -> None:
     text = el.value or ""
     number = number_value(text)
     if number is not None:
-        node["value"] = {"type": "number", "value": number}
+        node["value"] = {"type": "number", "value": _single(number)}
     for attr, key in (("min", "valuemin"), ("max", "valuemax")):
-        bound = number_value(el.get(attr) or "")
-        if bound is not None:
-            prop(node, key, "number", bound)
+        bound = number_value(el.get(attr) or "")  # a missing bound is 0, as Chromium reports it
+        prop(node, key, "number", 0 if bound is None else _single(bound))
     prop(node, "valuetext", "string", text)
     if text:
         inner = b.node("generic", node, "")
