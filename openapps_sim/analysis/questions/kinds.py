@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from openapps_sim.analysis.questions.options import choose_options
+from openapps_sim.analysis.questions.options import choose_options, near_numbers
 from openapps_sim.analysis.questions.tree import PageTree
 
 CONCEPTS = ("element_content", "state", "location", "identification", "interaction", "counting", "navigation")
@@ -59,10 +59,14 @@ class Question:
 
 
 class Kind:
-    """A question kind. Subclasses set ``name`` and ``concept`` and implement the three methods."""
+    """A question kind. Subclasses set ``question`` and implement ``subjects``, ``truth`` and
+    ``candidates`` (or set ``answers``); ``text`` too where the question's wording needs more
+    than the subject. :func:`kind` registers one under its ``name`` and ``concept``."""
 
     name = ""
     concept = ""
+    question = ""  # the question's wording; ``{key}`` is the subject's ``key`` (``{key!r}`` quoted)
+    answers: tuple[str, ...] = ()  # a fixed set of answers, when the kind has one: the candidates
     n_options = 4
 
     def subjects(self, page: Page) -> list[dict]:
@@ -72,24 +76,36 @@ class Kind:
         raise NotImplementedError
 
     def candidates(self, page: Page, subject: dict) -> list[str]:
-        raise NotImplementedError
+        return list(self.answers)
 
     def text(self, page: Page, subject: dict) -> str:
-        raise NotImplementedError
+        return self.question.format(**subject)
 
     def also_true(self, page: Page, subject: dict, option: str) -> bool:
         """Whether a candidate would be a right answer too (it is then never an option)."""
         return False
 
 
+class CountKind(Kind):
+    """A kind whose answer is a whole number: its wrong answers are the numbers near it."""
+
+    def candidates(self, page: Page, subject: dict) -> list[str]:
+        return near_numbers(int(self.truth(page, subject)))
+
+
 KINDS: dict[str, Kind] = {}
 
 
-def kind(cls: type[Kind]) -> type[Kind]:
-    """Register a kind under its ``name``."""
-    assert cls.concept in CONCEPTS, f"{cls.name}: concept {cls.concept!r} is not one of {CONCEPTS}"
-    KINDS[cls.name] = cls()
-    return cls
+def kind(name: str, concept: str) -> Callable[[type[Kind]], type[Kind]]:
+    """Register a kind under ``name``, asking about ``concept`` (one of :data:`CONCEPTS`)."""
+    assert concept in CONCEPTS, f"{name}: concept {concept!r} is not one of {CONCEPTS}"
+
+    def register(cls: type[Kind]) -> type[Kind]:
+        cls.name, cls.concept = name, concept
+        KINDS[name] = cls()
+        return cls
+
+    return register
 
 
 def make_question(k: Kind, page: Page, family: str, rng: random.Random) -> Question | None:

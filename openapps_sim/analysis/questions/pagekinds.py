@@ -3,8 +3,8 @@ control it is, how many entries a list shows, which entry comes first, where a l
 
 from __future__ import annotations
 
-from openapps_sim.analysis.questions.kinds import Kind, Page, kind
-from openapps_sim.analysis.questions.options import near_numbers, same
+from openapps_sim.analysis.questions.kinds import CountKind, Kind, Page, kind
+from openapps_sim.analysis.questions.options import same
 
 REGIONS = {
     "banner": "the top bar",
@@ -41,12 +41,11 @@ def app_title(page: Page, app: str) -> str:
     return str((page.config.get(app) or {}).get("title") or "")
 
 
-@kind
+@kind("app_name", "identification")
 class AppName(Kind):
     """Which app the page belongs to: its title (the world's configuration), shown in the top bar."""
 
-    name = "app_name"
-    concept = "identification"
+    question = "Which app is this page from?"
 
     def subjects(self, page):
         return [{}]
@@ -57,20 +56,16 @@ class AppName(Kind):
     def candidates(self, page, subject):
         return [app_title(page, a) for a in sorted(page.config) if a in page.apps and a not in (page.app, "start")]
 
-    def text(self, page, subject):
-        return "Which app is this page from?"
-
 
 def first_heading(page: Page) -> str:
     return next((n.name.strip() for n in page.tree.in_main() if n.role == "heading" and n.name.strip()), "")
 
 
-@kind
+@kind("heading", "element_content")
 class Heading(Kind):
     """What the first heading of the main content says (distractors: other apps' headings)."""
 
-    name = "heading"
-    concept = "element_content"
+    question = "What does the first heading in the page's main content say?"
 
     def subjects(self, page):
         return [{}] if first_heading(page) else []
@@ -82,9 +77,6 @@ class Heading(Kind):
         headings = [n.name.strip() for n in page.tree.in_main() if n.role == "heading"]
         return headings[1:] + list(page.others.get("headings", []))
 
-    def text(self, page, subject):
-        return "What does the first heading in the page's main content say?"
-
 
 def unique_controls(page: Page) -> dict[str, str]:
     """Named controls whose name no other control of the page has: ``{name: role}``."""
@@ -94,12 +86,12 @@ def unique_controls(page: Page) -> dict[str, str]:
     return {name: roles[0] for name, roles in seen.items() if len(roles) == 1 and len(name) <= 80}
 
 
-@kind
+@kind("control_type", "identification")
 class ControlType(Kind):
     """What kind of control a named element is (a button, a link, a text field...)."""
 
-    name = "control_type"
-    concept = "identification"
+    question = "What kind of control is {name!r} on this page?"
+    answers = tuple(CONTROLS.values())
 
     def subjects(self, page):
         return [{"name": name} for name, role in sorted(unique_controls(page).items()) if role in CONTROLS]
@@ -108,14 +100,8 @@ class ControlType(Kind):
         role = unique_controls(page).get(subject["name"])
         return CONTROLS.get(role or "", "")
 
-    def candidates(self, page, subject):
-        return list(CONTROLS.values())
-
     def also_true(self, page, subject, option):
         return option in ALSO.get(self.truth(page, subject), ())
-
-    def text(self, page, subject):
-        return f"What kind of control is {subject['name']!r} on this page?"
 
 
 def control_region(page: Page, name: str) -> str:
@@ -124,13 +110,13 @@ def control_region(page: Page, name: str) -> str:
     return REGIONS.get(region or "", "")
 
 
-@kind
+@kind("region", "location")
 class Region(Kind):
     """In which region of the page (top bar, navigation, search area, main content...) a
     control sits: the innermost landmark holding it."""
 
-    name = "region"
-    concept = "location"
+    question = "In which part of the page is {name!r}? (the innermost part that holds it)"
+    answers = tuple(REGIONS.values())
 
     def subjects(self, page):
         return [{"name": name} for name in sorted(unique_controls(page)) if control_region(page, name)]
@@ -138,19 +124,12 @@ class Region(Kind):
     def truth(self, page, subject):
         return control_region(page, subject["name"])
 
-    def candidates(self, page, subject):
-        return list(REGIONS.values())
 
-    def text(self, page, subject):
-        return f"In which part of the page is {subject['name']!r}? (the innermost part that holds it)"
-
-
-@kind
-class EntryCount(Kind):
+@kind("entry_count", "counting")
+class EntryCount(CountKind):
     """How many entries the page's main list shows."""
 
-    name = "entry_count"
-    concept = "counting"
+    question = "How many entries does the main list of this page show?"
 
     def subjects(self, page):
         return [{}] if page.tree.entries() else []
@@ -158,23 +137,16 @@ class EntryCount(Kind):
     def truth(self, page, subject):
         return str(len(page.tree.entries()))
 
-    def candidates(self, page, subject):
-        return near_numbers(len(page.tree.entries()))
-
-    def text(self, page, subject):
-        return "How many entries does the main list of this page show?"
-
 
 def entry_labels(page: Page) -> list[str]:
     return [page.tree.label(e) for e in page.tree.entries()]
 
 
-@kind
+@kind("entry_position", "location")
 class FirstEntry(Kind):
     """Which entry the main list shows first (or last)."""
 
-    name = "entry_position"
-    concept = "location"
+    question = "Which entry is listed {end} in the main list of this page?"
 
     def subjects(self, page):
         labels = [x for x in entry_labels(page) if x]
@@ -189,9 +161,6 @@ class FirstEntry(Kind):
 
     def also_true(self, page, subject, option):
         return same(option, self.truth(page, subject))
-
-    def text(self, page, subject):
-        return f"Which entry is listed {subject['end']} in the main list of this page?"
 
 
 def page_label(page: Page, url: str) -> str:
@@ -216,12 +185,11 @@ def app_links(page: Page) -> list[tuple[str, str]]:
     return sorted(out.items())
 
 
-@kind
+@kind("link_target", "navigation")
 class LinkTarget(Kind):
     """Which page a link opens (named by the heading of the page it opens)."""
 
-    name = "link_target"
-    concept = "navigation"
+    question = "Which page does the link {name!r} open?"
 
     def subjects(self, page):
         links = app_links(page)[:4]
@@ -232,9 +200,6 @@ class LinkTarget(Kind):
 
     def candidates(self, page, subject):
         return [page_label(page, p) for _, p in app_links(page)[:4] if p != subject["path"]]
-
-    def text(self, page, subject):
-        return f"Which page does the link {subject['name']!r} open?"
 
 
 ARROWS = "↑↓▲▼"
@@ -250,12 +215,11 @@ def sort_links(page: Page) -> list[tuple[str, bool]]:
     return out
 
 
-@kind
+@kind("selected_sort", "state")
 class SortedBy(Kind):
     """Which sort order of the list is selected (the one the page marks with an arrow)."""
 
-    name = "selected_sort"
-    concept = "state"
+    question = "By which field is the list on this page sorted now?"
 
     def subjects(self, page):
         links = sort_links(page)
@@ -266,6 +230,3 @@ class SortedBy(Kind):
 
     def candidates(self, page, subject):
         return [name for name, on in sort_links(page) if not on]
-
-    def text(self, page, subject):
-        return "By which field is the list on this page sorted now?"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from openapps_sim.analysis.questions.kinds import Kind, Page, kind
-from openapps_sim.analysis.questions.options import near_numbers, same
+from openapps_sim.analysis.questions.kinds import CountKind, Kind, Page, kind
+from openapps_sim.analysis.questions.options import same
 from openapps_sim.config.normalise import norm_text
 
 
@@ -69,6 +69,12 @@ def buttoned_records(page: Page, flag: Flag) -> list[dict]:
     return [r for r in visible_records(page, flag) if has_button(page, str(r.get(flag.title, "")))]
 
 
+def flag_rows(page: Page) -> list[tuple[Flag, list[dict]]]:
+    """Each toggled field of the home page's entries with the visible entries that have a
+    button of their own."""
+    return [(flag, buttoned_records(page, flag)) for flag in home_flags(page)]
+
+
 def flag_of(page: Page, subject: dict) -> Flag | None:
     return next((f for f in home_flags(page) if f.field == subject["field"]), None)
 
@@ -77,18 +83,24 @@ def record_by_id(page: Page, flag: Flag, rid: str) -> dict | None:
     return next((r for r in records(page, flag) if str(r.get("id")) == rid), None)
 
 
-@kind
-class Marked(Kind):
+class FlagKind(Kind):
+    """A kind about a yes/no field of the listed entries: its question names the field's label
+    as ``{label}``."""
+
+    def text(self, page, subject):
+        return self.question.format(**subject, label=flag_of(page, subject).label)
+
+
+@kind("marked", "state")
+class Marked(FlagKind):
     """Which of the listed entries is marked (done, flagged, paused...): one marked entry among
     unmarked ones; an entry whose name a marked entry shares is never a distractor."""
 
-    name = "marked"
-    concept = "state"
+    question = "Which of these entries is marked {label!r}?"
 
     def subjects(self, page):
         out = []
-        for flag in home_flags(page):
-            rows = buttoned_records(page, flag)
+        for flag, rows in flag_rows(page):
             on = [r for r in rows if r.get(flag.field) is True]
             if on and len(rows) - len(on) >= 2:
                 out += [{"field": flag.field, "id": str(r.get("id"))} for r in on[:4]]
@@ -107,25 +119,19 @@ class Marked(Kind):
         flag = flag_of(page, subject)
         return any(r.get(flag.field) is True and same(str(r.get(flag.title, "")), option) for r in records(page, flag))
 
-    def text(self, page, subject):
-        flag = flag_of(page, subject)
-        return f"Which of these entries is marked {flag.label!r}?"
-
 
 ACTIONS = ("turns {label} on", "turns {label} off", "deletes the entry", "opens the entry's own page")
 
 
-@kind
-class ToggleAction(Kind):
+@kind("button_action", "interaction")
+class ToggleAction(FlagKind):
     """What a row's toggle button does: turn its yes/no field on or off (by the entry's state)."""
 
-    name = "button_action"
-    concept = "interaction"
+    question = "What does the {label!r} toggle button of the entry {title!r} do when pressed?"
 
     def subjects(self, page):
         out = []
-        for flag in home_flags(page):
-            rows = buttoned_records(page, flag)
+        for flag, rows in flag_rows(page):
             out += [{"field": flag.field, "id": str(r.get("id")), "title": str(r.get(flag.title))} for r in rows[:3]]
         return out
 
@@ -140,17 +146,12 @@ class ToggleAction(Kind):
         flag = flag_of(page, subject)
         return [a.format(label=repr(flag.label)) for a in ACTIONS]
 
-    def text(self, page, subject):
-        flag = flag_of(page, subject)
-        return f"What does the {flag.label!r} toggle button of the entry {subject['title']!r} do when pressed?"
 
-
-@kind
-class MarkedCount(Kind):
+@kind("marked_count", "counting")
+class MarkedCount(CountKind, FlagKind):
     """How many listed entries are marked (done, flagged, read...), from the state."""
 
-    name = "marked_count"
-    concept = "counting"
+    question = "How many entries are marked {label!r}?"
 
     def subjects(self, page):
         flags = home_flags(page)  # only when every entry is on the page, with its button
@@ -160,20 +161,12 @@ class MarkedCount(Kind):
         flag = flag_of(page, subject)
         return str(sum(1 for r in records(page, flag) if r.get(flag.field) is True)) if flag else ""
 
-    def candidates(self, page, subject):
-        return near_numbers(int(self.truth(page, subject)))
 
-    def text(self, page, subject):
-        flag = flag_of(page, subject)
-        return f"How many entries are marked {flag.label!r}?"
-
-
-@kind
-class CartBadge(Kind):
+@kind("badge", "element_content")
+class CartBadge(CountKind):
     """The number the shop's cart badge shows: the quantities in the cart, from the state."""
 
-    name = "badge"
-    concept = "element_content"
+    question = "What number does the cart's badge show?"
 
     def subjects(self, page):
         return [{}] if page.app == "shop" and page.url.rstrip("/") == "/shop" else []
@@ -181,9 +174,3 @@ class CartBadge(Kind):
     def truth(self, page, subject):
         cart = (page.state.get("shop") or {}).get("cart") or []
         return str(sum(int(line.get("qty") or 0) for line in cart if isinstance(line, dict)))
-
-    def candidates(self, page, subject):
-        return near_numbers(int(self.truth(page, subject)))
-
-    def text(self, page, subject):
-        return "What number does the cart's badge show?"
