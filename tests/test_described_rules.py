@@ -36,21 +36,21 @@ collections:
 """
 # a small app that derives the 8 families an app needs (apps check passes it)
 PLANTS_FULL = """
-title: Leafy
+title: Windowsill
 category: House & Home
 collections:
-  plants:
-    label: Plants
-    title: name
-    filter: room
+  pots:
+    label: Pots
+    title: nickname
+    filter: spot
     fields:
-      name: {type: text}
-      room: {type: choice, choices: [kitchen, bedroom]}
+      nickname: {type: text}
+      spot: {type: choice, choices: [kitchen, bedroom]}
       water_every: {type: number, unit: days, default: 7}
-    actions: {create: true, edit: [room, water_every], delete: true}
+    actions: {create: true, edit: [spot, water_every], delete: true}
     records:
-      - {name: Monstera, room: kitchen, water_every: 7}
-      - {name: Fern, room: bedroom, water_every: 3}
+      - {nickname: Monstera, spot: kitchen, water_every: 7}
+      - {nickname: Fern, spot: bedroom, water_every: 3}
 settings:
   reminders: {type: boolean, label: Watering reminders, default: true}
 """
