@@ -82,7 +82,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "metrics.table": (
         ["openapps_sim/analysis/metrics/table.py"],
-        [*METRIC_TESTS, "tests/test_metric_table_rules.py"],
+        [*METRIC_TESTS, "tests/test_metric_table_rules.py", "tests/test_metric_prepare_rules.py"],
     ),
     "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], [*METRIC_TESTS, "tests/test_metric_rates_rules.py"]),
     "metrics.completion": (

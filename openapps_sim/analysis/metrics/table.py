@@ -241,11 +241,6 @@ def frame_of(rows: list[dict], columns: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(columns)) if not rows else pd.DataFrame(rows)
 
 
-def _mean(values: Iterable[float]) -> float:
-    vals = [float(v) for v in values if not is_missing(v)]
-    return float(np.mean(vals)) if vals else float("nan")
-
-
 def key_dict(by: Sequence[str], key: tuple) -> dict:
     return dict(zip(by, key, strict=True))
 
