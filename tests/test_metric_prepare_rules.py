@@ -131,7 +131,11 @@ def test_behaviour_columns_are_derived_from_the_recorded_ones():
             "task_apps": [["todo"], ["todo"], ["todo"]],
             "apps_opened_by_interruptions": [["mail"], None, None],
             "intent_misunderstanding": [True, False, True],
-            "tokens": [{"total_tokens": 100, "cost_usd": 0.5}, None, {"input_tokens": 3, "output_tokens": 4, "cost_usd": None}],
+            "tokens": [
+                {"total_tokens": 100, "cost_usd": 0.5},
+                None,
+                {"input_tokens": 3, "output_tokens": 4, "cost_usd": None},
+            ],
         }
     )
     got = prepare(df)

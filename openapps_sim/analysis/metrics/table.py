@@ -3,7 +3,7 @@ valid episodes) and the grouping helpers every metric uses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
