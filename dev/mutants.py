@@ -106,7 +106,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         [*METRIC_TESTS, "tests/test_metric_behaviour_rules.py"],
     ),
     "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], [*METRIC_TESTS, "tests/test_metric_axes_rules.py"]),
-    "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
+    "metrics.breaks": (
+        ["openapps_sim/analysis/metrics/breaks.py"],
+        [*METRIC_TESTS, "tests/test_metric_breaks_rules.py"],
+    ),
     "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
     # answer matching: the families' answer rules, the typed values read out of a reply, number words
     "answers": (
