@@ -4,7 +4,6 @@ expected value written out (hand-made tables; ``make mutants`` runs these agains
 
 from __future__ import annotations
 
-
 import pandas as pd
 
 from openapps_sim.analysis.metrics.breaks import (
