@@ -216,3 +216,86 @@ def test_flip_ids_both_sides_of_the_first_flips_in_order():
     assert flip_ids(pairs.drop(columns=["episode_id_base"]), 10) == []
     assert flip_ids(pairs.iloc[:0], 10) == []
     assert flip_ids(pairs, 1) == ["g1", "g2"]
+
+
+def _mixed() -> pd.DataFrame:
+    """One agent on one app: 6 of 12 episodes solved, so the interval has room to move."""
+    return pd.DataFrame(
+        {
+            "agent": ["a"] * 12,
+            "task": ["todo.add"] * 12,
+            "variation": ["default"] * 12,
+            "success": [True, False] * 6,
+            "task_apps": [["todo"]] * 12,
+        }
+    )
+
+
+def test_rollups_carry_intervals_with_the_given_resamples_and_seed():
+    r = rollups(_mixed(), n_boot=60, seed=5)["app"]
+    assert r["success_rate"].tolist() == [0.5]
+    assert {"ci_low", "ci_high"} <= set(r.columns)
+    lo, hi = r["ci_low"].iloc[0], r["ci_high"].iloc[0]
+    assert 0.0 <= lo < 0.5 < hi <= 1.0
+    other_seed = rollups(_mixed(), n_boot=60, seed=0)["app"]
+    other_n = rollups(_mixed(), n_boot=7, seed=5)["app"]
+    assert (other_seed["ci_low"].iloc[0], other_seed["ci_high"].iloc[0]) != (lo, hi)
+    assert (other_n["ci_low"].iloc[0], other_n["ci_high"].iloc[0]) != (lo, hi)
+    # the defaults: 1000 resamples, seed 0
+    assert rollups(_mixed())["app"].equals(rollups(_mixed(), n_boot=1000, seed=0)["app"])
+    assert not rollups(_mixed())["app"].equals(rollups(_mixed(), n_boot=1000, seed=1)["app"])
+    assert not rollups(_mixed())["app"].equals(rollups(_mixed(), n_boot=1001, seed=0)["app"])
+
+
+def test_a_pack_that_changes_nothing_is_the_default_kind(tmp_path):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("description: changes nothing\n")
+    assert variation_kind(str(empty)) == "default"
+
+
+def test_loop_kind_rates_keep_the_loop_threshold_given():
+    df = pd.DataFrame(
+        {
+            "agent": ["a"],
+            "task": ["t"],
+            "variation": ["default"],
+            "success": [False],
+            "actions": [["x", "x"]],
+            "step_changed": [[0, 0]],
+        }
+    )
+    assert loop_kind_rates(df, min_repeats=2)["stuck_per_episode"].tolist() == [1.0]
+    assert loop_kind_rates(df)["stuck_per_episode"].tolist() == [0.0]
+
+
+def test_paired_versions_match_the_trial_too():
+    df = pd.DataFrame(
+        {
+            "agent": ["a"] * 4,
+            "task": ["t"] * 4,
+            "seed": [0] * 4,
+            "trial": [0, 1, 0, 1],
+            "variation": ["default", "default", "dark", "dark"],
+            "success": [True, False, True, True],
+            "episode_id": ["b0", "b1", "d0", "d1"],
+        }
+    )
+    pairs = paired_versions(df)
+    assert pairs[["trial", "flip", "episode_id_base", "episode_other"]].values.tolist() == [
+        [0, "same", "b0", "d0"],
+        [1, "gained", "b1", "d1"],
+    ]
+
+
+def test_flip_ids_in_sort_key_order_of_the_tasks():
+    pairs = pd.DataFrame(
+        {
+            "agent": ["a", "a"],
+            "task": ["10x10", "2x3"],
+            "variation": ["dark", "dark"],
+            "flip": ["lost", "lost"],
+            "episode_id_base": ["big1", "small1"],
+            "episode_other": ["big2", "small2"],
+        }
+    )
+    assert flip_ids(pairs, 5) == ["small1", "small2", "big1", "big2"]
