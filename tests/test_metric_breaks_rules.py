@@ -298,3 +298,15 @@ def test_flip_ids_in_sort_key_order_of_the_tasks():
         }
     )
     assert flip_ids(pairs, 5) == ["small1", "small2", "big1", "big2"]
+
+
+def test_paired_versions_without_episode_ids():
+    df = _pairs_table().drop(columns=["episode_id"])
+    pairs = paired_versions(df)
+    assert pairs.columns.tolist() == ["agent", "task", "seed", "variation", "success_other", "success_base", "flip"]
+    assert pairs["flip"].tolist() == ["lost", "gained"]
+
+
+def test_paired_summary_in_the_order_the_pairs_come():
+    pairs = pd.DataFrame({"agent": ["b", "a"], "variation": ["dark", "dark"], "flip": ["lost", "gained"]})
+    assert paired_summary(pairs)["agent"].tolist() == ["b", "a"]
