@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from openapps_sim.analysis.metrics.table import prepare
 
@@ -207,3 +208,9 @@ def test_loops_and_intent_derived_when_not_given_at_all():
     got = prepare(bare)
     assert got["loops"].tolist() == [0]
     assert got["intent_misunderstanding"].tolist() == [True]
+
+
+def test_the_missing_outcome_message_is_exactly_this():
+    with pytest.raises(KeyError) as caught:
+        prepare(pd.DataFrame([{"agent": "A", "task": "t"}]))
+    assert caught.value.args == ("results table has neither a 'success' nor a 'reward' column",)
