@@ -82,7 +82,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "metrics.table": (
         ["openapps_sim/analysis/metrics/table.py"],
-        [*METRIC_TESTS, "tests/test_metric_table_rules.py"],
+        [*METRIC_TESTS, "tests/test_metric_table_rules.py", "tests/test_metric_prepare_rules.py"],
     ),
     "metrics.rates": (["openapps_sim/analysis/metrics/rates.py"], [*METRIC_TESTS, "tests/test_metric_rates_rules.py"]),
     "metrics.completion": (
@@ -106,8 +106,11 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         [*METRIC_TESTS, "tests/test_metric_behaviour_rules.py"],
     ),
     "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], [*METRIC_TESTS, "tests/test_metric_axes_rules.py"]),
-    "metrics.breaks": (["openapps_sim/analysis/metrics/breaks.py"], METRIC_TESTS),
-    "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], METRIC_TESTS),
+    "metrics.breaks": (
+        ["openapps_sim/analysis/metrics/breaks.py"],
+        [*METRIC_TESTS, "tests/test_metric_breaks_rules.py"],
+    ),
+    "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], [*METRIC_TESTS, "tests/test_metric_paper_rules.py"]),
     # answer matching: the families' answer rules, the typed values read out of a reply, number words
     "answers": (
         [

@@ -3,7 +3,7 @@ valid episodes) and the grouping helpers every metric uses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -239,11 +239,6 @@ def iter_groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd
 
 def frame_of(rows: list[dict], columns: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(columns)) if not rows else pd.DataFrame(rows)
-
-
-def _mean(values: Iterable[float]) -> float:
-    vals = [float(v) for v in values if not is_missing(v)]
-    return float(np.mean(vals)) if vals else float("nan")
 
 
 def key_dict(by: Sequence[str], key: tuple) -> dict:

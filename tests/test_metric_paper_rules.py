@@ -1,0 +1,138 @@
+"""The paper's views as frames (Tables 4, 5/6, 7, 9 and the deviation intervals), every expected
+value written out (hand-made tables; ``make mutants`` runs these against
+``analysis/metrics/paper.py``). With one task per group a bootstrap over tasks can only draw that
+task, so each interval is the value itself."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from openapps_sim.analysis.metrics.paper import (
+    axis_grid,
+    deviation_intervals,
+    multi_step,
+    task_reliability,
+    version_reliability,
+)
+
+
+def _table() -> pd.DataFrame:
+    rows = [
+        ("a", "t1", "default", 0, 1.0),
+        ("a", "t1", "default", 1, 0.0),
+        ("a", "t2", "default", 0, 1.0),
+        ("a", "t2", "default", 1, 1.0),
+        ("b", "t1", "default", 0, 0.0),
+        ("b", "t1", "default", 1, 0.0),
+        ("a", "t1", "dark", 0, 1.0),
+        ("a", "t1", "dark", 1, 1.0),
+    ]
+    df = pd.DataFrame(rows, columns=["agent", "task", "variation", "seed", "reward"])
+    df["success"] = df["reward"] >= 1.0
+    return df
+
+
+def test_task_reliability_in_one_version():
+    got = task_reliability(_table())
+    assert got.columns.tolist() == ["agent", "task", "n", "success_rate", "std", "mad"]
+    assert got.values.tolist() == [
+        ["a", "t1", 2, 0.5, 0.5, 0.5],
+        ["a", "t2", 2, 1.0, 0.0, 0.0],
+        ["b", "t1", 2, 0.0, 0.0, 0.0],
+    ]
+    dark = task_reliability(_table(), version="dark")
+    assert dark.values.tolist() == [["a", "t1", 2, 1.0, 0.0, 0.0]]
+    none = task_reliability(_table(), version="nowhere")
+    assert none.empty
+    assert none.columns.tolist() == ["agent", "task", "n", "success_rate", "std", "mad"]
+
+
+def test_version_reliability_averaged_over_tasks():
+    got = version_reliability(_table(), n_boot=40, seed=3)
+    rows = {(r["agent"], r["variation"]): r for r in got.to_dict("records")}
+    assert sorted(rows) == [("a", "dark"), ("a", "default"), ("b", "default")]
+    a = rows[("a", "default")]
+    assert (a["tasks"], a["n"]) == (2, 4)
+    assert (a["success_rate"], a["std"], a["mad"]) == (0.75, 0.25, 0.25)
+    assert 0.5 <= a["success_rate_lo"] <= 0.75 <= a["success_rate_hi"] <= 1.0
+    assert 0.0 <= a["std_lo"] <= 0.25 <= a["std_hi"] <= 0.5
+    dark = rows[("a", "dark")]
+    assert (dark["tasks"], dark["n"]) == (1, 2)
+    assert [dark[k] for k in ("success_rate", "success_rate_lo", "success_rate_hi")] == [1.0, 1.0, 1.0]
+    assert [dark[k] for k in ("std", "std_lo", "std_hi", "mad", "mad_lo", "mad_hi")] == [0.0] * 6
+    b = rows[("b", "default")]
+    assert [b[k] for k in ("tasks", "n", "success_rate", "success_rate_lo", "success_rate_hi")] == [1, 2, 0.0, 0.0, 0.0]
+    assert list(got.columns[:3]) == ["agent", "variation", "tasks"]
+    assert version_reliability(_table().iloc[:0]).empty
+
+
+def test_deviation_intervals_of_one_task():
+    df = _table()
+    df = df[(df["agent"] == "a") & (df["task"] == "t1")]
+    got = deviation_intervals(df, n_boot=30, seed=1).to_dict("records")
+    assert len(got) == 1
+    r = got[0]
+    assert (r["agent"], r["tasks"]) == ("a", 1)
+    expected = {
+        "within_std": 0.25,
+        "within_mad": 0.25,
+        "across_std": 0.4330127018922193,
+        "across_mad": 0.375,
+        "std_ratio": 1.7320508075688772,
+        "mad_ratio": 1.5,
+    }
+    for name, value in expected.items():
+        assert r[name] == pytest.approx(value), name
+        assert r[f"{name}_lo"] == pytest.approx(value), name
+        assert r[f"{name}_hi"] == pytest.approx(value), name
+
+
+def test_deviation_intervals_without_a_within_deviation_are_nan():
+    df = _table()
+    df = df[(df["agent"] == "b")]
+    r = deviation_intervals(df, n_boot=10).to_dict("records")[0]
+    assert (r["agent"], r["tasks"]) == ("b", 1)
+    assert r["within_std"] == 0.0 and r["across_std"] == 0.0
+    assert math.isnan(r["std_ratio"]) and math.isnan(r["mad_ratio"])  # 0 / 0
+    assert math.isnan(r["std_ratio_lo"]) and math.isnan(r["std_ratio_hi"])
+    assert math.isnan(r["mad_ratio_lo"]) and math.isnan(r["mad_ratio_hi"])
+    assert (r["within_std_lo"], r["within_std_hi"]) == (0.0, 0.0)
+
+
+def test_axis_grid_averages_tasks_per_cell():
+    df = _table()
+    df["viewport"] = ["800x600", "800x600", "800x600", "800x600", "1280x720", "1280x720", "800x600", "800x600"]
+    got = axis_grid(df, "viewport")
+    assert got.columns.tolist() == ["agent", "viewport", "variation", "tasks", "n", "success_rate"]
+    assert got.values.tolist() == [
+        ["a", "800x600", "default", 2, 4, 0.75],
+        ["a", "800x600", "dark", 1, 2, 1.0],
+        ["b", "1280x720", "default", 1, 2, 0.0],
+    ]
+    assert axis_grid(_table(), "viewport").empty
+    assert axis_grid(df.iloc[:0], "viewport").empty
+
+
+def test_multi_step_over_the_multi_step_families():
+    df = pd.DataFrame(
+        {
+            "agent": ["a", "a", "a", "b", "b", "a"],
+            "task": ["t"] * 6,
+            "success": [True, False, False, False, True, False],
+            "reward": [1.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+            "partial_reward": [1.0, 0.5, 0.0, 0.0, 0.0, 0.9],
+            "structure": ["sequential", "conjunctive", "hierarchical", "conditional", "sequential", "single"],
+        }
+    )
+    got = multi_step(df)
+    assert got.columns.tolist() == ["agent", "n", "success_rate", "partial_reward", "any_subgoal"]
+    assert got["agent"].tolist() == ["a", "b"]
+    assert got["n"].tolist() == [3, 2]
+    assert got["success_rate"].tolist() == pytest.approx([1 / 3, 0.5])
+    assert got["partial_reward"].tolist() == pytest.approx([0.5, 0.0])
+    assert got["any_subgoal"].tolist() == pytest.approx([2 / 3, 0.5])
+    assert multi_step(df.drop(columns=["structure"])).empty
+    assert multi_step(df[df["structure"] == "single"]).empty
