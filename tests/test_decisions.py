@@ -440,22 +440,3 @@ def test_report_shows_the_progress_section():
     assert "| lexical | 1 | 0.0% | 25.0% | 0.0% |" in section and "| oracle | 1 | 100.0% | 100.0% | 100.0% |" in section
     page = build(a).html().split('id="progress"', 1)[1]
     assert "25.0%" in page and "<h3>By agent and task</h3>" in page
-
-
-@pytest.mark.parametrize("family_id", ["todo.open_without_notes", "calendar.timed_without_location"])
-def test_a_choice_of_three_states_its_constraints_once_and_the_world_is_checked_by_them(family_id, monkeypatch):
-    """``wanted`` on a candidate's facts is the constraint: the prepared world's candidate it
-    holds for is the sampled leaf (checked at instantiation), and a sample naming another
-    candidate is refused there, before any solution runs."""
-    fam = all_families()[family_id]
-    world = World()
-    inst = instantiate(fam, world.state, world.config, 0)
-    data = inst.initial[fam.apps[0]]
-    facts = fam.candidates(inst.params, data)
-    assert [leaf for leaf, f in facts.items() if fam.wanted(inst.params, f)] == [inst.params["branch"]]
-    assert fam.decide(inst.params, inst.initial) == inst.params["branch"]
-    sample = type(fam).sample
-    other = next(leaf for leaf in facts if leaf != inst.params["branch"])
-    monkeypatch.setattr(type(fam), "sample", lambda self, *a: dict(sample(self, *a), branch=other))
-    with pytest.raises(ValueError, match=f"the world calls for '{inst.params['branch']}'"):
-        instantiate(fam, world.state, world.config, 0)

@@ -165,12 +165,7 @@ class BranchingFamily(TaskFamily):
         if branch not in plans:
             raise ValueError(f"{self.id}: branch {branch!r} is not one of {sorted(plans)}")
         decision = self.decision(params)
-        if decision is not None:
-            called = decision.decide(initial)
-        elif type(self).decide is not BranchingFamily.decide:  # a rule of its own, on the world too
-            called = self.decide(params, initial)
-        else:
-            called = None
+        called = decision.decide(initial) if decision is not None else None
         if called not in (None, branch):
             raise ValueError(f"{self.id}: the sample says {branch!r}, the world calls for {called!r}")
         return Branching(plans, branch)
@@ -263,18 +258,3 @@ class OneOfThree(BranchingFamily):
         order = list(ROLES)
         rng.shuffle(order)
         return {"order": order}
-
-    def wanted(self, params: dict, facts: dict) -> bool:
-        """The constraints, stated once, on one candidate's facts: the sampler's target is the
-        candidate they hold for (checked on the prepared world by :meth:`decide`), and the page
-        script and the API solution pick by them, each reading the same facts its own way."""
-        raise NotImplementedError(f"{self.id}: define wanted")
-
-    def candidates(self, params: dict, data: dict) -> dict[str, dict]:
-        """Each candidate's leaf and its facts, from the data of the family's app (the world's
-        state, or what its ``read`` tool returns); empty when the facts are not the app's data."""
-        return {}
-
-    def decide(self, params, initial):
-        data = initial.get(self.apps[0]) or {}
-        return next((leaf for leaf, facts in self.candidates(params, data).items() if self.wanted(params, facts)), None)

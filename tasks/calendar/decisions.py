@@ -12,6 +12,7 @@ from openapps_sim.apps.calendar import model as cal_model
 from openapps_sim.apps.calendar.datefmt import read_time
 from openapps_sim.tasks.calendar.edits import calendar_today, day_text, free_titles, go_to_day
 from openapps_sim.tasks.picks import (
+    read_app,
     three,
 )
 
@@ -251,13 +252,6 @@ class TimedWithoutLocation(OneOfThree):
     def branch_plans(self, params, initial):
         return {ev["id"]: [Op.of("calendar", "delete_event", id=ev["id"])] for ev in params["events"]}
 
-    def wanted(self, params, facts):
-        return facts["timed"] and not facts["located"]
-
-    def candidates(self, params, data):
-        on_day = [ev for ev in data.get("events", []) if ev["date"] == params["date"]]
-        return {ev["id"]: {"timed": bool(ev["time"]), "located": bool(ev["location"])} for ev in on_day}
-
     def solve(self, params, ui):
         """On the day's agenda each event shows its time (a clock time or "all day": no digit) and,
         when it has one, its location after the title; delete the timed one without a location."""
@@ -266,9 +260,13 @@ class TimedWithoutLocation(OneOfThree):
             if not testid.startswith("calendar-event-"):
                 continue
             shown = [t.strip() for t in parts if t.strip()]
-            # a timed event shows its time and title, and its location after them
-            facts = {"timed": bool(shown) and any(ch.isdigit() for ch in shown[0]), "located": len(shown) != 2}
-            if shown and self.wanted(params, facts):
+            if shown and any(ch.isdigit() for ch in shown[0]) and len(shown) == 2:
                 yield ui.click(testid)
                 yield ui.click(f"calendar-delete-{testid.removeprefix('calendar-event-')}")
+                return
+
+    def solve_api(self, params, api):
+        for ev in (yield from read_app(api, "calendar")).get("events", []):
+            if ev["date"] == params["date"] and ev["time"] and not ev["location"]:
+                yield api.call("calendar", "delete_event", id=ev["id"])
                 return

@@ -106,13 +106,8 @@ class CheapInColour(OneOfThree):
         for budget in rng.sample(BUDGETS, len(BUDGETS)):
             for code in rng.sample(sorted(cfg["option_values"]), len(cfg["option_values"])):
                 cheap = [p for p in pool if products[p]["price"] < budget]
-                facts = lambda p, code=code: {"price": products[p]["price"], "in_colour": code in colours(p)}  # noqa: E731
                 pools = {
-                    "target": [
-                        p
-                        for p in pool
-                        if self.wanted({"budget": budget}, facts(p)) and set(products[p]["options"]) == {"colour"}
-                    ],
+                    "target": [p for p in cheap if code in colours(p) and set(products[p]["options"]) == {"colour"}],
                     "miss_first": [p for p in cheap if code not in colours(p)],
                     "miss_second": [p for p in pool if products[p]["price"] >= budget and code in colours(p)],
                 }
@@ -133,16 +128,13 @@ class CheapInColour(OneOfThree):
     def branch_plans(self, params, initial):
         return {params[f"{k}_id"]: [add_to_cart_op(params[f"{k}_id"], {"colour": params["colour"]})] for k in "abc"}
 
-    def wanted(self, params, facts):
-        return facts["price"] is not None and facts["price"] < params["budget"] and facts["in_colour"]
-
     def solve(self, params, ui):
         """Open each product's page: its price, and the colours its colour menu offers."""
         for k in "abc":
             obs = yield from find_product(ui, params[f"{k}_id"], search=params[k])
             price = price_shown(obs)
             offered = [t.strip() for t in testid_text_parts(obs or {}).get("shop-option-colour", [])]
-            if self.wanted(params, {"price": price, "in_colour": params["colour_name"] in offered}):
+            if price is not None and price < params["budget"] and params["colour_name"] in offered:
                 yield from add_this_product(ui, {"colour": params["colour"]}, 1)
                 return
 
@@ -150,7 +142,6 @@ class CheapInColour(OneOfThree):
         for k in "abc":
             found = api.result((yield api.call("shop", "find_products", query=params[k]))) or []
             p = next((p for p in found if p["id"] == params[f"{k}_id"]), None)
-            facts = {"price": p["price"], "in_colour": params["colour"] in p["options"].get("colour", [])} if p else {}
-            if p and self.wanted(params, facts):
+            if p and p["price"] < params["budget"] and params["colour"] in p["options"].get("colour", []):
                 yield api.call("shop", "add_to_cart", product_id=p["id"], options=[f"colour={params['colour']}"], qty=1)
                 return

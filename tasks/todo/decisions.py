@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from openapps_sim.tasks.picks import (
+    read_app,
     set_field,
     three,
 )
@@ -139,21 +140,21 @@ class OpenWithoutNotes(SeededTodo, OneOfThree):
     def branch_plans(self, params, initial):
         return {params[f"{k}_id"]: [Op.of("todo", "toggle_item", id=params[f"{k}_id"])] for k in "abc"}
 
-    def wanted(self, params, facts):
-        return not facts["done"] and not facts["notes"]
-
-    def candidates(self, params, data):
-        items = {i["id"]: i for i in data.get("items", [])}
-        found = [items[params[f"{k}_id"]] for k in "abc" if params[f"{k}_id"] in items]
-        return {i["id"]: {"done": i["done"], "notes": bool(i.get("notes"))} for i in found}
-
     def solve(self, params, ui):
         """Read each named row: ticked off or not, and whether text follows the title (its notes)."""
         obs = yield from ui.open_app("todo")
         classes, parts = testid_classes(obs), testid_text_parts(obs)
         for k in "abc":
             iid = params[f"{k}_id"]
-            notes = len([t for t in parts.get(f"todo-title-{iid}", []) if t.strip()]) > 1
-            if self.wanted(params, {"done": "done" in classes.get(f"todo-item-{iid}", set()), "notes": notes}):
+            has_notes = len([t for t in parts.get(f"todo-title-{iid}", []) if t.strip()]) > 1
+            if "done" not in classes.get(f"todo-item-{iid}", set()) and not has_notes:
                 yield ui.click(f"todo-toggle-{iid}")
+                return
+
+    def solve_api(self, params, api):
+        items = {i["id"]: i for i in (yield from read_app(api, "todo")).get("items", [])}
+        for k in "abc":
+            item = items.get(params[f"{k}_id"], {"done": True})
+            if not item["done"] and not item.get("notes"):
+                yield api.call("todo", "toggle_item", id=item["id"])
                 return
