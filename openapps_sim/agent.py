@@ -76,7 +76,6 @@ class Agent:
         return {}
 
 
-
 #: what of ``task_info`` an agent that is not privileged reads when it acts through app tools:
 #: the task's apps, whose tools its prompt lists (docs/agents.md); never the parameters
 PUBLIC_TASK_INFO = ("apps",)
@@ -91,6 +90,7 @@ def task_info_for(agent: Agent, task_info: dict | None) -> dict:
     if agent.interface == "gui":
         return {}
     return {k: info[k] for k in PUBLIC_TASK_INFO if k in info}
+
 
 # Called with True when an agent starts a call to its model service (one attempt, or the wait
 # before the next) and with False when it ends. A sweep worker listens, so that its watchdog
