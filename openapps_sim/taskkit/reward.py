@@ -35,9 +35,7 @@ class StateDiff:
 
     def as_dict(self) -> dict:
         out = {"path": self.path, "expected": self.expected, "actual": self.actual}
-        if self.note:
-            out["note"] = self.note
-        return out
+        return out | {"note": self.note} if self.note else out
 
 
 MISSING = "<missing>"
@@ -140,11 +138,17 @@ def _normalised_entry(state: dict, base: dict | None = None) -> tuple[dict, dict
     return entry
 
 
+_DECLARED: list = [None, None]  # the apps last asked for, and their keys (with what matched so far)
+
+
 def declared_keys() -> dict[str, ItemKey]:
-    """Every app's list identities, by pattern over world paths (``todo.items``)."""
+    """Every app's list identities, by pattern over world paths (``todo.items``), made once for the
+    apps there are, with what each path pattern matched kept across comparisons."""
     from openapps_sim.config.catalog import discover_apps
 
-    return {f"{name}.{pattern}": key for name, app in discover_apps().items() for pattern, key in app.item_keys.items()}
+    if _DECLARED[0] is not (apps := discover_apps()):
+        _DECLARED[:] = [apps, _Matched({f"{n}.{p}": k for n, a in apps.items() for p, k in a.item_keys.items()})]
+    return _DECLARED[1]
 
 
 def same(expected: Any, actual: Any) -> bool:
@@ -169,7 +173,7 @@ def state_diff(expected: Any, actual: Any, path: str = "", keys: dict[str, ItemK
     ``keys`` maps list paths (``todo.items``; ``*`` stands for any mapping key, ``[]`` for any list
     item) to the identity of their items; by default, what the apps declare.
     """
-    return _diff(expected, actual, path, _Matched(declared_keys() if keys is None else keys))
+    return _diff(expected, actual, path, declared_keys() if keys is None else _Matched(keys))
 
 
 def _diff(expected: Any, actual: Any, path: str, keys: dict[str, ItemKey]) -> list[StateDiff]:
@@ -205,22 +209,16 @@ class _Matched(dict):
     def __init__(self, keys: dict[str, ItemKey]):
         super().__init__(keys)
         self.found: dict[str, ItemKey | None] = {}
+        self.split = [(declared.split("."), key) for declared, key in keys.items()]
 
 
-def _key_for(path: str, keys: dict[str, ItemKey]) -> ItemKey | None:
+def _key_for(path: str, keys: _Matched) -> ItemKey | None:
     pattern = _pattern(path)
-    found = getattr(keys, "found", None)
-    if found is not None and pattern in found:
-        return found[pattern]
-    parts, match = pattern.split("."), None
-    for declared, key in keys.items():
-        want = declared.split(".")
-        if len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts, strict=False)):
-            match = key
-            break
-    if found is not None:
-        found[pattern] = match
-    return match
+    if pattern not in keys.found:
+        p = pattern.split(".")
+        fit = (k for w, k in keys.split if len(w) == len(p) and all(a in ("*", b) for a, b in zip(w, p, strict=True)))
+        keys.found[pattern] = next(fit, None)
+    return keys.found[pattern]
 
 
 def _identity(item: Any, key: ItemKey | None) -> Any:
@@ -291,16 +289,15 @@ def _list_diff(expected: list, actual: list, path: str, key: ItemKey | None, key
             exp.remove(e)
             act.remove(a)
             out.extend(_diff(e, a, f"{path}[{_label(e, key)}]", keys))
-        for e in exp:
-            out.append(StateDiff(f"{path}[{_label(e, key)}]", e, MISSING, f"{path}: missing {noun} {_label(e, key)}"))
-        for a in act:
-            sub = f"{path}[{_label(a, key)}]"
+        for e, label in ((e, _label(e, key)) for e in exp):
+            out.append(StateDiff(f"{path}[{label}]", e, MISSING, f"{path}: missing {noun} {label}"))
+        for a, label in ((a, _label(a, key)) for a in act):
             if gid and len(groups[gid][0]):
                 n_exp, n_act = len(groups[gid][0]), len(groups[gid][1])
-                note = f"{path}: {noun} {_label(a, key)} is there {n_act} times, expected {n_exp}"
+                note = f"{path}: {noun} {label} is there {n_act} times, expected {n_exp}"
             else:
-                note = f"{path}: extra {noun} {_label(a, key)}"
-            out.append(StateDiff(sub, MISSING, a, note))
+                note = f"{path}: extra {noun} {label}"
+            out.append(StateDiff(f"{path}[{label}]", MISSING, a, note))
     return out
 
 
@@ -334,7 +331,7 @@ def outside_change(initial: Any, expected: Any, actual: Any, keys: dict[str, Ite
     goes (that is the progress partial credit measures). So deleting everything an app holds is
     always outside the change, unless the task asks for exactly that.
     """
-    return _outside(initial, expected, actual, "", _Matched(declared_keys() if keys is None else keys))
+    return _outside(initial, expected, actual, "", declared_keys() if keys is None else _Matched(keys))
 
 
 def _outside(initial: Any, expected: Any, actual: Any, path: str, keys: dict[str, ItemKey]) -> list[StateDiff]:
