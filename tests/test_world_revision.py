@@ -46,11 +46,29 @@ def test_a_snapshot_is_the_state_at_its_revision_and_shares_nothing_with_the_wor
     world, c = client
     revision, state = world.snapshot()
     assert revision == world.revision and state == world.state
-    state["todo"]["items"].clear()
-    assert world.state["todo"]["items"] and world.revision == revision
+    assert all(state[app] is not world.state[app] for app in state if isinstance(state[app], (dict, list)))
     c.post("/todo/add", data={"title": "Buy oat milk"})
     moved, after = world.snapshot()
     assert moved > revision and any(i["title"] == "Buy oat milk" for i in after["todo"]["items"])
+    assert not any(i["title"] == "Buy oat milk" for i in state["todo"]["items"])  # the earlier one kept
+
+
+def test_a_snapshot_copies_only_the_apps_that_changed_since_the_last(client):
+    """An app whose state is the same (to its types) as at the last snapshot is that snapshot's
+    object again; a changed app, even a value of another type alone (1, 1.0, True), is a new copy."""
+    world, c = client
+    _, first = world.snapshot()
+    _, second = world.snapshot()
+    assert all(second[app] is first[app] for app in first)
+    c.post("/todo/add", data={"title": "Buy oat milk"})
+    _, third = world.snapshot()
+    assert third["todo"] is not second["todo"] and third["todo"] == world.state["todo"]
+    assert [app for app in first if third[app] is not second[app]] == ["todo"]
+    item = world.state["todo"]["items"][0]
+    for value, kind in ((1, int), (1.0, float), (True, bool), (1, int)):
+        item["priority_probe"] = value
+        _, now = world.snapshot()
+        assert type(now["todo"]["items"][0]["priority_probe"]) is kind
 
 
 def _count_renders(monkeypatch) -> list[str]:

@@ -55,3 +55,27 @@ def loads_fresh(text: str) -> Any:
             _PARSED[text] = blob
         return value
     return marshal.loads(blob)
+
+
+class KeptCopies:
+    """Copies of a world's app states for readers (a task's state checks): an app whose state
+    marshal writes to the same bytes as at the last copy (so equal, of the same types throughout)
+    gets that copy again, one object to be read and never changed; only apps that changed are
+    copied. Most steps change one app of a world of 64, or none."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[bytes, Any]] = {}
+
+    def copy(self, state: dict) -> dict:
+        out = {}
+        for app, value in state.items():
+            try:
+                blob = marshal.dumps(value, 2)
+            except ValueError:  # not a plain value: copied every time
+                out[app] = copy_state(value)
+                continue
+            kept = self._kept.get(app)
+            if kept is None or kept[0] != blob:
+                kept = self._kept[app] = (blob, marshal.loads(blob))
+            out[app] = kept[1]
+        return out

@@ -19,7 +19,7 @@ from openapps_sim.config.catalog import composed_json, discover_apps, initial_st
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import PAGE_KEY_HEADER
-from openapps_sim.taskkit.statecopy import copy_state, loads_fresh
+from openapps_sim.taskkit.statecopy import KeptCopies, copy_state, loads_fresh
 from openapps_sim.web.interruptions import DEVICE, Interruptions, device_state
 from openapps_sim.web.theme import theme_css
 from openapps_sim.web.tools import run_tool
@@ -55,6 +55,7 @@ class World(WorldView):
         self.id = ""
         self.url = ""
         self.lock = threading.RLock()
+        self._copies = KeptCopies()
         self.reset()
 
     def admits(self, request: Any) -> bool:
@@ -120,9 +121,10 @@ class World(WorldView):
             return run_tool(self, app, tool, {} if args is None else args)
 
     def snapshot(self) -> tuple[int, dict]:
-        """``(revision, a copy of the state)``, taken together."""
+        """``(revision, a copy of the state)``, taken together. The copy is to be read, never
+        changed: an app unchanged since the last snapshot is that snapshot's object."""
         with self.lock:
-            return self.revision, copy_state(self.state)
+            return self.revision, self._copies.copy(self.state)
 
     def touch(self) -> None:
         """Something a task checks may have changed: move the revision on."""
