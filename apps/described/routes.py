@@ -175,7 +175,7 @@ def flow_review(ctx: AppContext, params: dict):
     desc = ctx.app.desc
     made = ops.set_values(desc, ctx.state, desc["flows"][flow], values, f"{ctx.app.name}.{flow}")
     sums = {f: made[f] for f, v in desc["flows"][flow]["set"].items() if computed.is_rule(v)}
-    return forms.review_page(ctx, flow, {**values, **sums}, raw, list(sums))
+    return forms.review_page(ctx, flow, {**values, **sums}, raw, tuple(sums))
 
 
 @routes.post("/flow/{dapp_flow}/confirm")

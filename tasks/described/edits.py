@@ -186,7 +186,7 @@ class Flow(Derived):
             spec = fields[f]
             if f == self.spec["title"]:
                 values[f] = kit.fresh_title(self.desc, own, self.coll, rng)
-            elif f in filled and filled[f]:  # the record a computed total sums over has lines of
+            elif filled.get(f):  # a computed total adds up the lines of this ref: one that has lines
                 values[f] = pick(rng, filled[f], f"{f} with lines")
             elif spec["required"] or spec["default"] is None:
                 values[f] = kit.new_value(self.desc, own, self.coll, f, None, rng)
