@@ -20,7 +20,7 @@ def test_every_flow_with_a_money_total_gets_the_family():
     assert FAMILIES == [
         "banking.transfer_then_message",  # the amount the form asks for
         "budget.top_up_then_message",
-        "delivery.checkout_then_message",  # total and tip asked for: the first
+        "delivery.checkout_then_message",  # the total the app computes from the basket
         "hotels.book_then_message",  # the hotel's rate x the nights
         "parking.park_then_message",  # the car park's hourly price x the hours
         "pharmacy.checkout_then_message",
@@ -72,7 +72,12 @@ def test_milestones_are_the_flow_then_the_message():
 
 
 def test_only_the_total_to_the_named_contact_scores():
-    for fid in ("banking.transfer_then_message", "hotels.book_then_message", "delivery.checkout_then_message"):
+    for fid in (
+        "banking.transfer_then_message",
+        "hotels.book_then_message",
+        "delivery.checkout_then_message",
+        "stockroom.order_then_message",
+    ):
         fam, inst, _ = _instance(fid)
         assert evaluate(fam, inst, inst.initial).reward == 0, fid  # doing nothing
         assert evaluate(fam, inst, inst.expected).reward == 1, fid
@@ -94,7 +99,15 @@ def test_only_the_total_to_the_named_contact_scores():
 @pytest.mark.parametrize("interface", ["gui", "api"])
 @pytest.mark.parametrize("pack", ["default", "german"])
 @pytest.mark.parametrize(
-    "fid", ["banking.transfer_then_message", "hotels.book_then_message", "tickets.buy_then_message"]
+    "fid",
+    [
+        "banking.transfer_then_message",
+        "hotels.book_then_message",
+        "tickets.buy_then_message",
+        "delivery.checkout_then_message",  # totals the app computes (tests/test_described_totals.py)
+        "pharmacy.checkout_then_message",
+        "stockroom.order_then_message",
+    ],
 )
 def test_the_oracle_solves_it_on_the_text_backend(interface_envs, fid, pack, interface):
     env = interface_envs[interface]
@@ -103,4 +116,4 @@ def test_the_oracle_solves_it_on_the_text_backend(interface_envs, fid, pack, int
     assert reward == 1.0, last.get("task_info", {}).get("explanation")
     sent = env.unwrapped.task.instance.params["parts"][1]
     got = env.unwrapped.world.state["messenger"]["conversations"][sent["contact_id"]][-1]["text"]
-    assert got == sent["text"] and got.startswith("€"), got
+    assert got == sent["text"] and got[0] in "€£", got

@@ -26,9 +26,13 @@ Rules the keys above do not say:
 - Every record gives its collection's title field; names are lowercase identifiers
   ([a-z][a-z0-9_]*); field names are never id, q, filter, sort, msg, back, nor start with dapp_.
 - A flow `creates` a collection; its `fields` are fields of that collection, and must include
-  every field of it that is required or has no default; `start` names a collection that one of
-  those fields is a ref to; `adjust.ref` is such a ref field and `adjust.field` a number or money
-  field of the collection it points to.
+  every field of it that is required or has no default, unless `set` gives it; `start` names a
+  collection that one of those fields is a ref to; `adjust.ref` is such a ref field and
+  `adjust.field` a number or money field of the collection it points to.
+- A total the app works out (an order's) is never asked: `set` computes it, e.g. `total: {{sum:
+  basket, each: [quantity, unit_price], where: {{restaurant: restaurant}}, plus: [tip,
+  restaurant.delivery_fee]}}` (`each`: number or money fields of `sum`'s records, multiplied;
+  `where`: its field -> the created record's field; `plus`: a number, a field or ref.field).
 - `strings` (optional) translate by key: title, description, <collection>,
   <collection>.<field>, <collection>.<field>.<choice>, flow.<name>, flow.<name>.confirm,
   setting.<name>, setting.<name>.<choice>; languages: {languages}.

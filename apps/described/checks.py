@@ -10,6 +10,7 @@ import keyword
 import re
 from pathlib import Path
 
+from openapps_sim.apps.described import computed
 from openapps_sim.apps.described.datafiles import inline_records
 from openapps_sim.apps.described.format import COLLECTION, DESCRIPTION, FIELD, FIELD_TYPES, YAML_BOOL
 
@@ -216,8 +217,18 @@ def _check_flow(problems: Problems, source: str, name: str, flow: dict, colls: d
     fields = colls[flow["creates"]]["fields"]
     for i, f in enumerate(flow["fields"]):
         _field_of(problems, source, f"{at}.fields[{i}]", f, fields)
-    for f in flow["set"]:
-        _field_of(problems, source, f"{at}.set.{f}", f, fields)
+    for f, value in flow["set"].items():
+        if not _field_of(problems, source, f"{at}.set.{f}", f, fields) or not computed.is_rule(value):
+            continue
+        if f in flow["fields"]:
+            problems.add(ConfigError(source, f"{at}.set.{f}", "the form asks for it too", "leave it out of fields"))
+        if fields[f]["type"] not in computed.NUMBERS:
+            problems.add(
+                ConfigError(
+                    source, f"{at}.set.{f}", f"a {fields[f]['type']} field is no sum", "a number or money field"
+                )
+            )
+        flow["set"][f] = computed.check_rule(problems, source, f"{at}.set.{f}", value, colls, flow["creates"]) or value
     for i, adj in enumerate(flow["adjust"]):
         sub = f"{at}.adjust[{i}]"
         if _field_of(problems, source, f"{sub}.ref", adj["ref"], fields, ("ref",)):

@@ -164,7 +164,12 @@ FLOW = Record(
         "label": Str(doc="the button that starts the flow, in English (Send money)"),
         "creates": Str(doc="the collection the confirmed flow adds a record to"),
         "fields": ListOf(Str(), doc="the fields of that record the flow's form asks for"),
-        "set": MapOf(Any_(), default={}, doc="fields of the record set without asking"),
+        "set": MapOf(
+            Any_(),
+            default={},
+            doc="fields of the record set without asking: a value ({n}: the record's number), or a "
+            "computed number {sum, each, where, plus} (an order's total)",
+        ),
         "adjust": ListOf(ADJUST, default=[], doc="numbers of referenced records the confirmed flow changes"),
         "start": Str("", doc="a collection whose detail pages offer the flow, for its ref field to them"),
         "confirm": Str("Confirm", doc="the button of the review step, in English"),

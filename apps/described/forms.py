@@ -123,15 +123,16 @@ def flow_form(ctx: AppContext, flow_name: str, values: dict, error: str = ""):
     )
 
 
-def review_page(ctx: AppContext, flow_name: str, values: dict, raw: dict):
-    """A flow's second step: what will happen, the Confirm button (the only one that changes the
-    state) and a way back to the form."""
+def review_page(ctx: AppContext, flow_name: str, values: dict, raw: dict, worked_out: tuple[str, ...] = ()):
+    """A flow's second step: what will happen (the fields asked for, then the values the app
+    computes: an order's total), the Confirm button (the only one that changes the state) and a
+    way back to the form."""
     desc, app = ctx.app.desc, ctx.app.name
     flow = desc["flows"][flow_name]
     name = flow["creates"]
     coll = desc["collections"][name]
     rows = []
-    for f in flow["fields"]:
+    for f in [*flow["fields"], *worked_out]:
         rows += [
             Dt(words.field_label(ctx, name, f)),
             Dd(show(ctx, coll, f, values.get(f)), data_testid=f"{app}-review-{f}"),

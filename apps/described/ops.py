@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from openapps_sim.apps.described import model
+from openapps_sim.apps.described import computed, model
 from openapps_sim.apps.described.checks import item_name
 from openapps_sim.apps.described.format import FIELD_TYPES
+from openapps_sim.apps.described.generate import field_default
 
 from openapps_sim.appkit import AppContext, Operation, OperationError, Param, known_item
 
@@ -187,9 +188,7 @@ def _flow(desc: dict, name: str, flow: dict) -> Callable:
         missing = [f for f in flow["fields"] if f not in values and flow_needs(target["fields"], f)]
         if missing:
             raise OperationError(tool(ctx), missing[0], "missing", f"a {target['fields'][missing[0]]['type']} value")
-        n = ctx.state["next_id"][flow["creates"]]
-        fixed = {f: v.replace("{n}", str(n)) if isinstance(v, str) else v for f, v in flow["set"].items()}
-        values.update({f: model.coerce(desc, ctx.state, tool(ctx), target, f, v) for f, v in fixed.items()})
+        values.update(set_values(desc, ctx.state, flow, values, tool(ctx)))
         record = model.new_record(desc, ctx.state, flow["creates"], values)
         for adj in flow["adjust"]:
             to = target["fields"][adj["ref"]]["to"]
@@ -201,6 +200,19 @@ def _flow(desc: dict, name: str, flow: dict) -> Callable:
         return record
 
     return run
+
+
+def set_values(desc: dict, state: dict, flow: dict, values: dict, tool_name: str) -> dict:
+    """The fields ``flow`` sets without asking, for a record given ``values`` (coerced): a text's
+    ``{n}`` the record's number, a computed value (a total) computed from the state."""
+    target, n = desc["collections"][flow["creates"]], state["next_id"][flow["creates"]]
+    fixed = {f: v.replace("{n}", str(n)) if isinstance(v, str) else v for f, v in flow["set"].items()}
+    out = {f: model.coerce(desc, state, tool_name, target, f, v) for f, v in fixed.items() if not computed.is_rule(v)}
+    record = {**{f: field_default(s) for f, s in target["fields"].items()}, **values, **out}
+    for f, rule in fixed.items():
+        if computed.is_rule(rule):
+            out[f] = computed.compute(desc, state, flow["creates"], rule, record)
+    return out
 
 
 def _setting(name: str, setting: dict) -> Callable:

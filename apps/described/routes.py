@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.described import forms, model, ops, record, views
+from openapps_sim.apps.described import computed, forms, model, ops, record, views
 from openapps_sim.apps.described.checks import item_name
 
 from openapps_sim.appkit import AppContext, AppRoutes, OperationError, by_id
@@ -172,7 +172,10 @@ def flow_review(ctx: AppContext, params: dict):
         raw, values = _flow_values(ctx, flow, params)
     except OperationError as e:
         return forms.flow_form(ctx, flow, dict(params), f"{e.path}: {e.problem}")
-    return forms.review_page(ctx, flow, values, raw)
+    desc = ctx.app.desc
+    made = ops.set_values(desc, ctx.state, desc["flows"][flow], values, f"{ctx.app.name}.{flow}")
+    sums = {f: made[f] for f, v in desc["flows"][flow]["set"].items() if computed.is_rule(v)}
+    return forms.review_page(ctx, flow, {**values, **sums}, raw, tuple(sums))
 
 
 @routes.post("/flow/{dapp_flow}/confirm")

@@ -7,10 +7,12 @@ of it. Derived from the description (docs/apps/spec.md, "Task families"):
 * the app's first change of a record (create, set a status, a toggle or the star, an edit,
   a delete, looked for in the home collection first) becomes a todo item
   ``Follow up on <title>``: ``<app>.<family>_then_todo``;
-* every flow with a money total (a money field its form asks for, the created collection's price
-  first; else a record it names with a money price times the first number it asks for: a rate
-  times the nights) goes to a contact in the messenger, the message being the total as the app
-  writes money (``€1,180.00``): ``<app>.<flow>_then_message``.
+* every flow with a money total (a money value the app computes, ``set: {total: {sum: ...}}``;
+  else a money field its form asks for, the created collection's price first; else a record it
+  names with a money price times the first number it asks for: a rate times the nights) goes to
+  a contact in the messenger, the message being the total as the app writes money
+  (``€1,180.00``): ``<app>.<flow>_then_message``. A computed total is computed from the world
+  the task starts in by the app's own rule (``apps/described/computed.py``).
 
 The goal is the described part's goal followed by the hand-built part's clause (a total's is
 ``described.send_total``, which names the total but does not give it), joined as the language's
@@ -19,6 +21,8 @@ The goal is the described part's goal followed by the hand-built part's clause (
 
 from __future__ import annotations
 
+from openapps_sim.apps.described import computed
+from openapps_sim.apps.described.generate import field_default
 from openapps_sim.tasks.described import acts, kit
 from openapps_sim.tasks.multi.steps import set_event, set_text, set_todo
 
@@ -100,6 +104,12 @@ class FlowThenTotal(DescribedThen):
     def link(self, parts, state, config, rng):
         fam = self.part_families[0]
         values, own, coll = parts[0]["values"], state[fam.app], fam.coll
+        rule = fam.desc["flows"][fam.flow]["set"].get(self.total)
+        if computed.is_rule(rule):  # the app computes it (an order's total): from the state, as the app does
+            record = {**{f: field_default(s) for f, s in fam.spec["fields"].items()}, **values}
+            amount = computed.compute(fam.desc, own, coll, rule, record)
+            set_text(parts[1], state, money_text(fam.spec["fields"][self.total], amount))
+            return
         for f in (self.total, self.quantity):
             spec = fam.spec["fields"].get(f)
             if f and f not in values:
@@ -124,6 +134,9 @@ def flow_total(desc: dict, flow: str) -> tuple[str, str] | None:
     number field)``; None for a flow with no money total."""
     asked, coll = desc["flows"][flow]["fields"], desc["collections"][desc["flows"][flow]["creates"]]
     fields = coll["fields"]
+    made = [f for f, v in desc["flows"][flow]["set"].items() if computed.is_rule(v) and fields[f]["type"] == "money"]
+    if made:  # a total the app computes
+        return (coll["price"] if coll["price"] in made else made[0]), ""
     money = [f for f in asked if fields[f]["type"] == "money"]
     if money:
         return (coll["price"] if coll["price"] in money else money[0]), ""
@@ -145,6 +158,11 @@ def total_text(desc: dict, own: dict, coll: str, total: str, quantity: str, valu
         amount = round(float(record[target["price"]]) * float(values[quantity]), 2)
     else:
         amount = float(values[total])
+    return money_text(spec, amount)
+
+
+def money_text(spec: dict, amount: float) -> str:
+    """``amount`` as the app writes a money field ``spec`` (``−€1,180.00``)."""
     return f"{'−' if amount < 0 else ''}{spec['currency']}{abs(amount):,.2f}"
 
 

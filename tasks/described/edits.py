@@ -181,13 +181,17 @@ class Flow(Derived):
     def sample(self, state, config, rng):
         flow, own = self.desc["flows"][self.flow], state[self.app]
         fields = self.spec["fields"]
-        values = {}
+        values, filled = {}, kit.summed_refs(flow, own)
         for f in flow["fields"]:
             spec = fields[f]
             if f == self.spec["title"]:
                 values[f] = kit.fresh_title(self.desc, own, self.coll, rng)
+            elif filled.get(f):  # a computed total adds up the lines of this ref: one that has lines
+                values[f] = pick(rng, filled[f], f"{f} with lines")
             elif spec["required"] or spec["default"] is None:
                 values[f] = kit.new_value(self.desc, own, self.coll, f, None, rng)
+            elif f == flow["fields"][-1] and not values:  # none needed: the goal names one choice all the same
+                values[f] = kit.new_value(self.desc, own, self.coll, f, field_default(spec), rng)
         return {"values": values, "refs": self.refs(values, own)}
 
     def goal_values(self, params, language):

@@ -82,6 +82,16 @@ def fresh_title(desc: dict, state: dict, name: str, rng: random.Random) -> str:
     return f"{coll['label']} {len(state[name]) + 1}"
 
 
+def summed_refs(flow: dict, state: dict) -> dict[str, list[str]]:
+    """For each ref a flow's computed total matches records by (``where: {restaurant:
+    restaurant}``), the ids those records name, in order: a restaurant with basket lines."""
+    out: dict[str, list[str]] = {}
+    for rule in flow["set"].values():
+        for key, mine in (rule.get("where") or {}).items() if isinstance(rule, dict) else ():
+            out[mine] = list(dict.fromkeys(str(r[key]) for r in state[rule["sum"]] if r.get(key)))
+    return out
+
+
 def new_value(desc: dict, state: dict, name: str, field: str, current: object, rng: random.Random) -> object:
     """A value of ``field`` other than ``current``: another choice, another amount, a code."""
     coll = desc["collections"][name]
