@@ -201,7 +201,7 @@ def test_decide_reads_the_leaf_the_instance_calls_for_from_the_apps_data(world, 
                 found = fam.decide(params, copy.deepcopy(inst.initial))
             else:
                 decision = fam.decision(params)
-                found = decision.decide(copy.deepcopy(inst.initial))
+                found = decision.decide(copy.deepcopy(inst.initial), world.config)
                 if found is None:  # a price or rating: the catalogue's, not a question of the state
                     assert family_id in CATALOGUE_QUESTIONS and any(c.test is None for c in decision.conditions)
                     continue
