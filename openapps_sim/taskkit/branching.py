@@ -163,10 +163,9 @@ class BranchingFamily(TaskFamily):
         """Every leaf's plan, by leaf name."""
         raise NotImplementedError(f"{self.id}: define branch_plans")
 
-    def decision(self, params: dict) -> Decision | Choice | None:
-        """The decision, stated once (:class:`Decision`, or :class:`Choice` among candidates);
-        None for a family that decides by a rule of its own (``decide`` and ``solve``)."""
-        return None
+    def decision(self, params: dict) -> Decision | Choice:
+        """The decision, stated once (:class:`Decision`, or :class:`Choice` among candidates)."""
+        raise NotImplementedError(f"{self.id}: define decision")
 
     def act(self, leaf: str, params: dict, ui) -> Iterator:
         """The page steps of a leaf, after :meth:`Decision.look` has read the decision."""
@@ -182,12 +181,6 @@ class BranchingFamily(TaskFamily):
         (by default the leaf's plan in ``branch_plans``)."""
         return self.branch_plans(params, facts)[leaf]
 
-    def decide(self, params: dict, initial: dict) -> str:
-        """The leaf the world calls for, read from the apps' data (``initial``: each app of the
-        family as its ``read`` tool returns it), as an agent using app tools would decide: never
-        from ``params["branch"]``. For a family without a :meth:`decision`."""
-        raise NotImplementedError(f"{self.id}: define decision (or decide)")
-
     def solve(self, params, ui):
         """Read the decision off the pages, then do the leaf's page steps."""
         decision = self.decision(params)
@@ -199,21 +192,14 @@ class BranchingFamily(TaskFamily):
         yield from self.act(leaf, params, ui)
 
     def solve_api(self, params, api):
-        """Ask the decision of the apps' data (or, without one, read the family's apps and
-        :meth:`decide`), then call the plan of that leaf as app tools."""
+        """Ask the decision of the apps' data, then call the plan of that leaf as app tools."""
         decision = self.decision(params)
         if isinstance(decision, Choice):
             leaf, facts = yield from decision.ask(api)
             if leaf is not None:
                 yield from api.plan(self.leaf_plan(leaf, facts, params))
             return
-        if decision is not None:
-            leaf, initial = yield from decision.ask(api)
-        else:
-            initial = {}
-            for app in self.apps:
-                initial[app] = api.result((yield api.read(app))) or {}
-            leaf = self.decide(params, initial)
+        leaf, initial = yield from decision.ask(api)
         yield from api.plan(self.branch_plans(params, initial)[leaf])
 
     def plan(self, params, initial):
@@ -230,7 +216,7 @@ class BranchingFamily(TaskFamily):
         called = None
         # a Choice may read the configuration (the shop's catalogue): checked where it is at hand
         # (at instantiation), not when ``plan`` is asked for again
-        if decision is not None and (config is not None or isinstance(decision, Decision)):
+        if config is not None or isinstance(decision, Decision):
             called = decision.decide(initial, config)
         if called not in (None, branch):
             raise ValueError(f"{self.id}: the sample says {branch!r}, the world calls for {called!r}")
