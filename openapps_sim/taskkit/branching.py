@@ -8,10 +8,12 @@ makes the world agree, so every leaf occurs across seeds), the instance checks t
 world calls for that leaf (:meth:`Decision.decide`), the API solution asks the same conditions of
 the apps' data (:meth:`Decision.ask`) and the oracle's page script reads them off the pages
 (:meth:`Decision.look`) before the leaf's page steps (``act``). The leaf is ``params["branch"]``
-(``"busy"``, or ``"open/empty"`` for a nested decision). ``branch_plans`` states, for every leaf,
-the plan of app operations that leaf calls for; the correct leaf's plan is the family's plan (so
-its expected state, W-LCS gold and API solution), and the first operation of an episode tells
-which branch the agent took (decision accuracy).
+(``"busy"``, or ``"open/empty"`` for a nested decision). A choice among candidates (the one of
+three that meets both constraints, the cheapest, the earliest free hour) is a :class:`Choice`:
+a rule on facts, the facts read from the world, the pages or app tools. ``branch_plans`` states,
+for every leaf, the plan of app operations that leaf calls for; the correct leaf's plan is the
+family's plan (so its expected state, W-LCS gold and API solution), and the first operation of
+an episode tells which branch the agent took (decision accuracy).
 """
 
 from __future__ import annotations
