@@ -180,38 +180,35 @@ def test_openapps_tasks_shows_the_levels_of_hierarchical_families(capsys):
     assert "hierarchical/3" in row and "todo,shop,calendar,messenger" in row
 
 
-DECIDING = [f for f in BRANCHING if type(FAMS[f]).decide is not BranchingFamily.decide]
 #: the families whose decision asks about the shop's catalogue (prices, ratings), not the world's state
 CATALOGUE_QUESTIONS = ("shop.price_fallback", "shop.under_budget", "shop.rated_at_least")
 #: the families that state their decision once (``decision``): conditions and leaves
 STATED = [f for f in BRANCHING if type(FAMS[f]).decision is not BranchingFamily.decision]
 
 
-@pytest.mark.parametrize("family_id", DECIDING + STATED)
+@pytest.mark.parametrize("family_id", STATED)
 def test_decide_reads_the_leaf_the_instance_calls_for_from_the_apps_data(world, family_id):
-    """``decide`` or the stated decision (what the API solution acts on) finds, in the initial
-    state alone, the leaf the instance was drawn for, in every pack's world."""
+    """The stated decision (what the API solution acts on) finds, in the initial state (and the
+    configuration, for a choice of the catalogue's), the leaf the instance was drawn for, in
+    every pack's world."""
     fam = FAMS[family_id]
     for pack in ("default", "sparse", "dense", "arabic"):
         for seed in range(3):
             world.reset(pack, seed)
             inst = instantiate(fam, world.state, world.config, seed, pack)
             params = {k: v for k, v in inst.params.items() if k != "branch"}
-            if family_id in DECIDING:
-                found = fam.decide(params, copy.deepcopy(inst.initial))
-            else:
-                decision = fam.decision(params)
-                found = decision.decide(copy.deepcopy(inst.initial))
-                if found is None:  # a price or rating: the catalogue's, not a question of the state
-                    assert family_id in CATALOGUE_QUESTIONS and any(c.test is None for c in decision.conditions)
-                    continue
+            decision = fam.decision(params)
+            found = decision.decide(copy.deepcopy(inst.initial), world.config)
+            if found is None:  # a price or rating: the catalogue's, not a question of the state
+                assert family_id in CATALOGUE_QUESTIONS and any(c.test is None for c in decision.conditions)
+                continue
             assert found == inst.branching.correct, (pack, seed)
 
 
 def test_a_stated_decision_is_written_once():
     """A family with a stated decision writes it nowhere else: no ``decide``, no API solution and
     no page script of its own (both come from the decision), no per-level ``check``."""
-    assert len(STATED) >= 15 and not set(STATED) & set(DECIDING)
+    assert STATED == BRANCHING  # every branching family states its decision
     for fid in STATED:
         mro = [k for k in type(FAMS[fid]).__mro__ if k.__name__ not in ("FallbackChain", "BranchingFamily")]
         own = {name for k in mro if k.__module__.startswith("openapps_sim.tasks") for name in vars(k)}

@@ -225,7 +225,7 @@ class TaskFamily:
         """
         return []
 
-    def branching(self, params: dict, initial: dict):
+    def branching(self, params: dict, initial: dict, config: dict | None = None):
         """For conditional / hierarchical families: a ``progress.Branching`` (every leaf's
         operations and the correct leaf). None for families without decisions."""
         return None
@@ -337,7 +337,7 @@ def instantiate(
         fam.prepare(initial, params)
         expected = fam.expect(initial, params, config)
         goal, style, goal_language = fam.goal_text(params, rng, language, style)
-    br = fam.branching(params, initial)
+    br = fam.branching(params, initial, config)
     return Instance(
         family=fam.id,
         seed=seed,

@@ -8,10 +8,12 @@ makes the world agree, so every leaf occurs across seeds), the instance checks t
 world calls for that leaf (:meth:`Decision.decide`), the API solution asks the same conditions of
 the apps' data (:meth:`Decision.ask`) and the oracle's page script reads them off the pages
 (:meth:`Decision.look`) before the leaf's page steps (``act``). The leaf is ``params["branch"]``
-(``"busy"``, or ``"open/empty"`` for a nested decision). ``branch_plans`` states, for every leaf,
-the plan of app operations that leaf calls for; the correct leaf's plan is the family's plan (so
-its expected state, W-LCS gold and API solution), and the first operation of an episode tells
-which branch the agent took (decision accuracy).
+(``"busy"``, or ``"open/empty"`` for a nested decision). A choice among candidates (the one of
+three that meets both constraints, the cheapest, the earliest free hour) is a :class:`Choice`:
+a rule on facts, the facts read from the world, the pages or app tools. ``branch_plans`` states,
+for every leaf, the plan of app operations that leaf calls for; the correct leaf's plan is the
+family's plan (so its expected state, W-LCS gold and API solution), and the first operation of
+an episode tells which branch the agent took (decision accuracy).
 """
 
 from __future__ import annotations
@@ -77,9 +79,9 @@ class Decision:
         """The leaf for these outcomes of the conditions (the sampler's draw)."""
         return self.leaves[next((i for i, h in enumerate(holds) if h), len(self.conditions))]
 
-    def decide(self, state: dict) -> str | None:
+    def decide(self, state: dict, config: dict | None = None) -> str | None:
         """The leaf the world's state calls for (None when a condition is not a question of the
-        apps' data)."""
+        apps' data; ``config`` is not asked: it is there as for a :class:`Choice`)."""
         for condition, leaf in zip(self.conditions, self.leaves, strict=False):
             holds = condition.holds(state)
             if holds is None:
@@ -111,6 +113,48 @@ class Decision:
         return self.leaves[-1], data
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A decision among candidates (which todo, which event, which product, which slot, over or
+    within a budget), stated once as ``rule``: the leaf the facts read so far call for, None while
+    they do not settle it. The facts (a dict) are read three ways, each by readers tried in order
+    until the rule settles: ``world`` on the world (the apps' state and configuration, the
+    sampler's and the instance's check), ``pages`` off the pages (the oracle's page script) and
+    ``tools`` through app tools (the API solution). Only the reading differs per way; the rule
+    is the decision."""
+
+    rule: Callable[[dict], str | None]
+    world: Callable[[dict, dict | None], dict]
+    pages: tuple[Callable[[Any], Iterator], ...]
+    tools: tuple[Callable[[Any], Iterator], ...]
+
+    @staticmethod
+    def first(wanted: Callable[[dict], bool]) -> Callable[[dict], str | None]:
+        """The rule "the first candidate whose facts are wanted" (facts: ``{leaf: its facts}``)."""
+        return lambda facts: next((leaf for leaf, f in facts.items() if wanted(f)), None)
+
+    def decide(self, state: dict, config: dict | None = None) -> str | None:
+        """The leaf the world calls for."""
+        return self.rule(self.world(state, config))
+
+    def look(self, ui) -> Iterator:
+        """The page steps that read the facts up to the decision; returns the leaf and the facts."""
+        return self._read(self.pages, ui)
+
+    def ask(self, api) -> Iterator:
+        """The app-tool steps that read the facts up to the decision; returns the leaf and the facts."""
+        return self._read(self.tools, api)
+
+    def _read(self, readers, via) -> Iterator:
+        facts: dict = {}
+        for read in readers:
+            facts |= yield from read(via)
+            leaf = self.rule(facts)
+            if leaf is not None:
+                return leaf, facts
+        return None, facts
+
+
 class BranchingFamily(TaskFamily):
     structure = "conditional"
     category = "decision"
@@ -121,51 +165,61 @@ class BranchingFamily(TaskFamily):
         """Every leaf's plan, by leaf name."""
         raise NotImplementedError(f"{self.id}: define branch_plans")
 
-    def decision(self, params: dict) -> Decision | None:
-        """The decision, stated once (:class:`Decision`); None for a family that decides by a
-        rule of its own (a constraint over candidates: ``decide`` and ``solve``)."""
-        return None
+    def decision(self, params: dict) -> Decision | Choice:
+        """The decision, stated once (:class:`Decision`, or :class:`Choice` among candidates)."""
+        raise NotImplementedError(f"{self.id}: define decision")
 
     def act(self, leaf: str, params: dict, ui) -> Iterator:
         """The page steps of a leaf, after :meth:`Decision.look` has read the decision."""
         raise NotImplementedError(f"{self.id}: define act (or solve)")
 
-    def decide(self, params: dict, initial: dict) -> str:
-        """The leaf the world calls for, read from the apps' data (``initial``: each app of the
-        family as its ``read`` tool returns it), as an agent using app tools would decide: never
-        from ``params["branch"]``. For a family without a :meth:`decision`."""
-        raise NotImplementedError(f"{self.id}: define decision (or decide)")
+    def take(self, leaf: str | None, facts: dict, params: dict, ui) -> Iterator:
+        """For a :class:`Choice`: the page steps of the chosen leaf (None: none was found), with
+        the facts the pages showed (the page the last reader read is open)."""
+        raise NotImplementedError(f"{self.id}: define take")
+
+    def leaf_plan(self, leaf: str, facts: dict, params: dict) -> list[Op]:
+        """For a :class:`Choice`: the plan of the chosen leaf, with the facts app tools returned
+        (by default the leaf's plan in ``branch_plans``)."""
+        return self.branch_plans(params, facts)[leaf]
 
     def solve(self, params, ui):
         """Read the decision off the pages, then do the leaf's page steps."""
-        leaf = yield from self.decision(params).look(ui)
+        decision = self.decision(params)
+        if isinstance(decision, Choice):
+            leaf, facts = yield from decision.look(ui)
+            yield from self.take(leaf, facts, params, ui)
+            return
+        leaf = yield from decision.look(ui)
         yield from self.act(leaf, params, ui)
 
     def solve_api(self, params, api):
-        """Ask the decision of the apps' data (or, without one, read the family's apps and
-        :meth:`decide`), then call the plan of that leaf as app tools."""
+        """Ask the decision of the apps' data, then call the plan of that leaf as app tools."""
         decision = self.decision(params)
-        if decision is not None:
-            leaf, initial = yield from decision.ask(api)
-        else:
-            initial = {}
-            for app in self.apps:
-                initial[app] = api.result((yield api.read(app))) or {}
-            leaf = self.decide(params, initial)
+        if isinstance(decision, Choice):
+            leaf, facts = yield from decision.ask(api)
+            if leaf is not None:
+                yield from api.plan(self.leaf_plan(leaf, facts, params))
+            return
+        leaf, initial = yield from decision.ask(api)
         yield from api.plan(self.branch_plans(params, initial)[leaf])
 
     def plan(self, params, initial):
         return self.branching(params, initial).branches[params["branch"]]
 
-    def branching(self, params, initial):
+    def branching(self, params, initial, config=None):
         """Every leaf's plan and the correct one: the sampler's leaf, which must be the one the
-        prepared world calls for."""
+        prepared world calls for (a :class:`Choice` of the shop's catalogue needs ``config``)."""
         plans = self.branch_plans(params, initial)
         branch = params["branch"]
         if branch not in plans:
             raise ValueError(f"{self.id}: branch {branch!r} is not one of {sorted(plans)}")
         decision = self.decision(params)
-        called = decision.decide(initial) if decision is not None else None
+        called = None
+        # a Choice may read the configuration (the shop's catalogue): checked where it is at hand
+        # (at instantiation), not when ``plan`` is asked for again
+        if config is not None or isinstance(decision, Decision):
+            called = decision.decide(initial, config)
         if called not in (None, branch):
             raise ValueError(f"{self.id}: the sample says {branch!r}, the world calls for {called!r}")
         return Branching(plans, branch)

@@ -17,7 +17,7 @@ from openapps_sim.tasks.picks import (
 )
 
 from openapps_sim.taskkit import family, pick
-from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision, FallbackChain, OneOfThree
+from openapps_sim.taskkit.branching import BranchingFamily, Choice, Condition, Decision, FallbackChain, OneOfThree
 from openapps_sim.taskkit.language import words
 from openapps_sim.taskkit.observation import page_testids, testid_text_parts
 from openapps_sim.taskkit.progress import Op
@@ -113,7 +113,8 @@ class EarliestFreeSlot(BranchingFamily):
         n_taken = rng.randint(0, 3)
         blockers = [t for t in words(config, "calendar.new_titles") if t != title and t in titles][:n_taken]
         taken = [{"title": b, "time": f"{9 + i:02d}:{rng.choice(['00', '30'])}"} for i, b in enumerate(blockers)]
-        slot = SLOTS[len(taken)]
+        # the slot the decision calls for once ``prepare`` has added the events that take the day's hours
+        slot = self.decision({"date": iso}).rule({"taken": {int(ev["time"][:2]) for ev in taken}})
         return {"title": title, "date": iso, "taken": taken, "slot": slot, "branch": slot}
 
     def prepare(self, state, params):
@@ -126,18 +127,29 @@ class EarliestFreeSlot(BranchingFamily):
     def branch_plans(self, params, initial):
         return {s: [create_event_op(params["title"], params["date"], s)] for s in SLOTS}
 
-    def decide(self, params, initial):
-        events = initial["calendar"].get("events", [])
-        taken = {int(e["time"][:2]) for e in events if e["date"] == params["date"] and e["time"]}
-        return first_free_slot(taken)
+    def decision(self, params):
+        """The earliest hour none of the day's events starts in: on the calendar's data, or on the
+        day's agenda (the start of each event, as shown)."""
+        iso = params["date"]
 
-    def solve(self, params, ui):
-        """Read the start of each event on the day's agenda; the first hour none starts in."""
-        obs = yield from open_day(ui, params["date"])
-        parts = testid_text_parts(obs)
-        shown = [p[0] for t, p in parts.items() if t.startswith("calendar-event-") and p]
-        taken = {h for h in map(hour_shown, shown) if h is not None}
-        yield from add_event_steps(ui, params["title"], params["date"], first_free_slot(taken))
+        def on_page(ui):
+            parts = testid_text_parts((yield from open_day(ui, iso)))
+            shown = [p[0] for t, p in parts.items() if t.startswith("calendar-event-") and p]
+            return {"taken": {h for h in map(hour_shown, shown) if h is not None}}
+
+        def by_tools(api):
+            return taken_hours((yield from read_app(api, "calendar")), iso)
+
+        rule = lambda facts: first_free_slot(facts["taken"])  # noqa: E731
+        return Choice(rule, lambda state, config: taken_hours(state["calendar"], iso), (on_page,), (by_tools,))
+
+    def take(self, leaf, facts, params, ui):
+        yield from add_event_steps(ui, params["title"], params["date"], leaf)
+
+
+def taken_hours(calendar: dict, iso: str) -> dict:
+    """The hours the day's timed events start in, in the calendar's data."""
+    return {"taken": {int(e["time"][:2]) for e in calendar.get("events", []) if e["date"] == iso and e["time"]}}
 
 
 def first_free_slot(taken: set[int]) -> str:
@@ -238,7 +250,9 @@ class TimedWithoutLocation(OneOfThree):
                            "time": "" if role == "miss_first" else times[i],
                            "location": where if role == "miss_second" else ""})  # fmt: skip
         target = events[params["order"].index("target")]
-        return dict(params, date=day, events=events, title=target["title"], branch=target["id"])
+        # the leaf the decision calls for once ``prepare`` has added the events
+        branch = self.decision({"date": day}).rule(event_facts({"events": events}, day))
+        return dict(params, date=day, events=events, title=target["title"], branch=branch)
 
     def goal_values(self, params, language):
         return dict(super().goal_values(params, language), day=day_text(params["date"], language))
@@ -250,23 +264,39 @@ class TimedWithoutLocation(OneOfThree):
             assert state["calendar"]["events"][-1]["id"] == ev["id"], "prepared event ids must match the sample"
 
     def branch_plans(self, params, initial):
-        return {ev["id"]: [Op.of("calendar", "delete_event", id=ev["id"])] for ev in params["events"]}
+        return {ev["id"]: self.leaf_plan(ev["id"], {}, params) for ev in params["events"]}
 
-    def solve(self, params, ui):
-        """On the day's agenda each event shows its time (a clock time or "all day": no digit) and,
-        when it has one, its location after the title; delete the timed one without a location."""
-        obs = yield from open_day(ui, params["date"])
-        for testid, parts in testid_text_parts(obs).items():
-            if not testid.startswith("calendar-event-"):
-                continue
-            shown = [t.strip() for t in parts if t.strip()]
-            if shown and any(ch.isdigit() for ch in shown[0]) and len(shown) == 2:
-                yield ui.click(testid)
-                yield ui.click(f"calendar-delete-{testid.removeprefix('calendar-event-')}")
-                return
+    def leaf_plan(self, leaf, facts, params):
+        return [Op.of("calendar", "delete_event", id=leaf)]
 
-    def solve_api(self, params, api):
-        for ev in (yield from read_app(api, "calendar")).get("events", []):
-            if ev["date"] == params["date"] and ev["time"] and not ev["location"]:
-                yield api.call("calendar", "delete_event", id=ev["id"])
-                return
+    def decision(self, params):
+        """The day's event that has a set time and no location: on the calendar's data, or on the
+        day's agenda, where each event shows its time (a clock time, or "all day": no digit) and,
+        when it has one, its location after the title."""
+        iso = params["date"]
+
+        def on_page(ui):
+            facts = {}
+            for testid, parts in testid_text_parts((yield from open_day(ui, iso))).items():
+                if testid.startswith("calendar-event-"):
+                    shown = [t.strip() for t in parts if t.strip()]
+                    timed = bool(shown) and any(ch.isdigit() for ch in shown[0])
+                    facts[testid.removeprefix("calendar-event-")] = {"timed": timed, "located": len(shown) != 2}
+            return facts
+
+        def by_tools(api):
+            return event_facts((yield from read_app(api, "calendar")), iso)
+
+        wanted = Choice.first(lambda f: f["timed"] and not f["located"])
+        return Choice(wanted, lambda state, config: event_facts(state["calendar"], iso), (on_page,), (by_tools,))
+
+    def take(self, leaf, facts, params, ui):
+        if leaf is not None:
+            yield ui.click(f"calendar-event-{leaf}")
+            yield ui.click(f"calendar-delete-{leaf}")
+
+
+def event_facts(calendar: dict, iso: str) -> dict:
+    """The day's events' facts in the calendar's data: a set time, and a location."""
+    on_day = [e for e in calendar.get("events", []) if e["date"] == iso]
+    return {e["id"]: {"timed": bool(e["time"]), "located": bool(e["location"])} for e in on_day}

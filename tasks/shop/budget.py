@@ -16,6 +16,7 @@ from openapps_sim.tasks.shop.decisions import price_shown
 from openapps_sim.taskkit import Infeasible, family, pick
 from openapps_sim.taskkit.branching import (
     ROLES,
+    Choice,
     Condition,
     FallbackChain,
     OneOfThree,
@@ -122,26 +123,52 @@ class CheapInColour(OneOfThree):
         chosen = {role: rng.choice(pools[role]) for role in ROLES}
         for key, role in zip("abc", params["order"], strict=True):
             params.update({f"{key}_id": chosen[role], key: products[chosen[role]]["name"]})
-        return dict(params, budget=budget, budget_text=cat.fmt_price(cfg, budget), colour=code,
-                    colour_name=cfg["option_values"][code]["name"], branch=chosen["target"])  # fmt: skip
+        params.update(budget=budget, budget_text=cat.fmt_price(cfg, budget), colour=code,
+                      colour_name=cfg["option_values"][code]["name"])  # fmt: skip
+        return dict(params, branch=self.decision(params).decide(state, config))  # the catalogue's answer
 
     def branch_plans(self, params, initial):
         return {params[f"{k}_id"]: [add_to_cart_op(params[f"{k}_id"], {"colour": params["colour"]})] for k in "abc"}
 
-    def solve(self, params, ui):
-        """Open each product's page: its price, and the colours its colour menu offers."""
-        for k in "abc":
-            obs = yield from find_product(ui, params[f"{k}_id"], search=params[k])
-            price = price_shown(obs)
-            offered = [t.strip() for t in testid_text_parts(obs or {}).get("shop-option-colour", [])]
-            if price is not None and price < params["budget"] and params["colour_name"] in offered:
-                yield from add_this_product(ui, {"colour": params["colour"]}, 1)
-                return
+    def decision(self, params):
+        """The named product that costs less than the budget and comes in the colour: in the
+        catalogue, on each product's page (its price, and the colours its colour menu offers) or
+        through ``shop.find_products`` (read one product at a time, up to the one that is)."""
 
-    def solve_api(self, params, api):
-        for k in "abc":
-            found = api.result((yield api.call("shop", "find_products", query=params[k]))) or []
-            p = next((p for p in found if p["id"] == params[f"{k}_id"]), None)
-            if p and p["price"] < params["budget"] and params["colour"] in p["options"].get("colour", []):
-                yield api.call("shop", "add_to_cart", product_id=p["id"], options=[f"colour={params['colour']}"], qty=1)
-                return
+        def on_page(key):
+            def read(ui):
+                obs = yield from find_product(ui, params[f"{key}_id"], search=params[key])
+                offered = [t.strip() for t in testid_text_parts(obs or {}).get("shop-option-colour", [])]
+                return {params[f"{key}_id"]: {"price": price_shown(obs), "in_colour": params["colour_name"] in offered}}
+
+            return read
+
+        def by_tools(key):
+            def read(api):
+                found = api.result((yield api.call("shop", "find_products", query=params[key]))) or []
+                p = next((p for p in found if p["id"] == params[f"{key}_id"]), None)
+                return {params[f"{key}_id"]: product_facts(p, params["colour"])}
+
+            return read
+
+        def in_catalogue(state, config):
+            products = cat.catalogue(config["shop"])
+            return {params[f"{k}_id"]: product_facts(products.get(params[f"{k}_id"]), params["colour"]) for k in "abc"}
+
+        def wanted(facts):
+            return facts["price"] is not None and facts["price"] < params["budget"] and facts["in_colour"]
+
+        pages, tools = tuple(map(on_page, "abc")), tuple(map(by_tools, "abc"))
+        return Choice(Choice.first(wanted), in_catalogue, pages, tools)
+
+    def take(self, leaf, facts, params, ui):  # the chosen product's page is open
+        if leaf is not None:
+            yield from add_this_product(ui, {"colour": params["colour"]}, 1)
+
+
+def product_facts(product: dict | None, colour: str) -> dict:
+    """A product's price and whether it comes in the colour (a product as the catalogue or
+    ``shop.find_products`` gives it; None: not found)."""
+    if product is None:
+        return {"price": None, "in_colour": False}
+    return {"price": float(product["price"]), "in_colour": colour in product["options"].get("colour", [])}

@@ -24,9 +24,9 @@ from openapps_sim.tasks.shop.edits import ADDRESSES
 
 from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.answers import format_number, parse_numbers
-from openapps_sim.taskkit.branching import BranchingFamily, Condition, Decision
+from openapps_sim.taskkit.branching import BranchingFamily, Choice, Condition, Decision
 from openapps_sim.taskkit.language import words
-from openapps_sim.taskkit.observation import testid_bids, testid_texts
+from openapps_sim.taskkit.observation import testid_bids, testid_text_parts, testid_texts
 from openapps_sim.taskkit.progress import Op
 
 
@@ -61,15 +61,14 @@ class CheapestInCategory(BranchingFamily):
         cfg = config["shop"]
         products = cat.catalogue(cfg)
         unique = set(unique_products(cfg))
-        cheapest: dict[str, str] = {}
+        cheapest_of: dict[str, str] = {}
         for cid in sorted({p["category"] for p in products.values()}):
-            in_cat = [(p["price"], pid) for pid, p in products.items() if p["category"] == cid]
-            prices = Counter(price for price, _ in in_cat)
-            price, pid = min(in_cat)
-            if prices[price] == 1 and pid in unique:
-                cheapest[cid] = pid
-        cid = pick(rng, sorted(cheapest), "category with one cheapest product")
-        pid = cheapest[cid]
+            pid = self.decision({"category": cid}).decide(state, config)
+            prices = Counter(p["price"] for p in products.values() if p["category"] == cid)
+            if prices[products[pid]["price"]] == 1 and pid in unique:
+                cheapest_of[cid] = pid
+        cid = pick(rng, sorted(cheapest_of), "category with one cheapest product")
+        pid = cheapest_of[cid]
         p = products[pid]
         options = choose_options(rng, p)
         # a seeded start state: the cart holds zero to two other products already
@@ -90,20 +89,48 @@ class CheapestInCategory(BranchingFamily):
         plans[params["product_id"]] = [add_to_cart_op(params["product_id"], params["options"]).keyed("product_id")]
         return plans
 
-    def solve(self, params, ui):
-        """Open the category sorted by price, lowest first: its first product is the cheapest."""
-        yield from open_shop(ui)
-        yield ui.click(f"shop-category-{params['category']}")
-        obs = yield ui.click("shop-sort-price_asc")
-        tile = next(t for t in testid_bids(obs or {}) if t.startswith("shop-product-"))
-        yield ui.click(tile)
+    def leaf_plan(self, leaf, facts, params):
+        return [add_to_cart_op(leaf, params["options"])]
+
+    def decision(self, params):
+        """The category's cheapest product: in the catalogue, on the category's page sorted by
+        price, lowest first (each tile's price), or of the products ``shop.find_products`` finds
+        for the category's name."""
+        cid = params["category"]
+
+        def on_page(ui):
+            yield from open_shop(ui)
+            yield ui.click(f"shop-category-{cid}")
+            obs = yield ui.click("shop-sort-price_asc")
+            parts = testid_text_parts(obs or {})
+            tiles = [t for t in testid_bids(obs or {}) if t.startswith("shop-product-")]
+            return {t.removeprefix("shop-product-"): tile_price(parts.get(t, [])) for t in tiles}
+
+        def by_tools(api):
+            return {
+                p["id"]: p["price"] for p in (yield from found(api, params["category_name"])) if p["category"] == cid
+            }
+
+        def in_catalogue(state, config):
+            return {pid: p["price"] for pid, p in cat.catalogue(config["shop"]).items() if p["category"] == cid}
+
+        return Choice(cheapest, in_catalogue, (on_page,), (by_tools,))
+
+    def take(self, leaf, facts, params, ui):  # the category's page is open
+        yield ui.click(f"shop-product-{leaf}")
         yield from add_this_product(ui, params["options"], 1)
 
-    def solve_api(self, params, api):
-        """Search the category's name; of its products found, the cheapest."""
-        in_cat = [p for p in (yield from found(api, params["category_name"])) if p["category"] == params["category"]]
-        pid = min(in_cat, key=lambda p: (p["price"], p["id"]))["id"]
-        yield from api.plan([add_to_cart_op(pid, params["options"])])
+
+def cheapest(prices: dict) -> str | None:
+    """The product of the lowest price (of equal ones, the first id); None: no product."""
+    known = {pid: price for pid, price in prices.items() if price is not None}
+    return min(known, key=lambda pid: (known[pid], pid)) if known else None
+
+
+def tile_price(parts: list[str]) -> float | None:
+    """The price a product's tile shows (its last text)."""
+    numbers = parse_numbers(parts[-1]) if parts else []
+    return numbers[0] if numbers else None
 
 
 @family("shop.cart_over_budget", apps="shop", max_steps=16)
@@ -124,10 +151,11 @@ class CartOverBudget(BranchingFamily):
         total = cat.order_total(cfg, order_lines)
         over = rng.random() < 0.5
         budget = float(int(total * (0.7 if over else 1.3)))
-        top = max(lines, key=lambda ln: ln["price"])
+        top = dearest({ln["line"]: ln["price"] for ln in lines})
         return {"lines": lines, "order_lines": order_lines, "total": total, "budget": budget,
-                "budget_text": cat.fmt_price(cfg, budget), "top_line": top["line"],
-                "branch": "over" if total > budget else "within", **dict(rng.choice(ADDRESSES))}  # fmt: skip
+                "budget_text": cat.fmt_price(cfg, budget), "top_line": top,
+                "branch": self.decision({"budget": budget}).rule({"total": total}),
+                **dict(rng.choice(ADDRESSES))}  # fmt: skip
 
     def prepare(self, state, params):
         fill_cart(state, params["lines"])
@@ -135,30 +163,56 @@ class CartOverBudget(BranchingFamily):
     def branch_plans(self, params, initial):
         return {"over": [Op.of("shop", "remove_line", line=params["top_line"])], "within": [checkout_op(params)]}
 
-    def solve_api(self, params, api):
-        """Decide from ``shop.cart_total()`` (its lines in the cart's order, as ``shop.read()``
-        lists them with their ids): remove the dearest line, or check out."""
-        cart = (api.result((yield api.read("shop"))) or {}).get("cart", [])
-        priced = api.result((yield api.call("shop", "cart_total"))) or {}
-        if priced.get("total", 0) > params["budget"]:
-            top = max(zip(priced["lines"], cart, strict=False), key=lambda pair: pair[0]["price"])[1]
-            yield api.call("shop", "remove_line", line=top["id"])
-            return
-        yield from api.plan([checkout_op(params)])
+    def leaf_plan(self, leaf, facts, params):
+        if leaf == "over":
+            return [Op.of("shop", "remove_line", line=dearest(facts["lines"]))]
+        return [checkout_op(params)]
 
-    def solve(self, params, ui):
-        """Decide from the cart page: its total against the budget; the dearest line by its unit price."""
-        obs = yield from open_cart(ui)
-        total = first_number(obs, "shop-total")
-        if total is not None and total > params["budget"]:
+    def decision(self, params):
+        """Is the cart's total (with shipping) over the budget? With the unit price of each line
+        (to remove the dearest): in the world, on the cart page, or from ``shop.cart_total()``
+        (its lines in the cart's order, as ``shop.read()`` lists them with their ids)."""
+
+        def on_page(ui):
+            obs = yield from open_cart(ui)
             prices = {t.removeprefix("shop-line-price-"): first_number(obs, t) for t in testid_bids(obs)}
-            top = max((p, n) for n, p in prices.items() if p is not None and n.isdigit())[1]
-            yield ui.click(f"shop-line-remove-{top}")
+            lines = {n: p for n, p in prices.items() if p is not None and n.isdigit()}
+            return {"total": first_number(obs, "shop-total"), "lines": lines}
+
+        def by_tools(api):
+            cart = (api.result((yield api.read("shop"))) or {}).get("cart", [])
+            return cart_facts(api.result((yield api.call("shop", "cart_total"))) or {}, cart)
+
+        def in_world(state, config):
+            lines = cat.priced_lines(config["shop"], state["shop"]["cart"])
+            return cart_facts({"lines": lines, "total": cat.order_total(config["shop"], lines)}, state["shop"]["cart"])
+
+        def rule(facts):
+            total = facts["total"]
+            return "over" if total is not None and total > params["budget"] else "within"
+
+        return Choice(rule, in_world, (on_page,), (by_tools,))
+
+    def take(self, leaf, facts, params, ui):  # the cart page is open
+        if leaf == "over":
+            yield ui.click(f"shop-line-remove-{dearest(facts['lines'])}")
             return
         yield ui.click("shop-checkout")
         for key in cat.ADDRESS_FIELDS:
             yield ui.fill(f"shop-field-{key}", params[key])
         yield ui.click("shop-place-order")
+
+
+def cart_facts(priced: dict, cart: list[dict]) -> dict:
+    """The total and each line's unit price, by line id, from what ``shop.cart_total()`` returns
+    (its lines in the order of ``cart``, the shop's cart lines)."""
+    lines = {ln["id"]: p["price"] for p, ln in zip(priced.get("lines", []), cart, strict=False)}
+    return {"total": priced.get("total", 0), "lines": lines}
+
+
+def dearest(lines: dict) -> str | int:
+    """The line of the highest unit price (``{line: price}``; of equal ones, the first)."""
+    return max(lines, key=lambda line: lines[line])
 
 
 class ThresholdChoice(BranchingFamily):

@@ -17,6 +17,7 @@ from openapps_sim.taskkit import family, pick
 from openapps_sim.taskkit.branching import (
     ROLES,
     BranchingFamily,
+    Choice,
     Condition,
     Decision,
     FallbackChain,
@@ -128,9 +129,11 @@ class OpenWithoutNotes(SeededTodo, OneOfThree):
         for key, role in zip("abc", params["order"], strict=True):
             params.update({f"{key}_id": chosen[role]["id"], key: chosen[role]["title"]})
         note = rng.choice(words(config, "todo.notes"))
-        return dict(params, notes={chosen["miss_second"]["id"]: note, chosen["target"]["id"]: "",
-                                   chosen["miss_first"]["id"]: ""},
-                    done_ids=seeded_done(state, rng, done), branch=chosen["target"]["id"])  # fmt: skip
+        notes = {chosen["miss_second"]["id"]: note, chosen["target"]["id"]: "", chosen["miss_first"]["id"]: ""}
+        # the leaf the decision calls for on the items as ``prepare`` will leave them
+        items = [{"id": iid, "done": done[iid], "notes": notes[iid]} for iid in (params[f"{k}_id"] for k in "abc")]
+        return dict(params, notes=notes, done_ids=seeded_done(state, rng, done),
+                    branch=self.decision(params).rule(item_facts({"items": items}, params)))  # fmt: skip
 
     def prepare(self, state, params):
         super().prepare(state, params)
@@ -140,21 +143,34 @@ class OpenWithoutNotes(SeededTodo, OneOfThree):
     def branch_plans(self, params, initial):
         return {params[f"{k}_id"]: [Op.of("todo", "toggle_item", id=params[f"{k}_id"])] for k in "abc"}
 
-    def solve(self, params, ui):
-        """Read each named row: ticked off or not, and whether text follows the title (its notes)."""
-        obs = yield from ui.open_app("todo")
-        classes, parts = testid_classes(obs), testid_text_parts(obs)
-        for k in "abc":
-            iid = params[f"{k}_id"]
-            has_notes = len([t for t in parts.get(f"todo-title-{iid}", []) if t.strip()]) > 1
-            if "done" not in classes.get(f"todo-item-{iid}", set()) and not has_notes:
-                yield ui.click(f"todo-toggle-{iid}")
-                return
+    def decision(self, params):
+        """The named todo that is open and has no notes: on the todo list's data, or on its page
+        (a row ticked off or not, and text after the title: its notes)."""
 
-    def solve_api(self, params, api):
-        items = {i["id"]: i for i in (yield from read_app(api, "todo")).get("items", [])}
-        for k in "abc":
-            item = items.get(params[f"{k}_id"], {"done": True})
-            if not item["done"] and not item.get("notes"):
-                yield api.call("todo", "toggle_item", id=item["id"])
-                return
+        def on_page(ui):
+            obs = yield from ui.open_app("todo")
+            classes, parts = testid_classes(obs), testid_text_parts(obs)
+            return {
+                iid: {
+                    "done": "done" in classes.get(f"todo-item-{iid}", set()),
+                    "notes": len([t for t in parts.get(f"todo-title-{iid}", []) if t.strip()]) > 1,
+                }
+                for iid in (params[f"{k}_id"] for k in "abc")
+            }
+
+        def by_tools(api):
+            return item_facts((yield from read_app(api, "todo")), params)
+
+        wanted = Choice.first(lambda f: not f["done"] and not f["notes"])
+        return Choice(wanted, lambda state, config: item_facts(state["todo"], params), (on_page,), (by_tools,))
+
+    def take(self, leaf, facts, params, ui):
+        if leaf is not None:
+            yield ui.click(f"todo-toggle-{leaf}")
+
+
+def item_facts(todo: dict, params: dict) -> dict:
+    """The named todos' facts in the todo list's data: ticked off, and whether it has notes."""
+    items = {i["id"]: i for i in todo.get("items", [])}
+    named = [items[iid] for iid in (params[f"{k}_id"] for k in "abc") if iid in items]
+    return {i["id"]: {"done": i["done"], "notes": bool(i.get("notes"))} for i in named}
