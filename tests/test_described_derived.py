@@ -78,3 +78,18 @@ def test_the_goals_are_phrased_in_every_shipped_language():
             inst = instantiate(fam, world.state, world.config, 0, pack, "auto")
             assert not inst.fallbacks, (fid, pack, inst.fallbacks)
             assert "{" not in inst.goal, (fid, inst.goal)
+
+
+def test_the_described_apps_are_each_calls_own_dict_and_follow_a_new_discovery(monkeypatch):
+    """``kit.described_apps`` gathers the descriptions once per discovery of the apps: a caller
+    may change the dict it got without another seeing it, and apps discovered anew are read anew."""
+    from openapps_sim.config import discovery
+
+    first = kit.described_apps()
+    first.pop("banking")
+    again = kit.described_apps()
+    assert "banking" in again and again is not first and len(again) == 58
+    assert again["banking"] is discovery.discover_apps()["banking"].desc
+    only = {"banking": discovery.discover_apps()["banking"], "todo": discovery.discover_apps()["todo"]}
+    monkeypatch.setattr(discovery, "discover_apps", lambda: only)
+    assert kit.described_apps() == {"banking": only["banking"].desc}

@@ -15,6 +15,7 @@ from openapps_sim.taskkit import all_families, evaluate, get_family, instantiate
 from openapps_sim.taskkit.composite import MultiStepFamily
 from openapps_sim.taskkit.progress import MilestoneTracker
 from openapps_sim.taskkit.reward import normalise_world, outside_change
+from openapps_sim.taskkit.statecopy import copy_state
 from openapps_sim.web.world import World
 
 from .tested_families import tested_families
@@ -34,7 +35,7 @@ def world():
 
 def wipe(state: dict, apps) -> dict:
     """``state`` with every collection of ``apps`` emptied: everything the apps hold deleted."""
-    out = copy.deepcopy(state)
+    out = copy_state(state)  # a whole copy, as deepcopy would make it, in half the time
     for app in apps:
         for key, value in out.get(app, {}).items():
             if isinstance(value, (list, dict)):

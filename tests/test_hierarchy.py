@@ -4,8 +4,6 @@ what is under test, not the browser."""
 
 from __future__ import annotations
 
-import copy
-
 import pandas as pd
 import pytest
 
@@ -14,6 +12,7 @@ from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.branching import BranchingFamily
 from openapps_sim.taskkit.plan import run_plan
 from openapps_sim.taskkit.progress import as_events
+from openapps_sim.taskkit.statecopy import copy_state
 from openapps_sim.web.world import World
 
 from .oracle_cases import seeds_per_branch
@@ -70,7 +69,7 @@ def test_a_wrong_decision_at_any_level_scores_zero(world, family_id):
         for other, ops in inst.branching.branches.items():
             if other == inst.branching.correct:
                 continue
-            state = copy.deepcopy(inst.initial)
+            state = copy_state(inst.initial)
             events = run_plan(ops, state, world.config)
             assert not evaluate(fam, inst, state, None, URL, events).success, (seed, other)
             flags = inst.branching.decisions(as_events(ops))
@@ -92,7 +91,7 @@ def test_each_other_candidate_misses_exactly_one_yes_no_constraint(world, family
             assert met.pop(inst.branching.correct) == [True, True]
             assert sorted(sum(v) for v in met.values()) == [1, 1] and len(met) == 2, met
             for other in met:
-                state = copy.deepcopy(inst.initial)
+                state = copy_state(inst.initial)
                 events = run_plan(_runnable(inst.branching.branches[other], world.config), state, world.config)
                 assert not evaluate(fam, inst, state, None, URL, events).success
 
@@ -198,7 +197,7 @@ def test_decide_reads_the_leaf_the_instance_calls_for_from_the_apps_data(world, 
             inst = instantiate(fam, world.state, world.config, seed, pack)
             params = {k: v for k, v in inst.params.items() if k != "branch"}
             decision = fam.decision(params)
-            found = decision.decide(copy.deepcopy(inst.initial), world.config)
+            found = decision.decide(copy_state(inst.initial), world.config)
             if found is None:  # a price or rating: the catalogue's, not a question of the state
                 assert family_id in CATALOGUE_QUESTIONS and any(c.test is None for c in decision.conditions)
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from openapps_sim.config.catalog import composed_json, initial_state_json
+from openapps_sim.taskkit import statecopy
 from openapps_sim.taskkit.statecopy import loads_fresh
 from openapps_sim.web.world import World
 
@@ -36,3 +37,24 @@ def test_every_reset_is_a_new_state_equal_to_the_json():
     assert world.state is not first and world.state["todo"]["items"]
     assert world.state == json.loads(initial_state_json("default", (), 3))
     assert world.config == json.loads(composed_json("default", ()))
+
+
+def test_a_round_of_forty_texts_is_parsed_once_and_the_least_used_is_let_go(monkeypatch):
+    """Tests and sweeps go round the worlds of 24 or 40 seeds: each text is parsed on its first
+    use only (16 kept parsed every text again on every round), and the text used longest ago is
+    the one let go."""
+    parsed = []
+    real = json.loads
+    monkeypatch.setattr(statecopy.json, "loads", lambda text: parsed.append(text) or real(text))
+    monkeypatch.setattr(statecopy, "_PARSED", {})
+    texts = [f'{{"seed": {i}}}' for i in range(40)]
+    for _ in range(3):
+        assert [loads_fresh(t) for t in texts] == [{"seed": i} for i in range(40)]
+    assert parsed == texts
+    loads_fresh(texts[0])  # used again: the oldest is now texts[1]
+    for i in range(40, 40 + 64 - 40 + 1):  # one text more than is kept
+        loads_fresh(f'{{"seed": {i}}}')
+    parsed.clear()
+    loads_fresh(texts[0])
+    loads_fresh(texts[1])
+    assert parsed == [texts[1]]

@@ -16,6 +16,7 @@ from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, Evaluation, evalu
 from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
 from openapps_sim.taskkit.language import goal_languages
 from openapps_sim.taskkit.progress import MilestoneTracker
+from openapps_sim.taskkit.statecopy import copy_state
 from openapps_sim.web.server import app_server
 from openapps_sim.web.world import World
 
@@ -209,7 +210,7 @@ class OpenAppsTask(AbstractBrowserTask):
         """The instance with what arrived on its own (a message) in its initial and expected
         states (and never the agent's change); made once per list of arrivals."""
         if self._with_arrivals is None or self._with_arrivals[0] != arrivals:
-            initial, expected = copy.deepcopy(self.instance.initial), copy.deepcopy(self.instance.expected)
+            initial, expected = copy_state(self.instance.initial), copy_state(self.instance.expected)
             for effect in arrivals:
                 apply_arrival(initial, effect)
                 apply_arrival(expected, effect)
@@ -244,7 +245,7 @@ class OpenAppsTask(AbstractBrowserTask):
         if self._tracker is None or len(arrivals) == self._arrivals_seen:
             return
         self._arrivals_seen = len(arrivals)
-        initial, expected = copy.deepcopy(self.instance.initial), copy.deepcopy(self.instance.expected)
+        initial, expected = copy_state(self.instance.initial), copy_state(self.instance.expected)
         for effect in arrivals:
             apply_arrival(initial, effect)
             apply_arrival(expected, effect)

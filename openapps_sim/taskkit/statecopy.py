@@ -35,22 +35,29 @@ def copy_apps(state: dict, apps: Iterable[str]) -> dict:
     return {k: copy_state(v) if k in own else v for k, v in state.items()}
 
 
-_PARSED: dict[str, bytes] = {}  # a JSON text -> the marshal bytes of what it parses to
-_PARSED_KEPT = 16
+_PARSED: dict[str, bytes] = {}  # a JSON text -> the marshal bytes of what it parses to, last used last
+PARSED_KEPT = 64
+"""Texts kept (about 0.35 MB each for a world of 64 apps): enough for a run that goes round the
+worlds of a few dozen seeds (a test over seeds 0-23 or 0-39, the config of each pack), which with
+16 kept parsed every text again at every reset."""
 _parsed_lock = threading.Lock()
 
 
 def loads_fresh(text: str) -> Any:
     """``json.loads(text)``, as new objects every call: the text is parsed once (per process,
-    for the last few texts) and its value kept as the bytes ``marshal`` wrote of it, which load
-    about twice as fast as JSON parses (a world's state and config at every reset). The key is
-    the text itself, so a kept value is never stale."""
-    blob = _PARSED.get(text)
+    for the :data:`PARSED_KEPT` texts used last) and its value kept as the bytes ``marshal``
+    wrote of it, which load about twice as fast as JSON parses (a world's state and config at
+    every reset). The key is the text itself, so a kept value is never stale."""
+    with _parsed_lock:
+        blob = _PARSED.pop(text, None)
+        if blob is not None:
+            _PARSED[text] = blob  # used last: let go last
     if blob is None:
         value = json.loads(text)
         blob = marshal.dumps(value, 2)
         with _parsed_lock:
-            if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.pop(text, None)
+            while len(_PARSED) >= PARSED_KEPT:
                 _PARSED.pop(next(iter(_PARSED)))
             _PARSED[text] = blob
         return value

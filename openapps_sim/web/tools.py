@@ -5,12 +5,12 @@ has the built-in ``read`` tool: its state as the reward sees it before normalisi
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 from openapps_sim.appkit import READ_OPERATION, AppContext, WorldView, call_operation
 from openapps_sim.errors import ConfigError, unknown_name
+from openapps_sim.taskkit.statecopy import copy_state
 from openapps_sim.web.bounded import run_bounded
 
 SOURCE = "app tool"
@@ -31,7 +31,7 @@ def run_tool(world: WorldView, app: object, op: object, args: object) -> Any:
     if op == READ_OPERATION:
         if args:
             raise ConfigError(f"{app}.read", ", ".join(args), "unknown argument", "(no arguments)")
-        return copy.deepcopy(world.state[app])
+        return copy_state(world.state[app])  # a whole copy, in under half deepcopy's time
     ops = spec.load_operations()
     if not isinstance(op, str) or op not in ops:
         raise unknown_name(SOURCE, f"{app}.<tool>", str(op), [READ_OPERATION, *ops])
