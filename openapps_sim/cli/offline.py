@@ -124,7 +124,9 @@ def gold_source(args: argparse.Namespace, notes: list[str]):
         spec = load_spec(args.gold)
         keys = list(
             dict.fromkeys(
-                gold.GoldKey(e.task, e.variation, e.seed, e.language, e.style, e.interface, e.viewport, e.max_steps)
+                gold.GoldKey(
+                    e.task, e.world.variation, e.world.seed, e.language, e.style, e.interface, e.viewport, e.max_steps
+                )
                 for e in spec.episodes()
             )
         )
