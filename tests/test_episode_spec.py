@@ -116,3 +116,41 @@ def test_results_written_by_main_resume_without_rerunning_or_duplicating(tmp_pat
         "63c3397596d3c3c0",
         "f6dd9908a0723c94",
     ]
+
+
+def test_an_episode_world_is_never_parsed_or_checked_again_on_its_way_to_the_page(monkeypatch):
+    """Made once (here, as a sweep spec or openapps run makes it), the world crosses to a worker
+    and runs an episode with every variation and seed reader of the code refusing to be called."""
+    import openapps_sim.config.limits as limits
+    import openapps_sim.config.world as world_module
+    import openapps_sim.envs.env as env_module
+    import openapps_sim.sweeps.record as record_module
+    from openapps_sim.sweeps.runner import Worker
+
+    spec = EpisodeSpec("oracle", "todo.add_item", WorldSpec.make("a sweep", " dark_theme + german", 3), backend="text")
+
+    def refused(*args, **kwargs):
+        raise AssertionError(f"parsed or checked again: {args!r}")
+
+    for module, name in [
+        (world_module, "canonical"),
+        (world_module, "check_variation"),
+        (world_module, "check_language"),
+        (limits, "check_seed"),
+        (env_module, "check_seed"),
+        (record_module, "canonical"),
+    ]:
+        monkeypatch.setattr(module, name, refused, raising=False)
+    crossed = spec_from_json(json.loads(json.dumps(spec_to_json(spec))))
+    assert crossed == spec
+    worker = Worker()
+    try:
+        record = worker.run(crossed).record
+    finally:
+        worker.close()
+    assert record["success"] and (record["variation"], record["seed"], record["language"]) == (
+        "dark_theme+german",
+        3,
+        "de",
+    )
+    assert record["episode_id"] == "d776510574c8765b"
