@@ -73,18 +73,21 @@ def step_ratio(n: int = 15) -> dict:
 def oracle_ratio(
     families: tuple = ("todo.add_item", "calendar.add_event", "shop.checkout", "messenger.send_message"),
 ) -> dict:
+    from openapps_sim.config.world import WorldSpec
     from openapps_sim.sweeps.record import EpisodeSpec
     from openapps_sim.sweeps.runner import Worker
 
     out = {}
     for backend in ("chromium", "text"):
         worker = Worker()
-        worker.run(EpisodeSpec(agent="oracle", task=families[0], seed=9, backend=backend))  # warm
+        worker.run(EpisodeSpec(agent="oracle", task=families[0], world=WorldSpec(seed=9), backend=backend))  # warm
         t = time.perf_counter()
         steps = episodes = solved = 0
         for family in families:
             for seed in range(2):
-                rec = worker.run(EpisodeSpec(agent="oracle", task=family, seed=seed, backend=backend)).record
+                rec = worker.run(
+                    EpisodeSpec(agent="oracle", task=family, world=WorldSpec(seed=seed), backend=backend)
+                ).record
                 steps += rec["steps"]
                 episodes += 1
                 solved += rec["reward"] == 1

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from openapps_sim.analysis.metrics.reliability import reliability_summary
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.text.env import OpenAppsTextEnv
 from openapps_sim.sweeps.record import EpisodeSpec
 from openapps_sim.sweeps.runner import Worker, run_with_retry
@@ -34,7 +35,9 @@ def worker():
 def _episode(worker, agent: str, tmp_path, **options) -> dict:
     """One text-backend episode of ``agent``, its record written and read back as a sweep does."""
     opts = tuple(options.items())
-    spec = EpisodeSpec(agent, "todo.add_item", "default", 0, backend="text", max_steps=STEPS, agent_options=opts)
+    spec = EpisodeSpec(
+        agent, "todo.add_item", WorldSpec("default", 0), backend="text", max_steps=STEPS, agent_options=opts
+    )
     result = run_with_retry(worker, spec, tmp_path, "r")
     writer = ResultsWriter(tmp_path / "results.jsonl")
     writer.write(result.record)
@@ -66,7 +69,12 @@ def test_the_invalid_action_says_why(worker, tmp_path):
     traj = run_with_retry(
         worker,
         EpisodeSpec(
-            HOSTILE, "todo.add_item", "default", 0, backend="text", max_steps=1, agent_options=(("kind", "int"),)
+            HOSTILE,
+            "todo.add_item",
+            WorldSpec("default", 0),
+            backend="text",
+            max_steps=1,
+            agent_options=(("kind", "int"),),
         ),
         None,
         "r",

@@ -12,6 +12,7 @@ import pytest
 
 from openapps_sim.analysis.metrics.progress import progress_summary
 from openapps_sim.config.packs import list_packs
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, evaluate, instantiate
 from openapps_sim.taskkit.answers import (
@@ -378,12 +379,16 @@ def test_records_of_oracle_episodes_carry_decisions_answers_and_milestones():
 
     worker = Worker()
     try:
-        br = run_with_retry(worker, EpisodeSpec("oracle", "multi.todo_cart_fallback", "default", 3), None, "r").record
+        br = run_with_retry(
+            worker, EpisodeSpec("oracle", "multi.todo_cart_fallback", WorldSpec("default", 3)), None, "r"
+        ).record
         assert br["success"] and br["structure"] == "hierarchical" and br["correct_branch"]
         assert br["decisions"] and all(br["decisions"]) and br["wlcs"] == 1.0
         assert br["esar"] == 1.0 and 1 <= br["first_milestone_step"] <= br["steps"]
         assert br["ops"] and br["answer_ok"] is None
-        ans = run_with_retry(worker, EpisodeSpec("oracle", "shop.cart_total_shipping", "german", 0), None, "r").record
+        ans = run_with_retry(
+            worker, EpisodeSpec("oracle", "shop.cart_total_shipping", WorldSpec("german", 0)), None, "r"
+        ).record
         assert ans["success"] and ans["answer_ok"] is True and "," in ans["answer"]
         assert ans["ops"] == [] and ans["esar"] == 1.0 and ans["category"] == "math"
         # no operation expected: W-LCS is undefined, not 1 for doing nothing

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps.drift import restarts, stale_count, stale_steps
 from openapps_sim.sweeps.record import EpisodeSpec, upgrade_record
 from openapps_sim.sweeps.runner import Worker
@@ -101,7 +102,7 @@ def worker():
 
 
 def _run(worker, agent: str, variation: str = "interrupt_crash", backend: str = "text", task="todo.add_item", seed=1):
-    return worker.run(EpisodeSpec(agent=agent, task=task, variation=variation, seed=seed, backend=backend))
+    return worker.run(EpisodeSpec(agent=agent, task=task, world=WorldSpec(variation, seed), backend=backend))
 
 
 def _flags(result) -> list[bool]:

@@ -120,7 +120,7 @@ def test_cli_workers_zero_is_a_clear_error(tmp_path, capsys):
 def test_trials_and_style_expand_into_distinct_episodes_of_one_instance(tmp_path):
     spec = load_spec(write_spec(tmp_path, seeds=[3], trials=3, style="casual"))
     eps = spec.episodes()
-    assert [e.trial for e in eps] == [0, 1, 2] and {e.seed for e in eps} == {3}
+    assert [e.trial for e in eps] == [0, 1, 2] and {e.world.seed for e in eps} == {3}
     assert len({e.episode_id for e in eps}) == 3
     assert len({e.agent_seed for e in eps}) == 3 and eps[0].agent_seed == 3
     # Without trials or a style the ids are those of earlier versions (old results resume).

@@ -14,6 +14,7 @@ from openapps_sim.analysis.metrics.rates import error_messages, error_summary
 from openapps_sim.analysis.metrics.reliability import reliability_summary
 from openapps_sim.analysis.metrics.table import prepare
 from openapps_sim.analysis.report.analysis import HEADLINE_HEADERS, headline_rows, headline_table, integrity_notes
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps.record import RECORD_FIELDS, EpisodeSpec, error_record, new_record
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import ResultsWriter, read_results
@@ -101,7 +102,7 @@ def test_three_kinds_of_failure_are_recorded_apart_and_resumed_by_their_rule(tmp
 
 
 def _rec(agent: str, seed: int, **fields) -> dict:
-    rec = new_record(EpisodeSpec(agent=agent, task="todo.add_item", seed=seed), "r", 1)
+    rec = new_record(EpisodeSpec(agent=agent, task="todo.add_item", world=WorldSpec(seed=seed)), "r", 1)
     rec.update(goal="g", task_apps=["todo"], steps=1, actions=["noop()"], **fields)
     return rec
 

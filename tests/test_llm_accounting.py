@@ -20,6 +20,7 @@ from openapps_sim.agents.reply import parse_reply
 from openapps_sim.agents.treetext import shorten_tree
 from openapps_sim.agents.uitars import CoordFrame, parse_uitars
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.actions import classify_action
 from openapps_sim.errors import SweepStopped
 from openapps_sim.sweeps.store import read_results
@@ -401,7 +402,7 @@ def test_report_sums_tokens_and_cost_per_agent():
     records = []
     for agent, cost in (("openai", 0.25), ("lexical", None)):
         for seed in (0, 1):
-            rec = new_record(EpisodeSpec(agent=agent, task="todo.add_item", seed=seed), "r", 1)
+            rec = new_record(EpisodeSpec(agent=agent, task="todo.add_item", world=WorldSpec(seed=seed)), "r", 1)
             tokens = {"prompt_tokens": 1000, "completion_tokens": 500, "total_tokens": 1500}
             rec.update(success=seed == 0, reward=float(seed == 0), steps=3, goal="g", task_apps=["todo"])
             rec["tokens"] = {**tokens, "cost_usd": cost} if cost else ({} if agent == "lexical" else tokens)

@@ -25,6 +25,7 @@ from openapps_sim.agents import make_agent
 from openapps_sim.analysis.export import COLUMNS, export_dataset
 from openapps_sim.analysis.report.analysis import headline_table
 from openapps_sim.cli.main import main
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import EpisodeSpec, new_record
 from openapps_sim.sweeps.spec import load_spec
@@ -258,7 +259,9 @@ def test_labels_group_results_in_the_report():
     records = []
     for label, config, wins in (("small", "a.yaml", 1), ("large", "b.yaml", 2), (None, "a.yaml", 0)):
         for seed in (0, 1):
-            spec = EpisodeSpec(agent="openai", task="todo.add_item", seed=seed, agent_config=config, label=label)
+            spec = EpisodeSpec(
+                agent="openai", task="todo.add_item", world=WorldSpec(seed=seed), agent_config=config, label=label
+            )
             rec = new_record(spec, "r", 1)
             rec.update(success=seed < wins, reward=float(seed < wins), steps=2, goal="g", task_apps=["todo"])
             records.append(rec)

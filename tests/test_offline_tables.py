@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from openapps_sim.analysis.offline import episode_wlcs, length_bucket, markdown, paper_tables, summarise
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps import gold
 from openapps_sim.sweeps.offline import OfflineSettings, action_key, run_offline
 from openapps_sim.taskkit.progress import weighted_lcs
@@ -147,7 +148,10 @@ def test_action_keys_name_elements_by_test_id_and_bids_by_their_step():
 def test_the_gold_knows_its_decision_steps_and_their_depth():
     """todo.done_or_delete (one decision) and todo.first_done_chain (three levels) on seeds where
     the oracle's branch action is its 3rd and 8th step: the decision is there, at the leaf's depth."""
-    keys = [gold.GoldKey("todo.done_or_delete", seed=0), gold.GoldKey("todo.first_done_chain", seed=2)]
+    keys = [
+        gold.GoldKey("todo.done_or_delete"),
+        gold.GoldKey("todo.first_done_chain", WorldSpec(seed=2, language="en")),
+    ]
     first, chain = list(gold.from_episodes(keys))
     assert first.decisions == {2: 1} and len(first.steps) == 3
     assert chain.decisions == {7: 3} and len(chain.steps) == 8

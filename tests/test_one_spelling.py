@@ -63,7 +63,7 @@ def test_three_spellings_in_one_sweep_are_one_episode_one_label(tmp_path):
     spec = load_spec(spec_file)
     assert spec.variations == ["dark_theme+german", "german+dark_theme"]
     episodes = spec.episodes()
-    assert [e.variation for e in episodes] == ["dark_theme+german", "german+dark_theme"]
+    assert [e.world.variation for e in episodes] == ["dark_theme+german", "german+dark_theme"]
     assert len({e.episode_id for e in episodes}) == 2
 
 
@@ -158,15 +158,16 @@ def test_mcp_reset_refuses_the_seeds_every_other_entry_refuses():
 
 @pytest.mark.parametrize("spelling", SPELLINGS)
 def test_an_episode_spec_made_anywhere_has_one_id_per_world(spelling):
-    """Whoever makes an EpisodeSpec (a sweep spec, openapps run, parity, a script), its id, the
-    variation it records and the world it runs in follow the world, not the spelling."""
-    from openapps_sim.sweeps.record import EpisodeSpec
+    """Whoever makes an EpisodeSpec (a sweep spec, openapps run, parity, a script) gives it a world
+    spec made where the user wrote it: its id, the variation it records and the world it runs in
+    follow the world, not the spelling."""
+    from openapps_sim.sweeps.record import EpisodeSpec, new_record
 
-    spec = EpisodeSpec(agent="oracle", task="todo.add_item", variation=spelling, seed=3, backend="text")
-    plain = EpisodeSpec(agent="oracle", task="todo.add_item", variation="dark_theme+german", seed=3, backend="text")
-    assert spec.episode_id == plain.episode_id
-    assert spec.variation == "dark_theme+german"
+    world = WorldSpec.make("a script", spelling, 3)
+    spec = EpisodeSpec(agent="oracle", task="todo.add_item", world=world, backend="text")
+    assert spec.episode_id == "d776510574c8765b"  # this episode's id since session 20
     assert spec.world == WorldSpec("dark_theme+german", 3, "auto")
+    assert new_record(spec, "r", 1)["variation"] == "dark_theme+german"
 
 
 @pytest.mark.parametrize("text", ["3", " 3 ", "+3", "-2", "abc", "3.0", "٣", "4294967296", "4294967295"])

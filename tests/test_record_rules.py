@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps.record import MODEL_SERVICE, EpisodeSpec, error_record
 from openapps_sim.sweeps.runner import Worker
 from openapps_sim.sweeps.spec import load_spec
@@ -32,7 +33,7 @@ def worker():
 
 
 def run(worker, agent: str, variation: str = "default", seed: int = 0, **kw) -> dict:
-    spec = EpisodeSpec(agent=agent, task="todo.add_item", variation=variation, seed=seed, backend="text", **kw)
+    spec = EpisodeSpec(agent=agent, task="todo.add_item", world=WorldSpec(variation, seed), backend="text", **kw)
     return worker.run(spec).record
 
 
@@ -92,7 +93,7 @@ def test_resume_runs_again_only_the_episodes_recorded_as_errors(tmp_path):
     out = tmp_path / "out"
     first = run_sweep(spec, out, workers=1, progress=False)
     assert (first["ran"], first["skipped"], first["errors"]) == (6, 0, 0)
-    by_key = {(e.agent, e.seed): e for e in spec.episodes()}
+    by_key = {(e.agent, e.world.seed): e for e in spec.episodes()}
     records = read_results(out / "results.jsonl")
     infra, model, late = by_key[(QUICK, 0)], by_key[("oracle", 1)], by_key[("oracle", 0)]
     kept = [r for r in records if r["episode_id"] not in (infra.episode_id, model.episode_id)]

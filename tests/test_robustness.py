@@ -15,6 +15,7 @@ from openapps_sim.analysis.metrics.robustness import (
     rsr_by_buttons,
     rsr_table,
 )
+from openapps_sim.config.world import WorldSpec
 
 
 def episode(agent, task, seed, variation, success, shown=(), error=None):
@@ -141,8 +142,12 @@ def test_records_say_whether_their_version_interrupts():
 
     worker = Worker()
     try:
-        quiet = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "default", 0), None, "r").record
-        loud = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "interrupt_permission", 0), None, "r")
+        quiet = run_with_retry(
+            worker, EpisodeSpec("oracle", "todo.add_item", WorldSpec("default", 0)), None, "r"
+        ).record
+        loud = run_with_retry(
+            worker, EpisodeSpec("oracle", "todo.add_item", WorldSpec("interrupt_permission", 0)), None, "r"
+        )
     finally:
         worker.close()
     assert quiet["interruptible"] is False and quiet["interruptions"] == []

@@ -9,6 +9,7 @@ import pytest
 import openapps_sim.config.catalog as catalog
 from openapps_sim.config import packs, pool, sampler
 from openapps_sim.config.catalog import compose
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import EpisodeSpec, new_record
 
@@ -106,11 +107,11 @@ def test_a_named_pool_adds_private_packs_and_is_recorded(private_dir, tmp_path, 
     assert all(set(d["extends"]) <= {"klingon", "german", "office", *pool.DESCRIPTION_PACKS} for d in drawn)
     ours = pool.active_pool()
     assert ours.id.startswith("office_pool-") and ours.id != pool.shipped_pool().id
-    spec = EpisodeSpec(agent="random", task="todo.add_item", variation=f"dark_theme+{NAMES[3]}")
+    spec = EpisodeSpec(agent="random", task="todo.add_item", world=WorldSpec(f"dark_theme+{NAMES[3]}", 0))
     assert new_record(spec, "r", 1)["variation_pool"] == ours.id
     assert new_record(EpisodeSpec(agent="random", task="todo.add_item"), "r", 1)["variation_pool"] is None
     ours_id = spec.episode_id
-    plain = EpisodeSpec(agent="random", task="todo.add_item", variation="dark_theme")
+    plain = EpisodeSpec(agent="random", task="todo.add_item", world=WorldSpec("dark_theme", 0))
     plain_id = plain.episode_id
     monkeypatch.delenv(pool.POOL_ENV)
     _clear_caches()

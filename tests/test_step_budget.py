@@ -10,6 +10,7 @@ import gymnasium as gym
 import pytest
 
 import openapps_sim  # noqa: F401  (registers the ids)
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps.record import EpisodeSpec
 from openapps_sim.sweeps.runner import Worker, run_with_retry
 
@@ -73,7 +74,11 @@ def test_the_runner_ends_the_episode_at_the_same_step(backend):
             (INTERRUPTING, 0, 3, 3),
         ):
             spec = EpisodeSpec(
-                "tests.sweep_agents:WaitingAgent", FAMILY, variation, seed, max_steps=max_steps, backend=backend
+                "tests.sweep_agents:WaitingAgent",
+                FAMILY,
+                WorldSpec(variation, seed),
+                max_steps=max_steps,
+                backend=backend,
             )
             result = run_with_retry(worker, spec, None, "r")
             env = worker.env.unwrapped

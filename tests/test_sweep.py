@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import RECORD_FIELDS
 from openapps_sim.sweeps.spec import load_spec
@@ -204,10 +205,10 @@ def test_crash_is_retried_and_episodes_are_isolated():
 
     worker = Worker()
     try:
-        a = run_with_retry(worker, EpisodeSpec("oracle", "todo.remove_item", "default", 1), None, "r")
+        a = run_with_retry(worker, EpisodeSpec("oracle", "todo.remove_item", WorldSpec("default", 1)), None, "r")
         assert a.record["success"]
         # The next episode starts from a fresh world and a fresh browser context.
-        b = run_with_retry(worker, EpisodeSpec("oracle", "todo.remove_item", "default", 1), None, "r")
+        b = run_with_retry(worker, EpisodeSpec("oracle", "todo.remove_item", WorldSpec("default", 1)), None, "r")
         assert b.record["success"] and b.record["goal"] == a.record["goal"]
         assert len(worker.env.unwrapped.context.pages) == 1
         # an env is one task family, fixed when it is made (never overridden on reset)
@@ -217,7 +218,7 @@ def test_crash_is_retried_and_episodes_are_isolated():
         )
         # Kill the browser under the worker: the next episode gets a new one.
         worker.env.unwrapped.browser.close()
-        c = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", "default", 2), None, "r")
+        c = run_with_retry(worker, EpisodeSpec("oracle", "todo.add_item", WorldSpec("default", 2)), None, "r")
         assert c.record["error"] is None and c.record["success"]
         assert worker.env is not first_env and worker.env.unwrapped.task.family_id == "todo.add_item"
     finally:

@@ -36,7 +36,7 @@ def test_resume_with_nothing_left_says_so(tmp_path: Path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     records = [
-        {"episode_id": e.episode_id, "agent": e.agent, "task": e.task, "seed": e.seed, "success": True}
+        {"episode_id": e.episode_id, "agent": e.agent, "task": e.task, "seed": e.world.seed, "success": True}
         for e in spec.episodes()
     ]
     (out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
@@ -88,7 +89,7 @@ def test_records_from_before_the_interface_axis_read_as_gui(tmp_path):
 
     lines = []
     for seed in range(4):
-        record = new_record(EpisodeSpec(agent="oracle", task="todo.add_item", seed=seed), "r", 1)
+        record = new_record(EpisodeSpec(agent="oracle", task="todo.add_item", world=WorldSpec(seed=seed)), "r", 1)
         record.update(reward=1.0, success=True, task_apps=["todo"])
         if seed % 2:
             del record["interface"]  # as written before the axis existed

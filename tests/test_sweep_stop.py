@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import EpisodeSpec
 from openapps_sim.sweeps.store import read_results
@@ -155,7 +156,7 @@ def test_every_problem_of_a_user_error_in_a_worker_reaches_the_sweep(tmp_path, m
     from openapps_sim.sweeps.executors import execute_local
 
     monkeypatch.setenv("OPENAPPS_TEST_TAG", uuid.uuid4().hex)
-    spec = EpisodeSpec("oracle", "todo.add_item", variation="germn+dark_them", backend="text")
+    spec = EpisodeSpec("oracle", "todo.add_item", WorldSpec("germn+dark_them", 0), backend="text")
     with pytest.raises(ConfigErrors) as caught:
         execute_local([spec], tmp_path, "r", 1, lambda *a: None)
     lines = str(caught.value).splitlines()

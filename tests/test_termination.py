@@ -9,6 +9,7 @@ import copy
 
 import pytest
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import EpisodeSpec
 from openapps_sim.sweeps.runner import Worker
@@ -26,7 +27,7 @@ def worker():
 
 
 def _run(worker, agent: str, task: str = "todo.add_item", termination: str = "agent", backend: str = "text", **kw):
-    spec = EpisodeSpec(agent=agent, task=task, seed=1, backend=backend, termination=termination, **kw)
+    spec = EpisodeSpec(agent=agent, task=task, world=WorldSpec(seed=1), backend=backend, termination=termination, **kw)
     return worker.run(spec)
 
 
@@ -213,7 +214,7 @@ def test_an_infeasible_episode_does_not_end_by_itself_under_auto():
 def _record(agent: str, termination: str, success: bool, **outcome) -> dict:
     from openapps_sim.sweeps.record import new_record
 
-    spec = EpisodeSpec(agent=agent, task="todo.add_item", seed=len(outcome), termination=termination)
+    spec = EpisodeSpec(agent=agent, task="todo.add_item", world=WorldSpec(seed=len(outcome)), termination=termination)
     rec = new_record(spec, "r1", 1)
     rec.update(success=success, reward=float(success), steps=5, **outcome)
     rec["episode_id"] += f"-{agent}-{termination}-{sorted(outcome.items())}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps.parity import check
 
 CASES = [
@@ -40,7 +41,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
 def test_text_backend_matches_chromium(case):
     task, variation, seed = (*case, 0)[:3]
-    result = check(task, variation, seed=seed)
+    result = check(task, WorldSpec.make("test", variation, seed))
     assert result.pages >= 2
     assert not result.differences, "\n".join(d.line() for d in result.differences)
     assert result.rewards_equal == 1

@@ -21,11 +21,11 @@ def test_the_paper_spec_repeats_each_instance_three_times():
     assert spec.trials == 3 and spec.seeds == [0]
     episodes = spec.episodes()
     assert len(episodes) == 3 * 15 * 8 * 3, "as many episodes as the three seeds it ran before"
-    runs = Counter((e.agent, e.task, e.variation, e.seed, e.language, e.backend) for e in episodes)
+    runs = Counter((e.agent, e.task, e.world.variation, e.world.seed, e.language, e.backend) for e in episodes)
     assert set(runs.values()) == {3}, "every instance three times"
     trials = {}
     for e in episodes:
-        trials.setdefault((e.agent, e.task, e.variation, e.seed), set()).add((e.trial, e.agent_seed))
+        trials.setdefault((e.agent, e.task, e.world.variation, e.world.seed), set()).add((e.trial, e.agent_seed))
     assert all(len({t for t, _ in v}) == 3 and len({s for _, s in v}) == 3 for v in trials.values())
 
 

@@ -11,11 +11,12 @@ import json
 import subprocess
 import sys
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps.record import EpisodeSpec, spec_to_json
 
 
 def test_a_worker_beats_when_started_when_ready_and_at_every_change_of_phase(tmp_path):
-    spec = EpisodeSpec("oracle", "todo.add_item", "default", 0, backend="text")
+    spec = EpisodeSpec("oracle", "todo.add_item", WorldSpec("default", 0), backend="text")
     proc = subprocess.Popen(
         [sys.executable, "-m", "openapps_sim.sweeps.worker_main", "--out", str(tmp_path), "--run-id", "r"],
         stdin=subprocess.PIPE,

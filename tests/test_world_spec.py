@@ -70,13 +70,13 @@ def test_sweeps_default_to_the_worlds_language_and_english_worlds_keep_their_epi
     assert auto.languages == [AUTO]
     path.write_text(path.read_text() + "languages: [en, auto]\n")
     both = load_spec(path)
-    ids = {(e.variation, e.language): e.episode_id for e in both.episodes()}
+    ids = {(e.world.variation, e.language): e.episode_id for e in both.episodes()}
     # auto in an English world is the English episode (one episode, the id an English sweep had)
     assert len(both.episodes()) == 3 and ("default", "auto") not in ids
     assert {e.episode_id for e in auto.episodes()} == {ids[("default", "en")], ids[("german", "auto")]}
-    german = EpisodeSpec(agent="oracle", task="todo.add_item", variation="german")
+    german = EpisodeSpec(agent="oracle", task="todo.add_item", world=WorldSpec("german", 0))
     assert new_record(german, "r", 1)["language"] == "de"  # the record names the language it ran in
     assert (
         german.episode_id
-        != EpisodeSpec(agent="oracle", task="todo.add_item", variation="german", language="en").episode_id
+        != EpisodeSpec(agent="oracle", task="todo.add_item", world=WorldSpec("german", 0, "en")).episode_id
     )

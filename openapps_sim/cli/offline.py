@@ -15,7 +15,7 @@ from pathlib import Path
 from openapps_sim.agent import registered_agents
 from openapps_sim.cli.args import positive, seed, shipped_specs, variation
 from openapps_sim.cli.run import output_folder
-from openapps_sim.config.world import canonical
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError, Problems
 from openapps_sim.taskkit import all_families, unknown_task
 
@@ -92,9 +92,9 @@ def _keep(args: argparse.Namespace):
     def keep(key) -> bool:
         if args.tasks and not any(fnmatch.fnmatchcase(key.task, p) for p in args.tasks):
             return False
-        if args.variations and canonical(key.variation) not in args.variations:
+        if args.variations and key.world.variation not in args.variations:
             return False
-        return not (args.seeds is not None and key.seed not in args.seeds)
+        return not (args.seeds is not None and key.world.seed not in args.seeds)
 
     return keep
 
@@ -109,7 +109,7 @@ def gold_source(args: argparse.Namespace, notes: list[str]):
             raise ConfigError("GOLD", "", "no gold trajectories given", f"{gold.FOLDER_HELP}, a sweep spec, or --tasks")
         tasks = sorted({t for p in args.tasks for t in fnmatch.filter(list(all_families()), p)})
         keys = [
-            gold.GoldKey(task=t, variation=v, seed=s)
+            gold.GoldKey(task=t, world=WorldSpec(v, s, "en"))  # v, s: checked as the command line was read
             for t in tasks
             for v in (args.variations or ["default"])
             for s in (args.seeds if args.seeds is not None else [0])
@@ -124,8 +124,7 @@ def gold_source(args: argparse.Namespace, notes: list[str]):
         spec = load_spec(args.gold)
         keys = list(
             dict.fromkeys(
-                gold.GoldKey(e.task, e.variation, e.seed, e.language, e.style, e.interface, e.viewport, e.max_steps)
-                for e in spec.episodes()
+                gold.GoldKey(e.task, e.world, e.style, e.interface, e.viewport, e.max_steps) for e in spec.episodes()
             )
         )
         keys = [k for k in keys if keep(k)]
@@ -165,7 +164,10 @@ def cmd_offline(args: argparse.Namespace) -> int:
             mine = [r for r in rows if r["mode"] == mode and not r["idle"]]
             scores.append(f"{mode} EM {sum(r['exact'] for r in mine)}/{len(mine)}")
         k = episode.key
-        print(f"[{gold_steps['episodes']}] {k.task} ({k.variation}, seed {k.seed}): {', '.join(scores)}", flush=True)
+        print(
+            f"[{gold_steps['episodes']}] {k.task} ({k.world.variation}, seed {k.world.seed}): {', '.join(scores)}",
+            flush=True,
+        )
 
     rows = run_offline(episodes, settings, progress)
     for note in notes:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from openapps_sim.cli.args import seed, variation
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import Problems
 from openapps_sim.taskkit import all_families, get_family
 
@@ -56,7 +57,8 @@ def cmd_parity(args: argparse.Namespace) -> int:
     with browsers_kept_open():  # one browser for every episode, not a launch each
         for variation, task, seed in itertools.product(variations, tasks, args.seeds):
             try:
-                result = check(task, variation, seed, agent=args.agent)
+                # variation and seed: checked (and written one way) as the command line was read
+                result = check(task, WorldSpec(variation, seed), agent=args.agent)
             except Exception as exc:  # noqa: BLE001 - reported, the check goes on
                 failed.append(f"{task} {variation} seed {seed}: {type(exc).__name__}: {exc}")
                 print(f"{task} {variation} seed {seed}: could not run ({type(exc).__name__}: {exc})", flush=True)

@@ -25,7 +25,7 @@ from typing import Any
 from openapps_sim.config.catalog import composed_json
 from openapps_sim.config.limits import Seed
 from openapps_sim.config.packs import is_generated, list_packs, split_expression, unknown_pack
-from openapps_sim.config.schema import Field, Nullable, Record
+from openapps_sim.config.schema import Field, Nullable, Partial, Record
 from openapps_sim.errors import ConfigError, Problems, did_you_mean
 
 AUTO = "auto"  # the language of the world (its packs' shell.lang)
@@ -62,10 +62,10 @@ class WorldSpec:
         return cls(**world_record(None if languages is None else tuple(languages)).check(given, source, ""))
 
     def updated(self, source: str, given: Mapping[str, Any], languages: Iterable[str] | None = None) -> WorldSpec:
-        """This spec with the keys of :data:`KEYS` that ``given`` holds, checked."""
-        fields = {k: getattr(self, k) for k in KEYS}
-        fields.update({k: given[k] for k in KEYS if k in given})
-        return WorldSpec.make(source, languages=languages, **fields)
+        """This spec with the keys of :data:`KEYS` that ``given`` holds, those checked (the others
+        were when this spec was made)."""
+        record = world_record(None if languages is None else tuple(languages))
+        return dataclasses.replace(self, **Partial(record).check({k: given[k] for k in KEYS if k in given}, source, ""))
 
     def seeded(self, seed: int) -> WorldSpec:
         """This spec with its seed chosen (``seed`` is already a checked whole number)."""

@@ -202,7 +202,7 @@ class OpenAppsEnv(BrowserEnv):
         if world.seed is not None:
             return world
         if seed is not None:
-            return world.seeded(check_seed(seed, "reset"))
+            return world.seeded(seed)  # checked by _seed_reset
         if self.world_spec.seed is not None:
             return world.seeded(self.world_spec.seed)
         return world.seeded(int(self.np_random.integers(0, 2**31 - 1)))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.actions import parse_code
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.store import read_folder, result_folders
@@ -41,9 +42,7 @@ class GoldKey:
     """Which episode: everything that fixes its world, instance and goal."""
 
     task: str
-    variation: str = "default"
-    seed: int = 0
-    language: str = "en"
+    world: WorldSpec = WorldSpec(seed=0, language="en")  # checked where it was given (a spec, a record, --seeds)
     style: str | None = None
     interface: str = "gui"
     viewport: str = "1280x720"
@@ -179,21 +178,22 @@ class _Envs:
 
 
 def _reset(env, key: GoldKey, style: str | None) -> tuple[dict, dict]:
-    from openapps_sim.config.world import WorldSpec
     from openapps_sim.sweeps.record import parse_viewport
-    from openapps_sim.taskkit.language import goal_languages
 
-    world = WorldSpec.make("gold record", key.variation, key.seed, key.language, languages=goal_languages())
     return env.reset(
-        seed=key.seed,
+        seed=key.world.seed,
         options={
-            "world": world,
+            "world": key.world,
             "task_kwargs": {"style": style},
             "viewport": parse_viewport(key.viewport),
             "obs_mode": "axtree",
             "max_steps": key.max_steps,
         },
     )
+
+
+def _where(key: GoldKey) -> str:
+    return f"{key.world.variation}, seed {key.world.seed}"
 
 
 def _structure(task: str) -> str:
@@ -229,11 +229,13 @@ def gold_records(folder: Path) -> tuple[list[dict], Path]:
 
 
 def key_of(record: dict) -> GoldKey:
+    """The key of a results record, its world checked here (a results file is read as given)."""
+    from openapps_sim.taskkit.language import goal_languages
+
+    values = (record.get("variation", "default"), int(record.get("seed", 0)), record.get("language", "en"))
     return GoldKey(
         task=record["task"],
-        variation=record.get("variation", "default"),
-        seed=int(record.get("seed", 0)),
-        language=record.get("language", "en"),
+        world=WorldSpec.make("gold record", *values, languages=goal_languages()),
         interface=record.get("interface", "gui"),
         viewport=record.get("viewport", "1280x720"),
         max_steps=None,
@@ -291,7 +293,7 @@ def from_folder(
             recorded = [str(s.get("observation") or "") for s in steps]
             episode, why = _replay(envs.get(key), key, record, recorded)
             if episode is None:
-                notes.append(f"{record['episode_id']} ({key.task}, {key.variation}, seed {key.seed}): {why}; left out")
+                notes.append(f"{record['episode_id']} ({key.task}, {_where(key)}): {why}; left out")
                 continue
             given += 1
             yield episode
@@ -307,8 +309,9 @@ def oracle_episode(env, key: GoldKey) -> tuple[GoldEpisode | None, str]:
     obs, info = _reset(env, key, key.style)
     oracle = make_agent(GOLD_AGENT)
     prepare_agent(oracle, key.interface)
-    oracle.reset(obs["goal"], info["task_info"], seed=key.seed)
-    source = f"{GOLD_AGENT}:{key.task}:{key.variation}:{key.seed}:{key.language}:{key.interface}"
+    world = key.world
+    oracle.reset(obs["goal"], info["task_info"], seed=world.seed)
+    source = f"{GOLD_AGENT}:{key.task}:{world.variation}:{world.seed}:{world.language}:{key.interface}"
     episode = GoldEpisode(key, obs["goal"], info["task_info"], _structure(key.task), source=source)
     success = False
     for _ in range(env.unwrapped.step_budget):
@@ -335,7 +338,7 @@ def from_episodes(
         for key in keys[:limit] if limit is not None else keys:
             episode, why = oracle_episode(envs.get(key), key)
             if episode is None:
-                notes.append(f"{key.task} ({key.variation}, seed {key.seed}): {why}; left out")
+                notes.append(f"{key.task} ({_where(key)}): {why}; left out")
                 continue
             yield episode
     finally:

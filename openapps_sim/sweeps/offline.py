@@ -109,7 +109,7 @@ def score_episode(episode: GoldEpisode, mode: str, settings: OfflineSettings) ->
     took a branching task's correct branch, the depth of that decision (``decision_depth``)."""
     key = episode.key
     agent = make_offline_agent(settings, key.interface)
-    agent.reset(episode.goal, task_info_for(agent, episode.task_info), seed=key.seed)
+    agent.reset(episode.goal, task_info_for(agent, episode.task_info), seed=key.world.seed)
     length = sum(1 for s in episode.steps if not s.idle)
     rows = []
     for n, step in enumerate(episode.steps):
@@ -125,8 +125,8 @@ def score_episode(episode: GoldEpisode, mode: str, settings: OfflineSettings) ->
                 "task": key.task,
                 "app": page_app(step.obs.get("url", "")),
                 "structure": episode.structure,
-                "variation": key.variation,
-                "seed": key.seed,
+                "variation": key.world.variation,
+                "seed": key.world.seed,
                 "episode": episode.source,
                 "step": n + 1,
                 "idle": step.idle,

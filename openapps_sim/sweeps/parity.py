@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 from browsergym.utils.obs import flatten_axtree_to_str
 
+from openapps_sim.config.world import WorldSpec
+
 
 @dataclass
 class Difference:
@@ -82,25 +84,24 @@ def _diff(a: str, b: str, lines: int = 12) -> str:
     return "\n".join(out[2 : 2 + lines])
 
 
-def check(
-    task: str, variation: str = "default", seed: int = 0, viewport: str = "1280x720", agent: str = "oracle"
-) -> Parity:
-    """Run ``agent`` on one instance under Chromium, replay its actions under the text backend in
+def check(task: str, world: WorldSpec, viewport: str = "1280x720", agent: str = "oracle") -> Parity:
+    """Run ``agent`` on one instance (``world``: its variation and seed, made and checked by the
+    caller, e.g. ``WorldSpec.make``) under Chromium, replay its actions under the text backend in
     the same world, and compare every observation."""
     from openapps_sim.sweeps.record import EpisodeSpec, parse_viewport
     from openapps_sim.web.server import app_server
 
-    spec = EpisodeSpec(agent=agent, task=task, variation=variation, seed=seed, viewport=viewport)
-    world = app_server().add()  # served: Chromium plays in it first, then the text backend replays
-    options = {"world": spec.world, "task_kwargs": {"live": world}, "viewport": parse_viewport(viewport, "viewport")}
+    spec = EpisodeSpec(agent=agent, task=task, world=world, viewport=viewport)
+    live = app_server().add()  # served: Chromium plays in it first, then the text backend replays
+    options = {"world": world, "task_kwargs": {"live": live}, "viewport": parse_viewport(viewport, "viewport")}
     try:
         seen, actions = _play_chromium(spec, options)
         replay = _replay_text(spec, options, actions)
     finally:
-        app_server().drop(world)
+        app_server().drop(live)
     result = Parity(episodes=1)
     for step, (a, b) in enumerate(zip(seen, replay, strict=True)):
-        where = (task, variation, seed, step, actions[step - 1] if step else "", a[0].get("url", ""))
+        where = (task, world.variation, world.seed, step, actions[step - 1] if step else "", a[0].get("url", ""))
         _compare(result, where, a, b)
     if seen[-1][1] == replay[-1][1]:
         result.rewards_equal += 1

@@ -9,13 +9,13 @@ import copy
 import hashlib
 import json
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from openapps_sim.agent import hide_secrets
 from openapps_sim.config.limits import VIEWPORT_SIDES
 from openapps_sim.config.pool import pool_of
-from openapps_sim.config.world import WorldSpec, canonical
+from openapps_sim.config.world import AUTO, WorldSpec
 from openapps_sim.errors import ConfigError
 
 RECORD_VERSION = 1
@@ -26,10 +26,12 @@ ERROR_KINDS = (INFRASTRUCTURE, MODEL_SERVICE)
 
 @dataclass(frozen=True)
 class EpisodeSpec:
+    """One episode in ``world`` (its variation, seed and goal language: made and checked once, where
+    the user wrote it, and never parsed or checked again; the canonical variation names it)."""
+
     agent: str
     task: str
-    variation: str = "default"
-    seed: int = 0
+    world: WorldSpec = WorldSpec(seed=0)
     agent_config: str | None = None
     agent_options: tuple[tuple[str, Any], ...] = ()  # swept agent options, e.g. temperature
     # options set on top of the config (a spec entry's inline options, the command line's --model, -o ...)
@@ -37,7 +39,6 @@ class EpisodeSpec:
     label: str | None = None  # the name results are shown and grouped under (None: the agent's name)
     max_steps: int | None = None
     viewport: str = "1280x720"
-    language: str = "auto"  # the goal language; auto: the world's (docs/tasks.md)
     record_screenshots: bool = False
     trial: int = 0  # repeated runs of one instance (same goal text), each with its own agent seed
     style: str | None = None  # fixed English phrasing style (plain, casual, context); None: drawn
@@ -45,22 +46,24 @@ class EpisodeSpec:
     backend: str = "chromium"  # chromium (a real browser) or text (openapps_sim.envs.text)
     termination: str = "auto"  # auto (ends once the state is right) or agent (when the agent declares done)
 
-    def __post_init__(self) -> None:
-        # one spelling of the world, whoever makes the spec: its id, label and world follow it
-        object.__setattr__(self, "variation", canonical(self.variation))
+    @property
+    def language(self) -> str:
+        """The goal language asked for (``auto``: the world's own, docs/tasks.md), as the world spec holds it."""
+        return self.world.language
 
     @property
     def episode_id(self) -> str:
+        world = self.world
         parts: list[Any] = [
             self.agent,
             self.agent_config,
             list(self.agent_options),
             self.task,
-            self.variation,
-            self.seed,
+            world.variation,
+            world.seed,
             self.max_steps,
             self.viewport,
-            self.world.goal_language(),  # auto as what it resolves to: an English world's id stays the same
+            world.goal_language(),  # auto as what it resolves to: an English world's id stays the same
         ]
         # Added only when set, so that the ids of sweeps without trials or a fixed style stay
         # what they were (their results still resume).
@@ -76,24 +79,22 @@ class EpisodeSpec:
             parts.append({"termination": self.termination})
         if self.agent_overrides:
             parts.append({"overrides": [list(kv) for kv in self.agent_overrides]})
-        pool = pool_of(self.variation)
+        pool = pool_of(world.variation)
         if pool is not None and not pool.startswith("shipped-"):  # a named pool: other worlds
             parts.append({"pool": pool})
+        if world.overrides:
+            parts.append({"world_overrides": list(world.overrides)})
         key = json.dumps(parts, sort_keys=True)
         return hashlib.sha1(key.encode()).hexdigest()[:16]
 
     @property
     def agent_seed(self) -> int:
         """The seed the agent samples with: the task seed for trial 0, another one per trial."""
+        seed = self.world.seed
         if not self.trial:
-            return self.seed
-        digest = hashlib.sha1(f"{self.seed}:trial:{self.trial}".encode()).hexdigest()
+            return seed
+        digest = hashlib.sha1(f"{seed}:trial:{self.trial}".encode()).hexdigest()
         return int(digest[:8], 16)
-
-    @property
-    def world(self) -> WorldSpec:
-        """The episode's world, as the spec's checked values (a sweep spec, ``openapps run``) give it."""
-        return WorldSpec(self.variation, self.seed, self.language)
 
     @property
     def viewport_dict(self) -> dict:
@@ -110,16 +111,27 @@ class EpisodeSpec:
         return self.label or self.agent
 
 
+# An episode spec as JSON: its world's fields at the top level, in the order of the time they were its own
+_JSON_ORDER = "agent task variation seed agent_config agent_options agent_overrides label max_steps viewport language"
+
+
 def spec_to_json(spec: EpisodeSpec) -> dict:
     """An episode spec as plain JSON (to hand it to a worker process)."""
-    return asdict(spec)
+    data = asdict(spec)
+    data.update(data.pop("world"))
+    overrides = data.pop("overrides")
+    out = {key: data.pop(key) for key in _JSON_ORDER.split()} | data
+    return out | {"overrides": list(overrides)} if overrides else out
 
 
 def spec_from_json(data: dict) -> EpisodeSpec:
+    """The spec :func:`spec_to_json` wrote: its world as it was checked where it was made."""
     data = dict(data)
+    world = WorldSpec(data.pop("variation", "default"), data.pop("seed", 0), data.pop("language", AUTO))
+    world = replace(world, overrides=tuple(data.pop("overrides", ())))
     data["agent_options"] = tuple(tuple(kv) for kv in data.get("agent_options", ()))
     data["agent_overrides"] = tuple(tuple(kv) for kv in data.get("agent_overrides", ()))
-    return EpisodeSpec(**data)
+    return EpisodeSpec(world=world, **data)
 
 
 def parse_viewport(text: str, source: str = "viewport") -> dict[str, int]:
@@ -296,9 +308,9 @@ def new_record(spec: EpisodeSpec, run_id: str, attempt: int) -> dict:
         "agent_overrides": hide_secrets(dict(spec.agent_overrides)),
         "task": spec.task,
         "task_apps": [],
-        "variation": spec.variation,
-        "variation_pool": pool_of(spec.variation),
-        "seed": spec.seed,
+        "variation": spec.world.variation,
+        "variation_pool": pool_of(spec.world.variation),
+        "seed": spec.world.seed,
         "trial": spec.trial,
         "agent_seed": spec.agent_seed,
         "style": spec.style,

@@ -30,7 +30,7 @@ from openapps_sim.config.limits import (
 from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.sampler import sample_names
 from openapps_sim.config.schema import Any_, Bool, Enum, Field, Nullable, Number, OneOrList, Record, Str
-from openapps_sim.config.world import AUTO, Language, check_variation
+from openapps_sim.config.world import AUTO, Language, WorldSpec, check_variation
 from openapps_sim.envs.apptools import INTERFACES
 from openapps_sim.errors import ConfigError, Problems, allowed_names, did_you_mean
 from openapps_sim.sweeps.interface import DEFAULT_INTERFACE, check_agents
@@ -213,11 +213,9 @@ class SweepSpec:
                 agent_overrides=tuple(sorted(agent["options"].items())),
                 label=agent["label"],
                 task=task,
-                variation=variation,
-                seed=seed,
+                world=WorldSpec(variation, seed, lang),  # each value checked when the spec was loaded
                 max_steps=self.max_steps,
                 viewport=viewport,
-                language=lang,
                 record_screenshots=self.record_screenshots,
                 trial=trial,
                 style=self.style,

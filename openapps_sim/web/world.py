@@ -56,7 +56,7 @@ class World(WorldView):
         self.url = ""
         self.lock = threading.RLock()
         self._copies = KeptCopies()
-        self.reset()
+        self.reset(WorldSpec(seed=0))  # the default world, as a value (a text would be checked)
 
     def admits(self, request: Any) -> bool:
         """Whether a page request is answered: always in memory (its environment's own call) or
