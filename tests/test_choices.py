@@ -9,7 +9,9 @@ import dataclasses
 import json
 
 import pytest
+from openapps_sim.apps.shop import model as shop_model
 
+from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import API, all_families, instantiate
 from openapps_sim.taskkit.branching import BranchingFamily, Choice
 from openapps_sim.web.tools import run_tool
@@ -125,6 +127,18 @@ def test_a_decision_that_checks_one_constraint_only_is_caught(world, monkeypatch
     assert disagreements(world, fam.id, ("default",), range(8)) != []
 
 
-@pytest.mark.xfail(strict=True, reason="shop.find_products returns 20 products: a dense category's cheapest is missed")
 def test_app_tools_find_the_cheapest_of_a_dense_category(world):
     assert disagreements(world, "shop.cheapest_in_category", ("dense",), range(1)) == []
+
+
+def test_find_products_lists_a_whole_category_and_names_an_unknown_one(world):
+    world.reset("dense", 0)
+    catalogue = shop_model.catalogue(world.config["shop"])
+    cid = max(
+        {p["category"] for p in catalogue.values()}, key=lambda c: sum(p["category"] == c for p in catalogue.values())
+    )
+    inside = [pid for pid, p in catalogue.items() if p["category"] == cid]
+    assert len(inside) > 20  # more than a search returns
+    assert [p["id"] for p in world.call_tool("shop", "find_products", {"category": cid})] == inside
+    with pytest.raises(ConfigError, match="no category 'nope'"):
+        world.call_tool("shop", "find_products", {"category": "nope"})

@@ -33,11 +33,22 @@ def _options(product: dict, given: list[str]) -> dict:
 
 
 @operation
-def find_products(ctx: AppContext, query: str) -> list:
-    """The products matching `query`, best first (id, name, category id, price, rating, options)."""
+def find_products(ctx: AppContext, query: str = "", category: str | None = None) -> list:
+    """The products matching `query`, best first, at most 20 (id, name, category id, price,
+    rating, options); with `category` (a category id), every product of that category that
+    matches (all of them without a query), in catalogue order without one."""
     products = model.catalogue(ctx.config)
+    if category is not None and category not in ctx.config["categories"]:
+        raise OperationError(
+            "shop.find_products", "category", f"no category {category!r}", "a category id of a product"
+        )
+    if category is None:
+        found = model.search(ctx.config, products, query)[:20]
+    else:
+        inside = [pid for pid, p in products.items() if p["category"] == category]
+        found = [pid for pid in model.search(ctx.config, products, query) if pid in inside] if query else inside
     keys = ("name", "category", "price", "rating", "options")
-    return [{"id": pid} | {k: products[pid][k] for k in keys} for pid in model.search(ctx.config, products, query)[:20]]
+    return [{"id": pid} | {k: products[pid][k] for k in keys} for pid in found]
 
 
 @operation

@@ -94,8 +94,8 @@ class CheapestInCategory(BranchingFamily):
 
     def decision(self, params):
         """The category's cheapest product: in the catalogue, on the category's page sorted by
-        price, lowest first (each tile's price), or of the products ``shop.find_products`` finds
-        for the category's name."""
+        price, lowest first (each tile's price), or of the products ``shop.find_products`` lists
+        for the category."""
         cid = params["category"]
 
         def on_page(ui):
@@ -107,9 +107,8 @@ class CheapestInCategory(BranchingFamily):
             return {t.removeprefix("shop-product-"): tile_price(parts.get(t, [])) for t in tiles}
 
         def by_tools(api):
-            return {
-                p["id"]: p["price"] for p in (yield from found(api, params["category_name"])) if p["category"] == cid
-            }
+            listed = api.result((yield api.call("shop", "find_products", category=cid))) or []
+            return {p["id"]: p["price"] for p in listed}
 
         def in_catalogue(state, config):
             return {pid: p["price"] for pid, p in cat.catalogue(config["shop"]).items() if p["category"] == cid}
