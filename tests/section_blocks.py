@@ -1,6 +1,7 @@
 """A report section as plain data (headings, paragraph texts, table headers and cells) for tests
-that write every expected cell out: a :class:`Cell` is its text, or ``(text, html)`` where it is
-drawn otherwise in HTML (a link, a swatch)."""
+that write every expected cell out: a :class:`Cell` is its text, ``(text, html)`` where it is
+drawn otherwise in HTML (a link, a swatch), or ``(text, "title: ...")`` where it has a hover title
+(a heat-map cell)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from openapps_sim.analysis.doc.blocks import Cell, Figure, Heading, P, Section, 
 
 def plain_cell(value: Any) -> Any:
     if isinstance(value, Cell):
-        return value.text if value.html is None else (value.text, str(value.html))
+        if value.html is not None:
+            return (value.text, str(value.html))
+        return (value.text, f"title: {value.title}") if value.title else value.text
     return value
 
 
