@@ -361,3 +361,41 @@ def test_paired_section_shows_30_flips_by_default():
     assert flips[29][1] == "t29"
     assert got[2][4] == ("P", "1 more flips are not listed.", "meta")
     assert len(got[2]) == 5
+
+
+def test_paired_section_sorts_the_flips_by_agent_task_and_version():
+    # the pairs come b/t1/mobile, a/t2/mobile, a/t2/dark_theme, a/t1/mobile, a/t1/dark_theme: every one lost
+    df = pd.DataFrame(
+        {
+            "agent": ["b", "b", "a", "a", "a", "a", "a", "a"],
+            "task": ["t1", "t1", "t2", "t2", "t2", "t1", "t1", "t1"],
+            "seed": [0] * 8,
+            "variation": ["default", "mobile", "default", "mobile", "dark_theme", "default", "mobile", "dark_theme"],
+            "success": [True, False, True, False, False, True, False, False],
+            "reward": [1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+            "episode_id": ["b1", "b2", "a1", "a2", "a3", "a4", "a5", "a6"],
+        }
+    )
+    a = analyse(df, n_boot=50)
+    got = plain(paired(a, paired_versions(a.df), {"a6"}))
+    assert got[2][1][2] == [
+        [B, "mobile", "1", "1", "0", "0.0% [0.0, 0.0]"],
+        [A, "mobile", "2", "2", "0", "0.0% [0.0, 0.0]"],
+        [A, "dark_theme", "2", "2", "0", "0.0% [0.0, 0.0]"],
+    ]
+    base = _meta("default (success)")
+    assert got[2][2:] == [
+        ("Heading", "Success flips (5)"),
+        (
+            "Table",
+            FLIP_HEADERS,
+            [
+                [A, "t1", "0", "dark_theme", "lost", base, _link("dark_theme (failure)", "a6")],
+                [A, "t1", "0", "mobile", "lost", base, _meta("mobile (failure)")],
+                [A, "t2", "0", "dark_theme", "lost", base, _meta("dark_theme (failure)")],
+                [A, "t2", "0", "mobile", "lost", base, _meta("mobile (failure)")],
+                [B, "t1", "0", "mobile", "lost", base, _meta("mobile (failure)")],
+            ],
+            FLIP_ALIGN,
+        ),
+    ]
