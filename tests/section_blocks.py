@@ -5,9 +5,13 @@ drawn otherwise in HTML (a link, a swatch), or ``(text, "title: ...")`` where it
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
+import pandas as pd
+
 from openapps_sim.analysis.doc.blocks import Cell, Figure, Heading, P, Section, Table
+from openapps_sim.analysis.report.analysis import Analysis, analyse
 
 
 def plain_cell(value: Any) -> Any:
@@ -34,3 +38,18 @@ def plain_block(b: Any) -> Any:
 def plain(section: Section) -> tuple[str, str, list[Any]]:
     """``(anchor, title, blocks)`` of a section, every block as :func:`plain_block`."""
     return (section.anchor, section.title, [plain_block(b) for b in section.blocks])
+
+
+ANALYSES: dict[bytes, Analysis] = {}
+
+
+def analysed(df: pd.DataFrame, **options: Any) -> Analysis:
+    """``analyse(df, **options)``, once per process for the same table and options. ``make
+    mutants`` forks every mutant's tests from the process that ran them once, so a mutant of a
+    section function reuses the analysis made there (seconds per mutant, not minutes on a loaded
+    machine); a mutant of a metric that ``analyse`` itself computes is left to that module's rule
+    tests, which call it directly."""
+    key = pickle.dumps((df, sorted(options.items())))
+    if key not in ANALYSES:
+        ANALYSES[key] = analyse(df, **options)
+    return ANALYSES[key]

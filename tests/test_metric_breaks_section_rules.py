@@ -1,5 +1,6 @@
 """The "where it breaks" sections of the report (rollups, loop kinds, paired versions) drawn from
-a real :class:`Analysis` (``analyse`` of small hand-made result tables), every heading,
+a real :class:`Analysis` (``analyse``, through ``section_blocks.analysed``, of small hand-made
+result tables), every heading,
 paragraph and cell written out (``make mutants`` runs these against ``analysis/metrics/breaks.py``)."""
 
 from __future__ import annotations
@@ -9,9 +10,8 @@ import dataclasses
 import pandas as pd
 
 from openapps_sim.analysis.metrics.breaks import loops, paired, paired_versions, rollups_section
-from openapps_sim.analysis.report.analysis import analyse
 
-from .section_blocks import plain
+from .section_blocks import analysed, plain
 
 A = ("a", '<span><span class="swatch" style="background:#0072B2"></span>a</span>')
 B = ("b", '<span><span class="swatch" style="background:#E69F00"></span>b</span>')
@@ -39,7 +39,7 @@ def _rollup_table() -> pd.DataFrame:
 
 
 def test_rollups_section_four_ways_with_a_dash_where_an_agent_has_no_episode():
-    got = plain(rollups_section(analyse(_rollup_table(), n_boot=50)))
+    got = plain(rollups_section(analysed(_rollup_table(), n_boot=50)))
     half, every = "50.0% [0.0, 100.0] (n=2)", "100.0% [100.0, 100.0] (n=2)"
     assert got == (
         "rollups",
@@ -84,7 +84,7 @@ def _seven() -> pd.DataFrame:
 
 def test_rollups_section_one_app_shown_alone_and_half_the_resamples_at_least_200():
     # every other rollup has a single value (unknown structure and length, the default kind): left out
-    got = plain(rollups_section(analyse(_seven(), n_boot=50, seed=8)))
+    got = plain(rollups_section(analysed(_seven(), n_boot=50, seed=8)))
     assert got == (
         "rollups",
         "Where it breaks",
@@ -95,14 +95,14 @@ def test_rollups_section_one_app_shown_alone_and_half_the_resamples_at_least_200
         ],
     )
     # 1000 resamples in the analysis: 500 here
-    many = plain(rollups_section(analyse(_seven(), n_boot=1000, seed=8)))
+    many = plain(rollups_section(analysed(_seven(), n_boot=1000, seed=8)))
     assert many[2][2][2] == [["todo", "42.9% [6.8, 85.7] (n=7)"]]
-    other_seed = plain(rollups_section(analyse(_seven(), n_boot=50, seed=9)))
+    other_seed = plain(rollups_section(analysed(_seven(), n_boot=50, seed=9)))
     assert other_seed[2][2][2] == [["todo", "42.9% [0.0, 71.8] (n=7)"]]
 
 
 def test_rollups_section_without_a_scored_episode_is_empty():
-    got = plain(rollups_section(analyse(_rollup_table().assign(error="crash"), n_boot=50)))
+    got = plain(rollups_section(analysed(_rollup_table().assign(error="crash"), n_boot=50)))
     assert got == ("rollups", "Where it breaks", [])
 
 
@@ -138,7 +138,7 @@ def test_loops_section_per_agent_and_variation():
         agents=["a", "a", "a", "a", "b"],
         variations=["default", "default", "default", "dark_theme", "default"],
     )
-    got = plain(loops(analyse(df, n_boot=50)))
+    got = plain(loops(analysed(df, n_boot=50)))
     assert got == (
         "loopkinds",
         "Stuck loops and progressing repeats",
@@ -168,14 +168,14 @@ def _no_loops(n: int) -> tuple[str, str, list]:
 
 def test_loops_section_without_a_loop_names_the_threshold():
     df = _loop_table([["x", "x", "x"], ["y"]], [[0, 0, 0], [1]])
-    assert plain(loops(analyse(df, n_boot=50, min_repeats=5))) == _no_loops(5)
-    assert plain(loops(analyse(df.assign(error="crash"), n_boot=50))) == _no_loops(3)
-    two = plain(loops(analyse(_loop_table([["x", "y"]], [[1, 1]]), n_boot=50, min_repeats=2)))
+    assert plain(loops(analysed(df, n_boot=50, min_repeats=5))) == _no_loops(5)
+    assert plain(loops(analysed(df.assign(error="crash"), n_boot=50))) == _no_loops(3)
+    two = plain(loops(analysed(_loop_table([["x", "y"]], [[1, 1]]), n_boot=50, min_repeats=2)))
     assert two == _no_loops(2)
 
 
 def _loop_rows(actions: list, changed: list) -> list:
-    return plain(loops(analyse(_loop_table(actions, changed), n_boot=50)))[2][1][2]
+    return plain(loops(analysed(_loop_table(actions, changed), n_boot=50)))[2][1][2]
 
 
 def test_loops_section_shown_for_any_one_kind_of_loop_and_any_mix():
@@ -229,7 +229,7 @@ def _link(text: str, episode: str) -> tuple[str, str]:
 
 
 def test_paired_section_counts_flips_and_links_the_episodes_shown():
-    a = analyse(_paired_table(), n_boot=50)
+    a = analysed(_paired_table(), n_boot=50)
     got = plain(paired(a, paired_versions(a.df), {"e1", "e4"}))
     # a: t1 lost, t2 gained, t3 kept; of its 2 baseline successes 1 still solved. b never solved it.
     assert got == (
@@ -278,7 +278,7 @@ def test_paired_section_counts_flips_and_links_the_episodes_shown():
 
 
 def test_paired_section_lists_the_first_flips_up_to_the_limit():
-    a = analyse(_paired_table(), n_boot=50)
+    a = analysed(_paired_table(), n_boot=50)
     got = plain(paired(a, paired_versions(a.df), set(), limit=1))
     assert got[2][2:] == [
         ("Heading", "Success flips (2)"),
@@ -293,7 +293,7 @@ def test_paired_section_lists_the_first_flips_up_to_the_limit():
 
 
 def test_paired_section_against_another_baseline():
-    a = dataclasses.replace(analyse(_paired_table(), n_boot=50), baseline="dark_theme")
+    a = dataclasses.replace(analysed(_paired_table(), n_boot=50), baseline="dark_theme")
     got = plain(paired(a, paired_versions(a.df, "dark_theme"), {"e3"}))
     assert got == (
         "paired",
@@ -321,10 +321,10 @@ def test_paired_section_against_another_baseline():
 
 
 def test_paired_section_without_pairs_or_flips():
-    a = analyse(_paired_table(), n_boot=50)
+    a = analysed(_paired_table(), n_boot=50)
     assert plain(paired(a, paired_versions(a.df).iloc[:0], set())) == ("paired", "Paired with the default version", [])
     same = _paired_table().assign(success=True, reward=1.0)
-    s = analyse(same, n_boot=50)
+    s = analysed(same, n_boot=50)
     got = plain(paired(s, paired_versions(s.df), set()))
     assert got[2][1:] == [
         (
@@ -352,7 +352,7 @@ def test_paired_section_shows_30_flips_by_default():
             "episode_id": [f"e{i}" for i in range(2 * n)],
         }
     )
-    a = analyse(df, n_boot=50)
+    a = analysed(df, n_boot=50)
     got = plain(paired(a, paired_versions(a.df), set()))
     assert got[2][2][1] == "Success flips (31)"
     flips = got[2][3][2]
@@ -376,7 +376,7 @@ def test_paired_section_sorts_the_flips_by_agent_task_and_version():
             "episode_id": ["b1", "b2", "a1", "a2", "a3", "a4", "a5", "a6"],
         }
     )
-    a = analyse(df, n_boot=50)
+    a = analysed(df, n_boot=50)
     got = plain(paired(a, paired_versions(a.df), {"a6"}))
     assert got[2][1][2] == [
         [B, "mobile", "1", "1", "0", "0.0% [0.0, 0.0]"],

@@ -1,5 +1,5 @@
 """The paper's sections of the report (Figure 4, Tables 4, 5/6, 7, 9, 11-13) drawn from a real
-:class:`Analysis` (``analyse`` of small hand-made result tables), every heading, paragraph and
+:class:`Analysis` (``analyse``, through ``section_blocks.analysed``, of small hand-made result tables), every heading, paragraph and
 cell written out (``make mutants`` runs these against ``analysis/metrics/paper.py``)."""
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ import dataclasses
 import pandas as pd
 
 from openapps_sim.analysis.metrics.paper import figure4, grids, table4, table9, tables5_6, tables11_13
-from openapps_sim.analysis.report.analysis import analyse
 
-from .section_blocks import plain
+from .section_blocks import analysed, plain
 
 
 def _swatch(name: str, colour: str) -> tuple[str, str]:
@@ -59,7 +58,7 @@ FIGURE4_CAPTION = (
 def test_figure4_leaves_out_the_tasks_an_agent_never_solved():
     # b never solved t1: its rates are over t2 alone, with the rate over both tasks beside them;
     # c solved t2 only in dark_theme (0% in default either way); d ran only the default version
-    section = figure4(analyse(_versions(), n_boot=50))
+    section = figure4(analysed(_versions(), n_boot=50))
     assert plain(section) == (
         "fig4",
         "Success per app version (Figure 4)",
@@ -99,7 +98,7 @@ def test_figure4_leaves_out_the_tasks_an_agent_never_solved():
 
 def test_figure4_needs_two_versions():
     one = _versions()
-    got = plain(figure4(analyse(one[one["variation"] == "default"], n_boot=50)))
+    got = plain(figure4(analysed(one[one["variation"] == "default"], n_boot=50)))
     assert got == ("fig4", "Success per app version (Figure 4)", [])
 
 
@@ -115,7 +114,7 @@ def _table4_text(version: str) -> str:
 
 
 def test_table4_per_task_in_the_baseline_version():
-    a = analyse(_versions(), n_boot=50)
+    a = analysed(_versions(), n_boot=50)
     assert plain(table4(a)) == (
         "table4",
         "Per task in the default version (Table 4)",
@@ -174,7 +173,7 @@ def test_tables5_6_group_the_variations_by_kind_default_first():
         ("a", "t1", "dark_theme+german", (1, 1)),
         ("b", "t1", "german", (1,)),
     )
-    got = plain(tables5_6(analyse(df, n_boot=50)))
+    got = plain(tables5_6(analysed(df, n_boot=50)))
 
     def table(*rows: list) -> tuple:
         return ("Table", ["Agent", "Variation", "Tasks", "pass@1", "std", "MAD"], list(rows), ALIGN6)
@@ -198,12 +197,12 @@ def test_tables5_6_group_the_variations_by_kind_default_first():
             table([A, "default", *HALF], [A, "dark_theme+german", *EVERY]),
         ],
     )
-    only_default = plain(tables5_6(analyse(df[df["variation"] == "default"], n_boot=50)))
+    only_default = plain(tables5_6(analysed(df[df["variation"] == "default"], n_boot=50)))
     assert only_default[2] == [("P", TABLES5_6_TEXT, "")]
 
 
 def test_tables5_6_without_a_scored_episode():
-    got = plain(tables5_6(analyse(_versions().assign(error="crash"), n_boot=50)))
+    got = plain(tables5_6(analysed(_versions().assign(error="crash"), n_boot=50)))
     assert got == ("table5", "Per appearance and content variation (Tables 5 and 6)", [])
 
 
@@ -238,7 +237,7 @@ GRID_TEXT = (
 
 
 def test_grids_cross_a_swept_axis_with_the_variation_in_numeric_order():
-    got = plain(grids(analyse(_grid_table(), axes=["viewport_w"], n_boot=50)))
+    got = plain(grids(analysed(_grid_table(), axes=["viewport_w"], n_boot=50)))
     headers, align = ["Viewport w", "default", "dark_theme"], ["l", "c", "c"]
     assert got == (
         "grid",
@@ -268,10 +267,10 @@ def test_grids_cross_a_swept_axis_with_the_variation_in_numeric_order():
 
 def test_grids_need_a_swept_axis_and_two_variations():
     empty = ("grid", "Axis × variation (Table 7, Figure 9)", [])
-    assert plain(grids(analyse(_grid_table(), n_boot=50))) == empty
+    assert plain(grids(analysed(_grid_table(), n_boot=50))) == empty
     df = _grid_table()
     one = df[df["variation"] == "default"]
-    assert plain(grids(analyse(one, axes=["viewport_w"], n_boot=50))) == empty
+    assert plain(grids(analysed(one, axes=["viewport_w"], n_boot=50))) == empty
 
 
 def _steps() -> pd.DataFrame:
@@ -301,7 +300,7 @@ TABLE9_TEXT = (
 def test_table9_over_the_multi_step_episodes():
     # a: 3 multi-step episodes (its single-goal one left out), 2 solved, partial 1.0, 0.5, 0.0, each
     # with a sub-goal or solved; b: 2, none solved, partial 0.5 and 0.0
-    got = plain(table9(analyse(_steps(), n_boot=50)))
+    got = plain(table9(analysed(_steps(), n_boot=50)))
     assert got == (
         "table9",
         "Multi-step tasks (Table 9)",
@@ -315,7 +314,7 @@ def test_table9_over_the_multi_step_episodes():
             ),
         ],
     )
-    bare = plain(table9(analyse(_steps().drop(columns=["structure"]), n_boot=50)))
+    bare = plain(table9(analysed(_steps().drop(columns=["structure"]), n_boot=50)))
     assert bare == ("table9", "Multi-step tasks (Table 9)", [])
 
 
@@ -328,7 +327,7 @@ def _tables11_13_text(repeats: int) -> str:
 
 def test_tables11_13_per_agent_and_variation():
     # a/default: 1 and 2 loops, 2 and 2 invalid actions, one of two misunderstood; b ran no dark_theme
-    got = plain(tables11_13(analyse(_steps(), n_boot=50)))
+    got = plain(tables11_13(analysed(_steps(), n_boot=50)))
     headers = ["Agent", "default", "dark_theme"]
     assert got == (
         "table11",
@@ -343,11 +342,11 @@ def test_tables11_13_per_agent_and_variation():
             ("Table", headers, [[A, "50.0%", "0.0%"], [B, "50.0%", "–"]], None),
         ],
     )
-    two = plain(tables11_13(analyse(_steps(), n_boot=50, min_repeats=2)))
+    two = plain(tables11_13(analysed(_steps(), n_boot=50, min_repeats=2)))
     assert two[2][:3] == [
         ("P", _tables11_13_text(2), ""),
         ("Heading", "Loops per episode (Table 11)"),
         ("Table", headers, [[A, "1.50", "0.50"], [B, "0.00", "–"]], None),
     ]
-    none = plain(tables11_13(analyse(_steps().assign(error="crash"), n_boot=50)))
+    none = plain(tables11_13(analysed(_steps().assign(error="crash"), n_boot=50)))
     assert none == ("table11", "Loops, invalid actions and intent by variation (Tables 11–13)", [])
