@@ -399,3 +399,67 @@ def test_paired_section_sorts_the_flips_by_agent_task_and_version():
             FLIP_ALIGN,
         ),
     ]
+
+
+def test_paired_section_dash_where_the_rsr_has_no_unit_and_tasks_in_sort_key_order():
+    # episodes without a seed pair up, but the RSR's units (agent, task, seed) leave them out
+    df = pd.DataFrame(
+        {
+            "agent": ["a", "a"],
+            "task": ["t1", "t1"],
+            "seed": [None, None],
+            "variation": ["default", "dark_theme"],
+            "success": [True, False],
+            "reward": [1.0, 0.0],
+        }
+    )
+    a = analysed(df, n_boot=50)
+    assert plain(paired(a, paired_versions(a.df), set()))[2][1][2] == [[A, "dark_theme", "1", "1", "0", "–"]]
+    # viewports by area: 2x3 before 10x10
+    df = pd.DataFrame(
+        {
+            "agent": ["a"] * 4,
+            "task": ["10x10", "10x10", "2x3", "2x3"],
+            "seed": [0] * 4,
+            "variation": ["default", "dark_theme"] * 2,
+            "success": [True, False] * 2,
+            "reward": [1.0, 0.0] * 2,
+        }
+    )
+    a = analysed(df, n_boot=50)
+    flips = plain(paired(a, paired_versions(a.df), set()))[2][3][2]
+    assert [row[1] for row in flips] == ["2x3", "10x10"]
+
+
+def test_paired_section_no_note_when_the_flips_fill_the_limit():
+    a = analysed(_paired_table(), n_boot=50)
+    got = plain(paired(a, paired_versions(a.df), set(), limit=2))
+    assert [b[0] for b in got[2]] == ["P", "Table", "Heading", "Table"]
+
+
+def test_rollups_section_goes_on_after_a_rollup_left_out():
+    # one variation kind (left out), then two task structures (shown)
+    df = pd.DataFrame(
+        {
+            "agent": ["a", "a"],
+            "task": ["todo.add", "todo.add"],
+            "seed": [0, 1],
+            "variation": ["default", "default"],
+            "success": [True, False],
+            "reward": [1.0, 0.0],
+            "task_apps": [["todo"], ["todo"]],
+            "structure": ["single", "chain"],
+        }
+    )
+    got = plain(rollups_section(analysed(df, n_boot=50)))
+    assert got[2][1:] == [
+        ("Heading", "App"),
+        ("Table", ["App", "a"], [["todo", "50.0% [0.0, 100.0] (n=2)"]], None),
+        ("Heading", "Task structure"),
+        (
+            "Table",
+            ["Task structure", "a"],
+            [["chain", "0.0% [0.0, 0.0] (n=1)"], ["single", "100.0% [100.0, 100.0] (n=1)"]],
+            None,
+        ),
+    ]

@@ -1,6 +1,7 @@
 """The paper's sections of the report (Figure 4, Tables 4, 5/6, 7, 9, 11-13) drawn from a real
-:class:`Analysis` (``analyse``, through ``section_blocks.analysed``, of small hand-made result tables), every heading, paragraph and
-cell written out (``make mutants`` runs these against ``analysis/metrics/paper.py``)."""
+:class:`Analysis` (``analyse``, through ``section_blocks.analysed``, of small hand-made result
+tables), every heading, paragraph and cell written out (``make mutants`` runs these against
+``analysis/metrics/paper.py``)."""
 
 from __future__ import annotations
 
