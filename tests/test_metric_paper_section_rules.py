@@ -97,6 +97,14 @@ def test_figure4_leaves_out_the_tasks_an_agent_never_solved():
     assert svg.count("<title>") == 7
 
 
+def test_figure4_an_agent_that_never_solved_a_task_keeps_none():
+    never = _episodes(("e", "t1", "default", (0, 0)), ("e", "t1", "dark_theme", (0, 0)))
+    section = figure4(analysed(pd.concat([_versions(), never], ignore_index=True), n_boot=50))
+    e = ("e", '<span><span class="swatch" style="background:#56B4E9"></span>e</span>')
+    assert plain(section)[2][1][2][4] == [e, "– (0.0% of all 1)", "– (0.0% of all 1)", "0 of 1"]
+    assert str(section.blocks[0].chart).count("<title>") == 7
+
+
 def test_figure4_needs_two_versions():
     one = _versions()
     got = plain(figure4(analysed(one[one["variation"] == "default"], n_boot=50)))
@@ -171,6 +179,7 @@ def test_tables5_6_group_the_variations_by_kind_default_first():
         ("a", "t1", "german", (0, 0)),
         ("a", "t1", "dark_theme", (1, 1)),
         ("a", "t1", "default", (1, 0)),
+        ("a", "t1", "mobile+dark_theme", (0, 0)),
         ("a", "t1", "dark_theme+german", (1, 1)),
         ("b", "t1", "german", (1,)),
     )
@@ -196,6 +205,8 @@ def test_tables5_6_group_the_variations_by_kind_default_first():
             table([A, "default", *HALF], [A, "no_such_pack_x", *HALF]),
             ("Heading", "Appearance+content"),
             table([A, "default", *HALF], [A, "dark_theme+german", *EVERY]),
+            ("Heading", "Appearance+structure"),
+            table([A, "default", *HALF], [A, "mobile+dark_theme", *NONE]),
         ],
     )
     only_default = plain(tables5_6(analysed(df[df["variation"] == "default"], n_boot=50)))
@@ -264,6 +275,16 @@ def test_grids_cross_a_swept_axis_with_the_variation_in_numeric_order():
             ),
         ],
     )
+
+
+def test_grids_leave_out_the_agent_config():
+    # labelled agents keep their names, so their configs are an axis varied within one agent
+    df = _grid_table().assign(agent_config=["x", "y"] * 7)
+    df["label"] = df["agent"]
+    a = analysed(df, axes=["viewport_w", "agent_config"], n_boot=50)
+    assert a.axes == ["variation", "agent_config", "viewport_w"]
+    headings = [b for b in plain(grids(a))[2] if b[0] == "Heading"]
+    assert headings == [("Heading", "Viewport w × variation: a"), ("Heading", "Viewport w × variation: b")]
 
 
 def test_grids_need_a_swept_axis_and_two_variations():
