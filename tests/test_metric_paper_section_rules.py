@@ -9,7 +9,15 @@ import dataclasses
 
 import pandas as pd
 
-from openapps_sim.analysis.metrics.paper import figure4, grids, table4, table9, tables5_6, tables11_13
+from openapps_sim.analysis.metrics.paper import (
+    figure4,
+    grids,
+    paper_sections,
+    table4,
+    table9,
+    tables5_6,
+    tables11_13,
+)
 
 from .section_blocks import analysed, plain
 
@@ -372,3 +380,28 @@ def test_tables11_13_per_agent_and_variation():
     ]
     none = plain(tables11_13(analysed(_steps().assign(error="crash"), n_boot=50)))
     assert none == ("table11", "Loops, invalid actions and intent by variation (Tables 11–13)", [])
+
+
+def test_figure4_versions_of_every_swept_axis():
+    got = plain(figure4(analysed(_grid_table(), axes=["viewport_w"], n_boot=50)))
+    assert got[2][1] == (
+        "Table",
+        ["Agent", "default · 800", "default · 1280", "dark_theme · 800", "dark_theme · 1280", "Tasks kept"],
+        [[A, "50.0%", "0.0%", "100.0%", "50.0%", "2 of 2"], [B, "100.0%", "50.0%", "–", "0.0%", "2 of 2"]],
+        None,
+    )
+
+
+def test_grids_list_viewports_by_area():
+    df = _grid_table()
+    df["viewport"] = df["viewport_w"].map({800: "800x600", 1280: "1280x720"})
+    got = plain(grids(analysed(df.drop(columns=["viewport_w"]), axes=["viewport"], n_boot=50)))
+    assert [[row[0] for row in b[2]] for b in got[2] if b[0] == "Table"] == [["800x600", "1280x720"]] * 2
+
+
+def test_paper_sections_in_order():
+    a = analysed(_versions(), n_boot=50)
+    sections = paper_sections(a)
+    assert [s.anchor for s in sections] == ["fig4", "table4", "table5", "grid", "table9", "table11"]
+    drawn = [figure4(a), table4(a), tables5_6(a), grids(a), table9(a), tables11_13(a)]
+    assert [plain(s) for s in sections] == [plain(s) for s in drawn]
