@@ -199,3 +199,19 @@ def test_deviation_intervals_over_tasks_by_default():
         assert [r[name], r[f"{name}_lo"], r[f"{name}_hi"]] == pytest.approx(values, abs=1e-6), name
     seeded = deviation_intervals(_five_tasks(), n_boot=40, seed=3).iloc[0]
     assert [seeded["std_ratio_lo"], seeded["std_ratio_hi"]] == pytest.approx([1.242492, 3.73875], abs=1e-6)
+
+
+def test_paper_intervals_keep_the_groups_in_sort_key_order_and_a_missing_key():
+    df = _five_tasks()
+    both = pd.concat([df.assign(agent="apps"), df.assign(agent="default")], ignore_index=True)
+    both["model"] = ["m"] * 20 + [None] * 20
+    assert deviation_intervals(both, n_boot=20)["agent"].tolist() == ["default", "apps"]
+    by_model = deviation_intervals(both, by=["model"], n_boot=20)
+    assert by_model["tasks"].tolist() == [5, 5]
+    assert by_model["model"].iloc[0] == "m" and by_model["model"].isna().tolist() == [False, True]
+    renamed = df.assign(variation=df["variation"].map({"default": "default", "dark": "apps_dark"}))
+    assert version_reliability(renamed, n_boot=20)["variation"].tolist() == ["default", "apps_dark"]
+    renamed["model"] = ["m"] * 10 + [None] * 10
+    per_model = version_reliability(renamed, by=["model"], n_boot=20)
+    assert per_model[["tasks", "n"]].values.tolist() == [[5, 10], [5, 10]]
+    assert per_model["model"].isna().tolist() == [False, True]
