@@ -215,3 +215,13 @@ def test_paper_intervals_keep_the_groups_in_sort_key_order_and_a_missing_key():
     per_model = version_reliability(renamed, by=["model"], n_boot=20)
     assert per_model[["tasks", "n"]].values.tolist() == [[5, 10], [5, 10]]
     assert per_model["model"].isna().tolist() == [False, True]
+
+
+def test_deviation_intervals_within_the_versions_given():
+    # variation and viewport together: each version has one episode per task, so no within deviation
+    df = _five_tasks()
+    df["viewport"] = ["800x600", "1280x720"] * 10
+    got = deviation_intervals(df, version=["variation", "viewport"], n_boot=20).iloc[0]
+    assert got["tasks"] == 5
+    assert math.isnan(got["within_std"])
+    assert deviation_intervals(df, n_boot=20)["within_std"].tolist() == [pytest.approx(0.2)]
