@@ -108,9 +108,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "metrics.axes": (["openapps_sim/analysis/metrics/axes.py"], [*METRIC_TESTS, "tests/test_metric_axes_rules.py"]),
     "metrics.breaks": (
         ["openapps_sim/analysis/metrics/breaks.py"],
-        [*METRIC_TESTS, "tests/test_metric_breaks_rules.py"],
+        [*METRIC_TESTS, "tests/test_metric_breaks_rules.py", "tests/test_metric_breaks_section_rules.py"],
     ),
-    "metrics.paper": (["openapps_sim/analysis/metrics/paper.py"], [*METRIC_TESTS, "tests/test_metric_paper_rules.py"]),
+    "metrics.paper": (
+        ["openapps_sim/analysis/metrics/paper.py"],
+        [*METRIC_TESTS, "tests/test_metric_paper_rules.py", "tests/test_metric_paper_section_rules.py"],
+    ),
     # answer matching: the families' answer rules, the typed values read out of a reply, number words
     "answers": (
         [

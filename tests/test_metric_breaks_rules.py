@@ -5,6 +5,7 @@ expected value written out (hand-made tables; ``make mutants`` runs these agains
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from openapps_sim.analysis.metrics.breaks import (
     flip_ids,
@@ -310,3 +311,32 @@ def test_paired_versions_without_episode_ids():
 def test_paired_summary_in_the_order_the_pairs_come():
     pairs = pd.DataFrame({"agent": ["b", "a"], "variation": ["dark", "dark"], "flip": ["lost", "gained"]})
     assert paired_summary(pairs)["agent"].tolist() == ["b", "a"]
+
+
+def test_rollups_default_to_1000_resamples():
+    # 5 of 7 solved: 1000 resamples put the lower bound at 0.425 (999 or 1001 elsewhere)
+    seven = _mixed().iloc[:7].assign(success=[True] * 5 + [False] * 2)
+    r = rollups(seven)["app"]
+    assert r["ci_low"].tolist() == [pytest.approx(0.425)]
+    assert r["ci_high"].tolist() == [1.0]
+
+
+def test_loop_kind_rates_keep_a_missing_group_value_and_sort_default_first():
+    df = pd.DataFrame(
+        {
+            "agent": ["a", "a", "a"],
+            "task": ["t", "t", "u"],
+            "variation": ["default", "apps_dark", "default"],
+            "model": ["m", "m", None],
+            "success": [False] * 3,
+            "actions": [["x", "x", "x"], ["x"], ["x", "x", "x"]],
+            "step_changed": [[0, 0, 0], [1], [1, 1, 1]],
+        }
+    )
+    got = loop_kind_rates(df)
+    assert got["variation"].tolist() == ["default", "apps_dark"]
+    assert got["stuck_per_episode"].tolist() == [0.5, 0.0]
+    by_model = loop_kind_rates(df, by=["model"])
+    assert by_model["n"].tolist() == [2, 1]
+    assert by_model["progressing_per_episode"].tolist() == [0.0, 1.0]
+    assert by_model["model"].iloc[0] == "m" and by_model["model"].isna().tolist() == [False, True]

@@ -112,6 +112,7 @@ def test_axis_grid_averages_tasks_per_cell():
         ["a", "800x600", "dark", 1, 2, 1.0],
         ["b", "1280x720", "default", 1, 2, 0.0],
     ]
+    assert [str(got[c].dtype) for c in ("tasks", "n")] == ["int64", "int64"]
     assert axis_grid(_table(), "viewport").empty
     assert axis_grid(df.iloc[:0], "viewport").empty
 
@@ -136,3 +137,91 @@ def test_multi_step_over_the_multi_step_families():
     assert got["any_subgoal"].tolist() == pytest.approx([2 / 3, 0.5])
     assert multi_step(df.drop(columns=["structure"])).empty
     assert multi_step(df[df["structure"] == "single"]).empty
+
+
+def _five_tasks() -> pd.DataFrame:
+    """One agent, five tasks, two versions, two seeds each: intervals over tasks with room to move;
+    t2 and t5 never vary within a version, so some resamples have no within deviation at all."""
+    spec = {
+        ("t1", "default"): (1, 0),
+        ("t2", "default"): (1, 1),
+        ("t3", "default"): (0, 0),
+        ("t4", "default"): (1, 0),
+        ("t5", "default"): (1, 1),
+        ("t1", "dark"): (1, 1),
+        ("t2", "dark"): (0, 0),
+        ("t3", "dark"): (0, 1),
+        ("t4", "dark"): (1, 0),
+        ("t5", "dark"): (1, 1),
+    }
+    rows = [("a", t, var, seed, float(s)) for (t, var), succ in spec.items() for seed, s in enumerate(succ)]
+    df = pd.DataFrame(rows, columns=["agent", "task", "variation", "seed", "reward"])
+    df["success"] = df["reward"] >= 1.0
+    return df
+
+
+def test_version_reliability_intervals_over_tasks_by_default():
+    # 1000 resamples of the tasks, seed 0: written out from a run, the means by hand
+    # (success 12 of 20; std 0.5, 0, 0, 0.5, 0 in default and 0, 0, 0.5, 0.5, 0 in dark)
+    got = version_reliability(_five_tasks(), ["agent"]).to_dict("records")
+    assert got == [
+        {
+            "agent": "a",
+            "tasks": 5,
+            "n": 20,
+            "success_rate": pytest.approx(0.6),
+            "success_rate_lo": pytest.approx(0.4),
+            "success_rate_hi": pytest.approx(0.85),
+            "std": pytest.approx(0.373205, abs=1e-6),
+            "std_lo": pytest.approx(0.186603, abs=1e-6),
+            "std_hi": pytest.approx(0.486603, abs=1e-6),
+            "mad": pytest.approx(0.35),
+            "mad_lo": pytest.approx(0.175),
+            "mad_hi": pytest.approx(0.475),
+        }
+    ]
+    other = version_reliability(_five_tasks(), ["agent"], n_boot=40, seed=3).iloc[0]
+    assert [other["std_lo"], other["std_hi"]] == pytest.approx([0.186268, 0.473205], abs=1e-6)
+
+
+def test_deviation_intervals_over_tasks_by_default():
+    r = deviation_intervals(_five_tasks()).iloc[0]
+    assert (r["agent"], r["tasks"]) == ("a", 5)
+    expected = {
+        "within_std": (0.2, 0.05, 0.35),
+        "across_std": (0.373205, 0.186603, 0.486603),
+        "within_mad": (0.2, 0.05, 0.35),
+        "across_mad": (0.35, 0.175, 0.475),
+        "std_ratio": (1.866025, 1.14641, 4.732051),
+        "mad_ratio": (1.75, 1.1, 4.5),
+    }
+    for name, values in expected.items():
+        assert [r[name], r[f"{name}_lo"], r[f"{name}_hi"]] == pytest.approx(values, abs=1e-6), name
+    seeded = deviation_intervals(_five_tasks(), n_boot=40, seed=3).iloc[0]
+    assert [seeded["std_ratio_lo"], seeded["std_ratio_hi"]] == pytest.approx([1.242492, 3.73875], abs=1e-6)
+
+
+def test_paper_intervals_keep_the_groups_in_sort_key_order_and_a_missing_key():
+    df = _five_tasks()
+    both = pd.concat([df.assign(agent="apps"), df.assign(agent="default")], ignore_index=True)
+    both["model"] = ["m"] * 20 + [None] * 20
+    assert deviation_intervals(both, n_boot=20)["agent"].tolist() == ["default", "apps"]
+    by_model = deviation_intervals(both, by=["model"], n_boot=20)
+    assert by_model["tasks"].tolist() == [5, 5]
+    assert by_model["model"].iloc[0] == "m" and by_model["model"].isna().tolist() == [False, True]
+    renamed = df.assign(variation=df["variation"].map({"default": "default", "dark": "apps_dark"}))
+    assert version_reliability(renamed, n_boot=20)["variation"].tolist() == ["default", "apps_dark"]
+    renamed["model"] = ["m"] * 10 + [None] * 10
+    per_model = version_reliability(renamed, by=["model"], n_boot=20)
+    assert per_model[["tasks", "n"]].values.tolist() == [[5, 10], [5, 10]]
+    assert per_model["model"].isna().tolist() == [False, True]
+
+
+def test_deviation_intervals_within_the_versions_given():
+    # variation and viewport together: each version has one episode per task, so no within deviation
+    df = _five_tasks()
+    df["viewport"] = ["800x600", "1280x720"] * 10
+    got = deviation_intervals(df, version=["variation", "viewport"], n_boot=20).iloc[0]
+    assert got["tasks"] == 5
+    assert math.isnan(got["within_std"])
+    assert deviation_intervals(df, n_boot=20)["within_std"].tolist() == [pytest.approx(0.2)]

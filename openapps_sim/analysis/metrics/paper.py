@@ -296,7 +296,8 @@ def grids(a: Analysis) -> Section:
         if g.empty:
             continue
         g["value"] = g[ax].map(axis_label)
-        values = sorted(dict.fromkeys(g["value"]), key=sort_key)
+        # the axis values in their own order (numbers numerically), then as shown
+        values = list(dict.fromkeys(axis_label(x) for x in sorted(g[ax], key=sort_key)))
         for ag in a.agents:
             cells = Rows(g[g["agent"] == ag], "value", "variation")
             rows = [
