@@ -40,11 +40,13 @@ _SVG_TAGS = {
 
 
 class Text:
-    __slots__ = ("data", "parent")
+    """A text node: its characters only (no link to its parent, so a text node is never part of
+    a reference cycle; every reader walks down from an element)."""
 
-    def __init__(self, data: str, parent: Element | None) -> None:
+    __slots__ = ("data",)
+
+    def __init__(self, data: str) -> None:
         self.data = data
-        self.parent = parent
 
 
 class Element:
@@ -150,6 +152,13 @@ class Document:
         self.observed: dict[tuple, Any] = {}  # live_state() -> what was observed in it
         self.source: tuple[str, int] | None = None  # (HTML, viewport width) it was parsed and styled from
 
+    def release(self) -> None:
+        """For a page no tab shows any more: every element's ``parent`` link is cut, so that
+        the tree (whose links up and down make cycles) is freed as soon as nothing holds it,
+        by reference counting, instead of waiting for the garbage collector to find it."""
+        for el in self.elements:
+            el.parent = None
+
     def live_state(self) -> tuple:
         """Everything actions change on a parsed page (what the observation depends on beyond
         the HTML): the URL, the focus, the controls' values, checks and selections, and which
@@ -233,7 +242,7 @@ def _convert(node, parent: Element | None) -> Element:
     if text and el.tag in _LEADING_NEWLINE_DROPPED and text[0] == "\n":
         text = text[1:]  # the HTML parser drops a newline right after these start tags
     if text:
-        el.children.append(Text(text, el))
+        el.children.append(Text(text))
     for child in node:
         if isinstance(child.tag, str):
             sub = _convert(child, el)
@@ -242,7 +251,7 @@ def _convert(node, parent: Element | None) -> Element:
             if sub is not None:
                 el.children.append(sub)
         if child.tail:
-            el.children.append(Text(child.tail, el))
+            el.children.append(Text(child.tail))
     return el
 
 
