@@ -220,21 +220,21 @@ _NAMED_BOOLEANS += ("nohref", "noresize", "noshade", "nowrap", "readonly", "sele
 
 def parse(html: str, url: str) -> Document:
     tree = lxml.html.document_fromstring(html)
-    root = _convert(tree, None)
     lower = html.lower()
     # a page that spells one out (checked="checked") keeps the parser's value for that one
-    bare = [n for n in _NAMED_BOOLEANS if n in lower and not re.search(rf"\b{n}\s*=\s*[\"']?{n}\b", lower)]
-    if bare:
-        for el in root.iter():
-            for name in bare:
-                if el.attrs.get(name) == name:
-                    el.attrs[name] = ""
-    return Document(root, url)
+    bare = tuple(n for n in _NAMED_BOOLEANS if n in lower and not re.search(rf"\b{n}\s*=\s*[\"']?{n}\b", lower))
+    return Document(_convert(tree, None, bare), url)
 
 
-def _convert(node, parent: Element | None) -> Element:
+def _convert(node, parent: Element | None, bare: tuple[str, ...]) -> Element:
+    """``node`` and its subtree as :class:`Element` and :class:`Text` (one walk): the named
+    booleans in ``bare`` that the parser filled with their own name read "" again."""
     tag = node.tag.lower()
-    el = Element(tag, {k.lower(): v for k, v in node.attrib.items()}, parent)
+    attrs = {k.lower(): v for k, v in node.attrib.items()}
+    for name in bare:
+        if attrs.get(name) == name:
+            attrs[name] = ""
+    el = Element(tag, attrs, parent)
     if el.svg:  # the HTML parser gives SVG attributes and tags their camel case back
         el.attrs = {_SVG_ATTRIBUTES.get(k, k): v for k, v in el.attrs.items()}
         el.tag = _SVG_TAGS.get(tag, tag)
@@ -245,7 +245,7 @@ def _convert(node, parent: Element | None) -> Element:
         el.children.append(Text(text))
     for child in node:
         if isinstance(child.tag, str):
-            sub = _convert(child, el)
+            sub = _convert(child, el, bare)
             if el.tag == "table" and sub.tag == "tr":
                 sub = _wrap_in_tbody(el, sub)
             if sub is not None:
