@@ -1,6 +1,6 @@
 """The collector's settings of the package's own processes (openapps_sim/gcsettings.py): tuned in
 the ``openapps`` command, kept as Python's under ``OPENAPPS_GC=default`` and in a library user's
-process."""
+process (whose first text env raises the thresholds only)."""
 
 from __future__ import annotations
 
@@ -51,3 +51,21 @@ def test_this_test_process_is_tuned():
         assert gc.get_threshold() == (700, 10, 10)
     else:
         assert gc.get_threshold() == THRESHOLDS and gc.get_freeze_count() > 0
+
+
+MAKE_TEXT_ENV = """from openapps_sim.envs.registration import make_env
+env = make_env('todo.add_item', backend='text')
+env.close()"""
+
+
+def test_a_text_env_raises_the_thresholds_and_freezes_nothing():
+    """A crawl of new pages spent a fifth of its CPU in full collections under Python's settings."""
+    got = _probe(MAKE_TEXT_ENV)
+    assert tuple(got["threshold"]) == (50_000, 20, 100) and got["frozen"] == 0
+
+
+def test_a_text_env_keeps_thresholds_a_user_chose_and_openapps_gc_default():
+    got = _probe("gc.set_threshold(2000, 5, 5)\n" + MAKE_TEXT_ENV)
+    assert tuple(got["threshold"]) == (2000, 5, 5) and got["frozen"] == 0
+    got = _probe(MAKE_TEXT_ENV, gc_env="default")
+    assert tuple(got["threshold"]) == (700, 10, 10) and got["frozen"] == 0

@@ -235,3 +235,21 @@ def test_sweep_backend_flag_runs_a_spec_on_the_text_backend(tmp_path):
     from openapps_sim.sweeps.spec import load_spec
 
     assert load_spec("demo").backends == ["text"]
+
+
+def test_a_bare_named_boolean_reads_empty_as_in_chromiums_dom():
+    """libxml2 fills a bare ``checked`` with "checked"; Chromium's DOM reads "" (a page that
+    spells the name out keeps the parser's value for that name), in nested elements and tables."""
+    from openapps_sim.envs.text.dom import parse
+
+    doc = parse(
+        "<html><body><form><input bid='1' type='checkbox' checked>"
+        "<table><tr><td><select bid='2' multiple><option bid='3' selected>a</option></select></td></tr></table>"
+        "<input bid='4' disabled='disabled'><button bid='5' disabled>b</button></form></body></html>",
+        "http://x/",
+    )
+    by = doc.by_bid
+    assert by["1"].attrs["checked"] == ""
+    assert by["2"].attrs["multiple"] == "" and by["3"].attrs["selected"] == ""
+    assert by["4"].attrs["disabled"] == "disabled" and by["5"].attrs["disabled"] == "disabled"
+    assert by["3"].parent.parent.parent.parent.tag == "tbody"  # option, select, td, tr, tbody

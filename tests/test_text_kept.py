@@ -13,7 +13,7 @@ from openapps_sim.envs.text.axtree import build
 from openapps_sim.envs.text.cascade import compute_styles
 from openapps_sim.envs.text.dom import parse
 from openapps_sim.envs.text.env import page_observation
-from openapps_sim.envs.text.kept import Kept
+from openapps_sim.envs.text.kept import OBSERVATIONS, Kept
 from openapps_sim.envs.text.snapshot import dom_snapshot
 
 HTML = (
@@ -58,11 +58,23 @@ def test_every_tab_gets_its_own_copy_of_a_page_seen_before():
 def test_a_kept_observation_is_handed_out_as_new_objects():
     html = HTML.replace("Kept", "Kept objects")
     first = tab("http://w1.localhost", html)
-    got = page_observation(first.doc)
+    page_observation(first.doc)  # made (kept from the second time on)
+    got = page_observation(first.doc)  # made again, and kept
     got[0]["nodes"].clear()  # an agent may change what it got
     got[1]["strings"].clear()
     second = tab("http://w1.localhost", html)
     assert page_observation(second.doc) == fresh(html, "http://w1.localhost/p")
+
+
+def test_an_observation_made_once_is_not_pickled():
+    """Most pages of a crawl are observed once: pickling their observation was wasted work."""
+    html = HTML.replace("Kept", "Kept once")
+    page = tab("http://w1.localhost", html)
+    before = OBSERVATIONS.kept_bytes
+    assert page_observation(page.doc) == fresh(html, "http://w1.localhost/p")
+    assert OBSERVATIONS.kept_bytes == before
+    assert page_observation(page.doc) == fresh(html, "http://w1.localhost/p")
+    assert OBSERVATIONS.kept_bytes > before  # the second time, kept
 
 
 def test_the_same_html_at_another_width_is_styled_at_that_width():

@@ -40,11 +40,13 @@ _SVG_TAGS = {
 
 
 class Text:
-    __slots__ = ("data", "parent")
+    """A text node: its characters only (no link to its parent, so a text node is never part of
+    a reference cycle; every reader walks down from an element)."""
 
-    def __init__(self, data: str, parent: Element | None) -> None:
+    __slots__ = ("data",)
+
+    def __init__(self, data: str) -> None:
         self.data = data
-        self.parent = parent
 
 
 class Element:
@@ -150,6 +152,13 @@ class Document:
         self.observed: dict[tuple, Any] = {}  # live_state() -> what was observed in it
         self.source: tuple[str, int] | None = None  # (HTML, viewport width) it was parsed and styled from
 
+    def release(self) -> None:
+        """For a page no tab shows any more: every element's ``parent`` link is cut, so that
+        the tree (whose links up and down make cycles) is freed as soon as nothing holds it,
+        by reference counting, instead of waiting for the garbage collector to find it."""
+        for el in self.elements:
+            el.parent = None
+
     def live_state(self) -> tuple:
         """Everything actions change on a parsed page (what the observation depends on beyond
         the HTML): the URL, the focus, the controls' values, checks and selections, and which
@@ -211,21 +220,21 @@ _NAMED_BOOLEANS += ("nohref", "noresize", "noshade", "nowrap", "readonly", "sele
 
 def parse(html: str, url: str) -> Document:
     tree = lxml.html.document_fromstring(html)
-    root = _convert(tree, None)
     lower = html.lower()
     # a page that spells one out (checked="checked") keeps the parser's value for that one
-    bare = [n for n in _NAMED_BOOLEANS if n in lower and not re.search(rf"\b{n}\s*=\s*[\"']?{n}\b", lower)]
-    if bare:
-        for el in root.iter():
-            for name in bare:
-                if el.attrs.get(name) == name:
-                    el.attrs[name] = ""
-    return Document(root, url)
+    bare = tuple(n for n in _NAMED_BOOLEANS if n in lower and not re.search(rf"\b{n}\s*=\s*[\"']?{n}\b", lower))
+    return Document(_convert(tree, None, bare), url)
 
 
-def _convert(node, parent: Element | None) -> Element:
+def _convert(node, parent: Element | None, bare: tuple[str, ...]) -> Element:
+    """``node`` and its subtree as :class:`Element` and :class:`Text` (one walk): the named
+    booleans in ``bare`` that the parser filled with their own name read "" again."""
     tag = node.tag.lower()
-    el = Element(tag, {k.lower(): v for k, v in node.attrib.items()}, parent)
+    attrs = {k.lower(): v for k, v in node.attrib.items()}
+    for name in bare:
+        if attrs.get(name) == name:
+            attrs[name] = ""
+    el = Element(tag, attrs, parent)
     if el.svg:  # the HTML parser gives SVG attributes and tags their camel case back
         el.attrs = {_SVG_ATTRIBUTES.get(k, k): v for k, v in el.attrs.items()}
         el.tag = _SVG_TAGS.get(tag, tag)
@@ -233,16 +242,16 @@ def _convert(node, parent: Element | None) -> Element:
     if text and el.tag in _LEADING_NEWLINE_DROPPED and text[0] == "\n":
         text = text[1:]  # the HTML parser drops a newline right after these start tags
     if text:
-        el.children.append(Text(text, el))
+        el.children.append(Text(text))
     for child in node:
         if isinstance(child.tag, str):
-            sub = _convert(child, el)
+            sub = _convert(child, el, bare)
             if el.tag == "table" and sub.tag == "tr":
                 sub = _wrap_in_tbody(el, sub)
             if sub is not None:
                 el.children.append(sub)
         if child.tail:
-            el.children.append(Text(child.tail, el))
+            el.children.append(Text(child.tail))
     return el
 
 

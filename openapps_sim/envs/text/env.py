@@ -34,6 +34,7 @@ from openapps_sim.envs.text.dom import Document
 from openapps_sim.envs.text.kept import OBSERVATIONS
 from openapps_sim.envs.text.snapshot import dom_snapshot
 from openapps_sim.errors import ConfigError
+from openapps_sim.gcsettings import raise_thresholds
 from openapps_sim.web.server import app_server
 
 TEXT_OBS_MODES = ("axtree",)
@@ -48,6 +49,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
             kwargs.pop(ignored, None)
         super().__init__(task_entrypoint, task_kwargs=task_kwargs, obs_mode="axtree", **kwargs)
         self.browser_tabs: TextBrowser | None = None
+        raise_thresholds()  # pages are made and dropped by the thousand (openapps_sim/gcsettings.py)
 
     # -- episode lifecycle -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):

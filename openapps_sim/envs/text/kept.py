@@ -108,6 +108,7 @@ def _loads(blob: bytes) -> Any:
         gc.enable()
 
 
-# pages parsed and styled, by (HTML, viewport width); observations, by (HTML, width, live state)
+# pages parsed and styled, by (HTML, viewport width); observations, by (HTML, width, live state);
+# both from their second use on (a crawl's new pages are mostly seen once: pickling them was waste)
 PAGES = Kept(32 * _MIB, second_sight=True)
-OBSERVATIONS = Kept(32 * _MIB)
+OBSERVATIONS = Kept(32 * _MIB, second_sight=True)

@@ -53,6 +53,7 @@ class TextPage:
 
     def close(self) -> None:
         self.closed = True
+        self.doc.release()
 
     # -- navigation ------------------------------------------------------------------------------
     def goto(self, url: str, *_, **__) -> None:
@@ -111,7 +112,8 @@ class TextPage:
             if self.doc.focused is not self.doc.styled_focus:
                 self.restyle()
             return
-        self.doc = load(html, url, int(self.viewport.get("width", 1280)))
+        old, self.doc = self.doc, load(html, url, int(self.viewport.get("width", 1280)))
+        old.release()  # no tab shows it any more: freed now, not by the collector
         self._html = html
 
     def _style(self) -> None:
