@@ -174,6 +174,8 @@ def _fresh_number_words():
 def _fresh_reward_memos():
     """Every test normalises states afresh: a mutant run forks after the tests ran once, and the
     reward's memos filled then (normalised app states, normalised expected states) would hand a
-    mutated ``normalise_world`` the unmutated results."""
+    mutated ``normalise_world`` the unmutated results; so would the apps' declared list keys
+    (with the paths they matched) a mutated ``declared_keys`` or ``_key_for``."""
     reward._NORMALISED.clear()
     reward._EXPECTED.clear()
+    reward._DECLARED[:] = [None, None]
