@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit.answers import (
+    ActAnswerFamily,
     AnswerFamily,
     answer_spec,
     format_number,
@@ -130,6 +132,8 @@ def test_rival_texts_are_the_other_texts_under_the_expected_ones_key():
         ("明天下午三点开会", "明天下午三点开会", ["下午三点"], False),
         ("anything", "", ["other thing here now"], False),
         ("other thing here now", "", ["other thing here now"], True),
+        ("I go to it now", "Pay rent", ["go to it"], True),  # 3 words in 8 characters: long
+        ("blue car park zone", "blue car", ["car park zone"], True),  # overlapping the answer
     ],
 )  # fmt: skip
 def test_names_a_rival(given, expected, rivals, want):
@@ -171,12 +175,40 @@ class Api:
     def answer(self, text):
         return ("answer", text)
 
+    def plan(self, ops):
+        for op in ops:
+            yield ("call", op)
+
 
 def test_an_answer_family_reads_its_apps_then_answers():
     steps = Count().solve_api({}, Api())
     assert next(steps) == ("read", "todo")
     assert steps.send({"items": [1, 2, 3]}) == ("read", "calendar")
     assert steps.send({"events": [1]}) == ("answer", "4")
+    with pytest.raises(StopIteration):
+        steps.send(None)
+
+
+def test_the_api_solutions_answer_is_the_one_its_params_give():
+    steps = Note().solve_api({"answer": "See you at 8"}, Api())
+    assert next(steps) == ("read", "messenger")
+    assert steps.send({"chats": []}) == ("answer", "See you at 8")
+
+
+class Tidy(ActAnswerFamily):
+    id = "demo.tidy"
+    apps = ("todo",)
+
+    def plan(self, params, initial):
+        return [("delete", i) for i in params["ids"]]
+
+
+def test_an_act_answer_family_runs_its_plan_then_reads_and_answers():
+    steps = Tidy().solve_api({"ids": ["t1", "t2"], "answer": 1}, Api())
+    assert next(steps) == ("call", ("delete", "t1"))
+    assert steps.send(None) == ("call", ("delete", "t2"))
+    assert steps.send(None) == ("read", "todo")
+    assert steps.send({"items": []}) == ("answer", "1")
     with pytest.raises(StopIteration):
         steps.send(None)
 
@@ -209,6 +241,34 @@ def test_a_json_answer_is_every_field_of_the_schema_matched_by_its_kind():
     assert fam.judge_answer('{"count": 3, "when": "14:30"}', want, state=STATE) is True
 
 
+def test_a_json_answer_checks_its_schema_and_passes_on_language_and_tolerances():
+    class Bad(AnswerFamily):
+        id, answer_kind, answer_schema = "demo.bad", "json", {"hue": "colour"}
+
+    class Slot(AnswerFamily):
+        answer_kind, answer_schema, relative_tolerance = "json", {"day": "date", "km": "number"}, 0.1
+
+    with pytest.raises(ConfigError) as err:
+        Bad().check_answer('{"hue": "red"}', '{"hue": "red"}')
+    assert (
+        str(err.value) == "task demo.bad: answer_schema.hue: unknown kind 'colour'; allowed: number, time, date, text"
+    )
+    want = '{"day": "2026-03-04", "km": 100}'
+    assert Slot().check_answer('{"day": "03/04/2026", "km": 100}', want) is True  # English: month first
+    assert Slot().check_answer('{"day": "04/03/2026", "km": 100}', want, "fr") is True  # day first
+    assert Slot().check_answer('{"day": "03/04/2026", "km": 100}', want, "fr") is False
+    assert Slot().check_answer('{"day": "2026-03-04", "km": 109}', want) is True  # within 10%
+    assert Slot().check_answer('{"day": "2026-03-04", "km": 111}', want) is False
+
+
+def test_a_date_answer_is_read_in_english_by_default():
+    class Due(AnswerFamily):
+        answer_kind = "date"
+
+    assert Due().check_answer("03/04/2026", "2026-03-04") is True
+    assert Due().check_answer("03/04/2026", "2026-04-03", "fr") is True
+
+
 def test_a_number_answer_takes_the_familys_tolerances():
     class Distance(AnswerFamily):
         answer_kind = "number"
@@ -233,6 +293,11 @@ def test_a_text_answer_is_judged_against_the_other_texts_of_its_apps():
     assert note.judge_answer("See you\nSee you at 8", "See you at 8") is True  # no state: no rivals
     assert note.judge_answer("Buy bread", "See you at 8", state=STATE) is False
     assert Count().judge_answer("See you\n4", "4", state=STATE) is True  # a number has no rival texts
+    # a rival inside the expected text counts only outside it
+    task, want = Tidy(), "Call the plumber about the sink now"  # a text answer, of the todo app
+    todo = {"todo": {"items": [{"title": want}, {"title": "Call the plumber about the sink"}]}}
+    assert task.judge_answer(want, want, state=todo) is True
+    assert task.judge_answer("Call the plumber about the sink; " + want, want, state=todo) is False
 
 
 # -- the pack's language and number format -------------------------------------------------------

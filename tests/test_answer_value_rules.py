@@ -283,6 +283,18 @@ def test_a_number_answer_within_its_tolerance():
     assert same_answer("number", [3], "3") is False
     assert same_answer("number", "no number", "3") is False
     assert same_answer("number", "3", "3 or 4") is False
+    # the bound itself passes: 0.5 off, plus the 1e-9 every comparison allows for rounding
+    assert same_answer("number", "0.500000001", "0", tolerance=0.5) is True
+    assert same_answer("number", "0.500000002", "0", tolerance=0.5) is False
+
+
+def test_a_date_answer_reads_both_sides_in_the_answers_language():
+    # English reads a slash date month first, every other language day first: the expected
+    # value too, and English is the default
+    assert same_answer("date", "2026-03-04", "03/04/2026") is True
+    assert same_answer("date", "03/04/2026", "2026-03-04") is True
+    assert same_answer("date", "2026-04-03", "03/04/2026", lang="fr") is True
+    assert same_answer("date", "2026-03-04", "03/04/2026", lang="fr") is False
 
 
 def test_a_time_answer_is_every_time_the_expected_one():
