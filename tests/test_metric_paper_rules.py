@@ -225,3 +225,37 @@ def test_deviation_intervals_within_the_versions_given():
     assert got["tasks"] == 5
     assert math.isnan(got["within_std"])
     assert deviation_intervals(df, n_boot=20)["within_std"].tolist() == [pytest.approx(0.2)]
+
+
+def _spread() -> pd.DataFrame:
+    """One agent, five tasks, two versions, two seeds of partial rewards: resample means of many
+    values, so that 1000 and 1001 resamples give other percentiles."""
+    spec = {
+        ("t1", "default"): (0.25, 0.75),
+        ("t1", "dark"): (0.5, 1.0),
+        ("t2", "default"): (0.75, 1.0),
+        ("t2", "dark"): (0.5, 0.25),
+        ("t3", "default"): (0.25, 1.0),
+        ("t3", "dark"): (0.5, 0.0),
+        ("t4", "default"): (1.0, 1.0),
+        ("t4", "dark"): (0.0, 0.0),
+        ("t5", "default"): (0.75, 0.5),
+        ("t5", "dark"): (0.25, 0.0),
+    }
+    rows = [("a", t, var, seed, r) for (t, var), rewards in spec.items() for seed, r in enumerate(rewards)]
+    df = pd.DataFrame(rows, columns=["agent", "task", "variation", "seed", "reward"])
+    df["success"] = df["reward"] >= 1.0
+    return df
+
+
+def test_the_paper_intervals_take_1000_resamples_by_default():
+    # written out from a run with seed 0: 1000 resamples by default, and 1001 would move the
+    # upper bounds (0.421853 and 0.4 below)
+    rel = version_reliability(_spread(), ["agent"]).iloc[0]
+    assert [rel["std_hi"], rel["mad_hi"]] == pytest.approx([0.422053, 0.400312], abs=1e-6)
+    dev = deviation_intervals(_spread()).iloc[0]
+    assert [dev["across_std_hi"], dev["across_mad_hi"]] == pytest.approx([0.422053, 0.400312], abs=1e-6)
+    more = version_reliability(_spread(), ["agent"], n_boot=1001).iloc[0]
+    assert [more["std_hi"], more["mad_hi"]] == pytest.approx([0.421853, 0.4], abs=1e-6)
+    more = deviation_intervals(_spread(), n_boot=1001).iloc[0]
+    assert [more["across_std_hi"], more["across_mad_hi"]] == pytest.approx([0.421853, 0.4], abs=1e-6)
