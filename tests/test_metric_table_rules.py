@@ -146,3 +146,17 @@ def test_prepare_keeps_the_loop_threshold_of_a_prepared_frame():
     assert prepare(df)["loops"].tolist() == [0]
     assert valid_episodes(df, 2)["loops"].tolist() == [1]
     assert valid_episodes(two)["loops"].tolist() == [1]
+
+
+def test_a_groupings_mean_and_median_read_missing_values_and_numbers_written_as_text():
+    g = grouping(["a", "a", "b"])
+    assert g.mean([1, None, 4]).tolist() == [1.0, 4.0]
+    assert g.mean(["1.5", "2", "4"]).tolist() == [1.75, 4.0]
+    assert g.median(["1.5", "2.5", "4"]).tolist() == [2.0, 4.0]
+    median = g.median([1, None, 4])
+    assert median.dtype == np.float64 and median.tolist() == [1.0, 4.0]
+
+
+def test_prepare_keeps_intent_misunderstanding_boolean_on_an_empty_table():
+    empty = pd.DataFrame({"agent": [], "task": [], "variation": [], "success": [], "intent_misunderstanding": []})
+    assert prepare(empty)["intent_misunderstanding"].dtype == np.bool_
