@@ -89,6 +89,11 @@ def test_the_read_that_finds_a_page_staying_tells_whether_it_has_loaded(env):
     )
     page.goto(page.url.rstrip("/") + "/held-page", wait_until="domcontentloaded")
     assert settle(page, allowed, 2000) is None  # its image is still loading
+    for _ in range(200):  # the route's handler runs when Playwright next takes events (a loaded machine: later)
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the image was never requested"
     held[0].fulfill(status=404)
     page.wait_for_load_state("load")
     assert settle(page, allowed, 2000) is True

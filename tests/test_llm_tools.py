@@ -52,7 +52,7 @@ def _agent_prompt(interface: str, task_info: dict | None) -> str:
 @pytest.mark.parametrize("interface", ["api", "mixed"])
 def test_the_prompt_lists_only_the_tools_of_the_tasks_apps(interface):
     """With 64 apps the prompt names the tools of the task's apps (``task_info["apps"]``), not
-    all 654: a todo task's none of banking's, a cross-app task's both apps' and no third's."""
+    all 657: a todo task's none of banking's, a cross-app task's both apps' and no third's."""
     env = make_env("todo.add_item", backend="text", obs_mode="axtree", interface=interface)
     try:
         _, todo = env.reset(seed=0)
@@ -69,7 +69,7 @@ def test_the_prompt_lists_only_the_tools_of_the_tasks_apps(interface):
     assert "banking.transfer(" in prompt and "messenger.send_message(" in prompt and "messenger.read()" in prompt
     assert "todo.add_item(title: str" not in prompt and "calendar." not in prompt and "hotels." not in prompt
     assert len(re.findall(r"^\w+\.\w+\(.*\) -- ", prompt, re.M)) == 13 + 3
-    assert _agent_prompt(interface, None).count(") -- ") == 654  # no task: every app's tools
+    assert _agent_prompt(interface, None).count(") -- ") == 657  # no task: every app's tools
 
 
 def test_an_agent_on_app_tools_is_handed_the_tasks_apps_and_never_its_parameters():
