@@ -53,9 +53,11 @@ def test_interruption_renders_in_the_shell_in_the_language(server, page):
     assert "Cookie" in shown.inner_text() and ("Alle ablehnen" in shown.inner_text() or "Auswahl" in shown.inner_text())
     assert page.locator("main").get_attribute("inert") is not None  # the page under it cannot be used
     button = page.locator("[data-testid$='-dismiss'], [data-testid$='-manage']").first
-    button.click()
+    with page.expect_navigation(wait_until="load"):  # each answer is a form post: wait for the page it leads to
+        button.click()
     while page.locator("[data-testid$='-next']").count():
-        page.locator("[data-testid$='-next']").click()
+        with page.expect_navigation(wait_until="load"):
+            page.locator("[data-testid$='-next']").click()
     assert page.locator("[data-testid^='interrupt-']").count() == 0
     assert page.locator("[data-testid='launch-todo']").is_visible()
     assert not page.external_requests and not page.console_errors
