@@ -46,8 +46,7 @@ def test_the_app_tools_ask_for_no_total():
 SEED_0 = [
     # Forno Rosso's basket: 10.50 + 2 x 4.95 + 5.50 = 25.90, its delivery fee 1.49, the tip 2
     ("delivery", "checkout", {"restaurant": "Forno Rosso", "tip": "2"}, "£29.39", 29.39),
-    # a restaurant without basket lines: its delivery fee and nothing more
-    ("delivery", "checkout", {"restaurant": "Smash Brothers"}, "£0.99", 0.99),
+    # (a restaurant without basket lines is refused: tests/test_described_amounts.py)
     # 4.49 + 9.95 + 2 x 5.29
     ("pharmacy", "checkout", {"pickup": "locker"}, "€25.02", 25.02),
     # Bean & Leaf's lines on the reorder list: 6 x 18.50 + 2 x 6.40
@@ -181,7 +180,7 @@ BAD_RULES = [
         "{sum: basket, each: [qty, price], plus: [kind.fee]}",
         "flows.order.set.total.plus[0]: 'kind' is no ref field of orders; allowed: ref.field, the ref one of: shop",
     ),
-    ("{sum: basket, of: [qty]}", "flows.order.set.total.of: unknown key; allowed: sum, each, where, plus"),
+    ("{sum: basket, of: [qty]}", "flows.order.set.total.of: unknown key; allowed: sum, each, where, times, plus"),
 ]
 
 

@@ -204,13 +204,17 @@ def _flow(desc: dict, name: str, flow: dict) -> Callable:
 
 def set_values(desc: dict, state: dict, flow: dict, values: dict, tool_name: str) -> dict:
     """The fields ``flow`` sets without asking, for a record given ``values`` (coerced): a text's
-    ``{n}`` the record's number, a computed value (a total) computed from the state."""
+    ``{n}`` the record's number, a computed value (a total) computed from the state; an
+    OperationError for a sum over no record (an empty basket)."""
     target, n = desc["collections"][flow["creates"]], state["next_id"][flow["creates"]]
     fixed = {f: v.replace("{n}", str(n)) if isinstance(v, str) else v for f, v in flow["set"].items()}
     out = {f: model.coerce(desc, state, tool_name, target, f, v) for f, v in fixed.items() if not computed.is_rule(v)}
     record = {**{f: field_default(s) for f, s in target["fields"].items()}, **values, **out}
     for f, rule in fixed.items():
         if computed.is_rule(rule):
+            refused = computed.empty(desc, f, rule, state, record)
+            if refused:  # a sum over nothing: an empty basket is no order
+                raise OperationError(tool_name, *refused)
             out[f] = computed.compute(desc, state, flow["creates"], rule, record)
     return out
 

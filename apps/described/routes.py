@@ -168,12 +168,12 @@ def flow_review(ctx: AppContext, params: dict):
     flow = params.get("dapp_flow", "")
     if flow not in ctx.app.desc["flows"]:
         return _missing(ctx)
+    desc = ctx.app.desc
     try:
         raw, values = _flow_values(ctx, flow, params)
-    except OperationError as e:
+        made = ops.set_values(desc, ctx.state, desc["flows"][flow], values, f"{ctx.app.name}.{flow}")
+    except OperationError as e:  # a missing value, an empty basket
         return forms.flow_form(ctx, flow, dict(params), f"{e.path}: {e.problem}")
-    desc = ctx.app.desc
-    made = ops.set_values(desc, ctx.state, desc["flows"][flow], values, f"{ctx.app.name}.{flow}")
     sums = {f: made[f] for f, v in desc["flows"][flow]["set"].items() if computed.is_rule(v)}
     return forms.review_page(ctx, flow, {**values, **sums}, raw, tuple(sums))
 
