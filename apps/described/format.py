@@ -168,7 +168,7 @@ FLOW = Record(
             Any_(),
             default={},
             doc="fields of the record set without asking: a value ({n}: the record's number), or a "
-            "computed number {sum, each, where, plus} (an order's total)",
+            "computed number {sum, each, where, plus} (an order's total) or {times, plus} (hours × rate)",
         ),
         "adjust": ListOf(ADJUST, default=[], doc="numbers of referenced records the confirmed flow changes"),
         "start": Str("", doc="a collection whose detail pages offer the flow, for its ref field to them"),
