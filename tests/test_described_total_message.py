@@ -77,6 +77,8 @@ def test_only_the_total_to_the_named_contact_scores():
         "hotels.book_then_message",
         "delivery.checkout_then_message",
         "stockroom.order_then_message",
+        "timesheet.invoice_then_message",
+        "rides.request_then_message",
     ):
         fam, inst, _ = _instance(fid)
         assert evaluate(fam, inst, inst.initial).reward == 0, fid  # doing nothing
@@ -107,6 +109,8 @@ def test_only_the_total_to_the_named_contact_scores():
         "delivery.checkout_then_message",  # totals the app computes (tests/test_described_totals.py)
         "pharmacy.checkout_then_message",
         "stockroom.order_then_message",
+        "timesheet.invoice_then_message",  # hours x the client's rate (tests/test_described_amounts.py)
+        "rides.request_then_message",  # distance x the class's rate per km + a base fare
     ],
 )
 def test_the_oracle_solves_it_on_the_text_backend(interface_envs, fid, pack, interface):
