@@ -14,11 +14,12 @@ from openapps_sim.apps.described.values import initials
 from openapps_sim.tasks.described.kit import said
 from starlette.testclient import TestClient
 
-from openapps_sim.config import catalog
 from openapps_sim.config.discovery import check_app_folder, discover_apps
 from openapps_sim.errors import ConfigError
 from openapps_sim.web import server
 from openapps_sim.web.world import World
+
+from .shared_fixtures import app_search_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANTS = """
@@ -105,21 +106,7 @@ def test_one_broken_app_breaks_no_command(tmp_path, broken):
     assert "Traceback" not in other.stderr
 
 
-def _clear() -> None:
-    discover_apps.cache_clear()
-    catalog.base_config.cache_clear()
-    catalog.composed_json.cache_clear()
-    catalog.initial_state_json.cache_clear()
-
-
-@pytest.fixture()
-def app_path(tmp_path, monkeypatch):
-    """A folder on OPENAPPS_APPS (the apps' search path), caches cleared before and after."""
-    monkeypatch.setenv("OPENAPPS_APPS", str(tmp_path))
-    _clear()
-    yield tmp_path
-    monkeypatch.undo()
-    _clear()
+app_path = app_search_path()  # a folder on OPENAPPS_APPS, caches cleared before and after
 
 
 def _app(folder: Path, name: str, text: str) -> None:
