@@ -19,6 +19,7 @@ from openapps_sim.errors import ConfigError
 from openapps_sim.web import server
 from openapps_sim.web.world import World
 
+from .cli_process import openapps
 from .shared_fixtures import app_search_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,15 +71,7 @@ BAD_SYNTAX = "title: Broken\ncategory: Tools\ncollections: {things: [\n"
 
 
 def _cli(args: list[str], apps: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "OPENAPPS_APPS": str(apps)}
-    return subprocess.run(
-        [sys.executable, "-m", "openapps_sim.cli", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return openapps(*args, cwd=ROOT, env={**os.environ, "OPENAPPS_APPS": str(apps)}, timeout=300)
 
 
 @pytest.mark.parametrize("broken", [BAD_KEY, BAD_SYNTAX], ids=["format", "syntax"])
