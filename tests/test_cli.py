@@ -7,23 +7,13 @@ import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from openapps_sim.cli.args import shipped_specs
 from openapps_sim.cli.main import build_parser
 
-
-def openapps(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 120):
-    return subprocess.run(
-        [sys.executable, "-m", "openapps_sim.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=timeout,
-    )
+from .cli_process import openapps
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -13,11 +13,12 @@ import yaml
 from starlette.testclient import TestClient
 
 from openapps_sim.cli.main import main
-from openapps_sim.config import catalog
 from openapps_sim.config.discovery import check_app_folder, discover_apps, require_apps
 from openapps_sim.errors import ConfigError, ConfigErrors
 from openapps_sim.web import server
 from openapps_sim.web.world import World
+
+from .shared_fixtures import app_search_path, world_client
 
 LIBRARY = Path(__file__).resolve().parent.parent / "apps" / "described" / "library"
 PLANTS = """
@@ -38,21 +39,7 @@ collections:
 """
 
 
-def _clear() -> None:
-    discover_apps.cache_clear()
-    catalog.base_config.cache_clear()
-    catalog.composed_json.cache_clear()
-    catalog.initial_state_json.cache_clear()
-
-
-@pytest.fixture()
-def app_path(tmp_path, monkeypatch):
-    """A folder on OPENAPPS_APPS (the apps' search path), caches cleared before and after."""
-    monkeypatch.setenv("OPENAPPS_APPS", str(tmp_path))
-    _clear()
-    yield tmp_path
-    monkeypatch.undo()
-    _clear()
+app_path = app_search_path()  # a folder on OPENAPPS_APPS, caches cleared before and after
 
 
 def _broken(tmp_path: Path) -> Path:
@@ -147,11 +134,7 @@ def test_the_listing_names_category_source_and_families(capsys):
     assert "start" not in rows
 
 
-@pytest.fixture(scope="module")
-def client():
-    world = World()
-    world.reset("default", 0)
-    return world, TestClient(server.build_app(world))
+client = world_client("module")
 
 
 def test_every_page_of_the_described_apps_renders(client):

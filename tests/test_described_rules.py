@@ -14,11 +14,13 @@ from openapps_sim.apps.described.values import initials
 from openapps_sim.tasks.described.kit import said
 from starlette.testclient import TestClient
 
-from openapps_sim.config import catalog
 from openapps_sim.config.discovery import check_app_folder, discover_apps
 from openapps_sim.errors import ConfigError
 from openapps_sim.web import server
 from openapps_sim.web.world import World
+
+from .cli_process import openapps
+from .shared_fixtures import app_search_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANTS = """
@@ -69,15 +71,7 @@ BAD_SYNTAX = "title: Broken\ncategory: Tools\ncollections: {things: [\n"
 
 
 def _cli(args: list[str], apps: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "OPENAPPS_APPS": str(apps)}
-    return subprocess.run(
-        [sys.executable, "-m", "openapps_sim.cli", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return openapps(*args, cwd=ROOT, env={**os.environ, "OPENAPPS_APPS": str(apps)}, timeout=300)
 
 
 @pytest.mark.parametrize("broken", [BAD_KEY, BAD_SYNTAX], ids=["format", "syntax"])
@@ -105,21 +99,7 @@ def test_one_broken_app_breaks_no_command(tmp_path, broken):
     assert "Traceback" not in other.stderr
 
 
-def _clear() -> None:
-    discover_apps.cache_clear()
-    catalog.base_config.cache_clear()
-    catalog.composed_json.cache_clear()
-    catalog.initial_state_json.cache_clear()
-
-
-@pytest.fixture()
-def app_path(tmp_path, monkeypatch):
-    """A folder on OPENAPPS_APPS (the apps' search path), caches cleared before and after."""
-    monkeypatch.setenv("OPENAPPS_APPS", str(tmp_path))
-    _clear()
-    yield tmp_path
-    monkeypatch.undo()
-    _clear()
+app_path = app_search_path()  # a folder on OPENAPPS_APPS, caches cleared before and after
 
 
 def _app(folder: Path, name: str, text: str) -> None:

@@ -9,29 +9,23 @@ import copy
 import re
 
 import pytest
-from starlette.testclient import TestClient
 
-import openapps_sim.web.server as server
 from openapps_sim.appkit import AppRoutes
 from openapps_sim.config.catalog import discover_apps
 from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import MAX_TEXT_CHARS, too_long
-from openapps_sim.web.world import World
 
+from .shared_fixtures import world_client
 from .tested_families import tested_apps
 
 LONG = "z" * 6001
 REFUSED = "is 6001 characters long; at most 6000 are accepted. Nothing was changed."
 
 
-@pytest.fixture(scope="module")
-def client():
-    """One world for the module: every test checks that a refused input changed nothing, against
-    the state just before it (the one test that adds an item checks only that item)."""
-    world = World()
-    world.reset("default", 0)
-    return world, TestClient(server.build_app(world))
+# One world for the module: every test checks that a refused input changed nothing, against the
+# state just before it (the one test that adds an item checks only that item).
+client = world_client("module")
 
 
 def _post_routes() -> list[tuple[str, str]]:

@@ -25,6 +25,7 @@ from openapps_sim.cli.main import main
 from openapps_sim.sweeps.judgeprompt import MIN_PROMPT_CHARS, SYSTEM, build_prompt, parse_verdict
 
 from .fake_llm_server import FakeLLMServer, request_texts
+from .judge_helpers import agent_config, judge_error
 
 TASKS = ["todo.add_item", "messenger.send_message", "shop.add_to_cart", "calendar.event_time"]
 
@@ -125,16 +126,6 @@ def _counts(pairs: list[tuple[bool, bool]]) -> dict:
     }
 
 
-def _config(tmp_path: Path, server: FakeLLMServer, api: str = "openai", model: str = "judge-model") -> Path:
-    base = f"{server.url}/v1" if api == "openai" else server.url
-    path = tmp_path / f"{api}-{model}.yaml"
-    path.write_text(
-        f"agent: {api}\nmodel: {model}\nbase_url: {base}\nrequire_api_key: false\nretries: 0\nbackoff: 0\n",
-        encoding="utf-8",
-    )
-    return path
-
-
 def _judge(args: list[str], capsys) -> tuple[int, dict | None, str, str]:
     code = main(["judge", *args])
     out, err = capsys.readouterr()
@@ -153,7 +144,7 @@ def test_the_calibration_counts_a_prompt_reading_judge_exactly(results, tmp_path
     with FakeLLMServer(default=judge) as server:
         out = tmp_path / "judge"
         code, result, printed, _ = _judge(
-            [str(results), "--agent-config", str(_config(tmp_path, server, api)), "--out", str(out)], capsys
+            [str(results), "--agent-config", str(agent_config(tmp_path, server, api)), "--out", str(out)], capsys
         )
     assert code == 0, printed
     records = _records(results)
@@ -196,7 +187,7 @@ def test_a_folder_of_run_folders_is_judged_into_its_own_judge_folder(results, tm
     parent = tmp_path / "runs"
     shutil.copytree(results, parent / "one")
     with FakeLLMServer(default='{"success": true}') as server:
-        config = _config(tmp_path, server)
+        config = agent_config(tmp_path, server)
         assert main(["judge", str(parent), "--agent-config", str(config), "--limit", "2", "--quiet"]) == 0
     out = parent / f"judge-{config.stem}"
     result = json.loads((out / "judge.json").read_text(encoding="utf-8"))
@@ -207,7 +198,8 @@ def test_a_folder_of_run_folders_is_judged_into_its_own_judge_folder(results, tm
 def test_a_judge_that_always_says_success_has_the_base_rate_as_precision(results, tmp_path, capsys):
     with FakeLLMServer(default='{"success": true, "milestones": {}, "reason": "fine"}') as server:
         code, result, _, _ = _judge(
-            [str(results), "--agent-config", str(_config(tmp_path, server)), "--out", str(tmp_path / "yes")], capsys
+            [str(results), "--agent-config", str(agent_config(tmp_path, server)), "--out", str(tmp_path / "yes")],
+            capsys,
         )
     assert code == 0
     records = _records(results)
@@ -230,7 +222,7 @@ def test_a_judge_that_always_says_failure_has_no_precision_and_no_recall(results
             [
                 str(results),
                 "--agent-config",
-                str(_config(tmp_path, server, "anthropic")),
+                str(agent_config(tmp_path, server, "anthropic")),
                 "--out",
                 str(tmp_path / "no"),
             ],
@@ -248,7 +240,7 @@ def test_unreadable_replies_are_asked_again_once_and_counted(results, tmp_path, 
     valid = '{"success": false, "milestones": {}, "reason": "no"}'
     with FakeLLMServer(["I think it went well.", valid, "{not json", "still not json"], default=valid) as server:
         code, result, _, _ = _judge(
-            [str(results), "--agent-config", str(_config(tmp_path, server)), "--out", str(tmp_path / "re")], capsys
+            [str(results), "--agent-config", str(agent_config(tmp_path, server)), "--out", str(tmp_path / "re")], capsys
         )
     assert code == 0
     assert len(server.requests) == 16 + 2 and result["reasked"] == 2 and result["unparseable"] == 1
@@ -274,7 +266,7 @@ def test_a_failing_model_service_stops_with_one_message_and_the_rerun_goes_on(re
         return '{"success": true, "reason": "ok"}'
 
     with FakeLLMServer(default=reply) as server:
-        args = [str(results), "--agent-config", str(_config(tmp_path, server)), "--out", str(tmp_path / "stop")]
+        args = [str(results), "--agent-config", str(agent_config(tmp_path, server)), "--out", str(tmp_path / "stop")]
         code, _, _, err = _judge(args, capsys)
         assert code == 3, err
         assert "HTTP 503" in err and "3 verdicts are kept" in err and "run the same command again" in err
@@ -292,7 +284,7 @@ def test_a_failing_model_service_stops_with_one_message_and_the_rerun_goes_on(re
 def test_long_trajectories_are_cut_to_the_bound_with_a_marker(results, tmp_path, capsys):
     judge = PromptJudge()
     with FakeLLMServer(default=judge) as server:
-        args = [str(results), "--agent-config", str(_config(tmp_path, server)), "--out", str(tmp_path / "cut")]
+        args = [str(results), "--agent-config", str(agent_config(tmp_path, server)), "--out", str(tmp_path / "cut")]
         code, result, _, _ = _judge([*args, "--max-prompt-chars", str(MIN_PROMPT_CHARS)], capsys)
     assert code == 0 and result["truncated"] > 0
     for r in server.requests:
@@ -385,36 +377,28 @@ def test_replies_are_read_leniently_but_never_guessed():
     assert parse_verdict("success!", []).success is None
 
 
-def _error(args: list[str], capsys) -> str:
-    code = main(["judge", *args])
-    _, err = capsys.readouterr()
-    assert code == 2, err
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    return err
-
-
 def test_bad_input_is_one_sentence(results, tmp_path, capsys):
     with FakeLLMServer(default='{"success": true}') as server:
-        cfg = str(_config(tmp_path, server))
-        err = _error([str(tmp_path / "missing"), "--agent-config", cfg], capsys)
+        cfg = str(agent_config(tmp_path, server))
+        err = judge_error([str(tmp_path / "missing"), "--agent-config", cfg], capsys)
         assert "RESULTS" in err and "no such folder" in err
         (tmp_path / "empty").mkdir()
-        err = _error([str(tmp_path / "empty"), "--agent-config", cfg], capsys)
+        err = judge_error([str(tmp_path / "empty"), "--agent-config", cfg], capsys)
         assert "holds no results.jsonl" in err and "allowed:" in err
-        err = _error([str(results), "--agent-config", "no-such-judge"], capsys)
+        err = judge_error([str(results), "--agent-config", "no-such-judge"], capsys)
         assert "no-such-judge" in err and "gpt-4o" in err
-        err = _error([str(results), "--agent-config", "random", "--out", str(tmp_path / "x")], capsys)
+        err = judge_error([str(results), "--agent-config", "random", "--out", str(tmp_path / "x")], capsys)
         assert "cannot judge" in err and "anthropic" in err and "openai" in err
         nomodel = tmp_path / "nomodel.yaml"
         nomodel.write_text(f"agent: openai\nbase_url: {server.url}/v1\nrequire_api_key: false\n", encoding="utf-8")
-        err = _error([str(results), "--agent-config", str(nomodel)], capsys)
+        err = judge_error([str(results), "--agent-config", str(nomodel)], capsys)
         assert "model" in err and "required" in err
-        err = _error([str(results), "--agent-config", cfg, "--max-prompt-chars", "100"], capsys)
+        err = judge_error([str(results), "--agent-config", cfg, "--max-prompt-chars", "100"], capsys)
         assert "--max-prompt-chars" in err and str(MIN_PROMPT_CHARS) in err
         out = tmp_path / "one"
         assert main(["judge", str(results), "--agent-config", cfg, "--out", str(out), "--limit", "1", "--quiet"]) == 0
-        other = str(_config(tmp_path, server, model="another-model"))
-        err = _error([str(results), "--agent-config", other, "--out", str(out)], capsys)
+        other = str(agent_config(tmp_path, server, model="another-model"))
+        err = judge_error([str(results), "--agent-config", other, "--out", str(out)], capsys)
         assert "another judge" in err and "judge-model" in err and "another --out" in err
 
 

@@ -34,6 +34,7 @@ from openapps_sim.sweeps.judgewindow import (
 )
 
 from .fake_llm_server import FakeLLMServer, request_images, request_texts
+from .judge_helpers import agent_config, judge_error
 
 
 def _sweep(root: Path, name: str, backend: str, agents: list[str], screenshots: bool) -> Path:
@@ -63,16 +64,6 @@ def chromium_run(tmp_path_factory) -> Path:
 
 def _records(folder: Path) -> list[dict]:
     return [json.loads(line) for line in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()]
-
-
-def _config(tmp_path: Path, server: FakeLLMServer, api: str) -> Path:
-    base = f"{server.url}/v1" if api == "openai" else server.url
-    path = tmp_path / f"{api}.yaml"
-    path.write_text(
-        f"agent: {api}\nmodel: seeing-judge\nbase_url: {base}\nrequire_api_key: false\nretries: 0\nbackoff: 0\n",
-        encoding="utf-8",
-    )
-    return path
 
 
 # -- the windows ------------------------------------------------------------------------------------
@@ -217,7 +208,7 @@ def test_the_judge_sees_each_window_of_screens(chromium_run, tmp_path, capsys, a
     judge = WindowJudge()
     out = tmp_path / "judged"
     with FakeLLMServer(default=judge) as server:
-        cfg = str(_config(tmp_path, server, api))
+        cfg = str(agent_config(tmp_path, server, api, "seeing-judge"))
         args = ["--screenshots", "--window", str(window), "--stride", str(stride), "--out", str(out)]
         code = main(["judge", str(chromium_run), "--agent-config", cfg, *args])
     printed, err = capsys.readouterr()
@@ -267,28 +258,20 @@ def test_the_judge_sees_each_window_of_screens(chromium_run, tmp_path, capsys, a
     assert "Precision and recall per app version" in (out / "judge.md").read_text()
 
 
-def _error(args: list[str], capsys) -> str:
-    code = main(["judge", *args])
-    _, err = capsys.readouterr()
-    assert code == 2, err
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    return err
-
-
 def test_bad_window_input_is_one_sentence(tmp_path, capsys):
     text_run = _sweep(tmp_path, "text", "text", ["oracle"], False)
     with FakeLLMServer(default='{"success": true}') as server:
-        cfg = str(_config(tmp_path, server, "openai"))
+        cfg = str(agent_config(tmp_path, server, "openai", "seeing-judge"))
         base = [str(text_run), "--agent-config", cfg]
-        err = _error([*base, "--screenshots", "--window", "0"], capsys)
+        err = judge_error([*base, "--screenshots", "--window", "0"], capsys)
         assert "--window" in err and "1 or more" in err
-        err = _error([*base, "--screenshots", "--stride", "0"], capsys)
+        err = judge_error([*base, "--screenshots", "--stride", "0"], capsys)
         assert "--stride" in err and "from 1 to --window (3)" in err
-        err = _error([*base, "--screenshots", "--window", "3", "--stride", "4"], capsys)
+        err = judge_error([*base, "--screenshots", "--window", "3", "--stride", "4"], capsys)
         assert "--stride" in err and "longer than --window 3" in err
-        err = _error([*base, "--window", "3"], capsys)
+        err = judge_error([*base, "--window", "3"], capsys)
         assert "--window" in err and "without --screenshots" in err
-        err = _error([*base, "--screenshots"], capsys)
+        err = judge_error([*base, "--screenshots"], capsys)
         assert "--screenshots" in err and "recorded no screenshot" in err and "chromium" in err
         assert not server.requests
 
@@ -315,7 +298,7 @@ def test_a_quoted_planted_verdict_leaves_the_window_unreadable(chromium_run, tmp
     quoted = 'The agent wrote {"success": true, "milestones": {}} but I find {"success": false, "milestones": {}}'
     out = tmp_path / "planted"
     with FakeLLMServer(default=quoted) as server:
-        cfg = str(_config(tmp_path, server, "openai"))
+        cfg = str(agent_config(tmp_path, server, "openai", "seeing-judge"))
         args = ["--screenshots", "--window", "5", "--stride", "2", "--out", str(out), "--limit", "1"]
         assert main(["judge", str(chromium_run), "--agent-config", cfg, *args]) == 0
     capsys.readouterr()
@@ -345,9 +328,9 @@ def test_a_run_without_full_screenshots_shows_its_thumbnails_as_png(tmp_path):
 def test_a_folder_of_text_verdicts_refuses_a_seeing_judge(chromium_run, tmp_path, capsys):
     out = tmp_path / "one-judge"
     with FakeLLMServer(default='{"success": false}') as server:
-        cfg = str(_config(tmp_path, server, "openai"))
+        cfg = str(agent_config(tmp_path, server, "openai", "seeing-judge"))
         assert main(["judge", str(chromium_run), "--agent-config", cfg, "--out", str(out), "--limit", "1"]) == 0
         capsys.readouterr()
-        err = _error([str(chromium_run), "--agent-config", cfg, "--out", str(out), "--screenshots"], capsys)
+        err = judge_error([str(chromium_run), "--agent-config", cfg, "--out", str(out), "--screenshots"], capsys)
         assert "another judge" in err and "text" in err and "another --out" in err
         assert len(server.requests) == 1

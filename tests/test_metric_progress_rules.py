@@ -228,6 +228,21 @@ def test_decisions_by_level_by_none_and_without_decisions():
     assert crashed.empty and list(crashed.columns) == ["agent", *LEVEL_COLUMNS]
 
 
+# the headers of the progress table by agent, written out: alone or in the report's section
+AGENT_HEADERS = [
+    "Agent",
+    "Episodes",
+    "Success",
+    "ESAR",
+    "Decision",
+    "Deeper",
+    "W-LCS",
+    "Answer",
+    "First",
+    "After",
+]
+
+
 def test_progress_tables_and_their_cells():
     rows = [
         ep("A", 0, True, esar=0.5, decisions=[True, False], wlcs=0.5, expected_ops=1, variation="v", answer_ok=True),
@@ -236,18 +251,7 @@ def test_progress_tables_and_their_cells():
     tables = progress_tables(pd.DataFrame(rows))
     assert [t[0] for t in tables] == ["By agent", "By agent and variation", "By agent and task"]
     title, headers, body = tables[0]
-    assert headers == [
-        "Agent",
-        "Episodes",
-        "Success",
-        "ESAR",
-        "Decision",
-        "Deeper",
-        "W-LCS",
-        "Answer",
-        "First",
-        "After",
-    ]
+    assert headers == AGENT_HEADERS
     assert body == [["A", "2", "50.0%", "75.0%", "50.0%", "0.0%", "0.50", "50.0%", "–", "–"]]
     assert tables[1][1][:3] == ["Agent", "Variation", "Episodes"]
     assert tables[1][2] == [["A", "v", "2", "50.0%", "75.0%", "50.0%", "0.0%", "0.50", "50.0%", "–", "–"]]
@@ -308,18 +312,7 @@ def test_the_section_tables_hold_their_headers_and_rows():
     rows = [ep("A", 0, True, decisions=[True])]
     section = progress_section(SimpleNamespace(df=pd.DataFrame(rows)))
     tables = [b for b in section.blocks if isinstance(b, Table)]
-    assert tables[0].headers == [
-        "Agent",
-        "Episodes",
-        "Success",
-        "ESAR",
-        "Decision",
-        "Deeper",
-        "W-LCS",
-        "Answer",
-        "First",
-        "After",
-    ]
+    assert tables[0].headers == AGENT_HEADERS
     assert tables[0].rows == [["A", "1", "100.0%", "–", "100.0%", "–", "–", "–", "–", "–"]]
     assert tables[3].headers == ["Agent", "Level", "Episodes", "Accuracy", "Reached", "Accuracy there"]
     assert tables[3].rows == [["A", "1", "1", "100.0%", "1", "100.0%"]]

@@ -226,6 +226,22 @@ def test_a_version_interrupts_by_its_flag_or_by_what_was_shown():
     assert interrupting_versions(crashed) == set()
 
 
+# interruption_rows' columns, written out: with interruptions or without
+ROW_COLUMNS = [
+    "agent",
+    "task",
+    "variation",
+    "seed",
+    "success",
+    "id",
+    "kind",
+    "buttons",
+    "button",
+    "steps_to_recover",
+    "harmful",
+]
+
+
 def test_interruption_rows_and_breakdown_by_value():
     df = pd.DataFrame(
         [
@@ -236,19 +252,7 @@ def test_interruption_rows_and_breakdown_by_value():
         ]
     )
     got = interruption_rows(df)
-    assert list(got.columns) == [
-        "agent",
-        "task",
-        "variation",
-        "seed",
-        "success",
-        "id",
-        "kind",
-        "buttons",
-        "button",
-        "steps_to_recover",
-        "harmful",
-    ]
+    assert list(got.columns) == ROW_COLUMNS
     assert got[["agent", "seed", "success", "id"]].values.tolist() == [
         ["a", 0, True, "login1"],
         ["a", 1, False, "login1"],
@@ -297,19 +301,7 @@ def test_interruption_rows_name_task_and_version():
 
 def test_no_interruption_gives_the_rows_columns():
     got = interruption_rows(pd.DataFrame([ep(0, "default", True)]))
-    assert got.empty and list(got.columns) == [
-        "agent",
-        "task",
-        "variation",
-        "seed",
-        "success",
-        "id",
-        "kind",
-        "buttons",
-        "button",
-        "steps_to_recover",
-        "harmful",
-    ]
+    assert got.empty and list(got.columns) == ROW_COLUMNS
 
 
 def test_every_rsr_table_is_numbered_from_zero():

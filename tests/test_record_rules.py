@@ -11,11 +11,11 @@ import pytest
 
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.sweeps.record import MODEL_SERVICE, EpisodeSpec, error_record
-from openapps_sim.sweeps.runner import Worker
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 from openapps_sim.sweeps.sweep import run_sweep
 
+from .shared_fixtures import module_worker
 from .sweep_helpers import write_spec
 from .test_interruptions import compose_armed
 
@@ -25,11 +25,7 @@ RAISES = "tests.sweep_agents:RaisesOnStep2Agent"
 QUICK = "tests.sweep_agents:SeedRecorder"
 
 
-@pytest.fixture(scope="module")
-def worker():
-    w = Worker()
-    yield w
-    w.close()
+worker = module_worker()
 
 
 def run(worker, agent: str, variation: str = "default", seed: int = 0, **kw) -> dict:

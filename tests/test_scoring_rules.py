@@ -129,12 +129,21 @@ def test_infeasible_tasks_need_the_report_and_feasible_ones_must_not_get_it():
     assert wrong.explain() == "0 state difference(s):\n  the agent reported the task infeasible, but it can be done"
 
 
-def test_explain_lists_at_most_limit_differences_and_the_last_events():
+def _with_extra_todos(titles: list[str]):
+    """todo.add_item's instance evaluated on its initial state plus one todo per title."""
     fam, inst = instance("todo.add_item")
     state = copy.deepcopy(inst.initial)
-    for n in range(4):
-        state["todo"]["items"].append({**state["todo"]["items"][0], "id": f"x{n}", "title": f"extra {n}"})
-    ev = evaluate(fam, inst, state)
+    for n, title in enumerate(titles):
+        state["todo"]["items"].append({**state["todo"]["items"][0], "id": f"x{n}", "title": title})
+    return evaluate(fam, inst, state)
+
+
+def _todo_adds(k: int) -> list[dict]:
+    return [{"i": n, "app": "todo", "op": "add_item", "args": {"title": f"e{n}"}} for n in range(k)]
+
+
+def test_explain_lists_at_most_limit_differences_and_the_last_events():
+    ev = _with_extra_todos([f"extra {n}" for n in range(4)])
     assert len(ev.diff) == 5
     text = ev.explain(limit=2)
     assert text.splitlines() == [
@@ -143,8 +152,7 @@ def test_explain_lists_at_most_limit_differences_and_the_last_events():
         "  todo.items: extra todo 'extra 0'",
         "  ... and 3 more",
     ]
-    events = [{"i": n, "app": "todo", "op": "add_item", "args": {"title": f"e{n}"}} for n in range(3)]
-    assert ev.explain(limit=2, events=events).splitlines()[-4:] == [
+    assert ev.explain(limit=2, events=_todo_adds(3)).splitlines()[-4:] == [
         "event log (3 change(s) in this episode):",
         "  ... 1 earlier change(s)",
         "  #1 todo.add_item title='e1'",
@@ -154,11 +162,7 @@ def test_explain_lists_at_most_limit_differences_and_the_last_events():
 
 
 def test_explain_cuts_at_twelve_differences_by_default_and_not_at_exactly_the_limit():
-    fam, inst = instance("todo.add_item")
-    state = copy.deepcopy(inst.initial)
-    for n in range(12):
-        state["todo"]["items"].append({**state["todo"]["items"][0], "id": f"x{n}", "title": f"extra {n:02d}"})
-    ev = evaluate(fam, inst, state)
+    ev = _with_extra_todos([f"extra {n:02d}" for n in range(12)])
     assert len(ev.diff) == 13
     lines = ev.explain().splitlines()
     assert len(lines) == 14
@@ -166,8 +170,7 @@ def test_explain_cuts_at_twelve_differences_by_default_and_not_at_exactly_the_li
     assert lines[-1] == "  ... and 1 more"
     exact = ev.explain(limit=13).splitlines()  # exactly the limit: all of them, no "... and 0 more"
     assert len(exact) == 14 and exact[-1] == "  todo.items: extra todo 'extra 11'"
-    events = [{"i": n, "app": "todo", "op": "add_item", "args": {"title": f"e{n}"}} for n in range(2)]
-    assert ev.explain(limit=2, events=events).splitlines()[-3:] == [
+    assert ev.explain(limit=2, events=_todo_adds(2)).splitlines()[-3:] == [
         "event log (2 change(s) in this episode):",
         "  #0 todo.add_item title='e0'",
         "  #1 todo.add_item title='e1'",

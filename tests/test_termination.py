@@ -12,18 +12,15 @@ import pytest
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.record import EpisodeSpec
-from openapps_sim.sweeps.runner import Worker
 from openapps_sim.taskkit import all_families, evaluate, get_family, instantiate
 from openapps_sim.web.world import World
+
+from .shared_fixtures import module_worker
 
 AGENTS = "tests.termination_agents:"
 
 
-@pytest.fixture(scope="module")
-def worker():
-    w = Worker()
-    yield w
-    w.close()
+worker = module_worker()
 
 
 def _run(worker, agent: str, task: str = "todo.add_item", termination: str = "agent", backend: str = "text", **kw):

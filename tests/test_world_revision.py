@@ -7,18 +7,14 @@ Pure server logic: the real ASGI app in this process, no browser."""
 
 from __future__ import annotations
 
-import pytest
 from starlette.testclient import TestClient
 
 import openapps_sim.web.server as server
 from openapps_sim.web.world import World
 
+from .shared_fixtures import world_client
 
-@pytest.fixture
-def client():
-    world = World()
-    world.reset("default", 0)
-    return world, TestClient(server.build_app(world))
+client = world_client()
 
 
 def test_the_revision_moves_with_every_change_a_task_checks_and_only_then(client):

@@ -76,27 +76,19 @@ def record_actions(ctx: AppContext, name: str, coll: dict, record: dict):
         )
     if acts["quantity"]:
         f = acts["quantity"]
-        out += [
+        label = words.field_label(ctx, name, f)
+        step = [  # (sign, by, test id's verb): one button a way
             post_button(
-                "−",
+                sign,
                 f"{base}/qty/{f}",
-                f"{app}-dec-{f}",
-                hidden={"by": "-1"},
+                f"{app}-{verb}-{f}",
+                hidden={"by": by},
                 cls="secondary",
-                aria_label=f"− {words.field_label(ctx, name, f)}",
-            ),
-            Span(
-                f"{words.field_label(ctx, name, f)}: {show(ctx, coll, f, record.get(f))}", data_testid=f"{app}-qty-{f}"
-            ),
-            post_button(
-                "+",
-                f"{base}/qty/{f}",
-                f"{app}-inc-{f}",
-                hidden={"by": "1"},
-                cls="secondary",
-                aria_label=f"+ {words.field_label(ctx, name, f)}",
-            ),
+                aria_label=f"{sign} {label}",
+            )
+            for sign, by, verb in (("−", "-1", "dec"), ("+", "1", "inc"))
         ]
+        out += [step[0], Span(f"{label}: {show(ctx, coll, f, record.get(f))}", data_testid=f"{app}-qty-{f}"), step[1]]
     if acts["delete"]:
         out.append(post_button(words.ui(ctx, "delete"), f"{base}/delete", f"{app}-delete", cls="danger", about=about))
     status = _status(ctx, name, coll, record) if acts["status"] else None

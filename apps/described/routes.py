@@ -19,6 +19,14 @@ def _coll(ctx: AppContext, params: dict) -> tuple[str, dict] | tuple[None, None]
     return (name, coll) if coll else (None, None)
 
 
+def _record(ctx: AppContext, params: dict, allowed) -> tuple[str, dict, dict | None]:
+    """The route's collection (name, description) and record; the record is None where the
+    collection or the record is missing or ``allowed(actions, field)`` refuses the route."""
+    name, coll = _coll(ctx, params)
+    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
+    return name, coll, found if found and allowed(coll["actions"], params.get("dapp_field", "")) else None
+
+
 def _op(ctx: AppContext, name: str):
     return ctx.app.load_operations()[name]
 
@@ -82,16 +90,14 @@ def show_record(ctx: AppContext, params: dict):
 
 @routes.get("/c/{dapp_coll}/{dapp_id}/edit")
 def edit_form(ctx: AppContext, params: dict):
-    name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
-    return forms.record_form(ctx, name, found) if found and coll["actions"]["edit"] else _missing(ctx)
+    name, _, found = _record(ctx, params, lambda a, _: a["edit"])
+    return forms.record_form(ctx, name, found) if found else _missing(ctx)
 
 
 @routes.post("/c/{dapp_coll}/{dapp_id}/edit")
 def edit(ctx: AppContext, params: dict):
-    name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
-    if not found or not coll["actions"]["edit"]:
+    name, coll, found = _record(ctx, params, lambda a, _: a["edit"])
+    if not found:
         return _missing(ctx)
     values = forms.form_values(coll, coll["actions"]["edit"], params)
     try:
@@ -102,11 +108,10 @@ def edit(ctx: AppContext, params: dict):
 
 
 def _on_record(ctx: AppContext, params: dict, allowed, operation: str, **args):
-    name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
-    field = params.get("dapp_field", "")
-    if not found or not allowed(coll["actions"], field):
+    name, coll, found = _record(ctx, params, allowed)
+    if not found:
         return _missing(ctx)
+    field = params.get("dapp_field", "")
     try:
         _op(ctx, operation.format(item=item_name(name, coll), field=field))(ctx, found["id"], **args)
     except OperationError:
@@ -118,9 +123,8 @@ def _on_record(ctx: AppContext, params: dict, allowed, operation: str, **args):
 
 @routes.post("/c/{dapp_coll}/{dapp_id}/delete")
 def delete(ctx: AppContext, params: dict):
-    name, coll = _coll(ctx, params)
-    found = by_id(ctx.state[name], params["dapp_id"]) if coll else None
-    if not found or not coll["actions"]["delete"]:
+    name, coll, found = _record(ctx, params, lambda a, _: a["delete"])
+    if not found:
         return _missing(ctx)
     _op(ctx, f"delete_{item_name(name, coll)}")(ctx, found["id"])
     return ctx.redirect(f"/c/{name}?msg=deleted")
@@ -155,19 +159,25 @@ def _flow_values(ctx: AppContext, flow_name: str, params: dict) -> tuple[dict, d
     return raw, {f: model.coerce(ctx.app.desc, ctx.state, tool, coll, f, v) for f, v in raw.items()}
 
 
+def _flow_route(handler):
+    """A flow's route: ``handler(ctx, params, flow)`` for a flow the app has, the missing page otherwise."""
+
+    def route(ctx: AppContext, params: dict):
+        flow = params.get("dapp_flow", "")
+        return handler(ctx, params, flow) if flow in ctx.app.desc["flows"] else _missing(ctx)
+
+    return route
+
+
 @routes.get("/flow/{dapp_flow}")
-def flow_form(ctx: AppContext, params: dict):
-    flow = params.get("dapp_flow", "")
-    if flow not in ctx.app.desc["flows"]:
-        return _missing(ctx)
+@_flow_route
+def flow_form(ctx: AppContext, params: dict, flow: str):
     return forms.flow_form(ctx, flow, {f: params.get(f) for f in ctx.app.desc["flows"][flow]["fields"]})
 
 
 @routes.post("/flow/{dapp_flow}/review")
-def flow_review(ctx: AppContext, params: dict):
-    flow = params.get("dapp_flow", "")
-    if flow not in ctx.app.desc["flows"]:
-        return _missing(ctx)
+@_flow_route
+def flow_review(ctx: AppContext, params: dict, flow: str):
     desc = ctx.app.desc
     try:
         raw, values = _flow_values(ctx, flow, params)
@@ -179,10 +189,8 @@ def flow_review(ctx: AppContext, params: dict):
 
 
 @routes.post("/flow/{dapp_flow}/confirm")
-def flow_confirm(ctx: AppContext, params: dict):
-    flow = params.get("dapp_flow", "")
-    if flow not in ctx.app.desc["flows"]:
-        return _missing(ctx)
+@_flow_route
+def flow_confirm(ctx: AppContext, params: dict, flow: str):
     try:
         raw, _ = _flow_values(ctx, flow, params)
         made = _op(ctx, flow)(ctx, **raw)

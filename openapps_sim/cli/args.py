@@ -4,7 +4,10 @@ module never imports the command line's main module)."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from openapps_sim.config.limits import SEED_ALLOWED, check_count, check_seed, whole_from_text
@@ -22,6 +25,20 @@ class Parser(argparse.ArgumentParser):
             allowed = allowed_names(action.choices, listing=f"{self.prog} --help", noun="choices", keep_order=True)
             message = f"invalid choice: {value!r}{did_you_mean(value, action.choices)}; allowed: {allowed}"
             raise argparse.ArgumentError(action, message)
+
+
+@contextmanager
+def listening_on(host: str, port: int) -> Iterator[None]:
+    """Within: a port that cannot be listened on (taken, not allowed, not this machine's address)
+    becomes a ConfigError on --port; any other OSError goes on."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
+            raise
+        raise ConfigError(
+            "--port", str(port), f"cannot listen on {host}:{port} ({e.strerror})", "a free port, or 0"
+        ) from None
 
 
 def port(text: str) -> int:

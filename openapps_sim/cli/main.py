@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import errno
 import json
 import os
 import shlex
@@ -18,7 +17,17 @@ from pathlib import Path
 
 from openapps_sim.cli import apps, export, judge, mcp, offline, openenv, questions, report, view
 from openapps_sim.cli.agentflags import LLM_DEFAULT, add_agent_flags, agent_choice, chosen, repeat_flags
-from openapps_sim.cli.args import HelpFormatter, Parser, check_display, count, port, positive, seed, shipped_specs
+from openapps_sim.cli.args import (
+    HelpFormatter,
+    Parser,
+    check_display,
+    count,
+    listening_on,
+    port,
+    positive,
+    seed,
+    shipped_specs,
+)
 from openapps_sim.cli.args import variation as pack_expression
 from openapps_sim.cli.catalogue import cmd_agents, cmd_doctor, cmd_fonts, cmd_tasks, cmd_variations
 from openapps_sim.cli.parity import add_parser as add_parity_parser
@@ -47,14 +56,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"Explore app versions at http://explore.localhost:{url.rsplit(':', 1)[1]}/_explore/")
         print("Press Ctrl+C to stop.", flush=True)
 
-    try:
+    with listening_on(args.host, args.port):
         serve(args.host, args.port, args.variation, args.seed, args.set, announce=announce, explore=args.explore)
-    except OSError as e:
-        if e.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
-            raise
-        raise ConfigError(
-            "--port", str(args.port), f"cannot listen on {args.host}:{args.port} ({e.strerror})", "a free port, or 0"
-        ) from None
     return 0
 
 

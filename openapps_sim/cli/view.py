@@ -5,10 +5,9 @@ and serves it with uvicorn, as ``openapps serve`` serves the apps."""
 from __future__ import annotations
 
 import argparse
-import errno
 from pathlib import Path
 
-from openapps_sim.cli.args import port
+from openapps_sim.cli.args import listening_on, port
 from openapps_sim.errors import ConfigError
 
 RUN_FOLDERS = "a folder written by openapps sweep --out or openapps run --out, or a folder of such folders (runs/)"
@@ -48,14 +47,8 @@ def cmd_view(args: argparse.Namespace) -> int:
     from openapps_sim.web.server import bind_socket
 
     episodes = load_episodes(check_runs(args.runs))
-    try:
+    with listening_on(args.host, args.port):
         sock = bind_socket(args.host, args.port)
-    except OSError as e:
-        if e.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
-            raise
-        raise ConfigError(
-            "--port", str(args.port), f"cannot listen on {args.host}:{args.port} ({e.strerror})", "a free port, or 0"
-        ) from None
     url = f"http://{args.host}:{sock.getsockname()[1]}/"
     folders = len(episodes.sources)
     print(f"openapps view: {len(episodes.rows)} episodes of {folders} run folder{'s' if folders != 1 else ''} at {url}")
