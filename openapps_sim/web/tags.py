@@ -5,7 +5,7 @@ A page render spent about half of its time in FastHTML's tag functions (``ft_hx`
 mapping per call and an ``FT.__setattr__`` hook on every field. The functions here do exactly
 what those do for the arguments our apps pass — the same children, the same attributes in the
 same order, the same ``FT`` objects — so :func:`fasthtml.common.to_xml` writes the same bytes
-(tests/test_tags.py compares every tag function against FastHTML's own). Calls with the
+(and so does :func:`to_xml`, re-exported from :mod:`openapps_sim.web.serialize`; tests/test_tags.py compares every tag function against FastHTML's own). Calls with the
 htmx-only arguments (``hx_vals``, ``hx_target``, ``target_id``) or an ``FT`` as ``id`` go to
 FastHTML itself.
 
@@ -24,7 +24,9 @@ from fastcore.foundation import L
 from fastcore.xml import FT, voids
 from fasthtml import components as _fh
 from fasthtml import xtend as _xtend
-from fasthtml.common import Html, NotStr, to_xml  # noqa: F401 - re-exported for the apps
+from fasthtml.common import Html, NotStr  # noqa: F401 - re-exported for the apps
+
+from openapps_sim.web.serialize import to_xml  # noqa: F401 - fastcore's, faster; re-exported for the apps
 
 _LISTY = (tuple, list, L, slice, Generator, set, frozenset)
 _EXPANDED = (types.GeneratorType, map, filter)
