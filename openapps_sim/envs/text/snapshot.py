@@ -17,7 +17,7 @@ def dom_snapshot(doc: Document) -> dict:
     parents, types, names, values, backend, attributes = [-1], [9], [add("#document", 0)], [-1], [0], [[]]
     input_value: dict = {"index": [], "value": []}
     checked, selected, clickable = [], [], []
-    text_name = add("#text", len(index))
+    text_name = -1  # numbered at the first text node (the table's order is that of first use)
     stack: list = [(doc.root, 0)]
     while stack:  # document order: a node, then its children
         node, parent = stack.pop()
@@ -25,6 +25,8 @@ def dom_snapshot(doc: Document) -> dict:
         parents.append(parent)
         if type(node) is Text:
             types.append(3)
+            if text_name < 0:
+                text_name = add("#text", len(index))
             names.append(text_name)
             values.append(add(node.data, len(index)))
             backend.append(-i)
