@@ -253,3 +253,23 @@ def test_a_bare_named_boolean_reads_empty_as_in_chromiums_dom():
     assert by["2"].attrs["multiple"] == "" and by["3"].attrs["selected"] == ""
     assert by["4"].attrs["disabled"] == "disabled" and by["5"].attrs["disabled"] == "disabled"
     assert by["3"].parent.parent.parent.parent.tag == "tbody"  # option, select, td, tr, tbody
+
+
+def test_a_named_boolean_spelled_out_counts_only_as_a_whole_word():
+    """``data-checked="checked"`` (the name inside another word) does not spell ``checked`` out;
+    ``checked = 'checked'`` after such a word does, quoted or not, spaced or not."""
+    from openapps_sim.envs.text.dom import parse
+
+    def checked(html: str) -> str:
+        return (
+            parse(f"<html><body>{html}<input bid='1' type='checkbox' checked></body></html>", "http://x/")
+            .by_bid["1"]
+            .attrs["checked"]
+        )
+
+    assert checked("<i data-xchecked='checked'></i>") == ""
+    assert checked("<i title='unchecked=checked'></i>") == ""
+    assert checked("<i data-xchecked='checked'></i><input checked = 'checked'>") == "checked"
+    assert checked("<input checked=checked>") == "checked"
+    assert checked("<i title='_checked=checked'></i>") == ""
+    assert checked("<i title='checked=checkedx'></i>") == ""

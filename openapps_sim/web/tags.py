@@ -5,7 +5,7 @@ A page render spent about half of its time in FastHTML's tag functions (``ft_hx`
 mapping per call and an ``FT.__setattr__`` hook on every field. The functions here do exactly
 what those do for the arguments our apps pass — the same children, the same attributes in the
 same order, the same ``FT`` objects — so :func:`fasthtml.common.to_xml` writes the same bytes
-(tests/test_tags.py compares every tag function against FastHTML's own). Calls with the
+(and so does :func:`to_xml`, re-exported from :mod:`openapps_sim.web.serialize`; tests/test_tags.py compares every tag function against FastHTML's own). Calls with the
 htmx-only arguments (``hx_vals``, ``hx_target``, ``target_id``) or an ``FT`` as ``id`` go to
 FastHTML itself.
 
@@ -24,19 +24,21 @@ from fastcore.foundation import L
 from fastcore.xml import FT, voids
 from fasthtml import components as _fh
 from fasthtml import xtend as _xtend
-from fasthtml.common import Html, NotStr, to_xml  # noqa: F401 - re-exported for the apps
+from fasthtml.common import Html, NotStr  # noqa: F401 - re-exported for the apps
+
+from openapps_sim.web.serialize import to_xml  # noqa: F401 - fastcore's, faster; re-exported for the apps
 
 _LISTY = (tuple, list, L, slice, Generator, set, frozenset)
 _EXPANDED = (types.GeneratorType, map, filter)
 _FASTHTML_ONLY = ("hx_vals", "hx_target", "target_id", "ft_cls", "attrmap", "valmap")
-_names: dict[str, str] = {}  # keyword (lower-cased) -> attribute name, FastHTML's attrmap_x
+_names: dict[str, str] = {}  # keyword -> attribute name (of it lower-cased), FastHTML's attrmap_x
 _plain_names: dict[str, str] = {}  # the same, fastcore's attrmap (``ft``)
 
 
 def _attr_name(key: str) -> str:
     name = _names.get(key)
     if name is None:
-        name = _names[key] = _fh.attrmap_x(key)
+        name = _names[key] = _fh.attrmap_x(key.lower())
     return name
 
 
@@ -96,7 +98,12 @@ def _build(
     kwargs["id"] = id
     kwargs["cls"], kwargs["title"], kwargs["style"] = cls, title, style
     tag = tag.lower()
-    attrs = {_attr_name(k.lower()): _value(v) for k, v in kwargs.items() if v is not None}
+    names = _names
+    attrs = {
+        (names[k] if k in names else _attr_name(k)): (v if type(v) is str else _value(v))
+        for k, v in kwargs.items()
+        if v is not None
+    }
     if id and tag in _fh.named and "name" not in attrs:
         attrs["name"] = attrs["id"]
     return _new_ft(tag, _children(c), attrs, tag in voids)

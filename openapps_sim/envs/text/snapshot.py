@@ -11,48 +11,46 @@ _CLICKABLE = ("a", "button", "input", "select", "textarea", "label", "summary")
 
 
 def dom_snapshot(doc: Document) -> dict:
-    strings: list[str] = []
-    index: dict[str, int] = {}
+    index: dict[str, int] = {}  # the string table: each string's number, in order of first use
+    add = index.setdefault  # add(text, len(index)): the number of ``text``, new ones numbered next
 
-    def sid(text: str) -> int:
-        i = index.get(text)
-        if i is None:
-            i = index[text] = len(strings)
-            strings.append(text)
-        return i
-
-    parents, types, names, values, backend, attributes = [-1], [9], [sid("#document")], [-1], [0], [[]]
+    parents, types, names, values, backend, attributes = [-1], [9], [add("#document", 0)], [-1], [0], [[]]
     input_value: dict = {"index": [], "value": []}
     checked, selected, clickable = [], [], []
+    text_name = -1  # numbered at the first text node (the table's order is that of first use)
     stack: list = [(doc.root, 0)]
     while stack:  # document order: a node, then its children
         node, parent = stack.pop()
         i = len(parents)
         parents.append(parent)
-        if isinstance(node, Text):
+        if type(node) is Text:
             types.append(3)
-            names.append(sid("#text"))
-            values.append(sid(node.data))
+            if text_name < 0:
+                text_name = add("#text", len(index))
+            names.append(text_name)
+            values.append(add(node.data, len(index)))
             backend.append(-i)
             attributes.append([])
             continue
         el: Element = node
+        tag = el.tag
         types.append(1)
-        names.append(sid(el.tag if el.svg else el.tag.upper()))
+        names.append(add(tag if el.svg else tag.upper(), len(index)))
         values.append(-1)
         backend.append(el.index + 1)
-        attributes.append([x for k, v in el.attrs.items() if k != "__implied" for x in (sid(k), sid(v))])
-        tag = el.tag
+        attributes.append(
+            [x for k, v in el.attrs.items() if k != "__implied" for x in (add(k, len(index)), add(v, len(index)))]
+        )
         if tag in ("input", "textarea") and el.value is not None:
             input_value["index"].append(i)
-            input_value["value"].append(sid(el.value))
+            input_value["value"].append(add(el.value, len(index)))
         if el.checked:
             checked.append(i)
         if el.selected:
             selected.append(i)
         if tag in _CLICKABLE:
             clickable.append(i)
-        stack.extend((child, i) for child in reversed(el.children))
+        stack.extend([(child, i) for child in reversed(el.children)])
     nodes = {
         "parentIndex": parents,
         "nodeType": types,
@@ -67,7 +65,8 @@ def dom_snapshot(doc: Document) -> dict:
         "contentDocumentIndex": {"index": [], "value": []},
         "isClickable": {"index": clickable},
     }
-    return {"documents": [_document(nodes, sid(doc.url), sid(doc.title))], "strings": strings}
+    document = _document(nodes, add(doc.url, len(index)), add(doc.title, len(index)))
+    return {"documents": [document], "strings": list(index)}
 
 
 def _document(nodes: dict, url: int, title: int) -> dict:
