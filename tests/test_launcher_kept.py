@@ -51,6 +51,15 @@ def test_the_start_page_speaks_its_worlds_language():
         assert ">Keine App passt zu deiner Suche.</p>" in _start(german, "/?q=zzzz")
 
 
+def test_two_worlds_whose_start_pages_differ_only_in_a_label_each_see_their_own():
+    one = _world()
+    two = _world(overrides=("start.strings.all_apps=Tout", "start.strings.no_match=Rien."))
+    for _ in range(2):
+        assert ">All apps</a>" in _start(one) and ">Tout</a>" in _start(two)
+        assert ">No app matches your search.</p>" in _start(one, "/?q=zzzz")
+        assert ">Rien.</p>" in _start(two, "/?q=zzzz")
+
+
 def test_a_config_changed_in_the_world_shows_on_its_next_start_page():
     world = _world()
     before = _start(world)
