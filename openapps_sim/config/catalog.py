@@ -1,15 +1,25 @@
 """The catalogue of a world: which apps exist, what a variation expression composes to, and
 the initial state it starts from. Everything here is pure and cached; the live world that
-serves pages is :class:`openapps_sim.web.world.World`."""
+serves pages is :class:`openapps_sim.web.world.World`.
+
+A world's reset reads its config and state from here as new objects (:func:`fresh_config`,
+:func:`fresh_state`), loaded from ``marshal`` bytes kept by what they are made of: the config
+by its composed text; each app's initial state by the app (the very object discovered), the
+seed and the text of its config section, so an app whose section is the same in two packs (a
+described app's records under a theme or an interruption pack) is drawn once for both."""
 
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import random
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import openapps_sim.config.packs as packs
 import openapps_sim.config.sampler as sampler
@@ -103,9 +113,81 @@ def compose(expression: str | None = "default", overrides: tuple[str, ...] | lis
 
 @lru_cache(maxsize=512)
 def initial_state_json(expression: str, overrides: tuple[str, ...], seed: int) -> str:
-    config = json.loads(composed_json(expression, overrides))
-    state = {}
-    for name, app in discover_apps().items():
-        rng = random.Random(f"{seed}:{name}")
-        state[name] = app.initial_state(config[name], rng)
-    return json.dumps(state)
+    return json.dumps(fresh_state(composed_json(expression, overrides), seed))
+
+
+class Recent:
+    """A bounded map from keys to values, the least recently used let go first; safe across
+    threads (the sessions of one MCP process reset their worlds from their own threads)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], Any], valid: Callable[[Any], bool] = lambda _: True) -> Any:
+        """The value kept for ``key`` if ``valid`` says it still holds, else ``make()`` (kept)."""
+        with self._lock:
+            value = self._values.get(key)
+            if value is not None and valid(value):
+                self._values.move_to_end(key)
+                return value
+        value = make()
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+
+KEPT_WORLDS = 512  # initial states kept, one per config and seed (a sweep's 46 packs x 3 seeds)
+KEPT_APP_STATES = 4096  # one app's initial state per app, seed and config section
+_world_states = Recent(KEPT_WORLDS)
+_app_states = Recent(KEPT_APP_STATES)
+
+
+def as_json_value(value: Any) -> Any:
+    """``value`` as JSON gives it back (tuples as lists, keys as strings), new objects throughout."""
+    return json.loads(json.dumps(value))
+
+
+@lru_cache(maxsize=256)
+def config_bytes(text: str) -> bytes:
+    """The ``marshal`` bytes of the config whose JSON is ``text`` (a composed config)."""
+    return marshal.dumps(json.loads(text))
+
+
+def fresh_config(text: str) -> dict:
+    """``json.loads(text)`` of a composed config (:func:`composed_json`), as new objects every call."""
+    return marshal.loads(config_bytes(text))
+
+
+def app_state_bytes(name: str, app: AppSpec, section: dict, seed: int) -> bytes:
+    """The ``marshal`` bytes of app ``name``'s initial state (its JSON value) under its config
+    ``section``, drawn from the app's own random stream of ``seed``."""
+
+    def make() -> tuple[AppSpec, bytes]:
+        state = app.initial_state(section, random.Random(f"{seed}:{name}"))
+        return app, marshal.dumps(as_json_value(state))
+
+    key = (name, seed, json.dumps(section))  # taken before the app sees the section
+    return _app_states.get(key, make, lambda kept: kept[0] is app)[1]
+
+
+def state_bytes(text: str, seed: int) -> tuple[tuple[str, bytes], ...]:
+    """Every app's initial state (as :func:`app_state_bytes`) in the world of the composed config
+    ``text`` and ``seed``, in the apps' order."""
+    apps = discover_apps()
+
+    def make() -> tuple[dict, tuple]:
+        config = json.loads(text)
+        return apps, tuple((name, app_state_bytes(name, app, config[name], seed)) for name, app in apps.items())
+
+    return _world_states.get((text, seed), make, lambda kept: kept[0] is apps)[1]
+
+
+def fresh_state(text: str, seed: int) -> dict:
+    """The initial state of the world of the composed config ``text`` and ``seed`` (what
+    ``json.loads`` of :func:`initial_state_json` gives), as new objects every call."""
+    return {name: marshal.loads(blob) for name, blob in state_bytes(text, seed)}

@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from openapps_sim.appkit import WorldView
-from openapps_sim.config.catalog import composed_json, discover_apps, initial_state_json
+from openapps_sim.config.catalog import composed_json, discover_apps, fresh_config, fresh_state
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import PAGE_KEY_HEADER
-from openapps_sim.taskkit.statecopy import KeptCopies, copy_state, loads_fresh
+from openapps_sim.taskkit.statecopy import KeptCopies, copy_state
 from openapps_sim.web.interruptions import DEVICE, Interruptions, device_state
 from openapps_sim.web.theme import theme_css
 from openapps_sim.web.tools import run_tool
@@ -82,8 +82,9 @@ class World(WorldView):
         if not isinstance(world, WorldSpec):
             world = WorldSpec.make("reset", world, seed, overrides=overrides)
         expression, seed, overrides = world.variation, world.seed or 0, world.overrides
-        self.config = loads_fresh(composed_json(expression, overrides))
-        self.state = loads_fresh(initial_state_json(expression, overrides, seed))
+        config_text = composed_json(expression, overrides)
+        self.config = fresh_config(config_text)
+        self.state = fresh_state(config_text, seed)
         self.variation, self.seed, self.overrides = expression, seed, overrides
         self.events = []
         self.touch()
