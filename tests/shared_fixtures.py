@@ -3,11 +3,14 @@ module (``client = world_client()``), as tests/env_fixtures.py's ``module_env`` 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from starlette.testclient import TestClient
 
 from openapps_sim.config import catalog
-from openapps_sim.config.discovery import discover_apps
+from openapps_sim.config.discovery import check_app_folder, discover_apps
+from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.runner import Worker
 from openapps_sim.web import server
 from openapps_sim.web.world import World
@@ -23,6 +26,23 @@ def world_client(scope: str = "function"):
         return world, TestClient(server.build_app(world))
 
     return client
+
+
+def record_id(world: World, app: str, collection: str, field: str, value: str) -> str:
+    """The id of the record of ``app``'s ``collection`` whose ``field`` is ``value``."""
+    return next(r["id"] for r in world.state[app][collection] if r[field] == value)
+
+
+def check_problems(folder: Path, text: str) -> list[str]:
+    """Writes ``text`` as ``folder``/app.yaml and checks it, which must fail: the problems as
+    ``key: problem; allowed: ...`` lines, after asserting that every one names the file."""
+    folder.mkdir(exist_ok=True)
+    (folder / "app.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        check_app_folder(folder)
+    errors = getattr(err.value, "errors", [err.value])
+    assert all(str(folder / "app.yaml") in str(e) for e in errors), errors
+    return [f"{e.path}: {e.problem}; allowed: {e.allowed}" for e in errors]
 
 
 def module_worker():

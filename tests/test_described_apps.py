@@ -18,25 +18,10 @@ from openapps_sim.errors import ConfigError, ConfigErrors
 from openapps_sim.web import server
 from openapps_sim.web.world import World
 
+from .sample_apps import PLANTS
 from .shared_fixtures import app_search_path, world_client
 
 LIBRARY = Path(__file__).resolve().parent.parent / "apps" / "described" / "library"
-PLANTS = """
-title: Leafy
-category: House & Home
-collections:
-  plants:
-    label: Plants
-    title: name
-    fields:
-      name: {type: text}
-      room: {type: choice, choices: [kitchen, bedroom]}
-      thirsty: {type: boolean}
-    actions: {create: true, toggle: [thirsty]}
-    records:
-      - {name: Monstera, room: kitchen}
-      - {name: Fern, room: bedroom, thirsty: true}
-"""
 
 
 app_path = app_search_path()  # a folder on OPENAPPS_APPS, caches cleared before and after

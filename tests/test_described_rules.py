@@ -20,22 +20,10 @@ from openapps_sim.web import server
 from openapps_sim.web.world import World
 
 from .cli_process import openapps
+from .sample_apps import PLANTS
 from .shared_fixtures import app_search_path
 
 ROOT = Path(__file__).resolve().parent.parent
-PLANTS = """
-title: Leafy
-category: House & Home
-collections:
-  plants:
-    label: Plants
-    title: name
-    fields:
-      name: {type: text}
-      room: {type: choice, choices: [kitchen, bedroom]}
-    records:
-      - {name: Monstera, room: kitchen}
-"""
 # a small app that derives the 8 families an app needs (apps check passes it)
 PLANTS_FULL = """
 title: Windowsill

@@ -6,26 +6,18 @@ and ``openapps apps check`` names a broken rule. Text only."""
 from __future__ import annotations
 
 import pytest
-from starlette.testclient import TestClient
 
-from openapps_sim.config.discovery import check_app_folder, discover_apps
+from openapps_sim.config.discovery import discover_apps
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, instantiate
-from openapps_sim.web import server
 from openapps_sim.web.world import World
+
+from .shared_fixtures import check_problems, record_id, world_client
 
 CHECKOUTS = [("delivery", "checkout"), ("pharmacy", "checkout"), ("stockroom", "order")]
 
 
-@pytest.fixture()
-def shop():
-    world = World()
-    world.reset("default", 0)
-    return world, TestClient(server.build_app(world))
-
-
-def _id(world: World, app: str, coll: str, title_field: str, title: str) -> str:
-    return next(r["id"] for r in world.state[app][coll] if r[title_field] == title)
+shop = world_client()
 
 
 @pytest.mark.parametrize("app,flow", CHECKOUTS, ids=[f"{a}.{f}" for a, f in CHECKOUTS])
@@ -59,7 +51,7 @@ REFS = {"restaurant": ("restaurants", "name"), "supplier": ("suppliers", "name")
 @pytest.mark.parametrize("app,flow,given,shown,total", SEED_0, ids=[f"{a}-{s}" for a, _, _, s, _ in SEED_0])
 def test_a_confirmed_order_totals_the_basket(shop, app, flow, given, shown, total):
     world, http = shop
-    data = {f: _id(world, app, *REFS[f], v) if f in REFS else v for f, v in given.items()}
+    data = {f: record_id(world, app, *REFS[f], v) if f in REFS else v for f, v in given.items()}
     review = http.post(f"/{app}/flow/{flow}/review", data=data).text
     assert f'data-testid="{app}-review-total"' in review
     assert f">{shown}<" in review, review
@@ -69,9 +61,9 @@ def test_a_confirmed_order_totals_the_basket(shop, app, flow, given, shown, tota
 
 def test_the_total_follows_the_basket_and_a_tool_cannot_set_it(shop):
     world, _ = shop
-    line = _id(world, "delivery", "basket", "dish", "Garlic dough balls")
+    line = record_id(world, "delivery", "basket", "dish", "Garlic dough balls")
     world.call_tool("delivery", "change_line_quantity", {"id": line, "by": 1})  # 3 x 4.95 now
-    forno = _id(world, "delivery", "restaurants", "name", "Forno Rosso")
+    forno = record_id(world, "delivery", "restaurants", "name", "Forno Rosso")
     with pytest.raises(ConfigError, match="total: unknown argument"):
         world.call_tool("delivery", "checkout", {"restaurant": forno, "total": 5.0})
     made = world.call_tool("delivery", "checkout", {"restaurant": forno})
@@ -186,24 +178,15 @@ BAD_RULES = [
 
 @pytest.mark.parametrize("rule,message", BAD_RULES, ids=[r for r, _ in BAD_RULES])
 def test_apps_check_names_a_broken_rule(tmp_path, rule, message):
-    (tmp_path / "corner").mkdir()
-    (tmp_path / "corner" / "app.yaml").write_text(SHOP.replace("RULE", rule), encoding="utf-8")
-    with pytest.raises(ConfigError) as err:
-        check_app_folder(tmp_path / "corner")
-    lines = [f"{e.path}: {e.problem}; allowed: {e.allowed}" for e in getattr(err.value, "errors", [err.value])]
+    lines = check_problems(tmp_path / "corner", SHOP.replace("RULE", rule))
     assert message in lines, lines
-    assert all(str(tmp_path / "corner" / "app.yaml") in str(e) for e in getattr(err.value, "errors", [err.value]))
 
 
 def test_a_computed_text_field_and_a_total_also_asked_are_refused(tmp_path):
     text = SHOP.replace("total: RULE", "note: {sum: basket, each: [qty]}").replace(
         "fields: [shop]", "fields: [shop, note]"
     )
-    (tmp_path / "corner").mkdir()
-    (tmp_path / "corner" / "app.yaml").write_text(text, encoding="utf-8")
-    with pytest.raises(ConfigError) as err:
-        check_app_folder(tmp_path / "corner")
-    lines = {f"{e.path}: {e.problem}" for e in getattr(err.value, "errors", [err.value])}
+    lines = {line.split("; allowed: ")[0] for line in check_problems(tmp_path / "corner", text)}
     assert lines >= {
         "flows.order.set.note: the form asks for it too",
         "flows.order.set.note: a text field is no sum",

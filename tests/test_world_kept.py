@@ -11,6 +11,8 @@ from openapps_sim.config import catalog
 from openapps_sim.config.discovery import discover_apps
 from openapps_sim.web.world import World
 
+from .shared_fixtures import clear_app_caches
+
 # packs in an order that goes back and forth between sections that differ (the language) and
 # sections that are the same (a theme, an interruption), seeds too
 ROUND = [("default", 0), ("german", 0), ("dark_theme", 0), ("german", 1), ("default", 1), ("interrupt_cookies", 0)]
@@ -83,13 +85,6 @@ collections:
 """
 
 
-def _clear() -> None:
-    discover_apps.cache_clear()
-    catalog.base_config.cache_clear()
-    catalog.composed_json.cache_clear()
-    catalog.initial_state_json.cache_clear()
-
-
 def test_an_app_described_anew_starts_from_its_new_records(tmp_path, monkeypatch):
     """The same name, title and config section, other records: a state kept for the old app
     is not the new one's."""
@@ -98,11 +93,11 @@ def test_an_app_described_anew_starts_from_its_new_records(tmp_path, monkeypatch
     try:
         for name in ("Monstera", "Fern"):
             (tmp_path / "plants" / "app.yaml").write_text(PLANT % name, encoding="utf-8")
-            _clear()
+            clear_app_caches()
             world = World()
             world.reset("default", 0)
             assert [p["name"] for p in world.state["plants"]["plants"]] == [name]
             assert json.loads(catalog.initial_state_json("default", (), 0))["plants"]["plants"][0]["name"] == name
     finally:
         monkeypatch.undo()
-        _clear()
+        clear_app_caches()
