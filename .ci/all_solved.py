@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.spec import load_spec
 from openapps_sim.sweeps.store import read_results
 
@@ -27,7 +28,12 @@ def main(argv: list[str]) -> int:
     missing = 0
     if len(argv) > 1:
         done = {r["episode_id"] for r in results}
-        missing = sum(1 for e in load_spec(argv[1]).episodes() if e.episode_id not in done)
+        try:
+            episodes = load_spec(argv[1]).episodes()
+        except ConfigError as err:
+            print(err, file=sys.stderr)
+            return 2
+        missing = sum(1 for e in episodes if e.episode_id not in done)
     print(f"{argv[0]}: {len(results) - len(bad)} / {len(results)} episodes solved, {missing} without a result")
     for line in bad:
         print("  not solved:", line)

@@ -11,11 +11,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def check(tmp_path: Path, records: list[dict]) -> subprocess.CompletedProcess:
+def check(tmp_path: Path, records: list[dict], *spec: str) -> subprocess.CompletedProcess:
     path = tmp_path / "results.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return subprocess.run(
-        [sys.executable, str(ROOT / ".ci" / "all_solved.py"), str(path)], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, str(ROOT / ".ci" / "all_solved.py"), str(path), *spec],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
 
 
@@ -39,3 +42,10 @@ def test_an_unsolved_episode_fails_and_is_named(tmp_path):
 def test_an_episode_run_again_counts_by_its_last_record(tmp_path):
     assert check(tmp_path, [record("a", 0.0, "app server died"), record("a", 1.0)]).returncode == 0
     assert check(tmp_path, [record("a", 1.0), record("a", 0.0, "app server died")]).returncode == 1
+
+
+def test_an_unknown_spec_is_one_message(tmp_path):
+    done = check(tmp_path, [record("a", 1.0)], "rides_check")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("rides_check: no such sweep spec file; allowed: a path, or one of "), line

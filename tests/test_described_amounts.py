@@ -6,6 +6,8 @@ app tools, the state left as it was. Text only."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from openapps_sim.config.discovery import check_app_folder, discover_apps
@@ -229,3 +231,72 @@ def test_a_good_product_passes_the_check(tmp_path):
     good = "{times: [km, {kind: {small: 1.5, big: 2}}], plus: [base.fee, 2.5]}"
     (tmp_path / "cab" / "app.yaml").write_text(SHOP.replace("RULE", good), encoding="utf-8")
     check_app_folder(tmp_path / "cab")
+
+
+def _generating(gen_field: str, rule: str) -> str:
+    """SHOP whose orders draw 6 more records, their trip and km drawn and ``gen_field`` by ``rule``."""
+    good = "{times: [km, {kind: {small: 1.5, big: 2}}], plus: [base.fee, 2.5]}"
+    more = (
+        "      - {trip: O-1, fare: 3}\n    count: 6\n    generate:\n"
+        "      trip: {pool: [North, South, East, West, Up, Down, Left, Right], unique: true}\n"
+        f"      km: {{range: [1, 12], step: 0.5}}\n      {gen_field}: {rule}\n"
+    )
+    return SHOP.replace("RULE", good).replace("      - {trip: O-1, fare: 3}\n", more)
+
+
+def test_a_generated_record_computes_its_amount_as_the_flow_does(tmp_path):
+    # a past ride's fare follows the app's pricing: km x the kind's rate + the base's fee + 2.5
+    rule = "{times: [km, {kind: {small: 1.5, big: 2}}], plus: [base.fee, 2.5]}"
+    (tmp_path / "cab").mkdir()
+    (tmp_path / "cab" / "app.yaml").write_text(_generating("fare", rule), encoding="utf-8")
+    app = check_app_folder(tmp_path / "cab")
+    for seed in range(3):
+        state = app.initial_state({}, random.Random(f"{seed}:cab"))
+        fee = {b["id"]: b["fee"] for b in state["bases"]}
+        drawn = state["orders"][1:]
+        assert len(drawn) == 6 and state["orders"][0]["fare"] == 3  # a given record keeps its fare
+        for r in drawn:
+            assert r["fare"] == round(r["km"] * {"small": 1.5, "big": 2}[r["kind"]] + fee[r["base"]] + 2.5, 2), r
+    assert len({r["fare"] for r in drawn}) > 1
+
+
+BAD_GENERATORS = [
+    (
+        "fare",
+        "{times: [km], pool: [1, 2]}",
+        "collections.orders.generate.fare: computes (times) and draws (pool); allowed: one of them",
+    ),
+    (
+        "fare",
+        "{plus: [2]}",
+        "collections.orders.generate.fare.plus: adds to nothing without times; allowed: times: terms multiplied",
+    ),
+    (
+        "fare",
+        "{times: [km, note]}",
+        "collections.orders.generate.fare.times[1]: orders.note is a text field; allowed: a number or money field: "
+        "fare, km",
+    ),
+    (
+        "note",
+        "{times: [km]}",
+        "collections.orders.generate.note: a text field is not computed; allowed: a number or money field",
+    ),
+]
+
+
+@pytest.mark.parametrize("field,rule,message", BAD_GENERATORS, ids=[r for _, r, _ in BAD_GENERATORS])
+def test_apps_check_names_a_broken_computed_generator(tmp_path, field, rule, message):
+    lines = check_problems(tmp_path / "cab", _generating(field, rule))
+    assert message in lines, lines
+
+
+def test_the_rides_app_prices_its_past_rides():
+    rate = {"economy": 1.2, "comfort": 1.6, "xl": 2.1, "green": 1.3, "premium": 2.8}
+    for seed in range(3):
+        world = World()
+        world.reset("default", seed)
+        rides = world.state["rides"]["rides"]
+        assert len(rides) >= 20
+        for r in rides:
+            assert r["fare"] == round(r["distance"] * rate[r["ride_type"]] + 2.5, 2), r

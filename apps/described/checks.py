@@ -147,8 +147,9 @@ def _check_collection(problems: Problems, source: str, name: str, coll: dict, co
                 if not (isinstance(value, str) and "{}" in value):
                     with problems.guard():
                         check_value(fields[key], value, source, f"{at}.variants[{i}].{key}")
-    for fname in coll["generate"]:
-        _field_of(problems, source, f"{at}.generate.{fname}", fname, fields)
+    for fname, gen in coll["generate"].items():
+        if _field_of(problems, source, f"{at}.generate.{fname}", fname, fields) and (gen["times"] or gen["plus"]):
+            _check_computed_generator(problems, source, f"{at}.generate.{fname}", gen, fields[fname], colls, name)
     drawn = coll["title"] in coll["generate"] or any(coll["title"] in v for v in coll["variants"])
     if coll["count"] and coll["title"] in fields and not drawn:
         problems.add(
@@ -159,6 +160,22 @@ def _check_collection(problems: Problems, source: str, name: str, coll: dict, co
                 f"a generator for {coll['title']!r}",
             )
         )
+
+
+def _check_computed_generator(
+    problems: Problems, source: str, at: str, gen: dict, spec: dict, colls: dict, name: str
+) -> None:
+    """A generator that computes its number from the generated record (``times``, ``plus``) as a
+    flow's computed value does: nothing else drawn, a number or money field."""
+    drawn = [key for key in ("pool", "combine", "range", "dates") if gen[key]]
+    if drawn:
+        problems.add(ConfigError(source, at, f"computes (times) and draws ({', '.join(drawn)})", "one of them"))
+    if spec["type"] not in computed.NUMBERS:
+        problems.add(ConfigError(source, at, f"a {spec['type']} field is not computed", "a number or money field"))
+    if not gen["times"]:
+        problems.add(ConfigError(source, f"{at}.plus", "adds to nothing without times", "times: terms multiplied"))
+    else:
+        computed.check_rule(problems, source, at, {"times": gen["times"], "plus": gen["plus"]}, colls, name)
 
 
 def _check_field(problems: Problems, source: str, at: str, name: str, spec: dict, colls: dict) -> None:

@@ -99,6 +99,13 @@ GENERATOR = Record(
         "step": Float(1.0, doc="number, money: the values are multiples of this"),
         "dates": ListOf(Str(), default=[], doc="date: [first, last] as YYYY-MM-DD"),
         "chance": Float(0.5, lo=0.0, hi=1.0, doc="boolean: how often it is true"),
+        "times": ListOf(
+            Any_(),
+            default=[],
+            doc="number, money: computed, not drawn: terms multiplied, as a flow's computed value "
+            "(distance times the class's rate per km)",
+        ),
+        "plus": ListOf(Any_(), default=[], doc="with times: terms added once (a base fare)"),
     }
 )
 

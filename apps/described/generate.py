@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import random
 
+from openapps_sim.apps.described import computed
 from openapps_sim.apps.described.checks import item_name
 
 MAX_TRIES = 200  # draws of a unique value before giving up on uniqueness
@@ -19,6 +20,8 @@ def draw(spec: dict, gen: dict | None, rng: random.Random) -> object:
         if kind == "choice" and spec["default"] is None:
             return rng.choice(spec["choices"])
         return field_default(spec)
+    if gen["times"]:
+        return None  # computed from the record once it is drawn: see initial_state
     if gen["pool"]:
         return rng.choice(gen["pool"])
     if gen["combine"]:
@@ -90,8 +93,20 @@ def initial_state(desc: dict, rng: random.Random) -> dict:
         for f, spec in coll["fields"].items():
             if spec["type"] == "ref":
                 _resolve_refs(state, name, f, spec["to"], desc["collections"][spec["to"]]["title"], rng)
+    for name, coll in desc["collections"].items():
+        _compute_generated(desc, state, name, coll)
     state["settings"] = {k: setting_default(s) for k, s in desc["settings"].items()}
     return state
+
+
+def _compute_generated(desc: dict, state: dict, name: str, coll: dict) -> None:
+    """The computed fields (a generator with ``times``) of the generated records, from their
+    drawn fields and the records their refs name: a ride's fare follows its distance and class."""
+    for f, gen in coll["generate"].items():
+        if gen["times"]:
+            rule = {"times": gen["times"], "plus": gen["plus"]}
+            for record in state[name][len(coll["records"]) :]:
+                record[f] = computed.compute(desc, state, name, rule, record)
 
 
 def _resolve_refs(state: dict, name: str, field: str, to: str, title: str, rng: random.Random) -> None:
