@@ -118,7 +118,7 @@ def test_an_empty_basket_is_refused_on_the_pages(app):
     before = [dict(o) for o in world.state["delivery"]["orders"]]
     for step in ("review", "confirm"):
         page = http.post(f"/delivery/flow/checkout/{step}", data={"restaurant": smash}).text
-        assert "restaurant: Basket has no line for this restaurant" in page, page
+        assert "Restaurant: Basket has nothing for it yet." in page, page
         assert 'data-testid="delivery-confirm"' not in page
     assert world.state["delivery"]["orders"] == before
 

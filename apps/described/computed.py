@@ -84,18 +84,20 @@ def summed(state: dict, rule: dict, record: dict) -> list[dict]:
     return [r for r in state[rule["sum"]] if all(r.get(key) == record.get(mine) for key, mine in where)]
 
 
-def empty(desc: dict, field: str, rule: dict, state: dict, record: dict) -> tuple[str, str, str] | None:
-    """Why a flow setting ``field`` by ``rule`` refuses ``record``, as (path, problem, allowed):
-    a sum over no record (nothing in the basket, none for this restaurant); None when it adds
-    something up or is no sum."""
+def empty(desc: dict, field: str, rule: dict, state: dict, record: dict) -> tuple[str, str, str, str] | None:
+    """Why a flow setting ``field`` by ``rule`` refuses ``record``, as (path, problem, allowed,
+    the key of the engine's text a form shows: ``nothing_for`` or ``empty``): a sum over no
+    record (none for this restaurant, nothing in the basket); None when it adds something up or
+    is no sum."""
     if not rule.get("sum") or summed(state, rule, record):
         return None
     coll = desc["collections"][rule["sum"]]
     item = coll["item"] or (rule["sum"][:-1] if rule["sum"].endswith("s") else rule["sum"])
     mine = next(iter((rule.get("where") or {}).values()), "")
     if mine:
-        return mine, f"{coll['label']} has no {item} for this {mine}", f"add a {item} for it to {coll['label']} first"
-    return field, f"{coll['label']} is empty", f"add a {item} to {coll['label']} first"
+        allowed = f"add a {item} for it to {coll['label']} first"
+        return mine, f"{coll['label']} has no {item} for this {mine}", allowed, "nothing_for"
+    return field, f"{coll['label']} is empty", f"add a {item} to {coll['label']} first", "empty"
 
 
 def _term(state: dict, fields: dict, term: object, record: dict) -> float:

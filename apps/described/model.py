@@ -12,6 +12,17 @@ from openapps_sim.config.normalise import norm_text
 FREE_TEXT = ("text", "longtext")
 
 
+class FieldError(OperationError):
+    """An :class:`OperationError` about one field that a form shows in the world's language
+    (:func:`openapps_sim.apps.described.words.form_error`): ``key`` names the engine's text
+    ``error_<key>`` (strings.yaml), ``fmt`` its values (``value``, ``max``, ``collection``: a
+    collection shown by its label). An app tool's caller reads the English problem as before."""
+
+    def __init__(self, tool: str, field: str, problem: str, allowed: str, key: str, **fmt: object) -> None:
+        super().__init__(tool, field, problem, allowed)
+        self.key, self.fmt = key, fmt
+
+
 def item_keys(desc: dict) -> dict[str, ItemKey]:
     return {name: ItemKey(coll["title"], item_name(name, coll)) for name, coll in desc["collections"].items()}
 
@@ -82,16 +93,26 @@ def coerce(desc: dict, state: dict, tool: str, coll: dict, field: str, value: ob
                 raise ValueError
             return stars
     except (TypeError, ValueError):
-        raise OperationError(tool, field, f"{value!r} is no {kind}", _allowed(spec)) from None
+        fmt = {"max": spec["max"]} if kind == "rating" else {"value": value}
+        raise FieldError(tool, field, f"{value!r} is no {kind}", _allowed(spec), _number_key(kind), **fmt) from None
     if kind == "boolean":
         return value if isinstance(value, bool) else str(value).lower() in ("true", "on", "1", "yes")
     if kind == "choice":
         if value not in spec["choices"]:
-            raise OperationError(tool, field, f"{value!r} is no choice", _allowed(spec))
+            raise FieldError(tool, field, f"{value!r} is no choice", _allowed(spec), "choice")
         return value
     if kind == "ref":
         return resolve_ref(desc, state, tool, spec["to"], field, str(value))
     return str(value).strip()
+
+
+def _number_key(kind: str) -> str:
+    return "rating" if kind == "rating" else "number"
+
+
+def missing(tool: str, coll: dict, field: str) -> FieldError:
+    """The error of a value ``field`` needs and was not given (or given empty)."""
+    return FieldError(tool, field, "missing", f"a {coll['fields'][field]['type']} value", "missing")
 
 
 def _allowed(spec: dict) -> str:
@@ -111,7 +132,7 @@ def resolve_ref(desc: dict, state: dict, tool: str, to: str, field: str, value: 
     found = [r for r in records if norm_text(str(r[title])) == norm_text(value)]
     if not found:
         shown = ", ".join(f"{r['id']} ({r[title]})" for r in records[:12])
-        raise OperationError(tool, field, f"no record of {to} {value!r}", shown or "(none)")
+        raise FieldError(tool, field, f"no record of {to} {value!r}", shown or "(none)", "ref", value=value)
     return found[0]["id"]
 
 

@@ -85,7 +85,7 @@ def _values(desc: dict, ctx: AppContext, coll: dict, args: dict) -> dict:
             values[f] = model.coerce(desc, ctx.state, tool(ctx), coll, f, value)
     title = coll["title"]
     if title in values and not values[title]:
-        raise OperationError(tool(ctx), title, "is empty", f"a non-empty {title}")
+        raise model.FieldError(tool(ctx), title, "is empty", f"a non-empty {title}", "missing")
     return values
 
 
@@ -103,7 +103,7 @@ def _create(desc: dict, name: str) -> Callable:
         values = _values(desc, ctx, coll, args)
         missing = [f for f, s in coll["fields"].items() if (f == coll["title"] or s["required"]) and f not in values]
         if missing:
-            raise OperationError(tool(ctx), missing[0], "missing", f"a {coll['fields'][missing[0]]['type']} value")
+            raise model.missing(tool(ctx), coll, missing[0])
         record = model.new_record(desc, ctx.state, name, values)
         _log(ctx, values, id=record["id"])
         return record
@@ -187,7 +187,7 @@ def _flow(desc: dict, name: str, flow: dict) -> Callable:
         values = _values(desc, ctx, target, args)
         missing = [f for f in flow["fields"] if f not in values and flow_needs(target["fields"], f)]
         if missing:
-            raise OperationError(tool(ctx), missing[0], "missing", f"a {target['fields'][missing[0]]['type']} value")
+            raise model.missing(tool(ctx), target, missing[0])
         values.update(set_values(desc, ctx.state, flow, values, tool(ctx)))
         record = model.new_record(desc, ctx.state, flow["creates"], values)
         for adj in flow["adjust"]:
@@ -214,7 +214,8 @@ def set_values(desc: dict, state: dict, flow: dict, values: dict, tool_name: str
         if computed.is_rule(rule):
             refused = computed.empty(desc, f, rule, state, record)
             if refused:  # a sum over nothing: an empty basket is no order
-                raise OperationError(tool_name, *refused)
+                path, problem, allowed, key = refused
+                raise model.FieldError(tool_name, path, problem, allowed, key, collection=rule["sum"])
             out[f] = computed.compute(desc, state, flow["creates"], rule, record)
     return out
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from openapps_sim.apps.described import computed, forms, model, ops, record, views
+from openapps_sim.apps.described import computed, forms, model, ops, record, views, words
 from openapps_sim.apps.described.checks import item_name
 
 from openapps_sim.appkit import AppContext, AppRoutes, OperationError, by_id
@@ -78,7 +78,7 @@ def create(ctx: AppContext, params: dict):
     try:
         record = _op(ctx, f"create_{item_name(name, coll)}")(ctx, **values)
     except OperationError as e:
-        return forms.record_form(ctx, name, None, e.problem and f"{e.path}: {e.problem}", values)
+        return forms.record_form(ctx, name, None, words.form_error(ctx, name, e), values)
     return ctx.redirect(f"/c/{name}/{record['id']}?msg=saved")
 
 
@@ -103,7 +103,7 @@ def edit(ctx: AppContext, params: dict):
     try:
         _op(ctx, f"edit_{item_name(name, coll)}")(ctx, found["id"], **values)
     except OperationError as e:
-        return forms.record_form(ctx, name, found, f"{e.path}: {e.problem}", values)
+        return forms.record_form(ctx, name, found, words.form_error(ctx, name, e), values)
     return ctx.redirect(f"/c/{name}/{found['id']}?msg=saved")
 
 
@@ -155,7 +155,7 @@ def _flow_values(ctx: AppContext, flow_name: str, params: dict) -> tuple[dict, d
     tool = f"{ctx.app.name}.{flow_name}"
     for f in flow["fields"]:
         if f not in raw and ops.flow_needs(coll["fields"], f):
-            raise OperationError(tool, f, "missing", f"a {coll['fields'][f]['type']} value")
+            raise model.missing(tool, coll, f)
     return raw, {f: model.coerce(ctx.app.desc, ctx.state, tool, coll, f, v) for f, v in raw.items()}
 
 
@@ -183,7 +183,7 @@ def flow_review(ctx: AppContext, params: dict, flow: str):
         raw, values = _flow_values(ctx, flow, params)
         made = ops.set_values(desc, ctx.state, desc["flows"][flow], values, f"{ctx.app.name}.{flow}")
     except OperationError as e:  # a missing value, an empty basket
-        return forms.flow_form(ctx, flow, dict(params), f"{e.path}: {e.problem}")
+        return forms.flow_form(ctx, flow, dict(params), words.form_error(ctx, desc["flows"][flow]["creates"], e))
     sums = {f: made[f] for f, v in desc["flows"][flow]["set"].items() if computed.is_rule(v)}
     return forms.review_page(ctx, flow, {**values, **sums}, raw, tuple(sums))
 
@@ -191,9 +191,10 @@ def flow_review(ctx: AppContext, params: dict, flow: str):
 @routes.post("/flow/{dapp_flow}/confirm")
 @_flow_route
 def flow_confirm(ctx: AppContext, params: dict, flow: str):
+    creates = ctx.app.desc["flows"][flow]["creates"]
     try:
         raw, _ = _flow_values(ctx, flow, params)
         made = _op(ctx, flow)(ctx, **raw)
     except OperationError as e:
-        return forms.flow_form(ctx, flow, dict(params), f"{e.path}: {e.problem}")
-    return ctx.redirect(f"/c/{ctx.app.desc['flows'][flow]['creates']}/{made['id']}?msg=done")
+        return forms.flow_form(ctx, flow, dict(params), words.form_error(ctx, creates, e))
+    return ctx.redirect(f"/c/{creates}/{made['id']}?msg=done")

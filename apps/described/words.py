@@ -8,7 +8,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from openapps_sim.appkit import AppContext
+from openapps_sim.apps.described.model import FieldError
+
+from openapps_sim.appkit import AppContext, OperationError
 from openapps_sim.config.packs import read_yaml
 
 LANG_DIR = Path(__file__).with_name("lang")
@@ -66,3 +68,15 @@ def choice_label(ctx: AppContext, coll: str, field: str, choice: str) -> str:
 def app_title(ctx: AppContext) -> str:
     """The app's title (in the world's language: ``localise``)."""
     return ctx.config.get("title", "")
+
+
+def form_error(ctx: AppContext, coll: str, err: OperationError) -> str:
+    """What a form of collection ``coll`` shows for ``err``: a :class:`FieldError` of one of its
+    fields in the world's language, the field by its label; any other as its field and problem."""
+    fields = ctx.app.desc["collections"][coll]["fields"]
+    if not isinstance(err, FieldError) or err.path not in fields:
+        return f"{err.path}: {err.problem}" if err.problem else ""
+    fmt = dict(err.fmt)
+    if "collection" in fmt:
+        fmt["collection"] = coll_label(ctx, str(fmt["collection"]))
+    return ui(ctx, f"error_{err.key}", field=field_label(ctx, coll, err.path), **fmt)
