@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from openapps_sim.apps.start.views import category_slug
 
-from openapps_sim.config.catalog import discover_apps
+from openapps_sim.config.catalog import compose, discover_apps
+from openapps_sim.config.categories import CATEGORIES
 from openapps_sim.envs.registration import make_env
+from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit.observation import testid_bids, testid_texts
 
 
@@ -62,3 +64,33 @@ def test_the_launchers_words_follow_the_language_pack(env):
     obs = _search(env, "nichts passt hierzu", "german")
     assert testid_texts(obs)["launcher-empty"] == "Keine App passt zu deiner Suche."
     assert "Alle Apps" in testid_texts(obs)["launcher-category-all"]
+
+
+def test_the_categories_are_named_and_searched_in_the_worlds_language(env):
+    obs, _ = env.reset(seed=0, options={"task_kwargs": {"variation": "german"}})
+    texts = testid_texts(obs)
+    assert texts["launcher-category-maps-and-navigation"] == "Karten & Navigation"
+    assert texts["launcher-category-finance"] == "Finanzen"
+    chips = [t for t in texts if t.startswith("launcher-category-") and t != "launcher-category-all"]
+    shown = [texts[t] for t in chips]
+    assert shown == sorted(shown, key=str.casefold) and "Finance" not in shown  # in German order
+    obs, *_ = env.step(f"click({testid_bids(obs)['launcher-category-finance']!r})")
+    finance = {a for a, s in discover_apps().items() if s.category == "Finance"}
+    assert _tiles(obs) == finance and "category=Finance" in obs["url"]  # the link keeps Play's name
+    obs = _search(env, "finanzen", "german")
+    assert finance <= _tiles(obs)
+
+
+@pytest.mark.parametrize("pack", ["arabic", "french", "german", "italian", "mandarin", "spanish"])
+def test_every_language_pack_names_every_category(pack):
+    names = compose(pack)["start"]["category_names"]
+    assert sorted(names) == sorted(CATEGORIES) and len(set(names.values())) == len(CATEGORIES)
+
+
+def test_a_category_no_app_store_has_is_one_error(pack_dir):
+    (pack_dir / "cats.yaml").write_text("start:\n  category_names: {Finanze: Finanzen}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        compose("cats")
+    assert err.value.source.endswith("cats.yaml") and err.value.path == "start.category_names.Finanze"
+    assert "unknown key 'Finanze' (did you mean Finance?)" in err.value.problem, err.value.problem
+    assert err.value.allowed.startswith("Art & Design, Auto & Vehicles"), err.value.allowed

@@ -7,44 +7,9 @@ no collection). docs/apps/spec.md documents every key with a worked example.
 
 from __future__ import annotations
 
+from openapps_sim.config.categories import CATEGORIES
 from openapps_sim.config.schema import Any_, Bool, Color, Enum, Float, Int, ListOf, MapOf, Record, Str
 from openapps_sim.errors import ConfigError
-
-# Google Play's app categories (games aside), as Play spells them
-CATEGORIES = (
-    "Art & Design",
-    "Auto & Vehicles",
-    "Beauty",
-    "Books & Reference",
-    "Business",
-    "Comics",
-    "Communication",
-    "Dating",
-    "Education",
-    "Entertainment",
-    "Events",
-    "Finance",
-    "Food & Drink",
-    "Health & Fitness",
-    "House & Home",
-    "Libraries & Demo",
-    "Lifestyle",
-    "Maps & Navigation",
-    "Medical",
-    "Music & Audio",
-    "News & Magazines",
-    "Parenting",
-    "Personalization",
-    "Photography",
-    "Productivity",
-    "Shopping",
-    "Social",
-    "Sports",
-    "Tools",
-    "Travel & Local",
-    "Video Players & Editors",
-    "Weather",
-)
 
 # field type -> the type of its value in the state (and of its argument in an app tool)
 FIELD_TYPES = {

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from openapps_sim.config.schema import Enum, Record, Str
+from openapps_sim.config.categories import CATEGORIES
+from openapps_sim.config.schema import Enum, MapOf, Record, Str
 
 SCHEMA = Record(
     heading=Str("Your apps"),
@@ -14,6 +15,13 @@ SCHEMA = Record(
         all_apps=Str("All apps"),
         categories=Str("Categories"),
         no_match=Str("No app matches your search."),
+    ),
+    category_names=MapOf(
+        Str(),
+        default={c: c for c in CATEGORIES},
+        doc="each category as the page names it, by Play's name (English: Play's name; a language pack: "
+        "Maps & Navigation: Karten & Navigation)",
+        keys=CATEGORIES,
     ),
     tile_order=Enum(
         ["apps", "alphabetical", "reverse"],

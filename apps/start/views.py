@@ -30,8 +30,9 @@ class Tile(NamedTuple):
     name: str
     title: str
     description: str
-    category: str
+    category: str  # Play's name: what ``?category=`` and the test ids say
     icon: str  # the SVG path drawn
+    category_label: str = ""  # the category as the world's language names it (else Play's name)
 
 
 class Labels(NamedTuple):
@@ -55,6 +56,7 @@ def tiles_of(ctx: AppContext) -> tuple[Tile, ...]:
     """A tile for every app on the start page, in the start page's tile order."""
     apps, config = ctx.world.apps, ctx.world.config
     names = in_tile_order(launchable(apps, config), config, ctx.config["tile_order"])
+    shown_names = ctx.config["category_names"]
     return tuple(
         Tile(
             name,
@@ -62,6 +64,7 @@ def tiles_of(ctx: AppContext) -> tuple[Tile, ...]:
             config[name].get("description", ""),
             apps[name].category,
             tile_icon(apps, apps[name], config[name].get("icon", "")),
+            shown_names.get(apps[name].category, apps[name].category),
         )
         for name in names
     )
@@ -69,22 +72,23 @@ def tiles_of(ctx: AppContext) -> tuple[Tile, ...]:
 
 def shown_tiles(tiles: tuple[Tile, ...], query: str, category: str) -> list[Tile]:
     """The tiles in ``category`` (every one for ``""``) whose title, description or category
-    holds every word of ``query`` (case and accents folded)."""
+    (Play's name or the world's) holds every word of ``query`` (case and accents folded)."""
     words = norm_text(query).split()
     out = []
     for tile in tiles:
         if category and tile.category != category:
             continue
-        text = norm_text(" ".join([str(tile.title), str(tile.description), tile.category]))
+        text = norm_text(" ".join([str(tile.title), str(tile.description), tile.category, tile.category_label]))
         if all(w in text for w in words):
             out.append(tile)
     return out
 
 
 def category_row(tiles: tuple[Tile, ...], chosen: str, query: str, labels: Labels) -> object:
-    """Links to the launcher narrowed to each category its apps come in (and back to all); the
-    search in force is kept."""
-    cats = sorted({t.category for t in tiles if t.category})
+    """Links to the launcher narrowed to each category its apps come in (and back to all), named
+    and ordered in the world's language; the search in force is kept."""
+    shown = {t.category: t.category_label or t.category for t in tiles if t.category}
+    cats = sorted(shown, key=lambda cat: norm_text(shown[cat]))
 
     def link(label: str, cat: str, testid: str) -> object:
         args = urlencode({k: v for k, v in (("category", cat), ("q", query)) if v})
@@ -92,7 +96,7 @@ def category_row(tiles: tuple[Tile, ...], chosen: str, query: str, labels: Label
         return A(label, href="/" + (f"?{args}" if args else ""), cls="chip", aria_current=current, data_testid=testid)
 
     links = [link(labels.all_apps, "", "launcher-category-all")]
-    links += [link(cat, cat, f"launcher-category-{category_slug(cat)}") for cat in cats]
+    links += [link(shown[cat], cat, f"launcher-category-{category_slug(cat)}") for cat in cats]
     return Nav(*links, aria_label=labels.categories, cls="chips", data_testid="launcher-categories")
 
 

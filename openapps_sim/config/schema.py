@@ -35,7 +35,7 @@ from openapps_sim.config.fields import (  # noqa: F401 - the scalar fields, impo
     join_path,
 )
 from openapps_sim.config.normalise import norm_text
-from openapps_sim.errors import ConfigError, Problems, did_you_mean, unknown_key
+from openapps_sim.errors import ConfigError, Problems, did_you_mean, unknown_key, unknown_name
 
 ID_KEYS = ("id", "path")  # the fields that identify a list item, in order of preference
 
@@ -143,24 +143,32 @@ class OneOrList(Field):
 
 
 class MapOf(Field):
-    """A mapping from free-form string keys to values of one type."""
+    """A mapping from string keys (free-form, or one of ``keys``) to values of one type."""
 
-    def __init__(self, value: Field, default: Any = MISSING, doc: str = ""):
+    def __init__(self, value: Field, default: Any = MISSING, doc: str = "", keys: tuple[str, ...] = ()):
         super().__init__(default, doc)
         self.value = value
+        self.keys = keys
 
     def describe(self) -> str:
         return f"a mapping of names to {self.value.describe()}"
 
     def check(self, value, source, path):
         self.expect(value, dict, "a mapping", source, path)
-        return {str(k): self.value.check(v, source, join_path(path, str(k))) for k, v in value.items()}
+        return {
+            self._key(k, source, path): self.value.check(v, source, join_path(path, str(k))) for k, v in value.items()
+        }
+
+    def _key(self, key: object, source: str, path: str) -> str:
+        if self.keys and str(key) not in self.keys:
+            raise unknown_name(source, join_path(path, str(key)), str(key), self.keys, what="key", keep_order=True)
+        return str(key)
 
     def merge(self, base, override, source, path):
         self.expect(override, dict, "a mapping", source, path)
         out = dict(base or {})
         for k, v in override.items():
-            key = str(k)
+            key = self._key(k, source, path)
             sub = join_path(path, key)
             out[key] = self.value.merge(out[key], v, source, sub) if key in out else self.value.check(v, source, sub)
         return out
