@@ -12,7 +12,7 @@ from pathlib import Path
 
 from openapps_sim.apps.described import computed
 from openapps_sim.apps.described.datafiles import inline_records
-from openapps_sim.apps.described.format import COLLECTION, DESCRIPTION, FIELD, FIELD_TYPES, YAML_BOOL
+from openapps_sim.apps.described.format import COLLECTION, DESCRIPTION, FIELD, FIELD_TYPES, GENERATOR, YAML_BOOL
 
 from openapps_sim.config.packs import display_path, read_yaml
 from openapps_sim.config.textformats import is_language_tag
@@ -143,10 +143,15 @@ def _check_collection(problems: Problems, source: str, name: str, coll: dict, co
         _check_record(problems, source, f"{at}.records[{i}]", record, coll)
     for i, variant in enumerate(coll["variants"]):
         for key, value in variant.items():
-            if _field_of(problems, source, f"{at}.variants[{i}].{key}", key, fields) and fields[key]["type"] != "ref":
-                if not (isinstance(value, str) and "{}" in value):
+            where = f"{at}.variants[{i}].{key}"
+            if isinstance(value, dict) and fields.get(key, {}).get("type") == "ref":
+                problems.add(ConfigError(source, where, "a ref is drawn from its collection", "a title of it"))
+            elif _field_of(problems, source, where, key, fields) and fields[key]["type"] != "ref":
+                if isinstance(value, dict):  # the variant's own generator: its cities, its temperatures
+                    variant[key] = _variant_generator(problems, source, where, value, fields[key])
+                elif not (isinstance(value, str) and "{}" in value):
                     with problems.guard():
-                        check_value(fields[key], value, source, f"{at}.variants[{i}].{key}")
+                        check_value(fields[key], value, source, where)
     for fname, gen in coll["generate"].items():
         if _field_of(problems, source, f"{at}.generate.{fname}", fname, fields) and (gen["times"] or gen["plus"]):
             _check_computed_generator(problems, source, f"{at}.generate.{fname}", gen, fields[fname], colls, name)
@@ -160,6 +165,22 @@ def _check_collection(problems: Problems, source: str, name: str, coll: dict, co
                 f"a generator for {coll['title']!r}",
             )
         )
+
+
+def _variant_generator(problems: Problems, source: str, at: str, raw: dict, spec: dict) -> dict:
+    """A variant's generator for one field, with its defaults: it draws as ``generate`` does; a
+    computed one (``times``) belongs in ``generate``."""
+    gen = problems.check(GENERATOR.check, raw, source, at)
+    if gen is None:
+        return raw
+    if gen["times"] or gen["plus"]:
+        problems.add(
+            ConfigError(source, at, "a variant draws, it does not compute", "pool, combine, range, dates, chance")
+        )
+    for j, value in enumerate(gen["pool"]):
+        with problems.guard():
+            check_value(spec, value, source, f"{at}.pool[{j}]")
+    return gen
 
 
 def _check_computed_generator(

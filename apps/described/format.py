@@ -117,7 +117,8 @@ COLLECTION = Record(
             MapOf(Any_()),
             default=[],
             doc="partial records a generated record starts from (one drawn each): values that belong together; "
-            "a text value with {} takes the field's generated draw",
+            "a text value with {} takes the field's generated draw; a mapping is the variant's own generator "
+            "(country: Brazil, city: {pool: [Recife, Manaus]}, temperature: {range: [20, 33]})",
         ),
     }
 )

@@ -74,6 +74,8 @@ def _drawn(spec: dict, gen: dict | None, given: object, rng: random.Random) -> o
     """A field of a generated record: the variant's value (its ``{}`` filled with a draw), else a draw."""
     if given is None:
         return draw(spec, gen, rng)
+    if isinstance(given, dict):  # the variant's own generator
+        return draw(spec, given, rng)
     if isinstance(given, str) and "{}" in given:
         return given.replace("{}", str(draw(spec, gen, rng)), 1)
     return given

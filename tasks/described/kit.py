@@ -75,7 +75,10 @@ def fresh_title(desc: dict, state: dict, name: str, rng: random.Random) -> str:
     for _ in range(50):
         variant = rng.choice(coll["variants"]) if coll["variants"] else {}
         given = variant.get(title)
-        value = str(draw(spec, gen, rng)) if gen else ""
+        if isinstance(given, dict):  # the variant's own generator
+            value, given = str(draw(spec, given, rng)), None
+        else:
+            value = str(draw(spec, gen, rng)) if gen else ""
         value = given.replace("{}", value, 1) if isinstance(given, str) else value
         if value and norm_text(value) not in taken:
             return value
