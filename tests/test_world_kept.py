@@ -11,7 +11,8 @@ from openapps_sim.config import catalog
 from openapps_sim.config.discovery import discover_apps
 from openapps_sim.web.world import World
 
-from .shared_fixtures import clear_app_caches
+from .sample_apps import PLANTS
+from .shared_fixtures import app_search_path, clear_app_caches
 
 # packs in an order that goes back and forth between sections that differ (the language) and
 # sections that are the same (a theme, an interruption), seeds too
@@ -71,33 +72,17 @@ def test_no_world_changes_another_nor_the_next_reset():
     assert one.config == catalog.compose("dark_theme")
 
 
-PLANT = """
-title: Leafy
-category: House & Home
-collections:
-  plants:
-    label: Plants
-    title: name
-    fields:
-      name: {type: text}
-    records:
-      - {name: %s}
-"""
+app_path = app_search_path()  # a folder on OPENAPPS_APPS, caches cleared before and after
 
 
-def test_an_app_described_anew_starts_from_its_new_records(tmp_path, monkeypatch):
+def test_an_app_described_anew_starts_from_its_new_records(app_path):
     """The same name, title and config section, other records: a state kept for the old app
     is not the new one's."""
-    monkeypatch.setenv("OPENAPPS_APPS", str(tmp_path))
-    (tmp_path / "plants").mkdir()
-    try:
-        for name in ("Monstera", "Fern"):
-            (tmp_path / "plants" / "app.yaml").write_text(PLANT % name, encoding="utf-8")
-            clear_app_caches()
-            world = World()
-            world.reset("default", 0)
-            assert [p["name"] for p in world.state["plants"]["plants"]] == [name]
-            assert json.loads(catalog.initial_state_json("default", (), 0))["plants"]["plants"][0]["name"] == name
-    finally:
-        monkeypatch.undo()
+    (app_path / "plants").mkdir()
+    for name in ("Aloe", "Cactus"):
+        (app_path / "plants" / "app.yaml").write_text(PLANTS.replace("Monstera", name), encoding="utf-8")
         clear_app_caches()
+        world = World()
+        world.reset("default", 0)
+        assert [p["name"] for p in world.state["plants"]["plants"]] == [name, "Fern"]
+        assert json.loads(catalog.initial_state_json("default", (), 0))["plants"]["plants"][0]["name"] == name
