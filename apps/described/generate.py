@@ -105,10 +105,9 @@ def _compute_generated(desc: dict, state: dict, name: str, coll: dict) -> None:
     """The computed fields (a generator with ``times``) of the generated records, from their
     drawn fields and the records their refs name: a ride's fare follows its distance and class."""
     for f, gen in coll["generate"].items():
-        if gen["times"]:
-            rule = {"times": gen["times"], "plus": gen["plus"]}
+        if gen["times"]:  # the generator is the rule: its times and plus (it sums nothing)
             for record in state[name][len(coll["records"]) :]:
-                record[f] = computed.compute(desc, state, name, rule, record)
+                record[f] = computed.compute(desc, state, name, gen, record)
 
 
 def _resolve_refs(state: dict, name: str, field: str, to: str, title: str, rng: random.Random) -> None:

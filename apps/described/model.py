@@ -94,7 +94,8 @@ def coerce(desc: dict, state: dict, tool: str, coll: dict, field: str, value: ob
             return stars
     except (TypeError, ValueError):
         fmt = {"max": spec["max"]} if kind == "rating" else {"value": value}
-        raise FieldError(tool, field, f"{value!r} is no {kind}", _allowed(spec), _number_key(kind), **fmt) from None
+        key = "rating" if kind == "rating" else "number"
+        raise FieldError(tool, field, f"{value!r} is no {kind}", _allowed(spec), key, **fmt) from None
     if kind == "boolean":
         return value if isinstance(value, bool) else str(value).lower() in ("true", "on", "1", "yes")
     if kind == "choice":
@@ -104,10 +105,6 @@ def coerce(desc: dict, state: dict, tool: str, coll: dict, field: str, value: ob
     if kind == "ref":
         return resolve_ref(desc, state, tool, spec["to"], field, str(value))
     return str(value).strip()
-
-
-def _number_key(kind: str) -> str:
-    return "rating" if kind == "rating" else "number"
 
 
 def missing(tool: str, coll: dict, field: str) -> FieldError:
