@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from playwright.sync_api import expect
 
 from .app_pages import address_data_testid
 
@@ -65,8 +66,7 @@ def test_switching_versions_changes_the_page(browser, explore_port):
         page.get_by_test_id("explore-pick-appearance").select_option("dark_theme")
         page.get_by_test_id("explore-pick-language").select_option("german")
         page.get_by_test_id("explore-switch").click()
-        page.wait_for_load_state("load")
-        assert page.get_by_test_id("explore-current").inner_text() == "dark_theme+german"
+        expect(page.get_by_test_id("explore-current")).to_have_text("dark_theme+german")  # waits for the answer
         after = _look(page, apps)
         assert after[0] != before[0] and after[1] != before[1], (before, after)  # German title, dark page
 
@@ -131,6 +131,7 @@ def test_bad_input_shows_every_error_and_no_stale_world(browser, explore_port):
         page.locator("input[name=generated]").fill("x1")
         page.locator("fieldset input[name=seed]").fill("-2")
         page.get_by_test_id("explore-switch").click()
+        page.locator("[data-testid=explore-error] li").nth(1).wait_for()  # the answer page, not the form
         errors = page.locator("[data-testid=explore-error] li").all_inner_texts()
         assert len(errors) == 2 and "generated:" in errors[0] and "world seed:" in errors[1], errors
         assert page.get_by_test_id("explore-pick-appearance").input_value() == "palette_nord"

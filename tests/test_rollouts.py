@@ -72,7 +72,9 @@ def test_the_event_loop_keeps_running_while_eight_envs_step():
     g, ticks, seconds = run_coroutine(main)
     assert g.rewards == [1.0] * 8
     gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
-    assert len(ticks) >= 20, f"{len(ticks)} ticks in {seconds:.1f} s"
+    # a held loop ticks at most at the start and the end; a loaded machine may slow the ticker
+    # (the threads share the GIL), so the count asked is small and the gaps carry the proof
+    assert len(ticks) >= 6, f"{len(ticks)} ticks in {seconds:.1f} s"
     assert max(gaps) < min(1.0, seconds / 3), f"the loop stood still for {max(gaps):.2f} s of {seconds:.1f} s"
 
 
