@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -25,6 +25,21 @@ class Parser(argparse.ArgumentParser):
             allowed = allowed_names(action.choices, listing=f"{self.prog} --help", noun="choices", keep_order=True)
             message = f"invalid choice: {value!r}{did_you_mean(value, action.choices)}; allowed: {allowed}"
             raise argparse.ArgumentError(action, message)
+
+
+def add_command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    summary: str,
+    description: str,
+    func: Callable[[argparse.Namespace], int] | None = None,
+) -> argparse.ArgumentParser:
+    """The subcommand ``name``: ``summary`` is its line in ``openapps --help``, ``description``
+    opens its own --help page, and ``func`` (when given) runs it."""
+    s = sub.add_parser(name, help=summary, description=description)
+    if func is not None:
+        s.set_defaults(func=func)
+    return s
 
 
 @contextmanager

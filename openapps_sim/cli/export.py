@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import argparse
 
+from openapps_sim.cli.args import add_command
 from openapps_sim.cli.run import output_folder
+
+SUMMARY = "turn sweep results and trajectories into a Parquet dataset (one row per step)"
+DESCRIPTION = (
+    "Writes OUT/data/<split>-00000.parquet, OUT/README.md (the dataset card) and, with "
+    "--images path, OUT/screenshots/. Loadable with pandas.read_parquet and datasets.load_dataset('parquet')."
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser(
-        "export",
-        help="turn sweep results and trajectories into a Parquet dataset (one row per step)",
-        description="Writes OUT/data/<split>-00000.parquet, OUT/README.md (the dataset card) and, with "
-        "--images path, OUT/screenshots/. Loadable with pandas.read_parquet and datasets.load_dataset('parquet').",
-    )
+    s = add_command(sub, "export", SUMMARY, DESCRIPTION, cmd_export)
     s.add_argument(
         "runs",
         nargs="+",
@@ -41,7 +43,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="screenshots as files next to the data, as PNG bytes in the rows, or not at all (default: path)",
     )
     s.add_argument("--successes-only", action="store_true", help="leave out failed episodes (default: keep them)")
-    s.set_defaults(func=cmd_export)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -8,23 +8,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from openapps_sim.cli.args import positive
+from openapps_sim.cli.args import add_command, positive
 from openapps_sim.errors import ConfigError, InfrastructureError
 
 WINDOW, STRIDE = 3, 2  # A3's best: windows of 3-4 steps, moved by 2
 
 
+SUMMARY = "rate recorded episodes with a model-based judge and measure it against the full-state truth"
+DESCRIPTION = (
+    "Ask a model (any OpenAI-compatible or Anthropic server, through the LLM agents' client) whether "
+    "each recorded episode succeeded and which essential states it reached, from its steps; write the "
+    "verdicts (judge.jsonl, resumable) and the judge's accuracy, precision and recall against the "
+    "full-state check (judge.md, judge.json)."
+)
+
+
 def add_parser(sub) -> None:
     from openapps_sim.sweeps.judgeprompt import MIN_PROMPT_CHARS
 
-    s = sub.add_parser(
-        "judge",
-        help="rate recorded episodes with a model-based judge and measure it against the full-state truth",
-        description="Ask a model (any OpenAI-compatible or Anthropic server, through the LLM agents' client) whether "
-        "each recorded episode succeeded and which essential states it reached, from its steps; write the "
-        "verdicts (judge.jsonl, resumable) and the judge's accuracy, precision and recall against the "
-        "full-state check (judge.md, judge.json).",
-    )
+    s = add_command(sub, "judge", SUMMARY, DESCRIPTION, cmd_judge)
     s.add_argument("results", help="a results folder of openapps sweep or openapps run --out (or a folder of them)")
     s.add_argument(
         "--agent-config", required=True, help="the judge: an LLM agent config, a YAML path or a name in agents/configs/"
@@ -57,7 +59,6 @@ def add_parser(sub) -> None:
     )
     s.add_argument("--limit", type=positive, default=None, help="judge at most this many new episodes (default: all)")
     s.add_argument("--quiet", action="store_true", help="no line per episode (default: off)")
-    s.set_defaults(func=cmd_judge)
 
 
 def _sight(args: argparse.Namespace) -> None:

@@ -9,18 +9,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from openapps_sim.cli.args import port
+from openapps_sim.cli.args import add_command, port
+
+SUMMARY = "serve tasks, observations, actions and rewards as MCP tools (stdio, or HTTP with --port)"
+DESCRIPTION = (
+    "Each MCP session gets its own world and browser. Without --port the server speaks "
+    "MCP over stdio; with --port it serves streamable HTTP at http://127.0.0.1:PORT/mcp. The tools are the "
+    "agent's: get_reward tells the reward, not why (the explanation names the expected values); start an "
+    "evaluator's server with --evaluator to have it explained."
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser(
-        "mcp",
-        help="serve tasks, observations, actions and rewards as MCP tools (stdio, or HTTP with --port)",
-        description="Each MCP session gets its own world and browser. Without --port the server speaks "
-        "MCP over stdio; with --port it serves streamable HTTP at http://127.0.0.1:PORT/mcp. The tools are the "
-        "agent's: get_reward tells the reward, not why (the explanation names the expected values); start an "
-        "evaluator's server with --evaluator to have it explained.",
-    )
+    s = add_command(sub, "mcp", SUMMARY, DESCRIPTION, cmd_mcp)
     s.add_argument(
         "--port", type=port, default=None, help="serve streamable HTTP on this port, 0 for a free one (default: stdio)"
     )
@@ -32,7 +33,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="get_reward also explains the reward with the expected values: for an evaluator's client, never "
         "for the agent under test (default: off)",
     )
-    s.set_defaults(func=cmd_mcp)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from openapps_sim.agent import registered_agents
-from openapps_sim.cli.args import positive, seed, shipped_specs, variation
+from openapps_sim.cli.args import add_command, positive, seed, shipped_specs, variation
 from openapps_sim.cli.run import output_folder
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError, Problems
@@ -22,14 +22,16 @@ from openapps_sim.taskkit import all_families, unknown_task
 MODE_CHOICES = {"goal": ("goal",), "steps": ("steps",), "both": ("goal", "steps")}
 
 
+SUMMARY = "score an agent step by step against the oracle's demonstrations (exact, type and grounding match)"
+DESCRIPTION = (
+    "At every step of a gold trajectory, ask the agent for the next action on the recorded "
+    "observation and compare it with the gold action (DAC-Bench's offline evaluation). The gold is "
+    "replayed (a results folder) or generated (a spec, or --tasks) on the browser-free text backend."
+)
+
+
 def add_parser(sub) -> None:
-    s = sub.add_parser(
-        "offline",
-        help="score an agent step by step against the oracle's demonstrations (exact, type and grounding match)",
-        description="At every step of a gold trajectory, ask the agent for the next action on the recorded "
-        "observation and compare it with the gold action (DAC-Bench's offline evaluation). The gold is "
-        "replayed (a results folder) or generated (a spec, or --tasks) on the browser-free text backend.",
-    )
+    s = add_command(sub, "offline", SUMMARY, DESCRIPTION, cmd_offline)
     s.add_argument(
         "gold",
         nargs="?",
@@ -65,7 +67,6 @@ def add_parser(sub) -> None:
     s.add_argument("--limit", type=positive, default=None, help="score at most this many gold episodes (default: all)")
     s.add_argument("--out", default=None, help="folder for offline.json and offline.md (default: runs/offline-<agent>)")
     s.add_argument("--quiet", action="store_true", help="no line per episode (default: off)")
-    s.set_defaults(func=cmd_offline)
 
 
 def _agent_name(args: argparse.Namespace) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from openapps_sim.cli.args import port, positive
+from openapps_sim.cli.args import add_command, port, positive
 from openapps_sim.errors import ConfigError
 
 INSTALL = "pip install 'openapps-sim[openenv]'"
@@ -26,15 +26,17 @@ def idle_seconds(text: str) -> float | None:
     return value or None
 
 
+SUMMARY = "serve the tasks over OpenEnv's protocol (WebSocket sessions for RL trainers; the openenv extra)"
+DESCRIPTION = (
+    "Serves OpenEnv's HTTP and WebSocket API (openenv-core's create_app) at http://HOST:PORT: "
+    "each WebSocket session (/ws) is one environment with its own world. reset(task=..., variation=..., "
+    "seed=..., backend='text'|'chromium', interface=..., termination=...), then step({'action': "
+    '"click(\'12\')"}); reward and done are the environment\'s own verdict. docs/training.md, "OpenEnv".'
+)
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser(
-        "openenv",
-        help="serve the tasks over OpenEnv's protocol (WebSocket sessions for RL trainers; the openenv extra)",
-        description="Serves OpenEnv's HTTP and WebSocket API (openenv-core's create_app) at http://HOST:PORT: "
-        "each WebSocket session (/ws) is one environment with its own world. reset(task=..., variation=..., "
-        "seed=..., backend='text'|'chromium', interface=..., termination=...), then step({'action': "
-        '"click(\'12\')"}); reward and done are the environment\'s own verdict. docs/training.md, "OpenEnv".',
-    )
+    s = add_command(sub, "openenv", SUMMARY, DESCRIPTION, cmd_openenv)
     s.add_argument("--port", type=port, default=8000, help="TCP port, 0 for a free one (default: 8000)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     s.add_argument("--max-sessions", type=positive, default=64, help="concurrent sessions at most (default: 64)")
@@ -45,7 +47,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="close a session after this many seconds without a reset or step, 0 for never (default: 600)",
     )
     s.add_argument("--headed", action="store_true", help="show the Chromium backend's browsers (needs a display)")
-    s.set_defaults(func=cmd_openenv)
 
 
 def cmd_openenv(args: argparse.Namespace) -> int:

@@ -16,20 +16,22 @@ import sys
 from pathlib import Path
 
 from openapps_sim.cli.agentflags import add_agent_flags, agent_choice
-from openapps_sim.cli.args import HelpFormatter, positive, seed, variation
+from openapps_sim.cli.args import HelpFormatter, add_command, positive, seed, variation
 from openapps_sim.errors import ConfigError, Problems, unknown_name
 
 BACKENDS = ("text", "chromium")
 
 
+SUMMARY = "perception questions: generate multiple-choice questions about app pages, ask an agent, score it"
+DESCRIPTION = (
+    "Multiple-choice questions derived from the world's state and each app's page (element "
+    "content, state, location, identification, interaction, counting, navigation), asked of any agent "
+    "with the page's tree or screenshot, scored per kind, app and pack (docs/questions.md)."
+)
+
+
 def add_parser(sub) -> None:
-    s = sub.add_parser(
-        "questions",
-        help="perception questions: generate multiple-choice questions about app pages, ask an agent, score it",
-        description="Multiple-choice questions derived from the world's state and each app's page (element "
-        "content, state, location, identification, interaction, counting, navigation), asked of any agent "
-        "with the page's tree or screenshot, scored per kind, app and pack (docs/questions.md).",
-    )
+    s = add_command(sub, "questions", SUMMARY, DESCRIPTION)
     qs = s.add_subparsers(dest="action", required=True, metavar="ACTION", help="generate, run or kinds")
     g = qs.add_parser(
         "generate", formatter_class=HelpFormatter, help="write questions over apps x packs x seeds to a JSONL file"

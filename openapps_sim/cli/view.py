@@ -7,24 +7,25 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from openapps_sim.cli.args import listening_on, port
+from openapps_sim.cli.args import add_command, listening_on, port
 from openapps_sim.errors import ConfigError
 
 RUN_FOLDERS = "a folder written by openapps sweep --out or openapps run --out, or a folder of such folders (runs/)"
 
 
+SUMMARY = "browse every episode of run folders in a local web page"
+DESCRIPTION = (
+    "Serves a page over every episode of the run folders: filters by agent, task, app, version, "
+    "outcome and failure kind, a search, each episode's steps (page image or tree, the exchange with the model), "
+    "the state difference that decided its reward, and success flips side by side. Nothing leaves this machine."
+)
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser(
-        "view",
-        help="browse every episode of run folders in a local web page",
-        description="Serves a page over every episode of the run folders: filters by agent, task, app, version, "
-        "outcome and failure kind, a search, each episode's steps (page image or tree, the exchange with the model), "
-        "the state difference that decided its reward, and success flips side by side. Nothing leaves this machine.",
-    )
+    s = add_command(sub, "view", SUMMARY, DESCRIPTION, cmd_view)
     s.add_argument("runs", nargs="+", metavar="RUN_DIR", help=f"run folders: each {RUN_FOLDERS}")
     s.add_argument("--port", type=port, default=0, help="TCP port; 0 picks a free one")
     s.add_argument("--host", default="127.0.0.1", help="address to bind")
-    s.set_defaults(func=cmd_view)
 
 
 def check_runs(runs: list[str]) -> list[Path]:
