@@ -67,10 +67,9 @@ def _past_comments(text: str, frm: int, to: int, end: int) -> int:
     return end
 
 
-def python_code(action_set: HighLevelActionSet, action: str) -> str:
-    """What ``action_set.to_python_code(action)`` returns (or raises), for a lenient (not
-    ``strict``) action set, with the calls found by :func:`find_calls`."""
-    calls = find_calls(action)
+def check_calls(action_set: HighLevelActionSet, calls: list) -> None:
+    """Refuse the parsed ``(name, args)`` calls of one action string as BrowserGym does: none,
+    several where ``action_set`` takes one, or a function outside its actions."""
     if not calls:
         raise ValueError("Received an empty action.")
     if len(calls) > 1 and not action_set.multiaction:
@@ -78,6 +77,13 @@ def python_code(action_set: HighLevelActionSet, action: str) -> str:
     for name, _ in calls:
         if name not in action_set.action_set:
             raise NameError(f"Invalid action type '{name}'.")
+
+
+def python_code(action_set: HighLevelActionSet, action: str) -> str:
+    """What ``action_set.to_python_code(action)`` returns (or raises), for a lenient (not
+    ``strict``) action set, with the calls found by :func:`find_calls`."""
+    calls = find_calls(action)
+    check_calls(action_set, calls)
     lines = [f"{name}({', '.join(repr(arg) for arg in args)})\n" for name, args in calls]
     return action_set.python_includes + "".join(lines)
 

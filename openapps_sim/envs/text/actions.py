@@ -26,7 +26,7 @@ from browsergym.core.action import functions as bgym_functions
 from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.core.action.parsers import NamedArgument, highlevel_action_parser
 
-from openapps_sim.envs.callscan import find_calls
+from openapps_sim.envs.callscan import check_calls, find_calls
 from openapps_sim.envs.text.dom import Element, option_value
 from openapps_sim.envs.text.elements import (
     TEXT_TYPES,
@@ -100,13 +100,7 @@ class TextBrowser:
     def run(self, action: str, action_set: HighLevelActionSet) -> None:
         """Run one action string (raises what BrowserGym's ``execute_python_code`` would)."""
         calls = copy.deepcopy(_parsed(action, action_set.strict))
-        if not calls:
-            raise ValueError("Received an empty action.")
-        if len(calls) > 1 and not action_set.multiaction:
-            raise ValueError("Received a multi-action, only single-actions are allowed.")
-        for name, _args in calls:
-            if name not in action_set.action_set:
-                raise NameError(f"Invalid action type '{name}'.")
+        check_calls(action_set, calls)
         for name, args in calls:
             positional = [a for a in args if not isinstance(a, NamedArgument)]
             named = {a.name: a.value for a in args if isinstance(a, NamedArgument)}
