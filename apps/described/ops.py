@@ -96,6 +96,19 @@ def _log(ctx: AppContext, fields: dict, **engine: object) -> None:
     ctx.log(**{**engine, **fields})
 
 
+def _known(ctx: AppContext, name: str, coll: dict, id: str) -> dict:
+    """The record ``id`` of the collection ``name`` (else an OperationError naming its item)."""
+    return known_item(ctx, name, id, item_name(name, coll))
+
+
+def _set_field(ctx: AppContext, record: dict, coll: dict, field: str, value: object, **shown: object) -> dict:
+    """``record`` with ``field`` set to ``value``, logged (with ``shown``) when that changes it."""
+    if record.get(field) != value:
+        record[field] = value
+        ctx.log(id=record["id"], title=record[coll["title"]], **shown, value=value)
+    return record
+
+
 def _create(desc: dict, name: str) -> Callable:
     coll = desc["collections"][name]
 
@@ -115,7 +128,7 @@ def _edit(desc: dict, name: str) -> Callable:
     coll = desc["collections"][name]
 
     def edit(ctx: AppContext, /, id: str, **args) -> dict:
-        record = known_item(ctx, name, id, item_name(name, coll))
+        record = _known(ctx, name, coll, id)
         values = _values(desc, ctx, coll, args)
         changed = [f for f, v in values.items() if record.get(f) != v]
         if changed:
@@ -130,7 +143,7 @@ def _delete(desc: dict, name: str) -> Callable:
     coll = desc["collections"][name]
 
     def delete(ctx: AppContext, /, id: str) -> dict:
-        record = known_item(ctx, name, id, item_name(name, coll))
+        record = _known(ctx, name, coll, id)
         ctx.state[name].remove(record)
         ctx.log(id=id, title=record[coll["title"]])
         return record
@@ -142,7 +155,7 @@ def _toggle(desc: dict, name: str, field: str) -> Callable:
     coll = desc["collections"][name]
 
     def toggle(ctx: AppContext, /, id: str) -> dict:
-        record = known_item(ctx, name, id, item_name(name, coll))
+        record = _known(ctx, name, coll, id)
         record[field] = not record.get(field)
         _log(ctx, {field: record[field]}, id=id, title=record[coll["title"]])
         return record
@@ -154,12 +167,9 @@ def _status(desc: dict, name: str, field: str) -> Callable:
     coll = desc["collections"][name]
 
     def set_status(ctx: AppContext, /, id: str, value: str) -> dict:
-        record = known_item(ctx, name, id, item_name(name, coll))
+        record = _known(ctx, name, coll, id)
         value = model.coerce(desc, ctx.state, tool(ctx), coll, field, value)
-        if record.get(field) != value:
-            record[field] = value
-            ctx.log(id=id, title=record[coll["title"]], value=value)
-        return record
+        return _set_field(ctx, record, coll, field, value)
 
     return set_status
 
@@ -168,14 +178,11 @@ def _quantity(desc: dict, name: str, field: str) -> Callable:
     coll = desc["collections"][name]
 
     def change(ctx: AppContext, /, id: str, by: float) -> dict:
-        record = known_item(ctx, name, id, item_name(name, coll))
+        record = _known(ctx, name, coll, id)
         by = model.coerce(desc, ctx.state, tool(ctx), coll, field, by)
         value = max(0.0, round(float(record.get(field) or 0) + by, 2))
         value = int(value) if value == int(value) else value
-        if value != record.get(field):
-            record[field] = value
-            ctx.log(id=id, title=record[coll["title"]], by=by, value=value)
-        return record
+        return _set_field(ctx, record, coll, field, value, by=by)
 
     return change
 
