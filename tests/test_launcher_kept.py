@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from openapps_sim.apps.start import views
 
 from openapps_sim.appkit import AppContext
@@ -43,21 +44,22 @@ def test_two_worlds_whose_start_pages_differ_in_one_title_each_see_their_own():
         assert "Kassenhaus" in _start(two, "/?q=kassen") and "Ledger Bank" not in _start(two, "/?q=ledger")
 
 
-def test_the_start_page_speaks_its_worlds_language():
-    english, german = _world(), _world("german")
+@pytest.mark.parametrize(
+    "variation,overrides,all_apps,no_match",
+    [
+        # the start page speaks its world's language
+        ("german", (), "Alle Apps", "Keine App passt zu deiner Suche."),
+        # two worlds whose start pages differ only in a label each see their own
+        ("default", ("start.strings.all_apps=Tout", "start.strings.no_match=Rien."), "Tout", "Rien."),
+    ],
+    ids=["language", "label"],
+)
+def test_a_world_beside_the_default_one_sees_its_own_labels(variation, overrides, all_apps, no_match):
+    one, two = _world(), _world(variation, overrides)
     for _ in range(2):
-        assert ">All apps</a>" in _start(english) and ">Alle Apps</a>" in _start(german)
-        assert ">No app matches your search.</p>" in _start(english, "/?q=zzzz")
-        assert ">Keine App passt zu deiner Suche.</p>" in _start(german, "/?q=zzzz")
-
-
-def test_two_worlds_whose_start_pages_differ_only_in_a_label_each_see_their_own():
-    one = _world()
-    two = _world(overrides=("start.strings.all_apps=Tout", "start.strings.no_match=Rien."))
-    for _ in range(2):
-        assert ">All apps</a>" in _start(one) and ">Tout</a>" in _start(two)
+        assert ">All apps</a>" in _start(one) and f">{all_apps}</a>" in _start(two)
         assert ">No app matches your search.</p>" in _start(one, "/?q=zzzz")
-        assert ">Rien.</p>" in _start(two, "/?q=zzzz")
+        assert f">{no_match}</p>" in _start(two, "/?q=zzzz")
 
 
 def test_a_config_changed_in_the_world_shows_on_its_next_start_page():

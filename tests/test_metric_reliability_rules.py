@@ -25,6 +25,8 @@ from openapps_sim.analysis.metrics.reliability import (
 )
 
 SQRT_3_16 = 0.4330127018922193  # sqrt(3/16): the population std of 1, 0, 1, 1
+# the spreads within and across versions, and their ratios, in the order of every deviation table
+DEVIATION_COLUMNS = ["within_std", "across_std", "std_ratio", "within_mad", "across_mad", "mad_ratio"]
 
 
 def ep(agent="A", task="t", variation="v1", seed=0, reward=0.0, **kw) -> dict:
@@ -117,12 +119,7 @@ def test_deviation_summary_within_across_and_ratio():
         "n",
         "n_versions",
         "mean",
-        "within_std",
-        "across_std",
-        "std_ratio",
-        "within_mad",
-        "across_mad",
-        "mad_ratio",
+        *DEVIATION_COLUMNS,
     ]
     assert got.values.tolist() == [
         ["A", "t", "seeds", 4, 2, 0.75, 0.25, SQRT_3_16, 1.7320508075688772, 0.25, 0.375, 1.5]
@@ -143,12 +140,7 @@ def test_agent_deviation_is_a_ratio_of_means():
         "agent",
         "units",
         "within_over",
-        "within_std",
-        "across_std",
-        "std_ratio",
-        "within_mad",
-        "across_mad",
-        "mad_ratio",
+        *DEVIATION_COLUMNS,
     ]
     assert got.values.tolist() == [["A", 2, "seeds", 0.125, SQRT_3_16 / 2, 1.7320508075688772, 0.125, 0.1875, 1.5]]
     trials = pd.DataFrame(
@@ -234,12 +226,7 @@ def test_reliability_summary_columns_and_error_counts():
         "success_rate",
         "mean_partial_reward",
         "within_over",
-        "within_std",
-        "across_std",
-        "std_ratio",
-        "within_mad",
-        "across_mad",
-        "mad_ratio",
+        *DEVIATION_COLUMNS,
         "loops_per_episode",
         "episodes_with_loops",
         "stuck_per_episode",
