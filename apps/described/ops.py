@@ -168,8 +168,7 @@ def _status(desc: dict, name: str, field: str) -> Callable:
 
     def set_status(ctx: AppContext, /, id: str, value: str) -> dict:
         record = _known(ctx, name, coll, id)
-        value = model.coerce(desc, ctx.state, tool(ctx), coll, field, value)
-        return _set_field(ctx, record, coll, field, value)
+        return _set_field(ctx, record, coll, field, model.coerce(desc, ctx.state, tool(ctx), coll, field, value))
 
     return set_status
 

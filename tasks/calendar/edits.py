@@ -141,6 +141,13 @@ def open_event(ui: type[UI], ev_id: str, iso: str) -> Iterator[Step]:
     return (yield ui.click(f"calendar-event-{ev_id}"))
 
 
+def _fill_and_save(ui: type[UI], fields: dict[str, str]) -> Iterator[Step]:
+    """On the open event form: fill each field of ``fields`` with its value, then save."""
+    for field, value in fields.items():
+        yield ui.fill(f"calendar-field-{field}", value)
+    yield ui.click("calendar-save")
+
+
 # -- families ---------------------------------------------------------------------------------
 @family("calendar.add_event", apps="calendar", max_steps=20)
 class AddEvent(CalendarFamily):
@@ -171,16 +178,13 @@ class AddEvent(CalendarFamily):
     def solve(self, params, ui):
         yield from ui.open_app("calendar")
         yield ui.click("calendar-new")
-        yield ui.fill("calendar-field-title", params["title"])
-        yield ui.fill("calendar-field-date", params["date"])
-        yield ui.fill("calendar-field-time", params["time"])
-        if params["location"]:
-            yield ui.fill("calendar-field-location", params["location"])
-        if params["invitees"]:
-            yield ui.fill("calendar-field-invitees", ", ".join(params["invitees"]))
-        if params["description"]:
-            yield ui.fill("calendar-field-description", params["description"])
-        yield ui.click("calendar-save")
+        optional = {
+            "location": params["location"],
+            "invitees": ", ".join(params["invitees"]),
+            "description": params["description"],
+        }
+        fields = {k: params[k] for k in ("title", "date", "time")}
+        yield from _fill_and_save(ui, fields | {k: v for k, v in optional.items() if v})
 
 
 @family("calendar.remove_event", apps="calendar", max_steps=25)
@@ -218,8 +222,7 @@ class DuplicateEvent(CalendarFamily):
         eid = params["event_id"]
         yield from open_event(ui, eid, params["date"])
         yield ui.click(f"calendar-duplicate-{eid}")
-        yield ui.fill("calendar-field-date", params["new_date"])
-        yield ui.click("calendar-save")
+        yield from _fill_and_save(ui, {"date": params["new_date"]})
 
 
 @family("calendar.edit_event", apps="calendar", max_steps=25)
@@ -246,8 +249,7 @@ class EditEvent(CalendarFamily):
         eid = params["event_id"]
         yield from open_event(ui, eid, params["date"])
         yield ui.click(f"calendar-edit-{eid}")
-        yield ui.fill(f"calendar-field-{params['field']}", params["value"])
-        yield ui.click("calendar-save")
+        yield from _fill_and_save(ui, {params["field"]: params["value"]})
 
 
 __all__ = [
