@@ -12,6 +12,7 @@ from openapps_sim.config import catalog
 from openapps_sim.config.discovery import check_app_folder, discover_apps
 from openapps_sim.errors import ConfigError
 from openapps_sim.sweeps.runner import Worker
+from openapps_sim.taskkit import all_families, instantiate
 from openapps_sim.web import server
 from openapps_sim.web.world import World
 
@@ -43,6 +44,19 @@ def check_problems(folder: Path, text: str) -> list[str]:
     errors = getattr(err.value, "errors", [err.value])
     assert all(str(folder / "app.yaml") in str(e) for e in errors), errors
     return [f"{e.path}: {e.problem}; allowed: {e.allowed}" for e in errors]
+
+
+def check_names(folder: Path, text: str, message: str) -> None:
+    """:func:`check_problems` of ``text`` has ``message`` among its lines."""
+    lines = check_problems(folder, text)
+    assert message in lines, lines
+
+
+def seed_0_instance(fid: str):
+    """The instance of the family ``fid`` in the default world of seed 0."""
+    world = World()
+    world.reset("default", 0)
+    return instantiate(all_families()[fid], world.state, world.config, 0, "default", "auto")
 
 
 def module_worker():

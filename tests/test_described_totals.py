@@ -12,7 +12,7 @@ from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import all_families, instantiate
 from openapps_sim.web.world import World
 
-from .shared_fixtures import check_problems, record_id, world_client
+from .shared_fixtures import check_names, check_problems, record_id, seed_0_instance, world_client
 
 CHECKOUTS = [("delivery", "checkout"), ("pharmacy", "checkout"), ("stockroom", "order")]
 
@@ -81,9 +81,7 @@ def test_the_total_follows_the_basket_and_a_tool_cannot_set_it(shop):
     ],
 )
 def test_the_message_is_the_computed_total(fid, text):
-    world = World()
-    world.reset("default", 0)
-    inst = instantiate(all_families()[fid], world.state, world.config, 0, "default", "auto")
+    inst = seed_0_instance(fid)
     flow, message = inst.params["parts"]
     assert "total" not in flow["values"], flow["values"]
     assert message["text"] == text
@@ -178,8 +176,7 @@ BAD_RULES = [
 
 @pytest.mark.parametrize("rule,message", BAD_RULES, ids=[r for r, _ in BAD_RULES])
 def test_apps_check_names_a_broken_rule(tmp_path, rule, message):
-    lines = check_problems(tmp_path / "corner", SHOP.replace("RULE", rule))
-    assert message in lines, lines
+    check_names(tmp_path / "corner", SHOP.replace("RULE", rule), message)
 
 
 def test_a_computed_text_field_and_a_total_also_asked_are_refused(tmp_path):
