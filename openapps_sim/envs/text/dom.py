@@ -169,6 +169,19 @@ class Document:
         self.styled_focus: Element | None = None  # the focus the styles were computed with
         self.observed: dict[tuple, Any] = {}  # live_state() -> what was observed in it
         self.source: tuple[str, int] | None = None  # (HTML, viewport width) it was parsed and styled from
+        self.labels: dict[str, list[Element]] | None = None  # label elements by their ``for``, once asked
+
+    def labels_for(self, id_: str) -> list[Element]:
+        """The ``<label>`` elements whose ``for`` is ``id_``, in document order (no action
+        changes a ``for``: the list is made once per page)."""
+        if self.labels is None:
+            self.labels = {}
+            for el in self.elements:
+                if el.tag == "label":
+                    target = el.attrs.get("for")
+                    if target is not None:
+                        self.labels.setdefault(target, []).append(el)
+        return self.labels.get(id_, [])
 
     def release(self) -> None:
         """For a page no tab shows any more: every element's ``parent`` link is cut, so that
