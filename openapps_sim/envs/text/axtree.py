@@ -155,19 +155,25 @@ _ROLES_WITH_PROPERTIES = _INVALID_ROLES | {"listbox", "tablist", "heading", "lis
 _ROLES_WITH_PROPERTIES |= {"link", "alertdialog", "dialog"} | set(_LIVE)
 
 
+def _plain_properties(node: dict, el: Element, focusable: bool, doc: Document) -> None:
+    """:func:`_properties` of a role none of its role-specific properties reads: the same
+    properties, in the same order."""
+    if focusable:
+        prop(node, "focusable", "booleanOrUndefined", True)
+        if doc.focused is el:
+            prop(node, "focused", "booleanOrUndefined", True)
+    attrs = el.attrs
+    if "disabled" in attrs and el.tag in _DISABLEABLE:
+        prop(node, "disabled", "boolean", True)
+    described = attrs.get("aria-describedby")
+    if described:
+        prop(node, "describedby", "idrefList", described)
+
+
 def _properties(node: dict, el: Element, role: str, doc: Document, list_level: int) -> None:
     focusable = is_focusable(el, role)
-    attrs = el.attrs
-    if role not in _ROLES_WITH_PROPERTIES:  # the same properties as below, in the same order
-        if focusable:
-            prop(node, "focusable", "booleanOrUndefined", True)
-            if doc.focused is el:
-                prop(node, "focused", "booleanOrUndefined", True)
-        if "disabled" in attrs and el.tag in _DISABLEABLE:
-            prop(node, "disabled", "boolean", True)
-        described = attrs.get("aria-describedby")
-        if described:
-            prop(node, "describedby", "idrefList", described)
+    if role not in _ROLES_WITH_PROPERTIES:
+        _plain_properties(node, el, focusable, doc)
         return
     if role in _INVALID_ROLES:
         prop(node, "invalid", "token", "false")
