@@ -78,7 +78,7 @@ def _children(b: _Builder, el: Element, parent: dict, list_level: int) -> None:
 
 def _element(b: _Builder, el: Element, parent: dict, list_level: int) -> None:
     style = el.style
-    if style is None or style.display == "none" or el.get("aria-hidden") == "true" or el.has("inert"):
+    if style is None or style.display == "none" or el.attrs.get("aria-hidden") == "true" or "inert" in el.attrs:
         return  # not rendered, hidden from assistive technology, or inert (under a modal)
     if el.tag in ("title", "desc") and el.parent is not None and el.parent.tag != "head":
         return  # an svg's title names its parent; it is not content
@@ -138,7 +138,7 @@ INTERNAL_ROLES = {"LabelText", "DescriptionList", "Date", "InputTime", "StaticTe
 def _labels_a_check(label: Element, doc: Document) -> bool:
     """Whether ``label``'s control (its ``for`` target, else the first control inside it) is a
     checkbox or a radio button."""
-    target = label.get("for")
+    target = label.attrs.get("for")
     if target is not None:
         control = doc.by_id.get(target)
     else:
@@ -146,11 +146,36 @@ def _labels_a_check(label: Element, doc: Document) -> bool:
     return control is not None and control.tag == "input" and control.input_type in ("checkbox", "radio")
 
 
+_INVALID_ROLES = frozenset(("button", "textbox", "searchbox", "checkbox", "radio", "combobox", "Date", "InputTime"))
+_INVALID_ROLES |= {"spinbutton"}
+_LIVE = {"alert": "assertive", "status": "polite", "log": "polite"}
+_DISABLEABLE = ("button", "input", "select", "textarea", "option", "fieldset")
+# the roles some property below depends on; any other role gets only focus, disabled, describedby
+_ROLES_WITH_PROPERTIES = _INVALID_ROLES | {"listbox", "tablist", "heading", "listitem", "columnheader", "rowheader"}
+_ROLES_WITH_PROPERTIES |= {"link", "alertdialog", "dialog"} | set(_LIVE)
+
+
+def _plain_properties(node: dict, el: Element, focusable: bool, doc: Document) -> None:
+    """:func:`_properties` of a role none of its role-specific properties reads: the same
+    properties, in the same order."""
+    if focusable:
+        prop(node, "focusable", "booleanOrUndefined", True)
+        if doc.focused is el:
+            prop(node, "focused", "booleanOrUndefined", True)
+    attrs = el.attrs
+    if "disabled" in attrs and el.tag in _DISABLEABLE:
+        prop(node, "disabled", "boolean", True)
+    described = attrs.get("aria-describedby")
+    if described:
+        prop(node, "describedby", "idrefList", described)
+
+
 def _properties(node: dict, el: Element, role: str, doc: Document, list_level: int) -> None:
     focusable = is_focusable(el, role)
-    if role in ("button", "textbox", "searchbox", "checkbox", "radio", "combobox", "Date", "InputTime") or (
-        role == "spinbutton"
-    ):
+    if role not in _ROLES_WITH_PROPERTIES:
+        _plain_properties(node, el, focusable, doc)
+        return
+    if role in _INVALID_ROLES:
         prop(node, "invalid", "token", "false")
     if focusable:
         prop(node, "focusable", "booleanOrUndefined", True)
@@ -160,23 +185,23 @@ def _properties(node: dict, el: Element, role: str, doc: Document, list_level: i
         prop(node, "editable", "token", "plaintext")
         prop(node, "settable", "booleanOrUndefined", True)
         prop(node, "multiline", "boolean", el.tag == "textarea")
-        prop(node, "readonly", "boolean", el.has("readonly"))
-        prop(node, "required", "boolean", el.has("required"))
+        prop(node, "readonly", "boolean", "readonly" in el.attrs)
+        prop(node, "required", "boolean", "required" in el.attrs)
     if role in ("spinbutton", "combobox", "listbox", "checkbox", "radio") and el.tag in (
         "input",
         "select",
     ):
-        prop(node, "required", "boolean", el.has("required"))
+        prop(node, "required", "boolean", "required" in el.attrs)
     if role in ("checkbox", "radio"):
         prop(node, "checked", "tristate", "true" if el.checked else "false")
     if role == "tablist":
-        prop(node, "multiselectable", "boolean", el.get("aria-multiselectable") == "true")
-        prop(node, "orientation", "token", el.get("aria-orientation") or "horizontal")
+        prop(node, "multiselectable", "boolean", el.attrs.get("aria-multiselectable") == "true")
+        prop(node, "orientation", "token", el.attrs.get("aria-orientation") or "horizontal")
     if role == "combobox":
         prop(node, "hasPopup", "token", "menu")
         prop(node, "expanded", "booleanOrUndefined", False)
     if role == "heading":
-        level = el.get("aria-level") or (el.tag[1] if el.tag in ("h1", "h2", "h3", "h4", "h5", "h6") else "2")
+        level = el.attrs.get("aria-level") or (el.tag[1] if el.tag in ("h1", "h2", "h3", "h4", "h5", "h6") else "2")
         prop(node, "level", "integer", int(level))
     if role == "listitem":
         prop(node, "level", "integer", max(list_level, 1))
@@ -184,20 +209,20 @@ def _properties(node: dict, el: Element, role: str, doc: Document, list_level: i
         prop(node, "readonly", "boolean", False)
         prop(node, "required", "boolean", False)
     if role == "link" or (role == "button" and el.input_type == "image"):
-        href = el.get("href") if role == "link" else el.get("src")
+        href = el.attrs.get("href") if role == "link" else el.attrs.get("src")
         if href is not None:
             prop(node, "url", "string", _join(doc.url, href))
-    if el.has("disabled") and el.tag in ("button", "input", "select", "textarea", "option", "fieldset"):
+    if "disabled" in el.attrs and el.tag in _DISABLEABLE:
         prop(node, "disabled", "boolean", True)
-    live = {"alert": "assertive", "status": "polite", "log": "polite"}.get(role)
+    live = _LIVE.get(role)
     if live:
         prop(node, "live", "token", live)
         prop(node, "atomic", "boolean", role in ("alert", "status"))
         prop(node, "relevant", "token", "additions text")
     if role == "alertdialog" or role == "dialog":
-        modal = el.get("aria-modal") == "true"
+        modal = el.attrs.get("aria-modal") == "true"
         prop(node, "modal", "boolean", modal)
-    described = el.get("aria-describedby")
+    described = el.attrs.get("aria-describedby")
     if described:
         prop(node, "describedby", "idrefList", described)
 
@@ -237,7 +262,7 @@ def _select_popup(b: _Builder, el: Element, node: dict) -> None:
     for opt in el.iter():
         if opt.tag != "option":
             continue
-        label = opt.get("label") or collapse(opt.text_content())
+        label = opt.attrs.get("label") or collapse(opt.text_content())
         option = b.node("option", popup, label, el=opt)
         prop(option, "focusable", "booleanOrUndefined", True)
         prop(option, "selected", "booleanOrUndefined", opt.selected)

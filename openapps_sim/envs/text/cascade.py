@@ -48,8 +48,9 @@ class Cascade:
         self._local: dict[tuple, tuple] = {}
         self._styles: dict[tuple, tuple] = {}
 
-    def candidates(self, el: Element) -> tuple[tuple, list, list, tuple]:
-        """``(key, local rules, other rules, attribute names the local rules read)``."""
+    def candidates(self, el: Element) -> tuple[tuple, list, list, tuple, list]:
+        """``(key, local rules, other rules, attribute names the local rules read, the other
+        rules an element with a parent may match)``."""
         key = (el.tag, el.attrs.get("id"), el.attrs.get("class", ""))
         hit = self._candidates.get(key)
         if hit is None:
@@ -62,12 +63,17 @@ class Cascade:
             local = [r for r in found if len(r.parts) == 1 and not r.parts[0][1].pseudos]
             other = [(r, _needs(r)) for r in found if not (len(r.parts) == 1 and not r.parts[0][1].pseudos)]
             names = tuple(sorted({name for r in local for name, _, _ in r.parts[0][1].attrs}))
-            hit = self._candidates[key] = (key, local, other, names)
+            # a rule whose rightmost compound has ``:root`` matches only an element without a
+            # parent: the others never try it
+            below_root = [(r, needs) for r, needs in other if not any(n == "root" for n, _ in r.parts[-1][1].pseudos)]
+            hit = self._candidates[key] = (key, local, other, names, below_root)
         return hit
 
     def matching(self, el: Element, focused: Element | None, above: frozenset) -> tuple:
         """The rules that match ``el`` (``above``: its ancestors' :func:`keys`), in cascade order."""
-        key, local, other, names = self.candidates(el)
+        key, local, other, names, below_root = self.candidates(el)
+        if el.parent is not None:
+            other = below_root
         local_key = (key, tuple(el.attrs.get(n) for n in names))
         found = self._local.get(local_key)
         if found is None:

@@ -16,6 +16,7 @@ import lxml.html
 from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE as BID_ATTRIBUTE
 
 _CHECKABLE = ("checkbox", "radio")
+_CONTROL_TAGS = frozenset(("input", "textarea", "select", "option"))
 _LEADING_NEWLINE_DROPPED = ("pre", "textarea", "listing")
 _SVG_ATTRIBUTES = {
     name.lower(): name
@@ -119,38 +120,68 @@ class Element:
 class Document:
     """A parsed page: its root element, elements by bid and by id, and what is focused."""
 
-    def __init__(self, root: Element, url: str) -> None:
+    def __init__(self, root: Element, url: str, elements: list[Element] | None = None) -> None:
+        """``elements``: every element under ``root`` in document order, ``index`` set (as
+        :func:`parse` makes them); else found here."""
         self.root = root
         self.url = url
+        if elements is None:
+            elements = list(root.iter())
+            for i, el in enumerate(elements):
+                el.index = i
+        self.elements = elements
         self.by_bid: dict[str, Element] = {}
         self.by_id: dict[str, Element] = {}
-        self.elements: list[Element] = []
-        for i, el in enumerate(root.iter()):
-            el.index = i
-            self.elements.append(el)
-            if el.bid is not None:
-                self.by_bid.setdefault(el.bid, el)
-            if "id" in el.attrs:
-                self.by_id.setdefault(el.attrs["id"], el)
-        self.focused: Element | None = None
+        by_bid, by_id = self.by_bid, self.by_id
+        styles: list[str] = []
+        self.autofocus: Element | None = None
+        # what actions change: the live state of these elements, the focus, the URL's fragment
+        self.controls: list[Element] = []
+        self.details: list[Element] = []
+        for el in elements:  # one pass: ids, style text, controls (each control's state its own)
+            attrs = el.attrs
+            if attrs:
+                bid = attrs.get(BID_ATTRIBUTE)
+                if bid is not None and bid not in by_bid:
+                    by_bid[bid] = el
+                if "id" in attrs and attrs["id"] not in by_id:
+                    by_id[attrs["id"]] = el
+                if self.autofocus is None and "autofocus" in attrs:
+                    self.autofocus = el
+            tag = el.tag
+            if tag in _CONTROL_TAGS:
+                self.controls.append(el)
+                if tag != "option":
+                    init_control(el)
+            elif tag == "style":
+                styles.append(el.text_content())
+            elif tag == "details":
+                self.details.append(el)
         self.title = ""
         head = next((c for c in root.children if isinstance(c, Element) and c.tag == "head"), None)
         if head is not None:
             title = next((c for c in head.children if isinstance(c, Element) and c.tag == "title"), None)
             if title is not None:
                 self.title = " ".join(title.text_content().split())
-        self.stylesheet = "".join(el.text_content() for el in self.elements if el.tag == "style")
-        for el in self.elements:
-            init_control(el)
-        self.autofocus = next((el for el in self.elements if el.has("autofocus")), None)
-        self.focused = self.autofocus
-        # what actions change: the live state of these elements, the focus, the URL's fragment
-        self.controls = [el for el in self.elements if el.tag in ("input", "textarea", "select", "option")]
-        self.details = [el for el in self.elements if el.tag == "details"]
+        self.stylesheet = "".join(styles)
+        self.focused: Element | None = self.autofocus
         self._details_open = tuple(d.attrs.get("open") for d in self.details)
         self.styled_focus: Element | None = None  # the focus the styles were computed with
         self.observed: dict[tuple, Any] = {}  # live_state() -> what was observed in it
         self.source: tuple[str, int] | None = None  # (HTML, viewport width) it was parsed and styled from
+        self.labels: dict[str, list[Element]] | None = None  # label elements by their ``for``, once asked
+
+    def labels_for(self, id_: str) -> list[Element]:
+        """The ``<label>`` elements whose ``for`` is ``id_``, in document order (no action
+        changes a ``for``: the list is made once per page)."""
+        if self.labels is None:
+            self.labels = {}
+            for el in self.elements:
+                if el.tag == "label":
+                    target = el.attrs.get("for")
+                    if target is not None:
+                        self.labels.setdefault(target, []).append(el)
+        return self.labels.get(id_, [])
 
     def release(self) -> None:
         """For a page no tab shows any more: every element's ``parent`` link is cut, so that
@@ -220,13 +251,32 @@ _NAMED_BOOLEANS += ("nohref", "noresize", "noshade", "nowrap", "readonly", "sele
 
 def parse(html: str, url: str) -> Document:
     tree = lxml.html.document_fromstring(html)
-    lower = html.lower()
-    # a page that spells one out (checked="checked") keeps the parser's value for that one
-    bare = tuple(n for n in _NAMED_BOOLEANS if n in lower and not _spelled_out(n, lower))
-    return Document(_convert(tree, None, bare), url)
+    elements: list[Element] = []
+    return Document(_convert(tree, None, _Source(html), elements), url, elements)
 
 
 _SPELLED = {n: re.compile(rf"{n}\s*=\s*[\"']?{n}\b") for n in _NAMED_BOOLEANS}
+_NAMED = frozenset(_NAMED_BOOLEANS)
+
+
+class _Source:
+    """The HTML being converted: whether a named boolean reads "" (it is not spelled out
+    anywhere in the page), asked only of an attribute the parser filled with its own name."""
+
+    __slots__ = ("html", "lower", "spelled")
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+        self.lower: str | None = None
+        self.spelled: dict[str, bool] = {}
+
+    def bare(self, name: str) -> bool:
+        spelled = self.spelled.get(name)
+        if spelled is None:
+            if self.lower is None:
+                self.lower = self.html.lower()
+            spelled = self.spelled[name] = _spelled_out(name, self.lower)
+        return not spelled
 
 
 def _spelled_out(name: str, lower: str) -> bool:
@@ -242,17 +292,22 @@ def _spelled_out(name: str, lower: str) -> bool:
     return False
 
 
-def _convert(node, parent: Element | None, bare: tuple[str, ...]) -> Element:
-    """``node`` and its subtree as :class:`Element` and :class:`Text` (one walk): the named
-    booleans in ``bare`` that the parser filled with their own name read "" again."""
+def _convert(node, parent: Element | None, source: _Source, elements: list[Element]) -> Element:
+    """``node`` and its subtree as :class:`Element` and :class:`Text` (one walk), each element
+    appended to ``elements`` (document order) with its ``index``: the named booleans the
+    parser filled with their own name read "" again unless the page spells one out."""
     tag = node.tag.lower()
     items = node.items()
-    attrs = {k.lower(): v for k, v in items} if items else {}
-    if attrs:
-        for name in bare:
-            if attrs.get(name) == name:
-                attrs[name] = ""
+    if items:
+        attrs = {k.lower(): v for k, v in items}
+        for k, v in attrs.items():
+            if v == k and k in _NAMED and source.bare(k):
+                attrs[k] = ""  # a value changed, no key added: the iteration goes on
+    else:
+        attrs = {}
     el = Element(tag, attrs, parent)
+    el.index = len(elements)
+    elements.append(el)
     if el.svg:  # the HTML parser gives SVG attributes and tags their camel case back
         el.attrs = {_SVG_ATTRIBUTES.get(k, k): v for k, v in el.attrs.items()}
         el.tag = _SVG_TAGS.get(tag, tag)
@@ -264,26 +319,28 @@ def _convert(node, parent: Element | None, bare: tuple[str, ...]) -> Element:
         kids.append(Text(text))
     table = el.tag == "table"
     for child in node:
-        if type(child.tag) is str:
-            sub = _convert(child, el, bare)
-            if table and sub.tag == "tr":
-                sub = _wrap_in_tbody(el, sub)
-            if sub is not None:
-                kids.append(sub)
+        child_tag = child.tag
+        if type(child_tag) is str:
+            if table and child_tag.lower() == "tr":
+                body = _tbody_for_row(el, elements)
+                body.children.append(_convert(child, body, source, elements))
+            else:
+                kids.append(_convert(child, el, source, elements))
         tail = child.tail
         if tail:
             kids.append(Text(tail))
     return el
 
 
-def _wrap_in_tbody(table: Element, row: Element) -> Element | None:
-    """Chromium puts rows written directly in a table into a ``<tbody>`` (one per run of rows)."""
+def _tbody_for_row(table: Element, elements: list[Element]) -> Element:
+    """Chromium puts rows written directly in a table into a ``<tbody>`` (one per run of rows):
+    the one a row of ``table`` goes into (made before the row, so it comes first in document
+    order)."""
     last = table.children[-1] if table.children else None
     if isinstance(last, Element) and last.tag == "tbody" and last.attrs.get("__implied"):
-        row.parent = last
-        last.children.append(row)
-        return None
+        return last
     body = Element("tbody", {"__implied": "1"}, table)
-    row.parent = body
-    body.children.append(row)
+    body.index = len(elements)
+    elements.append(body)
+    table.children.append(body)
     return body

@@ -12,8 +12,10 @@ inline-block children), none between inline pieces.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from openapps_sim.envs.text.dom import Document, Element, Text
+from openapps_sim.envs.text.roles import NAME_FROM_CONTENTS, control_value, role_of
 
 # containers Chromium does not read into a name from contents (a cell holding a delete form is
 # named by its link alone)
@@ -43,20 +45,26 @@ def rendered_text(data: str, style) -> str:
     elif ws == "pre-line":
         text = "\n".join(_WS.sub(" ", line).strip() for line in data.split("\n"))
     else:
-        text = _WS.sub(" ", data)
+        text = _collapsed(data) if len(data) <= _SHORT else _WS.sub(" ", data)
     return transform(text, style.text_transform if style is not None else "none")
 
 
-def accessible_name(el: Element, role: str, doc: Document) -> str:
-    from openapps_sim.envs.text.roles import NAME_FROM_CONTENTS
+_SHORT = 200  # texts this short (indentation, labels: the same on many pages) are collapsed once
 
-    labelled = el.get("aria-labelledby")
+
+@lru_cache(maxsize=8192)  # at most about 8192 x 2 short strings
+def _collapsed(data: str) -> str:
+    return _WS.sub(" ", data)
+
+
+def accessible_name(el: Element, role: str, doc: Document) -> str:
+    labelled = el.attrs.get("aria-labelledby")
     if labelled:
         parts = [_subtree_text(doc.by_id[i], doc, set()) for i in labelled.split() if i in doc.by_id]
         name = collapse(" ".join(p for p in parts if p))
         if name:
             return name
-    label = el.get("aria-label")
+    label = el.attrs.get("aria-label")
     if label and label.strip():
         return collapse(label)
     native = _native_label(el, role, doc)
@@ -66,11 +74,11 @@ def accessible_name(el: Element, role: str, doc: Document) -> str:
         name = collapse(_contents(el, doc, {id(el)}))
         if name:
             return name
-    title = el.get("title")
+    title = el.attrs.get("title")
     if title and title.strip():
         return collapse(title)
     if el.tag in ("input", "textarea"):
-        placeholder = el.get("placeholder")
+        placeholder = el.attrs.get("placeholder")
         if placeholder and placeholder.strip():
             return collapse(placeholder)
     return ""
@@ -80,24 +88,23 @@ def _native_label(el: Element, role: str, doc: Document) -> str:
     tag = el.tag
     if tag in ("input", "textarea", "select") and el.input_type not in ("submit", "reset", "button", "image"):
         texts = []
-        if el.get("id"):
-            for lab in doc.elements:
-                if lab.tag == "label" and lab.get("for") == el.get("id"):
-                    texts.append(_label_text(lab, el, doc))
+        if el.attrs.get("id"):
+            for lab in doc.labels_for(el.attrs["id"]):
+                texts.append(_label_text(lab, el, doc))
         wrapper = next((a for a in el.ancestors() if a.tag == "label"), None)
-        if wrapper is not None and not wrapper.get("for"):
+        if wrapper is not None and not wrapper.attrs.get("for"):
             texts.append(_label_text(wrapper, el, doc))
         return collapse(" ".join(t for t in texts if t))
     if tag == "input":
         kind = el.input_type
         if kind in ("submit", "reset", "button"):
-            if el.has("value"):
-                return collapse(el.get("value"))
+            if "value" in el.attrs:
+                return collapse(el.attrs.get("value"))
             return {"submit": "Submit", "reset": "Reset"}.get(kind, "")
         if kind == "image":
-            return collapse(el.get("alt") or el.get("value") or "") or "Submit"
+            return collapse(el.attrs.get("alt") or el.attrs.get("value") or "") or "Submit"
     if tag == "img":
-        return collapse(el.get("alt") or "")
+        return collapse(el.attrs.get("alt") or "")
     if tag in ("svg", "g") or el.parent is not None and el.parent.tag == "svg" and tag == "a":
         title = next((c for c in el.children if isinstance(c, Element) and c.tag == "title"), None)
         if title is not None:
@@ -118,7 +125,7 @@ def _label_text(label: Element, control: Element, doc: Document) -> str:
 
 
 def _subtree_text(el: Element, doc: Document, seen: set) -> str:
-    label = el.get("aria-label")
+    label = el.attrs.get("aria-label")
     if label and label.strip():
         return label
     return _contents(el, doc, seen)
@@ -126,7 +133,7 @@ def _subtree_text(el: Element, doc: Document, seen: set) -> str:
 
 def _hidden(el: Element) -> bool:
     style = el.style
-    return style is None or style.display == "none" or el.get("aria-hidden") == "true" or el.has("inert")
+    return style is None or style.display == "none" or el.attrs.get("aria-hidden") == "true" or "inert" in el.attrs
 
 
 def _contents(el: Element, doc: Document, seen: set, control: Element | None = None) -> str:
@@ -140,7 +147,7 @@ def _contents(el: Element, doc: Document, seen: set, control: Element | None = N
         if child.style.visibility in ("hidden", "collapse"):
             continue
         seen.add(id(child))
-        if _SKIPPED_IN_NAMES.intersection((child.tag, child.get("role") or "")):
+        if _SKIPPED_IN_NAMES.intersection((child.tag, child.attrs.get("role") or "")):
             continue
         piece = _child_text(child, doc, seen)
         if not child.style.inline:
@@ -150,12 +157,10 @@ def _contents(el: Element, doc: Document, seen: set, control: Element | None = N
 
 
 def _child_text(child: Element, doc: Document, seen: set) -> str:
-    label = child.get("aria-label")
+    label = child.attrs.get("aria-label")
     if label and label.strip():
         return label
     if child.tag in ("input", "textarea", "select"):
-        from openapps_sim.envs.text.roles import control_value, role_of
-
         role = role_of(child, doc) or ""
         if child.tag == "input" and child.input_type in ("submit", "reset", "button", "image"):
             return _native_label(child, role, doc)
@@ -163,6 +168,6 @@ def _child_text(child: Element, doc: Document, seen: set) -> str:
     if child.tag in ("img", "svg"):
         return _native_label(child, "", doc)
     text = _contents(child, doc, seen)
-    if not text.strip() and child.get("title"):
-        return child.get("title")
+    if not text.strip() and child.attrs.get("title"):
+        return child.attrs.get("title")
     return text

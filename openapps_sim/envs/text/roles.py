@@ -153,24 +153,25 @@ _INPUT_ROLE = {
     "file": "button",
 }
 # attributes that make Chromium keep an otherwise ignored container
-_KEEP_ATTRS = ("aria-label", "aria-labelledby", "aria-describedby", "aria-live", "title", "tabindex", "role")
+_KEEP_ATTRS = frozenset(("aria-label", "aria-labelledby", "aria-describedby", "aria-live", "title", "tabindex", "role"))
 
 
 def role_of(el: Element, doc: Document) -> str | None:
     """The role Chromium gives ``el``, or None when it leaves the element out (ignored)."""
-    explicit = (el.get("role") or "").split()
-    for token in explicit:
-        if token in ARIA_ROLES:
-            if token in ("none", "presentation") and not is_focusable(el, token):
-                return None
-            return _CHROMIUM_ROLE.get(token, token)
+    explicit = el.attrs.get("role")
+    if explicit:
+        for token in explicit.split():
+            if token in ARIA_ROLES:
+                if token in ("none", "presentation") and not is_focusable(el, token):
+                    return None
+                return _CHROMIUM_ROLE.get(token, token)
     tag = el.tag
     if tag == "a":
-        return "link" if el.has("href") else _generic(el)
+        return "link" if "href" in el.attrs else _generic(el)
     if tag == "input":
         return _INPUT_ROLE.get(el.input_type, "textbox")
     if tag == "select":
-        return "listbox" if el.has("multiple") or int(el.get("size") or 1) > 1 else "combobox"
+        return "listbox" if "multiple" in el.attrs or int(el.attrs.get("size") or 1) > 1 else "combobox"
     if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
         return "heading"
     if tag == "header" or tag == "footer":
@@ -179,11 +180,11 @@ def role_of(el: Element, doc: Document) -> str | None:
             return _generic(el)
         return "banner" if tag == "header" else "contentinfo"
     if tag == "section":
-        return "region" if el.get("aria-label") or el.get("aria-labelledby") else _generic(el)
+        return "region" if el.attrs.get("aria-label") or el.attrs.get("aria-labelledby") else _generic(el)
     if tag == "th":
-        return "rowheader" if el.get("scope") == "row" else "columnheader"
+        return "rowheader" if el.attrs.get("scope") == "row" else "columnheader"
     if tag == "img":
-        return None if el.get("alt") == "" else "image"
+        return None if el.attrs.get("alt") == "" else "image"
     if tag == "svg":
         return "image" if _svg_named(el) else None
     if tag in ("html", "body", "tbody", "g", "path", "rect", "circle", "line", "polyline", "polygon", "ellipse"):
@@ -196,11 +197,11 @@ def role_of(el: Element, doc: Document) -> str | None:
 
 
 def _svg_named(el: Element) -> bool:
-    return bool(el.get("aria-label") or any(isinstance(c, Element) and c.tag == "title" for c in el.children))
+    return bool(el.attrs.get("aria-label") or any(isinstance(c, Element) and c.tag == "title" for c in el.children))
 
 
 def _kept(el: Element) -> bool:
-    return any(a in el.attrs for a in _KEEP_ATTRS) or is_focusable(el, "generic")
+    return not _KEEP_ATTRS.isdisjoint(el.attrs) or is_focusable(el, "generic")
 
 
 def _generic(el: Element) -> str | None:
@@ -215,13 +216,13 @@ def _generic(el: Element) -> str | None:
 
 def is_focusable(el: Element, role: str) -> bool:
     if el.tag in ("button", "input", "select", "textarea") and (
-        el.has("disabled") or any(a.tag == "fieldset" and a.has("disabled") for a in el.ancestors())
+        "disabled" in el.attrs or any(a.tag == "fieldset" and "disabled" in a.attrs for a in el.ancestors())
     ):
         return False
-    if el.has("tabindex"):
+    if "tabindex" in el.attrs:
         return True
     if el.tag == "a":
-        return el.has("href")
+        return "href" in el.attrs
     return el.tag in ("button", "select", "textarea") or (el.tag == "input" and el.input_type != "hidden")
 
 
