@@ -205,3 +205,22 @@ def test_the_linear_reading_gives_browsergyms_python_code():
                     python_code(actions, text)
                 continue
             assert python_code(actions, text) == want
+
+
+def test_the_text_backends_reading_of_one_plain_call_is_both_of_browsergyms():
+    """``click('12')`` and its kind are read without the grammar: the same calls either way."""
+    from browsergym.core.action.parsers import highlevel_action_parser
+
+    from openapps_sim.envs.text.actions import _ONE_PLAIN_CALL, _parsed
+
+    rng = random.Random(5)
+    texts = ["click('12')", 'click("a-1.b_")', "None('')", "_f('x')", "click('1') ", "click('1',)", "fill('1', 'x')"]
+    for _ in range(400):
+        quote = rng.choice("'\"")
+        inner = "".join(rng.choices("'\"ab9_.- \\,", k=rng.randint(0, 4)))
+        texts.append(rng.choice(["click", "x9", "_"]) + "(" + quote + inner + quote + rng.choice([")", ") ", ""]))
+    plain = [t for t in texts if _ONE_PLAIN_CALL.fullmatch(t)]
+    assert len(plain) > 10
+    for text in plain:
+        want = highlevel_action_parser.parse_string(text, parse_all=True).as_list()
+        assert _parsed.__wrapped__(text, True) == want == find_calls(text) == _parsed.__wrapped__(text, False), text

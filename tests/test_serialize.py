@@ -14,7 +14,8 @@ from fastcore import xml
 import openapps_sim.web.shell as shell
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.envs.registration import make_env
-from openapps_sim.web.serialize import to_xml
+from openapps_sim.web.bids import mark_bids
+from openapps_sim.web.serialize import marked_xml, to_xml
 
 LITERAL = [
     (fh.P("a < b & c > d"), "<p>a &lt; b &amp; c &gt; d</p>\n"),
@@ -57,16 +58,18 @@ def test_arguments_as_fastcore_takes_them():
 
 
 def test_real_pages_as_fastcore_writes_them(monkeypatch):
-    """Every page of a crawl (hand-built and described apps, three packs), rendered by both."""
+    """Every page of a crawl (hand-built and described apps, three packs), rendered by both, and
+    marked with element ids as mark_bids marks fastcore's text."""
     pages = []
 
-    def both(*elms, **kw):
-        ours, theirs = to_xml(*elms, **kw), xml.to_xml(*elms, **kw)
-        pages.append(ours == theirs)
-        assert ours == theirs
-        return ours
+    def both(doc):
+        ours, theirs = to_xml(doc), xml.to_xml(doc)
+        marked = marked_xml(doc)
+        pages.append(ours == theirs and marked == mark_bids(theirs))
+        assert ours == theirs and marked == mark_bids(theirs)
+        return marked
 
-    monkeypatch.setattr(shell, "to_xml", both)
+    monkeypatch.setattr(shell, "marked_xml", both)
     env = make_env("todo.add_item", backend="text", obs_mode="axtree", task_kwargs={"termination": "agent"})
     try:
         for pack in ("default", "arabic+mobile", "interrupt_mixed"):
@@ -82,3 +85,26 @@ def test_real_pages_as_fastcore_writes_them(monkeypatch):
     finally:
         env.close()
     assert len(pages) >= 60 and all(pages)
+
+
+MARKED = [
+    fh.Html(
+        fh.Head(fh.Title("T <1>"), fh.Style("a > b {}")), fh.Body(fh.Div(fh.P("x"), fh.Svg(fh.Path(d="M0")))), lang="en"
+    ),
+    fh.Div(fh.NotStr("<b>raw</b><!-- <i> --><span>s</span>"), fh.P("after")),
+    fh.Div(fh.NotStr("<b>open <!-- comment"), fh.P("hidden by the comment")),
+    fh.Div(fh.NotStr("<style>p{}"), fh.P("inside the raw text")),
+    fh.Div(fh.NotStr("<b>cut <spa"), fh.NotStr("n>x</span>"), fh.P("y")),
+    fh.Div(fh.NotStr("<!-"), "-x", fh.P("z")),
+    fh.Div(fh.Script("if (a < b) {}"), fh.Textarea("<p>typed</p>"), fh.P("q")),
+    fh.Div(xml.FT("style", (fh.P("an element in raw text"),), {}), fh.Title(fh.NotStr("<b>t</b>")), fh.P("r")),
+    fh.Div(fh.Span("\u0130" * 20), fh.Textarea("x"), fh.P("s"), fh.Title("t"), fh.B("u")),
+    fh.Div(xml.FT("x y", (fh.P("a"),), {}), xml.FT("a/b", (), {}), xml.FT("DIV", ("c",), {"k": "<v>"})),
+    fh.Div(xml.FT("!-- c", (), {}), fh.P("d")),
+    fh.Div([fh.P("list"), "<i>"], fh.Label("l", _for="x")),
+]
+
+
+@pytest.mark.parametrize("tree", MARKED, ids=range(len(MARKED)))
+def test_ids_written_with_the_tags_are_those_mark_bids_writes(tree):
+    assert marked_xml(tree) == mark_bids(xml.to_xml(tree))

@@ -273,3 +273,20 @@ def test_a_named_boolean_spelled_out_counts_only_as_a_whole_word():
     assert checked("<input checked=checked>") == "checked"
     assert checked("<i title='_checked=checked'></i>") == ""
     assert checked("<i title='checked=checkedx'></i>") == ""
+
+
+def test_links_are_joined_as_urljoin_joins_them():
+    """The axtree's link URLs: a plain absolute path on an http page is joined without urljoin,
+    to the same URL."""
+    import random
+    from urllib.parse import urljoin
+
+    from openapps_sim.envs.text.axtree import _join
+
+    rng = random.Random(3)
+    bases = ["http://127.0.0.1:8000/todo/", "http://w1.localhost/a/b?x=1#f", "https://h/x", "about:blank", "HTTP://H/a"]
+    hrefs = ["/", "//x", "/a?", "/a?b#c", "/a/./b", "/a/../b", "/..", "/a;b", "/a?b;c", "/a//b", "/a b", "x", "?q"]
+    hrefs += ["/" + "".join(rng.choices("/abc.;?#=&%:@!'()*+,-_~ \t\\é$\"", k=rng.randint(0, 8))) for _ in range(2000)]
+    for base in bases:
+        for href in hrefs:
+            assert _join.__wrapped__(base, href) == urljoin(base, href), (base, href)

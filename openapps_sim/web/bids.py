@@ -16,6 +16,7 @@ order.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 BID_ATTRIBUTE = "bid"
 
@@ -37,11 +38,39 @@ _TAG = re.compile(r"<(!--|[!/?]|[A-Za-z][^\s/>]*)")
 
 def mark_bids(html: str) -> str:
     """``html`` with ``bid="N"`` written into the start tag of every standard element."""
+    return _mark(html, 0)[0]
+
+
+def mark_piece(piece: str, first: int) -> tuple[str, int, bool]:
+    """``(marked, next id, whole)``: a piece of a page (markup written as it is) marked from id
+    ``first`` on as :func:`mark_bids` marks it inside the page, which it does when ``whole``:
+    its comments and raw-text elements end inside it, and no tag is cut at its end."""
+    marked, counter, open_end = _mark(piece, first)
+    if open_end or "<" in piece[-3:]:
+        return marked, counter, False
+    last = deque(_TAG.finditer(piece), maxlen=1)
+    return marked, counter, not last or last[0].end() < len(piece)
+
+
+def tag_kind(tag: str) -> int:
+    """How :func:`mark_bids` reads the start tag ``<tag``: 0 not counted, 1 counted, 3 counted,
+    its content raw text; 2: a tag name it would read another way (cut short, or a comment)."""
+    if tag.startswith("!--") or any(c.isspace() or c in "/>" for c in tag):
+        return 2
+    lower = tag.lower()
+    if lower not in STANDARD_TAGS:
+        return 2 if lower in _RAW_TEXT or not tag.isascii() else 0
+    return 3 if lower in _RAW_TEXT else 1
+
+
+def _mark(html: str, counter: int) -> tuple[str, int, bool]:
+    """``html`` marked from id ``counter`` on, the next id, and whether a comment or a raw-text
+    element runs to its end."""
     lower = html.lower()
     out: list[str] = []
     pos = 0  # html[:pos] is in out
     skip_until = 0  # inside a comment or raw text: no tags there
-    counter = 0
+    open_end = False
     for m in _TAG.finditer(html):
         if m.start() < skip_until:
             continue
@@ -49,6 +78,7 @@ def mark_bids(html: str) -> str:
         if token == "!--":
             end = html.find("-->", m.end())
             skip_until = len(html) if end < 0 else end + 3
+            open_end = open_end or end < 0
             continue
         if token in ("!", "/", "?"):
             continue
@@ -61,5 +91,6 @@ def mark_bids(html: str) -> str:
         if tag in _RAW_TEXT:
             close = lower.find(f"</{tag}", m.end())
             skip_until = len(html) if close < 0 else close
+            open_end = open_end or close < 0
     out.append(html[pos:])
-    return "".join(out)
+    return "".join(out), counter, open_end

@@ -28,7 +28,6 @@ from typing import Any
 from fasthtml.common import FastHTML
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
-from starlette.routing import compile_path
 
 import openapps_sim.web.fonts as fonts
 import openapps_sim.web.interruptions as interruptions
@@ -40,6 +39,7 @@ from openapps_sim.protocol import BIDS_HEADER, MAX_TEXT_CHARS, WORLD_HOST_SUFFIX
 from openapps_sim.web.bounded import AppFault, fault_page, run_bounded
 from openapps_sim.web.components import too_long_page
 from openapps_sim.web.explore import add_routes as add_explore_routes
+from openapps_sim.web.routing import RouteTable
 from openapps_sim.web.shell import render_page
 from openapps_sim.web.world import WORLD_SCOPE_KEY, World
 
@@ -67,7 +67,7 @@ class AppServer:
         self.by_id: weakref.WeakValueDictionary[str, World] = weakref.WeakValueDictionary()
         self.default = default
         self.kept: list[World] = []  # worlds this server made for itself (the explore page's)
-        self.pages: list[tuple[str, Any, dict, Callable]] = []  # (method, path regex, convertors, endpoint)
+        self.pages = RouteTable()  # every route, for in-memory calls
         self._next = 1
         self._lock = threading.Lock()
         self.port: int | None = None
@@ -162,7 +162,7 @@ class AppServer:
         """``(status, location, html)`` of one page request to ``world``, answered in memory by
         the routes a browser reaches (no socket): a handler's crash is its 500 page."""
         path, _, query = target.partition("?")
-        found = self._route(method, path)
+        found = self.pages.find(method, path)
         if found is None or found == 405:
             return (404, "", "Not Found") if found is None else (405, "", "Method Not Allowed")
         if isinstance(found, str):  # the same path with(out) its trailing slash
@@ -197,23 +197,6 @@ class AppServer:
             return 500, "", "<h1>Internal error</h1>"
         return response.status_code, response.headers.get("location", ""), response.body.decode("utf-8", "replace")
 
-    def _route(self, method: str, path: str) -> tuple[Callable, dict] | str | int | None:
-        """The endpoint and path parameters of ``method path``; else, as Starlette's router: the
-        path to redirect to when only the same path with(out) a trailing slash has a route, 405
-        when only another method has one, or None."""
-        other_method = False
-        for route_method, regex, convertors, endpoint in self.pages:
-            m = regex.match(path)
-            if m is not None and route_method == method:
-                return endpoint, {k: convertors[k].convert(v) for k, v in m.groupdict().items()}
-            other_method = other_method or m is not None
-        if other_method:
-            return 405
-        other = path[:-1] if path.endswith("/") else path + "/"
-        if other and any(regex.match(other) for _, regex, _, _ in self.pages):
-            return other
-        return None
-
     def _build(self, explore: bool) -> FastHTML:
         app = FastHTML(default_hdrs=False)
         app.state.worlds = self
@@ -229,8 +212,8 @@ class AppServer:
     def _route_to(self, app: FastHTML, path: str, methods: list[str], endpoint: Callable) -> None:
         """``endpoint`` at ``path``, for browsers and for in-memory calls alike."""
         app.route(path, methods=methods)(endpoint)
-        regex, _, convertors = compile_path(path)
-        self.pages += [(method, regex, convertors, endpoint) for method in methods]
+        for method in methods:
+            self.pages.add(method, path, endpoint)
 
     def _add_app_routes(self, app: FastHTML, spec: AppSpec, reuse_pages: bool) -> None:
         r = AppRoutes()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from openapps_sim.protocol import BIDS_HEADER
-from openapps_sim.web.bids import mark_bids
 from openapps_sim.web.interruptions import INTERRUPT_CSS, interruption_layer
+from openapps_sim.web.serialize import marked_xml
 from openapps_sim.web.tags import A, Body, Head, Header, Html, Main, Meta, Span, Style, Title, to_xml
 from openapps_sim.web.theme import BASE_CSS, narrow_css
 
@@ -42,11 +42,10 @@ def render_page(ctx: AppContext, title: str, children: tuple[Any, ...]) -> str:
         lang=shell["lang"],
         dir=shell["dir"],
     )
-    html = to_xml(doc)  # to_xml writes the doctype of an Html tree
     request = getattr(ctx, "request", None)
     if request is not None and request.headers.get(BIDS_HEADER):
-        html = mark_bids(html)
-    return html
+        return marked_xml(doc)  # mark_bids(to_xml(doc)), written in one pass
+    return to_xml(doc)  # to_xml writes the doctype of an Html tree
 
 
 _TEXT_INPUTS = {None, "text", "search", "email", "url", "tel"}

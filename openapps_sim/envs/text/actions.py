@@ -47,9 +47,18 @@ NO_SCREEN = (
 _SUBMIT_TYPES = ("submit", "image")
 
 
+# one call with one plain quoted argument (``click('12')``): what both of BrowserGym's readings
+# of it give, without its grammar (a string literal of these characters is its own text)
+_ONE_PLAIN_CALL = re.compile(r"""([A-Za-z_][A-Za-z0-9_]*)\((?:'([A-Za-z0-9_.-]*)'|"([A-Za-z0-9_.-]*)")\)""")
+
+
 @lru_cache(maxsize=1024)
 def _parsed(action: str, strict: bool) -> list:
     """BrowserGym's parse of an action string (the same string is parsed once per process)."""
+    plain = _ONE_PLAIN_CALL.fullmatch(action)
+    if plain is not None:
+        name, single, double = plain.groups()
+        return [[name, [single if single is not None else double]]]
     if strict:
         return highlevel_action_parser.parse_string(action, parse_all=True).as_list()
     return find_calls(action)  # BrowserGym's search_string, in linear time

@@ -15,8 +15,9 @@ page and lists every difference.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from openapps_sim.envs.text.dom import Document, Element, Text
 from openapps_sim.envs.text.names import accessible_name, collapse, rendered_text
@@ -129,7 +130,28 @@ def _element(b: _Builder, el: Element, parent: dict, list_level: int) -> None:
 
 @lru_cache(maxsize=4096)
 def _join(base: str, href: str) -> str:
+    """``urljoin(base, href)``; an absolute path on an http(s) page is the page's origin and the path."""
+    if _PLAIN_PATH.fullmatch(href) is not None:
+        origin = _origin(base)
+        if origin is not None:
+            path, _, query = href.partition("?")
+            return origin + path + ("?" + query if query else "")
     return urljoin(base, href)
+
+
+# an absolute path with no dot, ``;`` or fragment, and a query (urljoin keeps both as they are)
+_PLAIN_PATH = re.compile(r"/(?!/)[A-Za-z0-9\-_~%!$&'()*+,=:@/]*(\?[!-\"$-~]*)?")
+
+
+@lru_cache(maxsize=64)
+def _origin(base: str) -> str | None:
+    """``http://host`` of an http(s) URL whose host is plain, else None."""
+    parts = urlsplit(base)
+    plain = parts.scheme in ("http", "https") and _PLAIN_HOST.fullmatch(parts.netloc) is not None
+    return f"{parts.scheme}://{parts.netloc}" if plain and base.startswith(f"{parts.scheme}://{parts.netloc}") else None
+
+
+_PLAIN_HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]+)?")
 
 
 INTERNAL_ROLES = {"LabelText", "DescriptionList", "Date", "InputTime", "StaticText", "ListMarker"}
