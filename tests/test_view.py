@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -108,6 +109,17 @@ def test_a_folder_that_holds_no_run_is_one_config_error(tmp_path, capsys):
     assert main(["view", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"{tmp_path}: results.jsonl: not found; allowed: a folder written by openapps sweep --out" in err
+    assert "Traceback" not in err
+
+
+def test_a_port_in_use_is_one_config_error(runs, capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["view", str(runs[0]), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"--port: {port}: cannot listen on 127.0.0.1:{port}" in err and "allowed: a free port, or 0" in err
     assert "Traceback" not in err
 
 
