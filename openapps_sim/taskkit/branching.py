@@ -40,18 +40,25 @@ class Condition:
     test: Callable[[dict], bool] | None
     look: Callable[[Any], Iterator]
     ask: Callable[[Any], Iterator] | None = None
+    #: for a question of the configuration, not of the app's data (a price or rating in the shop's
+    #: catalogue): the answer on the world's configuration (the sampler's and the instance's check)
+    known: Callable[[dict], bool] | None = None
 
-    def holds(self, state: dict) -> bool | None:
-        """On the world's state (None: the question is not one of the app's data)."""
-        return None if self.test is None else bool(self.test(state.get(self.app) or {}))
+    def holds(self, state: dict, config: dict | None = None) -> bool | None:
+        """On the world's state, or its configuration for a question of it (None: not answered
+        there, or the configuration is not at hand)."""
+        if self.test is not None:
+            return bool(self.test(state.get(self.app) or {}))
+        return None if self.known is None or config is None else bool(self.known(config))
 
     def negated(self) -> Condition:
-        test, look, ask = self.test, self.look, self.ask
+        test, look, ask, known = self.test, self.look, self.ask, self.known
         return Condition(
             self.app,
             None if test is None else (lambda data: not test(data)),
             lambda ui: _not((yield from look(ui))),
             None if ask is None else (lambda api: _not((yield from ask(api)))),
+            None if known is None else (lambda config: not known(config)),
         )
 
 
@@ -80,10 +87,10 @@ class Decision:
         return self.leaves[next((i for i, h in enumerate(holds) if h), len(self.conditions))]
 
     def decide(self, state: dict, config: dict | None = None) -> str | None:
-        """The leaf the world's state calls for (None when a condition is not a question of the
-        apps' data; ``config`` is not asked: it is there as for a :class:`Choice`)."""
+        """The leaf the world calls for: its state, or its configuration (``config``) for a
+        question of the shop's catalogue (None when a condition is answered by neither at hand)."""
         for condition, leaf in zip(self.conditions, self.leaves, strict=False):
-            holds = condition.holds(state)
+            holds = condition.holds(state, config)
             if holds is None:
                 return None
             if holds:
@@ -216,7 +223,8 @@ class BranchingFamily(TaskFamily):
             raise ValueError(f"{self.id}: branch {branch!r} is not one of {sorted(plans)}")
         decision = self.decision(params)
         called = None
-        # a Choice may read the configuration (the shop's catalogue): checked where it is at hand
+        # a Choice or a condition may read the configuration (the shop's catalogue): checked where
+        # it is at hand
         # (at instantiation), not when ``plan`` is asked for again
         if config is not None or isinstance(decision, Decision):
             called = decision.decide(initial, config)

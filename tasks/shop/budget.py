@@ -35,21 +35,29 @@ def product_params(cfg: dict, rng, key: str, pid: str) -> dict:
     return {f"{key}_id": pid, f"{key}_name": p["name"], f"{key}_options": options, key: label}
 
 
+def under(price: float | None, budget: float) -> bool:
+    """The constraint, stated once: a price (None: not found) is less than the budget."""
+    return price is not None and price < budget
+
+
 def costs_under(pid: str, name: str, budget: float) -> Condition:
-    """Does the product cost less than the budget? On the page, the price its page shows (found
-    by searching its name); through app tools, ``shop.find_products(name)``. (Prices are the
-    catalogue's, not the shop's data, so the world's state does not answer it.)"""
+    """Does the product cost less than the budget? In the catalogue (the sampler's and the
+    instance's check); on the page, the price its page shows (found by searching its name);
+    through app tools, ``shop.find_products(name)``. (Prices are the catalogue's, not the shop's
+    data, so the world's state does not answer it.)"""
 
     def look(ui):
-        price = price_shown((yield from find_product(ui, pid, search=name)))
-        return price is not None and price < budget
+        return under(price_shown((yield from find_product(ui, pid, search=name))), budget)
 
     def ask(api):
         found = api.result((yield api.call("shop", "find_products", query=name))) or []
-        price = next((float(p["price"]) for p in found if p["id"] == pid), None)
-        return price is not None and price < budget
+        return under(next((float(p["price"]) for p in found if p["id"] == pid), None), budget)
 
-    return Condition("shop", None, look, ask)
+    def known(config):
+        product = cat.catalogue(config["shop"]).get(pid)
+        return under(None if product is None else float(product["price"]), budget)
+
+    return Condition("shop", None, look, ask, known)
 
 
 def add_op(params: dict, key: str) -> Op:
@@ -67,8 +75,8 @@ class PriceFallback(FallbackChain):
         products = cat.catalogue(cfg)
         pool = unique_products(cfg)
         for budget in rng.sample(BUDGETS, len(BUDGETS)):
-            cheap = [p for p in pool if products[p]["price"] < budget]
-            dear = [p for p in pool if products[p]["price"] >= budget]
+            cheap = [p for p in pool if under(products[p]["price"], budget)]
+            dear = [p for p in pool if not under(products[p]["price"], budget)]
             if sum(holds) < len(cheap) and len(holds) - sum(holds) < len(dear):
                 break
         else:
@@ -106,11 +114,11 @@ class CheapInColour(OneOfThree):
         colours = lambda p: products[p]["options"].get("colour", [])  # noqa: E731
         for budget in rng.sample(BUDGETS, len(BUDGETS)):
             for code in rng.sample(sorted(cfg["option_values"]), len(cfg["option_values"])):
-                cheap = [p for p in pool if products[p]["price"] < budget]
+                cheap = [p for p in pool if under(products[p]["price"], budget)]
                 pools = {
                     "target": [p for p in cheap if code in colours(p) and set(products[p]["options"]) == {"colour"}],
                     "miss_first": [p for p in cheap if code not in colours(p)],
-                    "miss_second": [p for p in pool if products[p]["price"] >= budget and code in colours(p)],
+                    "miss_second": [p for p in pool if not under(products[p]["price"], budget) and code in colours(p)],
                 }
                 if all(pools.values()):
                     break
@@ -156,7 +164,7 @@ class CheapInColour(OneOfThree):
             return {params[f"{k}_id"]: product_facts(products.get(params[f"{k}_id"]), params["colour"]) for k in "abc"}
 
         def wanted(facts):
-            return facts["price"] is not None and facts["price"] < params["budget"] and facts["in_colour"]
+            return under(facts["price"], params["budget"]) and facts["in_colour"]
 
         pages, tools = tuple(map(on_page, "abc")), tuple(map(by_tools, "abc"))
         return Choice(Choice.first(wanted), in_catalogue, pages, tools)

@@ -248,13 +248,14 @@ class ThresholdChoice(BranchingFamily):
             options = choose_options(rng, p)
             label = p["name"] + (f" ({cat.options_text(cfg, p, options)})" if options else "")
             params.update({f"{key}_id": p_id, f"{key}_name": p["name"], f"{key}_options": options, key: label})
-        params["branch"] = self.decision(params).leaf([want])
+        params["branch"] = self.decision(params).decide(state, config)  # the catalogue's answer
         return params
 
     def decision(self, params):
         """Does the named product meet the threshold? On its page (found by its name), the measure
-        shown; through app tools, ``shop.find_products``. (The measure is the catalogue's, not the
-        shop's data, so the world's state does not answer it.)"""
+        shown; through app tools, ``shop.find_products``; in the catalogue for the sampler and the
+        instance's check. (The measure is the catalogue's, not the shop's data, so the world's
+        state does not answer it.)"""
         pid, name, threshold = params["product_id"], params["product_name"], params["threshold"]
 
         def look(ui):
@@ -265,7 +266,11 @@ class ThresholdChoice(BranchingFamily):
             p = next((p for p in (yield from found(api, name)) if p["id"] == pid), None)
             return p is not None and self.meets(self.measure(p), threshold)
 
-        return Decision.when(Condition("shop", None, look, ask), "meets", "fails")
+        def known(config):
+            product = cat.catalogue(config["shop"]).get(pid)
+            return product is not None and self.meets(self.measure(product), threshold)
+
+        return Decision.when(Condition("shop", None, look, ask, known), "meets", "fails")
 
     def shown(self, obs: dict) -> float | None:
         """The measure as the product's page shows it."""
