@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Callable
 
 from openapps_sim.apps.described import computed
 from openapps_sim.apps.described.checks import item_name
@@ -48,23 +49,64 @@ def field_default(spec: dict) -> object:
     return {"boolean": False, "rating": 0, "choice": (spec["choices"] or [None])[0]}.get(spec["type"])
 
 
+def drawer(spec: dict, gen: dict | None) -> Callable[[random.Random], object]:
+    """``draw`` of the field ``spec`` by ``gen`` as a function of the stream alone (the same
+    calls on it in the same order, the same values), worked out once per collection; a
+    generator that cannot be worked out ahead fails (or not) where ``draw`` would, when drawn."""
+    try:
+        return _drawer(spec, gen)
+    except (ArithmeticError, LookupError, TypeError, ValueError):
+        return lambda rng: draw(spec, gen, rng)
+
+
+def _drawer(spec: dict, gen: dict | None) -> Callable[[random.Random], object]:
+    kind = spec["type"]
+    if gen is None and kind == "choice" and spec["default"] is None:
+        choices = spec["choices"]
+        return lambda rng: rng.choice(choices)
+    if gen is None or gen["times"]:
+        value = None if gen is not None else field_default(spec)
+        return lambda rng: value
+    if gen["pool"]:
+        pool = gen["pool"]
+        return lambda rng: rng.choice(pool)
+    if gen["combine"]:
+        return lambda rng: draw(spec, gen, rng)
+    if gen["range"]:
+        lo, hi, step = gen["range"][0], gen["range"][-1], gen["step"]
+        steps = max(int(round((hi - lo) / step)), 0)
+        if kind == "rating":
+            return lambda rng: int(round(lo + step * rng.randint(0, steps)))
+        return lambda rng: round(lo + step * rng.randint(0, steps), 2)
+    if gen["dates"]:
+        first = datetime.date.fromisoformat(gen["dates"][0])
+        days = max((datetime.date.fromisoformat(gen["dates"][-1]) - first).days, 0)
+        return lambda rng: (first + datetime.timedelta(days=rng.randint(0, days))).isoformat()
+    return lambda rng: draw(spec, gen, rng)
+
+
 def raw_records(name: str, coll: dict, rng: random.Random) -> list[dict]:
     """The collection's records with every field filled (refs still titles, or None to draw)."""
     fields, out = coll["fields"], []
+    defaults = {f: field_default(spec) for f, spec in fields.items()} if coll["records"] else {}
     for given in coll["records"]:
-        out.append({f: given.get(f, field_default(spec)) for f, spec in fields.items()})
-    seen = {f: {str(r[f]) for r in out} for f, g in coll["generate"].items() if g["unique"]}
+        out.append({f: given.get(f, default) for f, default in defaults.items()})
+    generate = coll["generate"]
+    seen = {f: {str(r[f]) for r in out} for f, g in generate.items() if g["unique"]}
+    plan = [(f, spec, generate.get(f), drawer(spec, generate.get(f)), seen.get(f)) for f, spec in fields.items()]
+    variants = coll["variants"]
     for _ in range(coll["count"]):
-        variant = rng.choice(coll["variants"]) if coll["variants"] else {}
+        variant = rng.choice(variants) if variants else {}
         record = {}
-        for f, spec in fields.items():
-            value = _drawn(spec, coll["generate"].get(f), variant.get(f), rng)
-            for _ in range(MAX_TRIES if f in seen else 0):
-                if str(value) not in seen[f]:
-                    break
-                value = _drawn(spec, coll["generate"].get(f), variant.get(f), rng)
-            if f in seen:
-                seen[f].add(str(value))
+        for f, spec, gen, plain, unique in plan:
+            given = variant.get(f) if variant else None
+            value = plain(rng) if given is None else _drawn(spec, gen, given, rng)
+            if unique is not None:
+                for _ in range(MAX_TRIES):
+                    if str(value) not in unique:
+                        break
+                    value = plain(rng) if given is None else _drawn(spec, gen, given, rng)
+                unique.add(str(value))
             record[f] = value
         out.append(record)
     return out

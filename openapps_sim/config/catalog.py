@@ -147,9 +147,37 @@ _world_states = Recent(KEPT_WORLDS)
 _app_states = Recent(KEPT_APP_STATES)
 
 
+_SCALARS = (str, int, float, bool, type(None))
+_NOT_PLAIN = object()
+
+
 def as_json_value(value: Any) -> Any:
-    """``value`` as JSON gives it back (tuples as lists, keys as strings), new objects throughout."""
-    return json.loads(json.dumps(value))
+    """``value`` as JSON gives it back (tuples as lists, keys as strings), new objects throughout.
+    A value already of JSON's own types is copied as it is walked (no text written and read
+    again: a world's draw at a new seed copies 65 states); anything else goes through JSON."""
+    plain = _plain_copy(value)
+    return json.loads(json.dumps(value)) if plain is _NOT_PLAIN else plain
+
+
+def _plain_copy(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                return _NOT_PLAIN
+            if type(item) not in _SCALARS:
+                item = _plain_copy(item)
+                if item is _NOT_PLAIN:
+                    return _NOT_PLAIN
+            out[key] = item
+        return out
+    if kind is list or kind is tuple:
+        items = [item if type(item) in _SCALARS else _plain_copy(item) for item in value]
+        return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items
+    return _NOT_PLAIN
 
 
 @lru_cache(maxsize=256)
@@ -163,16 +191,27 @@ def fresh_config(text: str) -> dict:
     return marshal.loads(config_bytes(text))
 
 
-def app_state_bytes(name: str, app: AppSpec, section: dict, seed: int) -> bytes:
+@lru_cache(maxsize=256)
+def config_sections(text: str) -> dict[str, tuple[str, bytes]]:
+    """Each section of the composed config ``text``: its JSON text (what an app's drawn state is
+    kept by) and the ``marshal`` bytes of its value (what the app is given, new every draw), so
+    a draw at a new seed neither parses the config nor writes its sections again."""
+    return {name: (json.dumps(section), marshal.dumps(section)) for name, section in json.loads(text).items()}
+
+
+def app_state_bytes(name: str, app: AppSpec, section: dict | tuple[str, bytes], seed: int) -> bytes:
     """The ``marshal`` bytes of app ``name``'s initial state (its JSON value) under its config
-    ``section``, drawn from the app's own random stream of ``seed``."""
+    ``section`` (a value, or its JSON text and marshal bytes from :func:`config_sections`),
+    drawn from the app's own random stream of ``seed``."""
+    if isinstance(section, dict):
+        section = (json.dumps(section), marshal.dumps(section))
+    key_text, blob = section
 
     def make() -> tuple[AppSpec, bytes]:
-        state = app.initial_state(section, random.Random(f"{seed}:{name}"))
+        state = app.initial_state(marshal.loads(blob), random.Random(f"{seed}:{name}"))
         return app, marshal.dumps(as_json_value(state))
 
-    key = (name, seed, json.dumps(section))  # taken before the app sees the section
-    return _app_states.get(key, make, lambda kept: kept[0] is app)[1]
+    return _app_states.get((name, seed, key_text), make, lambda kept: kept[0] is app)[1]
 
 
 def state_bytes(text: str, seed: int) -> tuple[tuple[str, bytes], ...]:
@@ -181,8 +220,8 @@ def state_bytes(text: str, seed: int) -> tuple[tuple[str, bytes], ...]:
     apps = discover_apps()
 
     def make() -> tuple[dict, tuple]:
-        config = json.loads(text)
-        return apps, tuple((name, app_state_bytes(name, app, config[name], seed)) for name, app in apps.items())
+        sections = config_sections(text)
+        return apps, tuple((name, app_state_bytes(name, app, sections[name], seed)) for name, app in apps.items())
 
     return _world_states.get((text, seed), make, lambda kept: kept[0] is apps)[1]
 
