@@ -7,6 +7,7 @@ from functools import cache
 from openapps_sim.config.catalog import compose
 from openapps_sim.config.packs import list_packs
 from openapps_sim.taskkit import all_families
+from openapps_sim.web.interruptions import Interruptions
 
 from .tested_families import tested_families
 
@@ -16,20 +17,26 @@ def interruption_packs() -> list[str]:
 
 
 @cache
-def _interruptions(pack: str) -> tuple[dict, ...]:
-    """The pack's interruptions, composed once (collection asks for each pack per family)."""
-    return tuple(compose(pack)["interruptions"].values())
+def _interruptions(pack: str, seed: int | None = None) -> tuple[dict, ...]:
+    """The pack's interruptions (``seed``: those a world of that seed arms, one of each group),
+    composed once (collection asks for each pack per family)."""
+    rules = compose(pack)["interruptions"]
+    if seed is None:
+        return tuple(rules.values())
+    armed = Interruptions()
+    armed.reset(rules, seed)
+    return tuple(armed.rules[k] for k in armed.armed)
 
 
-def claims(pack: str, family: str) -> bool:
-    """A pack claims a family when one of its triggers may fire in an app the family uses
-    (every family starts on the start page)."""
+def claims(pack: str, family: str, seed: int | None = None) -> bool:
+    """A pack claims a family when one of its triggers (those a world of ``seed`` arms) may fire
+    in an app the family uses (every family starts on the start page)."""
     apps = {"start", *all_families()[family].apps}
-    return any(not r["trigger"]["apps"] or apps & set(r["trigger"]["apps"]) for r in _interruptions(pack))
+    return any(not r["trigger"]["apps"] or apps & set(r["trigger"]["apps"]) for r in _interruptions(pack, seed))
 
 
-def coverage_matrix() -> list[tuple[str, str]]:
-    return [(p, f) for p in interruption_packs() for f in sorted(tested_families()) if claims(p, f)]
+def coverage_matrix(seed: int = 0) -> list[tuple[str, str]]:
+    return [(p, f) for p in interruption_packs() for f in sorted(tested_families()) if claims(p, f, seed)]
 
 
 def representative() -> list[tuple[str, str, int]]:
