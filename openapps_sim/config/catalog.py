@@ -191,7 +191,7 @@ def fresh_config(text: str) -> dict:
     return marshal.loads(config_bytes(text))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # about 0.5 MB a config of 65 apps: a sweep's 46 packs fit
 def config_sections(text: str) -> dict[str, tuple[str, bytes]]:
     """Each section of the composed config ``text``: its JSON text (what an app's drawn state is
     kept by) and the ``marshal`` bytes of its value (what the app is given, new every draw), so
