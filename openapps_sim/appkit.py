@@ -1,34 +1,26 @@
 """The one interface through which an app plugs into the engine.
 
-An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``APP``, an
-:class:`AppSpec`:
+An app is a Python package under ``apps/<name>/`` whose ``__init__`` exposes ``APP``, an :class:`AppSpec`:
 
 * ``name`` — used in URLs (``/<name>/``), state keys, pack keys and task ids;
 * ``schema`` — a :class:`~openapps_sim.config.schema.Record` for its configuration section;
 * ``content`` — the path of its base content YAML (the ``default`` look and data);
-* ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, built from its
-  configuration and the world seed;
-* ``routes`` — the module of the page handlers: its ``routes`` is an :class:`AppRoutes` on
-  which the handlers, named module-level functions, are registered (``@routes.get("/")``), or
-  a function ``routes(r)`` that registers them on the server's :class:`AppRoutes` (a dotted
-  module path, ``"module:attribute"``, or the object itself). Being a path, importing the app's
-  package (for its schema, initial state and normalisation) never imports its web code;
+* ``initial_state(config, rng)`` — the app's state, a JSON-serialisable dict, from its config and seed;
+* ``routes`` — where the page handlers are (a dotted module path, ``"module:attribute"`` or
+  the object): an :class:`AppRoutes` they are registered on (``@routes.get("/")``), or a
+  function ``routes(r)`` registering them on the server's; importing the app never imports them;
 * ``home`` — the app served at ``/`` (the start page) instead of ``/<name>/``;
 * ``icon_svg`` — the app's launcher icon, an SVG path string (``d`` of a 24×24 ``<path>``);
 * ``normalise(state)`` — the state as compared by rewards (see docs/tasks.md);
 * ``item_keys`` — the natural key of the items of each list in the normalised state, so that
   explanations match items by identity (``{"items": ItemKey("title", "todo")}``);
-* ``operations`` — the module of the app's operations (``<package>.operations``): functions
-  marked :func:`operation`, ``fn(ctx, **args)``, each one state change (model function plus
-  its ``ctx.log``) that the route handlers call and that agents call directly as *app tools*
-  (MCP tools, ``todo.add_item(title='milk')`` actions). An app with that module has tools;
-  the engine never names one;
-* ``showcase(state, config)`` — the app's pages worth a look beyond its first screen (a form, a
-  detail page, a filled cart): :class:`Showcase` entries, for ``openapps gallery``.
+* ``operations`` — the module of its operations (:func:`operation`, ``fn(ctx, **args)``): each one state
+  change (plus its ``ctx.log``) that its pages call and agents call as *app tools* (MCP tools,
+  ``todo.add_item(title='milk')`` actions);
+* ``showcase(state, config)`` — pages worth a look beyond the first (:class:`Showcase`, for ``openapps gallery``).
 
-Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state
-changes) and the request parameters, and return page content or a redirect. They never touch
-another app's state.
+Handlers receive an :class:`AppContext` (the app's config, state, strings, a logger of state changes)
+and the request parameters, and return page content or a redirect; never another app's state.
 """
 
 from __future__ import annotations
@@ -44,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from openapps_sim.config.appearance import THEME
+from openapps_sim.config.catalog import Undrawn
 from openapps_sim.config.schema import Partial, Record, Str, overlay
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import MAX_TEXT_CHARS, too_long
@@ -200,6 +193,13 @@ class WorldView:
         self.config, self.state, self.seed = config or {}, state if state is not None else {}, seed
         self.events: list[dict] = []
 
+    def app_state(self, app: str) -> dict:
+        """App ``app``'s state, drawn first if the world has not read it yet (``catalog.Undrawn``)."""
+        value = self.state[app]
+        if type(value) is Undrawn:
+            value = self.state[app] = value.draw()
+        return value
+
     def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:  # by="world": made by the world
         extra = {} if by == "agent" else {"by": by}
         self.events.append({"i": len(self.events), "app": app, "op": op, "args": args, **extra})
@@ -224,7 +224,7 @@ class AppContext:
 
     @property
     def state(self) -> dict:
-        return self.world.state[self.app.name]
+        return self.world.app_state(self.app.name)
 
     @property
     def theme(self) -> dict:

@@ -32,6 +32,6 @@ def click_to(page, testid: str, url: str) -> None:
 def assert_unchanged(page, server, app: str, before: dict) -> None:
     """Browsing changed nothing: ``app``'s state is still ``before``, no app logged an event, and
     the page stayed clean."""
-    assert server.snapshot()[1][app] == before
+    assert server.snapshot()[1][app] == before  # an app not read yet equals its drawn state
     assert server.events == []
     assert_clean(page)

@@ -31,7 +31,7 @@ def world_client(scope: str = "function"):
 
 def record_id(world: World, app: str, collection: str, field: str, value: str) -> str:
     """The id of the record of ``app``'s ``collection`` whose ``field`` is ``value``."""
-    return next(r["id"] for r in world.state[app][collection] if r[field] == value)
+    return next(r["id"] for r in world.app_state(app)[collection] if r[field] == value)
 
 
 def check_problems(folder: Path, text: str) -> list[str]:

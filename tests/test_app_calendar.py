@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import pytest
 
+from openapps_sim.config.catalog import drawn
+
 from .app_pages import assert_clean, assert_unchanged, click_to
 
 pytestmark = pytest.mark.browser
 
 
 def _cal(server) -> dict:
-    return server.snapshot()[1]["calendar"]
+    return drawn(server.snapshot()[1]["calendar"])
 
 
 def _event(state: dict, title: str) -> dict:

@@ -6,6 +6,8 @@ import pytest
 from openapps_sim.apps.code_editor import normalise
 from openapps_sim.apps.code_editor.model import normalise_content, path_id
 
+from openapps_sim.config.catalog import drawn
+
 from .app_pages import assert_clean
 
 pytestmark = pytest.mark.browser
@@ -16,7 +18,7 @@ def tid(testid: str) -> str:
 
 
 def ce(server) -> dict:
-    return server.snapshot()[1]["code_editor"]
+    return drawn(server.snapshot()[1]["code_editor"])
 
 
 def ops(server) -> list[tuple[str, dict]]:
@@ -140,6 +142,7 @@ def test_delete_file_and_folder_with_contents(page, world):
 
 
 def test_markup_in_files_stays_text(page, world):
+    world.app_state("code_editor")  # drawn, to change
     state = world.snapshot()[1]
     tricky = "\n<b>bold?</b>\n</textarea><script>window.__pwned = 1</script>\n  indented  \r\n"
     state["code_editor"]["files"]["docs/<img src=x onerror=alert(1)>.md"] = tricky

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from openapps_sim.apps.maps import normalise
 
+from openapps_sim.config.catalog import drawn
 from openapps_sim.config.normalise import distance_km
 
 from .app_pages import assert_clean, assert_unchanged, click_to
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 
 def _maps(server) -> dict:
-    return server.snapshot()[1]["maps"]
+    return drawn(server.snapshot()[1]["maps"])
 
 
 def _query(page) -> dict:

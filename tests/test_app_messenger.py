@@ -7,13 +7,15 @@ import re
 
 import pytest
 
+from openapps_sim.config.catalog import drawn
+
 from .app_pages import assert_clean, assert_unchanged, click_to
 
 pytestmark = pytest.mark.browser
 
 
 def _msgr(server) -> dict:
-    return server.snapshot()[1]["messenger"]
+    return drawn(server.snapshot()[1]["messenger"])
 
 
 def _ops(server) -> list[str]:

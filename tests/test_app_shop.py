@@ -11,7 +11,7 @@ import yaml
 from openapps_sim.apps.shop import SCHEMA
 from openapps_sim.apps.shop import model as cat
 
-from openapps_sim.config.catalog import base_config
+from openapps_sim.config.catalog import base_config, drawn
 from openapps_sim.config.normalise import norm_text
 from openapps_sim.config.packs import language_packs, list_packs
 from openapps_sim.web.world import World
@@ -125,7 +125,7 @@ def test_search_ranking_and_normalise():
 
 # -- through the browser ---------------------------------------------------------------------
 def _shop(server) -> dict:
-    return server.snapshot()[1]["shop"]
+    return drawn(server.snapshot()[1]["shop"])
 
 
 def _ops(server) -> list[str]:
@@ -272,7 +272,7 @@ def test_adversarial_text_stays_text(page, server):
         assert "<script>" in page.get_by_test_id("launch-desc-shop").text_content()
         page.goto(f"{server.url}/shop/search?q=%3Cscript%3E")
         assert "<script>" in page.get_by_test_id("shop-heading").text_content()
-        assert server.snapshot()[1]["shop"]["cart"] == []
+        assert drawn(server.snapshot()[1]["shop"])["cart"] == []
         assert_clean(page)
     finally:
         server.reset("default", 0)

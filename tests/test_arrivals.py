@@ -130,7 +130,7 @@ def test_the_reported_cases_keep_their_goal(world, fid, seed):
 
 def test_an_arrival_with_no_free_place_is_withheld(world):
     world.reset("interrupt_message", 0)
-    every = list(world.state["messenger"]["conversations"])
+    every = list(world.app_state("messenger")["conversations"])
     world.interrupts.refer_task(["messenger"], every)
     world.interrupts._fire(world, "message_toast", "/messenger/", "en")
     assert world.interrupts.arrivals == [] and world.interrupts.report()["withheld"] == ["message_toast"]

@@ -10,7 +10,7 @@ import pytest
 from browsergym.utils.obs import flatten_axtree_to_str
 from openapps_sim.apps.calendar.datefmt import format_date, read_date, read_time
 
-from openapps_sim.config.catalog import compose
+from openapps_sim.config.catalog import compose, drawn
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit.observation import testid_attributes, testid_bids
 
@@ -104,7 +104,7 @@ def test_the_form_shows_and_takes_dates_as_the_language_writes_them(pack):
                 assert not info.get("last_action_error"), info
             _, _, _, _, info = env.step(f"click('{bids['calendar-save']}')")
             assert not info.get("last_action_error"), info
-            events = env.unwrapped.task.live.snapshot()[1]["calendar"]["events"]
+            events = drawn(env.unwrapped.task.live.snapshot()[1]["calendar"])["events"]
             page_tree = flatten_axtree_to_str(env.unwrapped._get_obs()["axtree_object"])
             return next((e for e in events if e["title"] == title), {}), page_tree
 

@@ -76,7 +76,7 @@ def test_the_amount_is_computed_on_the_pages(app, app_name, flow, given, shown, 
     assert f">{shown}<" in review, review
     coll, field = CREATES[app_name]
     assert http.post(f"/{app_name}/flow/{flow}/confirm", data={**data, field: "1.00"}).status_code == 200
-    assert world.state[app_name][coll][-1][field] == amount
+    assert world.app_state(app_name)[coll][-1][field] == amount
 
 
 def test_a_tool_computes_the_amount_and_cannot_set_it(app):
@@ -112,12 +112,12 @@ def test_a_family_expects_the_computed_amount(fid, asked, text):
 def test_an_empty_basket_is_refused_on_the_pages(app):
     world, http = app
     smash = record_id(world, "delivery", "restaurants", "name", "Smash Brothers")  # no basket lines
-    before = [dict(o) for o in world.state["delivery"]["orders"]]
+    before = [dict(o) for o in world.app_state("delivery")["orders"]]
     for step in ("review", "confirm"):
         page = http.post(f"/delivery/flow/checkout/{step}", data={"restaurant": smash}).text
         assert "Restaurant: Basket has nothing for it yet." in page, page
         assert 'data-testid="delivery-confirm"' not in page
-    assert world.state["delivery"]["orders"] == before
+    assert world.app_state("delivery")["orders"] == before
 
 
 def test_an_empty_basket_is_refused_through_the_tools(app):
@@ -125,12 +125,12 @@ def test_an_empty_basket_is_refused_through_the_tools(app):
     smash = record_id(world, "delivery", "restaurants", "name", "Smash Brothers")
     with pytest.raises(ConfigError, match="restaurant: Basket has no line for this restaurant; allowed: add a line"):
         world.call_tool("delivery", "checkout", {"restaurant": smash})
-    for line in list(world.state["pharmacy"]["basket"]):
+    for line in list(world.app_state("pharmacy")["basket"]):
         world.call_tool("pharmacy", "delete_line", {"id": line["id"]})
-    orders = [dict(o) for o in world.state["pharmacy"]["orders"]]
+    orders = [dict(o) for o in world.app_state("pharmacy")["orders"]]
     with pytest.raises(ConfigError, match="total: Basket is empty; allowed: add a line to Basket first"):
         world.call_tool("pharmacy", "checkout", {})
-    assert world.state["pharmacy"]["orders"] == orders
+    assert world.app_state("pharmacy")["orders"] == orders
     world.call_tool("stockroom", "delete_line", {"id": "line-4"})  # PackRight's one line
     packright = record_id(world, "stockroom", "suppliers", "name", "PackRight Supplies")
     with pytest.raises(ConfigError, match="supplier: Reorder list has no line for this supplier"):
@@ -291,7 +291,7 @@ def test_the_rides_app_prices_its_past_rides():
     for seed in range(3):
         world = World()
         world.reset("default", seed)
-        rides = world.state["rides"]["rides"]
+        rides = world.app_state("rides")["rides"]
         assert len(rides) >= 20
         for r in rides:
             assert r["fare"] == round(r["distance"] * rate[r["ride_type"]] + 2.5, 2), r

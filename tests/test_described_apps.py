@@ -85,12 +85,12 @@ def test_the_search_path_finds_an_app_outside_the_package(app_path):
     assert apps["plants"].category == "House & Home" and apps["plants"].source == "described"
     world = World()
     world.reset("default", 0)
-    assert [p["name"] for p in world.state["plants"]["plants"]] == ["Monstera", "Fern"]
+    assert [p["name"] for p in world.app_state("plants")["plants"]] == ["Monstera", "Fern"]
     client = TestClient(server.build_app(world))
     assert 'data-testid="launch-plants"' in client.get("/").text
     client.post("/plants/c/plants/new", data={"name": "Basil", "room": "kitchen"})
     client.post("/plants/c/plants/plant-1/toggle/thirsty")
-    assert [(p["name"], p["thirsty"]) for p in world.state["plants"]["plants"]] == [
+    assert [(p["name"], p["thirsty"]) for p in world.app_state("plants")["plants"]] == [
         ("Monstera", True),
         ("Fern", True),
         ("Basil", False),
@@ -126,7 +126,7 @@ def test_every_page_of_the_described_apps_renders(client):
     world, http = client
     for name in ("banking", "recipes", "hotels"):
         spec = discover_apps()[name]
-        pages = ["/", *(s.path for s in spec.showcase(world.state[name], world.config[name]))]
+        pages = ["/", *(s.path for s in spec.showcase(world.app_state(name), world.config[name]))]
         for path in pages:
             page = http.get(f"/{name}{path}")
             assert page.status_code == 200, (name, path)
@@ -135,32 +135,32 @@ def test_every_page_of_the_described_apps_renders(client):
 
 def test_operations_change_the_state_and_nothing_before_the_confirm(client):
     world, http = client
-    accounts = world.state["banking"]["accounts"]
+    accounts = world.app_state("banking")["accounts"]
     assert accounts[0]["balance"] == 2418.35
     form = {"account": "account-1", "payee": "Maria Keller", "amount": "50"}
     review = http.post("/banking/flow/transfer/review", data=form)
     assert 'data-testid="banking-confirm"' in review.text and accounts[0]["balance"] == 2418.35
     done = http.post("/banking/flow/transfer/confirm", data=form, follow_redirects=False)
     assert done.status_code == 303 and accounts[0]["balance"] == 2368.35
-    made = world.state["banking"]["transactions"][-1]
+    made = world.app_state("banking")["transactions"][-1]
     assert (made["payee"], made["amount"], made["category"], made["account"]) == (
         "Maria Keller",
         50.0,
         "transfer",
         "account-1",
     )
-    shopping = world.state["recipes"]["shopping"]
+    shopping = world.app_state("recipes")["shopping"]
     http.post("/recipes/c/shopping/ingredient-3/qty/quantity", data={"by": "1"})
     assert shopping[2]["ingredient"] == "Chickpeas (tin)" and shopping[2]["quantity"] == 4
     http.post("/hotels/c/bookings/booking-1/status/status", data={"value": "cancelled"})
-    assert world.state["hotels"]["bookings"][0]["status"] == "cancelled"
+    assert world.app_state("hotels")["bookings"][0]["status"] == "cancelled"
 
 
 def test_each_world_seed_draws_other_records():
     one, two = World(), World()
     one.reset("default", 0)
     two.reset("default", 1)
-    titles = [[t["payee"] for t in w.state["banking"]["transactions"]] for w in (one, two)]
+    titles = [[t["payee"] for t in w.app_state("banking")["transactions"]] for w in (one, two)]
     assert len(titles[0]) == 26 and titles[0][:2] == titles[1][:2] and titles[0][2:] != titles[1][2:]
 
 

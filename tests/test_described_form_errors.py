@@ -63,18 +63,18 @@ GERMAN = [
 @pytest.mark.parametrize("path,data,app,shown", GERMAN, ids=[f"{p}:{sorted(d)}" for p, d, _, _ in GERMAN])
 def test_a_refused_value_is_told_in_german(path, data, app, shown):
     world, http = _page("german")
-    before = world.state[app]
+    before = world.app_state(app)
     page = http.post(path, data=data).text
     assert shown_error(page, app) == shown
     assert "missing" not in page and "is no number" not in page
-    assert world.state[app] == before
+    assert world.app_state(app) == before
 
 
 def test_an_empty_basket_is_told_in_every_language():
     for pack, lang in LANGS.items():
         world, http = _page(pack)
         smash = record_id(world, "delivery", "restaurants", "name", "Smash Brothers")  # no basket lines
-        before = [dict(o) for o in world.state["delivery"]["orders"]]
+        before = [dict(o) for o in world.app_state("delivery")["orders"]]
         texts = _texts(lang)
         own = yaml.safe_load((ENGINE / "library" / "delivery" / "app.yaml").read_text(encoding="utf-8"))
         labels = {"restaurant": "Restaurant", "basket": "Basket", **own["strings"].get(lang, {})}
@@ -84,7 +84,7 @@ def test_an_empty_basket_is_told_in_every_language():
             expected = texts["error_nothing_for"].format(field=restaurant, collection=basket)
             assert shown_error(page, "delivery") == expected, pack
             assert "has no line" not in page and 'data-testid="delivery-confirm"' not in page
-        assert world.state["delivery"]["orders"] == before
+        assert world.app_state("delivery")["orders"] == before
 
 
 def test_a_missing_title_is_told_in_every_language():

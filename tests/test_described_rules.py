@@ -127,7 +127,7 @@ def test_fields_may_have_the_names_of_the_engines_arguments(app_path):
     edit = {"title": "Miss", "ctx": "x2", "self": "y2", "changed": "z2", "by": "3"}
     assert http.post("/shelf/c/books/book-1/edit", data=edit).status_code == 200
     assert http.post("/shelf/c/books/book-1/toggle/value").status_code == 200
-    books = world.state["shelf"]["books"]
+    books = world.app_state("shelf")["books"]
     assert [(b["name"], b["title"], b["ctx"], b["self"], b["changed"], b["by"], b["value"]) for b in books] == [
         ("Dune", "Miss", "x2", "y2", "z2", 3, True),
         ("Emma", "Mrs", "x", "y", "z", 2, False),
@@ -207,9 +207,9 @@ def test_a_flows_form_shows_the_defaults_and_adjusts_by_a_number(app_path):
     )
     done = http.post("/depot/flow/order/confirm", data={"item": "item-2", "size": "medium", "at": "09:30"})
     assert done.status_code == 200
-    made = world.state["depot"]["orders"][-1]
+    made = world.app_state("depot")["orders"][-1]
     assert (made["code"], made["item"], made["size"], made["at"]) == ("O-2", "item-2", "medium", "09:30")
-    assert [i["stock"] for i in world.state["depot"]["items"]] == [10, 4, 40, 8]
+    assert [i["stock"] for i in world.app_state("depot")["items"]] == [10, 4, 40, 8]
 
 
 def test_a_tables_price_cells_have_the_price_test_id(app_path):
@@ -322,8 +322,8 @@ def test_a_number_field_may_be_written_without_thousands_separators(app_path):
     assert "1,412 pp" in page
     assert "1250.50 g" in page and "1,250" not in page
     desc = discover_apps()["archive"].desc
-    assert said(desc, world.state["archive"], "books", "year", 1965, "en") == "1965"
-    assert said(desc, world.state["archive"], "books", "pages", 1412, "en") == "1,412 pp"
+    assert said(desc, world.app_state("archive"), "books", "year", 1965, "en") == "1965"
+    assert said(desc, world.app_state("archive"), "books", "pages", 1412, "en") == "1,412 pp"
 
 
 # a flow's record gets its reference from the app: the form never asks the user to make one up
@@ -367,10 +367,10 @@ def test_a_flows_form_does_not_ask_for_the_reference_it_makes(shipped_http, app,
 
 def test_a_confirmed_order_gets_the_apps_next_reference(shipped_http):
     world, http = shipped_http
-    before = len(world.state["delivery"]["orders"])
-    n = world.state["delivery"]["next_id"]["orders"]
-    place = {"restaurant": world.state["delivery"]["restaurants"][0]["id"], "address": "1 Main St"}
+    before = len(world.app_state("delivery")["orders"])
+    n = world.app_state("delivery")["next_id"]["orders"]
+    place = {"restaurant": world.app_state("delivery")["restaurants"][0]["id"], "address": "1 Main St"}
     assert http.post("/delivery/flow/checkout/confirm", data=place).status_code == 200
-    orders = world.state["delivery"]["orders"]
+    orders = world.app_state("delivery")["orders"]
     assert len(orders) == before + 1
     assert orders[-1]["order_number"] == f"DE-70{n}"

@@ -40,7 +40,7 @@ def _instance(fid: str, pack: str = "default", seed: int = 0):
     world = World()
     world.reset(pack, seed)
     fam = all_families()[fid]
-    return fam, instantiate(fam, world.state, world.config, seed, pack, "auto"), world.state
+    return fam, instantiate(fam, world.state, world.config, seed, pack, "auto"), world.draw_all()
 
 
 def test_the_message_is_the_total_as_the_app_writes_money():
@@ -119,5 +119,5 @@ def test_the_oracle_solves_it_on_the_text_backend(interface_envs, fid, pack, int
     reward, last = play_oracle(env, obs, info["task_info"])
     assert reward == 1.0, last.get("task_info", {}).get("explanation")
     sent = env.unwrapped.task.instance.params["parts"][1]
-    got = env.unwrapped.world.state["messenger"]["conversations"][sent["contact_id"]][-1]["text"]
+    got = env.unwrapped.world.app_state("messenger")["conversations"][sent["contact_id"]][-1]["text"]
     assert got == sent["text"] and got[0] in "€£", got

@@ -56,7 +56,7 @@ def test_a_confirmed_order_totals_the_basket(shop, app, flow, given, shown, tota
     assert f'data-testid="{app}-review-total"' in review
     assert f">{shown}<" in review, review
     assert http.post(f"/{app}/flow/{flow}/confirm", data={**data, "total": "1.00"}).status_code == 200
-    assert world.state[app]["orders"][-1]["total"] == total
+    assert world.app_state(app)["orders"][-1]["total"] == total
 
 
 def test_the_total_follows_the_basket_and_a_tool_cannot_set_it(shop):

@@ -27,7 +27,7 @@ def _states(app: str):
     for seed in SEEDS:
         world = World()
         world.reset("default", seed)
-        yield world.state[app]
+        yield world.app_state(app)
 
 
 def test_a_city_is_drawn_in_its_country_with_its_seasons_temperatures():

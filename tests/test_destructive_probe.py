@@ -11,6 +11,7 @@ import copy
 
 import pytest
 
+from openapps_sim.config.catalog import drawn
 from openapps_sim.taskkit import all_families, evaluate, get_family, instantiate
 from openapps_sim.taskkit.composite import MultiStepFamily
 from openapps_sim.taskkit.progress import MilestoneTracker
@@ -37,6 +38,8 @@ def wipe(state: dict, apps) -> dict:
     """``state`` with every collection of ``apps`` emptied: everything the apps hold deleted."""
     out = copy_state(state)  # a whole copy, as deepcopy would make it, in half the time
     for app in apps:
+        if app in out:
+            out[app] = drawn(out[app])  # an app the world has not read yet: its state, to wipe
         for key, value in out.get(app, {}).items():
             if isinstance(value, (list, dict)):
                 out[app][key] = type(value)()

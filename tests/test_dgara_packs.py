@@ -80,7 +80,7 @@ def test_deny_closes_the_app_and_lands_on_the_start_page(tmp_path):
     entry = state.shown[0]
     assert entry["button"] == "dismiss" and entry["closed"] == "/todo/?filter=open" and not entry["harmful"]
     assert entry["resolved_step"] is not None and state.pending is None
-    assert world.state["device"]["accepted"] == []  # closing the app changes no state
+    assert world.app_state("device")["accepted"] == []  # closing the app changes no state
 
 
 @pytest.fixture(scope="module")

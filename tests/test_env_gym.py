@@ -12,6 +12,7 @@ from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.core.env import BrowserEnv
 
 import openapps_sim  # noqa: F401  (registers the ids)
+from openapps_sim.config.catalog import drawn
 from openapps_sim.envs.browser import patch_playwright
 from openapps_sim.envs.env import GREETING
 from openapps_sim.envs.observe import testid_bids
@@ -125,7 +126,7 @@ def test_the_action_timeout_never_rewrites_what_the_agent_types(env):
     text = "ping at timeout=500) sharp"
     obs, *_ = env.step(f"fill('{testid_bids(obs)['todo-new-title']}', {text!r})")
     obs, *_ = env.step(f"click('{testid_bids(obs)['todo-add']}')")
-    assert text in [i["title"] for i in env.unwrapped.world.snapshot()[1]["todo"]["items"]]
+    assert text in [i["title"] for i in drawn(env.unwrapped.world.snapshot()[1]["todo"])["items"]]
 
 
 def test_the_action_timeout_survives_a_harness_mapping(env):

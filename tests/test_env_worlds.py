@@ -38,7 +38,7 @@ def test_two_envs_with_different_packs_in_one_process_differ():
         _step(german, g_obs, "click('{todo-delete-t1}')")
         assert [e["op"] for e in g_world.events] and not d_world.events
         assert "todo-delete-t1" in testid_bids(default.step("noop()")[0])
-        assert len(g_world.state["todo"]["items"]) == len(d_world.state["todo"]["items"]) - 1
+        assert len(g_world.app_state("todo")["items"]) == len(d_world.app_state("todo")["items"]) - 1
         worlds = len(app_server().worlds)
     finally:
         german.close()

@@ -45,7 +45,7 @@ def distinct_worlds(world: World) -> list[tuple[str, int, dict, dict]]:
             for seed in SEEDS:
                 world.reset(pack, seed)
                 content = {k: v for k, v in world.config.items() if k != "theme"}
-                key = json.dumps([seed, world.state, content], sort_keys=True, default=str)
+                key = json.dumps([seed, world.draw_all(), content], sort_keys=True, default=str)
                 if key in seen:
                     seen[key][0].append(pack)
                 else:

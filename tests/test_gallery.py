@@ -47,16 +47,16 @@ def test_every_showcased_page_exists_in_every_version(server, pack):
     and its tools set them up (the cart holds a line)."""
     import urllib.request
 
-    from openapps_sim.config.catalog import discover_apps
+    from openapps_sim.config.catalog import discover_apps, drawn
 
     for name, spec in discover_apps().items():
         server.reset(pack, 0)
         state, config = server.snapshot()[1], server.config
-        for page in spec.showcase(state[name], config[name]) if spec.showcase else []:
+        for page in spec.showcase(drawn(state[name]), config[name]) if spec.showcase else []:
             for tool, args in page.tools:
                 server.call_tool(name, tool, args)
             if page.label == "cart":
-                assert server.snapshot()[1]["shop"]["cart"], "the cart showcase shows an empty cart"
+                assert drawn(server.snapshot()[1]["shop"])["cart"], "the cart showcase shows an empty cart"
             with urllib.request.urlopen(server.url + spec.url_prefix + page.path) as resp:
                 body = resp.read().decode()
             assert resp.status == 200 and "not-found" not in body, (pack, name, page)

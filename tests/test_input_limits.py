@@ -11,7 +11,7 @@ import re
 import pytest
 
 from openapps_sim.appkit import AppRoutes
-from openapps_sim.config.catalog import discover_apps
+from openapps_sim.config.catalog import discover_apps, drawn
 from openapps_sim.envs.registration import make_env
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import MAX_TEXT_CHARS, too_long
@@ -86,10 +86,10 @@ def test_a_long_todo_title_is_refused_a_long_enough_one_is_kept(client):
     r = c.post("/todo/add", data={"title": "z" * 10_000_000}, follow_redirects=False)
     assert r.status_code == 413 and "Nothing was changed" in r.text
     assert len(r.content) < 100_000  # the page says no, it does not carry the input back
-    assert not any(i["title"].startswith("zzz") for i in world.state["todo"]["items"])
+    assert not any(i["title"].startswith("zzz") for i in world.app_state("todo")["items"])
     r = c.post("/todo/add", data={"title": "字" * 6000}, follow_redirects=False)
     assert r.status_code == 303
-    assert world.state["todo"]["items"][-1]["title"] == "字" * 6000
+    assert world.app_state("todo")["items"][-1]["title"] == "字" * 6000
 
 
 def test_a_query_parameter_is_capped_too(client):
@@ -119,7 +119,9 @@ def test_an_agent_gets_the_tools_refusal_on_the_text_backend():
         assert obs["last_action_error"] == (
             "ToolError: todo.add_item: title: is 6001 characters long; allowed: 6000 at most"
         )
-        assert not any(i["title"].startswith("qqq") for i in env.unwrapped.task.live.snapshot()[1]["todo"]["items"])
+        assert not any(
+            i["title"].startswith("qqq") for i in drawn(env.unwrapped.task.live.snapshot()[1]["todo"])["items"]
+        )
     finally:
         env.close()
 

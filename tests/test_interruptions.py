@@ -231,7 +231,7 @@ def test_trigger_conditions_all_hold(tmp_path):
     assert state.on_page(world, "todo", "/todo/", lambda: "milk and eggs", "en") == "ask"  # 2/3
     assert state.on_page(world, "todo", "/todo/", lambda: "", "en") == "ask"  # pending: shown until answered
     assert state.answer(world, "ask", "accept", "/todo/") == "/todo/"
-    assert world.state["device"]["accepted"] == ["shared"] and world.events[-1]["op"] == "accept"
+    assert world.app_state("device")["accepted"] == ["shared"] and world.events[-1]["op"] == "accept"
     assert state.on_page(world, "todo", "/todo/", lambda: "milk eggs", "en") is None  # once
 
 

@@ -106,7 +106,7 @@ def test_every_family_speaks_the_worlds_language(local_world, search_path, pack,
     own = set(_leaves(content_file(lang)))
     for seed in (0, 1):
         local_world.reset(pack, seed)  # instantiating leaves the world as it was
-        world_leaves = {app: set(_leaves(value)) for app, value in local_world.state.items()}
+        world_leaves = {app: set(_leaves(value)) for app, value in local_world.draw_all().items()}
         for fid in FAMILIES:
             fam = all_families()[fid]
             inst = instantiate(fam, local_world.state, local_world.config, seed, pack, "auto")

@@ -32,9 +32,9 @@ def test_every_reset_is_a_new_state_equal_to_the_json():
     world = World()
     world.reset("default", 3)
     first = world.state
-    first["todo"]["items"].clear()
+    world.app_state("todo")["items"].clear()
     world.reset("default", 3)
-    assert world.state is not first and world.state["todo"]["items"]
+    assert world.state is not first and world.app_state("todo")["items"]
     assert world.state == json.loads(initial_state_json("default", (), 3))
     assert world.config == json.loads(composed_json("default", ()))
 

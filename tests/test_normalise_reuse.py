@@ -14,7 +14,7 @@ from openapps_sim.web.world import World
 def _instance():
     world = World()
     world.reset("default", 0)
-    return instantiate(all_families()["todo.add_item"], world.state, world.config, 0)
+    return instantiate(all_families()["todo.add_item"], world.draw_all(), world.config, 0)
 
 
 def test_unchanged_apps_take_the_initial_normalisation_and_equal_a_full_one():

@@ -54,7 +54,7 @@ def test_an_expected_state_takes_the_bases_apps_where_the_memo_let_them_go(monke
     monkeypatch.setattr(reward, "NORMALISED_KEPT", 1)  # the memo keeps only the last app
     world = World()
     world.reset("default", 3)
-    initial = world.state
+    initial = world.draw_all()
     known = normalised_expected(initial)
     expected = copy.deepcopy(initial)
     expected["todo"]["items"] = []

@@ -93,8 +93,8 @@ def test_same_variation_and_seed_give_the_same_state(server):
 def test_world_state_is_json_and_built_from_config():
     w = World()
     w.reset("default", 0)
-    json.dumps(w.state)
-    assert [i["title"] for i in w.state["todo"]["items"]] == [i["title"] for i in w.config["todo"]["items"]]
+    json.dumps(w.draw_all())  # every app drawn: plain JSON
+    assert [i["title"] for i in w.app_state("todo")["items"]] == [i["title"] for i in w.config["todo"]["items"]]
 
 
 def test_unknown_variation_on_reset_is_a_clear_error(server):

@@ -31,8 +31,8 @@ def test_worlds_are_isolated_and_served_by_host():
         status_b, page_b = _get(port, f"{b.id}.localhost:{port}", "/todo/")
         assert status_a == status_b == 200
         assert a.config["todo"]["title"] in page_a and a.config["todo"]["title"] not in page_b
-        a.set_state(dict(a.state, todo={**a.state["todo"], "items": []}))
-        assert not a.state["todo"]["items"] and b.state["todo"]["items"]
+        a.set_state(dict(a.state, todo={**a.app_state("todo"), "items": []}))
+        assert not a.app_state("todo")["items"] and b.app_state("todo")["items"]
         assert _get(port, f"w999.localhost:{port}", "/")[0] == 404
         assert _get(port, f"127.0.0.1:{port}", "/")[0] == 404  # no default world: only worlds' own origins
         assert _get(port, f"{unserved.id}.localhost:{port}", "/todo/")[0] == 404

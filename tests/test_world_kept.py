@@ -35,13 +35,13 @@ def test_each_reset_is_the_state_of_its_own_pack_and_seed():
         world.reset(variation, seed)
         want = _drawn(variation, seed)
         if variation.startswith("interrupt"):
-            want["device"] = world.state["device"]
+            want["device"] = world.app_state("device")
         assert world.state == want, (variation, seed)
         assert world.config == catalog.compose(variation)
     world.reset("german", 0)
-    assert world.state["todo"]["items"][0]["title"] == "Wocheneinkauf erledigen"
+    assert world.app_state("todo")["items"][0]["title"] == "Wocheneinkauf erledigen"
     world.reset("default", 0)
-    assert world.state["todo"]["items"][0]["title"] == "Buy groceries for the week"
+    assert world.app_state("todo")["items"][0]["title"] == "Buy groceries for the week"
 
 
 def test_the_state_json_is_the_worlds_state():
@@ -55,17 +55,17 @@ def test_no_world_changes_another_nor_the_next_reset():
     two.reset("default", 2)  # the same sections: the same kept states underneath
     assert one.state == two.state
     for app in ("todo", "banking", "clips"):
-        for key, value in one.state[app].items():
+        for key, value in one.app_state(app).items():
             if isinstance(value, (list, dict)):
-                assert value is not two.state[app][key], (app, key)
-    banking = one.state["banking"]
+                assert value is not two.app_state(app)[key], (app, key)
+    banking = one.app_state("banking")
     collection = next(k for k, v in banking.items() if isinstance(v, list) and v)
     banking[collection][0]["changed"] = "by one"
     banking[collection].append({"id": "extra"})
-    one.state["todo"]["items"].clear()
+    one.app_state("todo")["items"].clear()
     one.config["banking"]["title"] = "Changed by one"
     one.config["theme"]["layout"] = "changed"
-    assert "changed" not in two.state["banking"][collection][0] and two.state["todo"]["items"]
+    assert "changed" not in two.app_state("banking")[collection][0] and two.app_state("todo")["items"]
     assert two.config["banking"]["title"] == "Ledger Bank" and two.config["theme"]["layout"] != "changed"
     one.reset("dark_theme", 2)
     assert one.state == two.state and one.config["banking"]["title"] == "Ledger Bank"
@@ -84,5 +84,5 @@ def test_an_app_described_anew_starts_from_its_new_records(app_path):
         clear_app_caches()
         world = World()
         world.reset("default", 0)
-        assert [p["name"] for p in world.state["plants"]["plants"]] == [name, "Fern"]
+        assert [p["name"] for p in world.app_state("plants")["plants"]] == [name, "Fern"]
         assert json.loads(catalog.initial_state_json("default", (), 0))["plants"]["plants"][0]["name"] == name

@@ -10,6 +10,7 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 import openapps_sim.web.server as server
+from openapps_sim.config.catalog import drawn
 from openapps_sim.web.world import World
 
 from .shared_fixtures import world_client
@@ -42,11 +43,11 @@ def test_a_snapshot_is_the_state_at_its_revision_and_shares_nothing_with_the_wor
     world, c = client
     revision, state = world.snapshot()
     assert revision == world.revision and state == world.state
-    assert all(state[app] is not world.state[app] for app in state if isinstance(state[app], (dict, list)))
+    assert all(state[app] is not world.app_state(app) for app in state if isinstance(state[app], (dict, list)))
     c.post("/todo/add", data={"title": "Buy oat milk"})
     moved, after = world.snapshot()
     assert moved > revision and any(i["title"] == "Buy oat milk" for i in after["todo"]["items"])
-    assert not any(i["title"] == "Buy oat milk" for i in state["todo"]["items"])  # the earlier one kept
+    assert not any(i["title"] == "Buy oat milk" for i in drawn(state["todo"])["items"])  # the earlier one kept
 
 
 def test_a_snapshot_copies_only_the_apps_that_changed_since_the_last(client):
@@ -58,9 +59,9 @@ def test_a_snapshot_copies_only_the_apps_that_changed_since_the_last(client):
     assert all(second[app] is first[app] for app in first)
     c.post("/todo/add", data={"title": "Buy oat milk"})
     _, third = world.snapshot()
-    assert third["todo"] is not second["todo"] and third["todo"] == world.state["todo"]
+    assert third["todo"] is not second["todo"] and third["todo"] == world.app_state("todo")
     assert [app for app in first if third[app] is not second[app]] == ["todo"]
-    item = world.state["todo"]["items"][0]
+    item = world.app_state("todo")["items"][0]
     for value, kind in ((1, int), (1.0, float), (True, bool), (1, int)):
         item["priority_probe"] = value
         _, now = world.snapshot()

@@ -73,7 +73,7 @@ def build_gallery(
             if phone:
                 description += f" (shown at {PHONE_VIEWPORT['width']}x{PHONE_VIEWPORT['height']})"
             cells = {}
-            for app, label, path, tools in _pages(app_specs, app_names, world.state, world.config):
+            for app, label, path, tools in _pages(app_specs, app_names, world.draw_all(), world.config):
                 for name, args in tools:  # the app's own operations set the page up (a filled cart)
                     world.call_tool(app, name, args)
                 page.goto(world.url + path)

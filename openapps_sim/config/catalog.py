@@ -214,19 +214,84 @@ def app_state_bytes(name: str, app: AppSpec, section: dict | tuple[str, bytes], 
     return _app_states.get((name, seed, key_text), make, lambda kept: kept[0] is app)[1]
 
 
-def state_bytes(text: str, seed: int) -> tuple[tuple[str, bytes], ...]:
-    """Every app's initial state (as :func:`app_state_bytes`) in the world of the composed config
-    ``text`` and ``seed``, in the apps' order."""
+class Undrawn:
+    """An app's initial state in a world that has not read it yet: a world starts with one for
+    every app and draws an app's state when something first reads it
+    (:meth:`openapps_sim.appkit.WorldView.app_state`), so a new world costs what its task and its
+    agent use, not all of its apps.
+
+    A copy of it is itself, and it equals what it stands for: the same app's undrawn state of the
+    same config and seed without drawing, any other state by drawing. Whatever reads a
+    whole state either keeps it as it is (a copy, a snapshot, a normalisation) or draws it
+    (:meth:`draw`, :func:`drawn`); anything else that meets one fails (it is not a mapping)."""
+
+    __slots__ = ("app", "_draws")
+
+    def __init__(self, app: str, draws: Draws) -> None:
+        self.app, self._draws = app, draws
+
+    def draw(self) -> Any:
+        """The app's initial state, as new objects every call."""
+        return marshal.loads(self._draws.blob(self.app))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Undrawn:
+            mine, theirs = self._draws, other._draws
+            if self.app == other.app and (mine is theirs or (mine.seed, mine.text) == (theirs.seed, theirs.text)):
+                return True
+            other = other.draw()  # another app, config or seed: the states themselves
+        return self.draw() == other
+
+    __hash__ = None  # a state, as a dict, is not hashed
+
+    def __copy__(self) -> Undrawn:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Undrawn:
+        return self
+
+    def __reduce__(self):
+        raise TypeError(f"{self.app}: an initial state not drawn yet is not pickled (draw it first)")
+
+    def __repr__(self) -> str:
+        return f"<{self.app}: initial state not drawn yet>"
+
+
+def drawn(value: Any) -> Any:
+    """``value``, or the state it stands for when it is :class:`Undrawn` (to be read)."""
+    return value.draw() if type(value) is Undrawn else value
+
+
+class Draws:
+    """The initial states of the world of one composed config ``text`` and ``seed``, each app's
+    drawn (as :func:`app_state_bytes`) when first asked for."""
+
+    def __init__(self, text: str, seed: int) -> None:
+        self.text, self.seed, self.apps = text, seed, discover_apps()
+        self._blobs: dict[str, bytes] = {}
+
+    def blob(self, app: str) -> bytes:
+        blob = self._blobs.get(app)
+        if blob is None:
+            section = config_sections(self.text)[app]  # its JSON text and bytes: a new value each draw
+            blob = self._blobs[app] = app_state_bytes(app, self.apps[app], section, self.seed)
+        return blob
+
+
+def draws(text: str, seed: int) -> Draws:
+    """The initial states of the world of the composed config ``text`` and ``seed``, kept."""
     apps = discover_apps()
+    return _world_states.get((text, seed), lambda: Draws(text, seed), lambda kept: kept.apps is apps)
 
-    def make() -> tuple[dict, tuple]:
-        sections = config_sections(text)
-        return apps, tuple((name, app_state_bytes(name, app, sections[name], seed)) for name, app in apps.items())
 
-    return _world_states.get((text, seed), make, lambda kept: kept[0] is apps)[1]
+def lazy_state(text: str, seed: int) -> dict:
+    """A new world's state: every app :class:`Undrawn`, drawn when first read."""
+    world = draws(text, seed)
+    return {name: Undrawn(name, world) for name in world.apps}
 
 
 def fresh_state(text: str, seed: int) -> dict:
     """The initial state of the world of the composed config ``text`` and ``seed`` (what
-    ``json.loads`` of :func:`initial_state_json` gives), as new objects every call."""
-    return {name: marshal.loads(blob) for name, blob in state_bytes(text, seed)}
+    ``json.loads`` of :func:`initial_state_json` gives), every app drawn, as new objects every call."""
+    world = draws(text, seed)
+    return {name: marshal.loads(world.blob(name)) for name in world.apps}

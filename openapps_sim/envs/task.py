@@ -8,6 +8,7 @@ import dataclasses
 import playwright.sync_api
 from browsergym.core.task import AbstractBrowserTask
 
+from openapps_sim.config.catalog import Undrawn
 from openapps_sim.config.interruptions import apply_arrival
 from openapps_sim.config.world import KEYS, WorldSpec, split_kwargs
 from openapps_sim.envs.guard import same_origin
@@ -16,6 +17,7 @@ from openapps_sim.taskkit import ENGLISH_STYLES, TERMINATIONS, Evaluation, evalu
 from openapps_sim.taskkit.arrivals import arrival_rules, task_keys
 from openapps_sim.taskkit.language import goal_languages
 from openapps_sim.taskkit.progress import MilestoneTracker
+from openapps_sim.taskkit.scoring import drawn_alike
 from openapps_sim.taskkit.statecopy import copy_state
 from openapps_sim.web.server import app_server
 from openapps_sim.web.world import World
@@ -50,6 +52,12 @@ def checked_kwargs(task_kwargs: dict, source: str, world: WorldSpec) -> tuple[Wo
     spec = problems.check(world.updated, source, world_kwargs, goal_languages())
     problems.raise_any()
     return spec, own
+
+
+def _changed(value: object, was: object) -> bool:
+    """Whether an instance's initial state of an app (``value``) is not the world's (``was``): it
+    prepared it, or drew it where the world has not yet (it is set in the world either way)."""
+    return value is not was and (type(was) is Undrawn or value != was)
 
 
 class OpenAppsTask(AbstractBrowserTask):
@@ -142,9 +150,7 @@ class OpenAppsTask(AbstractBrowserTask):
         with live.lock:
             # only what the instance prepared: its other apps are the snapshot's own objects
             initial = self.instance.initial
-            prepared = [
-                app for app, value in initial.items() if value is not state.get(app) and value != state.get(app)
-            ]
+            prepared = [app for app, value in initial.items() if _changed(value, state.get(app))]
             if prepared:
                 live.set_state(initial, only=prepared)
             if arrival_rules(config):  # no arrival may land in what the task refers to (docs/variations.md)
@@ -206,28 +212,28 @@ class OpenAppsTask(AbstractBrowserTask):
             self._events = self.events()
         return self._events
 
-    def _instance_with(self, arrivals: list[dict]):
+    def _instance_with(self, base, arrivals: list[dict]):
         """The instance with what arrived on its own (a message) in its initial and expected
         states (and never the agent's change); made once per list of arrivals."""
-        if self._with_arrivals is None or self._with_arrivals[0] != arrivals:
-            initial, expected = copy_state(self.instance.initial), copy_state(self.instance.expected)
+        if self._with_arrivals is None or self._with_arrivals[0] != arrivals or self._with_arrivals[2] is not base:
+            initial, expected = copy_state(base.initial), copy_state(base.expected)
             for effect in arrivals:
                 apply_arrival(initial, effect)
                 apply_arrival(expected, effect)
-            instance = dataclasses.replace(self.instance, initial=initial, expected=expected)
-            self._with_arrivals = (copy.deepcopy(arrivals), instance)
+            instance = dataclasses.replace(base, initial=initial, expected=expected)
+            self._with_arrivals = (copy.deepcopy(arrivals), instance, base)
         return self._with_arrivals[1]
 
     def _evaluate(self, answer: str | None, url: str | None, reported: bool = False) -> tuple[Evaluation, dict]:
         actual = self._current_state()
         if url is not None and not same_origin(url, self.live.url):
             url = ""  # a page outside the world is never the navigation target
-        instance = self.instance
+        instance, actual = drawn_alike(self.instance, actual)  # an app opened since is drawn in it too
         self.last_interruptions = self.interruptions()
         arrivals = self.last_interruptions["arrivals"]
         if arrivals:  # what arrived on its own (a message) is part of the expected state too
-            instance = self._instance_with(arrivals)
-            self._follow_arrivals(arrivals)
+            instance = self._instance_with(instance, arrivals)
+            self._follow_arrivals(instance.initial, instance.expected, arrivals)
         # the page matters only to a navigation goal: another page is the same evaluation
         key = (self._revision, answer, url if instance.expected_path is not None else None, reported, id(instance))
         if self._evaluated is not None and self._evaluated[0] == key:
@@ -238,17 +244,14 @@ class OpenAppsTask(AbstractBrowserTask):
         self._evaluated = (key, self.last_evaluation)
         return self.last_evaluation, actual
 
-    def _follow_arrivals(self, arrivals: list[dict]) -> None:
+    def _follow_arrivals(self, initial: dict, expected: dict, arrivals: list[dict]) -> None:
         """Milestones that compare an app with its expected state are rebuilt once something
         arrived in the world on its own (a message), so that an agent that did everything still
-        reaches them; milestones already reached keep their step."""
+        reaches them (``initial`` and ``expected`` hold the arrivals); milestones already
+        reached keep their step."""
         if self._tracker is None or len(arrivals) == self._arrivals_seen:
             return
         self._arrivals_seen = len(arrivals)
-        initial, expected = copy_state(self.instance.initial), copy_state(self.instance.expected)
-        for effect in arrivals:
-            apply_arrival(initial, effect)
-            apply_arrival(expected, effect)
         self._tracker.milestones = list(self.family.milestones(self.instance.params, initial, expected))
 
     def milestones_reached(self) -> dict[str, int | None]:

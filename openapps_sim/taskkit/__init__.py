@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from openapps_sim.config.catalog import drawn
 from openapps_sim.errors import ConfigError
 from openapps_sim.taskkit import language as lang_data
 from openapps_sim.taskkit.language import tidy_punctuation
@@ -163,7 +164,10 @@ class TaskFamily:
         """The expected state: the plan's operations run on a copy of ``initial`` (of the apps
         they and the family touch; the others are ``initial``'s own, unchanged)."""
         plan = self.plan(params, initial)
-        expected = copy_apps(initial, {*self.apps, *(op.app for op in plan)})
+        apps = {*self.apps, *(op.app for op in plan)}
+        for app in apps:  # drawn in both states (an app the world has not read is compared as itself)
+            initial[app] = drawn(initial[app])
+        expected = copy_apps(initial, apps)
         run_plan(plan, expected, config, f"task {self.id}")
         return expected
 

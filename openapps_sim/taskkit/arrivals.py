@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from openapps_sim.config.catalog import drawn
+
 
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
@@ -50,8 +52,8 @@ def task_keys(params: dict, initial: dict, expected: dict, config: dict) -> list
     out: set[str] = set()
     for arrival in arrival_rules(config):
         app, path = arrival["app"], arrival.get("path", "")
-        before = _mapping(initial.get(app), path) or {}
-        after = _mapping(expected.get(app), path) or {}
+        before = _mapping(drawn(initial.get(app)), path) or {}
+        after = _mapping(drawn(expected.get(app)), path) or {}
         for key in set(before) | set(after):
             if key in named or before.get(key) != after.get(key):
                 out.add(key)

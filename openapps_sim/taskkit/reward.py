@@ -19,6 +19,7 @@ from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from openapps_sim.appkit import ItemKey
+from openapps_sim.config.catalog import Undrawn
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def normalise_world(state: dict, memo: bool = False, base: dict | None = None) -
     known = _normalised_entry(base) if base is not None else None
     out = {}
     for name, value in state.items():
-        if name not in apps:
+        if name not in apps or type(value) is Undrawn:  # an app not drawn is compared as itself
             out[name] = value
             continue
         text = None

@@ -4,9 +4,11 @@ returns an :class:`Evaluation` that explains itself."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from openapps_sim.config.catalog import Undrawn
 from openapps_sim.taskkit.progress import in_order
 from openapps_sim.taskkit.reward import (
     StateDiff,
@@ -72,6 +74,38 @@ class Evaluation:
         return "\n".join(lines)
 
 
+_ALIKE: dict[int, tuple] = {}  # id(instance) -> (instance, apps drawn late, instance with them drawn)
+
+
+def drawn_alike(inst: Instance, actual: dict) -> tuple[Instance, dict]:
+    """``inst`` and ``actual`` with an app drawn on one side drawn on the other as well.
+
+    A world draws an app's state when something first reads it (``catalog.Undrawn``), so an app
+    the agent opened after the instance was made is drawn in ``actual`` and not in the
+    instance's states: there it is drawn too (once per instance and set of such apps), and
+    compared as drawn, so that a change to it is a side effect and a visit is nothing. An app
+    the instance drew and ``actual`` has not is drawn in a copy of ``actual``. An app drawn on
+    neither side is the same on both."""
+    initial = inst.initial
+    late = tuple(a for a, v in actual.items() if type(v) is not Undrawn and type(initial.get(a)) is Undrawn)
+    early = [a for a, v in actual.items() if type(v) is Undrawn and a in initial and type(initial[a]) is not Undrawn]
+    if early:
+        actual = {**actual, **{a: actual[a].draw() for a in early}}
+    if not late:
+        return inst, actual
+    hit = _ALIKE.get(id(inst))
+    if hit is None or hit[0] is not inst or hit[1] != late:
+        if len(_ALIKE) > 256:  # a few per episode: 64 envs of one process fit
+            _ALIKE.clear()
+        initial, expected = dict(initial), dict(inst.expected)
+        for app in late:
+            initial[app] = initial[app].draw()
+            if type(expected.get(app)) is Undrawn:
+                expected[app] = initial[app]  # read only, as the instance's states are
+        hit = _ALIKE[id(inst)] = (inst, late, dataclasses.replace(inst, initial=initial, expected=expected))
+    return hit[2], actual
+
+
 def evaluate(
     fam: TaskFamily,
     inst: Instance,
@@ -89,6 +123,7 @@ def evaluate(
     operations must appear in it in order. ``reported_infeasible``: the agent called
     ``report_infeasible``, which an infeasible task needs and a feasible one fails with.
     """
+    inst, actual = drawn_alike(inst, actual)
     # an app the task leaves alone is normalised once, in the initial state
     initial = normalised_expected(inst.initial)
     want = normalised_expected(inst.expected, base=inst.initial)

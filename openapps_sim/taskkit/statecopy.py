@@ -11,6 +11,8 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+from openapps_sim.config.catalog import Undrawn, drawn
+
 _ATOMS = (str, int, float, bool, type(None))
 
 
@@ -30,9 +32,10 @@ def copy_state(value: Any) -> Any:
 def copy_apps(state: dict, apps: Iterable[str]) -> dict:
     """A copy of the world ``state`` in which the states of ``apps`` are deep copies and every
     other app's state is the very object of ``state`` (so it must be read, never changed: an
-    instance changes only its family's apps; the rest of a world of 64 apps is not copied)."""
+    instance changes only its family's apps; the rest of a world of 64 apps is not copied). An
+    app of ``apps`` the world has not drawn yet is drawn: its copy is to be changed."""
     own = set(apps)
-    return {k: copy_state(v) if k in own else v for k, v in state.items()}
+    return {k: (drawn(v) if type(v) is Undrawn else copy_state(v)) if k in own else v for k, v in state.items()}
 
 
 _PARSED: dict[str, bytes] = {}  # a JSON text -> the marshal bytes of what it parses to, last used last
@@ -76,6 +79,9 @@ class KeptCopies:
     def copy(self, state: dict) -> dict:
         out = {}
         for app, value in state.items():
+            if type(value) is Undrawn:  # an app the world has not read: itself, as every copy of it
+                out[app] = value
+                continue
             try:
                 blob = marshal.dumps(value, 2)
             except ValueError:  # not a plain value: copied every time

@@ -152,7 +152,7 @@ class Interruptions:
         arrival = rule["arrival"]
         if arrival["app"] and arrival["app"] in world.state:
             in_task = arrival["app"] in self.task_apps
-            effect = make_arrival(world.state[arrival["app"]], arrival, lang, self.task_keys, in_task)
+            effect = make_arrival(world.app_state(arrival["app"]), arrival, lang, self.task_keys, in_task)
             if effect is None:
                 self.withheld.append(iid)
             else:

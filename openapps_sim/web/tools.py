@@ -31,7 +31,7 @@ def run_tool(world: WorldView, app: object, op: object, args: object) -> Any:
     if op == READ_OPERATION:
         if args:
             raise ConfigError(f"{app}.read", ", ".join(args), "unknown argument", "(no arguments)")
-        return copy_state(world.state[app])  # a whole copy, in under half deepcopy's time
+        return copy_state(world.app_state(app))  # a whole copy, in under half deepcopy's time
     ops = spec.load_operations()
     if not isinstance(op, str) or op not in ops:
         raise unknown_name(SOURCE, f"{app}.<tool>", str(op), [READ_OPERATION, *ops])

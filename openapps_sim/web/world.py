@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from openapps_sim.appkit import WorldView
-from openapps_sim.config.catalog import composed_json, discover_apps, fresh_config, fresh_state
+from openapps_sim.config.catalog import composed_json, discover_apps, fresh_config, lazy_state
 from openapps_sim.config.world import WorldSpec
 from openapps_sim.errors import ConfigError
 from openapps_sim.protocol import PAGE_KEY_HEADER
@@ -84,7 +84,7 @@ class World(WorldView):
         expression, seed, overrides = world.variation, world.seed or 0, world.overrides
         config_text = composed_json(expression, overrides)
         self.config = fresh_config(config_text)
-        self.state = fresh_state(config_text, seed)
+        self.state = lazy_state(config_text, seed)  # each app drawn when first read
         self.variation, self.seed, self.overrides = expression, seed, overrides
         self.events = []
         self.touch()
@@ -106,6 +106,12 @@ class World(WorldView):
             self.state = {**self.state, **{app: copy_state(state[app]) for app in only}}
         self.events = []
         self.touch()
+
+    def draw_all(self) -> dict:
+        """The state with every app drawn, for a reader of the whole world (a gallery, questions)."""
+        for app in list(self.state):
+            self.app_state(app)
+        return self.state
 
     def log(self, app: str, op: str, args: dict, by: str = "agent") -> None:
         event = {"i": len(self.events), "app": app, "op": op, "args": args, "t": time.time()}

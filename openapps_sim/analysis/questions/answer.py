@@ -75,7 +75,7 @@ class OracleChooser(Chooser):
 
     def choose(self, q, shown, src):
         world = src.world
-        page = Page(q.app, q.pack, q.seed, q.url, shown.tree, world.state, world.config, src.apps, {}, src.tree)
+        page = Page(q.app, q.pack, q.seed, q.url, shown.tree, world.draw_all(), world.config, src.apps, {}, src.tree)
         truth = all_kinds()[q.kind].truth(page, q.subject)
         picks = [i for i, o in enumerate(q.options) if truth and same(o, truth)]
         choice = picks[0] if len(picks) == 1 else None

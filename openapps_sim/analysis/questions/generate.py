@@ -39,7 +39,7 @@ def world_pages(src: PageSource, pack: str, seed: int, apps: list[str]) -> list[
     src.open(pack, seed)
     world = src.world
     pages = [
-        Page(app, pack, seed, home(app), src.tree(home(app)), world.state, world.config, src.apps, {}, src.tree)
+        Page(app, pack, seed, home(app), src.tree(home(app)), world.draw_all(), world.config, src.apps, {}, src.tree)
         for app in apps
     ]
     headings = [first_heading(p) for p in pages]
