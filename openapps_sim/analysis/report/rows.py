@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from openapps_sim.analysis.doc.cells import Column, col, table_of
-from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
+from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_interval, fmt_num, fmt_pct, fmt_rate_ci
 from openapps_sim.analysis.metrics.axes import Rows
 from openapps_sim.analysis.metrics.completion import terminations
 from openapps_sim.analysis.metrics.table import invalid_categories, sort_key
@@ -129,20 +129,13 @@ def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     return facts
 
 
-def _std_ci(value: Any, ci: dict | None, stat: str) -> str:
-    """A deviation with its bootstrap interval over tasks when there is one."""
-    if ci is None or is_nan(ci.get(f"{stat}_lo")) or is_nan(value):
-        return fmt_std(value)
-    return f"{fmt_std(value)} [{fmt_std(ci[f'{stat}_lo'])}, {fmt_std(ci[f'{stat}_hi'])}]"
-
-
 def per_variation_table(a: Analysis) -> tuple[list[str], list[list[str]]]:
     """Per agent x variation; the within std and MAD with intervals over tasks when the version is
     the variation alone (else a version is finer than a row)."""
     cis = Rows(a.per_variation_ci, "agent", "variation") if len(a.version) == 1 and len(a.per_variation_ci) else None
 
     def std(column: str, stat: str) -> Callable[[Any], str]:
-        return lambda r: _std_ci(r[column], cis.get(r["agent"], r["variation"]) if cis else None, stat)
+        return lambda r: fmt_interval(r[column], cis.get(r["agent"], r["variation"]) if cis else None, stat)
 
     return table_of(
         a.per_variation,
