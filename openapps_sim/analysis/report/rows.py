@@ -10,7 +10,7 @@ import pandas as pd
 
 from openapps_sim.analysis.doc.cells import Column, col, table_of
 from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_interval, fmt_num, fmt_pct, fmt_rate_ci
-from openapps_sim.analysis.metrics.axes import Rows
+from openapps_sim.analysis.metrics.axes import Rows, rate_rows
 from openapps_sim.analysis.metrics.completion import terminations
 from openapps_sim.analysis.metrics.table import invalid_categories, sort_key
 from openapps_sim.analysis.report.analysis import Analysis
@@ -211,36 +211,15 @@ def behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def rate_matrix(
-    frame: pd.DataFrame, row_col: str, agents: list[str], value: str = "success_rate"
-) -> tuple[list[str], list[list[str]]]:
+def rate_matrix(frame: pd.DataFrame, row_col: str, agents: list[str]) -> tuple[list[str], list[list[str]]]:
     """Rows: values of ``row_col``; columns: agents; cells: "rate (n=N)"."""
     keys = sorted(frame[row_col].unique().tolist(), key=sort_key) if len(frame) else []
-    lookup = Rows(frame, row_col, "agent")
-    rows = []
-    for k in keys:
-        row = [str(k)]
-        for ag in agents:
-            r = lookup.get(k, ag)
-            row.append(DASH if r is None else f"{fmt_pct(r[value])} (n={int(r['n'])})")
-        rows.append(row)
-    return [row_col.capitalize()] + agents, rows
+    return [row_col.capitalize()] + agents, rate_rows(frame, row_col, keys, agents, ci=False)
 
 
 def axis_matrix(a: Analysis, axis: str) -> tuple[list[str], list[list[str]]]:
     b = a.breakdown[a.breakdown["axis"] == axis]
-    values = list(dict.fromkeys(b["value"].tolist()))
-    lookup = Rows(b, "value", "agent")
-    rows = []
-    for val in values:
-        row = [val]
-        for ag in a.agents:
-            r = lookup.get(val, ag)
-            row.append(
-                DASH if r is None else f"{fmt_rate_ci(r['success_rate'], r['ci_low'], r['ci_high'])} (n={int(r['n'])})"
-            )
-        rows.append(row)
-    return [axis.replace("_", " ").capitalize()] + a.agents, rows
+    return [axis.replace("_", " ").capitalize()] + a.agents, rate_rows(b, "value", dict.fromkeys(b["value"]), a.agents)
 
 
 def pass_k_matrix(a: Analysis) -> tuple[list[str], list[list[str]]]:
