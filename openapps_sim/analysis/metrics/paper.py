@@ -82,7 +82,6 @@ def deviation_intervals(
     rows = []
     stats = ["within_std", "across_std", "within_mad", "across_mad"]
     for key, g in per.groupby(by, sort=False, dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
         vals = g[stats].to_numpy(dtype=float)
         row = dict(zip(by, key, strict=True))
         row["tasks"] = len(g)
@@ -130,7 +129,6 @@ def version_reliability(
     per = sr.merge(d[[*by, "task", "std", "mad"]], on=[*by, "task"], how="left")
     rows = []
     for key, g in per.groupby(by, sort=False, dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
         vals = g[["success_rate", "std", "mad"]].to_numpy(dtype=float)
         row = {**dict(zip(by, key, strict=True)), "tasks": len(g), "n": int(g["n"].sum())}
         boot = _boot_rows(vals, n_boot, group_seed(seed, key))

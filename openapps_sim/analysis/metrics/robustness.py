@@ -225,7 +225,6 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
         return pd.DataFrame(columns=cols)
     out = []
     for key, part in rows.groupby(list(by), dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
         recover = pd.to_numeric(part["steps_to_recover"], errors="coerce").dropna()
         out.append(
             {
