@@ -17,7 +17,6 @@ generated versions (the OpenApps paper's generalisation study).
 from __future__ import annotations
 
 import fnmatch
-import json
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 
 from openapps_sim.analysis.metrics.appcategories import app_categories, app_category
+from openapps_sim.analysis.report.load import load_trajectory
 from openapps_sim.errors import ConfigError, unknown_name
 from openapps_sim.sweeps.steplog import LOCAL_HOSTS
 from openapps_sim.sweeps.store import read_folder, result_folders
@@ -104,17 +104,6 @@ def split_of(variation: str, rules: list[SplitRule], rest: str) -> str:
         if rule.matches(variation):
             return rule.name
     return rest
-
-
-def _trajectory(run: Path, episode_id: str) -> dict | None:
-    path = run / "trajectories" / f"{episode_id}.json"
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def _image(run: Path, rel: Any, out: Path, images: str) -> Any:
@@ -247,7 +236,7 @@ def export_dataset(
                 reason = "infrastructure error"
             elif not include_failures and not record.get("success"):
                 reason = "failed episode"
-            traj = None if reason else _trajectory(run, record["episode_id"])
+            traj = None if reason else load_trajectory(run, record["episode_id"])
             if reason is None and traj is None:
                 reason = "no trajectory"
             if reason:

@@ -144,13 +144,14 @@ def pack_description(name: str) -> str:
     return str(head.get("description", "")) if isinstance(head, dict) else ""
 
 
-def declared_language(path: Path) -> str | None:
+def declared_language(path: Path, key: str = "lang") -> str | None:
     """The language a pack declares with its own ``shell.lang`` (in ``pack.yaml`` for a folder),
-    not one it inherits through ``extends``; None for packs that set no language."""
+    not one it inherits through ``extends``; None for packs that set no language. With
+    ``key="content_lang"``: its own ``shell.content_lang`` (None when it leaves it to ``lang``)."""
     path = Path(path)
     head = read_yaml(path / "pack.yaml" if path.is_dir() else path)
     shell = head.get("shell") if isinstance(head, dict) else None
-    lang = shell.get("lang") if isinstance(shell, dict) else None
+    lang = shell.get(key) if isinstance(shell, dict) else None
     return str(lang) if lang else None
 
 
@@ -167,18 +168,9 @@ def language_packs(dirs: list[Path] | None = None) -> dict[str, str]:
     found = {}
     for name, path in list_packs(dirs).items():
         lang = declared_language(path)
-        if lang and lang != "en" and _content_language(path) in (None, lang):
+        if lang and lang != "en" and declared_language(path, "content_lang") in (None, lang):
             found[name] = lang
     return found
-
-
-def _content_language(path: Path) -> str | None:
-    """The ``shell.content_lang`` a pack declares itself (None when it leaves it to ``lang``)."""
-    path = Path(path)
-    head = read_yaml(path / "pack.yaml" if path.is_dir() else path)
-    shell = head.get("shell") if isinstance(head, dict) else None
-    value = shell.get("content_lang") if isinstance(shell, dict) else None
-    return str(value) if value else None
 
 
 @lru_cache(maxsize=512)

@@ -1,7 +1,7 @@
 """What the environment reads from the page each step, where BrowserGym's own extraction is
 wrong or slow for us.
 
-* :func:`screenshot` — BrowserGym's ``extract_screenshot`` opens a throwaway CDP session, sets
+* :data:`SCREENSHOT_CALL` — BrowserGym's ``extract_screenshot`` opens a throwaway CDP session, sets
   ``Emulation.setDeviceMetricsOverride`` on it, captures, "restores" the metrics on the same
   session and detaches. Detaching drops that session's override, and Chromium then lays the
   page out at the browser *window* size (800×600 in the headless shell, 780×493 in full
@@ -32,7 +32,8 @@ from openapps_sim.envs.pagetree import cdp_session
 from openapps_sim.envs.pwspeed import cdp_send
 
 SCREENSHOT_CALL = ("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-"""The CDP call of :func:`screenshot`, for a batch (``cdp_send_all``); decode with :func:`decode_png`."""
+"""The CDP call of a PNG of the visible viewport that leaves the page's device metrics as they are,
+for a batch (``cdp_send_all``); decode with :func:`decode_png`."""
 
 
 def decode_png(answer: dict) -> np.ndarray:
@@ -41,12 +42,6 @@ def decode_png(answer: dict) -> np.ndarray:
         image = PIL.Image.open(f)
         image.load()
     return np.array(image if image.mode == "RGB" else image.convert(mode="RGB"))
-
-
-def screenshot(page: playwright.sync_api.Page) -> np.ndarray:
-    """The visible viewport as an RGB array (height, width, 3), without changing the page's
-    device metrics."""
-    return decode_png(cdp_send(cdp_session(page), *SCREENSHOT_CALL))
 
 
 def thumbnail_call(page: playwright.sync_api.Page, left: float, top: float, width: int, quality: int) -> tuple:

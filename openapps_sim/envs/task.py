@@ -259,10 +259,6 @@ class OpenAppsTask(AbstractBrowserTask):
         reached, or None."""
         return dict(self._tracker.first) if self._tracker else {}
 
-    def checks_done(self) -> int:
-        """How many times the state was checked after a step in this episode."""
-        return self._checks
-
     def validate(self, page: playwright.sync_api.Page, chat_messages: list) -> tuple[float, bool, str, dict]:
         users = [i for i, m in enumerate(chat_messages) if m.get("role") in ("user", "user_image")]
         since_goal = chat_messages[users[-1] + 1 :] if users else chat_messages

@@ -15,7 +15,6 @@ _PATHS = {
     "star": "M12 3l2.7 5.8 6.3.7-4.7 4.3 1.3 6.2L12 17l-5.6 3 1.3-6.2L3 9.5l6.3-.7z",
     "app": "M5 5h6v6H5zM13 5h6v6h-6zM5 13h6v6H5zM13 13h6v6h-6z",
 }
-ICON_NAMES = sorted(_PATHS)
 
 
 def icon_path(name: str) -> str:
@@ -30,8 +29,3 @@ def svg(path: str, size: int = 24, color: str = "currentColor") -> str:
         f'fill="none" stroke="{color}" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" '
         f'aria-hidden="true"><path d="{path}"/></svg>'
     )
-
-
-def icon_svg(name: str, size: int = 24, color: str = "currentColor") -> str:
-    """A generic icon by name."""
-    return svg(icon_path(name), size, color)

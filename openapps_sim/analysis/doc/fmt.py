@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 AGENT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#6F6F6F", "#B8A000", "#000000"]
@@ -49,6 +49,22 @@ def fmt_num(x: Any, digits: int = 2) -> str:
 def fmt_std(x: Any) -> str:
     """Deviations of 0/1 rewards: three decimals."""
     return fmt_num(x, 3)
+
+
+def fmt_interval(
+    value: Any,
+    ci: Mapping | None,
+    stat: str,
+    fmt: Callable[[Any], str] = fmt_std,
+    ends: Callable[[Any], str] | None = None,
+) -> str:
+    """``fmt(value)``, followed by ``[lo, hi]`` (``ci``'s ``<stat>_lo`` and ``<stat>_hi``, written by
+    ``ends``, else ``fmt``) when the value and its interval are numbers."""
+    lo = None if ci is None else ci.get(f"{stat}_lo")
+    if is_nan(value) or is_nan(lo):
+        return fmt(value)
+    ends = ends or fmt
+    return f"{fmt(value)} [{ends(lo)}, {ends(ci[f'{stat}_hi'])}]"
 
 
 def fmt_ratio(x: Any) -> str:

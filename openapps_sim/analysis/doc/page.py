@@ -147,5 +147,10 @@ def howto(items: list[str]) -> Any:
     return Div(H3("How to read this"), Ul(*[Li(*inline(t)) for t in items]), cls="howto")
 
 
+def badge(text: str, kind: str) -> Any:
+    """A small coloured label (``kind``: ok, bad, warn or info)."""
+    return Span(text, cls=f"badge b-{kind}")
+
+
 def swatch(name: str, colour: str) -> Any:
     return Span(Span(cls="swatch", style=f"background:{colour}"), name)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from openapps_sim.analysis.doc.fmt import DASH, fmt_pct, fmt_rate_ci
 from openapps_sim.analysis.metrics.stats import success_rate
 from openapps_sim.analysis.metrics.table import STANDARD_AXES, UNSET, sort_key, valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
@@ -102,3 +103,19 @@ class Rows:
 
     def get(self, *values: Any) -> dict | None:
         return self.index.get(tuple(axis_label(v) for v in values))
+
+
+def rate_rows(
+    frame: pd.DataFrame, key: str, keys: Iterable[Any], agents: Sequence[str], ci: bool = True
+) -> list[list[str]]:
+    """A row per value of ``key`` in ``keys``, a cell per agent: its success rate (with the 95%
+    interval when ``ci``) and ``(n=N)``, a dash where the agent has no row of that value."""
+    lookup = Rows(frame, key, "agent")
+
+    def cell(r: dict | None) -> str:
+        if r is None:
+            return DASH
+        rate = fmt_rate_ci(r["success_rate"], r["ci_low"], r["ci_high"]) if ci else fmt_pct(r["success_rate"])
+        return f"{rate} (n={int(r['n'])})"
+
+    return [[str(k), *(cell(lookup.get(k, ag)) for ag in agents)] for k in keys]

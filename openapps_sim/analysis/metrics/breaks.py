@@ -15,7 +15,7 @@ from fasthtml.common import A, Span
 from openapps_sim.analysis.doc.blocks import Cell, Heading, P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import agent_cell, agent_rows, anchor
 from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci
-from openapps_sim.analysis.metrics.axes import Rows
+from openapps_sim.analysis.metrics.axes import Rows, rate_rows
 from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS, find_loops
 from openapps_sim.analysis.metrics.robustness import rsr_table
 from openapps_sim.analysis.metrics.stats import success_rate
@@ -221,20 +221,7 @@ def rollups_section(a: Analysis) -> Section:
         keys = sorted(dict.fromkeys(frame[col]), key=sort_key)
         if len(keys) < 2 and col != "app":
             continue
-        rows_ = Rows(frame, col, "agent")
-        rows = [
-            [
-                k,
-                *[
-                    DASH
-                    if (x := rows_.get(k, ag)) is None
-                    else f"{fmt_rate_ci(x['success_rate'], x['ci_low'], x['ci_high'])} (n={int(x['n'])})"
-                    for ag in a.agents
-                ],
-            ]
-            for k in keys
-        ]
-        blocks += [Heading(title), Table([title, *a.agents], rows)]
+        blocks += [Heading(title), Table([title, *a.agents], rate_rows(frame, col, keys, a.agents))]
     return Section("rollups", "Where it breaks", blocks)
 
 
@@ -312,9 +299,7 @@ def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -
                 DASH if x is None else fmt_rate_ci(x["rsr"], x["ci_lo"], x["ci_hi"]),
             ]
         )
-    flips = pairs[pairs["flip"] != "same"].sort_values(
-        ["flip", "agent", "task", "variation"], key=lambda s: s.map(sort_key)
-    )
+    flips = _flips(pairs)
     blocks: list[Any] = [
         P(
             f"The same agent, task and seed run in `{a.baseline}` and in another version. Lost: solved in `{a.baseline}`, "
@@ -340,13 +325,18 @@ def paired(a: Analysis, pairs: pd.DataFrame, shown: set[str], limit: int = 30) -
     return Section("paired", f"Paired with the {a.baseline} version", blocks)
 
 
+def _flips(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The pairs whose success differs, lost ones first, then by agent, task and version."""
+    return pairs[pairs["flip"] != "same"].sort_values(
+        ["flip", "agent", "task", "variation"], key=lambda s: s.map(sort_key)
+    )
+
+
 def flip_ids(pairs: pd.DataFrame, limit: int) -> list[str]:
     """Episode ids of both sides of the first flips, for the viewer to show first."""
     if pairs.empty or "episode_id_base" not in pairs.columns:
         return []
-    flips = pairs[pairs["flip"] != "same"].sort_values(
-        ["flip", "agent", "task", "variation"], key=lambda s: s.map(sort_key)
-    )
+    flips = _flips(pairs)
     out: list[str] = []
     for _, r in flips.head(limit).iterrows():
         out += [str(r["episode_id_base"]), str(r["episode_other"])]

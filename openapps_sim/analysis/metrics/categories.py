@@ -80,7 +80,6 @@ def category_success(df: pd.DataFrame, by: Sequence[str] = ("agent", "category")
         return pd.DataFrame(columns=[*by, *CATEGORY_COLUMNS])
     rows = []
     for key, part in v.groupby(by, dropna=False, sort=False):
-        key = key if isinstance(key, tuple) else (key,)
         wins = int(part["success"].astype(bool).sum())
         lo, hi = wilson_interval(wins, len(part))
         steps = pd.to_numeric(part["steps"], errors="coerce") if "steps" in part.columns else pd.Series([], dtype=float)

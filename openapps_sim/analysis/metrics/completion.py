@@ -58,7 +58,6 @@ def completion_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
     v["_overrun"] = [s > 0 for s in steps]
     rows = []
     for key, g in v.groupby([*by, "termination"], sort=True, dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
         rows.append(
             [
                 *key,

@@ -15,7 +15,7 @@ import pandas as pd
 
 from openapps_sim.analysis.doc.blocks import Cell, Figure, Heading, P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import agent_cell, agent_rows, colours_of, heat
-from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_std, is_nan
+from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_interval, fmt_num, fmt_pct, fmt_std
 from openapps_sim.analysis.doc.svg import svg_grouped_bars
 from openapps_sim.analysis.metrics.axes import Rows, axis_label
 from openapps_sim.analysis.metrics.breaks import KINDS, variation_kind
@@ -82,7 +82,6 @@ def deviation_intervals(
     rows = []
     stats = ["within_std", "across_std", "within_mad", "across_mad"]
     for key, g in per.groupby(by, sort=False, dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
         vals = g[stats].to_numpy(dtype=float)
         row = dict(zip(by, key, strict=True))
         row["tasks"] = len(g)
@@ -130,7 +129,6 @@ def version_reliability(
     per = sr.merge(d[[*by, "task", "std", "mad"]], on=[*by, "task"], how="left")
     rows = []
     for key, g in per.groupby(by, sort=False, dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
         vals = g[["success_rate", "std", "mad"]].to_numpy(dtype=float)
         row = {**dict(zip(by, key, strict=True)), "tasks": len(g), "n": int(g["n"].sum())}
         boot = _boot_rows(vals, n_boot, group_seed(seed, key))
@@ -172,10 +170,6 @@ def multi_step(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.DataFrame
         partial_reward=g.mean(partial),
         any_subgoal=g.mean((partial > 0) | v["success"].to_numpy(dtype=bool)),
     )
-
-
-def _with_ci(value: Any, lo: Any, hi: Any, f: Any = fmt_std) -> str:
-    return f(value) if is_nan(lo) else f"{f(value)} [{f(lo)}, {f(hi)}]"
 
 
 def figure4(a: Analysis) -> Section:
@@ -268,9 +262,9 @@ def tables5_6(a: Analysis) -> Section:
                 agent_cell(a, r["agent"]),
                 r["variation"],
                 str(int(r["tasks"])),
-                _with_ci(r["success_rate"], r["success_rate_lo"], r["success_rate_hi"], fmt_pct),
-                _with_ci(r["std"], r["std_lo"], r["std_hi"]),
-                _with_ci(r["mad"], r["mad_lo"], r["mad_hi"]),
+                fmt_interval(r["success_rate"], r, "success_rate", fmt_pct),
+                fmt_interval(r["std"], r, "std"),
+                fmt_interval(r["mad"], r, "mad"),
             ]
             for _, r in part.iterrows()
         ]

@@ -100,7 +100,6 @@ def progress_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.Dat
     grouped = e.groupby(by, dropna=False, sort=True) if by else [((), e)]
     rows = []
     for key, part in grouped:
-        key = key if isinstance(key, tuple) else (key,)
         row = dict(zip(by, key, strict=True))
         row["n"] = len(part)
         for m in metrics:
@@ -147,7 +146,6 @@ def decisions_by_level(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
     v = v[[bool(d) for d in v["_decisions"]]]
     rows = []
     for key, part in v.groupby(by, dropna=False, sort=True) if by else [((), v)]:
-        key = key if isinstance(key, tuple) else (key,)
         for row in _level_rows(list(part["_decisions"])):
             rows.append(dict(zip(by, key, strict=True)) | row)
     return pd.DataFrame(rows, columns=[*by, *LEVEL_COLUMNS])

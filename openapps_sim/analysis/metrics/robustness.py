@@ -204,31 +204,15 @@ def rsr_by_kind(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
 def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per interruption shown: the episode's agent, task, variation, seed and success,
     with the interruption's kind, buttons, button chosen, steps to recover and harm."""
-    df = valid_episodes(df)
-    rows = []
-    for rec in df.to_dict("records"):
-        for item in as_list(rec.get("interruptions")):
-            if isinstance(item, dict):
-                rows.append(
-                    {
-                        **{k: rec.get(k) for k in ("agent", "task", "variation", "seed", "success")},
-                        **{k: item.get(k) for k in ("id", "kind", "buttons", "button", "steps_to_recover", "harmful")},
-                    }
-                )
-    cols = [
-        "agent",
-        "task",
-        "variation",
-        "seed",
-        "success",
-        "id",
-        "kind",
-        "buttons",
-        "button",
-        "steps_to_recover",
-        "harmful",
+    episode = ("agent", "task", "variation", "seed", "success")
+    shown = ("id", "kind", "buttons", "button", "steps_to_recover", "harmful")
+    rows = [
+        {**{k: rec.get(k) for k in episode}, **{k: item.get(k) for k in shown}}
+        for rec in valid_episodes(df).to_dict("records")
+        for item in as_list(rec.get("interruptions"))
+        if isinstance(item, dict)
     ]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=[*episode, *shown])
 
 
 def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind")) -> pd.DataFrame:
@@ -241,7 +225,6 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
         return pd.DataFrame(columns=cols)
     out = []
     for key, part in rows.groupby(list(by), dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
         recover = pd.to_numeric(part["steps_to_recover"], errors="coerce").dropna()
         out.append(
             {

@@ -232,7 +232,7 @@ def iter_groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd
         return
     if df.empty:
         return
-    items = [((k if isinstance(k, tuple) else (k,)), g) for k, g in df.groupby(by, dropna=False, sort=False)]
+    items = list(df.groupby(by, dropna=False, sort=False))  # keys are tuples: ``by`` is a list
     items.sort(key=lambda kv: tuple(sort_key(v) for v in kv[0]))
     yield from items
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from openapps_sim.analysis.doc.fmt import DASH, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, fmt_std, text_table
+from openapps_sim.analysis.doc.fmt import DASH, fmt_interval, fmt_num, fmt_pct, fmt_rate_ci, fmt_ratio, text_table
 from openapps_sim.analysis.metrics.axes import axis_breakdown, varied_axes, version_columns
 from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS
 from openapps_sim.analysis.metrics.breaks import loop_kind_rates
@@ -196,13 +196,6 @@ def fmt_tokens(total: Any, cost: Any) -> str:
     return f"{text} (${float(cost):.2f})" if cost and not pd.isna(cost) else text
 
 
-def with_interval(cell: str, ci: pd.Series | None, stat: str, fmt: Callable[[Any], str]) -> str:
-    """``cell`` followed by ``[lo, hi]`` of ``stat`` in ``ci`` when both ends are numbers."""
-    if ci is None or cell == DASH or pd.isna(ci.get(f"{stat}_lo")) or pd.isna(ci.get(f"{stat}_hi")):
-        return cell
-    return f"{cell} [{fmt(ci[f'{stat}_lo'])}, {fmt(ci[f'{stat}_hi'])}]"
-
-
 def _headline_loops(r: pd.Series) -> Any:
     stuck = r.get("stuck_per_episode")
     return stuck if stuck is not None and not pd.isna(stuck) else r["loops_per_episode"]
@@ -229,9 +222,9 @@ def headline_rows(summary: pd.DataFrame, intervals: pd.DataFrame | None = None) 
                 str(r["agent"]),
                 str(int(r["n"])),
                 fmt_rate_ci(r["success_rate"], r.get("ci_low"), r.get("ci_high")),
-                with_interval(fmt_std(r["within_std"]), c, "within_std", fmt_std),
-                with_interval(fmt_std(r["across_std"]), c, "across_std", fmt_std),
-                with_interval(fmt_ratio(r["std_ratio"]), c, "std_ratio", lambda x: fmt_ratio(x).rstrip("×")),
+                fmt_interval(r["within_std"], c, "within_std"),
+                fmt_interval(r["across_std"], c, "across_std"),
+                fmt_interval(r["std_ratio"], c, "std_ratio", fmt_ratio, lambda x: fmt_ratio(x).rstrip("×")),
                 fmt_num(_headline_loops(r)),
                 fmt_num(r["invalid_per_episode"]),
                 fmt_pct(r["intent_rate"]),

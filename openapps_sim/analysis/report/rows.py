@@ -9,8 +9,8 @@ from typing import Any
 import pandas as pd
 
 from openapps_sim.analysis.doc.cells import Column, col, table_of
-from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci, fmt_std, is_nan
-from openapps_sim.analysis.metrics.axes import Rows
+from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_interval, fmt_num, fmt_pct, fmt_rate_ci
+from openapps_sim.analysis.metrics.axes import Rows, rate_rows
 from openapps_sim.analysis.metrics.completion import terminations
 from openapps_sim.analysis.metrics.table import invalid_categories, sort_key
 from openapps_sim.analysis.report.analysis import Analysis
@@ -129,20 +129,13 @@ def manifest_facts(manifest: dict, df: pd.DataFrame) -> list[tuple[str, str]]:
     return facts
 
 
-def _std_ci(value: Any, ci: dict | None, stat: str) -> str:
-    """A deviation with its bootstrap interval over tasks when there is one."""
-    if ci is None or is_nan(ci.get(f"{stat}_lo")) or is_nan(value):
-        return fmt_std(value)
-    return f"{fmt_std(value)} [{fmt_std(ci[f'{stat}_lo'])}, {fmt_std(ci[f'{stat}_hi'])}]"
-
-
 def per_variation_table(a: Analysis) -> tuple[list[str], list[list[str]]]:
     """Per agent x variation; the within std and MAD with intervals over tasks when the version is
     the variation alone (else a version is finer than a row)."""
     cis = Rows(a.per_variation_ci, "agent", "variation") if len(a.version) == 1 and len(a.per_variation_ci) else None
 
     def std(column: str, stat: str) -> Callable[[Any], str]:
-        return lambda r: _std_ci(r[column], cis.get(r["agent"], r["variation"]) if cis else None, stat)
+        return lambda r: fmt_interval(r[column], cis.get(r["agent"], r["variation"]) if cis else None, stat)
 
     return table_of(
         a.per_variation,
@@ -218,36 +211,15 @@ def behaviour_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def rate_matrix(
-    frame: pd.DataFrame, row_col: str, agents: list[str], value: str = "success_rate"
-) -> tuple[list[str], list[list[str]]]:
+def rate_matrix(frame: pd.DataFrame, row_col: str, agents: list[str]) -> tuple[list[str], list[list[str]]]:
     """Rows: values of ``row_col``; columns: agents; cells: "rate (n=N)"."""
     keys = sorted(frame[row_col].unique().tolist(), key=sort_key) if len(frame) else []
-    lookup = Rows(frame, row_col, "agent")
-    rows = []
-    for k in keys:
-        row = [str(k)]
-        for ag in agents:
-            r = lookup.get(k, ag)
-            row.append(DASH if r is None else f"{fmt_pct(r[value])} (n={int(r['n'])})")
-        rows.append(row)
-    return [row_col.capitalize()] + agents, rows
+    return [row_col.capitalize()] + agents, rate_rows(frame, row_col, keys, agents, ci=False)
 
 
 def axis_matrix(a: Analysis, axis: str) -> tuple[list[str], list[list[str]]]:
     b = a.breakdown[a.breakdown["axis"] == axis]
-    values = list(dict.fromkeys(b["value"].tolist()))
-    lookup = Rows(b, "value", "agent")
-    rows = []
-    for val in values:
-        row = [val]
-        for ag in a.agents:
-            r = lookup.get(val, ag)
-            row.append(
-                DASH if r is None else f"{fmt_rate_ci(r['success_rate'], r['ci_low'], r['ci_high'])} (n={int(r['n'])})"
-            )
-        rows.append(row)
-    return [axis.replace("_", " ").capitalize()] + a.agents, rows
+    return [axis.replace("_", " ").capitalize()] + a.agents, rate_rows(b, "value", dict.fromkeys(b["value"]), a.agents)
 
 
 def pass_k_matrix(a: Analysis) -> tuple[list[str], list[list[str]]]:

@@ -27,6 +27,7 @@ from openapps_sim.analysis.doc.fmt import (
     ACROSS_COLOUR,
     DASH,
     WITHIN_COLOUR,
+    fmt_interval,
     fmt_pct,
     fmt_ratio,
     fmt_std,
@@ -80,13 +81,9 @@ def deviation(a: Analysis) -> Section:
     rows = []
     for ag in a.agents:
         r = rows_ci.get(ag)
-        rows.append(
-            [agent_cell(a, ag), str(r["tasks"]) if r else DASH]
-            + [_with_ci(r, s) for s in ("within_std", "across_std")]
-            + [_with_ci(r, "std_ratio", True)]
-            + [_with_ci(r, s) for s in ("within_mad", "across_mad")]
-            + [_with_ci(r, "mad_ratio", True)]
-        )
+        stats = ("within_std", "across_std", "std_ratio", "within_mad", "across_mad", "mad_ratio")
+        cells = [fmt_interval(r[s], r, s, fmt_ratio if s.endswith("ratio") else fmt_std) if r else DASH for s in stats]
+        rows.append([agent_cell(a, ag), str(r["tasks"]) if r else DASH, *cells])
     headers = [
         "Agent",
         "Tasks",
@@ -146,14 +143,6 @@ def _deviation_charts(a: Analysis, rows_ci: Rows) -> list:
             )
         )
     return charts
-
-
-def _with_ci(r: dict | None, stat: str, ratio: bool = False) -> str:
-    if r is None:
-        return DASH
-    f = fmt_ratio if ratio else fmt_std
-    lo, hi = r[f"{stat}_lo"], r[f"{stat}_hi"]
-    return f"{f(r[stat])} [{f(lo)}, {f(hi)}]" if not is_nan(lo) else f(r[stat])
 
 
 def fluctuations(a: Analysis, top: int) -> Section:

@@ -49,13 +49,16 @@ def select_episodes(valid: pd.DataFrame, results_dir: Path, limit: int, first: S
     for outcome in (False, True):
         keys = [k for k in queues if k[0] == outcome]
         keys.sort(key=lambda k: (sort_key(k[2]), sort_key(k[1])))
-        for j, k in enumerate(keys):
-            queues[k] = _interleave_tasks(queues[k], start=j)
-        while len(picked) < limit and any(queues[k] for k in keys):
-            for k in keys:
-                if queues[k] and len(picked) < limit:
-                    picked.append(queues[k].pop(0))
+        picked += _round_robin([_interleave_tasks(queues[k], start=j) for j, k in enumerate(keys)], limit - len(picked))
     return picked
+
+
+def _round_robin(queues: list[list[dict]], limit: int | None = None) -> list[dict]:
+    """The first of each queue in turn, then the second of each, ... (at most ``limit``)."""
+    out: list[dict] = []
+    while any(queues) and (limit is None or len(out) < limit):
+        out += [q.pop(0) for q in queues if q][: None if limit is None else limit - len(out)]
+    return out
 
 
 def _interleave_tasks(recs: list[dict], start: int = 0) -> list[dict]:
@@ -67,13 +70,7 @@ def _interleave_tasks(recs: list[dict], start: int = 0) -> list[dict]:
     if not tasks:
         return []
     shift = start % len(tasks)
-    tasks = tasks[shift:] + tasks[:shift]
-    out: list[dict] = []
-    while any(by_task[t] for t in tasks):
-        for t in tasks:
-            if by_task[t]:
-                out.append(by_task[t].pop(0))
-    return out
+    return _round_robin([by_task[t] for t in tasks[shift:] + tasks[:shift]])
 
 
 def trajectory_section(

@@ -15,6 +15,7 @@ from fasthtml.common import P as HP
 
 from openapps_sim.analysis.doc.cells import anchor
 from openapps_sim.analysis.doc.fmt import fmt_num, fmt_seconds, is_nan
+from openapps_sim.analysis.doc.page import badge
 from openapps_sim.analysis.metrics.behaviour import find_loops
 from openapps_sim.analysis.metrics.breaks import loop_kinds
 from openapps_sim.analysis.metrics.values import token_total
@@ -41,10 +42,6 @@ def _viewport(row: dict) -> tuple[float, float]:
         return float(w), float(h)
     except ValueError:
         return 1280.0, 720.0
-
-
-def _badge(text: str, kind: str) -> Any:
-    return Span(text, cls=f"badge b-{kind}")
 
 
 def _shot(uri: str, alt: str, point: tuple[float, float] | None, viewport: tuple[float, float]) -> Any:
@@ -99,11 +96,11 @@ def _step_card(
         shot = parts.page(s) or ""
     tags = []
     if invalid and cat:
-        tags.append(_badge(str(cat).replace("_", " "), "bad"))
+        tags.append(badge(str(cat).replace("_", " "), "bad"))
     if kind:
-        tags.append(_badge(kind, "warn" if kind == "stuck loop" else "info"))
+        tags.append(badge(kind, "warn" if kind == "stuck loop" else "info"))
     if s.get("stale_target"):  # perception drift: aimed at the page from before a crash restart
-        tags.append(_badge("stale target", "warn"))
+        tags.append(badge("stale target", "warn"))
     txt: list[Any] = [HP(B(f"{i + 1}. "), Code(str(s.get("action", ""))), *tags)]
     if target.get("bid") is not None or target.get("role"):
         txt.append(
@@ -168,13 +165,13 @@ def episode_view(results_dir: Path, row: dict, traj: dict, width: int, budget: B
     extras = []
     n_stuck = sum(1 for k in set(kinds.values()) if k == "stuck loop")
     if kinds:
-        extras.append(_badge("stuck loop" if n_stuck else "repeats", "warn" if n_stuck else "info"))
+        extras.append(badge("stuck loop" if n_stuck else "repeats", "warn" if n_stuck else "info"))
     if n_invalid:
-        extras.append(_badge(f"{n_invalid} invalid", "warn"))
+        extras.append(badge(f"{n_invalid} invalid", "warn"))
     if row.get("intent_misunderstanding"):
-        extras.append(_badge("opened an unneeded app", "info"))
+        extras.append(badge("opened an unneeded app", "info"))
     summary = Summary(
-        _badge("success", "ok") if success else _badge("failure", "bad"),
+        badge("success", "ok") if success else badge("failure", "bad"),
         " ",
         B(str(agent)),
         f" · {task} · {variation} · seed {seed} ",
@@ -247,7 +244,7 @@ def side_by_side(
         kinds = step_kinds(traj.get("steps") or [], min_repeats)
         parts = parts_of(row, traj) if parts_of is not None else REPORT_PARTS
         head = HP(
-            _badge("success" if row.get("success") else "failure", "ok" if row.get("success") else "bad"),
+            badge("success" if row.get("success") else "failure", "ok" if row.get("success") else "bad"),
             " ",
             B(str(row.get("variation"))),
         )

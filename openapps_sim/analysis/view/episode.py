@@ -12,11 +12,12 @@ from typing import Any
 
 from fasthtml.common import H1, H2, A, Code, Details, Div, Mark, Pre, Span, Summary, Table, Tbody, Td, Th, Thead, Tr
 
+from openapps_sim.analysis.doc.page import badge
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.report.viewer import StepParts, episode_body, side_by_side, step_kinds
 from openapps_sim.analysis.view.episodes import Episodes
 from openapps_sim.analysis.view.exchange import ExchangeContext, exchange_view, system_prompts_view, text_of
-from openapps_sim.analysis.view.pages import badge, episode_url, flip_url, frame, outcome_badge, query_string
+from openapps_sim.analysis.view.pages import episode_url, flip_url, frame, outcome_badge, query_string
 
 IMAGE_WIDTH = 900  # pixels of an embedded page image (downscaled JPEG)
 PAGE_BUDGET = 60_000_000  # bytes of embedded images one page may hold

@@ -41,6 +41,7 @@ from fasthtml.common import (
 )
 
 from openapps_sim.analysis.doc.fmt import fmt_pct
+from openapps_sim.analysis.doc.page import badge
 from openapps_sim.analysis.view.episodes import FAILURE, FILTERS, SUCCESS, Episodes, Flip
 from openapps_sim.analysis.view.style import CSS
 
@@ -74,10 +75,6 @@ def episode_url(key: str, query: Mapping[str, str] | None = None) -> str:
 
 def flip_url(flip: Flip) -> str:
     return "/flip?" + urlencode({"won": flip.won, "lost": flip.lost})
-
-
-def badge(text: str, kind: str) -> Any:
-    return Span(text, cls=f"badge b-{kind}")
 
 
 def outcome_badge(row: Mapping) -> Any:
