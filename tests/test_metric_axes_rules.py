@@ -10,6 +10,8 @@ import pytest
 
 from openapps_sim.analysis.metrics.axes import Rows, axis_breakdown, axis_label, varied_axes, version_columns
 
+from .metric_columns import CI_COLUMNS, SUCCESS_COLUMNS
+
 
 @pytest.mark.parametrize(
     "value, label",
@@ -78,7 +80,7 @@ def test_axis_breakdown_rows_in_axis_value_and_group_order():
         ]
     )
     b = axis_breakdown(df, ci=False)
-    assert list(b.columns) == ["axis", "value", "agent", "n", "successes", "success_rate", "mean_partial_reward"]
+    assert list(b.columns) == ["axis", "value", "agent", *SUCCESS_COLUMNS]
     assert b[["axis", "value", "agent", "n", "successes"]].values.tolist() == [
         ["language", "default", "A", 1, 0],
         ["language", "de", "A", 2, 1],
@@ -103,25 +105,12 @@ def test_axis_breakdown_intervals_and_no_axis():
     assert b[["value", "ci_low", "ci_high"]].values.tolist() == [["de", 0.0, 0.8], ["en", 0.0, 0.0]]
     none = axis_breakdown(pd.DataFrame([ep()]))
     assert none.empty
-    assert list(none.columns) == [
-        "axis",
-        "value",
-        "agent",
-        "n",
-        "successes",
-        "success_rate",
-        "mean_partial_reward",
-        "ci_low",
-        "ci_high",
-    ]
+    assert list(none.columns) == ["axis", "value", "agent", *SUCCESS_COLUMNS, *CI_COLUMNS]
     assert list(axis_breakdown(pd.DataFrame([ep()]), by=["task"], ci=False).columns) == [
         "axis",
         "value",
         "task",
-        "n",
-        "successes",
-        "success_rate",
-        "mean_partial_reward",
+        *SUCCESS_COLUMNS,
     ]
 
 

@@ -35,14 +35,24 @@ def test_pack_kinds_read_from_what_a_pack_changes(tmp_path):
     assert pack_kinds(str(only)) == ("structure",)
 
 
-def test_variation_kind_of_a_composition_in_kind_order():
-    assert variation_kind(None) == "default"
-    assert variation_kind(float("nan")) == "default"
-    assert variation_kind("default") == "default"
-    assert variation_kind(" default + ") == "default"
-    assert variation_kind("dark_theme+interrupt_battery+ german + default") == "appearance+content+interruption"
-    assert variation_kind("no_such_pack_here+mobile") == "structure+other"
-    assert variation_kind("interrupt_battery") == "interruption"
+def test_variation_kind_of_a_pack_or_a_composition_in_kind_order():
+    assert variation_kind(None) == variation_kind(float("nan")) == "default"
+    kinds = {
+        # read from what the pack changes
+        "default": "default",
+        "dark_theme": "appearance",
+        "german": "content",
+        "interrupt_cookies": "interruption",
+        "mobile": "structure",
+        "no_such_pack_anywhere": "other",
+        # a composition: its packs' kinds in kind order, the default version left out
+        " default + ": "default",
+        "dark_theme+german": "appearance+content",
+        "dark_theme+interrupt_battery+ german + default": "appearance+content+interruption",
+        "no_such_pack_here+mobile": "structure+other",
+        "interrupt_battery": "interruption",
+    }
+    assert {v: variation_kind(v) for v in kinds} == kinds
 
 
 def test_length_bands():

@@ -228,47 +228,36 @@ def _link(text: str, episode: str) -> tuple[str, str]:
     return (text, f'<a href="#ep-{episode}">{text}</a>')
 
 
+def _paired_section(baseline: str, other: str, flips: list[list]) -> tuple:
+    """The paired section against ``baseline`` of ``_paired_table``: a's 3 pairs with ``other``
+    (1 lost, 1 gained), b's one, and its two success flips as listed (``flips``)."""
+    return (
+        "paired",
+        f"Paired with the {baseline} version",
+        [
+            ("P", _paired_text(baseline), ""),
+            (
+                "Table",
+                PAIRED_HEADERS,
+                [[A, other, "3", "1", "1", "50.0% [0.0, 100.0]"], [B, other, "1", "0", "0", "–"]],
+                PAIRED_ALIGN,
+            ),
+            ("Heading", "Success flips (2)"),
+            ("Table", FLIP_HEADERS, flips, FLIP_ALIGN),
+        ],
+    )
+
+
 def test_paired_section_counts_flips_and_links_the_episodes_shown():
     a = analysed(_paired_table(), n_boot=50)
     got = plain(paired(a, paired_versions(a.df), {"e1", "e4"}))
     # a: t1 lost, t2 gained, t3 kept; of its 2 baseline successes 1 still solved. b never solved it.
-    assert got == (
-        "paired",
-        "Paired with the default version",
+    assert got == _paired_section(
+        "default",
+        "dark_theme",
         [
-            ("P", _paired_text("default"), ""),
-            (
-                "Table",
-                PAIRED_HEADERS,
-                [[A, "dark_theme", "3", "1", "1", "50.0% [0.0, 100.0]"], [B, "dark_theme", "1", "0", "0", "–"]],
-                PAIRED_ALIGN,
-            ),
-            ("Heading", "Success flips (2)"),
-            (
-                "Table",
-                FLIP_HEADERS,
-                [
-                    [
-                        A,
-                        "t2",
-                        "0",
-                        "dark_theme",
-                        "gained",
-                        _meta("default (failure)"),
-                        _link("dark_theme (success)", "e4"),
-                    ],
-                    [
-                        A,
-                        "t1",
-                        "0",
-                        "dark_theme",
-                        "lost",
-                        _link("default (success)", "e1"),
-                        _meta("dark_theme (failure)"),
-                    ],
-                ],
-                FLIP_ALIGN,
-            ),
+            [A, "t2", "0", "dark_theme", "gained", _meta("default (failure)"), _link("dark_theme (success)", "e4")],
+            [A, "t1", "0", "dark_theme", "lost", _link("default (success)", "e1"), _meta("dark_theme (failure)")],
         ],
     )
     assert plain(paired(a, paired_versions(a.df), set(), limit=2))[2][3][2][1][5:] == [
@@ -295,27 +284,12 @@ def test_paired_section_lists_the_first_flips_up_to_the_limit():
 def test_paired_section_against_another_baseline():
     a = dataclasses.replace(analysed(_paired_table(), n_boot=50), baseline="dark_theme")
     got = plain(paired(a, paired_versions(a.df, "dark_theme"), {"e3"}))
-    assert got == (
-        "paired",
-        "Paired with the dark_theme version",
+    assert got == _paired_section(
+        "dark_theme",
+        "default",
         [
-            ("P", _paired_text("dark_theme"), ""),
-            (
-                "Table",
-                PAIRED_HEADERS,
-                [[A, "default", "3", "1", "1", "50.0% [0.0, 100.0]"], [B, "default", "1", "0", "0", "–"]],
-                PAIRED_ALIGN,
-            ),
-            ("Heading", "Success flips (2)"),
-            (
-                "Table",
-                FLIP_HEADERS,
-                [
-                    [A, "t1", "0", "default", "gained", _meta("dark_theme (failure)"), _meta("default (success)")],
-                    [A, "t2", "0", "default", "lost", _meta("dark_theme (success)"), _link("default (failure)", "e3")],
-                ],
-                FLIP_ALIGN,
-            ),
+            [A, "t1", "0", "default", "gained", _meta("dark_theme (failure)"), _meta("default (success)")],
+            [A, "t2", "0", "default", "lost", _meta("dark_theme (success)"), _link("default (failure)", "e3")],
         ],
     )
 

@@ -24,6 +24,8 @@ from openapps_sim.analysis.metrics.reliability import (
     within_version_deviation,
 )
 
+from .metric_columns import SUCCESS_COLUMNS
+
 SQRT_3_16 = 0.4330127018922193  # sqrt(3/16): the population std of 1, 0, 1, 1
 # the spreads within and across versions, and their ratios, in the order of every deviation table
 DEVIATION_COLUMNS = ["within_std", "across_std", "std_ratio", "within_mad", "across_mad", "mad_ratio"]
@@ -221,10 +223,7 @@ def test_reliability_summary_columns_and_error_counts():
     got = reliability_summary(df, ci=False)
     assert list(got.columns) == [
         "agent",
-        "n",
-        "successes",
-        "success_rate",
-        "mean_partial_reward",
+        *SUCCESS_COLUMNS,
         "within_over",
         *DEVIATION_COLUMNS,
         "loops_per_episode",

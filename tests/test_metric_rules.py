@@ -24,6 +24,8 @@ from openapps_sim.analysis.metrics.stats import (
 )
 from openapps_sim.analysis.metrics.table import deduplicate
 
+from .metric_columns import CI_COLUMNS, SUCCESS_COLUMNS
+
 
 def row(agent="A", task="t", seed=0, variation="default", success=False, **kw) -> dict:
     return {
@@ -299,7 +301,7 @@ def test_bootstrap_ci_level_must_be_inside_0_and_1(level):
 def test_success_rate_columns_with_and_without_intervals():
     df = pd.DataFrame(coin_rows("A", 2, 4))
     plain = success_rate(df, by=["agent"])
-    assert list(plain.columns) == ["agent", "n", "successes", "success_rate", "mean_partial_reward"]
+    assert list(plain.columns) == ["agent", *SUCCESS_COLUMNS]
     assert plain.iloc[0].to_dict() == {
         "agent": "A",
         "n": 4,
@@ -308,15 +310,7 @@ def test_success_rate_columns_with_and_without_intervals():
         "mean_partial_reward": 0.5,
     }
     with_ci = success_rate(df, by=["agent"], ci=True, n_boot=200, seed=3)
-    assert list(with_ci.columns) == [
-        "agent",
-        "n",
-        "successes",
-        "success_rate",
-        "mean_partial_reward",
-        "ci_low",
-        "ci_high",
-    ]
+    assert list(with_ci.columns) == ["agent", *SUCCESS_COLUMNS, *CI_COLUMNS]
 
 
 # --- reading record fields ----------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The report's research views as pure functions: the paper's tables with intervals over tasks,
-variation kinds, rollups, stuck loops versus progressing repeats, paired versions; the step log's
+rollups, stuck loops versus progressing repeats, paired versions; the step log's
 facts; and the navigation family's target app counted as needed."""
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from openapps_sim.analysis.metrics.breaks import (
     paired_summary,
     paired_versions,
     rollups,
-    variation_kind,
 )
 from openapps_sim.analysis.metrics.paper import deviation_intervals, multi_step, task_reliability, version_reliability
 from openapps_sim.analysis.metrics.reliability import agent_deviation, version_success
@@ -53,16 +52,6 @@ def frame() -> pd.DataFrame:
             recs.append(rec("a", task, "dark_theme", seed, seed != 0 or task != "todo.add_item"))
             recs.append(rec("a", task, "german", seed, seed == 2))
     return pd.DataFrame(recs)
-
-
-def test_variation_kinds_are_read_from_what_the_pack_changes():
-    assert variation_kind("default") == "default"
-    assert variation_kind("dark_theme") == "appearance"
-    assert variation_kind("german") == "content"
-    assert variation_kind("interrupt_cookies") == "interruption"
-    assert variation_kind("mobile") == "structure"
-    assert variation_kind("dark_theme+german") == "appearance+content"
-    assert variation_kind("no_such_pack_anywhere") == "other"
 
 
 def test_stuck_loop_versus_progressing_repeat():

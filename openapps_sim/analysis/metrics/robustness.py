@@ -201,18 +201,22 @@ def rsr_by_kind(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:
     return _rsr_per(df, baseline, "kind", KIND_COLUMNS)
 
 
+EPISODE_KEYS = ("agent", "task", "variation", "seed", "success")
+"""What a row of :func:`interruption_rows` takes from its episode."""
+INTERRUPTION_KEYS = ("id", "kind", "buttons", "button", "steps_to_recover", "harmful")
+"""What a row of :func:`interruption_rows` takes from its interruption."""
+
+
 def interruption_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per interruption shown: the episode's agent, task, variation, seed and success,
     with the interruption's kind, buttons, button chosen, steps to recover and harm."""
-    episode = ("agent", "task", "variation", "seed", "success")
-    shown = ("id", "kind", "buttons", "button", "steps_to_recover", "harmful")
     rows = [
-        {**{k: rec.get(k) for k in episode}, **{k: item.get(k) for k in shown}}
+        {**{k: rec.get(k) for k in EPISODE_KEYS}, **{k: item.get(k) for k in INTERRUPTION_KEYS}}
         for rec in valid_episodes(df).to_dict("records")
         for item in as_list(rec.get("interruptions"))
         if isinstance(item, dict)
     ]
-    return pd.DataFrame(rows, columns=[*episode, *shown])
+    return pd.DataFrame(rows, columns=[*EPISODE_KEYS, *INTERRUPTION_KEYS])
 
 
 def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind")) -> pd.DataFrame:
