@@ -57,6 +57,12 @@ def test_an_undrawn_state_is_itself_under_every_copy_and_drawn_by_copy_apps():
     assert type(own["notes"]) is dict and own["notes"] == notes.draw() and own["todo"] is world.state["todo"]
     with pytest.raises(TypeError, match="an initial state not drawn yet is not pickled"):
         pickle.dumps(world.state)
+    # read as a dict (a family that reads an app it does not list): one message saying what to do
+    with pytest.raises(TypeError, match=r"notes: initial state not drawn yet; .*app_state\('notes'\)"):
+        notes["notes"]
+    with pytest.raises(AttributeError, match=r"lists in `apps`"):
+        notes.items()
+    assert not hasattr(notes, "keys") and not isinstance(notes, dict)
 
 
 def test_evaluate_compares_an_app_drawn_on_one_side_only_as_drawn():

@@ -253,6 +253,19 @@ class Undrawn:
     def __reduce__(self):
         raise TypeError(f"{self.app}: an initial state not drawn yet is not pickled (draw it first)")
 
+    def _unread(self) -> str:
+        return (
+            f"{self.app}: initial state not drawn yet; read it through the world "
+            f"(WorldView.app_state({self.app!r})) or draw it (catalog.drawn); a task family is given "
+            "the apps it lists in `apps`"
+        )
+
+    def __getitem__(self, key: object) -> Any:
+        raise TypeError(self._unread())
+
+    def __getattr__(self, name: str) -> Any:  # .get, .items ...: the same clear refusal
+        raise AttributeError(self._unread())
+
     def __repr__(self) -> str:
         return f"<{self.app}: initial state not drawn yet>"
 
