@@ -1,5 +1,5 @@
-"""The report's charts as SVG components (``fasthtml.svg``): grouped bars, pass^k curves and
-2-D heat grids. Each function returns one ``Svg`` component; nothing is built as a string."""
+"""The report's charts as SVG components (``fasthtml.svg``): grouped bars and pass^k curves.
+Each function returns one ``Svg`` component; nothing is built as a string."""
 
 from __future__ import annotations
 
