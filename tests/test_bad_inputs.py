@@ -326,6 +326,12 @@ CLI_CASES = [
         ["papr: no such sweep spec file (did you mean paper?); allowed: a path, or one of ", "openapps sweep --help"],
     ),
     (
+        "spec-path-missing",  # a path, not a name: the shipped specs are still what is listed
+        {},
+        ("sweep", "specs/mine.yaml", "--out", "out"),
+        ["specs/mine.yaml: no such sweep spec file; allowed: a path, or one of ", "openapps sweep --help"],
+    ),
+    (
         "option-misspelt",
         {},
         (*RUN, "--model", "m", "-o", "temprature=0.5"),

@@ -288,11 +288,10 @@ def _read_spec(path: str | Path, overrides: dict | None) -> tuple[Path, str, dic
     ``overrides`` applied."""
     p = Path(path)
     if not p.exists():
-        shipped = Path(str(resources.files("openapps_sim.experiments"))) / (
-            str(path) if str(path).endswith(".yaml") else f"{path}.yaml"
-        )
-        if not shipped.exists():
-            names = [x.stem for x in shipped.parent.glob("*.yaml")]
+        folder = Path(str(resources.files("openapps_sim.experiments")))
+        shipped = folder / (p.name if p.suffix == ".yaml" else f"{p.name}.yaml")
+        if p.name != str(path) or not shipped.exists():  # a path with folders is never a shipped name
+            names = [x.stem for x in folder.glob("*.yaml")]
             hint = did_you_mean(Path(str(path)).stem, names)
             allowed = "a path, or " + allowed_names(names, listing=SPEC_LISTING, noun="shipped specs")
             raise ConfigError(str(path), "", f"no such sweep spec file{hint}", allowed)
