@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import urlsplit
 
 from openapps_sim.envs.apptools import check_action, task_tool_apps
 from openapps_sim.envs.observe import axtree_text
@@ -56,6 +57,11 @@ class ChatAgent(ConfigurableAgent):
             raise ConfigError(_source, "model", "required: the model name the server expects")
         if not o["base_url"]:
             raise ConfigError(_source, "base_url", "required: the server URL")
+        url = urlsplit(o["base_url"])
+        if url.scheme not in ("http", "https") or not url.netloc:  # else every step fails as the agent's
+            raise ConfigError(
+                _source, "base_url", f"{o['base_url']!r} is not an http(s) URL", "e.g. http://127.0.0.1:8000/v1"
+            )
         if o["obs_mode"] == "screenshot" and o["action_space"] == "bid" and not o["set_of_marks"]:
             raise ConfigError(
                 _source,

@@ -338,6 +338,12 @@ CLI_CASES = [
         ["-o: temprature: unknown option (did you mean temperature?); allowed: action_space, "],
     ),
     (
+        "base-url-not-a-url",  # else the run goes on and every step fails as the agent's own
+        {},
+        (*RUN, "--model", "m", "--base-url", "localhost:8000/v1"),
+        ["agent options: base_url: 'localhost:8000/v1' is not an http(s) URL; allowed: e.g. http://127.0.0.1:8000/v1"],
+    ),
+    (
         "config-option-misspelt",
         {"cfg.yaml": "agent: openai\nmodle: x\n"},
         (*RUN, "--agent-config", "cfg.yaml"),
