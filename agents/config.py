@@ -147,6 +147,7 @@ def make_agent(
     config: dict | str | Path | None = None,
     config_source: str | dict | None = "--agent-config",
     options: dict | None = None,
+    options_source: str = "agent options",
 ) -> Agent:
     """Build an agent.
 
@@ -154,7 +155,9 @@ def make_agent(
     ``config`` is the options mapping (as :func:`load_agent_config` returns it) or a config
     path / built-in config name to load. ``options`` are overrides on top of the config (swept
     values such as ``temperature``); for the runner's convenience a mapping given in place of
-    ``config_source`` is taken as ``options``. Every key is checked against the agent's options.
+    ``config_source`` is taken as ``options``. Every key is checked against the agent's options;
+    ``options_source`` is what an error names when the options were given without a config (a
+    sweep spec's entry, say).
     """
     if isinstance(config_source, dict):
         options, config_source = config_source, None
@@ -174,7 +177,7 @@ def make_agent(
     source = config_source
     if options:
         merged.update(options)
-        source = f"{config_source} + options" if config else "agent options"
+        source = f"{config_source} + options" if config else options_source
     opts = check_config(cls, merged, source)
     try:
         if issubclass(cls, ConfigurableAgent):

@@ -344,6 +344,12 @@ CLI_CASES = [
         ["agent options: base_url: 'localhost:8000/v1' is not an http(s) URL; allowed: e.g. http://127.0.0.1:8000/v1"],
     ),
     (
+        "spec-agent-option-value",  # found when the agent is built: the spec and its entry are named
+        {"spec.yaml": "tasks: [todo.add_item]\nbackends: [text]\nagents: [{name: openai, base_url: x}]\n"},
+        SWEEP,
+        ["spec.yaml: agents[0]: model: required: the model name the server expects"],
+    ),
+    (
         "config-option-misspelt",
         {"cfg.yaml": "agent: openai\nmodle: x\n"},
         (*RUN, "--agent-config", "cfg.yaml"),

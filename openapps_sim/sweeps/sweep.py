@@ -99,8 +99,9 @@ def check_before_running(spec: SweepSpec) -> None:
         problems.check(compose, variation)
     for task in spec.tasks:
         problems.check(get_family, task, f"{spec.source}: tasks")
-    for agent in spec.agents:
-        problems.check(make_agent, agent["name"], agent.get("config"), agent.get("options") or {})
+    for i, agent in enumerate(spec.agents):
+        options, where = agent.get("options") or {}, f"{spec.source}: agents[{i}]"
+        problems.check(make_agent, agent["name"], agent.get("config"), options=options, options_source=where)
     problems.raise_any()
 
 
