@@ -99,3 +99,24 @@ def test_the_read_that_finds_a_page_staying_tells_whether_it_has_loaded(env):
     assert settle(page, allowed, 2000) is True
     page.evaluate("document.body.appendChild(document.createElement('iframe'))")
     assert settle(page, allowed, 2000) is None  # a frame may load after its parent: not known
+
+
+def _late_wheel(page, ms: int):
+    """A ``mouse.wheel`` whose scroll reaches the page ``ms`` after the call returns, as a real
+    one does a frame or more later (seen at 4-7 ms here, and much later on a loaded machine)."""
+    late = "([dx, dy, ms]) => setTimeout(() => { scrollBy(dx, dy); dispatchEvent(new WheelEvent('wheel')); }, ms)"
+    return lambda dx, dy: page.evaluate(late, [dx, dy, ms])
+
+
+def test_the_observation_after_a_scroll_shows_the_page_scrolled(env):
+    """BrowserGym's ``scroll`` returns before the page has scrolled: the step waits for the
+    wheel to arrive and for the frame that applies it, so the boxes the agent is shown are
+    where the elements are (a tile test clicked below the fold twice on a loaded machine)."""
+    obs, _ = env.reset(seed=0)
+    page = env.unwrapped.page
+    tile = testid_bids(obs)["launch-todo"]
+    y = obs["extra_element_properties"][tile]["bbox"][1]
+    page.mouse.wheel = _late_wheel(page, 300)
+    obs, *_ = env.step("scroll(0, 400)")
+    assert page.evaluate("scrollY") == 400
+    assert obs["extra_element_properties"][tile]["bbox"][1] == pytest.approx(y - 400)

@@ -39,7 +39,7 @@ from openapps_sim.envs.chat import CHAT_ROLES, GREETING, LightChat  # noqa: F401
 from openapps_sim.envs.extract import page_facts, thumbnail_jpeg
 from openapps_sim.envs.guard import OriginGuard, raise_action_timeouts
 from openapps_sim.envs.pageread import read_page
-from openapps_sim.envs.settle import ACTIVE_PAGE_SCRIPT, LEAVING_SCRIPT, dom_loaded, images_loaded, settle
+from openapps_sim.envs.settle import ACTIVE_PAGE_SCRIPT, LEAVING_SCRIPT, after_action, count_wheels
 from openapps_sim.envs.spaces import ActionStrings, action_mapping, action_set, action_timeout_ms  # noqa: F401 - re-exported
 from openapps_sim.envs.task import check_task_kwargs, checked_kwargs
 from openapps_sim.errors import ConfigError
@@ -289,6 +289,7 @@ class OpenAppsEnv(BrowserEnv):
         mapping = self.action_mapping
         for page in self.context.pages:
             self.guard.guard_page(page)
+            count_wheels(page)
         if mapping is not None:
             self.action_mapping = lambda a: raise_action_timeouts(fast_mapping(mapping, a), self.action_timeout_ms)
         try:
@@ -327,16 +328,8 @@ class OpenAppsEnv(BrowserEnv):
         return self.post_step(info)
 
     def _wait_dom_loaded(self) -> None:
-        """BrowserGym's wait, after the page load an action started has replaced the document
-        (:mod:`openapps_sim.envs.settle`), and for its images: validated after the action. A page
-        whose settled read found it loaded needs neither."""
-        pages = list(self.context.pages)
-        loading = [p for p in pages if not settle(p, self.guard.allowed, self.action_timeout_ms)]
-        loading += [p for p in self.context.pages if p not in pages]  # opened meanwhile: waited for
-        for page in loading:
-            dom_loaded(page)
-        for page in loading:
-            images_loaded(page, self.action_timeout_ms)
+        """Every wait after an action (:func:`openapps_sim.envs.settle.after_action`)."""
+        after_action(self.context, self.guard.allowed, self.action_timeout_ms)
 
     def close(self) -> None:
         browser, self.browser = self.browser, None

@@ -15,6 +15,13 @@ document has been replaced — the new one has no note — or the deadline passe
 outside the world are aborted by the origin guard, so they are not waited for; a page shown
 again from the back-forward cache forgets its note.
 
+A mouse wheel (BrowserGym's ``scroll``) is another such case: Playwright returns once the browser
+has the event, and the page scrolls a frame or more later (a read right after it saw the old
+offset in 1 of 3 tries here, 4-7 ms; longer on a loaded machine, where a test saw a whole
+observation from before the scroll). :func:`count_wheels` counts the wheels an action sends to
+a page, the script counts those that reach it, and :func:`wheels_landed` waits, after the
+action, for every one and for the frame that applies it.
+
 The same script notes the page's ``load`` event, so that the read which finds a page staying
 also tells whether it has loaded (its images too): then BrowserGym's waits for the load states
 of the page and of each of its frames, six messages through Playwright's driver, are not needed.
@@ -52,6 +59,8 @@ LEAVING_SCRIPT = """
     if (replaced(a.href)) note(a.href);
   });
   window.addEventListener("pageshow", () => { window.__openappsLeaving = ""; });
+  window.addEventListener("wheel", () => { window.__openappsWheels = (window.__openappsWheels || 0) + 1; },
+                          {capture: true, passive: true});
   window.addEventListener("load", () => { window.__openappsLoaded = true; });
 })();
 """
@@ -91,6 +100,60 @@ def settle(page: playwright.sync_api.Page, allowed: Callable[[str], bool], timeo
         if time.monotonic() >= deadline or page.is_closed():
             return False
         page.wait_for_timeout(20)
+
+
+WHEEL_WAIT_MS = 500  # for a wheel to reach the page: only a wheel outside the viewport waits it out
+
+# Resolves once n wheels have reached the page (or ms have passed: a wheel sent outside the
+# viewport reaches no page) and a frame has run after them; counts them as waited for.
+_WHEELS_LANDED = """async ([n, ms]) => {
+  const end = performance.now() + ms;
+  while ((window.__openappsWheels || 0) < n && performance.now() < end) await new Promise(r => setTimeout(r, 4));
+  await new Promise(r => requestAnimationFrame(() => r()));
+  window.__openappsWheels = 0;
+}"""
+
+
+def count_wheels(page: playwright.sync_api.Page) -> None:
+    """Count the wheels sent through ``page.mouse`` (whatever its ``wheel`` is) from now on."""
+    mouse = page.mouse
+    if getattr(mouse.wheel, "counted", False):
+        return
+    wheel = mouse.wheel
+
+    def counted(delta_x: float, delta_y: float) -> None:
+        wheel(delta_x, delta_y)
+        counted.sent += 1
+
+    counted.counted, counted.sent = True, 0
+    mouse.wheel = counted
+
+
+def wheels_landed(page: playwright.sync_api.Page, timeout_ms: float) -> None:
+    """Wait until the wheels :func:`count_wheels` saw sent have scrolled the page (at most
+    ``timeout_ms`` for them to arrive)."""
+    sent = getattr(page.mouse.wheel, "sent", 0)
+    if not sent or page.is_closed():
+        return
+    page.mouse.wheel.sent = 0
+    with contextlib.suppress(playwright.sync_api.Error):  # the document was replaced meanwhile
+        page.evaluate(_WHEELS_LANDED, [sent, timeout_ms])
+
+
+def after_action(context: playwright.sync_api.BrowserContext, allowed: Callable[[str], bool], timeout_ms: int) -> None:
+    """The waits after an action, for every page of ``context``: the wheels it sent have
+    scrolled, the page load it started has replaced the document (:func:`settle`), then
+    BrowserGym's wait and the images' (validated after the action). A page whose settled read
+    found it loaded needs neither of those two."""
+    pages = list(context.pages)
+    for page in pages:
+        wheels_landed(page, WHEEL_WAIT_MS)
+    loading = [p for p in pages if not settle(p, allowed, timeout_ms)]
+    loading += [p for p in context.pages if p not in pages]  # opened meanwhile: waited for
+    for page in loading:
+        dom_loaded(page)
+    for page in loading:
+        images_loaded(page, timeout_ms)
 
 
 def dom_loaded(page: playwright.sync_api.Page) -> None:
