@@ -26,7 +26,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.analysis.doc.fmt import md_head
+from openapps_sim.analysis.doc.fmt import md_head, md_table
+from openapps_sim.analysis.doc.fmt import text_table as fmt_text_table
 from openapps_sim.taskkit.progress import weighted_lcs
 
 GROUPS = {
@@ -163,11 +164,7 @@ def _table_rows(
 
 def aligned(header: list[str], lines: list[list[str]], left: int = 1) -> str:
     """A plain-text table: the first ``left`` columns left-aligned, the others right-aligned."""
-    widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(f"{c:<{widths[i]}}" if i < left else f"{c:>{widths[i]}}" for i, c in enumerate(r)).rstrip()
-        for r in [header, *lines]
-    )
+    return fmt_text_table(header, lines, ["l"] * left + ["r"] * (len(header) - left), rule=False)
 
 
 def text_table(summary: dict, modes: list[str], groups: tuple[str, ...] = ("by_action", "by_app")) -> str:
@@ -268,12 +265,6 @@ def paper_text(summary: dict, modes: list[str]) -> str:
     return "\n\n".join(f"{t}\n{aligned(h, rows, 2 if h[1] == 'level' else 1)}" for t, h, rows in tables)
 
 
-def _md(header: list[str], lines: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in lines]
-    return out
-
-
 def markdown(result: dict) -> str:
     """``offline.md``: what was scored, the measures per mode, then the breakdowns."""
     modes, summary = result["modes"], result["summary"]
@@ -303,13 +294,13 @@ def markdown(result: dict) -> str:
             + [_pct(o["grounding_precision"]), str(o["episodes"]), _pct(o["all_exact"]), _pct(o["goal_progress"])]
             + [_pct(o.get("wlcs")), _pct(o.get("decision_accuracy"))]
         )
-    out += _md(head, rows)
+    out += [md_table(head, rows)]
     for title, header, lines in paper_tables(summary, modes):
-        out += ["", f"## {title}", ""] + _md(header, lines)
+        out += ["", f"## {title}", "", md_table(header, lines)]
     for group in ("by_app", "by_family"):
         out += ["", f"## By {GROUPS[group][0]}", ""]
         header, lines = _table_rows(summary, modes, (group,), prefixed=False, episodic=group in EPISODE_GROUPS)
-        out += _md([GROUPS[group][0], *header[1:]], lines[1:])
+        out.append(md_table([GROUPS[group][0], *header[1:]], lines[1:]))
     if result.get("notes"):
         out += ["", "## Left out", ""] + [f"- {n}" for n in result["notes"]]
     return "\n".join(out) + "\n"
