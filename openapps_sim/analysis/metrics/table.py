@@ -229,8 +229,10 @@ def plain_key(value: Any) -> tuple:
     return (1, 0) if is_missing(value) else (0, value)
 
 
-def iter_groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd.DataFrame]]:
-    """(key tuple, rows) for each group, NaN keys kept, in :func:`sort_key` order."""
+def iter_groups(
+    df: pd.DataFrame, by: Sequence[str], key: Callable[[Any], Any] = sort_key
+) -> Iterator[tuple[tuple, pd.DataFrame]]:
+    """(key tuple, rows) for each group, NaN keys kept, in :func:`sort_key` order (or ``key``'s)."""
     by = list(by)
     if not by:
         yield (), df
@@ -238,7 +240,7 @@ def iter_groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd
     if df.empty:
         return
     items = list(df.groupby(by, dropna=False, sort=False))  # keys are tuples: ``by`` is a list
-    items.sort(key=lambda kv: tuple(sort_key(v) for v in kv[0]))
+    items.sort(key=lambda kv: tuple(key(v) for v in kv[0]))
     yield from items
 
 
