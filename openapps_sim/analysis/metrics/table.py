@@ -225,8 +225,11 @@ def sort_key(value: Any) -> tuple:
 
 
 def plain_key(value: Any) -> tuple:
-    """The order of ``DataFrame.groupby(sort=True)``: values by ``<``, missing values last."""
-    return (1, 0) if is_missing(value) else (0, value)
+    """The order of ``DataFrame.groupby(sort=True)``: values by ``<`` (of mixed kinds, the other
+    values before the strings), missing values last."""
+    if is_missing(value):
+        return (2, 0)
+    return (1, value) if isinstance(value, str) else (0, value)
 
 
 def iter_groups(
