@@ -65,12 +65,9 @@ def _interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _with_intervals(
-    row: dict, vals: np.ndarray, stats: Sequence[str], n_boot: int, seed: list[int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Into ``row``, for each of ``stats`` (the columns of ``vals``, tasks x stats): its mean over
-    the tasks and ``<stat>_lo``/``<stat>_hi``, its bootstrap interval over them. Returns the means
-    and the bootstrap rows."""
+def _with_intervals(row: dict, vals: np.ndarray, stats: Sequence[str], n_boot: int, seed: list[int]) -> tuple:
+    """Into ``row``: each of ``stats`` (columns of ``vals``, tasks x stats), mean and bootstrap
+    interval (``_lo``/``_hi``) over the tasks. Returns the means and the bootstrap rows."""
     means = _nanmean(vals) if len(vals) else np.full(len(stats), np.nan)
     boot = _boot_rows(vals, n_boot, seed)
     for i, s in enumerate(stats):
