@@ -147,29 +147,19 @@ class OpenAppsTextEnv(OpenAppsEnv):
         return None
 
     def _get_obs(self) -> dict:
-        tabs = self.browser_tabs
-        doc = tabs.page.doc
+        doc = self.browser_tabs.page.doc
         focused = doc.focused.bid if doc.focused is not None and doc.focused.bid is not None else ""
         axtree_object, dom_object = page_observation(doc)
-        return {
-            "chat_messages": tuple(dict(m) for m in self.chat.messages),
-            "goal": self.goal_object[0]["text"] if self.goal_object and self.goal_object[0]["type"] == "text" else "",
-            "goal_object": tuple(dict(m) for m in self.goal_object),
-            "open_pages_urls": tuple(p.url for p in tabs.pages),
-            "open_pages_titles": tuple(p.title() for p in tabs.pages),
-            "active_page_index": np.asarray([tabs.active]),
-            "url": tabs.page.url,
-            "screenshot": np.zeros((0, 0, 3), dtype=np.uint8),
-            "dom_object": dom_object,
-            "axtree_object": axtree_object,
-            "extra_element_properties": {},
-            "focused_element_bid": focused,
-            "last_action": self.last_action,
-            "last_action_error": self.last_action_error,
-            "tool_result": self.tool_result,
-            "answer_schema": self.answer_schema,
-            "elapsed_time": np.asarray([time.time() - self.start_time]),
-        }
+        obs = self._raw_obs(pages=self.browser_tabs.pages)
+        del obs["page"]
+        obs.update(
+            screenshot=np.zeros((0, 0, 3), dtype=np.uint8),
+            dom_object=dom_object,
+            axtree_object=axtree_object,
+            extra_element_properties={},
+            focused_element_bid=focused,
+        )
+        return obs
 
 
 _KEPT_STATES = 2  # per page: the state it was loaded in, and the last one observed
