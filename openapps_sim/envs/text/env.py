@@ -56,11 +56,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
         options = self._seed_reset(seed, options)
         if "obs_mode" in options:
             _check_obs_mode(options["obs_mode"])
-        if self.task:
-            self.task.teardown()
-            self.task = None
-        if self.browser_tabs is not None:
-            self.browser_tabs.close()
+        self._close_episode()
         self.task = self._new_task(seed, options)
         viewport = options.get("viewport") or self.viewport or self.task.viewport
         world = self.task.live
@@ -130,13 +126,15 @@ class OpenAppsTextEnv(OpenAppsEnv):
         terminated = done or (self.terminate_on_infeasible and self.infeasible_message_received)
         return obs, reward, terminated, False, info
 
-    def close(self) -> None:
-        if self.task:
-            self.task.teardown()
-            self.task = None
+    def _close_episode(self) -> None:
+        """The last episode's task torn down (there is no browser context) and its tabs closed."""
+        super()._close_episode()
         if self.browser_tabs is not None:
             self.browser_tabs.close()
             self.browser_tabs = None
+
+    def close(self) -> None:
+        self._close_episode()
         if self.world is not None:
             app_server().drop(self.world)
             self.world = None
