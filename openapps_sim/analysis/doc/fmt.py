@@ -28,6 +28,11 @@ def fmt_pct(x: Any, digits: int = 1) -> str:
     return DASH if is_nan(x) else f"{100 * float(x):.{digits}f}%"
 
 
+def fmt_share(x: Any) -> str:
+    """0.6667 -> "66.7": a percentage whose sign is in the column's header."""
+    return DASH if is_nan(x) else f"{100 * float(x):.1f}"
+
+
 def fmt_ci(lo: Any, hi: Any) -> str:
     """A percentage interval without the % signs: "[33.3, 100.0]"."""
     return DASH if is_nan(lo) or is_nan(hi) else f"[{100 * float(lo):.1f}, {100 * float(hi):.1f}]"
