@@ -27,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.analysis.doc.fmt import DASH, md_head, md_table
+from openapps_sim.analysis.doc.fmt import DASH, fmt_share, md_head, md_table
 from openapps_sim.analysis.doc.fmt import text_table as aligned
 from openapps_sim.errors import ConfigError
 
@@ -213,9 +213,7 @@ COLUMNS = ("n", "accuracy", "precision", "recall", "f1", "base_rate", "tp", "fp"
 
 
 def _fmt(value: Any) -> str:
-    if value is None:
-        return DASH
-    return f"{100 * value:.1f}" if isinstance(value, float) else str(value)
+    return fmt_share(value) if value is None or isinstance(value, float) else str(value)
 
 
 def _rows(cells: dict[str, dict]) -> list[list[str]]:

@@ -26,7 +26,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from openapps_sim.analysis.doc.fmt import md_head
+from openapps_sim.analysis.doc.fmt import fmt_share as pct
+from openapps_sim.analysis.doc.fmt import md_head, md_table
+from openapps_sim.analysis.doc.fmt import text_table as fmt_text_table
 from openapps_sim.taskkit.progress import weighted_lcs
 
 GROUPS = {
@@ -132,10 +134,6 @@ def summarise(rows: list[dict], modes: list[str]) -> dict[str, dict]:
 # -- tables -----------------------------------------------------------------------------------
 
 
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
-
 def _table_rows(
     summary: dict, modes: list[str], groups: tuple[str, ...], prefixed: bool = True, episodic: bool = False
 ) -> tuple[list[str], list[list[str]]]:
@@ -147,9 +145,9 @@ def _table_rows(
         steps = next((c["steps"] for c in cells if c), 0)
         row = [label, str(steps)]
         for c in cells:
-            row += [_pct(c and c["exact_match"]), _pct(c and c["type_match"]), _pct(c and c["grounding_precision"])]
+            row += [pct(c and c["exact_match"]), pct(c and c["type_match"]), pct(c and c["grounding_precision"])]
             if episodic:
-                row += [_pct(c and c.get("all_exact")), _pct(c and c.get("goal_progress"))]
+                row += [pct(c and c.get("all_exact")), pct(c and c.get("goal_progress"))]
         return row
 
     lines.append(line("overall", [summary[m]["overall"] for m in modes]))
@@ -163,11 +161,7 @@ def _table_rows(
 
 def aligned(header: list[str], lines: list[list[str]], left: int = 1) -> str:
     """A plain-text table: the first ``left`` columns left-aligned, the others right-aligned."""
-    widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(f"{c:<{widths[i]}}" if i < left else f"{c:>{widths[i]}}" for i, c in enumerate(r)).rstrip()
-        for r in [header, *lines]
-    )
+    return fmt_text_table(header, lines, ["l"] * left + ["r"] * (len(header) - left), rule=False)
 
 
 def text_table(summary: dict, modes: list[str], groups: tuple[str, ...] = ("by_action", "by_app")) -> str:
@@ -196,7 +190,7 @@ def _structure_table(summary: dict, modes: list[str]) -> tuple[list[str], list[l
     rows = []
     for m in modes:
         cells = [summary[m]["by_structure"].get(n) or {} for n in names]
-        rows.append([_level(m)] + [_pct(c.get(field)) for c in cells for _, field in keys])
+        rows.append([_level(m)] + [pct(c.get(field)) for c in cells for _, field in keys])
     return header, rows
 
 
@@ -212,8 +206,8 @@ def _depth_table(summary: dict, modes: list[str]) -> tuple[list[str], list[list[
         n_deep = sum(c["steps"] for c in deep)
         deeper = round(sum(c["exact_match"] * c["steps"] for c in deep) / n_deep, 4) if n_deep else None
         diff = "–" if first is None or deeper is None else f"{100 * (deeper - first):+.1f}"
-        per = [f"{_pct(by[d]['exact_match'])} ({by[d]['steps']})" if d in by else "–" for d in depths]
-        rows.append([_level(m), _pct(first), _pct(deeper), diff, *per])
+        per = [f"{pct(by[d]['exact_match'])} ({by[d]['steps']})" if d in by else "–" for d in depths]
+        rows.append([_level(m), pct(first), pct(deeper), diff, *per])
     return header, rows
 
 
@@ -230,8 +224,8 @@ def _length_table(summary: dict, modes: list[str]) -> tuple[list[str], list[list
             c = cells[m] or {}
             rows.append(
                 [label if i == 0 else "", LEVELS[m], str(c.get("episodes", 0)), str(c.get("steps", 0))]
-                + [_pct(c.get(k)) for k in ("exact_match", "type_match", "grounding_precision", "all_exact")]
-                + [_pct(c.get(k)) for k in ("goal_progress", "wlcs", "decision_accuracy")]
+                + [pct(c.get(k)) for k in ("exact_match", "type_match", "grounding_precision", "all_exact")]
+                + [pct(c.get(k)) for k in ("goal_progress", "wlcs", "decision_accuracy")]
             )
     return header, rows
 
@@ -244,7 +238,7 @@ def _action_table(summary: dict, modes: list[str]) -> tuple[list[str], list[list
             c = summary[m]["by_action"].get(name) or {}
             rows.append(
                 [name if i == 0 else "", LEVELS[m], str(c.get("steps", 0))]
-                + [_pct(c.get("type_match")), _pct(c.get("exact_match"))]
+                + [pct(c.get("type_match")), pct(c.get("exact_match"))]
             )
     return ["action type", "level", "count", "type acc", "exact acc"], rows
 
@@ -266,12 +260,6 @@ def paper_text(summary: dict, modes: list[str]) -> str:
     """The paper's tables as printed text."""
     tables = paper_tables(summary, modes)
     return "\n\n".join(f"{t}\n{aligned(h, rows, 2 if h[1] == 'level' else 1)}" for t, h, rows in tables)
-
-
-def _md(header: list[str], lines: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in lines]
-    return out
 
 
 def markdown(result: dict) -> str:
@@ -299,17 +287,17 @@ def markdown(result: dict) -> str:
     for m in modes:
         o = summary[m]["overall"]
         rows.append(
-            [MODE_NAMES[m], str(o["steps"]), _pct(o["exact_match"]), _pct(o["type_match"])]
-            + [_pct(o["grounding_precision"]), str(o["episodes"]), _pct(o["all_exact"]), _pct(o["goal_progress"])]
-            + [_pct(o.get("wlcs")), _pct(o.get("decision_accuracy"))]
+            [MODE_NAMES[m], str(o["steps"]), pct(o["exact_match"]), pct(o["type_match"])]
+            + [pct(o["grounding_precision"]), str(o["episodes"]), pct(o["all_exact"]), pct(o["goal_progress"])]
+            + [pct(o.get("wlcs")), pct(o.get("decision_accuracy"))]
         )
-    out += _md(head, rows)
+    out += [md_table(head, rows)]
     for title, header, lines in paper_tables(summary, modes):
-        out += ["", f"## {title}", ""] + _md(header, lines)
+        out += ["", f"## {title}", "", md_table(header, lines)]
     for group in ("by_app", "by_family"):
         out += ["", f"## By {GROUPS[group][0]}", ""]
         header, lines = _table_rows(summary, modes, (group,), prefixed=False, episodic=group in EPISODE_GROUPS)
-        out += _md([GROUPS[group][0], *header[1:]], lines[1:])
+        out.append(md_table([GROUPS[group][0], *header[1:]], lines[1:]))
     if result.get("notes"):
         out += ["", "## Left out", ""] + [f"- {n}" for n in result["notes"]]
     return "\n".join(out) + "\n"

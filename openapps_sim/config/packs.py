@@ -176,34 +176,22 @@ def language_packs(dirs: list[Path] | None = None) -> dict[str, str]:
 @lru_cache(maxsize=512)
 def _load_pack_file(path_str: str, mtime: float) -> Pack:
     path = Path(path_str)
-    sections: list[tuple[str, str, object]] = []
+    head_file = path / "pack.yaml" if path.is_dir() else path
+    source = display_path(head_file)
+    head = read_yaml(head_file) or {}
+    if not isinstance(head, dict):
+        raise ConfigError(source, "", "expected a mapping of sections at the top level")
+    description = str(head.get("description", ""))
+    extends = _extends_of(head, source)
+    sections = [(source, k, v) for k, v in head.items() if k not in RESERVED_KEYS]
     if path.is_dir():
-        head_file = path / "pack.yaml"
-        head = read_yaml(head_file) or {}
-        if not isinstance(head, dict):
-            raise ConfigError(display_path(head_file), "", "expected a mapping of sections at the top level")
-        description = str(head.get("description", ""))
-        extends = _extends_of(head, display_path(head_file))
-        for key, value in head.items():
-            if key not in RESERVED_KEYS:
-                sections.append((display_path(head_file), key, value))
         for part in sorted(path.glob("*.yaml")):
             if part.name == "pack.yaml":
                 continue
             value = read_yaml(part)
-            if value is None:
-                continue
-            sections.append((display_path(part), part.stem, value))
-        name = path.name
-    else:
-        data = read_yaml(path) or {}
-        if not isinstance(data, dict):
-            raise ConfigError(display_path(path), "", "expected a mapping of sections at the top level")
-        description = str(data.get("description", ""))
-        extends = _extends_of(data, display_path(path))
-        sections = [(display_path(path), k, v) for k, v in data.items() if k not in RESERVED_KEYS]
-        name = path.stem
-    source = display_path(path / "pack.yaml" if path.is_dir() else path)
+            if value is not None:
+                sections.append((display_path(part), part.stem, value))
+    name = path.name if path.is_dir() else path.stem
     return Pack(name=name, description=description, sections=tuple(sections), extends=extends, source=source)
 
 

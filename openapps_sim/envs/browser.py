@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
@@ -70,6 +70,11 @@ def _executable(candidate: str | None) -> str | None:
     return path if path and os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
+def _first_executable(candidates: Iterable[str]) -> str | None:
+    """The first of ``candidates`` that is an executable file (a bare name: looked up on PATH)."""
+    return next((path for path in map(_executable, candidates) if path), None)
+
+
 def _playwright_own(shell: bool = False) -> str | None:
     """Path of Playwright's bundled Chromium (or its headless shell) if installed."""
     root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or os.path.expanduser("~/.cache/ms-playwright")
@@ -78,24 +83,16 @@ def _playwright_own(shell: bool = False) -> str | None:
     prefix, names = ("chromium_headless_shell-", ("headless_shell",)) if shell else ("chromium-", ("chrome",))
     for entry in sorted(os.listdir(root), reverse=True):
         if entry.startswith(prefix):
-            for folder in ("chrome-linux", "chrome-linux64", "chrome-headless-shell-linux64"):
-                for name in names:
-                    path = _executable(os.path.join(root, entry, folder, name))
-                    if path:
-                        return path
+            folders = ("chrome-linux", "chrome-linux64", "chrome-headless-shell-linux64")
+            path = _first_executable(os.path.join(root, entry, f, n) for f in folders for n in names)
+            if path:
+                return path
     return None
 
 
 def find_headless_shell() -> str | None:
     """A headless-only Chromium build if one is installed (Playwright's, then Debian's)."""
-    own = _playwright_own(shell=True)
-    if own:
-        return own
-    for candidate in HEADLESS_SHELL_CANDIDATES:
-        path = _executable(candidate)
-        if path:
-            return path
-    return None
+    return _playwright_own(shell=True) or _first_executable(HEADLESS_SHELL_CANDIDATES)
 
 
 @lru_cache(maxsize=2)
@@ -110,13 +107,9 @@ def find_chromium(headless: bool = True) -> str:
         shell = find_headless_shell()
         if shell:
             return shell
-    own = _playwright_own()
-    if own:
-        return own
-    for candidate in SYSTEM_CANDIDATES:
-        path = _executable(candidate)
-        if path:
-            return path
+    found = _playwright_own() or _first_executable(SYSTEM_CANDIDATES)
+    if found:
+        return found
     raise BrowserNotFound(FIX[0].upper() + FIX[1:] + ".")
 
 

@@ -372,10 +372,10 @@ class OpenAppsEnv(BrowserEnv):
         )
         return obs
 
-    def _raw_obs(self, title: str | None = None) -> dict:
-        """The keys that need no extraction (all with ``use_raw_page_output``, plus the live
-        ``page``, as in BrowserGym); ``title``: the active page's, when known."""
-        pages = self.context.pages
+    def _raw_obs(self, title: str | None = None, pages: list | None = None) -> dict:
+        """The keys that need no extraction (all with ``use_raw_page_output``, plus the live ``page``, as
+        in BrowserGym); ``title``: the active page's, when known; ``pages``: the tabs, else the context's."""
+        pages = self.context.pages if pages is None else pages
         return {
             "page": self.page,
             "chat_messages": tuple(dict(m) for m in self.chat.messages),

@@ -28,6 +28,11 @@ def fmt_pct(x: Any, digits: int = 1) -> str:
     return DASH if is_nan(x) else f"{100 * float(x):.{digits}f}%"
 
 
+def fmt_share(x: Any) -> str:
+    """0.6667 -> "66.7": a percentage whose sign is in the column's header."""
+    return DASH if is_nan(x) else f"{100 * float(x):.1f}"
+
+
 def fmt_ci(lo: Any, hi: Any) -> str:
     """A percentage interval without the % signs: "[33.3, 100.0]"."""
     return DASH if is_nan(lo) or is_nan(hi) else f"[{100 * float(lo):.1f}, {100 * float(hi):.1f}]"
@@ -99,8 +104,11 @@ def md_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], align: Seque
     return "\n".join(out)
 
 
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: Sequence[str] | None = None) -> str:
-    """A plain-text table with aligned columns, for a terminal."""
+def text_table(
+    headers: Sequence[str], rows: Sequence[Sequence[Any]], align: Sequence[str] | None = None, rule: bool = True
+) -> str:
+    """A plain-text table with aligned columns, for a terminal (a line of dashes under the header
+    unless ``rule`` is false)."""
     align = align or ["l"] + ["r"] * (len(headers) - 1)
     cells = [[str(h) for h in headers]] + [[str(v) for v in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
@@ -110,4 +118,4 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: Seq
             v.ljust(w) if a == "l" else v.rjust(w) for v, w, a in zip(r, widths, align, strict=True)
         ).rstrip()
 
-    return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] + [line(r) for r in cells[1:]])
+    return "\n".join([line(cells[0])] + ["  ".join("-" * w for w in widths)] * rule + [line(r) for r in cells[1:]])

@@ -19,7 +19,7 @@ from openapps_sim.analysis.metrics.axes import Rows, rate_rows
 from openapps_sim.analysis.metrics.behaviour import DEFAULT_MIN_REPEATS, find_loops
 from openapps_sim.analysis.metrics.robustness import rsr_table
 from openapps_sim.analysis.metrics.stats import success_rate
-from openapps_sim.analysis.metrics.table import PREPARED_KEY, sort_key, valid_episodes
+from openapps_sim.analysis.metrics.table import PREPARED_KEY, Grouping, sort_key, valid_episodes
 from openapps_sim.analysis.metrics.values import as_dict, as_list, is_missing
 from openapps_sim.config.catalog import resolve_pack
 
@@ -152,18 +152,14 @@ def loop_kind_rates(
     kinds = np.array(
         [loop_kinds(a, c, min_repeats) for a, c in zip(v["actions"], changed, strict=True)], dtype=float
     ).reshape(-1, 3)
-    tmp = v[list(by)].copy()
-    tmp["stuck"], tmp["progressing"], tmp["unknown"] = kinds[:, 0], kinds[:, 1], kinds[:, 2]
-    g = tmp.groupby(list(by), sort=False, dropna=False)
-    out = g.agg(
-        n=("stuck", "size"),
-        stuck_per_episode=("stuck", "mean"),
-        progressing_per_episode=("progressing", "mean"),
-        unknown_per_episode=("unknown", "mean"),
-        episodes_stuck=("stuck", lambda s: float((s > 0).mean())),
+    g = Grouping(v, by)
+    return g.frame(
+        n=g.n,
+        stuck_per_episode=g.mean(kinds[:, 0]),
+        progressing_per_episode=g.mean(kinds[:, 1]),
+        unknown_per_episode=g.mean(kinds[:, 2]),
+        episodes_stuck=g.mean(kinds[:, 0] > 0),
     )
-    out = out.reset_index()
-    return out.sort_values(list(by), key=lambda col: col.map(sort_key), kind="stable").reset_index(drop=True)
 
 
 def paired_versions(df: pd.DataFrame, baseline: str = "default") -> pd.DataFrame:

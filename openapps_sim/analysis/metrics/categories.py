@@ -23,7 +23,7 @@ from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import Column, col, table_of
 from openapps_sim.analysis.doc.fmt import fmt_count, fmt_num, fmt_rate_ci
 from openapps_sim.analysis.metrics.stats import wilson_interval
-from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.table import Grouping, valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
 
 if TYPE_CHECKING:
@@ -78,24 +78,20 @@ def category_success(df: pd.DataFrame, by: Sequence[str] = ("agent", "category")
     by = list(by)
     if v.empty:
         return pd.DataFrame(columns=[*by, *CATEGORY_COLUMNS])
-    rows = []
-    for key, part in v.groupby(by, dropna=False, sort=False):
-        wins = int(part["success"].astype(bool).sum())
-        lo, hi = wilson_interval(wins, len(part))
-        steps = pd.to_numeric(part["steps"], errors="coerce") if "steps" in part.columns else pd.Series([], dtype=float)
-        rows.append(
-            {
-                **dict(zip(by, key, strict=True)),
-                "n": len(part),
-                "successes": wins,
-                "sr": wins / len(part),
-                "ci_lo": lo,
-                "ci_hi": hi,
-                "mean_steps": float(steps.mean()) if steps.notna().any() else np.nan,
-            }
-        )
-    rows.sort(key=lambda r: _order(tuple(r[b] for b in by), by))
-    return pd.DataFrame(rows, columns=[*by, *CATEGORY_COLUMNS])
+    g = Grouping(v, by)
+    wins = g.sum(v["success"].astype(bool)).round().astype(int)
+    ci = [wilson_interval(int(w), int(n)) for w, n in zip(wins, g.n, strict=True)]
+    steps = pd.to_numeric(v["steps"], errors="coerce") if "steps" in v.columns else np.full(len(v), np.nan)
+    out = g.frame(
+        n=g.n,
+        successes=wins,
+        sr=wins / g.n,
+        ci_lo=[lo for lo, _ in ci],
+        ci_hi=[hi for _, hi in ci],
+        mean_steps=g.mean(steps),
+    )
+    order = sorted(range(g.size), key=lambda i: _order(g.keys[i], by))
+    return out.iloc[order].reset_index(drop=True)
 
 
 NOTE = (

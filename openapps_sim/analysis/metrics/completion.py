@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 from openapps_sim.analysis.doc.blocks import P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import Column, col, table_of
 from openapps_sim.analysis.doc.fmt import fmt_count, fmt_pct
-from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.table import Grouping, plain_key, valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
 
 if TYPE_CHECKING:
@@ -50,28 +51,23 @@ def completion_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
         return pd.DataFrame(columns=cols)
     v["termination"] = ["auto" if is_missing(t) else str(t) for t in v.get("termination", ["auto"] * len(v))]
     declared = [None if is_missing(d) else str(d) for d in v.get("declared", [None] * len(v))]
-    v["_declared"] = [d is not None for d in declared]
-    v["_infeasible"] = [d == "infeasible" for d in declared]
-    v["_premature"] = [bool(x) and not is_missing(x) for x in v.get("premature_stop", [False] * len(v))]
+    premature = [bool(x) and not is_missing(x) for x in v.get("premature_stop", [False] * len(v))]
     steps = [0 if is_missing(x) else int(x) for x in v.get("overrun_steps", [None] * len(v))]
-    v["_overrun_steps"] = steps
-    v["_overrun"] = [s > 0 for s in steps]
-    rows = []
-    for key, g in v.groupby([*by, "termination"], sort=True, dropna=False):
-        rows.append(
-            [
-                *key,
-                len(g),
-                float(g["success"].mean()),
-                int(g["_declared"].sum()),
-                int(g["_infeasible"].sum()),
-                int(g["_premature"].sum()),
-                int(g["_overrun"].sum()),
-                int(g["_overrun_steps"].sum()),
-                int((~g["_declared"]).sum()),
-            ]
-        )
-    return pd.DataFrame(rows, columns=cols)
+    g = Grouping(v, [*by, "termination"], plain_key)
+
+    def count(values: list) -> np.ndarray:
+        return g.sum(np.asarray(values, dtype=float)).round().astype(int)
+
+    return g.frame(
+        n=g.n,
+        success_rate=g.mean(v["success"]),
+        declared=count([d is not None for d in declared]),
+        reported_infeasible=count([d == "infeasible" for d in declared]),
+        premature_stops=count(premature),
+        overruns=count([s > 0 for s in steps]),
+        overrun_steps=count(steps),
+        never_declared=count([d is None for d in declared]),
+    )
 
 
 TABLE: list[Column] = [

@@ -9,7 +9,7 @@ import pandas as pd
 
 from openapps_sim.analysis.doc.cells import Column, col
 from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct
-from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.table import Grouping, plain_key, valid_episodes
 from openapps_sim.analysis.metrics.values import is_missing
 
 DRIFT_COLUMNS = ["agent", "variation", "restarted", "drifted", "stale_actions", "stale_mean"]
@@ -21,23 +21,18 @@ def perception_drift(df: pd.DataFrame) -> pd.DataFrame:
     ``stale_actions`` in all and ``stale_mean`` per restarted episode. Versions without a restart
     have no row."""
     df = valid_episodes(df)
-    if df.empty or "stale_actions" not in df.columns:
+    stale = df.get("stale_actions", [None] * len(df))
+    part = df[[not is_missing(v) for v in stale]].dropna(subset=["agent", "variation"])
+    if part.empty:
         return pd.DataFrame(columns=DRIFT_COLUMNS)
-    part = df[[not is_missing(v) for v in df["stale_actions"]]]
-    rows = []
-    for (agent, variation), group in part.groupby(["agent", "variation"], sort=True):
-        counts = group["stale_actions"].astype(float).to_numpy()
-        rows.append(
-            {
-                "agent": agent,
-                "variation": variation,
-                "restarted": len(counts),
-                "drifted": float((counts > 0).mean()),
-                "stale_actions": int(counts.sum()),
-                "stale_mean": float(counts.mean()),
-            }
-        )
-    return pd.DataFrame(rows, columns=DRIFT_COLUMNS)
+    g = Grouping(part, ["agent", "variation"], plain_key)
+    counts = part["stale_actions"].astype(float).to_numpy()
+    return g.frame(
+        restarted=g.n,
+        drifted=g.mean(counts > 0),
+        stale_actions=g.sum(counts).round().astype(int),
+        stale_mean=g.mean(counts),
+    )
 
 
 DRIFT_INTRO = (

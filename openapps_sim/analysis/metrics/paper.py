@@ -65,6 +65,17 @@ def _interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _with_intervals(row: dict, vals: np.ndarray, stats: Sequence[str], n_boot: int, seed: list[int]) -> tuple:
+    """Into ``row``: each of ``stats`` (columns of ``vals``, tasks x stats), mean and bootstrap
+    interval (``_lo``/``_hi``) over the tasks. Returns the means and the bootstrap rows."""
+    means = _nanmean(vals) if len(vals) else np.full(len(stats), np.nan)
+    boot = _boot_rows(vals, n_boot, seed)
+    for i, s in enumerate(stats):
+        row[s] = float(means[i])
+        row[f"{s}_lo"], row[f"{s}_hi"] = _interval(boot[:, i])
+    return means, boot
+
+
 def deviation_intervals(
     df: pd.DataFrame,
     by: Sequence[str] = ("agent",),
@@ -82,14 +93,8 @@ def deviation_intervals(
     rows = []
     stats = ["within_std", "across_std", "within_mad", "across_mad"]
     for key, g in per.groupby(by, sort=False, dropna=False):
-        vals = g[stats].to_numpy(dtype=float)
-        row = dict(zip(by, key, strict=True))
-        row["tasks"] = len(g)
-        means = _nanmean(vals) if len(vals) else np.full(4, np.nan)
-        boot = _boot_rows(vals, n_boot, group_seed(seed, key))
-        for i, s in enumerate(stats):
-            row[s] = float(means[i])
-            row[f"{s}_lo"], row[f"{s}_hi"] = _interval(boot[:, i])
+        row = {**dict(zip(by, key, strict=True)), "tasks": len(g)}
+        means, boot = _with_intervals(row, g[stats].to_numpy(dtype=float), stats, n_boot, group_seed(seed, key))
         for name, num, den in (("std_ratio", 1, 0), ("mad_ratio", 3, 2)):
             row[name] = safe_ratio(means[num], means[den])
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -129,13 +134,9 @@ def version_reliability(
     per = sr.merge(d[[*by, "task", "std", "mad"]], on=[*by, "task"], how="left")
     rows = []
     for key, g in per.groupby(by, sort=False, dropna=False):
-        vals = g[["success_rate", "std", "mad"]].to_numpy(dtype=float)
         row = {**dict(zip(by, key, strict=True)), "tasks": len(g), "n": int(g["n"].sum())}
-        boot = _boot_rows(vals, n_boot, group_seed(seed, key))
-        means = _nanmean(vals)
-        for i, s in enumerate(("success_rate", "std", "mad")):
-            row[s] = float(means[i])
-            row[f"{s}_lo"], row[f"{s}_hi"] = _interval(boot[:, i])
+        stats = ["success_rate", "std", "mad"]
+        _with_intervals(row, g[stats].to_numpy(dtype=float), stats, n_boot, group_seed(seed, key))
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -20,7 +20,7 @@ import pandas as pd
 from openapps_sim.analysis.doc.blocks import Heading, P, Section, Shown, Table
 from openapps_sim.analysis.doc.cells import Column, col, table_of
 from openapps_sim.analysis.doc.fmt import fmt_count, fmt_num, fmt_pct
-from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.table import Grouping, iter_groups, key_dict, plain_key, valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
 
 if TYPE_CHECKING:
@@ -97,16 +97,8 @@ def progress_summary(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.Dat
     if e.empty:
         return pd.DataFrame(columns=[*by, *PROGRESS_COLUMNS])
     metrics = [c for c in PROGRESS_COLUMNS if c != "n"]
-    grouped = e.groupby(by, dropna=False, sort=True) if by else [((), e)]
-    rows = []
-    for key, part in grouped:
-        row = dict(zip(by, key, strict=True))
-        row["n"] = len(part)
-        for m in metrics:
-            vals = part[m].to_numpy(dtype=float)
-            row[m] = float(np.nanmean(vals)) if np.isfinite(vals).any() else np.nan
-        rows.append(row)
-    return pd.DataFrame(rows, columns=[*by, *PROGRESS_COLUMNS])
+    g = Grouping(e, by, plain_key)
+    return g.frame(n=g.n, **{m: g.mean(e[m]) for m in metrics})
 
 
 LEVEL_COLUMNS = ("level", "n", "accuracy", "n_reached", "accuracy_reached")
@@ -145,9 +137,8 @@ def decisions_by_level(df: pd.DataFrame, by: Sequence[str] = ("agent",)) -> pd.D
     v = v.assign(_decisions=[[bool(x) for x in as_list(d)] for d in v["decisions"]])
     v = v[[bool(d) for d in v["_decisions"]]]
     rows = []
-    for key, part in v.groupby(by, dropna=False, sort=True) if by else [((), v)]:
-        for row in _level_rows(list(part["_decisions"])):
-            rows.append(dict(zip(by, key, strict=True)) | row)
+    for key, part in iter_groups(v, by, plain_key):
+        rows += [key_dict(by, key) | row for row in _level_rows(list(part["_decisions"]))]
     return pd.DataFrame(rows, columns=[*by, *LEVEL_COLUMNS])
 
 

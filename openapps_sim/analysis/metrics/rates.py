@@ -137,11 +137,9 @@ def error_messages(df: pd.DataFrame, top: int = 10, width: int = 160) -> pd.Data
     text = [err if bad else own for err, own, bad in zip(e["error"], e["agent_error"], e["is_error"], strict=True)]
     kind = [k if bad else "agent" for k, bad in zip(e["error_kind"], e["is_error"], strict=True)]
     msgs = [str(s).strip().splitlines()[0][:width] if str(s).strip() else "" for s in text]
-    keyed = e.assign(_kind=kind, _msg=msgs)
-    rows = []
-    for (k, msg), g in keyed.groupby(["_kind", "_msg"], sort=False):
-        rows.append(
-            {"kind": k, "message": msg, "count": len(g), "agents": ", ".join(sorted({str(a) for a in g["agent"]}))}
-        )
-    out = pd.DataFrame(rows).sort_values(["count", "kind", "message"], ascending=[False, True, True], kind="stable")
+    g = Grouping(e.assign(kind=kind, message=msgs), ["kind", "message"])
+    agents = [", ".join(sorted({str(a) for a in e["agent"].iloc[rows]})) for rows in g.members()]
+    out = g.frame(count=g.n, agents=agents).sort_values(
+        ["count", "kind", "message"], ascending=[False, True, True], kind="stable"
+    )
     return out.head(top).reset_index(drop=True)

@@ -31,7 +31,7 @@ from openapps_sim.analysis.doc.cells import Column, col, table_of
 from openapps_sim.analysis.doc.fmt import DASH, fmt_count, fmt_num, fmt_pct, fmt_rate_ci
 from openapps_sim.analysis.metrics.drift import DRIFT_INTRO, DRIFT_SHOWN, drift_cell, perception_drift
 from openapps_sim.analysis.metrics.stats import bootstrap_ci
-from openapps_sim.analysis.metrics.table import valid_episodes
+from openapps_sim.analysis.metrics.table import Grouping, plain_key, valid_episodes
 from openapps_sim.analysis.metrics.values import as_list, is_missing
 
 if TYPE_CHECKING:
@@ -227,20 +227,14 @@ def interruption_breakdown(df: pd.DataFrame, by: Sequence[str] = ("agent", "kind
     cols = [*by, "shown", "sr", "answered", "harmful", "steps_to_recover"]
     if rows.empty:
         return pd.DataFrame(columns=cols)
-    out = []
-    for key, part in rows.groupby(list(by), dropna=False):
-        recover = pd.to_numeric(part["steps_to_recover"], errors="coerce").dropna()
-        out.append(
-            {
-                **dict(zip(by, key, strict=True)),
-                "shown": len(part),
-                "sr": float(part["success"].astype(float).mean()),
-                "answered": float(part["button"].notna().mean()),
-                "harmful": float(part["harmful"].astype(bool).mean()),
-                "steps_to_recover": float(recover.mean()) if len(recover) else np.nan,
-            }
-        )
-    return pd.DataFrame(out, columns=cols)
+    g = Grouping(rows, by, plain_key)
+    return g.frame(
+        shown=g.n,
+        sr=g.mean(rows["success"].astype(float)),
+        answered=g.mean(rows["button"].notna()),
+        harmful=g.mean(rows["harmful"].astype(bool)),
+        steps_to_recover=g.mean(pd.to_numeric(rows["steps_to_recover"], errors="coerce")),
+    )
 
 
 INTRO = (

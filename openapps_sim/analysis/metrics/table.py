@@ -3,7 +3,7 @@ valid episodes) and the grouping helpers every metric uses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -224,8 +224,18 @@ def sort_key(value: Any) -> tuple:
     return (2, 0.0 if text == "default" else 1.0, text)
 
 
-def iter_groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd.DataFrame]]:
-    """(key tuple, rows) for each group, NaN keys kept, in :func:`sort_key` order."""
+def plain_key(value: Any) -> tuple:
+    """The order of ``DataFrame.groupby(sort=True)``: values by ``<`` (of mixed kinds, the other
+    values before the strings), missing values last."""
+    if is_missing(value):
+        return (2, 0)
+    return (1, value) if isinstance(value, str) else (0, value)
+
+
+def iter_groups(
+    df: pd.DataFrame, by: Sequence[str], key: Callable[[Any], Any] = sort_key
+) -> Iterator[tuple[tuple, pd.DataFrame]]:
+    """(key tuple, rows) for each group, NaN keys kept, in :func:`sort_key` order (or ``key``'s)."""
     by = list(by)
     if not by:
         yield (), df
@@ -233,7 +243,7 @@ def iter_groups(df: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple, pd
     if df.empty:
         return
     items = list(df.groupby(by, dropna=False, sort=False))  # keys are tuples: ``by`` is a list
-    items.sort(key=lambda kv: tuple(sort_key(v) for v in kv[0]))
+    items.sort(key=lambda kv: tuple(key(v) for v in kv[0]))
     yield from items
 
 
@@ -249,11 +259,11 @@ class Grouping:
     """Rows of a frame split into groups by ``by`` columns, with numpy aggregations.
 
     ``gid[i]`` is the group of row ``i``; groups are numbered in :func:`sort_key` order of their
-    keys; missing values (None, NaN) form a group of their own. With no ``by`` columns all rows
-    are one group.
+    keys (or of ``key``, e.g. :func:`plain_key`); missing values (None, NaN) form a group of their
+    own. With no ``by`` columns all rows are one group.
     """
 
-    def __init__(self, df: pd.DataFrame, by: Sequence[str]):
+    def __init__(self, df: pd.DataFrame, by: Sequence[str], key: Callable[[Any], Any] = sort_key):
         self.by = list(by)
         n = len(df)
         if n == 0:
@@ -270,7 +280,7 @@ class Grouping:
                 uniques.append(u)
             rows, inverse = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
             keys = [tuple(uniques[j][r[j]] for j in range(len(self.by))) for r in rows]
-            order = sorted(range(len(keys)), key=lambda i: tuple(sort_key(v) for v in keys[i]))
+            order = sorted(range(len(keys)), key=lambda i: tuple(key(v) for v in keys[i]))
             rank = np.empty(len(order), dtype=np.int64)
             rank[order] = np.arange(len(order))
             self.gid = rank[np.asarray(inverse).ravel()]

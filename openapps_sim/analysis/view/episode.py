@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fasthtml.common import H1, H2, A, Code, Details, Div, Mark, Pre, Span, Summary, Table, Tbody, Td, Th, Thead, Tr
+from fasthtml.common import H1, H2, A, Code, Details, Div, Mark, Pre, Span, Summary
 
-from openapps_sim.analysis.doc.page import badge
+from openapps_sim.analysis.doc.blocks import Cell, Table
+from openapps_sim.analysis.doc.page import badge, table
 from openapps_sim.analysis.report.images import Budget
 from openapps_sim.analysis.report.viewer import StepParts, episode_body, side_by_side, step_kinds
 from openapps_sim.analysis.view.episodes import Episodes
@@ -71,17 +72,16 @@ def interruptions_view(row: Mapping) -> list[Any]:
         return []
     head = ["Step", "Kind", "Interruption", "Shown as", "Page", "Button chosen", "Resolved at", "Harmful"]
     rows = [
-        Tr(
-            Td(str(x.get("step", ""))),
-            *[Td(str(x.get(k) or ""), cls="l") for k in ("kind", "id", "presentation", "page")],
-            Td(str(x.get("button") or "none"), cls="l"),
-            Td("not resolved" if x.get("resolved_step") is None else f"step {x['resolved_step']}", cls="l"),
-            Td("yes" if x.get("harmful") else "no", cls="l"),
-        )
+        [
+            str(x.get("step", "")),
+            *[str(x.get(k) or "") for k in ("kind", "id", "presentation", "page")],
+            str(x.get("button") or "none"),
+            "not resolved" if x.get("resolved_step") is None else f"step {x['resolved_step']}",
+            "yes" if x.get("harmful") else "no",
+        ]
         for x in shown
     ]
-    table = Table(Thead(Tr(*[Th(h, cls="l") for h in head])), Tbody(*rows))
-    return [H2("Interruptions", id="interruptions"), Div(table, cls="scroll")]
+    return [H2("Interruptions", id="interruptions"), table(Table(head, rows, ["l"] * len(head)))]
 
 
 def diff_view(row: Mapping) -> list[Any]:
@@ -89,16 +89,10 @@ def diff_view(row: Mapping) -> list[Any]:
     diffs = [d for d in row.get("state_diff") or [] if isinstance(d, dict)]
     if not diffs:
         return []
-    rows = [
-        Tr(
-            Td(Code(str(d.get("path", ""))), cls="l"),
-            Td(Code(text_of(d.get("expected"))), cls="l"),
-            Td(Code(text_of(d.get("actual"))), cls="l"),
-        )
-        for d in diffs
-    ]
-    head = Thead(Tr(Th("Where", cls="l"), Th("Expected", cls="l"), Th("Found", cls="l")))
-    return [H2("State difference", id="state-diff"), Div(Table(head, Tbody(*rows), cls="kv2"), cls="scroll")]
+    values = [[str(d.get("path", "")), text_of(d.get("expected")), text_of(d.get("actual"))] for d in diffs]
+    rows = [[Cell(v, html=Code(v)) for v in line] for line in values]
+    diff = table(Table(["Where", "Expected", "Found"], rows, ["l"] * 3, cls="kv2"))
+    return [H2("State difference", id="state-diff"), diff]
 
 
 def error_view(row: Mapping) -> list[Any]:

@@ -11,13 +11,10 @@ from fasthtml.common import (
     H1,
     A,
     B,
-    Body,
     Button,
     Div,
     Form,
-    Head,
     Header,
-    Html,
     Input,
     Label,
     Link,
@@ -29,19 +26,16 @@ from fasthtml.common import (
     Script,
     Select,
     Span,
-    Style,
     Table,
     Tbody,
     Td,
     Th,
     Thead,
-    Title,
     Tr,
-    to_xml,
 )
 
 from openapps_sim.analysis.doc.fmt import fmt_pct
-from openapps_sim.analysis.doc.page import badge
+from openapps_sim.analysis.doc.page import badge, document
 from openapps_sim.analysis.view.episodes import FAILURE, FILTERS, SUCCESS, Episodes, Flip
 from openapps_sim.analysis.view.style import CSS
 
@@ -88,14 +82,11 @@ def frame(title: str, here: str, episodes: Episodes, *content: Any) -> str:
     nav = Nav(*[A(text, href=href, cls="here" if name == here else "") for href, text, name in links])
     runs = ", ".join(str(p) for p in episodes.sources)
     top = Header(A("OpenApps-Sim · episodes", href="/", cls="brand"), nav, Span(runs, cls="runs"), cls="top")
-    head = Head(
-        Meta(charset="utf-8"),
+    head = [
         Meta(name="viewport", content="width=device-width, initial-scale=1"),
-        Title(f"{title} · openapps view"),
         Link(rel="icon", href="data:,"),  # no request for /favicon.ico
-        Style(CSS),
-    )
-    return to_xml(Html(head, Body(top, Main(*content, cls="view"), Script(SCROLL_TREES)), lang="en"))
+    ]
+    return document(f"{title} · openapps view", CSS, top, Main(*content, cls="view"), Script(SCROLL_TREES), head=head)
 
 
 def filter_form(episodes: Episodes, query: Mapping[str, str]) -> Any:

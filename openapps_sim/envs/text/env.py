@@ -56,11 +56,7 @@ class OpenAppsTextEnv(OpenAppsEnv):
         options = self._seed_reset(seed, options)
         if "obs_mode" in options:
             _check_obs_mode(options["obs_mode"])
-        if self.task:
-            self.task.teardown()
-            self.task = None
-        if self.browser_tabs is not None:
-            self.browser_tabs.close()
+        self._close_episode()
         self.task = self._new_task(seed, options)
         viewport = options.get("viewport") or self.viewport or self.task.viewport
         world = self.task.live
@@ -130,13 +126,15 @@ class OpenAppsTextEnv(OpenAppsEnv):
         terminated = done or (self.terminate_on_infeasible and self.infeasible_message_received)
         return obs, reward, terminated, False, info
 
-    def close(self) -> None:
-        if self.task:
-            self.task.teardown()
-            self.task = None
+    def _close_episode(self) -> None:
+        """The last episode's task torn down (there is no browser context) and its tabs closed."""
+        super()._close_episode()
         if self.browser_tabs is not None:
             self.browser_tabs.close()
             self.browser_tabs = None
+
+    def close(self) -> None:
+        self._close_episode()
         if self.world is not None:
             app_server().drop(self.world)
             self.world = None
@@ -147,29 +145,19 @@ class OpenAppsTextEnv(OpenAppsEnv):
         return None
 
     def _get_obs(self) -> dict:
-        tabs = self.browser_tabs
-        doc = tabs.page.doc
+        doc = self.browser_tabs.page.doc
         focused = doc.focused.bid if doc.focused is not None and doc.focused.bid is not None else ""
         axtree_object, dom_object = page_observation(doc)
-        return {
-            "chat_messages": tuple(dict(m) for m in self.chat.messages),
-            "goal": self.goal_object[0]["text"] if self.goal_object and self.goal_object[0]["type"] == "text" else "",
-            "goal_object": tuple(dict(m) for m in self.goal_object),
-            "open_pages_urls": tuple(p.url for p in tabs.pages),
-            "open_pages_titles": tuple(p.title() for p in tabs.pages),
-            "active_page_index": np.asarray([tabs.active]),
-            "url": tabs.page.url,
-            "screenshot": np.zeros((0, 0, 3), dtype=np.uint8),
-            "dom_object": dom_object,
-            "axtree_object": axtree_object,
-            "extra_element_properties": {},
-            "focused_element_bid": focused,
-            "last_action": self.last_action,
-            "last_action_error": self.last_action_error,
-            "tool_result": self.tool_result,
-            "answer_schema": self.answer_schema,
-            "elapsed_time": np.asarray([time.time() - self.start_time]),
-        }
+        obs = self._raw_obs(pages=self.browser_tabs.pages)
+        del obs["page"]
+        obs.update(
+            screenshot=np.zeros((0, 0, 3), dtype=np.uint8),
+            dom_object=dom_object,
+            axtree_object=axtree_object,
+            extra_element_properties={},
+            focused_element_bid=focused,
+        )
+        return obs
 
 
 _KEPT_STATES = 2  # per page: the state it was loaded in, and the last one observed
