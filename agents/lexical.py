@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import copy
 import re
+from functools import partial
 
+from openapps_sim.agents.lexical_fields import page_labels, pair_step
 from openapps_sim.agents.lexical_goal import (
     APP_WORDS,
     CONFIRM_WORDS,
@@ -45,18 +47,19 @@ from openapps_sim.agents.lexical_goal import (
     fold,
     name_matches,
     stem,
-    verb_match,
 )
 from openapps_sim.agents.lexical_page import (
     app_launchers,
     field_score,
     form_of,
     goal_mentions,
+    item_target,
     option_elements,
     page_key,
     page_path,
-    row_distance,
+    select_offering,
     url_path,
+    visible_text,
 )
 
 from openapps_sim.config.schema import Int, Str
@@ -85,6 +88,7 @@ class LexicalAgent(ConfigurableAgent):
         if any(DATE_RE.match(v) for v in self.extra_values) or any(DATE_RE.match(q) for q in self.quotes):
             self.goal_stems = self.goal_stems | {"date"}
         self.tried_apps: list[str] = []
+        self.app_title = ""
         self.done_actions: set[tuple[str, str]] = set()
         self.acted_items: set[str] = set()  # items clicked with a verb-named element
         self.opened_items: set[str] = set()  # items opened through their own link
@@ -93,6 +97,7 @@ class LexicalAgent(ConfigurableAgent):
         self.chosen: set[str] = set()  # drop-down choices and quantity already set
         self.consumed: set[str] = set()  # quoted values used up (e.g. the name of the app opened)
         self.searched: set[str] = set()  # items looked for with the page's search box
+        self.search_bids: set[str] = set()
         self.pending_enter: str | None = None  # the search box to submit next
         self.filled: dict[str, str] = {}  # value -> bid of the field
         self.last_form_bid: str | None = None
@@ -167,15 +172,23 @@ class LexicalAgent(ConfigurableAgent):
         if neg == 0 and self.tried_apps:
             return self._stop()
         self.tried_apps.append(app)
-        title = launchers[scored[0][1]][1]
+        title = self.app_title = launchers[scored[0][1]][1]
         self.consumed.update(q for q in self.quotes if fold(q) == fold(title))
         return self._emit(obs, f"click({el.bid!r})", f"open {app} (score {-neg})")
 
     def _in_app(self, obs: dict, elements: list[Element]) -> str | None:
         all_nodes = page_elements(obs)
-        page_text = fold(" ".join(n.name for n in all_nodes if n.role != "InlineTextBox"))
-        field_values = " | ".join(fold(e.value) for e in elements if e.value)
-        quotes = [q for q in self.quotes if q not in self.consumed]
+        paired = pair_step(self.goal, self.app_title, elements, all_nodes, partial(self._fresh, obs))
+        if paired is not None:  # 0. "Amount €30.08": the value of a field the page shows
+            el, action, value = paired
+            self.filled[value], self.last_form_bid = el.bid, form_of(el) or self.last_form_bid
+            if action:
+                return self._emit(obs, action, f"give {el.name!r} the goal's value {value!r}")
+        typed = self.search_bids  # what it typed into a search box is not on the page
+        page_text = visible_text(all_nodes, typed)
+        field_values = " | ".join(fold(e.value) for e in elements if e.value and e.bid not in typed)
+        labels = page_labels(elements, all_nodes)  # a quoted label ('Paused') is no value
+        quotes = [q for q in self.quotes if q not in self.consumed and fold(q) not in labels]
         if self.verb in ("delete", "done", "undone", "open", "cart", "duplicate"):
             item_quotes = quotes
         elif self.verb == "edit" and len(quotes) >= 2:
@@ -215,7 +228,8 @@ class LexicalAgent(ConfigurableAgent):
                 choice = self._named_choice(obs, elements)  # options before "Add to cart"
                 if choice:
                     return choice
-            target, matched = self._item_target(obs, elements, q, need_match=q in self.opened_items)
+            fresh = partial(self._fresh, obs)
+            target, matched = item_target(elements, q, self.verb, fresh, need_match=q in self.opened_items)
             if target is not None:
                 (self.acted_items if matched else self.opened_items).add(q)
                 return self._emit(obs, f"click({target.bid!r})", f"{self.verb} on item {q!r}")
@@ -238,6 +252,7 @@ class LexicalAgent(ConfigurableAgent):
             )
             if search is not None:
                 self.searched.add(q)
+                self.search_bids.add(search.bid)
                 self.pending_enter = search.bid
                 return self._emit(obs, f"fill({search.bid!r}, {q!r})", f"search for {q!r}")
         return None
@@ -248,7 +263,7 @@ class LexicalAgent(ConfigurableAgent):
             [v for v in self.extra_values if v not in self.filled] if self.verb in ("add", "edit", "duplicate") else []
         )
         for q in new_values + extras:
-            select = self._select_offering(elements, q)
+            select = select_offering(elements, q)
             if select is not None:
                 opt = next(o for o in select.option_names() if fold(o) == fold(q))
                 action = f"select_option({select.bid!r}, {opt!r})"
@@ -314,44 +329,6 @@ class LexicalAgent(ConfigurableAgent):
                     if f.value == self.quantity:
                         continue
                     return self._emit(obs, f"fill({f.bid!r}, {self.quantity!r})", "set the quantity")
-        return None
-
-    def _item_target(
-        self, obs: dict, elements: list[Element], q: str, need_match: bool = False
-    ) -> tuple[Element | None, bool]:
-        fq = fold(q)
-        verb_words = VERBS[self.verb][1] if self.verb in VERBS else ()
-        best: tuple | None = None
-        for order, el in enumerate(elements):
-            if el.role in TEXT_INPUT_ROLES:
-                continue
-            if not self._fresh(obs, f"click({el.bid!r})"):
-                continue
-            own = fq in fold(el.name)
-            distance = None if own else row_distance(el, fq)
-            if not own and distance is None:
-                continue
-            score = 3.0 if own else 2.0 - 0.4 * distance
-            label = fold(el.name).replace(fq, " ")  # the verb must not come from the item's own words
-            match, opposite = verb_match(label, self.verb, verb_words)
-            if match:
-                score += 5
-            elif opposite:
-                score -= 4  # "Mark done" is the opposite of "mark as not done"
-            elif self.verb not in ("open", "send") and el.role == "button":
-                score -= 1  # a button that does something else on the row
-            if need_match and not match:
-                continue
-            if fold(el.name) == fq:
-                score += 1  # the item's own link
-            if best is None or score > best[0]:
-                best = (score, -order, el, match)
-        return (best[2], best[3]) if best and best[0] > 0 else (None, False)
-
-    def _select_offering(self, elements: list[Element], q: str) -> Element | None:
-        for el in elements:
-            if el.role in ("combobox", "listbox") and any(fold(o) == fold(q) for o in el.option_names()):
-                return el
         return None
 
     def _best_field(self, obs: dict, elements: list[Element], q: str, strict: bool = False) -> Element | None:
