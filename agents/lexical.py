@@ -97,7 +97,6 @@ class LexicalAgent(ConfigurableAgent):
         self.chosen: set[str] = set()  # drop-down choices and quantity already set
         self.consumed: set[str] = set()  # quoted values used up (e.g. the name of the app opened)
         self.searched: set[str] = set()  # items looked for with the page's search box
-        self.search_bids: set[str] = set()
         self.pending_enter: str | None = None  # the search box to submit next
         self.filled: dict[str, str] = {}  # value -> bid of the field
         self.last_form_bid: str | None = None
@@ -184,9 +183,8 @@ class LexicalAgent(ConfigurableAgent):
             self.filled[value], self.last_form_bid = el.bid, form_of(el) or self.last_form_bid
             if action:
                 return self._emit(obs, action, f"give {el.name!r} the goal's value {value!r}")
-        typed = self.search_bids  # what it typed into a search box is not on the page
-        page_text = visible_text(all_nodes, typed)
-        field_values = " | ".join(fold(e.value) for e in elements if e.value and e.bid not in typed)
+        page_text = visible_text(all_nodes)  # what is typed into a search box is not on the page
+        field_values = " | ".join(fold(e.value) for e in elements if e.value and e.role != "searchbox")
         labels = page_labels(elements, all_nodes)  # a quoted label ('Paused') is no value
         quotes = [q for q in self.quotes if q not in self.consumed and fold(q) not in labels]
         if self.verb in ("delete", "done", "undone", "open", "cart", "duplicate"):
@@ -252,7 +250,6 @@ class LexicalAgent(ConfigurableAgent):
             )
             if search is not None:
                 self.searched.add(q)
-                self.search_bids.add(search.bid)
                 self.pending_enter = search.bid
                 return self._emit(obs, f"fill({search.bid!r}, {q!r})", f"search for {q!r}")
         return None

@@ -79,6 +79,7 @@ def goal_pairs(goal: str, labels: list[str], app: str = "") -> dict[str, str]:
     outside quoted item names. ``app``: the app's title, cut from the end of a value."""
     goal = goal or ""
     spans = quote_spans(goal)
+    named = [m.span() for m in re.finditer(re.escape(app), goal, re.I)] if app else []  # "Garage Log"
     out: dict[str, str] = {}
     for label in sorted({lab.strip() for lab in labels if lab and lab.strip()}, key=len, reverse=True):
         pattern = re.compile(
@@ -99,7 +100,7 @@ def goal_pairs(goal: str, labels: list[str], app: str = "") -> dict[str, str]:
                 continue  # inside an item's quoted name
             if any(s < m.end() and m.start() < e for s, e in spans if not (quoted and (s, e) == m.span())):
                 continue
-            if any(m.start() < e and s < m.end() for s, e in _taken(out, goal)):
+            if any(m.start() < e and s < m.end() for s, e in _taken(out, goal) + named):
                 continue
             value = _value_after(goal, m.end(), spans, app)
             if value:
@@ -210,6 +211,9 @@ def pair_step(goal: str, app: str, elements: list[Element], nodes: list[Element]
         if value is None or lab in labels or fold(_shown(term)) == fold(value):
             shown_right = shown_right or value is not None
             continue
+        step = _stepper(elements, lab, _shown(term), value)
+        if step is not None:
+            return step
         for el in elements:
             named = fold(el.name) == fold(value) or fold(el.name).startswith("edit")
             if el.role in ("button", "link") and named and fresh(f"click({el.bid!r})"):
@@ -217,6 +221,28 @@ def pair_step(goal: str, app: str, elements: list[Element], nodes: list[Element]
     if shown_right and not fields and re.search(r"\bconfirm", goal, re.I):
         return _confirm(elements, fresh) or held  # a page that shows the goal's values: send them
     return held
+
+
+def _number(text: str) -> float | None:
+    m = _NUMBER.search(text or "")
+    try:
+        return float(m.group(0).replace(",", "")) if m else None
+    except ValueError:
+        return None
+
+
+def _stepper(elements: list[Element], label: str, shown: str, value: str) -> tuple | None:
+    """A "+ Label" or "− Label" button that moves the number shown toward the goal's (pressed
+    again while the number changes: the page is new each time)."""
+    now, want = _number(shown), _number(value)
+    if now is None or want is None or now == want:
+        return None
+    signs = ("+",) if want > now else ("−", "-")
+    for el in elements:
+        name = el.name.strip()
+        if el.role == "button" and name.startswith(signs) and fold(name[1:]) == fold(label):
+            return el, f"click({el.bid!r})", value
+    return None
 
 
 NOT_CONFIRM = ("edit", "cancel", "back", "delete", "remove", "change")

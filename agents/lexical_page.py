@@ -21,10 +21,14 @@ from openapps_sim.agents.lexical_goal import (
 from .page import TEXT_INPUT_ROLES, Element
 
 
-def visible_text(nodes: list[Element], typed: set[str]) -> str:
-    """The page's text, folded, without what the agent typed into the fields ``typed`` (bids)."""
+def visible_text(nodes: list[Element]) -> str:
+    """The page's text, folded, without what is typed into its search boxes."""
     return fold(
-        " ".join(n.name for n in nodes if n.role != "InlineTextBox" and not any(a.bid in typed for a in n.ancestors()))
+        " ".join(
+            n.name
+            for n in nodes
+            if n.role not in ("InlineTextBox", "searchbox") and not any(a.role == "searchbox" for a in n.ancestors())
+        )
     )
 
 
