@@ -9,6 +9,12 @@ It reads only the goal text and the accessibility tree (never ``task_info``):
    the app's title (weight 3) and description (weight 1) and opens the best one.
 3. **In the app**, one step at a time:
 
+   * *label-value pairs* first (:mod:`lexical_fields`): for the labels of the page's fields and
+     of a record's description list, the goal's unquoted value after the label ("Amount
+     €30.08", "the Servings of 'X' to 8", "its Cost is €122.50"): it fills or chooses the
+     field, flips a ``Label: On`` button, steps ``+ Label``/``− Label`` toward a number,
+     presses a button named like the value or the record's edit link, and on a page that shows
+     the goal's values presses its first form button when the goal says "confirm";
    * quoted values that are already on the page are *items*: it clicks the element of the
      item's row whose name matches the verb (``Delete: Water the plants``), or the item's own
      link when no button matches (to open a conversation, a product...);
@@ -23,8 +29,9 @@ It reads only the goal text and the accessibility tree (never ``task_info``):
    when nothing is left to try.
 
 Because it relies on English words and on visible text, it is hurt by translated interfaces
-(button names no longer match the verb), by misleading app descriptions (the app choice
-follows the description), and by distracting content (item names that look like commands)."""
+(button names and field labels no longer match the goal), by misleading app descriptions (the
+app choice follows the description), and by distracting content (item names that look like
+commands); it reads no conditions (a decision task gets the first value the goal gives)."""
 
 from __future__ import annotations
 
