@@ -180,6 +180,9 @@ class LexicalAgent(ConfigurableAgent):
         self.tried_apps.append(app)
         title = self.app_title = launchers[scored[0][1]][1]
         self.consumed.update(q for q in self.quotes if fold(q) == fold(title))
+        if self.verb == "open":  # "Open Pawprint and add ...": the verb of the rest
+            rest = re.sub(r"\bopen\s+(?:the\s+)?" + re.escape(title), " ", self.masked, flags=re.I)
+            self.verb = detect_verb(rest, len(self.quotes)) or self.verb
         return self._emit(obs, f"click({el.bid!r})", f"open {app} (score {-neg})")
 
     def _in_app(self, obs: dict, elements: list[Element]) -> str | None:
@@ -361,7 +364,7 @@ class LexicalAgent(ConfigurableAgent):
             if not self._fresh(obs, f"click({el.bid!r})"):
                 continue
             same_form = self.last_form_bid is not None and form_of(el) == self.last_form_bid
-            named = bool(verb_words) and name_matches(el.name, verb_words)
+            named = bool(verb_words) and name_matches(el.name.split(": ", 1)[0], verb_words)  # "☆: <a post>"
             if not (same_form or named):
                 continue
             score = (3.0 if same_form else 0.0) + (4.0 if named else 0.0)

@@ -50,22 +50,28 @@ def _cut(text: str) -> str:
 
 
 def _value_after(goal: str, end: int, spans: list[tuple[int, int]], app: str) -> str:
-    rest = goal[end:]
-    of = re.match(r"\s+of\s+", rest)
+    pos, stop = end, len(goal)  # where the value may start and end
+    of = re.match(r"\s+of\s+", goal[end:])
     after_quote = next((e for s, e in spans if of and s == end + of.end()), None)
     if after_quote is not None:  # "the Servings of 'Gyoza' (in recipes) to 8" / "... 'Gyoza' 8"
-        rest = goal[after_quote:]
-        clause = rest[: _sentence_end(rest)]
-        later = _LATER_CONNECTOR.search(clause)
+        pos = after_quote
+        later = _LATER_CONNECTOR.search(goal, pos, pos + _sentence_end(goal[pos:]))
         if later:
-            rest = clause[later.end() :]
+            pos = later.end()
     else:
-        connector = _CONNECTOR.match(rest)
-        if connector and connector.end():
-            rest = rest[connector.end() :]
-        elif not rest[:1].isspace():
+        connector = _CONNECTOR.match(goal, pos)
+        if connector and connector.end() > pos:
+            pos = connector.end()
+        elif not goal[pos : pos + 1].isspace():
             return ""
-    value = _cut(rest).strip()
+    pos += len(goal[pos:stop]) - len(goal[pos:stop].lstrip())
+    quoted = next((goal[s + 1 : e - 1] for s, e in spans if s == pos), None)  # "to 'On'"
+    later = next((s for s, _ in spans if s > pos), len(goal))  # "to On for 'Read'": not the item's name
+    value = (
+        quoted
+        if quoted is not None
+        else re.sub(r"\s+(?:for|of|in|on|at|to|from|with)$", "", _cut(goal[pos:later]).strip())
+    )
     if app:
         value = re.split(r"\s+(?:in|at|on)\s+(?:the\s+)?" + re.escape(app), value, flags=re.I)[0]
     value = value.strip().strip(_OPEN_QUOTES + _CLOSE_QUOTES).strip()
@@ -206,10 +212,14 @@ def pair_step(goal: str, app: str, elements: list[Element], nodes: list[Element]
             held = (el, None, pairs[lab])
     labels = {lab for lab, _ in fields}
     shown_right = False
+    quoted = {fold(goal[s + 1 : e - 1]) for s, e in quote_spans(goal)}
+    named = any(n.role == "heading" and fold(n.name) in quoted for n in nodes)  # the goal's record
     for lab, term in terms.items():
         value = pairs.get(lab)
         if value is None or lab in labels or fold(_shown(term)) == fold(value):
             shown_right = shown_right or value is not None
+            continue
+        if not named:
             continue
         step = _stepper(elements, lab, _shown(term), value)
         if step is not None:
@@ -218,7 +228,8 @@ def pair_step(goal: str, app: str, elements: list[Element], nodes: list[Element]
             named = fold(el.name) == fold(value) or fold(el.name).startswith("edit")
             if el.role in ("button", "link") and named and fresh(f"click({el.bid!r})"):
                 return el, f"click({el.bid!r})", value
-    if shown_right and not fields and re.search(r"\bconfirm", goal, re.I):
+    review = re.search(r"\bconfirm", goal, re.I) or any(fold(e.name) in ("edit", "back") for e in elements)
+    if shown_right and not fields and review:
         return _confirm(elements, fresh) or held  # a page that shows the goal's values: send them
     return held
 

@@ -226,6 +226,10 @@ def test_goal_pairs_read_unquoted_values_after_the_labels_the_page_shows():
     assert goal_pairs("pls set In stock of 'Recycled cookies (12)' to 33 in Stockroom", ["In stock"], "Stockroom") == {
         "In stock": "33"
     }
+    assert goal_pairs("hey, can you set 'Paused' to On for 'Read before bed' in Streaks?", ["Paused"]) == {
+        "Paused": "On"
+    }
+    assert goal_pairs("change the Note of 'Aisha – draft' in notes to Ref 9133.", ["Note"]) == {"Note": "Ref 9133"}
     # a label inside a quoted name, a lower-case word, and a lookup without a value give nothing
     assert goal_pairs("Remove 'Date night' and check the date.", ["Date"]) == {}
     assert (
