@@ -9,6 +9,12 @@ It reads only the goal text and the accessibility tree (never ``task_info``):
    the app's title (weight 3) and description (weight 1) and opens the best one.
 3. **In the app**, one step at a time:
 
+   * *label-value pairs* first (:mod:`lexical_fields`): for the labels of the page's fields and
+     of a record's description list, the goal's unquoted value after the label ("Amount
+     €30.08", "the Servings of 'X' to 8", "its Cost is €122.50"): it fills or chooses the
+     field, flips a ``Label: On`` button, steps ``+ Label``/``− Label`` toward a number,
+     presses a button named like the value or the record's edit link, and on a page that shows
+     the goal's values presses its first form button when the goal says "confirm";
    * quoted values that are already on the page are *items*: it clicks the element of the
      item's row whose name matches the verb (``Delete: Water the plants``), or the item's own
      link when no button matches (to open a conversation, a product...);
@@ -23,14 +29,17 @@ It reads only the goal text and the accessibility tree (never ``task_info``):
    when nothing is left to try.
 
 Because it relies on English words and on visible text, it is hurt by translated interfaces
-(button names no longer match the verb), by misleading app descriptions (the app choice
-follows the description), and by distracting content (item names that look like commands)."""
+(button names and field labels no longer match the goal), by misleading app descriptions (the
+app choice follows the description), and by distracting content (item names that look like
+commands); it reads no conditions (a decision task gets the first value the goal gives)."""
 
 from __future__ import annotations
 
 import copy
 import re
+from functools import partial
 
+from openapps_sim.agents.lexical_fields import page_labels, pair_step
 from openapps_sim.agents.lexical_goal import (
     APP_WORDS,
     CONFIRM_WORDS,
@@ -45,18 +54,19 @@ from openapps_sim.agents.lexical_goal import (
     fold,
     name_matches,
     stem,
-    verb_match,
 )
 from openapps_sim.agents.lexical_page import (
     app_launchers,
     field_score,
     form_of,
     goal_mentions,
+    item_target,
     option_elements,
     page_key,
     page_path,
-    row_distance,
+    select_offering,
     url_path,
+    visible_text,
 )
 
 from openapps_sim.config.schema import Int, Str
@@ -85,6 +95,7 @@ class LexicalAgent(ConfigurableAgent):
         if any(DATE_RE.match(v) for v in self.extra_values) or any(DATE_RE.match(q) for q in self.quotes):
             self.goal_stems = self.goal_stems | {"date"}
         self.tried_apps: list[str] = []
+        self.app_title = ""
         self.done_actions: set[tuple[str, str]] = set()
         self.acted_items: set[str] = set()  # items clicked with a verb-named element
         self.opened_items: set[str] = set()  # items opened through their own link
@@ -167,15 +178,25 @@ class LexicalAgent(ConfigurableAgent):
         if neg == 0 and self.tried_apps:
             return self._stop()
         self.tried_apps.append(app)
-        title = launchers[scored[0][1]][1]
+        title = self.app_title = launchers[scored[0][1]][1]
         self.consumed.update(q for q in self.quotes if fold(q) == fold(title))
+        if self.verb == "open":  # "Open Pawprint and add ...": the verb of the rest
+            rest = re.sub(r"\bopen\s+(?:the\s+)?" + re.escape(title), " ", self.masked, flags=re.I)
+            self.verb = detect_verb(rest, len(self.quotes)) or self.verb
         return self._emit(obs, f"click({el.bid!r})", f"open {app} (score {-neg})")
 
     def _in_app(self, obs: dict, elements: list[Element]) -> str | None:
         all_nodes = page_elements(obs)
-        page_text = fold(" ".join(n.name for n in all_nodes if n.role != "InlineTextBox"))
-        field_values = " | ".join(fold(e.value) for e in elements if e.value)
-        quotes = [q for q in self.quotes if q not in self.consumed]
+        paired = pair_step(self.goal, self.app_title, elements, all_nodes, partial(self._fresh, obs))
+        if paired is not None:  # 0. "Amount €30.08": the value of a field the page shows
+            el, action, value = paired
+            self.filled[value], self.last_form_bid = el.bid, form_of(el) or self.last_form_bid
+            if action:
+                return self._emit(obs, action, f"give {el.name!r} the goal's value {value!r}")
+        page_text = visible_text(all_nodes)  # what is typed into a search box is not on the page
+        field_values = " | ".join(fold(e.value) for e in elements if e.value and e.role != "searchbox")
+        labels = page_labels(elements, all_nodes)  # a quoted label ('Paused') is no value
+        quotes = [q for q in self.quotes if q not in self.consumed and fold(q) not in labels]
         if self.verb in ("delete", "done", "undone", "open", "cart", "duplicate"):
             item_quotes = quotes
         elif self.verb == "edit" and len(quotes) >= 2:
@@ -215,7 +236,8 @@ class LexicalAgent(ConfigurableAgent):
                 choice = self._named_choice(obs, elements)  # options before "Add to cart"
                 if choice:
                     return choice
-            target, matched = self._item_target(obs, elements, q, need_match=q in self.opened_items)
+            fresh = partial(self._fresh, obs)
+            target, matched = item_target(elements, q, self.verb, fresh, need_match=q in self.opened_items)
             if target is not None:
                 (self.acted_items if matched else self.opened_items).add(q)
                 return self._emit(obs, f"click({target.bid!r})", f"{self.verb} on item {q!r}")
@@ -248,7 +270,7 @@ class LexicalAgent(ConfigurableAgent):
             [v for v in self.extra_values if v not in self.filled] if self.verb in ("add", "edit", "duplicate") else []
         )
         for q in new_values + extras:
-            select = self._select_offering(elements, q)
+            select = select_offering(elements, q)
             if select is not None:
                 opt = next(o for o in select.option_names() if fold(o) == fold(q))
                 action = f"select_option({select.bid!r}, {opt!r})"
@@ -316,44 +338,6 @@ class LexicalAgent(ConfigurableAgent):
                     return self._emit(obs, f"fill({f.bid!r}, {self.quantity!r})", "set the quantity")
         return None
 
-    def _item_target(
-        self, obs: dict, elements: list[Element], q: str, need_match: bool = False
-    ) -> tuple[Element | None, bool]:
-        fq = fold(q)
-        verb_words = VERBS[self.verb][1] if self.verb in VERBS else ()
-        best: tuple | None = None
-        for order, el in enumerate(elements):
-            if el.role in TEXT_INPUT_ROLES:
-                continue
-            if not self._fresh(obs, f"click({el.bid!r})"):
-                continue
-            own = fq in fold(el.name)
-            distance = None if own else row_distance(el, fq)
-            if not own and distance is None:
-                continue
-            score = 3.0 if own else 2.0 - 0.4 * distance
-            label = fold(el.name).replace(fq, " ")  # the verb must not come from the item's own words
-            match, opposite = verb_match(label, self.verb, verb_words)
-            if match:
-                score += 5
-            elif opposite:
-                score -= 4  # "Mark done" is the opposite of "mark as not done"
-            elif self.verb not in ("open", "send") and el.role == "button":
-                score -= 1  # a button that does something else on the row
-            if need_match and not match:
-                continue
-            if fold(el.name) == fq:
-                score += 1  # the item's own link
-            if best is None or score > best[0]:
-                best = (score, -order, el, match)
-        return (best[2], best[3]) if best and best[0] > 0 else (None, False)
-
-    def _select_offering(self, elements: list[Element], q: str) -> Element | None:
-        for el in elements:
-            if el.role in ("combobox", "listbox") and any(fold(o) == fold(q) for o in el.option_names()):
-                return el
-        return None
-
     def _best_field(self, obs: dict, elements: list[Element], q: str, strict: bool = False) -> Element | None:
         fields = [e for e in elements if e.role in TEXT_INPUT_ROLES and not e.option_names()]
         used = set(self.filled.values())
@@ -380,7 +364,7 @@ class LexicalAgent(ConfigurableAgent):
             if not self._fresh(obs, f"click({el.bid!r})"):
                 continue
             same_form = self.last_form_bid is not None and form_of(el) == self.last_form_bid
-            named = bool(verb_words) and name_matches(el.name, verb_words)
+            named = bool(verb_words) and name_matches(el.name.split(": ", 1)[0], verb_words)  # "☆: <a post>"
             if not (same_form or named):
                 continue
             score = (3.0 if same_form else 0.0) + (4.0 if named else 0.0)

@@ -134,6 +134,7 @@ def stem(word: str) -> str:
         ("ies", "y", 5),
         ("'s", "", 3),
         ("sses", "ss", 5),
+        ("ings", "", 7),  # "settings" as "setting"
         ("ing", "", 6),
         ("es", "", 5),
         ("ed", "", 5),

@@ -7,9 +7,29 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
-from openapps_sim.agents.lexical_goal import DATE_RE, EMAIL_RE, NUMBER_RE, TIME_RE, content_stems, fold
+from openapps_sim.agents.lexical_goal import (
+    DATE_RE,
+    EMAIL_RE,
+    NUMBER_RE,
+    TIME_RE,
+    VERBS,
+    content_stems,
+    fold,
+    verb_match,
+)
 
-from .page import Element
+from .page import TEXT_INPUT_ROLES, Element
+
+
+def visible_text(nodes: list[Element]) -> str:
+    """The page's text, folded, without what is typed into its search boxes."""
+    return fold(
+        " ".join(
+            n.name
+            for n in nodes
+            if n.role not in ("InlineTextBox", "searchbox") and not any(a.role == "searchbox" for a in n.ancestors())
+        )
+    )
 
 
 def page_path(obs: dict) -> str:
@@ -146,3 +166,44 @@ def field_score(f: Element, q: str, verb: str, goal_stems: set[str], held: set[s
     if f.value and not score:
         score -= 0.5  # already holds something unrelated
     return score
+
+
+def item_target(elements: list[Element], q: str, verb: str | None, fresh, need_match: bool = False) -> tuple:
+    """The element to click for the item ``q`` (its own link, or a button of its row named like
+    ``verb``) and whether it is named like the verb; ``fresh(action)``: not done on this page yet."""
+    fq = fold(q)
+    verb_words = VERBS[verb][1] if verb in VERBS else ()
+    best: tuple | None = None
+    for order, el in enumerate(elements):
+        if el.role in TEXT_INPUT_ROLES:
+            continue
+        if not fresh(f"click({el.bid!r})"):
+            continue
+        own = fq in fold(el.name)
+        distance = None if own else row_distance(el, fq)
+        if not own and distance is None:
+            continue
+        score = 3.0 if own else 2.0 - 0.4 * distance
+        label = fold(el.name).replace(fq, " ")  # the verb must not come from the item's own words
+        match, opposite = verb_match(label, verb, verb_words)
+        if match:
+            score += 5
+        elif opposite:
+            score -= 4  # "Mark done" is the opposite of "mark as not done"
+        elif verb not in ("open", "send") and el.role == "button":
+            score -= 1  # a button that does something else on the row
+        if need_match and not match:
+            continue
+        if fold(el.name) == fq:
+            score += 1  # the item's own link
+        if best is None or score > best[0]:
+            best = (score, -order, el, match)
+    return (best[2], best[3]) if best and best[0] > 0 else (None, False)
+
+
+def select_offering(elements: list[Element], q: str) -> Element | None:
+    """The drop-down that offers the value ``q``."""
+    for el in elements:
+        if el.role in ("combobox", "listbox") and any(fold(o) == fold(q) for o in el.option_names()):
+            return el
+    return None

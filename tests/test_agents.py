@@ -15,6 +15,7 @@ import pytest
 from openapps_sim.agents import config_names, describe_agent, load_agent_config, make_agent
 from openapps_sim.agents.http import LLMHTTPError, LLMUnreachable, post_json
 from openapps_sim.agents.lexical import detect_verb, extract_dates_times, extract_quotes
+from openapps_sim.agents.lexical_fields import goal_pairs
 from openapps_sim.agents.llm import AnthropicAgent, OpenAIAgent
 
 from openapps_sim.agent import Agent, registered_agents
@@ -192,6 +193,73 @@ def test_goal_analysis():
     assert detect_verb(extract_quotes("can you change 'A' to 'B'")[1], 2) == "edit"
     assert extract_dates_times("on Saturday, March 21, 2026, 6:30 pm") == ["2026-03-21", "18:30"]
     assert extract_dates_times("Copy it from 2026-07-04 to 2026-06-08") == ["2026-06-08"]
+
+
+def test_goal_pairs_read_unquoted_values_after_the_labels_the_page_shows():
+    goal = "Open Ledger Bank, choose 'Send money', enter Account Travel Card, Payee Green Basket · Old Town, Amount €30.08 and confirm."
+    labels = ["Account", "Payee", "Amount", "Note"]
+    assert goal_pairs(goal, labels, "Ledger Bank") == {
+        "Account": "Travel Card",
+        "Payee": "Green Basket · Old Town",
+        "Amount": "€30.08",
+    }
+    goal = "Could you run 'Send money' in Ledger Bank for me (Account Rainy Day Savings, Amount €45.10) and confirm?"
+    assert goal_pairs(goal, labels) == {"Account": "Rainy Day Savings", "Amount": "€45.10"}
+    goal = "In Medina Clinic, please use 'Book appointment' with Doctor Dr. Lucas Haddad, Reason Flu symptoms, Date 2026-12-18 and confirm it."
+    assert goal_pairs(goal, ["Doctor", "Reason", "Date", "Time"]) == {
+        "Doctor": "Dr. Lucas Haddad",  # "Dr." ends no sentence
+        "Reason": "Flu symptoms",
+        "Date": "2026-12-18",
+    }
+    assert goal_pairs(
+        "Set the Servings of 'Spinach & Feta Minestrone' (recipes, Pantry & Pan) to 8.", ["Servings"]
+    ) == {"Servings": "8"}
+    assert goal_pairs("can you make the Servings of 'Ginger & Sesame Gyoza' 1?", ["Servings"]) == {"Servings": "1"}
+    assert goal_pairs(
+        "pls change 'Interim service' in Garage Log so its Cost is €122.50", ["Cost", "Garage"], "Garage Log"
+    ) == {
+        "Cost": "€122.50"  # the label 'Garage' inside the app's name is none
+    }
+    assert goal_pairs("In Streaks, set 'Paused' of 'Late-night tidy-up' in habits to On.", ["Paused"]) == {
+        "Paused": "On"
+    }
+    assert goal_pairs("pls set In stock of 'Recycled cookies (12)' to 33 in Stockroom", ["In stock"], "Stockroom") == {
+        "In stock": "33"
+    }
+    assert goal_pairs("hey, can you set 'Paused' to On for 'Read before bed' in Streaks?", ["Paused"]) == {
+        "Paused": "On"
+    }
+    assert goal_pairs("change the Note of 'Aisha – draft' in notes to Ref 9133.", ["Note"]) == {"Note": "Ref 9133"}
+    # a label inside a quoted name, a lower-case word, and a lookup without a value give nothing
+    assert goal_pairs("Remove 'Date night' and check the date.", ["Date"]) == {}
+    assert (
+        goal_pairs("Look up the Type of 'Casa Olivia' in Harbour Stays and tell me.", ["Type"], "Harbour Stays") == {}
+    )
+
+
+LEXICAL_DESCRIBED_CASES = [
+    ("clinic.book", 0),  # a flow: open the doctor, 'Book appointment', fill, Review, Confirm
+    ("banking.transfer", 0),  # the flow starts from the account the goal names
+    ("flashcards.create_card", 0),  # + New, two text fields and a drop-down
+    ("recipes.edit_recipe", 0),  # the record's edit link, a number field
+    ("habits.toggle_habit_paused", 0),  # a 'Paused: Off' button
+    ("stockroom.change_stock_item_stock", 0),  # '+ In stock' until the number is the goal's
+    ("budget.delete_goal", 0),  # what it typed into the search box is not the item found
+]
+
+
+@pytest.mark.parametrize("family,seed", LEXICAL_DESCRIBED_CASES)
+def test_lexical_agent_fills_described_apps_forms_from_the_goals_label_value_pairs(family, seed):
+    from openapps_sim.envs.registration import make_env
+
+    text_env = make_env(family, backend="text", obs_mode="axtree")
+    try:
+        agent = make_agent("lexical")
+        reward, actions, counter, obs = run_episode(text_env, agent, family=family, seed=seed)
+    finally:
+        text_env.close()
+    assert reward == 1.0, (obs["goal"], agent.trace)
+    assert counter.summary()["unknown_action"] == counter.summary()["malformed"] == 0
 
 
 # -- through the real environment -----------------------------------------------------------------
