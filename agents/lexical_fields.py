@@ -158,10 +158,9 @@ def pair_action(el: Element, value: str) -> str | None:
             return None
         return f"select_option({el.bid!r}, {option!r})"
     if el.role == "spinbutton":
-        m = _NUMBER.search(value)
-        if not m:
+        value = _number_text(value)
+        if value is None:
             return None
-        value = m.group(0).replace(",", "") if "." in m.group(0) else m.group(0).replace(",", ".")
     elif el.role in ("Date", "DateTime", "InputTime"):
         found = extract_dates_times(value)
         kind = 0 if el.role != "InputTime" else 1
@@ -234,10 +233,19 @@ def pair_step(goal: str, app: str, elements: list[Element], nodes: list[Element]
     return held
 
 
-def _number(text: str) -> float | None:
+def _number_text(text: str) -> str | None:
+    """The first number written in ``text``, as a number field takes it: a comma groups
+    thousands beside a point ("1,250.50"), else it is the decimal point ("2,5")."""
     m = _NUMBER.search(text or "")
+    if not m:
+        return None
+    return m.group(0).replace(",", "") if "." in m.group(0) else m.group(0).replace(",", ".")
+
+
+def _number(text: str) -> float | None:
+    found = _number_text(text)
     try:
-        return float(m.group(0).replace(",", "")) if m else None
+        return float(found) if found is not None else None
     except ValueError:
         return None
 
